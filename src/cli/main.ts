@@ -1,0 +1,36 @@
+/**
+ * The CLI's wiring: commander commands, argument parsing and exit codes. Commands live in their own
+ * files and only wire modules together; nothing here decides.
+ */
+import { Command, CommanderError } from 'commander';
+import { ZonewallError } from '../errors.js';
+import { ExitCodes } from './exit-codes.js';
+
+/** Builds the commander program. Commands are registered by their own modules. */
+export function buildProgram(): Command {
+  const program = new Command('zonewall')
+    .description('Declarative reconciler for a zone\'s edge security: filters, firewall rules, managed rulesets, WAF migration.')
+    .version('0.1.0')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  return program;
+}
+
+/** Runs the CLI with `argv` and resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCodes.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? ExitCodes.ok : ExitCodes.error;
+    }
+    if (err instanceof ZonewallError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return ExitCodes.error;
+    }
+    process.stderr.write(`internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    return ExitCodes.error;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The error base of zonewall. Every error a user can see is a `ZonewallError` with a stable `code`
+ * from the registry below; the registry says whether the code is the user's mistake or a system
+ * failure, which decides the CLI's exit code. Module errors (`ManifestError`, `ExpressionError`,
+ * `StorageError`, `ProviderError`, `UnsafePlanError`, ...) subclass it.
+ */
+
+/** Who is at fault for an error: drives the exit code and whether to suggest a fix or a bug report. */
+export type ErrorKind = 'user' | 'system';
+
+/**
+ * Every error code, once, with who it belongs to. Modules add their codes here so that the set of
+ * codes is reviewable in one place (after miniflare `src/shared/error.ts`).
+ */
+export const ErrorCodes = {
+  // generic
+  ERR_INTERNAL: 'system', // a bug: an impossible state was reached
+  ERR_USAGE: 'user', // bad command-line arguments
+  ERR_IO: 'system', // reading or writing a file failed
+  // manifest
+  ERR_MANIFEST: 'user', // the manifest is invalid (one or more located reasons)
+  // expressions
+  ERR_EXPRESSION: 'user', // an expression does not parse or type-check
+  // storage
+  ERR_STORAGE: 'system', // a storage operation failed
+  ERR_STORAGE_ARGUMENT: 'user', // a storage call with bad arguments or over a limit
+  // engine and providers
+  ERR_API: 'user', // the service refused a request (see the service's errors)
+  ERR_PROVIDER: 'system', // the provider could not reach or understand the service
+  ERR_AUTH: 'user', // missing or refused credentials
+  // plan and apply
+  ERR_UNSAFE_PLAN: 'user', // apply refused without --force
+  ERR_STALE_PLAN: 'user', // a saved plan no longer matches the zone
+  ERR_APPLY: 'user', // apply stopped partway (what was applied is reported)
+  ERR_LOCKED: 'user', // another apply holds the zone
+  // migration
+  ERR_MIGRATION: 'user', // the zone cannot migrate as asked
+} as const satisfies Record<string, ErrorKind>;
+
+/** A registered error code. */
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** Base class of every zonewall error; `name` includes the code so logs are greppable. */
+export class ZonewallError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = `ZonewallError [${code}]`;
+  }
+
+  /** `user` when the user can fix it (bad input), `system` otherwise. */
+  get kind(): ErrorKind {
+    return ErrorCodes[this.code];
+  }
+}
+
+/** Throws when a state that cannot happen happens, naming the value that proved it wrong. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new ZonewallError('ERR_INTERNAL', `unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,193 @@
+/**
+ * The live state of a zone as the planner sees it. These are the v4 API's JSON shapes (snake_case,
+ * as the service returns them), so providers pass what they read straight through; the engine
+ * produces the same shapes. Only `plan` and `providers` use these types.
+ */
+
+/** Firewall rule actions, in the service's precedence order (tie-break for equal priority). */
+export const FirewallActions = ['log', 'bypass', 'allow', 'challenge', 'managed_challenge', 'js_challenge', 'block'] as const;
+/** One firewall rule action. */
+export type FirewallAction = (typeof FirewallActions)[number];
+
+/** Products a `bypass` rule can skip. */
+export const BypassProducts = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'] as const;
+/** One bypassable product. */
+export type BypassProduct = (typeof BypassProducts)[number];
+
+/** Plan tiers of a zone. */
+export const PlanTiers = ['free', 'pro', 'business', 'enterprise'] as const;
+/** One plan tier. */
+export type PlanTier = (typeof PlanTiers)[number];
+
+/** A zone's identity. */
+export interface LiveZoneInfo {
+  id: string;
+  name: string;
+  /** Known for the embedded engine and `zonewall serve`; may be absent on other services. */
+  plan?: PlanTier;
+}
+
+/** A filter as the filters API returns it. */
+export interface LiveFilter {
+  id: string;
+  expression: string;
+  paused: boolean;
+  description?: string;
+  ref?: string;
+  /**
+   * zonewall engine extension: true for a filter created inline by the simplified flow, which
+   * refuses PUT and DELETE. The real service does not expose this; absent means false.
+   */
+  locked?: boolean;
+}
+
+/** A firewall rule as the firewall rules API returns it. */
+export interface LiveFirewallRule {
+  id: string;
+  action: FirewallAction;
+  priority: number | null;
+  paused: boolean;
+  description?: string;
+  ref?: string;
+  products?: BypassProduct[];
+  /** The referenced filter, or `{ id, deleted: true }` when it is gone. */
+  filter: LiveFilter | { id: string; deleted: true };
+  created_on?: string;
+  modified_on?: string;
+}
+
+/** Overrides of an `execute` rule: ruleset, category (tag) and rule level. */
+export interface ManagedOverrides {
+  action?: string;
+  enabled?: boolean;
+  categories?: { category: string; action?: string; enabled?: boolean }[];
+  rules?: { id: string; action?: string; enabled?: boolean; score_threshold?: number }[];
+}
+
+/** One rule of the `http_request_firewall_managed` entry point (an `execute` of a managed ruleset). */
+export interface EntrypointRule {
+  id?: string;
+  version?: string;
+  action: 'execute';
+  expression: string;
+  description?: string;
+  ref?: string;
+  enabled: boolean;
+  action_parameters: { id: string; version?: string; overrides?: ManagedOverrides };
+  last_updated?: string;
+}
+
+/** The zone's `http_request_firewall_managed` entry point ruleset. */
+export interface LiveEntrypoint {
+  id: string;
+  name: string;
+  description?: string;
+  kind: 'zone';
+  phase: 'http_request_firewall_managed';
+  version: string;
+  last_updated?: string;
+  rules: EntrypointRule[];
+}
+
+/** A package of the previous WAF. */
+export interface LiveWafPackage {
+  id: string;
+  name: string;
+  description?: string | null;
+  detection_mode: 'anomaly' | 'traditional';
+  zone_id?: string;
+  status?: string;
+  sensitivity?: 'high' | 'medium' | 'low' | 'off';
+  action_mode?: 'simulate' | 'block' | 'challenge';
+}
+
+/** A group of the previous WAF. */
+export interface LiveWafGroup {
+  id: string;
+  name: string;
+  description?: string | null;
+  mode: 'on' | 'off';
+  rules_count?: number;
+  modified_rules_count?: number;
+  package_id: string;
+  allowed_modes?: ('on' | 'off')[];
+}
+
+/** A rule of the previous WAF. */
+export interface LiveWafRule {
+  id: string;
+  description?: string;
+  priority?: string;
+  group: { id: string; name: string };
+  package_id: string;
+  mode: string;
+  allowed_modes: string[];
+  default_mode?: string;
+}
+
+/** A URI-based WAF override of the previous WAF (blocks migration while it exists). */
+export interface LiveWafOverride {
+  id: string;
+  description?: string | null;
+  urls: string[];
+  priority?: number;
+  paused?: boolean;
+}
+
+/** The previous WAF of a zone that has not finished migrating. */
+export interface LivePreviousWaf {
+  packages: LiveWafPackage[];
+  groups: LiveWafGroup[];
+  rules: LiveWafRule[];
+  overrides: LiveWafOverride[];
+}
+
+/** Which WAF versions are active: the seed's states `previous only`, `both`, `new only`. */
+export type WafState = 'previous_only' | 'both' | 'new_only';
+
+/** The migration status operation's answer. */
+export interface LiveMigrationStatus {
+  migration_state: string;
+  old_waf_status: 'enabled' | 'disabled';
+  new_waf_status: 'enabled' | 'disabled';
+  /** zonewall engine field: the seed's state, derived by providers when the service lacks it. */
+  waf_state: WafState;
+}
+
+/** Everything the planner needs to know about one zone, read in one pass. */
+export interface LiveZone {
+  zone: LiveZoneInfo;
+  filters: LiveFilter[];
+  firewallRules: LiveFirewallRule[];
+  /** null when the zone has no entry point for the phase yet. */
+  entrypoint: LiveEntrypoint | null;
+  /** null once the zone has migrated (the previous WAF's APIs no longer answer). */
+  previousWaf: LivePreviousWaf | null;
+  migration: LiveMigrationStatus | null;
+}
+
+/** Bodies the planner asks providers to send. */
+export interface FilterBody {
+  expression: string;
+  paused: boolean;
+  description?: string;
+  ref?: string;
+}
+
+/** A firewall rule body for the recommended flow: the filter by id. */
+export interface FirewallRuleBody {
+  action: FirewallAction;
+  priority: number | null;
+  paused: boolean;
+  description?: string;
+  ref?: string;
+  products?: BypassProduct[];
+  filter: { id: string };
+}
+
+/** The body of a PUT of the entry point. */
+export interface EntrypointBody {
+  name?: string;
+  description?: string;
+  rules: EntrypointRule[];
+}

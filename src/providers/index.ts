@@ -1,0 +1,2 @@
+/** The providers' public surface. */
+export * from './provider.js';
