@@ -5,6 +5,13 @@
 import { Command, CommanderError } from 'commander';
 import { ZonewallError } from '../errors.js';
 import { ExitCodes } from './exit-codes.js';
+import type { CommandModule } from './commands/command.js';
+
+/**
+ * Every command, in help order. Each module exports `command: CommandModule`; add one line here
+ * when a command lands.
+ */
+const commands: CommandModule[] = [];
 
 /** Builds the commander program. Commands are registered by their own modules. */
 export function buildProgram(): Command {
@@ -13,6 +20,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  for (const c of commands) c.register(program);
   return program;
 }
 
