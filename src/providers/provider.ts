@@ -28,6 +28,8 @@ export interface MigrationCheck {
 export interface ProviderStats {
   /** API requests made so far (HTTP requests, or in-process dispatches for the engine). */
   requests: number;
+  /** Of those, attempts that repeated a call after a 429, a 5xx or a timeout (HTTP only). */
+  retries?: number;
 }
 
 /** Reads and writes zones. Every write takes a batch; implementations never send one call per object. */
@@ -70,6 +72,14 @@ export interface Provider {
   bookmark?(zoneId: string): Promise<string>;
   /** Embedded engine only: restore the zone to a bookmark. */
   restore?(zoneId: string, bookmark: string): Promise<void>;
+
+  /**
+   * Seconds the provider's request budget needs to send `requests` more calls (the HTTP
+   * provider's rate limit; 0 for the embedded engine). Lets a plan say how long an apply takes.
+   */
+  estimateSeconds?(requests: number): number;
+  /** The request budget the provider keeps to (HTTP only). */
+  readonly rateLimit?: { requests: number; seconds: number };
 
   /** Releases connections and files. */
   close(): Promise<void>;

@@ -1,0 +1,152 @@
+/**
+ * `zonewall export --zone NAME [--out FILE]`: writes a manifest from a live zone (embedded engine
+ * or remote) and adopts its objects: each live filter, firewall rule and entry point rule gets its
+ * manifest key as `ref` (bulk PUTs, after the file is written), so the next plan matches every
+ * object and shows no changes. `--no-adopt` only writes the file. The report says which objects
+ * were adopted under which key, which already had it, and what could not be exported and why; it
+ * goes to stdout with `--out`, and to stderr when the manifest itself goes to stdout.
+ */
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { acquireZoneLock, lockDir, lockKey } from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import { exportManifest, renderManifestYaml } from '../../plan/index.js';
+import type { ExportResult, ExportedObject } from '../../plan/index.js';
+import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { addProviderOptions, openProvider } from '../provider-options.js';
+import type { CommandModule } from './command.js';
+
+/** Options of `export`. */
+interface ExportCommandOptions extends Record<string, unknown> {
+  zone: string;
+  out?: string;
+  adopt: boolean;
+  force?: boolean;
+  stateDir?: string;
+}
+
+/** The JSON Schema shipped with zonewall (`schemas/` at the package root, from src/ or dist/). */
+const SchemaFile = fileURLToPath(new URL('../../../schemas/zone-manifest.schema.json', import.meta.url));
+
+/** The `export` command. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    const cmd = program
+      .command('export')
+      .description('write a manifest from a live zone and adopt its objects (give each its manifest key as ref)')
+      .requiredOption('--zone <name>', 'the zone (name or id)')
+      .option('--out <file>', 'write the manifest to FILE instead of stdout')
+      .option('--force', 'overwrite FILE if it exists')
+      .option('--no-adopt', 'only write the manifest: leave the live objects\' refs as they are');
+    addProviderOptions(cmd);
+    cmd.addHelpText('after', `
+Adopting (the default) writes each object's key to its live ref, one bulk PUT per resource type,
+after the manifest is written; then \`zonewall plan\` on the file shows no changes. Keys are the
+existing ref when it is a valid key, else a slug of the description, else <kind>-<id prefix>.
+Filters created by the simplified flow cannot be PUT: they are written inline under their rule and
+matched through it. With --no-adopt, objects without a ref are not matched until adopted (a plan
+shows them as new), so run export again without it before applying.`);
+    cmd.action(async (opts: ExportCommandOptions) => {
+      process.exitCode = await runExport(opts);
+    });
+  },
+};
+
+/** The `$schema` reference for a manifest written to `out` (relative, so it works offline in editors). */
+function schemaRef(out: string | undefined): string {
+  const from = out === undefined ? process.cwd() : dirname(resolve(out));
+  const rel = relative(from, SchemaFile).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/** Writes `text` to `file` atomically (temp file + rename), refusing to overwrite without --force. */
+function writeManifest(file: string, text: string, force: boolean): void {
+  if (existsSync(file) && !force) {
+    throw new ZonewallError('ERR_USAGE', `${file} exists: pass --force to overwrite it, or choose another --out`);
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text, 'utf8');
+    renameSync(tmp, file);
+  } catch (err) {
+    throw new ZonewallError('ERR_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+async function runExport(opts: ExportCommandOptions): Promise<number> {
+  const provider = await openProvider(opts, process.env);
+  let lock: { release(): void } | undefined;
+  try {
+    const { zone } = await provider.resolveZone(opts.zone);
+    if (opts.adopt) {
+      const stateDir = provider.kind === 'engine' ? opts.stateDir ?? DefaultStateDir : undefined;
+      lock = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
+    }
+    const live = await provider.readZone(zone.id);
+    const result = exportManifest(live);
+    const text = renderManifestYaml(result.document, {
+      schema: schemaRef(opts.out),
+      comments: [`Exported by zonewall from zone ${zone.name} (${zone.id}) at ${provider.description}.`],
+    });
+    if (opts.out !== undefined && opts.out !== '-') writeManifest(opts.out, text, opts.force === true);
+    else process.stdout.write(text);
+    const report = opts.out !== undefined && opts.out !== '-' ? process.stdout : process.stderr;
+    report.write(summaryLine(result, zone.name, opts.out));
+    if (opts.adopt) await adopt(provider, zone.id, result);
+    report.write(renderReport(result, opts.adopt));
+    return ExitCodes.ok;
+  } finally {
+    lock?.release();
+    await provider.close();
+  }
+}
+
+/** Sends the adoption writes: filters, firewall rules (bulk PUTs), then the entry point if needed. */
+async function adopt(provider: Provider, zoneId: string, result: ExportResult): Promise<void> {
+  const { filters, firewallRules, entrypoint } = result.adoption;
+  try {
+    if (filters.length > 0) await provider.updateFilters(zoneId, filters);
+    if (firewallRules.length > 0) await provider.updateFirewallRules(zoneId, firewallRules);
+    if (entrypoint !== null) await provider.putEntrypoint(zoneId, entrypoint);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ZonewallError(err instanceof ZonewallError ? err.code : 'ERR_PROVIDER',
+      `the manifest was written, but adopting its objects failed: ${why}; run zonewall export again to finish adopting`, { cause: err });
+  }
+}
+
+const KindNames: Record<ExportedObject['kind'], string> = { filter: 'filter', firewall_rule: 'firewall rule', managed_ruleset: 'managed ruleset' };
+const SourceNames: Record<ExportedObject['from'], string> = {
+  ref: 'its ref', description: 'its description', id: 'its id', rule: 'its rule\'s key', ruleset: 'its ruleset',
+};
+
+function summaryLine(result: ExportResult, zone: string, out: string | undefined): string {
+  const count = (kind: ExportedObject['kind']) => result.adopted.filter((o) => o.kind === kind).length;
+  const where = out !== undefined && out !== '-' ? out : 'stdout';
+  return `Exported zone ${zone} to ${where}: ${count('filter')} filter(s), ${count('firewall_rule')} firewall rule(s), ${count('managed_ruleset')} managed ruleset(s).\n`;
+}
+
+/** Which objects were adopted (or would be), which kept their ref, and what was left out. */
+export function renderReport(result: ExportResult, adopted: boolean): string {
+  const lines: string[] = [];
+  const changed = result.adopted.filter((o) => o.refChange);
+  const locked = result.adopted.filter((o) => o.locked === true && (o.kind === 'filter'));
+  const kept = result.adopted.filter((o) => !o.refChange && o.locked !== true);
+  if (changed.length > 0) {
+    lines.push(adopted ? `Adopted ${changed.length} object(s) (ref written):` : `Not adopted (--no-adopt): ${changed.length} object(s) need their ref written:`);
+    for (const o of changed) lines.push(`  ${KindNames[o.kind]} ${o.id} as ${o.key} (key from ${SourceNames[o.from]})`);
+  }
+  if (kept.length > 0) lines.push(`Already adopted: ${kept.length} object(s) whose ref is their key.`);
+  if (locked.length > 0) {
+    lines.push(`Simplified-flow filter(s) written inline, matched through their rule (their ref cannot be written):`);
+    for (const o of locked) lines.push(`  filter ${o.id} under rule ${o.key}`);
+  }
+  if (result.skipped.length > 0) {
+    lines.push(`Not exported (${result.skipped.length}); plans leave them alone unless they carry a ref:`);
+    for (const s of result.skipped) lines.push(`  ${s.kind.replace('_', ' ')} ${s.id}${s.ref ? ` (ref ${s.ref})` : ''}: ${s.reason}`);
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}

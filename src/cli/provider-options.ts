@@ -1,0 +1,89 @@
+/**
+ * The provider options every command that touches a zone shares (`plan`, `apply`, `export`,
+ * `migrate`, `rollback`, ...): `--remote`, `--state-dir`, `--rate-limit`, `--timeout`, and the
+ * environment they fall back to. Which provider a command gets:
+ *
+ * | given                         | provider                                   |
+ * |-------------------------------|--------------------------------------------|
+ * | `--remote URL`                | HTTP, at URL                               |
+ * | `--state-dir DIR`             | embedded engine in DIR (even if `ZONEWALL_API_URL` is set) |
+ * | `ZONEWALL_API_URL` in the env | HTTP, at that URL                          |
+ * | nothing                       | embedded engine in `.zonewall`             |
+ *
+ * Credentials are never options: the HTTP provider reads `ZONEWALL_API_TOKEN`, or
+ * `ZONEWALL_AUTH_EMAIL` + `ZONEWALL_AUTH_KEY`, from the environment.
+ */
+import type { Command } from 'commander';
+import { ZonewallError } from '../errors.js';
+import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider as openProviderWith, parseRateLimit } from '../providers/index.js';
+import type { Provider, ProviderOptions, RetryEvent } from '../providers/index.js';
+
+/** The provider options as commander parses them. */
+export interface ProviderCliOptions {
+  remote?: string;
+  stateDir?: string;
+  rateLimit?: string;
+  timeout?: string;
+}
+
+/** Adds the provider options to a command, with help on the environment variables. */
+export function addProviderOptions(cmd: Command): Command {
+  return cmd
+    .option('--remote <url>', `base URL of a v4 API, e.g. http://127.0.0.1:8484/client/v4 (default: $${ProviderEnv.url}, else the embedded engine)`)
+    .option('--state-dir <dir>', `state directory of the embedded engine (default: ${DefaultStateDir})`)
+    .option('--rate-limit <n/seconds>', `remote request budget, e.g. 1200/300s (default: $${ProviderEnv.rateLimit}, else ${HttpDefaults.rateLimit.requests}/${HttpDefaults.rateLimit.seconds}s)`)
+    .option('--timeout <ms>', `remote request timeout in milliseconds, or with a unit: 500ms, 30s, 2m (default: ${HttpDefaults.timeoutMs})`)
+    .addHelpText('after', `
+Remote credentials (environment only, never options):
+  ${ProviderEnv.token}                        API token (Authorization: Bearer)
+  ${ProviderEnv.email} + ${ProviderEnv.key}  e-mail and key (X-Auth-Email / X-Auth-Key)`);
+}
+
+/** Milliseconds of `--timeout`: a bare number is milliseconds; `ms`, `s` and `m` units are accepted. */
+export function parseTimeout(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text);
+  const ms = m === null ? Number.NaN : Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1));
+  if (!(ms >= 1)) throw new ZonewallError('ERR_USAGE', `--timeout must be a positive number of milliseconds (or 30s, 2m), got ${JSON.stringify(text)}`);
+  return ms;
+}
+
+/** Reads one option as a string; commander gives strings, but other commands pass wider records. */
+function text(opts: Readonly<Record<string, unknown>>, name: keyof ProviderCliOptions): string | undefined {
+  const v = opts[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Turns the parsed options and the environment into `openProvider` options. */
+export function providerOptions(opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): ProviderOptions {
+  const o = opts as Readonly<Record<string, unknown>>;
+  const remoteFlag = text(o, 'remote');
+  const stateDir = text(o, 'stateDir');
+  if (remoteFlag !== undefined && stateDir !== undefined) {
+    throw new ZonewallError('ERR_USAGE', '--remote and --state-dir choose different providers (remote API vs embedded engine): give one');
+  }
+  const remote = remoteFlag ?? (stateDir === undefined ? env[ProviderEnv.url]?.trim() || undefined : undefined);
+  if (remote === undefined) return { stateDir: stateDir ?? DefaultStateDir };
+  const rateText = text(o, 'rateLimit') ?? (env[ProviderEnv.rateLimit]?.trim() || undefined);
+  const timeoutText = text(o, 'timeout');
+  const options: ProviderOptions = { remote, env };
+  if (rateText !== undefined) options.rateLimit = parseRateLimit(rateText);
+  if (timeoutText !== undefined) options.timeoutMs = parseTimeout(timeoutText);
+  return options;
+}
+
+/** Says on stderr why a remote call is being retried, so a long wait is never silent. */
+function retryNotice(event: RetryEvent): void {
+  const seconds = (event.delayMs / 1000).toFixed(1);
+  const why = { 'rate-limited': 'rate limited (429)', 'server-error': 'server error', timeout: 'timed out', network: 'network error' }[event.reason];
+  process.stderr.write(`zonewall: ${event.method} ${event.path}: ${why}; retrying in ${seconds}s (attempt ${event.attempt + 1})\n`);
+}
+
+/**
+ * Opens the provider the options and the environment choose (the embedded engine by default).
+ * @example const provider = await openProvider(opts, process.env);
+ */
+export async function openProvider(opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): Promise<Provider> {
+  const options = providerOptions(opts, env);
+  if (options.remote !== undefined) options.onRetry = retryNotice;
+  return openProviderWith(options);
+}

@@ -1,0 +1,57 @@
+/**
+ * The result types of `export`: the manifest document, which live objects it adopts under which
+ * keys, what it could not export and why, and the writes that store the keys as refs.
+ */
+import type { ZoneManifest } from '../manifest/index.js';
+import type { KeySource } from './export-keys.js';
+import type { EntrypointBody, FilterBody, FirewallRuleBody } from './live.js';
+
+/** Kinds of exported object. */
+export type ExportedKind = 'filter' | 'firewall_rule' | 'managed_ruleset';
+
+/** One live object written in the manifest, and the key it gets. */
+export interface ExportedObject {
+  kind: ExportedKind;
+  /** The live id. */
+  id: string;
+  /** The manifest key (the object's ref once adopted). */
+  key: string;
+  /** Where the key came from: the existing ref, the description, the id, or (inline filters) the rule's key. */
+  from: KeySource | 'rule' | 'ruleset';
+  /** True when the live ref differs from the key, so adopting writes it. */
+  refChange: boolean;
+  /** Filters: written inline under their rule. */
+  inline: boolean;
+  /** A simplified-flow filter: its ref cannot be written; the planner matches it through its rule. */
+  locked?: boolean;
+}
+
+/** A live object the export leaves out, and why. */
+export interface SkippedObject {
+  kind: ExportedKind | 'waf_package' | 'waf_group' | 'waf_rule';
+  id: string;
+  ref?: string;
+  reason: string;
+}
+
+/** The writes that adopt the exported objects: each gets its key as `ref`, nothing else changes. */
+export interface AdoptionWrites {
+  /** Bulk PUT of filters (never simplified-flow filters: the service refuses those). */
+  filters: (FilterBody & { id: string })[];
+  /** Bulk PUT of firewall rules. */
+  firewallRules: (FirewallRuleBody & { id: string })[];
+  /** A PUT of the whole entry point when one of its rules has no usable ref; null otherwise. */
+  entrypoint: EntrypointBody | null;
+}
+
+/** What `exportManifest` returns. */
+export interface ExportResult {
+  /** The manifest, as plain data in the schema's shape and key order. */
+  document: ZoneManifest;
+  /** Every exported object with its key. */
+  adopted: ExportedObject[];
+  skipped: SkippedObject[];
+  /** Live id → key. */
+  refs: { filters: Map<string, string>; rules: Map<string, string> };
+  adoption: AdoptionWrites;
+}

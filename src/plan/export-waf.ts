@@ -1,0 +1,197 @@
+/**
+ * Export of the WAF sections: `managed_rules` from the entry point (ruleset ids back to catalog
+ * aliases; the OWASP 949110 override and the paranoia-level categories folded back into
+ * `paranoia_level` / `score_threshold` / `action` when they have exactly the shape the manifest
+ * produces, else written as raw overrides), `previous_waf` (only settings that differ from the
+ * service's defaults: package sensitivity `high` and action mode `challenge`, group `on`, rule
+ * `default`, or `on` for rules without `default`) and `waf_migration` from the zone's state.
+ */
+import type { ManagedRuleset, PreviousWaf, RuleOverride, CategoryOverride } from '../manifest/index.js';
+import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId, OwaspScoreThresholds, PreviousWafPackageAliases } from '../manifest/index.js';
+import type { Canonicalizer } from './canonical.js';
+import { KeyAllocator, isValidKey } from './export-keys.js';
+import type { ExportedObject, SkippedObject } from './export-types.js';
+import type { EntrypointBody, EntrypointRule, LiveEntrypoint, LivePreviousWaf, LiveZone, ManagedOverrides } from './live.js';
+
+const Hex32 = /^[0-9a-f]{32}$/;
+const ManagedActions: readonly string[] = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'];
+const ParanoiaCategory = /^paranoia-level-([1-4])$/;
+
+/** The `managed_rules` part of an export. */
+export interface ManagedExport {
+  items: ManagedRuleset[];
+  objects: ExportedObject[];
+  skipped: SkippedObject[];
+  /** The entry point PUT that gives rules without a usable ref their key; null when none needs it. */
+  adoption: EntrypointBody | null;
+}
+
+function aliasOf(rulesetId: string): string | undefined {
+  return Object.entries(ManagedRulesetAliases).find(([, id]) => id === rulesetId)?.[0];
+}
+
+/** Why an entry point rule cannot be written as a `managed_rules` item; undefined when it can. */
+function managedProblem(r: EntrypointRule, canon: Canonicalizer): string | undefined {
+  if (r.action !== 'execute') return `action ${String(r.action)} is not an execute of a managed ruleset`;
+  if (aliasOf(r.action_parameters.id) === undefined && !Hex32.test(r.action_parameters.id)) return `ruleset id ${r.action_parameters.id} is not a 32-character hexadecimal id`;
+  const c = canon(r.expression);
+  if (!c.ok) return `its expression does not parse (${c.reason})`;
+  const o = r.action_parameters.overrides;
+  if (o?.action !== undefined && !ManagedActions.includes(o.action)) return `override action ${o.action} cannot be written in a manifest`;
+  for (const c2 of o?.categories ?? []) {
+    if ((c2.action !== undefined && !ManagedActions.includes(c2.action)) || (c2.action === undefined && c2.enabled === undefined)) return `category override ${c2.category} cannot be written in a manifest`;
+  }
+  for (const x of o?.rules ?? []) {
+    const empty = x.action === undefined && x.enabled === undefined && x.score_threshold === undefined;
+    if (!Hex32.test(x.id) || empty || (x.action !== undefined && !ManagedActions.includes(x.action))) return `rule override ${x.id} cannot be written in a manifest`;
+  }
+  return undefined;
+}
+
+/** The paranoia level that `categories` express exactly (levels above it disabled), else undefined. */
+function paranoiaLevel(categories: NonNullable<ManagedOverrides['categories']>): number | undefined {
+  const paranoia = categories.filter((c) => ParanoiaCategory.test(c.category));
+  if (paranoia.length === 0 || paranoia.length > 3) return undefined;
+  const level = 4 - paranoia.length;
+  const expected = new Set(Array.from({ length: paranoia.length }, (_, i) => `paranoia-level-${level + 1 + i}`));
+  const exact = paranoia.every((c) => expected.has(c.category) && c.enabled === false && c.action === undefined);
+  return exact && new Set(paranoia.map((c) => c.category)).size === paranoia.length ? level : undefined;
+}
+
+/** Folds OWASP settings out of the overrides into the item; what is left stays raw. */
+function foldOwasp(item: ManagedRuleset, o: ManagedOverrides): ManagedOverrides {
+  let categories = o.categories ?? [];
+  let rules = o.rules ?? [];
+  const level = paranoiaLevel(categories);
+  if (level !== undefined) {
+    item.paranoia_level = level;
+    categories = categories.filter((c) => !ParanoiaCategory.test(c.category));
+  }
+  const anomaly = rules.filter((r) => r.id === OwaspAnomalyRuleId);
+  if (anomaly.length === 1 && anomaly[0].enabled === undefined) {
+    const a = anomaly[0];
+    if (a.action !== undefined) item.action = a.action as ManagedRuleset['action'];
+    if (a.score_threshold !== undefined) {
+      const named = Object.entries(OwaspScoreThresholds).find(([, v]) => v === a.score_threshold)?.[0];
+      item.score_threshold = (named ?? a.score_threshold) as ManagedRuleset['score_threshold'];
+    }
+    rules = rules.filter((r) => r !== a);
+  }
+  return { ...o, categories, rules };
+}
+
+/** Overrides in the manifest's shape; undefined when nothing is left. */
+function rawOverrides(o: ManagedOverrides): ManagedRuleset['overrides'] {
+  const out: NonNullable<ManagedRuleset['overrides']> = {};
+  if (o.action !== undefined) out.action = o.action as typeof out.action;
+  if (o.enabled !== undefined) out.enabled = o.enabled;
+  const categories = (o.categories ?? []).map((c) => defined({ category: c.category, action: c.action, enabled: c.enabled }) as CategoryOverride);
+  const rules = (o.rules ?? []).map((r) => defined({ id: r.id, action: r.action, enabled: r.enabled, score_threshold: r.score_threshold }) as RuleOverride);
+  if (categories.length > 0) out.categories = categories;
+  if (rules.length > 0) out.rules = rules;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** One entry point rule as a `managed_rules` item. */
+function managedItem(r: EntrypointRule, key: string, canon: Canonicalizer): ManagedRuleset {
+  const rulesetId = r.action_parameters.id;
+  const ruleset = aliasOf(rulesetId) ?? rulesetId;
+  const item: ManagedRuleset = { ruleset };
+  if (key !== ruleset) item.ref = key;
+  if (!r.enabled) item.enabled = false;
+  const c = canon(r.expression);
+  if (!(c.ok && c.canonical === 'true')) item.expression = r.expression;
+  if (r.description) item.description = r.description;
+  let overrides = r.action_parameters.overrides ?? {};
+  if (rulesetId === OwaspRulesetId) overrides = foldOwasp(item, overrides);
+  const raw = rawOverrides(overrides);
+  if (raw !== undefined) item.overrides = raw;
+  return item;
+}
+
+/** Exports the entry point; undefined when the zone has none (the section is left out). */
+export function exportManagedRules(entrypoint: LiveEntrypoint | null, canon: Canonicalizer): ManagedExport | undefined {
+  if (entrypoint === null) return undefined;
+  const out: ManagedExport = { items: [], objects: [], skipped: [], adoption: null };
+  const keys = new KeyAllocator();
+  const exportable = entrypoint.rules.filter((r) => {
+    const problem = managedProblem(r, canon);
+    if (problem !== undefined) out.skipped.push({ kind: 'managed_ruleset', id: r.id ?? '', ref: r.ref, reason: problem });
+    return problem === undefined;
+  });
+  const kept = new Set(exportable.filter((r) => isValidKey(r.ref) && keys.claim(r.ref)));
+  const newRefs = new Map<EntrypointRule, string>();
+  for (const r of exportable) {
+    const key = kept.has(r) ? r.ref! : keys.unique(aliasOf(r.action_parameters.id) ?? r.action_parameters.id);
+    if (!kept.has(r)) newRefs.set(r, key);
+    out.items.push(managedItem(r, key, canon));
+    out.objects.push({ kind: 'managed_ruleset', id: r.id ?? '', key, from: kept.has(r) ? 'ref' : 'ruleset', refChange: !kept.has(r), inline: false });
+  }
+  if (newRefs.size > 0) out.adoption = entrypointBody(entrypoint, newRefs);
+  return out;
+}
+
+/** The entry point as it is, with new refs for the rules in `newRefs`. */
+function entrypointBody(entrypoint: LiveEntrypoint, newRefs: Map<EntrypointRule, string>): EntrypointBody {
+  const rules = entrypoint.rules.map((r) => {
+    const { version: _v, last_updated: _l, ...rest } = r;
+    return newRefs.has(r) ? { ...rest, ref: newRefs.get(r)! } : rest;
+  });
+  const body: EntrypointBody = { rules };
+  if (entrypoint.name) body.name = entrypoint.name;
+  if (entrypoint.description) body.description = entrypoint.description;
+  return body;
+}
+
+/** Non-default settings of the previous WAF; undefined when everything is at its default. */
+export function exportPreviousWaf(prev: LivePreviousWaf | null, skipped: SkippedObject[]): PreviousWaf | undefined {
+  if (prev === null) return undefined;
+  const packages: NonNullable<PreviousWaf['packages']> = {};
+  for (const p of prev.packages) {
+    if (p.detection_mode !== 'anomaly') continue;
+    const settings: { sensitivity?: 'high' | 'medium' | 'low' | 'off'; action_mode?: 'simulate' | 'block' | 'challenge' } = {};
+    if (p.sensitivity !== undefined && p.sensitivity !== 'high') settings.sensitivity = p.sensitivity;
+    if (p.action_mode !== undefined && p.action_mode !== 'challenge') settings.action_mode = p.action_mode;
+    if (Object.keys(settings).length === 0) continue;
+    const alias = Object.entries(PreviousWafPackageAliases).find(([, id]) => id === p.id)?.[0];
+    if (alias === undefined && !Hex32.test(p.id)) skipped.push({ kind: 'waf_package', id: p.id, reason: 'its id is not a 32-character hexadecimal id' });
+    else packages[alias ?? p.id] = settings;
+  }
+  const groups: Record<string, 'on' | 'off'> = {};
+  for (const g of prev.groups) {
+    if (g.mode !== 'off') continue;
+    if (Hex32.test(g.id)) groups[g.id] = 'off';
+    else skipped.push({ kind: 'waf_group', id: g.id, reason: 'its id is not a 32-character hexadecimal id' });
+  }
+  const rules: Record<string, string> = {};
+  for (const r of prev.rules) {
+    const fallback = r.allowed_modes.includes('default') ? 'default' : 'on';
+    if (r.mode === fallback) continue;
+    if (/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(r.id)) rules[r.id] = r.mode;
+    else skipped.push({ kind: 'waf_rule', id: r.id, reason: 'its id cannot be written as a previous_waf.rules key' });
+  }
+  const out: PreviousWaf = {};
+  if (Object.keys(packages).length > 0) out.packages = sortKeys(packages);
+  if (Object.keys(groups).length > 0) out.groups = sortKeys(groups);
+  if (Object.keys(rules).length > 0) out.rules = sortKeys(rules) as PreviousWaf['rules'];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * `waf_migration` from the zone's state: `none` while only the previous WAF runs (and the zone
+ * has one), `validation` while both run; left out once migrated, as the schema asks.
+ */
+export function exportWafMigration(live: LiveZone, hasManagedRules: boolean): 'none' | 'validation' | undefined {
+  const state = live.migration?.waf_state;
+  if (state === 'previous_only') return live.previousWaf !== null ? 'none' : undefined;
+  if (state === 'both') return hasManagedRules ? 'validation' : undefined;
+  return undefined;
+}

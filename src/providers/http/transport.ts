@@ -1,0 +1,191 @@
+/**
+ * The HTTP transport: sends v4 calls with undici over a connection pool, with the credential
+ * headers, a per-request timeout, the client-side rate limit, and retries with full-jitter
+ * exponential backoff. What is retried here (a call that is answered is returned as is):
+ *
+ * | failure                                  | GET/PUT/PATCH/DELETE | POST                              |
+ * |------------------------------------------|----------------------|-----------------------------------|
+ * | 429 (waits Retry-After when given)       | retried              | retried (the service refused it)  |
+ * | 5xx                                      | retried              | returned: outcome unknown         |
+ * | not connected (refused, DNS, connect tmo)| retried              | retried (nothing was sent)        |
+ * | timeout or dropped connection after send | retried              | thrown, outcome unknown           |
+ *
+ * A POST whose outcome is unknown is never repeated here: `v4/writes.ts` re-reads by `ref` first.
+ * Secrets are scrubbed from every answer body and error text before anything else sees them.
+ */
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { ProviderError } from '../v4/errors.js';
+import type { Envelope, Transport, TransportRequest, TransportResponse } from '../v4/transport.js';
+import { backoffMs, retryAfterMs, systemClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { authHeaders, redact, secretsOf } from './credentials.js';
+import type { HttpCredentials } from './credentials.js';
+import { RateLimiter } from './rate-limiter.js';
+import type { RateLimit } from './rate-limiter.js';
+
+/** Why a call is being retried. */
+export type RetryReason = 'rate-limited' | 'server-error' | 'timeout' | 'network';
+
+/** Reported before each retry, so a CLI can say why it is waiting. */
+export interface RetryEvent {
+  method: string;
+  path: string;
+  attempt: number;
+  delayMs: number;
+  reason: RetryReason;
+}
+
+/** Settings of the HTTP transport (defaults in `HttpDefaults`). */
+export interface HttpTransportOptions {
+  /** API base URL, e.g. `http://127.0.0.1:8787/client/v4`. */
+  url: URL;
+  credentials: HttpCredentials;
+  rateLimit: RateLimit;
+  timeoutMs: number;
+  retries: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  maxRetryAfterSeconds: number;
+  connections: number;
+  clock?: Clock;
+  random?: () => number;
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/** Errors raised before any byte of the request reached the service: always safe to resend. */
+const NotSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const TimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+type Attempt = { response: TransportResponse } | { error: { code: string; message: string; notSent: boolean; cause: unknown } };
+
+/** A `Transport` over HTTP. */
+export class HttpTransport implements Transport {
+  readonly stats = { requests: 0, retries: 0 };
+  readonly limiter: RateLimiter;
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly headers: Record<string, string>;
+  private readonly secrets: string[];
+  private readonly clock: Clock;
+  private readonly random: () => number;
+
+  constructor(private readonly options: HttpTransportOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.limiter = new RateLimiter(options.rateLimit, this.clock);
+    this.pool = new Pool(options.url.origin, { connections: options.connections, connect: { timeout: options.timeoutMs } });
+    this.basePath = options.url.pathname.replace(/\/+$/, '');
+    this.headers = { accept: 'application/json', 'user-agent': 'zonewall', ...authHeaders(options.credentials) };
+    this.secrets = secretsOf(options.credentials);
+  }
+
+  async send(request: TransportRequest): Promise<TransportResponse> {
+    const idempotent = request.method !== 'POST';
+    for (let attempt = 1; ; attempt++) {
+      await this.limiter.acquire();
+      this.stats.requests++;
+      const result = await this.once(request);
+      const retry = this.retryDecision(result, idempotent);
+      if (retry !== undefined && attempt <= this.options.retries) {
+        const delayMs = retry.delayMs ?? backoffMs(attempt, this.options, this.random);
+        if (retry.reason === 'rate-limited') this.limiter.pause(delayMs);
+        this.stats.retries++;
+        this.options.onRetry?.({ method: request.method, path: request.path, attempt, delayMs, reason: retry.reason });
+        await this.clock.sleep(delayMs);
+        continue;
+      }
+      if ('response' in result) return result.response;
+      throw this.failure(request, result.error, attempt, idempotent);
+    }
+  }
+
+  /** Whether (and how long) to wait and send again; undefined to stop here. */
+  private retryDecision(result: Attempt, idempotent: boolean): { reason: RetryReason; delayMs?: number } | undefined {
+    if ('error' in result) {
+      if (!idempotent && !result.error.notSent) return undefined;
+      return { reason: TimeoutCodes.has(result.error.code) ? 'timeout' : 'network' };
+    }
+    const { status, headers } = result.response;
+    if (status === 429) {
+      const wait = retryAfterMs(headers['retry-after'], this.clock.now());
+      if (wait !== undefined && wait > this.options.maxRetryAfterSeconds * 1000) return undefined;
+      return wait === undefined ? { reason: 'rate-limited' } : { reason: 'rate-limited', delayMs: wait };
+    }
+    if (status >= 500 && idempotent) return { reason: 'server-error' };
+    return undefined;
+  }
+
+  private failure(request: TransportRequest, error: { code: string; message: string; notSent: boolean; cause: unknown }, attempts: number, idempotent: boolean): ProviderError {
+    const what = TimeoutCodes.has(error.code) ? `no answer within ${this.options.timeoutMs} ms` : error.message;
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    const unknown = !idempotent && !error.notSent;
+    const message = `${request.method} ${this.describe(request.path)} failed${tries}: ${what} (${error.code})` +
+      (unknown ? '; the service may have applied it' : '');
+    return new ProviderError(redact(message, this.secrets), { outcome: unknown ? 'unknown' : 'not-applied' });
+  }
+
+  private async once(request: TransportRequest): Promise<Attempt> {
+    const query = request.query !== undefined && [...request.query.keys()].length > 0 ? `?${request.query.toString()}` : '';
+    const headers = { ...this.headers };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.body);
+    }
+    try {
+      const res = await this.pool.request({
+        method: request.method,
+        path: `${this.basePath}${request.path}${query}`,
+        headers,
+        body,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      const text = redact(await res.body.text(), this.secrets);
+      return { response: { status: res.statusCode, headers: flattenHeaders(res.headers), body: parseEnvelope(text, res.statusCode) } };
+    } catch (cause) {
+      const code = errorCode(cause);
+      return { error: { code, message: redact(cause instanceof Error ? cause.message : String(cause), this.secrets), notSent: NotSentCodes.has(code), cause } };
+    }
+  }
+
+  /** `origin/base/path` for messages (no query: ids there add nothing). */
+  private describe(path: string): string {
+    return `${this.options.url.origin}${this.basePath}${path}`;
+  }
+
+  /** Waits before re-reading after a lost answer (full-jitter backoff). */
+  async backoff(attempt: number): Promise<void> {
+    await this.clock.sleep(backoffMs(attempt, this.options, this.random));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'ERR_NETWORK';
+}
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** The answer's envelope; a body that is not one (a proxy's HTML page) becomes an error envelope. */
+function parseEnvelope(text: string, status: number): Envelope {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as Envelope).success === 'boolean') return parsed as Envelope;
+  } catch {
+    // fall through: not JSON
+  }
+  const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return { success: false, errors: [{ message: `not a v4 JSON answer (HTTP ${status})${excerpt ? `: ${excerpt}` : ''}` }], messages: null, result: null };
+}

@@ -1,0 +1,101 @@
+/**
+ * The v4 client both providers share: one call = one envelope, unwrapped into its `result` or
+ * turned into a `ServiceError` carrying the service's codes; lists are read page by page at the
+ * largest page size, the pages after the first fetched concurrently (bounded).
+ */
+import { V4Limits } from './constants.js';
+import { mapLimit } from './concurrency.js';
+import { ProviderError, ServiceError } from './errors.js';
+import type { ApiMessage, HttpMethod, ResultInfo, Transport } from './transport.js';
+
+/** Query parameters: repeated keys are given as arrays (`id=a&id=b`). */
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+/** A successful call's result and notes. */
+export interface CallResult<T> {
+  result: T;
+  messages: ApiMessage[];
+  info?: ResultInfo;
+}
+
+/** Unwraps v4 envelopes over a `Transport`. */
+export class V4Client {
+  constructor(readonly transport: Transport) {}
+
+  /** One call; throws `ServiceError` when the service refuses it. */
+  async call<T>(method: HttpMethod, path: string, options: { query?: Query; body?: unknown } = {}): Promise<CallResult<T>> {
+    const query = options.query === undefined ? undefined : toSearchParams(options.query);
+    const response = await this.transport.send({ method, path, query, body: options.body });
+    const body = response.body as Partial<typeof response.body> | undefined;
+    if (body === undefined || body === null || typeof body !== 'object' || typeof body.success !== 'boolean') {
+      throw new ProviderError(`${method} ${path}: the service answered HTTP ${response.status} without a v4 envelope`);
+    }
+    if (!body.success || response.status >= 400) {
+      // A write answered 5xx may have been applied before the failure: callers re-read before resending.
+      const outcome = method !== 'GET' && response.status >= 500 ? 'unknown' : 'not-applied';
+      throw new ServiceError({ method, path, status: response.status, errors: body.errors ?? [], outcome });
+    }
+    const result: CallResult<T> = { result: body.result as T, messages: body.messages ?? [] };
+    if (body.result_info !== undefined) result.info = body.result_info;
+    return result;
+  }
+
+  /** The `result` of one call. */
+  async result<T>(method: HttpMethod, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+    return (await this.call<T>(method, path, options)).result;
+  }
+
+  /**
+   * Every item of a list: page 1, then the remaining pages (known from `total_pages` or
+   * `total_count`) concurrently. Without either, pages are read until one comes back short.
+   */
+  async listAll<T extends { id: string }>(path: string, query: Query = {}): Promise<T[]> {
+    const perPage = V4Limits.perPage;
+    const page = (n: number) => this.call<T[]>('GET', path, { query: { ...query, page: n, per_page: perPage } });
+    const first = await page(1);
+    const items = expectArray<T>(first.result, path);
+    const pages = totalPages(first.info, perPage);
+    if (pages === undefined) {
+      let last = items.length;
+      for (let n = 2; last >= perPage; n++) {
+        const next = expectArray<T>((await page(n)).result, path);
+        items.push(...next);
+        last = next.length;
+      }
+      return dedupeById(items);
+    }
+    const rest = Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2);
+    const later = await mapLimit(rest, V4Limits.readConcurrency, async (n) => expectArray<T>((await page(n)).result, path));
+    return dedupeById(items.concat(...later));
+  }
+}
+
+/** Pages of a list from its first `result_info`; undefined when the service did not say. */
+function totalPages(info: ResultInfo | undefined, perPage: number): number | undefined {
+  if (info === undefined) return undefined;
+  if (typeof info.total_pages === 'number') return info.total_pages;
+  if (typeof info.total_count === 'number') return Math.ceil(info.total_count / (info.per_page || perPage));
+  return undefined;
+}
+
+function expectArray<T>(value: unknown, path: string): T[] {
+  if (!Array.isArray(value)) throw new ProviderError(`GET ${path}: expected a list as result, got ${typeof value}`);
+  return value as T[];
+}
+
+/** Objects that moved between pages while they were read appear twice; keep the first. */
+function dedupeById<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
+}
+
+/** Builds URLSearchParams; arrays repeat the key, undefined values are left out. */
+export function toSearchParams(query: Query): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value as readonly string[]) params.append(key, v);
+    else params.append(key, String(value));
+  }
+  return params;
+}

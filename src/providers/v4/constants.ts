@@ -1,0 +1,61 @@
+/**
+ * Fixed figures and paths of the v4 API that both providers share: the page size of list calls,
+ * the batch size of bulk writes, how many reads run at once, and the zone-scoped resource paths.
+ */
+
+/** Page, batch and concurrency limits of the v4 client. */
+export const V4Limits = {
+  /**
+   * Items per list page: the largest `per_page` the filters, firewall rules and previous WAF lists
+   * accept (their ranges are 5..100), so reading N objects costs ceil(N / 100) requests.
+   */
+  perPage: 100,
+  /**
+   * Objects per bulk write (POST/PUT arrays, `DELETE ?id=..`). The service documents no cap;
+   * 100 matches the page size and keeps a `DELETE` query (100 x 36 bytes) far below URL limits.
+   */
+  batchSize: 100,
+  /** Independent reads of `readZone` in flight at once (the HTTP pool has as many connections). */
+  readConcurrency: 4,
+  /** Attempts of a create whose answer was lost (each re-reads by `ref` before sending again). */
+  createAttempts: 5,
+} as const;
+
+/** The managed phase whose entry point holds the zone's managed rulesets. */
+export const ManagedPhase = 'http_request_firewall_managed';
+
+/** Service error codes the client branches on (from the reference; see api-facts.md). */
+export const V4Codes = {
+  /** `could not find entrypoint ruleset in the <phase> phase` (404). */
+  entrypointNotFound: 10003,
+  /** A filter with the same expression exists; `meta.id` names it. */
+  duplicateFilter: 10102,
+  /** zonewall engine: the previous WAF's APIs after the zone migrated (403). */
+  previousWafRetired: 11010,
+  /** zonewall engine: the previous WAF on a Free zone, which has none (403). */
+  previousWafUnavailable: 11011,
+} as const;
+
+/** Builds zone-scoped paths; ids are URL-encoded so a malformed id cannot change the route. */
+export const V4Paths = {
+  zones: () => '/zones',
+  zone: (zoneId: string) => `/zones/${enc(zoneId)}`,
+  filters: (zoneId: string) => `/zones/${enc(zoneId)}/filters`,
+  firewallRules: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/rules`,
+  entrypoint: (zoneId: string) => `/zones/${enc(zoneId)}/rulesets/phases/${ManagedPhase}/entrypoint`,
+  wafPackages: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages`,
+  wafPackage: (zoneId: string, packageId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages/${enc(packageId)}`,
+  wafGroups: (zoneId: string, packageId: string) => `${V4Paths.wafPackage(zoneId, packageId)}/groups`,
+  wafGroup: (zoneId: string, packageId: string, groupId: string) => `${V4Paths.wafGroups(zoneId, packageId)}/${enc(groupId)}`,
+  wafRules: (zoneId: string, packageId: string) => `${V4Paths.wafPackage(zoneId, packageId)}/rules`,
+  wafRule: (zoneId: string, packageId: string, ruleId: string) => `${V4Paths.wafRules(zoneId, packageId)}/${enc(ruleId)}`,
+  wafOverrides: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/waf/overrides`,
+  wafOverride: (zoneId: string, overrideId: string) => `/zones/${enc(zoneId)}/firewall/waf/overrides/${enc(overrideId)}`,
+  migrationCheck: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/check`,
+  migrationConfig: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/config`,
+  migrationStatus: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/status`,
+} as const;
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}

@@ -1,0 +1,127 @@
+/**
+ * Reads everything the planner needs about a zone in one pass: one paginated list per resource
+ * type (filters, firewall rules, previous WAF packages, and per package its groups and rules,
+ * URI overrides), the managed entry point and the migration status. Independent reads run
+ * concurrently. A zone that has finished migrating gets `previousWaf: null` without asking.
+ */
+import type {
+  LiveEntrypoint,
+  LiveFilter,
+  LiveFirewallRule,
+  LiveMigrationStatus,
+  LivePreviousWaf,
+  LiveWafGroup,
+  LiveWafOverride,
+  LiveWafPackage,
+  LiveWafRule,
+  LiveZone,
+  LiveZoneInfo,
+  WafState,
+} from '../../plan/index.js';
+import type { V4Client } from './client.js';
+import { V4Limits, V4Paths } from './constants.js';
+import { mapLimit } from './concurrency.js';
+import { ServiceError } from './errors.js';
+
+/** Reads a zone's whole live state. */
+export async function readZone(client: V4Client, zone: LiveZoneInfo): Promise<LiveZone> {
+  const id = zone.id;
+  const migration = await readMigrationStatus(client, id);
+  const [filters, firewallRules, entrypoint, previousWaf] = await Promise.all([
+    client.listAll<LiveFilter>(V4Paths.filters(id)),
+    client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
+    readEntrypoint(client, id),
+    migration?.waf_state === 'new_only' ? Promise.resolve(null) : readPreviousWaf(client, id),
+  ]);
+  return { zone, filters, firewallRules, entrypoint, previousWaf, migration };
+}
+
+/**
+ * The `http_request_firewall_managed` entry point, or null when the zone has none yet (404
+ * 10003), or when the service has no rulesets API for it at all (404 with another code).
+ */
+export async function readEntrypoint(client: V4Client, zoneId: string): Promise<LiveEntrypoint | null> {
+  try {
+    return await client.result<LiveEntrypoint>('GET', V4Paths.entrypoint(zoneId));
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/**
+ * The previous WAF: packages, then each package's groups and rules, and the URI overrides. Null
+ * when the service refuses the packages list with a 4xx: the zone has migrated, or its plan has no
+ * previous WAF (Pro and higher only), so there is nothing to manage.
+ */
+export async function readPreviousWaf(client: V4Client, zoneId: string): Promise<LivePreviousWaf | null> {
+  let packages: LiveWafPackage[];
+  try {
+    packages = await client.listAll<LiveWafPackage>(V4Paths.wafPackages(zoneId));
+  } catch (err) {
+    if (previousWafUnavailable(err)) return null;
+    throw err;
+  }
+  const [perPackage, overrides] = await Promise.all([
+    mapLimit(packages, V4Limits.readConcurrency, async (p) => {
+      const [groups, rules] = await Promise.all([
+        client.listAll<LiveWafGroup>(V4Paths.wafGroups(zoneId, p.id)),
+        client.listAll<LiveWafRule>(V4Paths.wafRules(zoneId, p.id)),
+      ]);
+      return { groups, rules };
+    }),
+    client.listAll<LiveWafOverride>(V4Paths.wafOverrides(zoneId)),
+  ]);
+  return {
+    packages,
+    groups: perPackage.flatMap((p) => p.groups),
+    rules: perPackage.flatMap((p) => p.rules),
+    overrides,
+  };
+}
+
+/** Auth refusals (real codes) must surface: they mean the credential lacks a permission, not that the WAF is gone. */
+const AuthCodes = [6003, 9103, 9106, 9109, 10000];
+
+/**
+ * A 4xx refusal of the previous WAF's package list that means "no previous WAF here": the engine's
+ * `V4Codes.previousWafRetired` / `previousWafUnavailable`, or any other service's 4xx that is not
+ * about credentials (other services word it differently; the zone was already resolved, so a
+ * refusal here is about the previous WAF, not about access to the zone).
+ */
+function previousWafUnavailable(err: unknown): boolean {
+  if (!(err instanceof ServiceError)) return false;
+  if (err.status < 400 || err.status >= 500 || err.status === 401 || err.status === 429) return false;
+  return !AuthCodes.some((code) => err.hasCode(code));
+}
+
+/** The migration status, or null when the service has no migration API for the zone (404). */
+export async function readMigrationStatus(client: V4Client, zoneId: string): Promise<LiveMigrationStatus | null> {
+  try {
+    const raw = await client.result<Partial<LiveMigrationStatus> & Record<string, unknown>>('GET', V4Paths.migrationStatus(zoneId));
+    return normalizeMigrationStatus(raw);
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+const WafStates: readonly WafState[] = ['previous_only', 'both', 'new_only'];
+
+/**
+ * Fills `waf_state` when the service does not send it (only the zonewall engine does): the
+ * previous WAF switched off means the migration finished; both on means validation mode.
+ */
+export function normalizeMigrationStatus(raw: Partial<LiveMigrationStatus> & Record<string, unknown>): LiveMigrationStatus {
+  const oldStatus = raw.old_waf_status === 'disabled' ? 'disabled' : 'enabled';
+  const newStatus = raw.new_waf_status === 'enabled' ? 'enabled' : 'disabled';
+  const derived: WafState = oldStatus === 'disabled' ? 'new_only' : newStatus === 'enabled' ? 'both' : 'previous_only';
+  const state = WafStates.includes(raw.waf_state as WafState) ? (raw.waf_state as WafState) : derived;
+  return {
+    ...raw,
+    migration_state: typeof raw.migration_state === 'string' ? raw.migration_state : 'start',
+    old_waf_status: oldStatus,
+    new_waf_status: newStatus,
+    waf_state: state,
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The `Provider` implementation both providers share: every operation is a v4 call through a
+ * `V4Client`, so the embedded engine and a remote service behave identically. Subclasses add what
+ * differs: how a missing zone is handled (`createZone`), PITR, and closing.
+ */
+import type {
+  EntrypointBody,
+  FilterBody,
+  FirewallRuleBody,
+  LiveEntrypoint,
+  LiveFilter,
+  LiveFirewallRule,
+  LiveMigrationStatus,
+  LiveZone,
+  LiveZoneInfo,
+  PlanTier,
+} from '../../plan/index.js';
+import type { MigrationCheck, Provider, ProviderStats } from '../provider.js';
+import { V4Client } from './client.js';
+import { V4Paths } from './constants.js';
+import { ProviderError, ServiceError } from './errors.js';
+import { readMigrationStatus, readZone } from './read-zone.js';
+import type { Transport } from './transport.js';
+import * as writes from './writes.js';
+
+/** A zone as `GET /zones` lists it (the engine adds `plan_tier`). */
+interface ZoneItem {
+  id: string;
+  name: string;
+  plan?: { legacy_id?: string };
+  plan_tier?: string;
+}
+
+const ZoneIdPattern = /^[0-9a-f]{32}$/;
+/** Plan tiers by name (a local list: `providers` imports only types from `plan`). */
+const Tiers: readonly string[] = ['free', 'pro', 'business', 'enterprise'] satisfies readonly PlanTier[];
+
+/** A `Provider` over any v4 `Transport`. */
+export abstract class V4Provider implements Provider {
+  abstract readonly kind: 'engine' | 'http';
+  abstract readonly description: string;
+  protected readonly client: V4Client;
+  /** Zones resolved so far, so `readZone` does not look the zone up again. */
+  private readonly known = new Map<string, LiveZoneInfo>();
+
+  constructor(protected readonly transport: Transport) {
+    this.client = new V4Client(transport);
+  }
+
+  /** Requests made so far (live counters of the transport). */
+  get stats(): ProviderStats {
+    return this.transport.stats;
+  }
+
+  /** Creates a zone that does not exist; providers that cannot create zones throw. */
+  protected abstract createZone(name: string, plan: PlanTier): Promise<LiveZoneInfo>;
+
+  async resolveZone(zone: string, options: { create?: { plan: PlanTier } } = {}): Promise<{ zone: LiveZoneInfo; created: boolean }> {
+    const found = await this.findZone(zone);
+    if (found !== undefined) return { zone: this.remember(found), created: false };
+    if (options.create === undefined || ZoneIdPattern.test(zone)) {
+      throw new ProviderError(`zone ${JSON.stringify(zone)} not found at ${this.description}; check the name (or id) and the provider (--remote, --state-dir)`, { code: 'ERR_API' });
+    }
+    return { zone: this.remember(await this.createZone(zone, options.create.plan)), created: true };
+  }
+
+  private remember(zone: LiveZoneInfo): LiveZoneInfo {
+    this.known.set(zone.id, zone);
+    return zone;
+  }
+
+  /** The zone by id (32 hex) or by name; undefined when the service has no such zone. */
+  protected async findZone(zone: string): Promise<LiveZoneInfo | undefined> {
+    if (ZoneIdPattern.test(zone)) {
+      try {
+        return toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
+      } catch (err) {
+        if (err instanceof ServiceError && err.status === 404) return undefined;
+        throw err;
+      }
+    }
+    const items = await this.client.result<ZoneItem[]>('GET', V4Paths.zones(), { query: { name: zone } });
+    const match = (Array.isArray(items) ? items : []).find((z) => z.name.toLowerCase() === zone.toLowerCase());
+    return match === undefined ? undefined : toZoneInfo(match);
+  }
+
+  readZone(zoneId: string): Promise<LiveZone> {
+    return this.zoneInfo(zoneId).then((zone) => readZone(this.client, zone));
+  }
+
+  /** The zone's identity for `readZone` (one GET). */
+  protected async zoneInfo(zoneId: string): Promise<LiveZoneInfo> {
+    const found = this.known.get(zoneId) ?? (await this.findZone(zoneId));
+    if (found === undefined) throw new ProviderError(`zone ${JSON.stringify(zoneId)} not found at ${this.description}`, { code: 'ERR_API' });
+    return found;
+  }
+
+  createFilters(zoneId: string, filters: FilterBody[]): Promise<LiveFilter[]> {
+    return writes.createFilters(this.client, zoneId, filters);
+  }
+  updateFilters(zoneId: string, filters: (FilterBody & { id: string })[]): Promise<LiveFilter[]> {
+    return writes.updateFilters(this.client, zoneId, filters);
+  }
+  deleteFilters(zoneId: string, ids: string[]): Promise<void> {
+    return writes.deleteFilters(this.client, zoneId, ids);
+  }
+  createFirewallRules(zoneId: string, rules: FirewallRuleBody[]): Promise<LiveFirewallRule[]> {
+    return writes.createFirewallRules(this.client, zoneId, rules);
+  }
+  updateFirewallRules(zoneId: string, rules: (FirewallRuleBody & { id: string })[]): Promise<LiveFirewallRule[]> {
+    return writes.updateFirewallRules(this.client, zoneId, rules);
+  }
+  deleteFirewallRules(zoneId: string, ids: string[]): Promise<void> {
+    return writes.deleteFirewallRules(this.client, zoneId, ids);
+  }
+
+  putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<LiveEntrypoint> {
+    const query = options.wafMigration === undefined ? undefined : { waf_migration: options.wafMigration, phase_two: 1 };
+    return this.client.result<LiveEntrypoint>('PUT', V4Paths.entrypoint(zoneId), { query, body });
+  }
+
+  async patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void> {
+    await this.client.call('PATCH', V4Paths.wafPackage(zoneId, packageId), { body });
+  }
+  async patchWafGroup(zoneId: string, packageId: string, groupId: string, mode: 'on' | 'off'): Promise<void> {
+    await this.client.call('PATCH', V4Paths.wafGroup(zoneId, packageId, groupId), { body: { mode } });
+  }
+  async patchWafRule(zoneId: string, packageId: string, ruleId: string, mode: string): Promise<void> {
+    await this.client.call('PATCH', V4Paths.wafRule(zoneId, packageId, ruleId), { body: { mode } });
+  }
+  async deleteWafOverride(zoneId: string, overrideId: string): Promise<void> {
+    await this.client.call('DELETE', V4Paths.wafOverride(zoneId, overrideId));
+  }
+
+  async checkMigration(zoneId: string): Promise<MigrationCheck> {
+    const { result, messages } = await this.client.call<{ compatible: boolean; migration_state: string }>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
+    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons: messages.map((m) => m.message) };
+  }
+
+  migrationConfig(zoneId: string): Promise<EntrypointBody> {
+    return this.client.result<EntrypointBody>('GET', V4Paths.migrationConfig(zoneId), { query: { phase_two: 1 } });
+  }
+
+  async migrationStatus(zoneId: string): Promise<LiveMigrationStatus> {
+    const status = await readMigrationStatus(this.client, zoneId);
+    if (status === null) throw new ProviderError(`${this.description} has no WAF migration status for zone ${zoneId}`, { code: 'ERR_API' });
+    return status;
+  }
+
+  /** Seconds the service's request budget needs for `requests` more calls (0 without a rate limit). */
+  estimateSeconds(requests: number): number {
+    void requests;
+    return 0;
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+/** A zone list item as `LiveZoneInfo`; the plan tier from the engine's `plan_tier` or `plan.legacy_id`. */
+function toZoneInfo(item: ZoneItem): LiveZoneInfo {
+  const tier = item.plan_tier ?? item.plan?.legacy_id;
+  const info: LiveZoneInfo = { id: item.id, name: item.name };
+  if (Tiers.includes(tier ?? '')) info.plan = tier as PlanTier;
+  return info;
+}

@@ -1,0 +1,93 @@
+import { describe, it, expect } from 'vitest';
+import { V4Client } from '../../src/providers/v4/client.js';
+import { ProviderError, ServiceError } from '../../src/providers/v4/errors.js';
+import { FakeTransport, error, ok } from './fake-transport.js';
+
+function seed(fake: FakeTransport, n: number): void {
+  for (let i = 0; i < n; i++) fake.filters.push({ id: fake.newId(), expression: `ip.src eq 192.0.2.${i % 250}`, paused: false, ref: `f${i}` });
+}
+
+describe('V4Client.call', () => {
+  it('unwraps the envelope into result, messages and result_info', async () => {
+    const fake = new FakeTransport();
+    fake.canned.set('GET /x', ok({ a: 1 }, [{ message: 'note' }]));
+    const got = await new V4Client(fake).call('GET', '/x');
+    expect(got.result).toEqual({ a: 1 });
+    expect(got.messages).toEqual([{ message: 'note' }]);
+  });
+
+  it('turns a refusal into a ServiceError with the service status, codes and messages', async () => {
+    const fake = new FakeTransport();
+    fake.canned.set('POST /zones/z/filters', error(400, 10102, 'config duplicates an already existing config'));
+    const err = await new V4Client(fake).call('POST', '/zones/z/filters', { body: [] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceError);
+    const e = err as ServiceError;
+    expect(e.status).toBe(400);
+    expect(e.hasCode(10102)).toBe(true);
+    expect(e.code).toBe('ERR_API');
+    expect(e.outcome).toBe('not-applied');
+    expect(e.message).toContain('POST /zones/z/filters refused with HTTP 400: config duplicates an already existing config (10102)');
+  });
+
+  it('classifies 401/403 as ERR_AUTH and a 5xx write as outcome unknown', async () => {
+    const fake = new FakeTransport();
+    fake.canned.set('GET /a', error(403, 10000, 'Authentication error'));
+    fake.canned.set('POST /b', error(502, 10500, 'bad gateway'));
+    const client = new V4Client(fake);
+    const auth = (await client.call('GET', '/a').catch((e: unknown) => e)) as ServiceError;
+    expect(auth.code).toBe('ERR_AUTH');
+    const lost = (await client.call('POST', '/b', { body: [] }).catch((e: unknown) => e)) as ServiceError;
+    expect(lost.outcome).toBe('unknown');
+  });
+
+  it('refuses an answer that is not a v4 envelope', async () => {
+    const fake = new FakeTransport();
+    fake.canned.set('GET /x', { status: 200, headers: {}, body: 'hello' as never });
+    await expect(new V4Client(fake).call('GET', '/x')).rejects.toBeInstanceOf(ProviderError);
+  });
+
+  it('repeats array query values as repeated keys', async () => {
+    const fake = new FakeTransport();
+    fake.canned.set('DELETE /x', ok([]));
+    await new V4Client(fake).call('DELETE', '/x', { query: { id: ['a', 'b'], skip: undefined } });
+    expect(fake.log[0].query?.toString()).toBe('id=a&id=b');
+  });
+});
+
+describe('V4Client.listAll', () => {
+  it.each([
+    [0, 1],
+    [1, 1],
+    [100, 1],
+    [101, 2],
+    [250, 3],
+  ])('reads %i objects in %i request(s) of per_page=100', async (n, requests) => {
+    const fake = new FakeTransport();
+    seed(fake, n);
+    const items = await new V4Client(fake).listAll<{ id: string }>('/zones/z/filters');
+    expect(items.map((i) => i.id)).toEqual(fake.filters.map((f) => f.id));
+    expect(fake.stats.requests).toBe(requests);
+    expect(fake.log.every((r) => r.query?.get('per_page') === '100')).toBe(true);
+  });
+
+  it('reads until a short page when the service gives no totals', async () => {
+    const fake = new FakeTransport();
+    fake.omitTotals = true;
+    seed(fake, 230);
+    const items = await new V4Client(fake).listAll<{ id: string }>('/zones/z/filters');
+    expect(items).toHaveLength(230);
+    expect(fake.stats.requests).toBe(3);
+  });
+
+  it('keeps the first copy of an object seen on two pages', async () => {
+    const fake = new FakeTransport();
+    seed(fake, 150);
+    // Between page 1 and page 2 an object is inserted at the front: the last of page 1 reappears.
+    fake.fault = (req) => {
+      if (req.query?.get('page') === '2') fake.filters.unshift({ id: fake.newId(), expression: 'true', paused: false });
+      return undefined;
+    };
+    const items = await new V4Client(fake).listAll<{ id: string }>('/zones/z/filters');
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+  });
+});
