@@ -1,0 +1,29 @@
+/**
+ * Plan entitlements of the entry point: which managed rulesets a zone's plan may deploy. Free zones
+ * may deploy only the Cloudflare Free Managed Ruleset; the Cloudflare Managed Ruleset and the OWASP
+ * Core Ruleset need Pro or higher (reference §4, DOC table). A disabled deployment counts too: it is
+ * still a deployment the plan must allow.
+ */
+import { FreeRulesetId, findManagedRuleset } from '../catalog/index.js';
+import { PlanTiers, type PlanTier } from '../types.js';
+import type { ApiMessage } from '../types.js';
+import { rulesetMessage } from './errors.js';
+import { isExecute, type EntrypointInput } from './types.js';
+
+/** Whether `plan` is at least `minimum`. */
+export function planAtLeast(plan: PlanTier, minimum: PlanTier): boolean {
+  return PlanTiers.indexOf(plan) >= PlanTiers.indexOf(minimum);
+}
+
+/** One refusal per `execute` rule whose ruleset the plan cannot deploy. */
+export function entitlementProblems(input: EntrypointInput, plan: PlanTier): ApiMessage[] {
+  const out: ApiMessage[] = [];
+  input.rules.forEach((rule, i) => {
+    if (!isExecute(rule)) return;
+    const ruleset = findManagedRuleset(rule.action_parameters.id);
+    if (ruleset === undefined || planAtLeast(plan, ruleset.minimum_plan)) return;
+    const free = plan === 'free' ? ` Free zones may deploy only the Cloudflare Free Managed Ruleset (${FreeRulesetId}).` : '';
+    out.push(rulesetMessage('notEntitled', `${ruleset.name} needs a ${ruleset.minimum_plan} plan or higher; this zone's plan is ${plan}.${free}`, `/rules/${i}/action_parameters/id`));
+  });
+  return out;
+}

@@ -1,0 +1,68 @@
+/**
+ * Rule identity across PUTs of the entry point, as a pure function. A PUT replaces every rule, but a
+ * rule that is kept keeps its id: an incoming rule is matched to an existing one by `ref` first, then
+ * by `id`; unmatched rules get a new id (and `ref` = id unless given). A matched rule keeps its
+ * `version` and `last_updated` when nothing about it changed and gets version + 1 and the request's
+ * time otherwise; moving a rule does not count as a change (the real API: "reorder doesn't bump").
+ * An `id` that is not one of the entry point's rules is refused: ids are the server's.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { ApiMessage } from '../types.js';
+import { rulesetMessage } from './errors.js';
+import type { EntrypointRule, RuleInput } from './types.js';
+
+/** The outcome: the rules to store, whether anything changed, and refusals. */
+export interface Reconciled {
+  rules: EntrypointRule[];
+  /** True when a rule was added, removed, changed or moved. */
+  changed: boolean;
+  errors: ApiMessage[];
+}
+
+/** Matches incoming rules to existing ones and fills the server's fields. */
+export function reconcileRules(existing: readonly EntrypointRule[], incoming: readonly RuleInput[], now: string, newId: () => string): Reconciled {
+  const byRef = new Map(existing.map((r) => [r.ref, r]));
+  const byId = new Map(existing.map((r) => [r.id, r]));
+  const claimed = new Set<string>();
+  const errors: ApiMessage[] = [];
+  const rules = incoming.map((input, i) => {
+    let match = input.ref !== undefined ? byRef.get(input.ref) : undefined;
+    if (match !== undefined && claimed.has(match.id)) match = undefined;
+    if (match === undefined && input.id !== undefined) {
+      match = byId.get(input.id);
+      if (match === undefined) {
+        errors.push(rulesetMessage('unknownEntrypointRule', `rule id ${input.id} is not a rule of this entry point: leave id out (or empty) to add a rule; the server assigns ids`, `/rules/${i}/id`));
+      } else if (claimed.has(match.id)) {
+        errors.push(rulesetMessage('unknownEntrypointRule', `rule ${input.id} is matched twice (by ref and by id); give each rule its own ref`, `/rules/${i}/id`));
+        match = undefined;
+      }
+    }
+    if (match !== undefined) claimed.add(match.id);
+    return stored(input, match, now, newId);
+  });
+  const changed = rules.length !== existing.length || rules.some((r, i) => r.id !== existing[i]!.id || r.version !== existing[i]!.version);
+  return { rules, changed, errors };
+}
+
+function stored(input: RuleInput, match: EntrypointRule | undefined, now: string, newId: () => string): EntrypointRule {
+  const { id: _id, ref: _ref, ...content } = input;
+  if (match === undefined) {
+    const id = newId();
+    return { id, ref: input.ref ?? id, version: '1', last_updated: now, ...content };
+  }
+  const next: EntrypointRule = { id: match.id, ref: input.ref ?? match.ref, version: match.version, last_updated: match.last_updated, ...content };
+  if (!sameContent(match, next)) {
+    next.version = String(Number(match.version) + 1);
+    next.last_updated = now;
+  }
+  return next;
+}
+
+/** Whether two rules are the same apart from their server fields. */
+export function sameContent(a: EntrypointRule, b: EntrypointRule): boolean {
+  return isDeepStrictEqual(contentOf(a), contentOf(b));
+}
+
+function contentOf(r: EntrypointRule): unknown {
+  return { ref: r.ref, action: r.action, expression: r.expression, description: r.description, enabled: r.enabled, action_parameters: r.action_parameters, logging: r.logging };
+}

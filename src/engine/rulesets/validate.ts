@@ -1,0 +1,129 @@
+/**
+ * Validation of a PUT of the `http_request_firewall_managed` entry point: the body's shape, every
+ * rule's action, expression, description, ref, enabled flag and logging, with `action_parameters`
+ * checked by `validate-parameters.ts`. Every problem is collected with a JSON pointer so one refusal
+ * lists all of them. Expressions are checked by the function given (the engine's `src/expr` use).
+ *
+ * Read-only fields a GET returns (`id`, `version`, `last_updated` of the ruleset; `version`,
+ * `last_updated` of rules) are accepted and ignored, so a GET body can be sent back; `kind` and
+ * `phase` must then match. A rule's `id` and `ref` are kept to match existing rules (ids stay stable
+ * across PUTs, see `identity.ts`); empty strings, as the migration config has them, mean absent.
+ */
+import { BodyReader, Problems, jsonType } from '../body-reader.js';
+import type { ApiMessage } from '../types.js';
+import { EntrypointActions, EntrypointFields, EntrypointLimits, OtherRuleActions, RuleFields } from './constants.js';
+import { addProblem } from './errors.js';
+import { ManagedPhase, type EntrypointInput, type RuleInput } from './types.js';
+import { readExecuteParameters, readSkipParameters } from './validate-parameters.js';
+
+/** Checks one expression; returns the refusal message, or undefined when it is valid. */
+export type ExpressionCheck = (source: string, pointer: string) => ApiMessage | undefined;
+
+/** Reads a PUT body; problems are recorded (the caller throws them). */
+export function readEntrypointBody(body: unknown, problems: Problems, checkExpression: ExpressionCheck): EntrypointInput | undefined {
+  const r = new BodyReader(body, '', problems, 'a ruleset object with rules');
+  if (!r.valid) return undefined;
+  r.allowOnly(EntrypointFields);
+  const kind = r.string('kind');
+  if (kind !== undefined && kind !== 'zone') problems.add('/kind', `kind of a zone entry point must be "zone"; got ${JSON.stringify(kind)}`);
+  const phase = r.string('phase');
+  if (phase !== undefined && phase !== ManagedPhase) problems.add('/phase', `phase must be ${ManagedPhase} (the phase in the path); got ${JSON.stringify(phase)}`);
+  const name = r.string('name', { maxLength: EntrypointLimits.name });
+  const description = r.string('description', { maxLength: EntrypointLimits.description });
+  if (!r.has('rules')) {
+    problems.add('/rules', 'rules is required (an array; an empty array removes every rule)');
+    return undefined;
+  }
+  const raw = r.raw('rules');
+  if (!Array.isArray(raw)) {
+    problems.add('/rules', `rules must be an array, got ${jsonType(raw)}`);
+    return undefined;
+  }
+  if (raw.length > EntrypointLimits.rules) problems.add('/rules', `rules has ${raw.length} rules; the limit is ${EntrypointLimits.rules}`);
+  const rules = raw.map((item, i) => readRule(item, `/rules/${i}`, problems, checkExpression));
+  checkDuplicates(rules, problems);
+  const input: EntrypointInput = { rules: rules.filter((x): x is RuleInput => x !== undefined) };
+  if (name !== undefined) input.name = name;
+  if (description !== undefined) input.description = description;
+  return input;
+}
+
+function readRule(item: unknown, pointer: string, problems: Problems, checkExpression: ExpressionCheck): RuleInput | undefined {
+  const r = new BodyReader(item, pointer, problems, 'a rule object');
+  if (!r.valid) return undefined;
+  r.allowOnly(RuleFields);
+  const action = readAction(r, pointer, problems);
+  const expression = r.string('expression', { required: true, nonEmpty: true, maxLength: EntrypointLimits.expression });
+  let expressionOk = expression !== undefined;
+  if (expression !== undefined) {
+    const refused = checkExpression(expression, `${pointer}/expression`);
+    if (refused) { problems.list.push(refused); expressionOk = false; }
+  }
+  const description = r.string('description', { maxLength: EntrypointLimits.ruleDescription }) ?? '';
+  const ref = r.string('ref', { maxLength: EntrypointLimits.ref });
+  const id = r.string('id');
+  r.string('version');
+  r.string('last_updated');
+  const enabled = r.boolean('enabled') ?? true;
+  const logging = readLogging(r, action, problems);
+  const params = action === undefined ? undefined : readParameters(r, action, pointer, problems);
+  if (action === undefined || !expressionOk || params === undefined) return undefined;
+  const rule: RuleInput = { action, expression: expression!, description, enabled, action_parameters: params };
+  if (id !== undefined && id !== '') rule.id = id;
+  if (ref !== undefined && ref !== '') rule.ref = ref;
+  if (logging !== undefined) rule.logging = logging;
+  return rule;
+}
+
+function readAction(r: BodyReader, pointer: string, problems: Problems): RuleInput['action'] | undefined {
+  const action = r.string('action', { required: true });
+  if (action === undefined) return undefined;
+  if ((EntrypointActions as readonly string[]).includes(action)) return action as RuleInput['action'];
+  const where = `${pointer}/action`;
+  if ((OtherRuleActions as readonly string[]).includes(action)) {
+    addProblem(problems, 'badAction',
+      `action ${JSON.stringify(action)} is not allowed in the ${ManagedPhase} phase, which takes execute (deploy a managed ruleset) and skip (an exception); put ${action} rules in a custom rule or a firewall rule`, where);
+  } else {
+    addProblem(problems, 'badAction', `unknown action ${JSON.stringify(action)}: the ${ManagedPhase} phase takes execute or skip`, where);
+  }
+  return undefined;
+}
+
+function readLogging(r: BodyReader, action: string | undefined, problems: Problems): { enabled: boolean } | undefined {
+  if (!r.has('logging')) return undefined;
+  const l = new BodyReader(r.raw('logging'), r.at('logging'), problems);
+  if (!l.valid) return undefined;
+  l.allowOnly(['enabled']);
+  const enabled = l.boolean('enabled');
+  if (action === 'execute') {
+    problems.add(r.at('logging'), 'logging is only valid on skip rules (it controls whether skipped requests are logged)');
+    return undefined;
+  }
+  return enabled === undefined ? undefined : { enabled };
+}
+
+function readParameters(r: BodyReader, action: RuleInput['action'], pointer: string, problems: Problems): RuleInput['action_parameters'] | undefined {
+  if (!r.has('action_parameters')) {
+    problems.add(`${pointer}/action_parameters`, action === 'execute'
+      ? 'action_parameters is required for execute: {"id": "<managed ruleset id>"}'
+      : 'action_parameters is required for skip: {"ruleset": "current"}, {"rulesets": [...]} or {"rules": {...}}');
+    return undefined;
+  }
+  const at = `${pointer}/action_parameters`;
+  return action === 'execute' ? readExecuteParameters(r.raw('action_parameters'), at, problems) : readSkipParameters(r.raw('action_parameters'), at, problems);
+}
+
+function checkDuplicates(rules: (RuleInput | undefined)[], problems: Problems): void {
+  const refs = new Map<string, number>();
+  const ids = new Map<string, number>();
+  rules.forEach((rule, i) => {
+    if (rule?.ref !== undefined) {
+      if (refs.has(rule.ref)) problems.add(`/rules/${i}/ref`, `ref ${JSON.stringify(rule.ref)} is also used by rule ${refs.get(rule.ref)}; refs must be unique`);
+      else refs.set(rule.ref, i);
+    }
+    if (rule?.id !== undefined) {
+      if (ids.has(rule.id)) problems.add(`/rules/${i}/id`, `id ${rule.id} is also used by rule ${ids.get(rule.id)}; ids must be unique`);
+      else ids.set(rule.id, i);
+    }
+  });
+}

@@ -1,0 +1,13 @@
+/**
+ * The trace operation as a zone resource module (no tables: it only reads the other modules').
+ */
+import type { ResourceModule } from '../context.js';
+import { traceRoutes } from './handlers.js';
+
+/** The trace's resource module. */
+export const traceResource: ResourceModule = { name: 'trace', schema: [], routes: traceRoutes };
+
+export { traceFirewallRules, type FirewallTrace, type FirewallMatch } from './firewall.js';
+export { traceEntrypoint, type ManagedTrace, type ManagedMatch } from './managed.js';
+export { tracePreviousWaf, type PreviousTrace, type LegacyMatch } from './previous.js';
+export { urlMatches } from './url-pattern.js';

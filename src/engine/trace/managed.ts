@@ -1,0 +1,133 @@
+/**
+ * The new WAF (the `http_request_firewall_managed` entry point) in a trace. Entry point rules run in
+ * order; disabled ones do not. A matching `skip` rule skips the rest of the entry point
+ * (`ruleset: "current"`), later executions of some managed rulesets (`rulesets`) or some of their
+ * rules (`rules`). A matching `execute` rule runs its managed ruleset with its overrides: rules
+ * without an expression in the catalog never match; `log` matches are recorded and evaluation goes
+ * on; `block`, `challenge`, `js_challenge` and `managed_challenge` end it. In the OWASP Core Ruleset,
+ * scoring rules add their score and the threshold rule (949110) applies the ruleset's action when
+ * the total reaches the threshold. Paranoia levels are whatever category overrides leave enabled.
+ */
+import type { ExecutionContext } from '../../expr/index.js';
+import { OwaspThresholdRuleId, findManagedRuleset, type ManagedRule, type ManagedRuleset } from '../catalog/index.js';
+import type { Entrypoint, ExecuteParameters, SkipParameters } from '../rulesets/types.js';
+import { TracePhases, matches } from './matchers.js';
+import { effectiveRule } from './overrides.js';
+
+/** A matched managed rule. */
+export interface ManagedMatch {
+  /** The entry point rule that ran the ruleset. */
+  entrypoint_rule: string;
+  ruleset_id: string;
+  ruleset: string;
+  rule_id: string;
+  description: string;
+  action: string;
+  categories: string[];
+  score?: number;
+}
+
+/** OWASP anomaly scoring of one execution. */
+export interface OwaspScore {
+  score: number;
+  threshold: number;
+  action: string;
+  exceeded: boolean;
+  paranoia_levels: number[];
+}
+
+/** What the new WAF did. */
+export interface ManagedTrace {
+  enabled: boolean;
+  matched: ManagedMatch[];
+  action: string | null;
+  rule: ManagedMatch | null;
+  /** Skip rules that matched: the entry point rule and what it skipped. */
+  skipped: { entrypoint_rule: string; skip: SkipParameters }[];
+  owasp?: OwaspScore;
+  /** Why the new WAF did not run for this request (a firewall rule ended it first). */
+  skipped_by?: string;
+}
+
+const Terminating = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
+
+interface SkipState { current: boolean; rulesets: Set<string>; rules: Set<string> }
+
+/** Evaluates the entry point against the request. */
+export function traceEntrypoint(entry: Entrypoint | undefined, request: ExecutionContext): ManagedTrace {
+  const out: ManagedTrace = { enabled: false, matched: [], action: null, rule: null, skipped: [] };
+  const skip: SkipState = { current: false, rulesets: new Set(), rules: new Set() };
+  for (const rule of entry?.rules ?? []) {
+    if (!rule.enabled) continue;
+    if (rule.action === 'execute') out.enabled = true;
+    if (skip.current || out.rule !== null) continue;
+    if (!matches(rule.expression, TracePhases.managed, request)) continue;
+    if (rule.action === 'skip') {
+      applySkip(rule.action_parameters as SkipParameters, skip);
+      out.skipped.push({ entrypoint_rule: rule.id, skip: rule.action_parameters as SkipParameters });
+      continue;
+    }
+    const params = rule.action_parameters as ExecuteParameters;
+    if (skip.rulesets.has(params.id)) continue;
+    const ruleset = findManagedRuleset(params.id);
+    if (ruleset !== undefined) runRuleset(ruleset, params, rule.id, request, skip, out);
+  }
+  return out;
+}
+
+function applySkip(p: SkipParameters, skip: SkipState): void {
+  if (p.ruleset === 'current') skip.current = true;
+  for (const id of p.rulesets ?? []) skip.rulesets.add(id);
+  for (const [rs, ids] of Object.entries(p.rules ?? {})) for (const id of ids) skip.rules.add(`${rs}/${id}`);
+}
+
+function runRuleset(ruleset: ManagedRuleset, params: ExecuteParameters, entryRuleId: string, request: ExecutionContext, skip: SkipState, out: ManagedTrace): void {
+  let score = 0;
+  const levels = new Set<number>();
+  for (const rule of ruleset.rules) {
+    if (rule.id === OwaspThresholdRuleId || skip.rules.has(`${ruleset.id}/${rule.id}`)) continue;
+    const eff = effectiveRule(ruleset, rule, params.overrides);
+    if (!eff.enabled) continue;
+    if (rule.paranoia_level !== undefined) levels.add(rule.paranoia_level);
+    if (rule.expression === undefined || !matches(rule.expression, TracePhases.managed, request)) continue;
+    const m = match(ruleset, rule, eff.action, entryRuleId);
+    if (eff.action === 'score') {
+      score += rule.score ?? 0;
+      m.score = rule.score ?? 0;
+    }
+    out.matched.push(m);
+    if (Terminating.has(eff.action)) return terminate(out, m);
+  }
+  if (ruleset.anomaly) scoreOwasp(ruleset, params, entryRuleId, score, [...levels].sort(), skip, out);
+}
+
+function scoreOwasp(ruleset: ManagedRuleset, params: ExecuteParameters, entryRuleId: string, score: number, levels: number[], skip: SkipState, out: ManagedTrace): void {
+  const rule = ruleset.rules.find((r) => r.id === OwaspThresholdRuleId)!;
+  const eff = effectiveRule(ruleset, rule, params.overrides);
+  const threshold = eff.score_threshold ?? rule.score_threshold ?? 40;
+  const active = eff.enabled && !skip.rules.has(`${ruleset.id}/${rule.id}`);
+  const exceeded = active && score > 0 && score >= threshold;
+  out.owasp = { score, threshold, action: eff.action, exceeded, paranoia_levels: levels };
+  if (!exceeded) return;
+  const m = match(ruleset, rule, eff.action, entryRuleId);
+  m.score = score;
+  out.matched.push(m);
+  if (Terminating.has(eff.action)) terminate(out, m);
+}
+
+function match(ruleset: ManagedRuleset, rule: ManagedRule, action: string, entryRuleId: string): ManagedMatch {
+  return {
+    entrypoint_rule: entryRuleId,
+    ruleset_id: ruleset.id,
+    ruleset: ruleset.name,
+    rule_id: rule.id,
+    description: rule.description,
+    action,
+    categories: [...rule.categories],
+  };
+}
+
+function terminate(out: ManagedTrace, m: ManagedMatch): void {
+  out.action = m.action;
+  out.rule = m;
+}
