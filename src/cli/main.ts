@@ -6,12 +6,29 @@ import { Command, CommanderError } from 'commander';
 import { ZonewallError } from '../errors.js';
 import { ExitCodes } from './exit-codes.js';
 import type { CommandModule } from './commands/command.js';
+import { command as validateCommand } from './commands/validate.js';
+import { command as serveCommand } from './commands/serve.js';
+import { command as engineCommand } from './commands/engine.js';
+import { command as migrateCommand } from './commands/migrate.js';
+import { command as exportCommand } from './commands/export.js';
+import { command as planCommand } from './commands/plan.js';
+import { command as applyCommand } from './commands/apply.js';
+import { command as rollbackCommand } from './commands/rollback.js';
 
 /**
  * Every command, in help order. Each module exports `command: CommandModule`; add one line here
  * when a command lands.
  */
-const commands: CommandModule[] = [];
+const commands: CommandModule[] = [
+  validateCommand,
+  serveCommand,
+  engineCommand,
+  migrateCommand,
+  exportCommand,
+  planCommand,
+  applyCommand,
+  rollbackCommand,
+];
 
 /** Builds the commander program. Commands are registered by their own modules. */
 export function buildProgram(): Command {

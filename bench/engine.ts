@@ -1,0 +1,120 @@
+/**
+ * Benchmark of the embedded engine over HTTP (`npm run bench -- engine`): creating 1,000 firewall
+ * rules in batches (simplified flow: each rule with its own inline filter), then listing the zone's
+ * 1,000 rules page by page (per_page=100), beside a bare `node:http` server that answers a fixed
+ * JSON body of the same size as a list page, measured in the same run with the same client
+ * (undici, keep-alive, the same number of requests in flight). Target: listing at least 0.3 of
+ * the bare server's rate.
+ *
+ * Listing is measured twice: "repeat" lists an unchanged zone (the zone object answers repeated
+ * reads from its memo), "after a write" edits one rule before each pass, so every page of the
+ * pass is read from SQLite. Engine and baseline rounds alternate so that load changes on a shared
+ * machine affect both alike.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { Engine, startServer } from '../src/engine/index.js';
+
+const TOKEN = 'bench-token-0123456789';
+const RULES = 1000;
+const BATCH = 100;
+const PER_PAGE = 100;
+const PAGES = RULES / PER_PAGE;
+const ROUNDS = 8;
+const IN_FLIGHT = 4;
+
+/** Runs `count` requests with `IN_FLIGHT` in flight; returns the seconds taken. */
+async function timed(count: number, one: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (next < count) await one(next++);
+  }));
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+async function call(pool: Pool, method: 'GET' | 'POST' | 'PATCH', path: string, headers: Record<string, string>, body?: unknown): Promise<string> {
+  const res = await pool.request({
+    method, path,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** Runs the benchmark and prints the figures. */
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'zw-bench-engine-'));
+  const engine = await Engine.open({ dir });
+  const server = await startServer(engine, { port: 0, credentials: [{ type: 'token', token: TOKEN, zones: '*' }] });
+  const zone = await engine.createZone('bench.example', { plan: 'enterprise' });
+  const pool = new Pool(new URL(server.url).origin, { connections: IN_FLIGHT, pipelining: 1 });
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const base = `/client/v4/zones/${zone.id}/firewall/rules`;
+  const page = (i: number): string => `${base}?per_page=${PER_PAGE}&page=${(i % PAGES) + 1}`;
+  let baseline: { pool: Pool; close(): Promise<void> } | undefined;
+  try {
+    const createSeconds = await timed(RULES / BATCH, async (b) => {
+      await call(pool, 'POST', base, auth, Array.from({ length: BATCH }, (_, i) => ({
+        action: 'block',
+        description: `rule ${b * BATCH + i}`,
+        filter: { expression: `http.request.uri.path eq "/bench/${b * BATCH + i}" and ip.src ne 192.0.2.1` },
+      })));
+    });
+    const firstPage = JSON.parse(await call(pool, 'GET', page(0), auth)) as { result: { id: string }[] };
+    const pageBytes = Buffer.byteLength(JSON.stringify(firstPage));
+    baseline = await bareServer(await call(pool, 'GET', page(0), auth));
+    for (let i = 0; i < PAGES * 2; i++) await call(pool, 'GET', page(i), auth);
+    for (let i = 0; i < 20; i++) await call(baseline.pool, 'GET', '/', {});
+
+    const perRound = PAGES * 5;
+    let repeat = 0;
+    let afterWrite = 0;
+    let bare = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      repeat += await timed(perRound, (i) => call(pool, 'GET', page(i), auth).then(() => undefined));
+      bare += await timed(perRound, () => call(baseline!.pool, 'GET', '/', {}).then(() => undefined));
+      for (let pass = 0; pass < 5; pass++) {
+        await call(pool, 'PATCH', `${base}/${firstPage.result[0]!.id}`, auth, { description: `edited ${round}.${pass}` });
+        afterWrite += await timed(PAGES, (i) => call(pool, 'GET', page(i), auth).then(() => undefined));
+      }
+    }
+    const total = perRound * ROUNDS;
+    const rate = (seconds: number): number => total / seconds;
+    console.log(`create ${RULES} rules in ${RULES / BATCH} batches of ${BATCH} (inline filters): ${(RULES / BATCH / createSeconds).toFixed(1)} req/s = ${(RULES / createSeconds).toFixed(0)} rules/s`);
+    console.log(`list ${RULES} rules by pages of ${PER_PAGE} (${pageBytes} bytes/page), repeat reads: ${rate(repeat).toFixed(0)} req/s`);
+    console.log(`list ${RULES} rules by pages of ${PER_PAGE}, each pass after a write (pages from SQLite): ${rate(afterWrite).toFixed(0)} req/s`);
+    console.log(`baseline: bare node:http, fixed ${pageBytes}-byte JSON body: ${rate(bare).toFixed(0)} req/s`);
+    const ratio = bare / repeat;
+    console.log(`ratio list/bare: ${ratio.toFixed(2)} repeat reads, ${(bare / afterWrite).toFixed(2)} after writes (target >= 0.30 for listing) ${ratio >= 0.3 ? 'OK' : 'BELOW TARGET'}`);
+  } finally {
+    await baseline?.close();
+    await pool.close();
+    await server.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function bareServer(body: string): Promise<{ pool: Pool; close(): Promise<void> }> {
+  const payload = Buffer.from(body, 'utf8');
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length });
+    res.end(payload);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connections: IN_FLIGHT, pipelining: 1 });
+  return {
+    pool,
+    close: async () => {
+      await pool.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

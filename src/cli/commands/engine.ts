@@ -1,0 +1,110 @@
+/**
+ * `zonewall engine zone create|list|show|delete`: manage the zones of the embedded engine in a
+ * state directory (default `.zonewall/`). Plans and applies against the embedded engine create a
+ * missing zone by themselves; these commands are for choosing its plan tier up front, inspecting
+ * and cleaning up. `--json` prints the v4 zone objects instead of text.
+ */
+import type { Command } from 'commander';
+import { ZonewallError } from '../../errors.js';
+import { Engine, PlanTiers, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
+import type { CommandModule } from './command.js';
+import { DefaultStateDir } from './serve.js';
+
+interface CommonOptions {
+  stateDir: string;
+  json?: boolean;
+}
+
+/** The `engine` command and its `zone` subcommands. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    const engine = program.command('engine').description('manage the embedded engine');
+    const zone = engine.command('zone').description('zones of the embedded engine');
+    const common = (c: Command): Command => c
+      .option('--state-dir <dir>', 'engine state directory', DefaultStateDir)
+      .option('--json', 'print JSON');
+    common(zone.command('create <name>').description('create a zone'))
+      .option('--plan <tier>', `plan tier: ${PlanTiers.join(', ')}`, 'enterprise')
+      .option('--waf <version>', 'WAF the zone starts with: previous or new')
+      .action(async (name: string, opts: CommonOptions & { plan: string; waf?: string }) => create(name, opts));
+    common(zone.command('list').description('list zones')).action(async (opts: CommonOptions) => list(opts));
+    common(zone.command('show <zone>').description('show a zone (name or id)')).action(async (z: string, opts: CommonOptions) => show(z, opts));
+    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id)')).action(async (z: string, opts: CommonOptions) => remove(z, opts));
+  },
+};
+
+async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = await Engine.open({ dir: opts.stateDir });
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+async function create(name: string, opts: CommonOptions & { plan: string; waf?: string }): Promise<void> {
+  if (!(PlanTiers as readonly string[]).includes(opts.plan)) {
+    throw new ZonewallError('ERR_USAGE', `--plan must be one of ${PlanTiers.join(', ')}, got ${opts.plan}`);
+  }
+  if (opts.waf !== undefined && opts.waf !== 'previous' && opts.waf !== 'new') {
+    throw new ZonewallError('ERR_USAGE', `--waf must be previous or new, got ${opts.waf}`);
+  }
+  const waf = opts.waf as 'previous' | 'new' | undefined;
+  const zone = await withEngine(opts, (e) => e.createZone(name, { plan: opts.plan as PlanTier, ...(waf !== undefined ? { waf } : {}) }));
+  print(opts, zoneToJson(zone), `created zone ${zone.name} (id ${zone.id}, plan ${zone.plan}) in ${opts.stateDir}\n`);
+}
+
+async function list(opts: CommonOptions): Promise<void> {
+  const zones = await withEngine(opts, (e) => e.listZones());
+  const text = zones.length === 0
+    ? `no zones in ${opts.stateDir}; create one with: zonewall engine zone create NAME --plan TIER\n`
+    : table([['NAME', 'ID', 'PLAN', 'CREATED'], ...zones.map((z) => [z.name, z.id, z.plan, z.created_on])]);
+  print(opts, zones.map(zoneToJson), text);
+}
+
+async function show(nameOrId: string, opts: CommonOptions): Promise<void> {
+  await withEngine(opts, async (e) => {
+    const zone = await mustFind(e, nameOrId, opts);
+    const counts = await countObjects(e, zone);
+    const json = { ...zoneToJson(zone), filters: counts.filters, firewall_rules: counts.rules };
+    print(opts, json, table([
+      ['name', zone.name], ['id', zone.id], ['plan', zone.plan], ['status', zone.status], ['created', zone.created_on],
+      ['filters', String(counts.filters)], ['firewall rules', String(counts.rules)],
+      ['rule quota', `${e.planLimits[zone.plan].firewall_rules} active rules`],
+    ]));
+  });
+}
+
+async function remove(nameOrId: string, opts: CommonOptions): Promise<void> {
+  const zone = await withEngine(opts, async (e) => {
+    const z = await mustFind(e, nameOrId, opts);
+    await e.deleteZone(z.id);
+    return z;
+  });
+  print(opts, { id: zone.id }, `deleted zone ${zone.name} (id ${zone.id}) and all its data\n`);
+}
+
+async function mustFind(engine: Engine, nameOrId: string, opts: CommonOptions): Promise<ZoneInfo> {
+  const zone = await engine.getZone(nameOrId);
+  if (zone === undefined) {
+    throw new ZonewallError('ERR_USAGE', `no zone ${JSON.stringify(nameOrId)} in ${opts.stateDir}; list zones with: zonewall engine zone list --state-dir ${opts.stateDir}`);
+  }
+  return zone;
+}
+
+async function countObjects(engine: Engine, zone: ZoneInfo): Promise<{ filters: number; rules: number }> {
+  const total = async (path: string): Promise<number> => {
+    const res = await engine.dispatch({ method: 'GET', path: `/zones/${zone.id}${path}`, query: new URLSearchParams({ per_page: '5' }) });
+    return res.body.result_info?.total_count ?? 0;
+  };
+  return { filters: await total('/filters'), rules: await total('/firewall/rules') };
+}
+
+function print(opts: CommonOptions, json: unknown, text: string): void {
+  process.stdout.write(opts.json === true ? `${JSON.stringify(json, null, 2)}\n` : text);
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+}

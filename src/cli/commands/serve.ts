@@ -1,0 +1,88 @@
+/**
+ * `zonewall serve`: the embedded engine over HTTP at `http://127.0.0.1:PORT/client/v4`, so curl
+ * users, the HTTP provider and tests talk to the same implementation as the in-process engine.
+ *
+ * Credentials come from the environment (`ZONEWALL_SERVE_TOKEN`, or `ZONEWALL_SERVE_AUTH_EMAIL` +
+ * `ZONEWALL_SERVE_AUTH_KEY`: every zone) or `--credentials FILE` (per-zone scopes), never from argv.
+ * With none configured the server refuses to start unless `--insecure-no-auth` is given, and then
+ * says loudly that every request is allowed. The state directory defaults to `.zonewall/`. SIGINT
+ * and SIGTERM stop the server and close the engine cleanly.
+ */
+import type { Command } from 'commander';
+import { ZonewallError } from '../../errors.js';
+import { CredentialEnv, Engine, loadCredentials, loadPlanLimitsFile, startServer } from '../../engine/index.js';
+import type { CommandModule } from './command.js';
+
+/** Default TCP port of `zonewall serve`. */
+export const DefaultServePort = 8484;
+/** Default state directory of the embedded engine. */
+export const DefaultStateDir = '.zonewall';
+
+interface ServeOptions {
+  port: string;
+  host: string;
+  stateDir: string;
+  credentials?: string;
+  limits?: string;
+  insecureNoAuth?: boolean;
+}
+
+/** The `serve` command. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    program
+      .command('serve')
+      .description('serve the embedded engine\'s v4 API on http://127.0.0.1:PORT/client/v4')
+      .option('--port <n>', 'TCP port (0 picks a free one)', String(DefaultServePort))
+      .option('--host <host>', 'loopback address to bind (127.0.0.1, localhost or ::1)', '127.0.0.1')
+      .option('--state-dir <dir>', 'engine state directory', DefaultStateDir)
+      .option('--credentials <file>', 'JSON file of accepted credentials with zone scopes')
+      .option('--limits <file>', 'JSON file overriding plan quotas and entitlements per tier')
+      .option('--insecure-no-auth', 'accept every request without credentials (local experiments only)')
+      .addHelpText('after', `
+Credentials (never on the command line):
+  ${CredentialEnv.token}=...      bearer token (Authorization: Bearer), every zone
+  ${CredentialEnv.email}=... and ${CredentialEnv.key}=...
+                                X-Auth-Email / X-Auth-Key, every zone
+  --credentials FILE            per-zone scopes, e.g.
+    {"credentials": [{"token": "...", "zones": ["example.com"]},
+                     {"email": "...", "key": "...", "zones": "*"}]}`)
+      .action(async (opts: ServeOptions) => serve(opts));
+  },
+};
+
+async function serve(opts: ServeOptions): Promise<void> {
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ZonewallError('ERR_USAGE', `--port must be an integer from 0 to 65535, got ${opts.port}`);
+  const credentials = loadCredentials(process.env, opts.credentials);
+  if (credentials.length === 0 && opts.insecureNoAuth !== true) {
+    throw new ZonewallError('ERR_AUTH',
+      `no credentials configured: set ${CredentialEnv.token}, or ${CredentialEnv.email} and ${CredentialEnv.key}, ` +
+        'or pass --credentials FILE; or, for local experiments only, --insecure-no-auth');
+  }
+  const limits = opts.limits !== undefined ? loadPlanLimitsFile(opts.limits) : undefined;
+  const engine = await Engine.open({ dir: opts.stateDir, ...(limits !== undefined ? { limits } : {}) });
+  let server;
+  try {
+    server = await startServer(engine, { port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true });
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+  if (opts.insecureNoAuth === true) {
+    process.stderr.write('WARNING: --insecure-no-auth: authentication is OFF; every request to this server is allowed, for every zone.\n');
+  }
+  process.stdout.write(`zonewall serve: listening on ${server.url} (state: ${opts.stateDir}); Ctrl-C to stop\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stderr.write(`zonewall serve: ${signal}, shutting down\n`);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  await engine.close();
+}

@@ -1,0 +1,243 @@
+/**
+ * The embedded engine: the service of seed 000 running in-process and persistently. Each zone is
+ * one stateful object (seed 001, SQLite backend) in the `zones/` namespace of the state directory;
+ * a registry object in `registry/` maps names to ids and plan tiers. `dispatch` serves one v4 API
+ * call: it matches the route (404 / 405 in the real envelope), resolves the zone, checks the
+ * caller's zone scope and runs the call inside the zone's object, one storage transaction per call.
+ * One process at a time may open a state directory (`state-lock.ts`).
+ *
+ * @example
+ * const engine = await Engine.open({ dir: '.zonewall' });
+ * const zone = await engine.createZone('example.com', { plan: 'pro' });
+ * const res = await engine.dispatch({ method: 'GET', path: `/zones/${zone.id}/filters` });
+ * await engine.close();
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ObjectNamespace, StorageResetError, type ObjectStub } from '../storage/index.js';
+import { ApiError, apiMessage } from './api-errors.js';
+import type { ResourceModule, ZoneCreateOptions } from './context.js';
+import { errorResponse, noRouteError } from './envelope.js';
+import { validateExprRoutes } from './filters/validate-expr.js';
+import { isId, newId, timestamp } from './ids.js';
+import { lockStateDir } from './state-lock.js';
+import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } from './limits.js';
+import { resources as defaultResources } from './resources.js';
+import { routeKey, Router, type HttpMethod } from './router.js';
+import { allZones, inScope } from './scope.js';
+import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
+import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
+import { normalizeZoneName } from './zones/names.js';
+import { RegistryObject, type RegistryApi } from './zones/registry.js';
+import { zoneRoutes, type EngineRoute } from './zones/routes.js';
+
+/** Options of `Engine.open`. */
+export interface EngineOptions {
+  /** State directory: one SQLite file per zone object plus the registry. Created if missing; one process at a time. */
+  dir: string;
+  /** Per-tier quota and entitlement overrides (defaults: the real service's figures). */
+  limits?: PlanLimitsOverride;
+  /** Where unexpected errors are reported (default: stderr). Never sent to clients. */
+  logError?: (message: string, err: unknown) => void;
+  /** The zone's resource modules (default: `resources.ts`); for tests and embedders. */
+  resources?: readonly ResourceModule[];
+}
+
+type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
+
+/** The embedded engine. */
+export class Engine {
+  readonly planLimits: PlanLimitsConfig;
+  readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
+  readonly #registryNs: ObjectNamespace<RegistryApi>;
+  readonly #zones: Map<string, ZoneInfo>;
+  readonly #router: Router<AnyRoute>;
+  readonly #logError: (message: string, err: unknown) => void;
+  readonly #unlock: () => void;
+  #closed = false;
+
+  private constructor(
+    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, zones: ZoneInfo[], planLimits: PlanLimitsConfig,
+    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void,
+  ) {
+    this.#unlock = unlock;
+    this.#zonesNs = zonesNs;
+    this.#registryNs = registryNs;
+    this.#zones = new Map(zones.map((z) => [z.id, z]));
+    this.planLimits = planLimits;
+    this.#logError = logError;
+    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
+    const zoneRoutesAll: AnyRoute[] = resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
+    this.#router = new Router([...engineRoutes, ...zoneRoutesAll]);
+  }
+
+  /** Opens (creating if needed) the engine state in `options.dir`. */
+  static async open(options: EngineOptions): Promise<Engine> {
+    const planLimits = resolvePlanLimits(options.limits);
+    const logError = options.logError ?? ((message: string, err: unknown) => {
+      process.stderr.write(`zonewall engine: ${message}: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    });
+    mkdirSync(join(options.dir, 'zones'), { recursive: true });
+    mkdirSync(join(options.dir, 'registry'), { recursive: true });
+    const unlock = lockStateDir(options.dir);
+    const resources = options.resources ?? defaultResources;
+    const ZoneObject = zoneObjectClass({ resources, planLimits, logError });
+    let zonesNs: ObjectNamespace<ZoneObjectApi> | undefined;
+    let registryNs: ObjectNamespace<RegistryApi> | undefined;
+    try {
+      zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite' });
+      registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite' });
+      const zones = await registryNs.get('zones').list();
+      return new Engine(zonesNs, registryNs, zones, planLimits, resources, logError, unlock);
+    } catch (err) {
+      await zonesNs?.close();
+      await registryNs?.close();
+      unlock();
+      throw err;
+    }
+  }
+
+  /**
+   * One v4 API call, in-process. Never throws: failures are error envelopes. The answer is the
+   * caller's own copy (the engine memoises read answers, see `zone-object.ts`).
+   */
+  async dispatch(request: ApiRequest): Promise<ApiResponse> {
+    return structuredClone(await this.respond(request));
+  }
+
+  /**
+   * @internal Like `dispatch`, but the answer may share objects with the engine's read memo: for
+   * the HTTP server, which only serialises it. Never mutate the answer.
+   */
+  async respond(request: ApiRequest): Promise<ApiResponse> {
+    try {
+      return await this.#dispatch(request);
+    } catch (err) {
+      if (err instanceof ApiError) return errorResponse(err);
+      this.#logError(`${request.method} ${request.path} failed`, err);
+      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+    }
+  }
+
+  async #dispatch(request: ApiRequest): Promise<ApiResponse> {
+    this.#requireOpen();
+    const method = request.method.toUpperCase();
+    const match = this.#router.match(method, request.path);
+    if (match.kind === 'none') throw noRouteError(request.path);
+    if (match.kind === 'method') {
+      throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
+    }
+    const { route, params } = match;
+    if (route.kind === 'engine') return route.route.handler(this, request, params);
+    const zone = this.#zoneForRequest(request, params.zone_id!);
+    return this.#zoneStub(zone.id).handle({
+      route: routeKey(route),
+      params,
+      query: [...(request.query ?? new URLSearchParams())],
+      body: request.body,
+      zone,
+    });
+  }
+
+  /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */
+  #zoneForRequest(request: ApiRequest, zoneId: string): ZoneInfo {
+    const zone = this.#zones.get(zoneId);
+    if (zone !== undefined && inScope(request.auth, zone)) return zone;
+    if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
+    throw noRouteError(request.path);
+  }
+
+  /** Creates a zone (default plan: enterprise). Refuses a taken or malformed name. */
+  async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new' } = {}): Promise<ZoneInfo> {
+    this.#requireOpen();
+    const zone: ZoneInfo = { id: newId(), name: normalizeZoneName(name), plan: options.plan ?? 'enterprise', status: 'active', created_on: timestamp() };
+    if ([...this.#zones.values()].some((z) => z.name === zone.name)) throw zoneExists(zone.name);
+    const createOptions: ZoneCreateOptions = options.waf !== undefined ? { waf: options.waf } : {};
+    const stub = this.#zoneStub(zone.id);
+    await stub.init(zone, createOptions);
+    if (!(await this.#registry().add(zone))) {
+      await stub.destroy();
+      throw zoneExists(zone.name);
+    }
+    this.#zones.set(zone.id, zone);
+    return zone;
+  }
+
+  /** Every zone, in creation order. */
+  async listZones(): Promise<ZoneInfo[]> {
+    this.#requireOpen();
+    return [...this.#zones.values()];
+  }
+
+  /** A zone by id or name (case-insensitive), or undefined. */
+  async getZone(nameOrId: string): Promise<ZoneInfo | undefined> {
+    this.#requireOpen();
+    const key = nameOrId.trim().toLowerCase();
+    if (isId(key) && this.#zones.has(key)) return this.#zones.get(key);
+    return [...this.#zones.values()].find((z) => z.name === key);
+  }
+
+  /** Deletes a zone and all of its data; false when there is no such zone. */
+  async deleteZone(nameOrId: string): Promise<boolean> {
+    const zone = await this.getZone(nameOrId);
+    if (zone === undefined) return false;
+    await this.#registry().remove(zone.id);
+    this.#zones.delete(zone.id);
+    await this.#zoneStub(zone.id).destroy();
+    return true;
+  }
+
+  /** PITR: a bookmark of the zone's storage now. */
+  async bookmark(zoneId: string): Promise<string> {
+    return this.#zoneStub(this.#mustZone(zoneId).id).bookmark();
+  }
+
+  /** PITR: restores the zone's storage to `bookmark`; takes effect before this resolves. */
+  async restore(zoneId: string, bookmark: string): Promise<void> {
+    const stub = this.#zoneStub(this.#mustZone(zoneId).id);
+    try {
+      await stub.restore(bookmark);
+    } catch (err) {
+      // The object aborts itself to apply the restore: that reset is the expected outcome.
+      if (!(err instanceof StorageResetError)) throw err;
+    }
+    // The next event restarts the object on the restored storage.
+    await stub.ping();
+  }
+
+  /** Closes every object and database; the engine refuses calls afterwards. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.#zonesNs.close();
+      await this.#registryNs.close();
+    } finally {
+      this.#unlock();
+    }
+  }
+
+  #mustZone(nameOrId: string): ZoneInfo {
+    this.#requireOpen();
+    const key = nameOrId.toLowerCase();
+    const zone = this.#zones.get(key) ?? [...this.#zones.values()].find((z) => z.name === key);
+    if (zone === undefined) throw ApiError.of('zoneNotFound', `zone ${nameOrId} not found`);
+    return zone;
+  }
+
+  #zoneStub(id: string): ObjectStub<ZoneObjectApi> {
+    return this.#zonesNs.get(id);
+  }
+
+  #registry(): ObjectStub<RegistryApi> {
+    return this.#registryNs.get('zones');
+  }
+
+  #requireOpen(): void {
+    if (this.#closed) throw new ApiError(503, [{ code: 10500, message: 'the engine is closed' }]);
+  }
+}
+
+function zoneExists(name: string): ApiError {
+  return ApiError.of('zoneExists', `zone ${name} already exists; choose another name or use the existing zone`, { pointer: '/name' });
+}

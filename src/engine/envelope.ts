@@ -1,0 +1,86 @@
+/**
+ * The v4 response envelope and pagination: success and error envelopes, `result_info`, and the
+ * `page` / `per_page` query parameters (default 25, 5..100, as the real filters and firewall rules
+ * APIs). Handlers build every answer through these helpers so the envelope is the same everywhere.
+ */
+import { ApiError, apiMessage } from './api-errors.js';
+import type { ApiMessage, ApiResponse, ResultInfo } from './types.js';
+
+/** Page sizes of the filters and firewall rules lists (real service figures). */
+export const PageLimits = { defaultPerPage: 25, minPerPage: 5, maxPerPage: 100 } as const;
+
+/** A validated page request. */
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  /** Rows to skip: `(page - 1) * perPage`. */
+  offset: number;
+}
+
+/** 200 with `result`; `messages` are informational notes (an empty array when none). */
+export function ok(result: unknown, extra: { messages?: ApiMessage[]; resultInfo?: ResultInfo } = {}): ApiResponse {
+  const body: ApiResponse['body'] = { result, success: true, errors: [], messages: extra.messages ?? [] };
+  if (extra.resultInfo !== undefined) body.result_info = extra.resultInfo;
+  return { status: 200, body };
+}
+
+/** The error envelope of a refused request (`result: null`). */
+export function errorResponse(err: ApiError, extra: { messages?: ApiMessage[]; result?: unknown } = {}): ApiResponse {
+  const response: ApiResponse = {
+    status: err.status,
+    body: { result: extra.result ?? null, success: false, errors: err.errors, messages: extra.messages ?? [] },
+  };
+  if (err.headers !== undefined) response.headers = err.headers;
+  return response;
+}
+
+/** A list page: 200 with the page's items and `result_info`. */
+export function page(items: unknown[], request: PageRequest, totalCount: number): ApiResponse {
+  return ok(items, {
+    resultInfo: {
+      page: request.page,
+      per_page: request.perPage,
+      count: items.length,
+      total_count: totalCount,
+      total_pages: Math.ceil(totalCount / request.perPage),
+    },
+  });
+}
+
+/** Reads `page` and `per_page` (default limits: the filters and firewall rules lists'); out-of-range or non-integer values are refused naming the limit. */
+export function parsePageRequest(
+  query: URLSearchParams,
+  limits: { defaultPerPage: number; minPerPage: number; maxPerPage: number } = PageLimits,
+): PageRequest {
+  const pageNo = integerParam(query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+  const perPage = integerParam(query, 'per_page', limits.defaultPerPage, limits.minPerPage, limits.maxPerPage);
+  return { page: pageNo, perPage, offset: (pageNo - 1) * perPage };
+}
+
+function integerParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+    throw ApiError.of('invalidQuery', `query parameter ${name} must be ${range}, got ${JSON.stringify(raw)}`, { pointer: `?${name}` });
+  }
+  return value;
+}
+
+/** Reads a boolean query parameter (`true` / `false`); undefined when absent. */
+export function booleanParam(query: URLSearchParams, name: string): boolean | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return undefined;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw ApiError.of('invalidQuery', `query parameter ${name} must be true or false, got ${JSON.stringify(raw)}`, { pointer: `?${name}` });
+}
+
+/** The 404 envelope of a path no route matches, in the real service's words. */
+export function noRouteError(path: string): ApiError {
+  return new ApiError(404, [
+    apiMessage('noRoute', `Could not route to ${path}, perhaps your object identifier is invalid?`),
+    { code: 7000, message: 'No route for that URI' },
+  ]);
+}

@@ -1,0 +1,43 @@
+/**
+ * The engine's use of `src/expr`: check a filter expression and derive what the engine stores with
+ * it. The expression text is stored as the user gave it (the real service echoes what was sent);
+ * duplicates are compared on the canonical form, so `a eq "x"` duplicates `a == "x"`; the operators
+ * an expression uses decide its entitlements (the `matches` operator needs Business or higher).
+ */
+import { ExpressionError, format, inspect, parse } from '../expr/index.js';
+import { ApiError, apiMessage } from './api-errors.js';
+import type { ApiMessage } from './types.js';
+
+/** What the engine keeps about a valid expression. */
+export interface CheckedExpression {
+  /** The canonical form, for duplicate detection. */
+  canonical: string;
+  /** Whether it uses the `matches` (regex) operator, which is plan-gated. */
+  usesMatches: boolean;
+}
+
+/**
+ * Checks `source`; on failure returns the error message for the envelope (the real engine's
+ * `Filter parsing error (L:C)` text, with `source.pointer` at the body field).
+ */
+export function checkExpression(source: string, pointer: string): CheckedExpression | ApiMessage {
+  try {
+    const ast = parse(source);
+    return { canonical: format(ast), usesMatches: inspect(ast).operators.has('matches') };
+  } catch (err) {
+    if (err instanceof ExpressionError) {
+      return apiMessage('invalidExpression', err.message, {
+        pointer,
+        meta: { line: err.line, column: err.column, offset: err.offset, reason: err.reason },
+      });
+    }
+    throw err;
+  }
+}
+
+/** Like `checkExpression`, but throws the refusal. */
+export function requireExpression(source: string, pointer: string): CheckedExpression {
+  const checked = checkExpression(source, pointer);
+  if ('canonical' in checked) return checked;
+  throw new ApiError(400, [checked]);
+}

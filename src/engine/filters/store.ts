@@ -1,0 +1,156 @@
+/**
+ * The filters table of a zone and every SQL statement on it. Rows keep the expression as sent, its
+ * canonical form (duplicates are refused) and whether it uses the plan-gated `matches`
+ * operator, so entitlement checks never re-parse. `locked` marks filters created inline by the
+ * simplified flow. Filters have no timestamps in the real API; the columns are kept for ordering
+ * and debugging only.
+ */
+import type { Sql, SqlRow } from '../sql.js';
+
+/** DDL of the filters table (idempotent). */
+export const filtersSchema = [
+  `CREATE TABLE IF NOT EXISTS filters (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    expression TEXT NOT NULL,
+    canonical TEXT NOT NULL,
+    uses_matches INTEGER NOT NULL DEFAULT 0,
+    paused INTEGER NOT NULL DEFAULT 0,
+    description TEXT NOT NULL DEFAULT '',
+    ref TEXT NOT NULL DEFAULT '',
+    locked INTEGER NOT NULL DEFAULT 0,
+    created_on TEXT NOT NULL,
+    modified_on TEXT NOT NULL
+  )`,
+  // Not UNIQUE: a bulk update may swap two filters' expressions, which a per-row unique check
+  // would refuse midway. Duplicates are refused by the handlers before writing.
+  'CREATE INDEX IF NOT EXISTS filters_canonical ON filters (canonical)',
+] as const;
+
+/** A filter as stored. */
+export interface FilterRecord {
+  id: string;
+  expression: string;
+  canonical: string;
+  usesMatches: boolean;
+  paused: boolean;
+  description: string;
+  ref: string;
+  locked: boolean;
+}
+
+/** A filter as the filters API returns it (empty description/ref left out, like the real API). */
+export interface FilterJson {
+  id: string;
+  paused: boolean;
+  description?: string;
+  ref?: string;
+  expression: string;
+  /** zonewall extension: present (true) only on filters created by the simplified flow. */
+  locked?: true;
+}
+
+/** The columns every filter query selects, in `rowToFilter`'s order. */
+export const FILTER_COLUMNS = 'id, expression, canonical, uses_matches, paused, description, ref, locked';
+
+/** Converts a selected row (optionally with a column prefix, for joins) to a record. */
+export function rowToFilter(row: SqlRow, prefix = ''): FilterRecord {
+  return {
+    id: row[`${prefix}id`] as string,
+    expression: row[`${prefix}expression`] as string,
+    canonical: row[`${prefix}canonical`] as string,
+    usesMatches: row[`${prefix}uses_matches`] === 1,
+    paused: row[`${prefix}paused`] === 1,
+    description: row[`${prefix}description`] as string,
+    ref: row[`${prefix}ref`] as string,
+    locked: row[`${prefix}locked`] === 1,
+  };
+}
+
+/** The API shape of a filter. */
+export function filterToJson(f: FilterRecord): FilterJson {
+  // Key order as the real API prints it: id, paused, description, ref, expression.
+  const out = { id: f.id, paused: f.paused } as FilterJson;
+  if (f.description !== '') out.description = f.description;
+  if (f.ref !== '') out.ref = f.ref;
+  out.expression = f.expression;
+  if (f.locked) out.locked = true;
+  return out;
+}
+
+/** One filter by id. */
+export function getFilter(sql: Sql, id: string): FilterRecord | undefined {
+  const rows = sql.exec(`SELECT ${FILTER_COLUMNS} FROM filters WHERE id = ?`, id).toArray();
+  return rows.length > 0 ? rowToFilter(rows[0]!) : undefined;
+}
+
+/** The filter whose canonical expression is `canonical`, if any. */
+export function findByCanonical(sql: Sql, canonical: string): { id: string } | undefined {
+  const rows = sql.exec<{ id: string }>('SELECT id FROM filters WHERE canonical = ?', canonical).toArray();
+  return rows[0];
+}
+
+/** Inserts a filter. */
+export function insertFilter(sql: Sql, f: FilterRecord, now: string): void {
+  sql.exec(
+    `INSERT INTO filters (id, expression, canonical, uses_matches, paused, description, ref, locked, created_on, modified_on)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    f.id, f.expression, f.canonical, f.usesMatches ? 1 : 0, f.paused ? 1 : 0, f.description, f.ref, f.locked ? 1 : 0, now, now,
+  );
+}
+
+/** Replaces a filter's writable fields. */
+export function updateFilter(sql: Sql, f: FilterRecord, now: string): void {
+  sql.exec(
+    `UPDATE filters SET expression = ?, canonical = ?, uses_matches = ?, paused = ?, description = ?, ref = ?, modified_on = ?
+     WHERE id = ?`,
+    f.expression, f.canonical, f.usesMatches ? 1 : 0, f.paused ? 1 : 0, f.description, f.ref, now, f.id,
+  );
+}
+
+/** Deletes a filter by id. */
+export function deleteFilter(sql: Sql, id: string): void {
+  sql.exec('DELETE FROM filters WHERE id = ?', id);
+}
+
+/** Query filters of the list operation (api-facts.md §2). */
+export interface FilterListQuery {
+  paused?: boolean;
+  /** Case-insensitive substring. */
+  expression?: string;
+  /** Case-insensitive substring. */
+  description?: string;
+  /** Exact. */
+  ref?: string;
+  /** Exact. */
+  id?: string;
+}
+
+/** One page of filters in creation order, as API objects, and the total matching the query. */
+export function listFilters(sql: Sql, q: FilterListQuery, limit: number, offset: number): { items: FilterJson[]; total: number } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (q.paused !== undefined) { where.push('paused = ?'); args.push(q.paused ? 1 : 0); }
+  if (q.expression !== undefined) { where.push('instr(lower(expression), lower(?)) > 0'); args.push(q.expression); }
+  if (q.description !== undefined) { where.push('instr(lower(description), lower(?)) > 0'); args.push(q.description); }
+  if (q.ref !== undefined) { where.push('ref = ?'); args.push(q.ref); }
+  if (q.id !== undefined) { where.push('id = ?'); args.push(q.id); }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM filters ${clause}`, ...args).one().n;
+  if (total <= offset) return { items: [], total };
+  const rows = sql
+    .exec(`SELECT id, paused, description, ref, expression, locked FROM filters ${clause} ORDER BY seq LIMIT ? OFFSET ?`, ...args, limit, offset)
+    .raw()
+    .toArray();
+  return {
+    items: rows.map((row) => {
+      const out = { id: row[0] as string, paused: row[1] === 1 } as FilterJson;
+      if (row[2] !== '') out.description = row[2] as string;
+      if (row[3] !== '') out.ref = row[3] as string;
+      out.expression = row[4] as string;
+      if (row[5] === 1) out.locked = true;
+      return out;
+    }),
+    total,
+  };
+}

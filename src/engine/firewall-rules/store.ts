@@ -1,0 +1,214 @@
+/**
+ * The firewall_rules table of a zone and every SQL statement on it. A rule references one filter
+ * by id (many rules may share a filter); the engine enforces the reference itself (deleting a
+ * referenced filter is refused), so rows never point at a missing filter in practice, but reads
+ * still answer `{ id, deleted: true }` for one, as the real API's DeletedFilter.
+ */
+import { FILTER_COLUMNS, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
+import type { Sql, SqlRow, SqlValue } from '../sql.js';
+import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
+
+/** DDL of the firewall_rules table (idempotent). */
+export const firewallRulesSchema = [
+  `CREATE TABLE IF NOT EXISTS firewall_rules (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    filter_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    priority NUMERIC,
+    paused INTEGER NOT NULL DEFAULT 0,
+    description TEXT NOT NULL DEFAULT '',
+    ref TEXT NOT NULL DEFAULT '',
+    products TEXT NOT NULL DEFAULT '[]',
+    created_on TEXT NOT NULL,
+    modified_on TEXT NOT NULL
+  )`,
+  'CREATE INDEX IF NOT EXISTS firewall_rules_filter ON firewall_rules (filter_id)',
+] as const;
+
+/** A rule's writable fields. */
+export interface RuleFields {
+  filterId: string;
+  action: FirewallAction;
+  priority: number | null;
+  paused: boolean;
+  description: string;
+  ref: string;
+  products: BypassProduct[];
+}
+
+/** A rule as stored. */
+export interface RuleRecord extends RuleFields {
+  id: string;
+  createdOn: string;
+  modifiedOn: string;
+}
+
+/** A firewall rule as the API returns it. */
+export interface RuleJson {
+  id: string;
+  paused: boolean;
+  description?: string;
+  ref?: string;
+  action: FirewallAction;
+  priority: number | null;
+  products?: BypassProduct[];
+  filter: FilterJson | { id: string; deleted: true };
+  created_on: string;
+  modified_on: string;
+}
+
+const RULE_COLUMNS = 'r.id, r.filter_id, r.action, r.priority, r.paused, r.description, r.ref, r.products, r.created_on, r.modified_on';
+const JOINED_FILTER_COLUMNS = FILTER_COLUMNS.split(', ').map((c) => `f.${c} AS f_${c}`).join(', ');
+const SELECT_JOINED = `SELECT ${RULE_COLUMNS}, ${JOINED_FILTER_COLUMNS} FROM firewall_rules r LEFT JOIN filters f ON f.id = r.filter_id`;
+
+/**
+ * SQL ORDER BY of rule evaluation: priority ascending with `null` (no priority) last, then action
+ * precedence (`log` ... `block`), then creation order. For the trace and anything that evaluates.
+ */
+export const RULE_EVALUATION_ORDER = `r.priority IS NULL, r.priority, CASE r.action ${FirewallActions.map((a, i) => `WHEN '${a}' THEN ${i}`).join(' ')} ELSE ${FirewallActions.length} END, r.seq`;
+
+function rowToRule(row: SqlRow): RuleRecord {
+  return {
+    id: row.id as string,
+    filterId: row.filter_id as string,
+    action: row.action as FirewallAction,
+    priority: row.priority === null ? null : Number(row.priority),
+    paused: row.paused === 1,
+    description: row.description as string,
+    ref: row.ref as string,
+    products: JSON.parse(row.products as string) as BypassProduct[],
+    createdOn: row.created_on as string,
+    modifiedOn: row.modified_on as string,
+  };
+}
+
+/** A rule with its filter (undefined when the filter is gone). */
+export interface RuleWithFilter {
+  rule: RuleRecord;
+  filter: FilterRecord | undefined;
+}
+
+function rowToRuleWithFilter(row: SqlRow): RuleWithFilter {
+  return { rule: rowToRule(row), filter: row.f_id === null ? undefined : rowToFilter(row, 'f_') };
+}
+
+/** The API shape of a rule with its embedded filter. */
+export function ruleToJson({ rule, filter }: RuleWithFilter): RuleJson {
+  const out: RuleJson = { id: rule.id, paused: rule.paused } as RuleJson;
+  if (rule.description !== '') out.description = rule.description;
+  if (rule.ref !== '') out.ref = rule.ref;
+  out.action = rule.action;
+  out.priority = rule.priority;
+  if (rule.products.length > 0) out.products = rule.products;
+  out.filter = filter === undefined ? { id: rule.filterId, deleted: true } : filterToJson(filter);
+  out.created_on = rule.createdOn;
+  out.modified_on = rule.modifiedOn;
+  return out;
+}
+
+/** One rule and its filter, by rule id. */
+export function getRule(sql: Sql, id: string): RuleWithFilter | undefined {
+  const rows = sql.exec(`${SELECT_JOINED} WHERE r.id = ?`, id).toArray();
+  return rows.length > 0 ? rowToRuleWithFilter(rows[0]!) : undefined;
+}
+
+/** Inserts a rule. */
+export function insertRule(sql: Sql, id: string, f: RuleFields, now: string): void {
+  sql.exec(
+    `INSERT INTO firewall_rules (id, filter_id, action, priority, paused, description, ref, products, created_on, modified_on)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    id, f.filterId, f.action, f.priority, f.paused ? 1 : 0, f.description, f.ref, JSON.stringify(f.products), now, now,
+  );
+}
+
+/** Replaces a rule's writable fields. */
+export function updateRule(sql: Sql, id: string, f: RuleFields, now: string): void {
+  sql.exec(
+    `UPDATE firewall_rules SET filter_id = ?, action = ?, priority = ?, paused = ?, description = ?, ref = ?, products = ?, modified_on = ?
+     WHERE id = ?`,
+    f.filterId, f.action, f.priority, f.paused ? 1 : 0, f.description, f.ref, JSON.stringify(f.products), now, id,
+  );
+}
+
+/** Deletes a rule by id. */
+export function deleteRule(sql: Sql, id: string): void {
+  sql.exec('DELETE FROM firewall_rules WHERE id = ?', id);
+}
+
+/** Ids of the rules that reference `filterId`, in creation order. */
+export function rulesUsingFilter(sql: Sql, filterId: string): string[] {
+  return sql.exec<{ id: string }>('SELECT id FROM firewall_rules WHERE filter_id = ? ORDER BY seq', filterId).toArray().map((r) => r.id);
+}
+
+/** The number of active (not paused) rules: what the plan quota counts. */
+export function countActiveRules(sql: Sql): number {
+  return sql.exec<{ n: number }>('SELECT count(*) AS n FROM firewall_rules WHERE paused = 0').one().n;
+}
+
+/** Query filters of the list operation (api-facts.md §3). */
+export interface RuleListQuery {
+  /** Case-insensitive substring. */
+  description?: string;
+  /** Exact. */
+  action?: string;
+  paused?: boolean;
+  /** Exact. */
+  id?: string;
+}
+
+/**
+ * One page of rules in creation order, as API objects, and the total matching the query. The hot
+ * path of every plan (and of the engine benchmark): the page is cut in a subquery so only its rows
+ * are joined to their filters, only the columns the API shows are read, and rows come as arrays
+ * and become JSON objects in one step.
+ */
+export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: number): { items: RuleJson[]; total: number } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (q.description !== undefined) { where.push('instr(lower(description), lower(?)) > 0'); args.push(q.description); }
+  if (q.action !== undefined) { where.push('action = ?'); args.push(q.action); }
+  if (q.paused !== undefined) { where.push('paused = ?'); args.push(q.paused ? 1 : 0); }
+  if (q.id !== undefined) { where.push('id = ?'); args.push(q.id); }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const rows = sql.exec(
+    `SELECT r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on,
+            f.paused, f.description, f.ref, f.expression, f.locked
+     FROM (SELECT * FROM firewall_rules ${clause} ORDER BY seq LIMIT ? OFFSET ?) r
+     LEFT JOIN filters f ON f.id = r.filter_id ORDER BY r.seq`,
+    ...args, limit, offset,
+  ).raw().toArray();
+  // A short page that is not empty tells the total without counting.
+  const total = rows.length > 0 && rows.length < limit
+    ? offset + rows.length
+    : sql.exec<{ n: number }>(`SELECT count(*) AS n FROM firewall_rules ${clause}`, ...args).one().n;
+  return { items: rows.map(rawRowToJson), total };
+}
+
+/** A `listRules` row (array of the selected columns) as the API object, like `ruleToJson`. */
+function rawRowToJson(row: SqlValue[]): RuleJson {
+  const out = { id: row[0] as string, paused: row[1] === 1 } as RuleJson;
+  if (row[2] !== '') out.description = row[2] as string;
+  if (row[3] !== '') out.ref = row[3] as string;
+  out.action = row[4] as FirewallAction;
+  out.priority = row[5] as number | null;
+  if (row[6] !== '[]') out.products = JSON.parse(row[6] as string) as BypassProduct[];
+  if (row[13] === null) {
+    out.filter = { id: row[7] as string, deleted: true };
+  } else {
+    const filter = { id: row[7] as string, paused: row[10] === 1 } as FilterJson;
+    if (row[11] !== '') filter.description = row[11] as string;
+    if (row[12] !== '') filter.ref = row[12] as string;
+    filter.expression = row[13] as string;
+    if (row[14] === 1) filter.locked = true;
+    out.filter = filter;
+  }
+  out.created_on = row[8] as string;
+  out.modified_on = row[9] as string;
+  return out;
+}
+
+/** Every rule with its filter, in evaluation order (see `RULE_EVALUATION_ORDER`). */
+export function rulesInEvaluationOrder(sql: Sql): RuleWithFilter[] {
+  return sql.exec(`${SELECT_JOINED} ORDER BY ${RULE_EVALUATION_ORDER}`).toArray().map(rowToRuleWithFilter);
+}

@@ -1,0 +1,46 @@
+/**
+ * The embedded engine's public surface: the `Engine` (zones, in-process v4 dispatch, PITR), the
+ * HTTP server of `zonewall serve`, credentials, plan limits and the v4 data shapes. Other modules
+ * import the engine only through this file (and only `providers/engine/` and `cli` do).
+ */
+export { Engine, type EngineOptions } from './engine.js';
+export { startServer, type RunningServer, type ServerOptions } from './server/server.js';
+export { loadCredentials, CredentialEnv, type Credential } from './server/credentials.js';
+export { DefaultMaxBodyBytes } from './server/body.js';
+export {
+  DefaultPlanLimits, loadPlanLimitsFile, resolvePlanLimits,
+  type PlanLimitsConfig, type PlanLimitsOverride, type TierLimits, type Feature,
+} from './limits.js';
+export { ApiError, ApiErrorCodes, type ApiErrorKind } from './api-errors.js';
+export { PageLimits } from './envelope.js';
+export { FilterLimits } from './filters/constants.js';
+export { FirewallActions, BypassProducts, FirewallRuleLimits, type FirewallAction, type BypassProduct } from './firewall-rules/constants.js';
+export { zoneToJson } from './zones/routes.js';
+export {
+  PlanTiers,
+  type PlanTier, type ZoneInfo, type ApiRequest, type ApiResponse, type Envelope, type ApiMessage, type ResultInfo, type AuthScope,
+} from './types.js';
+// Engine part 2: the managed rulesets catalog, the Rulesets API entry point, the previous WAF, the
+// WAF migration and the trace (their words, codes and limits, for embedders and tests).
+export {
+  ManagedRulesets, PreviousWafPackages, ManagedRulesetId, OwaspRulesetId, FreeRulesetId, ExposedCredentialsRulesetId,
+  OwaspThresholdRuleId, OwaspScoreThresholds, CloudflarePackageId, OwaspPackageId, LegacyOwaspThresholds,
+  type ManagedRuleset, type ManagedRule, type LegacyPackage, type LegacyGroup, type LegacyRule,
+} from './catalog/index.js';
+export { ManagedPhase, RulesetErrors } from './rulesets/index.js';
+export { PreviousWafErrors } from './previous-waf/constants.js';
+export {
+  MigrationErrors, MigrationLimits, OwaspSensitivityMapping, entrypointTransition, migrationStateOf, parseMigrationMode,
+  type WafState, type MigrationState, type MigrationMode,
+} from './migration/index.js';
+// The trace's pure evaluators and the shapes they read, so `zonewall test` evaluates a manifest
+// offline with exactly the code that answers `POST /zones/{id}/trace` (policy tests).
+export {
+  traceFirewallRules, traceEntrypoint, tracePreviousWaf,
+  type FirewallTrace, type FirewallMatch, type ManagedTrace, type ManagedMatch, type PreviousTrace, type LegacyMatch,
+} from './trace/index.js';
+export { LegacyOwaspThresholdRuleId } from './catalog/index.js';
+export type { RuleWithFilter, RuleRecord } from './firewall-rules/store.js';
+export type { FilterRecord } from './filters/store.js';
+export type { Entrypoint, EntrypointRule as EntrypointRuleRecord } from './rulesets/types.js';
+export type { PreviousWafSettings, WafOverride } from './previous-waf/model.js';

@@ -1,0 +1,87 @@
+/**
+ * Plan tiers' quotas and entitlements. The defaults are the real service's figures (api-facts.md
+ * §3): firewall rule quota free 5, pro 20, business 100, enterprise 1000; the `log` action on
+ * Enterprise only; the `matches` operator on Business and Enterprise. Everything is configurable
+ * (`EngineOptions.limits`, `zonewall serve --limits FILE`), tier by tier and field by field.
+ *
+ * Decision: the quota counts *active* rules, i.e. rules that are not paused (the reference says
+ * "counting active rules"). Paused rules never count, so a zone may hold more rules than its quota
+ * as long as no more than the quota are active; creating, unpausing or bulk-writing rules that
+ * would make the active count exceed the quota is refused.
+ */
+import { readFileSync } from 'node:fs';
+import { ZonewallError } from '../errors.js';
+import { PlanTiers, type PlanTier } from './types.js';
+
+/** One tier's quotas and entitlements. */
+export interface TierLimits {
+  /** Most active (non-paused) firewall rules a zone may have. */
+  firewall_rules: number;
+  /** Whether the `log` firewall rule action is available. */
+  log: boolean;
+  /** Whether rules may use filters with the `matches` (regex) operator. */
+  matches: boolean;
+}
+
+/** Limits of every tier. */
+export type PlanLimitsConfig = Record<PlanTier, TierLimits>;
+
+/** An override: any tier, any field (what `EngineOptions.limits` and `--limits FILE` take). */
+export type PlanLimitsOverride = Partial<Record<PlanTier, Partial<TierLimits>>>;
+
+/** The real service's figures. */
+export const DefaultPlanLimits: PlanLimitsConfig = {
+  free: { firewall_rules: 5, log: false, matches: false },
+  pro: { firewall_rules: 20, log: false, matches: false },
+  business: { firewall_rules: 100, log: false, matches: true },
+  enterprise: { firewall_rules: 1000, log: true, matches: true },
+};
+
+/** The gated features, as named in `TierLimits` and in error messages. */
+export type Feature = 'log' | 'matches';
+
+/** Defaults with an override applied (validated: see `validatePlanLimits`). */
+export function resolvePlanLimits(override: PlanLimitsOverride = {}): PlanLimitsConfig {
+  validatePlanLimits(override, 'limits');
+  const out = {} as PlanLimitsConfig;
+  for (const tier of PlanTiers) out[tier] = { ...DefaultPlanLimits[tier], ...override[tier] };
+  return out;
+}
+
+/** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"? } }`. */
+export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  validatePlanLimits(parsed, file);
+  return parsed as PlanLimitsOverride;
+}
+
+/** Throws naming the bad entry unless `value` is a well-formed `PlanLimitsOverride`. */
+export function validatePlanLimits(value: unknown, where: string): void {
+  const fail = (msg: string): never => {
+    throw new ZonewallError('ERR_USAGE', `${where}: ${msg}`);
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('must be an object keyed by plan tier');
+  for (const [tier, limits] of Object.entries(value as object)) {
+    if (!(PlanTiers as readonly string[]).includes(tier)) fail(`unknown plan tier ${JSON.stringify(tier)} (expected ${PlanTiers.join(', ')})`);
+    if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) fail(`${tier} must be an object`);
+    for (const [field, v] of Object.entries(limits as object)) {
+      if (field === 'firewall_rules') {
+        if (!Number.isSafeInteger(v) || (v as number) < 0) fail(`${tier}.firewall_rules must be a non-negative integer`);
+      } else if (field === 'log' || field === 'matches') {
+        if (typeof v !== 'boolean') fail(`${tier}.${field} must be true or false`);
+      } else {
+        fail(`${tier}: unknown field ${JSON.stringify(field)} (expected firewall_rules, log, matches)`);
+      }
+    }
+  }
+}
+
+/** The cheapest tier that has `feature`, for "needs <tier> or higher" messages; undefined if none. */
+export function cheapestTierWith(feature: Feature, limits: PlanLimitsConfig): PlanTier | undefined {
+  return PlanTiers.find((tier) => limits[tier][feature]);
+}

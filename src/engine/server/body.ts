@@ -1,0 +1,55 @@
+/**
+ * Reading a request body: at most `maxBytes` (1 MiB by default), JSON only. An oversized body is
+ * drained (up to a bound, so the client sees the answer instead of a reset connection) and refused
+ * with 413; a body with another Content-Type gets 415; malformed JSON gets 400 with the parser's
+ * message. No body at all reads as `undefined`.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../api-errors.js';
+
+/** Default body limit: 1 MiB. */
+export const DefaultMaxBodyBytes = 1024 * 1024;
+
+/** Beyond this many times the limit an oversized upload is cut off instead of drained. */
+const DRAIN_FACTOR = 8;
+
+/** Reads and parses the JSON body of `req`; undefined when there is none. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body (most GETs).
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined;
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes * DRAIN_FACTOR) {
+    req.resume();
+    throw tooLarge(maxBytes, declared);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= maxBytes) chunks.push(chunk);
+    else if (size > maxBytes * DRAIN_FACTOR) {
+      req.destroy();
+      break;
+    }
+  }
+  if (size > maxBytes) throw tooLarge(maxBytes, size);
+  if (size === 0) return undefined;
+  checkContentType(req.headers['content-type']);
+  const text = Buffer.concat(chunks, size).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw ApiError.of('malformedJson', `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function checkContentType(value: string | undefined): void {
+  const type = (value ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return;
+  throw ApiError.of('unsupportedMediaType', `the request body must be JSON with Content-Type: application/json (got ${value === undefined ? 'no Content-Type' : JSON.stringify(value)})`);
+}
+
+function tooLarge(maxBytes: number, size: number): ApiError {
+  const err = ApiError.of('bodyTooLarge', `the request body is ${size} bytes; the limit is ${maxBytes} bytes (split the batch into smaller requests)`);
+  return new ApiError(err.status, err.errors, { connection: 'close' });
+}

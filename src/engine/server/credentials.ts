@@ -1,0 +1,94 @@
+/**
+ * Where `zonewall serve` gets the credentials it accepts: environment variables (all zones) and an
+ * optional JSON file with per-zone scopes. Never from argv (a path is not a secret), and no secret
+ * is ever printed: errors name the variable or the file entry, not the value.
+ *
+ * - `ZONEWALL_SERVE_TOKEN`: a bearer token (`Authorization: Bearer ...`) for every zone.
+ * - `ZONEWALL_SERVE_AUTH_EMAIL` + `ZONEWALL_SERVE_AUTH_KEY`: an `X-Auth-Email` / `X-Auth-Key` pair
+ *   for every zone (both or neither).
+ * - `--credentials FILE`: `{"credentials": [{"token": "...", "zones": ["example.com"]},
+ *   {"email": "a@example.com", "key": "...", "zones": "*"}]}` (a bare array is accepted too);
+ *   `zones` is `"*"` or a list of zone names or ids, and is required.
+ */
+import { readFileSync } from 'node:fs';
+import { ZonewallError } from '../../errors.js';
+
+/** A credential `zonewall serve` accepts, with the zones it may touch. */
+export type Credential =
+  | { type: 'token'; token: string; zones: '*' | string[] }
+  | { type: 'key'; email: string; key: string; zones: '*' | string[] };
+
+/** The environment variables read by `loadCredentials`. */
+export const CredentialEnv = {
+  token: 'ZONEWALL_SERVE_TOKEN',
+  email: 'ZONEWALL_SERVE_AUTH_EMAIL',
+  key: 'ZONEWALL_SERVE_AUTH_KEY',
+} as const;
+
+/** Credentials from the environment and, when given, a JSON config file. */
+export function loadCredentials(env: NodeJS.ProcessEnv, configFile?: string): Credential[] {
+  const out: Credential[] = [];
+  const token = env[CredentialEnv.token];
+  if (token !== undefined && token !== '') out.push({ type: 'token', token: checkSecret(token, CredentialEnv.token), zones: '*' });
+  const email = env[CredentialEnv.email];
+  const key = env[CredentialEnv.key];
+  if ((email ?? '') !== '' || (key ?? '') !== '') {
+    if (!email || !key) {
+      throw new ZonewallError('ERR_AUTH', `${CredentialEnv.email} and ${CredentialEnv.key} go together: set both or neither`);
+    }
+    out.push({ type: 'key', email: checkEmail(email, CredentialEnv.email), key: checkSecret(key, CredentialEnv.key), zones: '*' });
+  }
+  if (configFile !== undefined) out.push(...readCredentialsFile(configFile));
+  return out;
+}
+
+function readCredentialsFile(file: string): Credential[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  const list = Array.isArray(parsed) ? parsed : (parsed as { credentials?: unknown } | null)?.credentials;
+  if (!Array.isArray(list)) {
+    throw new ZonewallError('ERR_AUTH', `${file}: expected {"credentials": [...]} or an array of credentials`);
+  }
+  return list.map((entry, i) => readEntry(entry, `${file}: credentials[${i}]`));
+}
+
+function readEntry(entry: unknown, where: string): Credential {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ZonewallError('ERR_AUTH', `${where} must be an object`);
+  const e = entry as Record<string, unknown>;
+  const unknown = Object.keys(e).filter((k) => !['token', 'email', 'key', 'zones', 'description'].includes(k));
+  if (unknown.length > 0) throw new ZonewallError('ERR_AUTH', `${where}: unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')} (allowed: token, email, key, zones, description)`);
+  const zones = readZones(e.zones, where);
+  if (e.token !== undefined) {
+    if (e.email !== undefined || e.key !== undefined) throw new ZonewallError('ERR_AUTH', `${where}: give either token, or email and key, not both`);
+    if (typeof e.token !== 'string') throw new ZonewallError('ERR_AUTH', `${where}.token must be a string`);
+    return { type: 'token', token: checkSecret(e.token, `${where}.token`), zones };
+  }
+  if (typeof e.email !== 'string' || typeof e.key !== 'string') {
+    throw new ZonewallError('ERR_AUTH', `${where}: needs a token, or an email and a key (strings)`);
+  }
+  return { type: 'key', email: checkEmail(e.email, `${where}.email`), key: checkSecret(e.key, `${where}.key`), zones };
+}
+
+function readZones(value: unknown, where: string): '*' | string[] {
+  if (value === '*') return '*';
+  if (Array.isArray(value) && value.length > 0 && value.every((z) => typeof z === 'string' && z !== '')) {
+    return (value as string[]).map((z) => z.toLowerCase());
+  }
+  throw new ZonewallError('ERR_AUTH', `${where}.zones is required: "*" (every zone) or a non-empty list of zone names or ids`);
+}
+
+function checkSecret(value: string, where: string): string {
+  if (/\s/.test(value) || value.length < 8) {
+    throw new ZonewallError('ERR_AUTH', `${where} must be at least 8 characters with no whitespace (the value is not shown)`);
+  }
+  return value;
+}
+
+function checkEmail(value: string, where: string): string {
+  if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw new ZonewallError('ERR_AUTH', `${where} must be an e-mail address`);
+  return value;
+}

@@ -1,0 +1,122 @@
+/**
+ * The v4 HTTP server of `zonewall serve`: `node:http`, no framework, bound to loopback only. It
+ * authenticates, reads the JSON body (1 MiB limit), hands the request to `Engine.dispatch` and
+ * writes the envelope. Every answer, including malformed requests, unknown routes, wrong methods
+ * and crashes, is an envelope; stack traces go to the server's stderr, never to the client.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ZonewallError } from '../../errors.js';
+import { ApiError } from '../api-errors.js';
+import type { Engine } from '../engine.js';
+import { errorResponse, noRouteError, ok } from '../envelope.js';
+import type { ApiResponse, AuthScope } from '../types.js';
+import { CredentialStore, parseBearer } from './auth.js';
+import { DefaultMaxBodyBytes, readJsonBody } from './body.js';
+import type { Credential } from './credentials.js';
+
+/** Options of `startServer`. */
+export interface ServerOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Loopback only: 127.0.0.1 (default), localhost or ::1. */
+  host?: string;
+  /** Accepted credentials; with none, every request is refused unless `insecureNoAuth`. */
+  credentials: Credential[];
+  /** Request body limit in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Accept every request without credentials (`zonewall serve --insecure-no-auth`). */
+  insecureNoAuth?: boolean;
+  /** Where unexpected errors are reported (default: stderr). */
+  logError?: (message: string, err: unknown) => void;
+}
+
+/** A started server. */
+export interface RunningServer {
+  /** Base URL of the API, e.g. `http://127.0.0.1:8787/client/v4`. */
+  url: string;
+  port: number;
+  /** Stops accepting connections, closes open ones and resolves when done. */
+  close(): Promise<void>;
+}
+
+const PREFIX = '/client/v4';
+const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+
+/** Starts serving `engine` over HTTP. */
+export async function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.includes(host) && !/^127\.\d+\.\d+\.\d+$/.test(host)) {
+    throw new ZonewallError('ERR_USAGE', `zonewall serve listens on loopback only (127.0.0.1, localhost, ::1); got host ${host}`);
+  }
+  const store = new CredentialStore(options.credentials);
+  const settings = {
+    engine, store, insecure: options.insecureNoAuth === true, maxBodyBytes: options.maxBodyBytes ?? DefaultMaxBodyBytes,
+    logError: options.logError ?? defaultLogError,
+  };
+  const server = createServer((req, res) => {
+    void handle(req, settings).then((response) => send(res, response));
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${PREFIX}`,
+    port,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeAllConnections();
+    }),
+  };
+}
+
+interface Settings {
+  engine: Engine;
+  store: CredentialStore;
+  insecure: boolean;
+  maxBodyBytes: number;
+  logError: (message: string, err: unknown) => void;
+}
+
+async function handle(req: IncomingMessage, s: Settings): Promise<ApiResponse> {
+  try {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) throw noRouteError(url.pathname);
+    const path = url.pathname.slice(PREFIX.length) || '/';
+    const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(req.headers);
+    if (path.replace(/\/$/, '') === '/user/tokens/verify') return verifyToken(req, s);
+    const body = await readJsonBody(req, s.maxBodyBytes);
+    return await s.engine.respond({ method: req.method ?? 'GET', path, query: url.searchParams, body, ...(auth !== undefined ? { auth } : {}) });
+  } catch (err) {
+    if (err instanceof ApiError) return errorResponse(err);
+    s.logError(`${req.method} ${req.url} failed`, err);
+    return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+  }
+}
+
+/** `GET /user/tokens/verify`: the real service's token check. */
+function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
+  if (req.method !== 'GET') throw new ApiError(405, [{ code: 7001, message: `${req.method} is not allowed on /user/tokens/verify; allowed: GET` }], { allow: 'GET' });
+  const header = req.headers.authorization;
+  if (header === undefined) throw ApiError.of('missingCredentials', 'Missing "Authorization" header: token verification needs a bearer token');
+  const token = s.store.token(parseBearer(header));
+  return ok({ id: token.id, status: 'active' }, { messages: [{ code: 10000, message: 'This API Token is valid and active' }] });
+}
+
+function send(res: ServerResponse, response: ApiResponse): void {
+  const json = Buffer.from(JSON.stringify(response.body), 'utf8');
+  res.writeHead(response.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': json.length,
+    ...response.headers,
+  });
+  res.end(json);
+}
+
+function defaultLogError(message: string, err: unknown): void {
+  process.stderr.write(`zonewall serve: ${message}: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+}

@@ -1,0 +1,73 @@
+/**
+ * The engine's public data shapes: the v4 API's request, response and envelope as plain data, zone
+ * identity, plan tiers and credentials scope. Everything here crosses the boundary between the HTTP
+ * server, the in-process `Engine.dispatch` and each zone's stateful object, so it must stay plain
+ * JSON-ish data (no classes, no functions).
+ */
+
+/** Plan tiers of a zone, cheapest first; the tier sets the rule quota and the entitlements. */
+export const PlanTiers = ['free', 'pro', 'business', 'enterprise'] as const;
+/** One plan tier. */
+export type PlanTier = (typeof PlanTiers)[number];
+
+/** A zone as the engine's registry knows it. */
+export interface ZoneInfo {
+  /** 32 lowercase hex characters. */
+  id: string;
+  /** Unique among the engine's zones (stored lowercase). */
+  name: string;
+  plan: PlanTier;
+  status: 'active';
+  /** RFC 3339. */
+  created_on: string;
+}
+
+/** One message of an envelope's `errors` or `messages`. */
+export interface ApiMessage {
+  code?: number;
+  message: string;
+  source?: { pointer: string };
+  meta?: Record<string, unknown>;
+  error_chain?: ApiMessage[];
+}
+
+/** `result_info` of a list (and of some bulk writes). */
+export interface ResultInfo {
+  page: number;
+  per_page: number;
+  count: number;
+  total_count: number;
+  total_pages: number;
+}
+
+/** The v4 response envelope. On failure `success` is false, `result` null and `errors` non-empty. */
+export interface Envelope {
+  success: boolean;
+  errors: ApiMessage[];
+  messages: ApiMessage[] | null;
+  result: unknown;
+  result_info?: ResultInfo;
+}
+
+/** Which zones a caller may touch: every zone, or the listed zone ids or names. */
+export type AuthScope = { zones: '*' | string[] };
+
+/** One v4 API call, in-process or parsed from HTTP by the server. */
+export interface ApiRequest {
+  /** GET | POST | PUT | PATCH | DELETE. */
+  method: string;
+  /** Relative to `/client/v4`, e.g. `/zones/<id>/filters`. */
+  path: string;
+  query?: URLSearchParams;
+  /** Parsed JSON; undefined when the request has no body. */
+  body?: unknown;
+  /** The caller's scope; undefined means a trusted in-process caller (all zones). */
+  auth?: AuthScope;
+}
+
+/** The answer to an `ApiRequest`. */
+export interface ApiResponse {
+  status: number;
+  body: Envelope;
+  headers?: Record<string, string>;
+}

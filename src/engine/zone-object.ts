@@ -1,0 +1,177 @@
+/**
+ * The stateful object of one zone (seed 001: one object per zone, SQLite backend). It owns the
+ * zone's tables (every resource module's schema, run at each start) and executes one v4 request per
+ * event: the route's handler runs inside one storage transaction, so a refused request (a thrown
+ * `ApiError`) or a crash changes nothing, and a returned response commits (including the seed's
+ * partial creation, which is a `success: false` response that keeps the inline filters). GET
+ * handlers are read-only and run without a transaction; answers of cacheable GET routes are
+ * memoised until the next write request. Answers may therefore share objects: callers outside
+ * the engine get copies (`Engine.dispatch`).
+ *
+ * The class is built per engine (`zoneObjectClass`) so that the plan limits and the error log are
+ * bound without passing them through every call; calls carry only plain data (`ZoneCall`).
+ */
+import { ApiError } from './api-errors.js';
+import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute } from './context.js';
+import { errorResponse } from './envelope.js';
+import { timestamp } from './ids.js';
+import type { PlanLimitsConfig } from './limits.js';
+import { routeKey } from './router.js';
+import type { Sql } from './sql.js';
+import type { ApiResponse, ZoneInfo } from './types.js';
+
+/** One request as it crosses the stub: plain data only. */
+export interface ZoneCall {
+  /** `routeKey()` of the matched route. */
+  route: string;
+  params: Record<string, string>;
+  /** The query as name/value pairs (URLSearchParams is not plain data). */
+  query: [string, string][];
+  body: unknown;
+  zone: ZoneInfo;
+}
+
+/** The slice of the storage object state (`ctx`) the zone object uses. */
+export interface ZoneObjectState {
+  storage: {
+    sql: Sql;
+    transactionSync<T>(fn: () => T): T;
+    getCurrentBookmark(): Promise<string>;
+    onNextSessionRestoreBookmark(bookmark: string): Promise<string>;
+    deleteAll(): Promise<void>;
+  };
+  abort(reason?: unknown): void;
+}
+
+/** How many memoised read answers a zone object keeps (oldest dropped first). */
+const MEMO_ENTRIES = 64;
+
+/** The memo key of a read: route, path parameters and the query in a stable order. */
+function memoKey(call: ZoneCall): string {
+  const query = [...call.query].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return JSON.stringify([call.route, call.params, query]);
+}
+
+/** What the zone object's class is built from. */
+export interface ZoneObjectDeps {
+  resources: readonly ResourceModule[];
+  planLimits: PlanLimitsConfig;
+  /** Where unexpected errors are reported (never to the client). */
+  logError(message: string, err: unknown): void;
+}
+
+/** The zone object's methods, as the engine calls them through a stub. */
+export interface ZoneObjectApi {
+  handle(call: ZoneCall): ApiResponse;
+  init(zone: ZoneInfo, options: ZoneCreateOptions): void;
+  bookmark(): Promise<string>;
+  restore(bookmark: string): Promise<void>;
+  ping(): boolean;
+  destroy(): Promise<void>;
+}
+
+/** Builds the zone object class bound to `deps`. */
+export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectState, env: unknown) => ZoneObjectApi {
+  const routes = new Map<string, ZoneRoute>();
+  for (const m of deps.resources) for (const r of m.routes) routes.set(routeKey(r), r);
+
+  return class ZoneObject implements ZoneObjectApi {
+    readonly #state: ZoneObjectState;
+    /** Answers of cacheable GET routes since the last write request (see `#read`). */
+    readonly #memo = new Map<string, ApiResponse>();
+
+    constructor(state: ZoneObjectState, _env: unknown) {
+      this.#state = state;
+      state.storage.transactionSync(() => {
+        for (const m of deps.resources) for (const ddl of m.schema) state.storage.sql.exec(ddl);
+      });
+    }
+
+    /** Runs one request in one transaction. */
+    handle(call: ZoneCall): ApiResponse {
+      const route = routes.get(call.route);
+      if (route === undefined) throw new Error(`zone object: no route ${call.route}`);
+      const ctx: ZoneRequestContext = {
+        sql: this.#state.storage.sql,
+        zone: call.zone,
+        limits: deps.planLimits[call.zone.plan],
+        planLimits: deps.planLimits,
+        params: call.params,
+        query: new URLSearchParams(call.query),
+        body: call.body,
+        now: timestamp(),
+      };
+      if (route.method === 'GET') return this.#read(route, call, ctx);
+      this.#memo.clear();
+      try {
+        return this.#state.storage.transactionSync(() => route.handler(ctx));
+      } catch (err) {
+        return this.#failure(call, err);
+      } finally {
+        this.#memo.clear();
+      }
+    }
+
+    /**
+     * A read: no transaction (the handler is synchronous, so nothing interleaves, and skipping
+     * BEGIN/COMMIT lets the answer leave without waiting for an empty commit). Cacheable routes
+     * answer repeats from the memo, which every write request clears: the zone object is the only
+     * writer of its storage, so a memoised answer is exactly what the SQL would say again.
+     */
+    #read(route: ZoneRoute, call: ZoneCall, ctx: ZoneRequestContext): ApiResponse {
+      const key = route.cacheable === true ? memoKey(call) : undefined;
+      const hit = key === undefined ? undefined : this.#memo.get(key);
+      if (hit !== undefined) return hit;
+      let response: ApiResponse;
+      try {
+        response = route.handler(ctx);
+      } catch (err) {
+        return this.#failure(call, err);
+      }
+      if (key !== undefined && response.status === 200) {
+        if (this.#memo.size >= MEMO_ENTRIES) this.#memo.delete(this.#memo.keys().next().value as string);
+        this.#memo.set(key, response);
+      }
+      return response;
+    }
+
+    #failure(call: ZoneCall, err: unknown): ApiResponse {
+      if (err instanceof ApiError) return errorResponse(err);
+      deps.logError(`${call.route} on zone ${call.zone.id} failed`, err);
+      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+    }
+
+    /** Runs the modules' one-time creation hooks. */
+    init(zone: ZoneInfo, options: ZoneCreateOptions): void {
+      this.#memo.clear();
+      const now = timestamp();
+      this.#state.storage.transactionSync(() => {
+        for (const m of deps.resources) {
+          m.onCreate?.({ sql: this.#state.storage.sql, zone, limits: deps.planLimits[zone.plan], options, now });
+        }
+      });
+    }
+
+    /** PITR bookmark of the zone's storage now. */
+    bookmark(): Promise<string> {
+      return this.#state.storage.getCurrentBookmark();
+    }
+
+    /** Schedules a restore and restarts the object so it takes effect at the next event. */
+    async restore(bookmark: string): Promise<void> {
+      await this.#state.storage.onNextSessionRestoreBookmark(bookmark);
+      this.#state.abort('restoring a bookmark');
+    }
+
+    /** A no-op event: starts (or restarts) the object. */
+    ping(): boolean {
+      return true;
+    }
+
+    /** Deletes all of the zone's storage (zone deletion). */
+    async destroy(): Promise<void> {
+      this.#memo.clear();
+      await this.#state.storage.deleteAll();
+    }
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The zone routes served by the engine itself (not by a zone object): `GET /zones` (list, with the
+ * real API's `name`, `page`, `per_page`: default 20, 5..50), `GET /zones/{id}`, and the engine
+ * extensions `POST /zones` `{name, plan_tier?, waf?}` and `DELETE /zones/{id}`. A scoped credential
+ * sees only its zones, and may create only a zone it names.
+ */
+import { ApiError } from '../api-errors.js';
+import { BodyReader, Problems, requireObject } from '../body-reader.js';
+import type { Engine } from '../engine.js';
+import { ok, page, parsePageRequest } from '../envelope.js';
+import type { HttpMethod } from '../router.js';
+import { allZones, inScope } from '../scope.js';
+import { PlanTiers, type ApiRequest, type ApiResponse, type PlanTier, type ZoneInfo } from '../types.js';
+
+/** A route the engine serves without a zone object. */
+export interface EngineRoute {
+  method: HttpMethod;
+  pattern: string;
+  handler(engine: Engine, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse>;
+}
+
+/** Page sizes of the zones list (real service figures). */
+export const ZonePageLimits = { defaultPerPage: 20, minPerPage: 5, maxPerPage: 50 } as const;
+
+const PlanNames: Record<PlanTier, string> = {
+  free: 'Free Website', pro: 'Pro Website', business: 'Business Website', enterprise: 'Enterprise Website',
+};
+
+/** The v4 shape of a zone, plus zonewall's `plan_tier`. */
+export function zoneToJson(z: ZoneInfo): Record<string, unknown> {
+  return {
+    id: z.id,
+    name: z.name,
+    status: z.status,
+    paused: false,
+    type: 'full',
+    plan: { name: PlanNames[z.plan], legacy_id: z.plan, is_subscribed: true },
+    plan_tier: z.plan,
+    created_on: z.created_on,
+    modified_on: z.created_on,
+  };
+}
+
+/** Routes of the zones collection. */
+export const zoneRoutes: EngineRoute[] = [
+  { method: 'GET', pattern: '/zones', handler: listZones },
+  { method: 'POST', pattern: '/zones', handler: createZone },
+  { method: 'GET', pattern: '/zones/:zone_id', handler: getZone },
+  { method: 'DELETE', pattern: '/zones/:zone_id', handler: deleteZone },
+];
+
+async function listZones(engine: Engine, req: ApiRequest): Promise<ApiResponse> {
+  const query = req.query ?? new URLSearchParams();
+  const request = parsePageRequest(query, ZonePageLimits);
+  const name = query.get('name')?.toLowerCase();
+  const zones = (await engine.listZones()).filter((z) => inScope(req.auth, z) && (name === undefined || name === '' || z.name === name));
+  return page(zones.slice(request.offset, request.offset + request.perPage).map(zoneToJson), request, zones.length);
+}
+
+async function getZone(engine: Engine, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
+  return ok(zoneToJson(await zoneInScope(engine, req, params.zone_id!)));
+}
+
+async function deleteZone(engine: Engine, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
+  const zone = await zoneInScope(engine, req, params.zone_id!);
+  await engine.deleteZone(zone.id);
+  return ok({ id: zone.id });
+}
+
+async function createZone(engine: Engine, req: ApiRequest): Promise<ApiResponse> {
+  const problems = new Problems();
+  const r = new BodyReader(requireObject(req.body, 'the zone to create, {"name": ..., "plan_tier": ...}'), '', problems);
+  r.allowOnly(['name', 'plan_tier', 'waf']);
+  const name = r.string('name', { required: true, nonEmpty: true, maxLength: 253 });
+  const plan = r.oneOf('plan_tier', PlanTiers);
+  const waf = r.oneOf('waf', ['previous', 'new'] as const);
+  problems.throwIfAny();
+  if (!allZones(req.auth) && !inScope(req.auth, { id: '', name: name!.toLowerCase() })) {
+    throw ApiError.of('forbidden', `Authentication error: these credentials may not create zone ${name}`);
+  }
+  const zone = await engine.createZone(name!, { ...(plan !== undefined ? { plan } : {}), ...(waf !== undefined ? { waf } : {}) });
+  return ok(zoneToJson(zone));
+}
+
+/** The zone `id` when the caller may see it; 404 when unknown, 403 when out of scope. */
+async function zoneInScope(engine: Engine, req: ApiRequest, id: string): Promise<ZoneInfo> {
+  const zone = await engine.getZone(id);
+  if (zone !== undefined && inScope(req.auth, zone)) return zone;
+  if (!allZones(req.auth)) throw ApiError.of('forbidden', 'Authentication error');
+  throw ApiError.of('zoneNotFound', `zone ${id} not found`);
+}

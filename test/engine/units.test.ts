@@ -1,0 +1,98 @@
+/**
+ * Unit tables for the engine's small parts: the router, credential loading, plan limits, zone
+ * names and pagination parameters.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DefaultPlanLimits, loadCredentials, loadPlanLimitsFile, resolvePlanLimits } from '../../src/engine/index.js';
+import { parsePageRequest } from '../../src/engine/envelope.js';
+import { Router } from '../../src/engine/router.js';
+import { normalizeZoneName } from '../../src/engine/zones/names.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'zw-engine-units-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('router', () => {
+  const router = new Router([
+    { method: 'GET' as const, pattern: '/zones/:zone_id/filters' },
+    { method: 'POST' as const, pattern: '/zones/:zone_id/filters' },
+    { method: 'GET' as const, pattern: '/zones/:zone_id/filters/:filter_id' },
+  ]);
+  it.each([
+    ['GET', '/zones/z1/filters', { kind: 'found', params: { zone_id: 'z1' } }],
+    ['GET', '/zones/z1/filters/', { kind: 'found', params: { zone_id: 'z1' } }],
+    ['GET', '/zones/z1/filters/f%201', { kind: 'found', params: { zone_id: 'z1', filter_id: 'f 1' } }],
+    ['DELETE', '/zones/z1/filters', { kind: 'method', allowed: ['GET', 'POST'] }],
+    ['GET', '/zones/z1/rules', { kind: 'none' }],
+    ['GET', '/zones/%E0%A4%A/filters', { kind: 'none' }],
+  ])('%s %s', (method, path, expected) => {
+    expect(router.match(method, path)).toMatchObject(expected);
+  });
+});
+
+describe('credentials', () => {
+  it('reads the environment: token and key pair for every zone', () => {
+    const creds = loadCredentials({ ZONEWALL_SERVE_TOKEN: 'tok-12345678', ZONEWALL_SERVE_AUTH_EMAIL: 'a@b.example', ZONEWALL_SERVE_AUTH_KEY: 'key-12345678' });
+    expect(creds).toEqual([
+      { type: 'token', token: 'tok-12345678', zones: '*' },
+      { type: 'key', email: 'a@b.example', key: 'key-12345678', zones: '*' },
+    ]);
+    expect(loadCredentials({})).toEqual([]);
+  });
+
+  it('refuses half a key pair without printing the secret', () => {
+    expect(() => loadCredentials({ ZONEWALL_SERVE_AUTH_KEY: 'secret-value-1' })).toThrow(/set both or neither/);
+    try {
+      loadCredentials({ ZONEWALL_SERVE_TOKEN: 'short' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('short');
+    }
+  });
+
+  it('reads a file with zone scopes and names bad entries', () => {
+    const file = join(tmp, 'creds.json');
+    writeFileSync(file, JSON.stringify({ credentials: [{ token: 'tok-abcdefgh', zones: ['Example.com'] }, { email: 'x@y.example', key: 'key-abcdefgh', zones: '*' }] }));
+    expect(loadCredentials({}, file)).toEqual([
+      { type: 'token', token: 'tok-abcdefgh', zones: ['example.com'] },
+      { type: 'key', email: 'x@y.example', key: 'key-abcdefgh', zones: '*' },
+    ]);
+    writeFileSync(file, JSON.stringify([{ token: 'tok-abcdefgh' }]));
+    expect(() => loadCredentials({}, file)).toThrow(/credentials\[0\]\.zones is required/);
+    expect(() => loadCredentials({}, join(tmp, 'missing.json'))).toThrow(/cannot read the credentials file/);
+  });
+});
+
+describe('plan limits', () => {
+  it('defaults to the real figures and merges overrides field by field', () => {
+    expect(DefaultPlanLimits.free).toEqual({ firewall_rules: 5, log: false, matches: false });
+    expect(DefaultPlanLimits.enterprise).toEqual({ firewall_rules: 1000, log: true, matches: true });
+    const limits = resolvePlanLimits({ pro: { matches: true } });
+    expect(limits.pro).toEqual({ firewall_rules: 20, log: false, matches: true });
+    expect(limits.business.firewall_rules).toBe(100);
+  });
+
+  it('validates a limits file', () => {
+    const file = join(tmp, 'limits.json');
+    writeFileSync(file, JSON.stringify({ free: { firewall_rules: 2 } }));
+    expect(loadPlanLimitsFile(file)).toEqual({ free: { firewall_rules: 2 } });
+    writeFileSync(file, JSON.stringify({ gold: {} }));
+    expect(() => loadPlanLimitsFile(file)).toThrow(/unknown plan tier "gold"/);
+    writeFileSync(file, JSON.stringify({ free: { firewall_rules: -1 } }));
+    expect(() => loadPlanLimitsFile(file)).toThrow(/free.firewall_rules must be a non-negative integer/);
+  });
+});
+
+describe('zone names and pages', () => {
+  it.each([['Example.COM', 'example.com'], ['staging-zone', 'staging-zone'], ['a_b.c', 'a_b.c']])('accepts %s', (name, stored) => {
+    expect(normalizeZoneName(name)).toBe(stored);
+  });
+  it.each(['', 'has space', '-x.com', 'a..b', '0123456789abcdef0123456789abcdef'])('refuses %j', (name) => {
+    expect(() => normalizeZoneName(name)).toThrow();
+  });
+  it('reads page and per_page', () => {
+    expect(parsePageRequest(new URLSearchParams('page=3&per_page=10'))).toEqual({ page: 3, perPage: 10, offset: 20 });
+    expect(parsePageRequest(new URLSearchParams(''))).toEqual({ page: 1, perPage: 25, offset: 0 });
+  });
+});
