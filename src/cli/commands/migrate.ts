@@ -1,0 +1,195 @@
+/**
+ * `zonewall migrate`: the migration from the previous WAF to the ruleset-based WAF.
+ *
+ * - `zonewall migrate PATH [--mode validation|pending] [--force] [--write]`: checks compatibility,
+ *   prints the equivalence report and the manifest diff; with `--mode`, PUTs the entry point as a
+ *   migration step (`pending` needs `--force`); with `--write`, writes the rewritten manifest.
+ * - `zonewall migrate [PATH] --from-terraform-state FILE [--zone NAME] [--write]`: converts
+ *   Terraform state into a manifest (printed, or written to PATH with `--write`).
+ * - `zonewall migrate status --zone NAME`: both WAFs' state and the migration mode.
+ * - `zonewall migrate delete-overrides --zone NAME (ID...|--all) [--force]`: deletes URI-based
+ *   overrides, which block the migration.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { acquireZoneLock, lockDir, lockKey } from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import { ManifestError, validateManifestText } from '../../manifest/index.js';
+import {
+  convertTerraform, deleteUriOverrides, parseTerraformState, readMigrationStatus, renderBlockers,
+  renderConversionReport, renderConvertedManifest, renderMigrationStatus, renderReport, runMigration,
+  WafStateLabels,
+} from '../../migrate/index.js';
+import type { MigrateOutcome, MigrationMode } from '../../migrate/index.js';
+import { DefaultStateDir } from '../../providers/index.js';
+import type { Provider } from '../../providers/index.js';
+import { addProviderOptions, openProvider } from '../provider-options.js';
+import type { CommandModule } from './command.js';
+
+/** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
+interface MigrateOptions extends Record<string, unknown> {
+  mode?: string;
+  write?: boolean;
+  force?: boolean;
+  fromTerraformState?: string;
+  zone?: string;
+}
+
+/** Runs `fn` with an open provider, closing it afterwards. */
+async function withProvider<T>(opts: Record<string, unknown>, fn: (p: Provider) => Promise<T>): Promise<T> {
+  const provider = await openProvider(opts, process.env);
+  try {
+    return await fn(provider);
+  } finally {
+    await provider.close();
+  }
+}
+
+/** The `migrate` command and its subcommands. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    const migrate = program
+      .command('migrate')
+      .description('migrate a zone from the previous WAF to the ruleset-based WAF (dry run unless --mode; writes the manifest only with --write)')
+      .argument('[path]', 'the zone\'s manifest')
+      .option('--mode <mode>', 'apply a migration step: validation (Enterprise: both WAFs run) or pending (finish; irreversible)')
+      .option('--force', 'confirm the irreversible --mode pending (with --from-terraform-state: overwrite PATH)')
+      .option('--write', 'write the rewritten (or converted) manifest to PATH')
+      .option('--from-terraform-state <file>', 'convert a Terraform state (.tfstate or `terraform show -json`) into a manifest')
+      .option('--zone <name>', 'with --from-terraform-state: the zone to convert and to name in the manifest')
+      // Subcommands take options of the same names (--zone, provider options): keep each to its own command.
+      .enablePositionalOptions();
+    addProviderOptions(migrate);
+    migrate.action(async (path: string | undefined, opts: MigrateOptions) => {
+      if (opts.fromTerraformState !== undefined) await fromTerraform(path, opts.fromTerraformState, opts);
+      else await migrateManifest(path, opts);
+    });
+
+    const status = migrate.command('status').description('show both WAFs\' state and the migration mode of a zone')
+      .option('--zone <name>', 'zone name or id (required)')
+      .option('--json', 'print JSON');
+    addProviderOptions(status);
+    status.action(async (_opts: unknown, cmd: Command) => {
+      const opts = subcommandOptions(cmd);
+      const report = await withProvider(opts, (p) => readMigrationStatus(p, opts.zone));
+      process.stdout.write(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderMigrationStatus(report));
+    });
+
+    const del = migrate.command('delete-overrides').description('delete URI-based WAF overrides, which block the migration (dry run without --force)')
+      .argument('[ids...]', 'override ids')
+      .option('--zone <name>', 'zone name or id (required)')
+      .option('--all', 'every URI-based override of the zone')
+      .option('--force', 'delete them (without it, only list them)');
+    addProviderOptions(del);
+    del.action(async (ids: string[], _opts: unknown, cmd: Command) => {
+      await deleteOverrides(ids, subcommandOptions(cmd));
+    });
+  },
+};
+
+/** Options of a subcommand with a required `--zone`. */
+type ZoneOptions = { zone: string; json?: boolean; all?: boolean; force?: boolean } & Record<string, unknown>;
+
+/**
+ * A subcommand's options merged with `migrate`'s: both declare `--zone`, `--force` and the provider
+ * options, and depending on how the program parses, such an option written after the subcommand
+ * lands on one or the other.
+ */
+function subcommandOptions(cmd: Command): ZoneOptions {
+  const opts = cmd.optsWithGlobals() as Record<string, unknown>;
+  if (typeof opts.zone !== 'string' || opts.zone === '') {
+    throw new ZonewallError('ERR_USAGE', `zonewall migrate ${cmd.name()} needs --zone NAME (the zone's name or id)`);
+  }
+  return opts as ZoneOptions;
+}
+
+/** `zonewall migrate PATH ...`. */
+async function migrateManifest(path: string | undefined, opts: MigrateOptions): Promise<void> {
+  if (path === undefined) throw new ZonewallError('ERR_USAGE', 'zonewall migrate needs the zone\'s manifest: zonewall migrate PATH (or --from-terraform-state FILE)');
+  if (opts.mode !== undefined && opts.mode !== 'validation' && opts.mode !== 'pending') {
+    throw new ZonewallError('ERR_USAGE', `--mode must be validation or pending, got ${opts.mode}`);
+  }
+  const text = await readFile(path, 'utf8').catch((err: unknown) => {
+    throw new ZonewallError('ERR_USAGE', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
+  });
+  // Validate the very text that will be rewritten (not a second read of the file).
+  const loaded = validateManifestText(text, path);
+  if (loaded.zone === undefined) throw new ManifestError(loaded.issues);
+  const desired = loaded.zone;
+  const out = (s: string) => process.stdout.write(s);
+  const outcome = await withProvider(opts, (provider) => runMigration(
+    {
+      provider, manifest: { path, text, desired }, ...(opts.mode !== undefined ? { mode: opts.mode as MigrationMode } : {}), force: opts.force === true,
+      // The apply lock of the zone: no apply writes between the migration's read and its PUT.
+      lock: opts.mode === undefined ? undefined : async (zone) => {
+        const stateDir = typeof opts.stateDir === 'string' ? opts.stateDir : DefaultStateDir;
+        const held = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
+        return () => held.release();
+      },
+    },
+    {
+      blocked: (zone, reasons, blockers) => out(renderBlockers(zone.name, reasons, blockers)),
+      report: (report) => out(`${renderReport(report)}\n`),
+      applying: (mode, source) => out(`Applying: PUT of the http_request_firewall_managed entry point with waf_migration=${mode}, `
+        + `carrying ${{ manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposal' }[source]}\n`),
+    },
+  ));
+  await finish(path, outcome, opts.write === true);
+}
+
+/** Prints the outcome and writes the manifest when asked. */
+async function finish(path: string, o: MigrateOutcome, write: boolean): Promise<void> {
+  const out = (s: string) => process.stdout.write(s);
+  if (o.applied !== undefined) out(`${o.zone.name}: ${WafStateLabels[o.before]} -> ${WafStateLabels[o.after]}\n`);
+  else if (o.before === 'new_only') out(`${o.zone.name} already runs the new WAF only; nothing to apply.\n`);
+  // `zonewall migrate --mode` rather than `zonewall apply`: only the migration PUTs the proposal's skip rules too.
+  else out(`Dry run: nothing applied. The manifest records waf_migration: ${o.wafMigration}; take the step with zonewall migrate ${path} --mode ${o.wafMigration}${o.wafMigration === 'pending' ? ' --force' : ''}.\n`);
+  if (o.diff === '') {
+    out(`${path} already says what the zone ${o.applied !== undefined ? 'now runs' : 'would run'}.\n`);
+    return;
+  }
+  out(o.diff);
+  if (write) {
+    await writeFile(path, o.text, 'utf8');
+    out(`Wrote ${path}. zonewall plan ${path} should now show no changes${o.applied === undefined && o.before !== 'new_only' ? ' other than the migration itself' : ''}.\n`);
+  } else {
+    out(`${path} not written: run again with --write to write it${o.applied !== undefined ? ' (the zone has changed; the manifest should follow)' : ''}.\n`);
+  }
+}
+
+/** `zonewall migrate [PATH] --from-terraform-state FILE`. */
+async function fromTerraform(path: string | undefined, file: string, opts: MigrateOptions): Promise<void> {
+  if (opts.mode !== undefined) throw new ZonewallError('ERR_USAGE', '--from-terraform-state writes a manifest and changes no zone: run zonewall migrate PATH --mode ... on the manifest afterwards');
+  const text = await readFile(file, 'utf8').catch((err: unknown) => {
+    throw new ZonewallError('ERR_USAGE', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  });
+  const converted = convertTerraform(parseTerraformState(text, file).resources, opts.zone);
+  const manifest = renderConvertedManifest(converted, file);
+  const report = renderConversionReport(converted, path ?? 'zone.yaml');
+  if (path === undefined || opts.write !== true) {
+    // The manifest alone on stdout, so `> zone.yaml` works; the report beside it on stderr.
+    process.stdout.write(manifest);
+    process.stderr.write(report);
+    if (path !== undefined) process.stderr.write(`${path} not written: run again with --write to write it.\n`);
+    return;
+  }
+  if (existsSync(path) && opts.force !== true) {
+    throw new ZonewallError('ERR_USAGE', `${path} exists; the converted manifest would replace it entirely: pass --force to overwrite it, or choose another PATH`);
+  }
+  await writeFile(path, manifest, 'utf8');
+  process.stdout.write(`Wrote ${path}.\n${report}`);
+}
+
+/** `zonewall migrate delete-overrides`. */
+async function deleteOverrides(ids: string[], opts: ZoneOptions): Promise<void> {
+  if (opts.all === true && ids.length > 0) throw new ZonewallError('ERR_USAGE', 'pass override ids or --all, not both');
+  const result = await withProvider(opts, (p) => deleteUriOverrides(p, opts.zone, opts.all === true ? 'all' : ids, opts.force === true));
+  const out = (s: string) => process.stdout.write(s);
+  if (result.selected.length === 0) {
+    out(`${result.zone.name} has no URI-based WAF overrides.\n`);
+    return;
+  }
+  for (const o of result.selected) out(`${result.deleted ? 'deleted' : 'would delete'} ${o.id}  ${o.urls.join(', ')}${o.description ? `  (${o.description})` : ''}\n`);
+  if (!result.deleted) out('Nothing deleted: run again with --force to delete them.\n');
+}

@@ -1,0 +1,82 @@
+/**
+ * Fixed identifiers and defaults the migration needs: the managed rulesets of the new WAF, the OWASP
+ * anomaly-score rule (949110), the previous WAF's packages and defaults, and the known pairs of
+ * previous-WAF vendor rule ids and their successors in the new Managed Ruleset. All values come from
+ * `reference/api-facts.md` §4–§7 (the same in every account); nothing here is configurable.
+ */
+
+/** Ids of the managed rulesets of the new WAF, keyed by the manifest's catalog aliases. */
+export const ManagedRulesetIds = {
+  managed: 'efb7b8c949ac4650a09736fc376e9aee',
+  owasp: '4814384a9e5d4991b9815dcfc25d2f1f',
+  exposed_credentials: 'c2e184081120413c86c3ab7e14069605',
+  free: '77454fe2d30c4220b5701f6fdfb893ba',
+} as const;
+
+/** One catalog alias of a managed ruleset. */
+export type ManagedRulesetAlias = keyof typeof ManagedRulesetIds;
+
+/** The OWASP rule whose override carries the score threshold and the action (`949110: Inbound Anomaly Score Exceeded`). */
+export const OwaspScoreRuleId = '6179ae15870a4bb7b2d480d4843b323c';
+
+/** Defaults of the 949110 rule when no override is set. */
+export const OwaspScoreDefaults = { action: 'block', scoreThreshold: 40, paranoiaLevel: 1 } as const;
+
+/** OWASP score threshold levels of the new WAF (a higher level is a lower number: more sensitive). */
+export const OwaspThresholds = { low: 60, medium: 40, high: 25 } as const;
+
+/** One named OWASP threshold level. */
+export type OwaspThresholdLevel = keyof typeof OwaspThresholds;
+
+/** The paranoia-level categories (tags) of the OWASP ruleset; PL n disables every level above n. */
+export const ParanoiaCategories = ['paranoia-level-1', 'paranoia-level-2', 'paranoia-level-3', 'paranoia-level-4'] as const;
+
+/** Ids of the previous WAF's packages, keyed by the manifest's aliases. */
+export const PreviousWafPackageIds = {
+  cloudflare: '1e334934fd7ae32ad705667f8c1057aa',
+  owasp: 'c504870194831cd12c3fc0284f294abb',
+} as const;
+
+/**
+ * Defaults of the previous WAF, which a Terraform destroy resets to (api-facts §7): a package to
+ * `high`/`challenge`, a group to `on`, a rule to `default` (or `on` where `default` is not allowed).
+ */
+export const PreviousWafDefaults = {
+  sensitivity: 'high',
+  actionMode: 'challenge',
+  groupMode: 'on',
+  ruleMode: 'default',
+} as const;
+
+/** The legacy OWASP (2.x) anomaly thresholds of each sensitivity, for the report's explanations. */
+export const LegacyOwaspThresholds = { high: 25, medium: 40, low: 60 } as const;
+
+/** A rule of the new Managed Ruleset and its defaults. */
+export interface ManagedRuleDefaults { id: string; action: string; enabled: boolean }
+
+/**
+ * Previous-WAF vendor (CloudFlare package) rule ids and the rule of the new Managed Ruleset that
+ * replaces each, with that rule's defaults (api-facts §4 catalog, "legacy" column). The service
+ * does not say which new rule replaces an old one, so the report can pair only these; the service's
+ * other overrides are shown as carried over.
+ */
+export const LegacyManagedRules: Readonly<Record<string, ManagedRuleDefaults>> = {
+  '100514': { id: '5f6744fa026a4638bda5b3d7d5e015dd', action: 'block', enabled: true },
+  '100515B': { id: '3536f964ccc345308b6445e8dc29b753', action: 'block', enabled: true },
+  '100625': { id: 'f3c07b95144e40169abed3ee901523c0', action: 'block', enabled: true },
+  '100622': { id: '1ec47d7bbc9740f88e10292034ab53c5', action: 'block', enabled: true },
+  '100532': { id: '0242110ae62e44028a13bf4834780914', action: 'block', enabled: true },
+  '100533': { id: '920e3b10aa934194928a598a2753531e', action: 'block', enabled: true },
+  '100647': { id: '8395a6bedf454601b0928d6885c293eb', action: 'block', enabled: true },
+  '100079A': { id: '6ebf227e51954025919cdf17afae3d67', action: 'block', enabled: true },
+  '100648': { id: '530a0370d373425e829a3d4498760cfd', action: 'block', enabled: true },
+  '100700': { id: '2ce80fe815254f25b3c8f47569fe1e0d', action: 'block', enabled: true },
+  '100704': { id: '6e0bfbe4b9c6454c8bd7bd24f49e5840', action: 'block', enabled: true },
+  '100705': { id: 'c993997b7d904a9e89448fe6a6d43bc2', action: 'block', enabled: true },
+  '100706': { id: 'f40ce742be534ba19d610961ce6311bb', action: 'block', enabled: true },
+  '100007C_BETA': { id: '870cca2b874d41738019d4c3e31d972a', action: 'block', enabled: false },
+  '100739': { id: '34583778093748cc83ff7b38f472013e', action: 'block', enabled: false },
+};
+
+/** The phase of the entry point the migration writes. */
+export const ManagedPhase = 'http_request_firewall_managed';

@@ -1,0 +1,35 @@
+/**
+ * The migration from the previous WAF to the ruleset-based WAF, client side: the seed's mapping,
+ * the equivalence report, the manifest rewrite, the API sequence, the status, the deletion of
+ * URI-based overrides, and the conversion of Terraform state into a manifest.
+ */
+export * from './constants.js';
+export { MigrationError } from './errors.js';
+export {
+  OwaspSensitivityTable, catalogFromLive, groupCategory, mapActionMode, mapOwaspPackage, mapPreviousWaf,
+  mapVendorRule, mapVendorRuleMode, withLivePackages,
+} from './mapping.js';
+export type {
+  ActionMode, ManualItem, MappingResult, OwaspEquivalent, PackageKind, PreviousWafCatalog, PreviousWafSettings,
+  RuleBehaviour, Sensitivity, SensitivityRow, VendorGroupEquivalent, VendorRuleEquivalent,
+} from './mapping.js';
+export { effectiveOwasp, owaspOverrides, readOwaspOverrides, thresholdLevel, describeThreshold } from './owasp.js';
+export type { OwaspSettings, OwaspReading } from './owasp.js';
+export { compactOverrides, desiredBody, proposalBody, rulesetAlias, toManifestEntry, toManifestManagedRules } from './managed-rules.js';
+export type { ManagedRuleEntry } from './managed-rules.js';
+export { buildReport } from './report.js';
+export type { Blocker, EquivalenceReport, EquivalenceRow, Verdict } from './report.js';
+export { renderBlockers, renderReport } from './report-text.js';
+export { MigratedComment, manifestDiff, rewriteManifest } from './rewrite.js';
+export type { RewriteChanges } from './rewrite.js';
+export { runMigration, wafStateOf } from './sequence.js';
+export type { BodySource, MigrateEvents, MigrateInput, MigrateOutcome, MigrationMode } from './sequence.js';
+export { WafStateLabels, readMigrationStatus, renderMigrationStatus } from './status.js';
+export type { MigrationStatusReport } from './status.js';
+export { deleteUriOverrides } from './overrides.js';
+export type { OverrideDeletion } from './overrides.js';
+export { parseTerraformState } from './terraform-state.js';
+export type { TfResource, TfState, TfStateFormat } from './terraform-state.js';
+export { TerraformKinds, convertTerraform, kindOf } from './terraform-convert.js';
+export type { ConversionNote, ConvertedManifest, Sourced, TerraformKind } from './terraform-convert.js';
+export { renderConversionReport, renderConvertedManifest } from './terraform-render.js';

@@ -1,0 +1,113 @@
+/**
+ * Conversions between the entry point of the `http_request_firewall_managed` phase and the
+ * manifest's `managed_rules` list: live (or proposed) execute rules become manifest entries that
+ * normalise back to exactly those rules, so a plan of the rewritten manifest is empty; and the bodies
+ * the migration PUTs are built from the service's proposal or from the manifest.
+ */
+import type { DesiredManagedRuleset } from '../manifest/index.js';
+import type { EntrypointBody, EntrypointRule, ManagedOverrides } from '../plan/index.js';
+import { ManagedRulesetIds, OwaspThresholds } from './constants.js';
+import type { ManagedRulesetAlias } from './constants.js';
+import { readOwaspOverrides, thresholdLevel } from './owasp.js';
+
+/** One item of the manifest's `managed_rules` (schema `$defs/managedRuleset`), as plain data for YAML. */
+export interface ManagedRuleEntry {
+  ruleset: string;
+  ref?: string;
+  description?: string;
+  enabled?: boolean;
+  expression?: string;
+  paranoia_level?: number;
+  score_threshold?: keyof typeof OwaspThresholds | number;
+  action?: string;
+  overrides?: ManagedOverrides;
+}
+
+/** The catalog alias of a ruleset id, or the id itself. */
+export function rulesetAlias(id: string): string {
+  for (const [alias, rulesetId] of Object.entries(ManagedRulesetIds)) {
+    if (rulesetId === id) return alias as ManagedRulesetAlias;
+  }
+  return id;
+}
+
+/** Overrides with empty lists and absent fields dropped; undefined when nothing is left. */
+export function compactOverrides(o: ManagedOverrides | undefined): ManagedOverrides | undefined {
+  if (o === undefined) return undefined;
+  const out: ManagedOverrides = {};
+  if (o.action !== undefined) out.action = o.action;
+  if (o.enabled !== undefined) out.enabled = o.enabled;
+  if (o.categories !== undefined && o.categories.length > 0) out.categories = o.categories.map((c) => ({ ...c }));
+  if (o.rules !== undefined && o.rules.length > 0) out.rules = o.rules.map((r) => ({ ...r }));
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The manifest entry for one execute rule. Defaults are left out (`enabled: true`, expression
+ * `true`, an empty description, the default ref); the OWASP ruleset's paranoia level, score
+ * threshold and 949110 action are written as the manifest's shorthand when they have its exact
+ * shape, and anything else stays under `overrides`.
+ */
+export function toManifestEntry(rule: EntrypointRule): ManagedRuleEntry {
+  const rulesetId = rule.action_parameters.id;
+  const ruleset = rulesetAlias(rulesetId);
+  const entry: ManagedRuleEntry = { ruleset };
+  // The normaliser's default ref is the alias, else the id: only a different live ref needs writing.
+  if (rule.ref !== undefined && rule.ref !== '' && rule.ref !== ruleset) entry.ref = rule.ref;
+  if (rule.description !== undefined && rule.description !== '') entry.description = rule.description;
+  if (!rule.enabled) entry.enabled = false;
+  if (rule.expression !== 'true') entry.expression = rule.expression;
+  let overrides = rule.action_parameters.overrides;
+  if (rulesetId === ManagedRulesetIds.owasp) {
+    const { settings, rest } = readOwaspOverrides(overrides);
+    if (settings.paranoiaLevel !== undefined) entry.paranoia_level = settings.paranoiaLevel;
+    if (settings.scoreThreshold !== undefined) entry.score_threshold = thresholdLevel(settings.scoreThreshold);
+    if (settings.action !== undefined) entry.action = settings.action;
+    overrides = rest;
+  }
+  const compact = compactOverrides(overrides);
+  if (compact !== undefined) entry.overrides = compact;
+  return entry;
+}
+
+/** The manifest's `managed_rules` for an entry point's rules, in order. */
+export function toManifestManagedRules(rules: EntrypointRule[]): ManagedRuleEntry[] {
+  return rules.map(toManifestEntry);
+}
+
+/**
+ * The body of a migration PUT built from the service's proposal. In validation mode the rule
+ * objects omit `id`, `version` and `ref`; in pending mode they carry them as the configuration
+ * operation returned them (seed 002, "Notes").
+ */
+export function proposalBody(proposal: EntrypointBody, mode: 'validation' | 'pending'): EntrypointBody {
+  const rules = proposal.rules.map((rule) => {
+    const copy: EntrypointRule = structuredClone(rule);
+    if (mode === 'validation') {
+      delete copy.id;
+      delete copy.version;
+      delete copy.ref;
+    }
+    delete copy.last_updated;
+    return copy;
+  });
+  return { ...(proposal.name !== undefined ? { name: proposal.name } : {}), rules };
+}
+
+/** The body of a PUT built from the manifest's (normalised) `managed_rules`. */
+export function desiredBody(managed: DesiredManagedRuleset[], name = 'default'): EntrypointBody {
+  return {
+    name,
+    rules: managed.map((m): EntrypointRule => {
+      const overrides = compactOverrides(m.overrides);
+      return {
+        action: 'execute',
+        expression: m.expression,
+        description: m.description,
+        ref: m.ref,
+        enabled: m.enabled,
+        action_parameters: { id: m.rulesetId, ...(overrides !== undefined ? { overrides } : {}) },
+      };
+    }),
+  };
+}

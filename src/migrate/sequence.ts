@@ -1,0 +1,208 @@
+/**
+ * The migration sequence of seed 002, driven through a Provider: read the zone, check
+ * compatibility, fetch the proposed configuration, report its equivalence with the manifest's
+ * `previous_waf`, then (when asked) PUT the entry point with `waf_migration=validation` or
+ * `pending`, and rewrite the manifest to what the zone now runs. Without a mode it is a dry run: the
+ * same report and the manifest the migration would produce.
+ *
+ * What is PUT, in order of preference:
+ * 1. the manifest's own `managed_rules` when it has them (written by an earlier run and perhaps
+ *    adjusted, or by hand: the reviewed configuration wins over the service's proposal), with their
+ *    refs so that a plan afterwards matches them, plus the proposal's (or, in validation state, the
+ *    live entry point's) non-execute rules first: the skip rules that carry firewall rules which
+ *    bypassed the WAF, which `managed_rules` cannot express;
+ * 2. in validation state (`both`), the live entry point: what has been validated;
+ * 3. the service's proposal, shaped as the seed says (validation bodies omit id, version and ref).
+ * The report always compares the manifest's `previous_waf` with the proposal.
+ *
+ * Refusals: validation on a zone whose tier is known and not Enterprise; the final `pending` step
+ * without `force` (it cannot be undone); an incompatible zone (with its blockers listed).
+ */
+import type { DesiredZone } from '../manifest/index.js';
+import type { EntrypointBody, EntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
+import type { MigrationCheck, Provider } from '../providers/index.js';
+import { MigrationError } from './errors.js';
+import { desiredBody, proposalBody, toManifestManagedRules } from './managed-rules.js';
+import type { ManagedRuleEntry } from './managed-rules.js';
+import { catalogFromLive, mapPreviousWaf, withLivePackages } from './mapping.js';
+import { buildReport } from './report.js';
+import type { Blocker, EquivalenceReport } from './report.js';
+import { manifestDiff, rewriteManifest } from './rewrite.js';
+
+/** A migration mode: `validation` runs both WAFs (Enterprise), `pending` finishes. */
+export type MigrationMode = 'validation' | 'pending';
+
+/** What `runMigration` needs. */
+export interface MigrateInput {
+  provider: Provider;
+  /** The manifest: its path (for the diff), its text (to rewrite) and what it asks for. */
+  manifest: { path: string; text: string; desired: DesiredZone };
+  /** Undefined for a dry run. */
+  mode?: MigrationMode;
+  /** Required for `pending`, the irreversible step. */
+  force?: boolean;
+  /**
+   * Takes the zone's apply lock once the zone is known, so an apply cannot write between the read
+   * and the PUT; returns its release. (The CLI passes the apply module's lock.)
+   */
+  lock?: (zone: LiveZoneInfo) => Promise<() => void>;
+}
+
+/** Progress callbacks, so the report is shown before a refusal stops the run. */
+export interface MigrateEvents {
+  /** The zone is not compatible; `blockers` are its URI-based overrides. */
+  blocked?(zone: LiveZoneInfo, reasons: string[], blockers: Blocker[]): void;
+  report?(report: EquivalenceReport): void;
+  /** Called right before the PUT, with where its rules come from. */
+  applying?(mode: MigrationMode, source: BodySource): void;
+}
+
+/** What a run did, or (dry run) would do. */
+export interface MigrateOutcome {
+  zone: LiveZoneInfo;
+  before: WafState;
+  after: WafState;
+  check?: MigrationCheck;
+  report?: EquivalenceReport;
+  /** The body PUT, or the one a run with `wafMigration` would PUT. */
+  body?: EntrypointBody;
+  /** Where the body's execute rules came from (see the file comment). */
+  bodySource?: BodySource;
+  /** The mode applied; undefined for a dry run or a zone that had already migrated. */
+  applied?: MigrationMode;
+  /** The mode the rewritten manifest records. */
+  wafMigration: MigrationMode;
+  /** The rewritten manifest text, and its diff against the original ('' when unchanged). */
+  text: string;
+  diff: string;
+}
+
+/** The zone's migration state, derived when the service does not say. */
+export function wafStateOf(live: LiveZone): WafState {
+  return live.migration?.waf_state ?? (live.previousWaf === null ? 'new_only' : 'previous_only');
+}
+
+/** The URI-based overrides of the zone, as blockers. */
+function blockersOf(live: LiveZone): Blocker[] {
+  return (live.previousWaf?.overrides ?? []).map((o) => ({ id: o.id, urls: o.urls, ...(o.description ? { description: o.description } : {}) }));
+}
+
+/** The rules of a body that the manifest's `managed_rules` can express (executes of a ruleset). */
+function executeRules(rules: readonly EntrypointRule[]): EntrypointRule[] {
+  return rules.filter((r) => r.action === 'execute');
+}
+
+/** A live rule sent back as it is: server-filled fields left out. */
+function keptRule(rule: EntrypointRule): EntrypointRule {
+  const { version: _version, last_updated: _updated, ...rest } = rule;
+  return rest;
+}
+
+/** Where the PUT body's execute rules come from. */
+export type BodySource = 'manifest' | 'live' | 'proposal';
+
+/** The body to PUT and where it came from (from the manifest, its `managed_rules` stay as written). */
+function chooseBody(input: MigrateInput, live: LiveZone, before: WafState, proposal: EntrypointBody, mode: MigrationMode): { body: EntrypointBody; source: BodySource } {
+  const { desired } = input.manifest;
+  const base: readonly EntrypointRule[] = before === 'both' ? live.entrypoint?.rules ?? [] : proposal.rules;
+  if (desired.managedRules !== undefined) {
+    const others = before === 'both'
+      ? base.filter((r) => r.action !== 'execute').map(keptRule)
+      : proposalBody({ rules: base.filter((r) => r.action !== 'execute') }, mode).rules;
+    const own = desiredBody(desired.managedRules, live.entrypoint?.name ?? proposal.name ?? 'default');
+    // Skip rules first: they skip what follows them in the entry point.
+    return { body: { ...own, rules: [...others, ...own.rules] }, source: 'manifest' };
+  }
+  if (before === 'both' && live.entrypoint !== null) {
+    return { body: { name: live.entrypoint.name, rules: live.entrypoint.rules.map(keptRule) }, source: 'live' };
+  }
+  return { body: proposalBody(proposal, mode), source: 'proposal' };
+}
+
+/** Refuses what the zone or the flags do not allow; called after the report was shown. */
+function refuse(input: MigrateInput, zone: LiveZoneInfo, before: WafState): void {
+  const { mode, manifest } = input;
+  if (mode === 'validation' && zone.plan !== undefined && zone.plan !== 'enterprise') {
+    throw new MigrationError(`validation mode (both WAFs side by side) is for Enterprise zones only; ${zone.name} is on the ${zone.plan} plan, where the migration goes straight to the new WAF: review the report, then run zonewall migrate ${manifest.path} --mode pending --force`);
+  }
+  if (mode === 'pending' && input.force !== true && before !== 'new_only') {
+    throw new MigrationError(`--mode pending finishes the migration: the previous WAF of ${zone.name} is switched off and the zone cannot go back. Review the report and the manifest diff above, then run again with --force`);
+  }
+}
+
+/** The mode a dry run records: validation first where the tier allows it. */
+function suggestedMode(zone: LiveZoneInfo, before: WafState): MigrationMode {
+  return before === 'previous_only' && zone.plan === 'enterprise' ? 'validation' : 'pending';
+}
+
+/** The rewritten manifest for what the zone runs (or would run). */
+function rewrite(input: MigrateInput, managedRules: ManagedRuleEntry[] | undefined, wafMigration: MigrationMode): { text: string; diff: string } {
+  const { path, text } = input.manifest;
+  const after = rewriteManifest(text, { ...(managedRules !== undefined ? { managedRules } : {}), wafMigration });
+  return { text: after, diff: manifestDiff(path, text, after) };
+}
+
+/** A zone already on the new WAF only: nothing to PUT; the manifest is brought in line with it. */
+function alreadyMigrated(input: MigrateInput, zone: LiveZoneInfo, live: LiveZone, events: MigrateEvents): MigrateOutcome {
+  if (input.mode === 'validation') {
+    throw new MigrationError(`${zone.name} has already finished its migration to the new WAF; validation mode is only possible before that. Run zonewall migrate ${input.manifest.path} to bring the manifest in line`);
+  }
+  const { desired } = input.manifest;
+  const rules = live.entrypoint?.rules ?? [];
+  let report: EquivalenceReport | undefined;
+  if (desired.previousWaf !== undefined) {
+    const mapping = mapPreviousWaf(withLivePackages(desired.previousWaf, null), catalogFromLive(null));
+    report = buildReport(zone.name, mapping, { rules }, 'manifest');
+    events.report?.(report);
+  }
+  const { text, diff } = rewrite(input, desired.managedRules !== undefined ? undefined : toManifestManagedRules(executeRules(rules)), 'pending');
+  return { zone, before: 'new_only', after: 'new_only', report, wafMigration: 'pending', text, diff };
+}
+
+/**
+ * Runs the migration sequence (see the file comment).
+ *
+ * @example
+ * const outcome = await runMigration({ provider, manifest: { path, text, desired }, mode: 'validation' });
+ * if (outcome.diff) fs.writeFileSync(path, outcome.text);
+ */
+export async function runMigration(input: MigrateInput, events: MigrateEvents = {}): Promise<MigrateOutcome> {
+  const { zone } = await input.provider.resolveZone(input.manifest.desired.zone);
+  const release = input.lock === undefined ? undefined : await input.lock(zone);
+  try {
+    return await migrateZone(input, zone, events);
+  } finally {
+    release?.();
+  }
+}
+
+/** The sequence on a resolved (and locked) zone. */
+async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: MigrateEvents): Promise<MigrateOutcome> {
+  const { provider, manifest } = input;
+  const live = await provider.readZone(zone.id);
+  const before = wafStateOf(live);
+  if (before === 'new_only') return alreadyMigrated(input, zone, live, events);
+  const check = await provider.checkMigration(zone.id);
+  if (!check.compatible) {
+    events.blocked?.(zone, check.reasons, blockersOf(live));
+    throw new MigrationError(`${zone.name} cannot migrate until what blocks it is removed (see above); then run zonewall migrate ${manifest.path} again`);
+  }
+  const proposal = await provider.migrationConfig(zone.id);
+  const settings = withLivePackages(manifest.desired.previousWaf, live.previousWaf);
+  const report = buildReport(zone.name, mapPreviousWaf(settings, catalogFromLive(live.previousWaf)), proposal,
+    manifest.desired.previousWaf !== undefined ? 'manifest' : 'live');
+  events.report?.(report);
+  refuse(input, zone, before);
+  const mode = input.mode ?? suggestedMode(zone, before);
+  const { body, source } = chooseBody(input, live, before, proposal, mode);
+  const own = source === 'manifest';
+  if (input.mode === undefined) {
+    const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(executeRules(body.rules)), mode);
+    return { zone, before, after: before, check, report, body, bodySource: source, wafMigration: mode, text, diff };
+  }
+  events.applying?.(input.mode, source);
+  const entrypoint: LiveEntrypoint = await provider.putEntrypoint(zone.id, body, { wafMigration: input.mode });
+  const status = await provider.migrationStatus(zone.id);
+  const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(executeRules(entrypoint.rules)), input.mode);
+  return { zone, before, after: status.waf_state, check, report, body, bodySource: source, applied: input.mode, wafMigration: input.mode, text, diff };
+}

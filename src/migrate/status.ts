@@ -1,0 +1,106 @@
+/**
+ * `zonewall migrate status`: both WAFs' state and the migration mode of one zone, as data and as
+ * text. The previous WAF is summarised by its OWASP package and the number of groups and rules set
+ * away from their defaults; the new WAF by the managed rulesets its entry point runs. The status
+ * ends with the next step of the seed's sequence.
+ */
+import type { EntrypointRule, LiveWafOverride, LiveZoneInfo, WafState } from '../plan/index.js';
+import type { Provider } from '../providers/index.js';
+import { ManagedRulesetIds } from './constants.js';
+import { rulesetAlias } from './managed-rules.js';
+import { describeThreshold, effectiveOwasp } from './owasp.js';
+import { wafStateOf } from './sequence.js';
+
+/** The status of a zone's migration. */
+export interface MigrationStatusReport {
+  zone: LiveZoneInfo;
+  state: WafState;
+  /** The service's `migration_state` (`start` at the beginning). */
+  migrationState: string;
+  oldWaf: 'enabled' | 'disabled';
+  newWaf: 'enabled' | 'disabled';
+  /** null once the previous WAF can no longer be read (after the migration). */
+  previous: {
+    owasp?: { sensitivity?: string; action_mode?: string };
+    groupsOff: number;
+    rulesSet: number;
+    overrides: LiveWafOverride[];
+  } | null;
+  /** The entry point's rules, one line each; empty when there is none. */
+  rulesets: string[];
+  /** What to do next. */
+  next: string;
+}
+
+/** Names the seed's states for people. */
+export const WafStateLabels: Record<WafState, string> = {
+  previous_only: 'previous WAF only',
+  both: 'both WAFs (validation mode)',
+  new_only: 'new WAF only (migration finished)',
+};
+
+/** One line about an entry point rule. */
+function describeRule(r: EntrypointRule): string {
+  const state = r.enabled ? 'on' : 'disabled';
+  const where = r.expression === 'true' ? '' : ` when ${r.expression}`;
+  // Skip rules (from firewall rules that bypassed the WAF) share the phase with the executes.
+  if ((r.action as string) !== 'execute') return `${r.action} rule, ${state}${where}${r.description ? ` (${r.description})` : ''}`;
+  const id = r.action_parameters?.id ?? '';
+  if (id === ManagedRulesetIds.owasp) {
+    const o = effectiveOwasp(r.action_parameters?.overrides);
+    return `owasp, ${state}${where}: PL${o.paranoiaLevel ?? '?'}, score threshold ${describeThreshold(o.scoreThreshold)}, action ${o.action}`;
+  }
+  const n = r.action_parameters?.overrides?.rules?.length ?? 0;
+  return `${rulesetAlias(id)}, ${state}${where}${n > 0 ? `: ${n} rule override${n === 1 ? '' : 's'}` : ''}`;
+}
+
+/** The next step of the sequence for a state. */
+function nextStep(state: WafState, zone: LiveZoneInfo, overrides: number): string {
+  if (state === 'new_only') return 'nothing: manage the new WAF with managed_rules (zonewall plan / apply)';
+  if (state === 'both') return 'review the security events, then finish with: zonewall migrate MANIFEST --mode pending --force';
+  if (overrides > 0) return `delete the URI-based overrides first: zonewall migrate delete-overrides --zone ${zone.name} --all --force`;
+  return zone.plan === 'enterprise'
+    ? 'zonewall migrate MANIFEST (dry run), then --mode validation'
+    : 'zonewall migrate MANIFEST (dry run), then --mode pending --force';
+}
+
+/** Reads the status of a zone's migration. */
+export async function readMigrationStatus(provider: Provider, zoneName: string): Promise<MigrationStatusReport> {
+  const { zone } = await provider.resolveZone(zoneName);
+  const live = await provider.readZone(zone.id);
+  const status = live.migration ?? await provider.migrationStatus(zone.id);
+  const state = wafStateOf({ ...live, migration: status });
+  const prev = live.previousWaf;
+  const owasp = prev?.packages.find((p) => p.detection_mode === 'anomaly');
+  const previous = prev === null ? null : {
+    ...(owasp !== undefined ? { owasp: { sensitivity: owasp.sensitivity, action_mode: owasp.action_mode } } : {}),
+    groupsOff: prev.groups.filter((g) => g.mode === 'off').length,
+    rulesSet: prev.rules.filter((r) => r.mode !== 'default' && r.default_mode !== undefined).length,
+    overrides: prev.overrides,
+  };
+  return {
+    zone, state, migrationState: status.migration_state, oldWaf: status.old_waf_status, newWaf: status.new_waf_status,
+    previous, rulesets: (live.entrypoint?.rules ?? []).map(describeRule),
+    next: nextStep(state, zone, prev?.overrides.length ?? 0),
+  };
+}
+
+/** The status as text. */
+export function renderMigrationStatus(s: MigrationStatusReport): string {
+  const lines = [
+    `zone ${s.zone.name} (${s.zone.id}${s.zone.plan !== undefined ? `, ${s.zone.plan}` : ''})`,
+    `  migration:    ${WafStateLabels[s.state]}; migration_state ${s.migrationState}`,
+    `  previous WAF: ${s.oldWaf}`,
+  ];
+  if (s.previous !== null) {
+    const o = s.previous.owasp;
+    if (o !== undefined) lines.push(`    OWASP package: sensitivity ${o.sensitivity ?? '?'}, action_mode ${o.action_mode ?? '?'}`);
+    lines.push(`    groups off: ${s.previous.groupsOff}; traditional rules set away from default: ${s.previous.rulesSet}`);
+    lines.push(`    URI-based overrides: ${s.previous.overrides.length}${s.previous.overrides.length > 0 ? ` (${s.previous.overrides.map((x) => x.id).join(', ')}): they block the migration` : ''}`);
+  }
+  lines.push(`  new WAF:      ${s.newWaf}`);
+  for (const r of s.rulesets) lines.push(`    ${r}`);
+  if (s.rulesets.length === 0) lines.push('    no http_request_firewall_managed entry point');
+  lines.push(`  next: ${s.next}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,230 @@
+/**
+ * Turns Terraform state into a zonewall manifest: filter and firewall rule resources become
+ * `filters` and `firewall_rules` (keyed by ref, else a slug of the description, else the resource
+ * name), previous-WAF package/group/rule resources become `previous_waf`, and a ruleset resource of
+ * the managed phase becomes `managed_rules`. Resource types are recognised with either prefix:
+ * `svc_` (the seed's provider) or `cloudflare_` (the public provider, up to v3.35 for the WAF ones).
+ * Whatever cannot be converted is reported, above all URI-based WAF overrides, which block the
+ * migration until they are deleted.
+ */
+import { ZonewallError } from '../errors.js';
+import { PreviousWafPackageIds } from './constants.js';
+import type { ManagedRuleEntry } from './managed-rules.js';
+import { bool, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
+import { convertRuleset, isManagedPhaseRuleset } from './terraform-ruleset.js';
+import type { TfResource } from './terraform-state.js';
+
+/** The resource kinds zonewall converts (the type without its provider prefix). */
+export const TerraformKinds = ['zone', 'filter', 'firewall_rule', 'ruleset', 'waf_package', 'waf_group', 'waf_rule', 'waf_override'] as const;
+/** One resource kind. */
+export type TerraformKind = (typeof TerraformKinds)[number];
+
+/** Something of the state that was not (fully) converted. */
+export interface ConversionNote {
+  address: string;
+  /** `blocker`: stops the migration until handled; `skipped`: not converted; `warning`: converted with a caveat. */
+  severity: 'blocker' | 'skipped' | 'warning';
+  message: string;
+}
+
+/** A manifest object with the address it came from (for comments and `terraform state rm`). */
+export interface Sourced<T> { key: string; address: string; value: T }
+
+/** The converted manifest, as data. */
+export interface ConvertedManifest {
+  zone: string;
+  zoneId?: string;
+  filters: Sourced<Record<string, unknown>>[];
+  firewallRules: Sourced<Record<string, unknown>>[];
+  managedRules?: { address: string; entries: ManagedRuleEntry[] };
+  previousWaf?: {
+    packages: Sourced<Record<string, unknown>>[];
+    groups: Sourced<string>[];
+    rules: Sourced<string>[];
+  };
+  notes: ConversionNote[];
+  /** Addresses of every converted resource, for `terraform state rm`. */
+  converted: string[];
+}
+
+/** The kind of a resource type, or undefined for types zonewall does not convert. */
+export function kindOf(type: string): TerraformKind | undefined {
+  const m = /^(?:svc|cloudflare)_(.+)$/.exec(type);
+  return m !== null && (TerraformKinds as readonly string[]).includes(m[1]) ? m[1] as TerraformKind : undefined;
+}
+
+/** Picks the zone: the one `--zone` names (by id or by a zone resource's name), or the only one. */
+function pickZone(resources: TfResource[], zoneOption: string | undefined): { zoneId?: string; name: string } {
+  const names = new Map<string, string>();
+  for (const r of resources) {
+    if (kindOf(r.type) !== 'zone') continue;
+    const id = str(r.attributes, 'id');
+    const name = str(r.attributes, 'zone') ?? str(r.attributes, 'name');
+    if (id !== undefined && name !== undefined) names.set(id, name);
+  }
+  const ids = [...new Set(resources.filter((r) => kindOf(r.type) !== 'zone').map((r) => str(r.attributes, 'zone_id')).filter((z) => z !== undefined))];
+  if (zoneOption !== undefined) {
+    const match = ids.find((id) => id === zoneOption || names.get(id) === zoneOption);
+    if (match !== undefined || ids.length <= 1) return { zoneId: match ?? ids[0], name: zoneOption };
+    throw new ZonewallError('ERR_USAGE', `--zone ${zoneOption} matches none of the zones in the state (${ids.join(', ')}); pass one of these zone ids`);
+  }
+  if (ids.length > 1) {
+    throw new ZonewallError('ERR_USAGE', `the state holds resources of ${ids.length} zones (${ids.map((id) => names.get(id) ?? id).join(', ')}); a manifest configures one zone: pass --zone with one of them`);
+  }
+  if (ids.length === 0) {
+    throw new ZonewallError('ERR_USAGE', 'the state holds no filter, firewall rule, ruleset or previous-WAF resource with a zone_id: nothing to convert (pass --zone to name the zone anyway)');
+  }
+  return { zoneId: ids[0], name: names.get(ids[0]) ?? ids[0] };
+}
+
+/** Converts filters; returns the map from filter id to manifest key. */
+function convertFilters(rs: TfResource[], out: ConvertedManifest): Map<string, string> {
+  const keys = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const r of rs) {
+    const a = r.attributes;
+    const expression = str(a, 'expression');
+    if (expression === undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: 'filter without an expression' });
+      continue;
+    }
+    const description = str(a, 'description');
+    const key = uniqueKey([str(a, 'ref'), description && slug(description), slug(r.name)], taken, 'filter');
+    const value: Record<string, unknown> = { expression };
+    if (description !== undefined) value.description = description;
+    if (bool(a, 'paused') === true) value.paused = true;
+    out.filters.push({ key, address: r.address, value });
+    out.converted.push(r.address);
+    const id = str(a, 'id');
+    if (id !== undefined) keys.set(id, key);
+  }
+  return keys;
+}
+
+/** Converts firewall rules, ordered by priority (rules without one last). */
+function convertFirewallRules(rs: TfResource[], filterKeys: Map<string, string>, out: ConvertedManifest): void {
+  const taken = new Set<string>();
+  const rows = rs.map((r) => ({ r, priority: num(r.attributes, 'priority') ?? null }));
+  rows.sort((x, y) => (x.priority ?? Infinity) - (y.priority ?? Infinity) || x.r.address.localeCompare(y.r.address));
+  for (const { r, priority } of rows) {
+    const a = r.attributes;
+    // v3/v4: `action` is a string and `filter_id` names the filter; v5: `action { mode }` and `filter { id }`.
+    const action = str(a, 'action') ?? str(obj(a.action), 'mode');
+    const filterId = str(a, 'filter_id') ?? str(obj(a.filter), 'id');
+    const filter = filterId === undefined ? undefined : filterKeys.get(filterId);
+    if (action === undefined || filter === undefined) {
+      out.notes.push({
+        address: r.address, severity: 'skipped',
+        message: action === undefined ? 'firewall rule without an action' : `firewall rule whose filter ${filterId ?? '(none)'} is not in the state: add the filter resource to the state or write the rule by hand`,
+      });
+      continue;
+    }
+    const description = str(a, 'description');
+    const key = uniqueKey([str(a, 'ref'), description && slug(description), slug(r.name)], taken, 'rule');
+    // Priority is always written: the manifest's default (previous + 1) differs from Terraform's (none).
+    const value: Record<string, unknown> = { action, filter, priority };
+    if (description !== undefined) value.description = description;
+    if (bool(a, 'paused') === true) value.paused = true;
+    const products = list(a.products).filter((p) => typeof p === 'string');
+    if (action === 'bypass' && products.length === 0) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: 'bypass rule without products: the service requires at least one; write the rule by hand' });
+      continue;
+    }
+    if (action === 'bypass') value.products = products;
+    out.firewallRules.push({ key, address: r.address, value });
+    out.converted.push(r.address);
+  }
+}
+
+/** The manifest key of a previous-WAF package: its alias when it has one. */
+function packageKey(id: string): string {
+  for (const [alias, pid] of Object.entries(PreviousWafPackageIds)) if (pid === id) return alias;
+  return id;
+}
+
+/** Converts previous-WAF packages, groups and rules, and reports URI-based overrides. */
+function convertPreviousWaf(byKind: Map<TerraformKind, TfResource[]>, zone: string, out: ConvertedManifest): void {
+  const waf = { packages: [] as Sourced<Record<string, unknown>>[], groups: [] as Sourced<string>[], rules: [] as Sourced<string>[] };
+  for (const r of byKind.get('waf_package') ?? []) {
+    const id = str(r.attributes, 'package_id') ?? '';
+    if (id === PreviousWafPackageIds.cloudflare) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: 'the CloudFlare package is traditional: it has no sensitivity or action mode (its groups and rules are converted)' });
+      continue;
+    }
+    const value: Record<string, unknown> = {};
+    for (const field of ['sensitivity', 'action_mode']) { const v = str(r.attributes, field); if (v !== undefined) value[field] = v; }
+    waf.packages.push({ key: packageKey(id), address: r.address, value });
+    out.converted.push(r.address);
+  }
+  for (const [kind, idField, target] of [['waf_group', 'group_id', waf.groups], ['waf_rule', 'rule_id', waf.rules]] as const) {
+    for (const r of byKind.get(kind) ?? []) {
+      const id = str(r.attributes, idField);
+      const mode = str(r.attributes, 'mode');
+      // The manifest's key patterns: group ids are 32 hex digits, rule ids like 100048 or WP0025B.
+      const valid = id !== undefined && (kind === 'waf_group' ? /^[0-9a-f]{32}$/.test(id) : /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(id));
+      if (!valid || mode === undefined) {
+        out.notes.push({ address: r.address, severity: 'skipped', message: `${kind.replace('_', ' ')} with ${id === undefined ? `no ${idField}` : `${idField} ${id}`}${mode === undefined ? ' and no mode' : ''}: not expressible in previous_waf` });
+        continue;
+      }
+      target.push({ key: id, address: r.address, value: mode });
+      out.converted.push(r.address);
+    }
+  }
+  for (const r of byKind.get('waf_override') ?? []) {
+    const id = str(r.attributes, 'override_id') ?? str(r.attributes, 'id') ?? '(unknown id)';
+    const urls = list(r.attributes.urls).filter((u) => typeof u === 'string').join(', ');
+    out.notes.push({
+      address: r.address, severity: 'blocker',
+      message: `URI-based WAF override ${id} (${urls}) cannot be expressed in a manifest and blocks the migration: recreate what it does as a skip rule or override in managed_rules, then delete it (zonewall migrate delete-overrides --zone ${zone} ${id} --force) and remove it from the state`,
+    });
+  }
+  if (waf.packages.length + waf.groups.length + waf.rules.length > 0) out.previousWaf = waf;
+}
+
+/** Converts the managed-phase ruleset, if the state has one. */
+function convertRulesets(rs: TfResource[], out: ConvertedManifest): void {
+  for (const r of rs) {
+    if (!isManagedPhaseRuleset(r.attributes)) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `ruleset of phase ${str(r.attributes, 'phase') ?? '(none)'}: zonewall manages only the zone's http_request_firewall_managed entry point` });
+      continue;
+    }
+    if (out.managedRules !== undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the managed phase (the first is ${out.managedRules.address}): a zone has one entry point per phase` });
+      continue;
+    }
+    const { entries, problems } = convertRuleset(r.attributes);
+    for (const message of problems) out.notes.push({ address: r.address, severity: 'warning', message });
+    out.managedRules = { address: r.address, entries };
+    out.converted.push(r.address);
+  }
+}
+
+/**
+ * Converts the resources of a Terraform state into manifest data for one zone.
+ *
+ * @example convertTerraform(parseTerraformState(text, file).resources, undefined).filters
+ */
+export function convertTerraform(resources: TfResource[], zoneOption?: string): ConvertedManifest {
+  const { zoneId, name } = pickZone(resources, zoneOption);
+  const out: ConvertedManifest = { zone: name, zoneId, filters: [], firewallRules: [], notes: [], converted: [] };
+  const byKind = new Map<TerraformKind, TfResource[]>();
+  const others = new Map<string, number>();
+  for (const r of resources) {
+    const kind = kindOf(r.type);
+    if (kind === undefined) { others.set(r.type, (others.get(r.type) ?? 0) + 1); continue; }
+    if (kind === 'zone') continue;
+    if (zoneId !== undefined && str(r.attributes, 'zone_id') !== zoneId) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `belongs to another zone (${str(r.attributes, 'zone_id') ?? 'none'})` });
+      continue;
+    }
+    byKind.set(kind, [...(byKind.get(kind) ?? []), r]);
+  }
+  const filterKeys = convertFilters(byKind.get('filter') ?? [], out);
+  convertFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
+  convertRulesets(byKind.get('ruleset') ?? [], out);
+  convertPreviousWaf(byKind, name, out);
+  for (const [type, count] of others) {
+    out.notes.push({ address: type, severity: 'skipped', message: `${count} resource(s) of a type zonewall does not manage: left to Terraform` });
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/**
+ * Helpers of the migration's end-to-end tests: run the built CLI (`node bin/zonewall.js`) as a
+ * child process, start `zonewall serve` on a free port, and set up an embedded-engine zone's
+ * previous WAF through the engine's own v4 API (in-process, while no CLI process holds the state).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Engine } from '../../src/engine/index.js';
+
+/** The repository root. */
+export const root = path.resolve(import.meta.dirname, '..', '..');
+/** The CLI under test: `bin/zonewall.js`, which runs the build in `dist/`. */
+const bin = path.join(root, 'bin', 'zonewall.js');
+
+/** What a CLI run printed and returned. */
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+/** Runs `zonewall ARGS` in `cwd`. */
+export function zonewall(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A running `zonewall serve`. */
+export interface Served { url: string; stop(): Promise<void> }
+
+/** Starts `zonewall serve --port 0` on a state directory with a bearer token. */
+export function serve(stateDir: string, token: string, cwd: string): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', stateDir], {
+      cwd, env: { ...process.env, ZONEWALL_SERVE_TOKEN: token },
+    });
+    let out = '';
+    let err = '';
+    const stop = () => new Promise<void>((done) => {
+      if (child.exitCode !== null) { done(); return; }
+      child.once('close', () => done());
+      child.kill('SIGTERM');
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m !== null) resolve({ url: m[1], stop });
+    });
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.on('close', (code) => reject(new Error(`zonewall serve exited (${code}) before listening: ${err}`)));
+  });
+}
+
+/** Calls the engine's v4 API in-process on a state directory, then closes the engine. */
+export async function withEngine<T>(stateDir: string, fn: (call: (method: string, path: string, body?: unknown) => Promise<unknown>, engine: Engine) => Promise<T>): Promise<T> {
+  const engine = await Engine.open({ dir: stateDir });
+  try {
+    return await fn(async (method, p, body) => {
+      const res = await engine.dispatch({ method, path: p, ...(body !== undefined ? { body } : {}) });
+      if (!res.body.success) throw new Error(`${method} ${p}: ${JSON.stringify(res.body.errors)}`);
+      return res.body.result;
+    }, engine);
+  } finally {
+    await engine.close();
+  }
+}
