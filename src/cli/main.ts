@@ -14,6 +14,7 @@ import { command as exportCommand } from './commands/export.js';
 import { command as planCommand } from './commands/plan.js';
 import { command as applyCommand } from './commands/apply.js';
 import { command as rollbackCommand } from './commands/rollback.js';
+import { command as testCommand } from './commands/test.js';
 
 /**
  * Every command, in help order. Each module exports `command: CommandModule`; add one line here
@@ -28,6 +29,7 @@ const commands: CommandModule[] = [
   planCommand,
   applyCommand,
   rollbackCommand,
+  testCommand,
 ];
 
 /** Builds the commander program. Commands are registered by their own modules. */

@@ -31,6 +31,12 @@ export interface DesiredFilter {
   /** True when declared inline in a firewall rule. */
   inline: boolean;
   location: SourceLocation;
+  /**
+   * Where individual fields were written (`expression`, `action`, `priority`, ...), so errors found
+   * after loading (plan tier checks) can point at the field rather than the key. Absent for objects
+   * not loaded from a file.
+   */
+  fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
 
 /** A firewall rule; it names its filter by the filter's ref. */
@@ -49,6 +55,12 @@ export interface DesiredFirewallRule {
   paused: boolean;
   products: string[];
   location: SourceLocation;
+  /**
+   * Where individual fields were written (`expression`, `action`, `priority`, ...), so errors found
+   * after loading (plan tier checks) can point at the field rather than the key. Absent for objects
+   * not loaded from a file.
+   */
+  fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
 
 /** Overrides of a managed ruleset, in the service's shape. */
@@ -72,6 +84,12 @@ export interface DesiredManagedRuleset {
   /** OWASP paranoia level, score threshold and action are already folded into these overrides. */
   overrides: DesiredManagedOverrides;
   location: SourceLocation;
+  /**
+   * Where individual fields were written (`expression`, `action`, `priority`, ...), so errors found
+   * after loading (plan tier checks) can point at the field rather than the key. Absent for objects
+   * not loaded from a file.
+   */
+  fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
 
 /** Settings of the previous WAF while the zone has not migrated. */

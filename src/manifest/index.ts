@@ -1,2 +1,20 @@
-/** The manifest's public surface: the Desired types, and (once written) load, validate and normalise. */
+/**
+ * The manifest's public surface: the Desired types (the contract with the planner); loading and
+ * validating manifests (`loadManifests`, `validateManifestText`); plan-tier checks for the planner
+ * (`checkAgainstZone`); errors and their formatting; the schema and its generated types.
+ */
 export * from './desired.js';
+export { ManifestError, formatIssue, formatIssueWithExcerpt, formatPath, compareIssues } from './errors.js';
+export type { ManifestIssue, DocPath } from './errors.js';
+export { validateManifestText } from './validate.js';
+export type { ManifestResult, ValidateOptions } from './validate.js';
+export { loadManifest, loadManifestFile, loadManifests, requireManifests, expandPaths } from './load.js';
+export type { LoadResult, PathLoadResult } from './load.js';
+export { checkAgainstZone } from './tier.js';
+export { manifestSchema } from './schema.js';
+export { ManifestLimits, ActiveRuleQuota } from './limits.js';
+export {
+  ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, PreviousWafPackageAliases,
+  resolveManagedRuleset, resolvePackage,
+} from './catalog.js';
+export type * from './generated/manifest-types.js';

@@ -1,0 +1,82 @@
+/**
+ * `zonewall validate PATH...`: checks manifests offline (YAML, schema, expressions, references,
+ * priorities, WAF sections, and plan-tier rules when the tier is known from `plan:` or `--plan`)
+ * and prints every error of every file at once, each as `file:line:col: path: message` with the
+ * offending line and a caret run. A PATH may be a directory of manifests. Exit 1 when any error.
+ * `--json` prints `{ valid, files, zones, errors }` instead.
+ */
+import type { Command } from 'commander';
+import { ZonewallError } from '../../errors.js';
+import {
+  formatIssueWithExcerpt, loadManifests, type DesiredPlanTier, type DesiredZone, type LoadResult,
+} from '../../manifest/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import type { CommandModule } from './command.js';
+
+const tiers: readonly DesiredPlanTier[] = ['free', 'pro', 'business', 'enterprise'];
+
+interface ValidateOptions {
+  plan?: string;
+  json?: boolean;
+}
+
+/** The `validate` command. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    program
+      .command('validate')
+      .description('check manifests offline and print every error (exit 1 when any)')
+      .argument('<paths...>', 'manifest files, or directories of *.yaml / *.yml manifests')
+      .option('--plan <tier>', `check plan-dependent features for this tier (${tiers.join(', ')}); overrides the manifests' plan:`)
+      .option('--json', 'print the result as JSON')
+      .action(async (paths: string[], opts: ValidateOptions) => {
+        process.exitCode = await validate(paths, opts);
+      });
+  },
+};
+
+async function validate(paths: string[], opts: ValidateOptions): Promise<number> {
+  if (opts.plan !== undefined && !(tiers as readonly string[]).includes(opts.plan)) {
+    throw new ZonewallError('ERR_USAGE', `--plan must be one of ${tiers.join(', ')}, got ${opts.plan}`);
+  }
+  const result = await loadManifests(paths, opts.plan === undefined ? {} : { tier: opts.plan as DesiredPlanTier });
+  process.stdout.write(opts.json === true ? `${JSON.stringify(toJson(result), null, 2)}\n` : toText(result));
+  return result.errors.length > 0 ? ExitCodes.error : ExitCodes.ok;
+}
+
+function counts(zone: DesiredZone): string {
+  const parts = [
+    `${zone.filters.length} filter${zone.filters.length === 1 ? '' : 's'}`,
+    `${zone.firewallRules.length} firewall rule${zone.firewallRules.length === 1 ? '' : 's'}`,
+  ];
+  if (zone.managedRules !== undefined) parts.push(`${zone.managedRules.length} managed ruleset${zone.managedRules.length === 1 ? '' : 's'}`);
+  if (zone.previousWaf !== undefined) parts.push('previous WAF');
+  if (zone.wafMigration !== undefined) parts.push(`waf_migration ${zone.wafMigration}`);
+  return parts.join(', ');
+}
+
+function toText(result: LoadResult): string {
+  const lines: string[] = [];
+  for (const zone of result.zones) lines.push(`ok ${zone.file}: zone ${zone.zone} (${counts(zone)})`);
+  for (const issue of result.errors) lines.push(formatIssueWithExcerpt(issue));
+  const badFiles = new Set(result.errors.map((e) => e.file)).size;
+  // Paths that could not be read are not in `files`, but count as files with errors.
+  const total = new Set([...result.files, ...result.errors.map((e) => e.file)]).size;
+  const n = result.errors.length;
+  lines.push(n === 0
+    ? `${result.files.length} manifest${result.files.length === 1 ? '' : 's'} valid`
+    : `${n} error${n === 1 ? '' : 's'} in ${badFiles} of ${total} file${total === 1 ? '' : 's'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function toJson(result: LoadResult): unknown {
+  return {
+    valid: result.errors.length === 0,
+    files: result.files,
+    zones: result.zones.map((z) => ({
+      file: z.file, zone: z.zone, filters: z.filters.length, firewall_rules: z.firewallRules.length,
+      managed_rules: z.managedRules?.length ?? null,
+    })),
+    errors: result.errors.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Expression checks: every filter expression (shared and inline) and every managed ruleset
+ * expression is parsed and type-checked by `src/expr`, with errors placed at the line and column of
+ * the YAML file (not of the string); over-long expressions are refused; two filters with the same
+ * canonical expression are refused, as the service would refuse the second one.
+ */
+import { ExpressionError, format, inspect, parse } from '../expr/index.js';
+import { formatPath, type DocPath } from './errors.js';
+import { mapValueOffset } from './expression-position.js';
+import { ManifestLimits } from './limits.js';
+import { pathKey } from './schema.js';
+import { entriesOf, isRecord, type Checks } from './view.js';
+
+/** A valid expression: its canonical form and the operators it uses (for plan checks). */
+export interface CheckedExpression {
+  canonical: string;
+  operators: ReadonlySet<string>;
+}
+
+/** Valid expressions of a document, by `pathKey` of the expression's path. */
+export type ExpressionTable = Map<string, CheckedExpression>;
+
+/** The phase of managed ruleset expressions (the entry point that executes them). */
+const managedPhase = 'http_request_firewall_managed';
+
+/** Checks one expression at `path`; returns its canonical form, or reports and returns undefined. */
+export function checkExpressionAt(checks: Checks, path: DocPath, source: string, managed = false): CheckedExpression | undefined {
+  if (source.length > ManifestLimits.expressionLength) {
+    checks.report(path, `expression is ${source.length} characters long; the service accepts at most ${ManifestLimits.expressionLength}`);
+    return undefined;
+  }
+  try {
+    const expr = managed ? parse(source, { phase: managedPhase }) : parse(source);
+    return { canonical: format(expr), operators: inspect(expr).operators };
+  } catch (err) {
+    if (err instanceof ExpressionError) {
+      reportExpressionError(checks, path, source, err);
+      return undefined;
+    }
+    // A bug in the expression checker must not take validation down with it.
+    const why = err instanceof Error ? err.message : String(err);
+    checks.report(path, `could not check this expression (internal error: ${why})`);
+    return undefined;
+  }
+}
+
+/** Places an expression error at its position in the file. */
+function reportExpressionError(checks: Checks, path: DocPath, source: string, err: ExpressionError): void {
+  const { locator } = checks;
+  const span = locator.resolve(path).value;
+  const start = mapValueOffset(locator.doc.text, span, source, err.offset);
+  const end = mapValueOffset(locator.doc.text, span, source, err.offset + err.length);
+  const hint = err.hint ? `; ${err.hint}` : '';
+  checks.issues.push(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${err.reason}${hint}`));
+}
+
+/** The expression paths of a manifest: shared filters, inline filters, then managed rulesets. */
+function* expressionPaths(data: Record<string, unknown>): Generator<{ path: DocPath; source: unknown; managed: boolean }> {
+  for (const [key, filter] of entriesOf(data.filters)) {
+    yield { path: ['filters', key, 'expression'], source: filter.expression, managed: false };
+  }
+  for (const [key, rule] of entriesOf(data.firewall_rules)) {
+    if (isRecord(rule.filter)) {
+      yield { path: ['firewall_rules', key, 'filter', 'expression'], source: rule.filter.expression, managed: false };
+    }
+  }
+  if (Array.isArray(data.managed_rules)) {
+    for (const [i, item] of data.managed_rules.entries()) {
+      if (isRecord(item) && item.expression !== undefined) {
+        yield { path: ['managed_rules', i, 'expression'], source: item.expression, managed: true };
+      }
+    }
+  }
+}
+
+/** Checks every expression and duplicate filter expressions; returns the valid ones. */
+export function checkExpressions(checks: Checks, data: Record<string, unknown>): ExpressionTable {
+  const table: ExpressionTable = new Map();
+  const firstFilterWith = new Map<string, DocPath>();
+  for (const { path, source, managed } of expressionPaths(data)) {
+    if (typeof source !== 'string' || !checks.isClean(path)) continue;
+    const checked = checkExpressionAt(checks, path, source, managed);
+    if (checked === undefined) continue;
+    table.set(pathKey(path), checked);
+    if (managed) continue;
+    const first = firstFilterWith.get(checked.canonical);
+    if (first === undefined) {
+      firstFilterWith.set(checked.canonical, path);
+      continue;
+    }
+    checks.report(path, duplicateMessage(checks, first, path));
+  }
+  return table;
+}
+
+function duplicateMessage(checks: Checks, first: DocPath, path: DocPath): string {
+  const owner = first.slice(0, -1);
+  const where = `${formatPath(owner)} (line ${checks.lineOf(owner)})`;
+  const sharedFirst = first[0] === 'filters';
+  const way = sharedFirst && path[0] === 'firewall_rules'
+    ? `use filter: ${String(first[1])} instead`
+    : 'keep one and share it between rules';
+  return `same expression as ${where}; the service refuses duplicate filters: ${way}`;
+}

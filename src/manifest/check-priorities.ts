@@ -1,0 +1,70 @@
+/**
+ * Effective priorities of firewall rules, and their checks. Key order is evaluation order: a rule
+ * without `priority` gets the previous rule's effective priority + 1 (the first gets 1); an explicit
+ * priority wins; `priority: null` means "after every prioritised rule". Three things would silently
+ * break the key-order promise, so they are errors: an implicit priority past the maximum; an implicit
+ * priority equal to another rule's (the service orders equal priorities by action, not by key); and a
+ * rule without priority after a `priority: null` rule (it would run before it).
+ */
+import { ManifestLimits } from './limits.js';
+import { entriesOf, type Checks } from './view.js';
+
+/** One rule's effective priority. */
+export interface EffectivePriority {
+  key: string;
+  priority: number | null;
+  /** True when derived from key order (no `priority` field). */
+  implicit: boolean;
+}
+
+/** Computes effective priorities in key order; an invalid `priority` value counts as absent. */
+export function effectivePriorities(rules: [string, Record<string, unknown>][]): EffectivePriority[] {
+  let previous = 0;
+  return rules.map(([key, rule]) => {
+    const p = rule.priority;
+    if (p === null) return { key, priority: null, implicit: false };
+    if (typeof p === 'number' && Number.isInteger(p) && p >= ManifestLimits.minPriority && p <= ManifestLimits.maxPriority) {
+      previous = p;
+      return { key, priority: p, implicit: false };
+    }
+    previous += 1;
+    return { key, priority: previous, implicit: true };
+  });
+}
+
+/** Checks the effective priorities of `firewall_rules`. */
+export function checkPriorities(checks: Checks, data: Record<string, unknown>): void {
+  const priorities = effectivePriorities(entriesOf(data.firewall_rules));
+  const holder = new Map<number, EffectivePriority>();
+  let nullRule: string | undefined;
+  for (const r of priorities) {
+    const path = ['firewall_rules', r.key];
+    if (r.priority === null) {
+      nullRule ??= r.key;
+      continue;
+    }
+    if (r.implicit && r.priority > ManifestLimits.maxPriority) {
+      checks.report(path, `its implicit priority (previous rule's + 1) is ${r.priority}, above the maximum `
+        + `${ManifestLimits.maxPriority}: give it an explicit priority`);
+      continue;
+    }
+    if (r.implicit && nullRule !== undefined) {
+      checks.report(path, `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
+        + `it would run before that rule: move it above, or set priority: null or a number here`);
+    }
+    const other = holder.get(r.priority);
+    if (other === undefined) {
+      holder.set(r.priority, r);
+    } else if (r.implicit || other.implicit) {
+      checks.report(path, samePriorityMessage(checks, r, other));
+    }
+  }
+}
+
+function samePriorityMessage(checks: Checks, r: EffectivePriority, other: EffectivePriority): string {
+  const where = `firewall_rules.${other.key} (line ${checks.lineOf(['firewall_rules', other.key])})`;
+  const mine = r.implicit ? `gets priority ${String(r.priority)} from key order (previous rule's + 1)` : `has priority ${String(r.priority)}`;
+  const theirs = other.implicit ? 'gets from key order' : 'has';
+  return `${mine}, which ${where} also ${theirs}; the service runs equal priorities in action order, `
+    + 'not key order: give the rules distinct priorities';
+}

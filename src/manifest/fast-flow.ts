@@ -1,0 +1,100 @@
+/**
+ * Single-line flow collections for the fast YAML reader: `[a, "b", {c: d}]` and `{ id: x, action: log }`,
+ * as manifests write override lists and small maps. Multi-line flows, empty entries, trailing commas,
+ * comments inside, and plain scalars with `:` or `#` are left to the `yaml` package (`Bail`).
+ */
+import { bail, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
+import { setEntry, type MapInfo, type SeqInfo, type Span } from './source.js';
+
+/** A parsed node: its value, its span, and where parsing stopped. */
+export interface FlowResult {
+  value: unknown;
+  span: Span;
+  next: number;
+}
+
+/** What flow parsing needs from the reader: positions and duplicate-key reporting. */
+export interface FlowSink {
+  containers: WeakMap<object, MapInfo | SeqInfo>;
+  duplicate(key: string, keySpan: Span, first: Span, path: (string | number)[]): void;
+  problemCount(): number;
+  dropProblemsAfter(count: number): void;
+  maxDepth: number;
+}
+
+const flowStop = new Set([',', '[', ']', '{', '}', '#', ':']);
+
+/** A flow node (collection or scalar) starting at `i`. */
+export function readFlowNode(text: string, i: number, end: number, sink: FlowSink, path: (string | number)[]): FlowResult {
+  if (path.length > sink.maxDepth) bail();
+  const ch = text[i];
+  if (ch === '[') return readFlowSeq(text, i, end, sink, path);
+  if (ch === '{') return readFlowMap(text, i, end, sink, path);
+  if (ch === '"' || ch === "'") {
+    const q = ch === '"' ? readDoubleQuoted(text, i, end) : readSingleQuoted(text, i, end);
+    return { value: q.value, span: { start: i, end: q.end, style: ch === '"' ? 'double' : 'single' }, next: q.end };
+  }
+  return readFlowPlain(text, i, end);
+}
+
+function readFlowPlain(text: string, i: number, end: number): FlowResult {
+  let j = i;
+  while (j < end && !flowStop.has(text[j])) j++;
+  let k = j;
+  while (k > i && text.charCodeAt(k - 1) === 32) k--;
+  const source = text.slice(i, k);
+  if (source === '' || '&*!|>%@`?-'.includes(source[0])) bail();
+  return { value: resolvePlain(source), span: { start: i, end: k, style: 'plain' }, next: j };
+}
+
+function readFlowSeq(text: string, open: number, end: number, sink: FlowSink, path: (string | number)[]): FlowResult {
+  const arr: unknown[] = [];
+  const info: SeqInfo = { kind: 'seq', items: [] };
+  let i = skipSpaces(text, open + 1, end);
+  if (text[i] !== ']') {
+    for (;;) {
+      const item = readFlowNode(text, i, end, sink, [...path, arr.length]);
+      arr.push(item.value);
+      info.items.push(item.span);
+      i = skipSpaces(text, item.next, end);
+      if (text[i] === ']') break;
+      if (text[i] !== ',') bail();
+      i = skipSpaces(text, i + 1, end);
+      if (text[i] === ']') bail(); // trailing comma
+    }
+  }
+  sink.containers.set(arr, info);
+  return { value: arr, span: { start: open, end: i + 1 }, next: i + 1 };
+}
+
+function readFlowMap(text: string, open: number, end: number, sink: FlowSink, path: (string | number)[]): FlowResult {
+  const obj: Record<string, unknown> = {};
+  const info: MapInfo = { kind: 'map', entries: new Map() };
+  let i = skipSpaces(text, open + 1, end);
+  if (text[i] !== '}') {
+    for (;;) {
+      const key = readFlowNode(text, i, end, sink, path);
+      if (typeof key.value === 'object' && key.value !== null) bail();
+      const name = key.span.style === 'plain' ? text.slice(key.span.start, key.span.end) : String(key.value);
+      if (text[key.next] !== ':' || text[key.next + 1] !== ' ') bail();
+      const problems = sink.problemCount();
+      const value = readFlowNode(text, skipSpaces(text, key.next + 1, end), end, sink, [...path, name]);
+      const first = info.entries.get(name);
+      if (first !== undefined) {
+        sink.dropProblemsAfter(problems); // a repeated key's value is dropped unread, problems included
+        sink.duplicate(name, key.span, first.key, [...path, name]);
+      }
+      else {
+        info.entries.set(name, { key: key.span, value: value.span });
+        setEntry(obj, name, value.value);
+      }
+      i = skipSpaces(text, value.next, end);
+      if (text[i] === '}') break;
+      if (text[i] !== ',') bail();
+      i = skipSpaces(text, i + 1, end);
+      if (text[i] === '}') bail();
+    }
+  }
+  sink.containers.set(obj, info);
+  return { value: obj, span: { start: open, end: i + 1 }, next: i + 1 };
+}

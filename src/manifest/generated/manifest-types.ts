@@ -1,0 +1,251 @@
+/**
+ * Types of a zone manifest, generated from schemas/zone-manifest.schema.json by `npm run gen`
+ * (scripts/gen-types.ts, json-schema-to-typescript). Do not edit: change the schema and regenerate.
+ * test/manifest/generated-types.test.ts fails when this file is stale.
+ */
+
+/**
+ * A Rules language expression, for example `http.request.uri.path matches "^/api/" and ip.src ne 192.0.2.1` (at most 4096 characters). Checked offline; stored in canonical form.
+ */
+export type Expression = string;
+/**
+ * Free text shown beside the object (at most 500 characters).
+ */
+export type Description = string;
+/**
+ * A manifest key: stored on the live object as its `ref` (at most 50 characters). Starts with a letter or digit; then letters, digits, `_`, `.` and `-`.
+ */
+export type Key = string;
+
+/**
+ * A zonewall manifest: the desired edge security configuration of one zone (filters, firewall rules, managed rulesets, the previous WAF and the WAF migration). Map keys become the live objects' `ref`, so plans match manifest objects to live ones by key. Add `# yaml-language-server: $schema=<path to this file>` as the first line for completion and help in editors.
+ */
+export interface ZoneManifest {
+  /**
+   * Ignored by zonewall: lets editors that read a `$schema` property find this schema.
+   */
+  $schema?: string;
+  /**
+   * The zone this manifest configures: its name (`example.com`) or its 32-character id. Each manifest configures exactly one zone; a directory of manifests may configure several.
+   */
+  zone: string;
+  /**
+   * The zone's plan tier. Used when the embedded engine creates a zone that does not exist yet (default `enterprise`), and by `zonewall validate` to check plan-dependent features offline (`log` needs enterprise, `matches` needs business or higher, `waf_migration: validation` needs enterprise, managed rulesets other than `free` need pro or higher, active firewall rules are limited to 5/20/100/1000). When a provider knows the live zone's tier, the live tier wins.
+   */
+  plan?: 'free' | 'pro' | 'business' | 'enterprise';
+  /**
+   * Shared filters, keyed by ref. A filter holds an expression and can be used by any number of firewall rules (`filter: <key>`). Two filters may not have the same expression (compared in canonical form): the service refuses duplicates.
+   */
+  filters?: {
+    [k: string]: Filter;
+  };
+  /**
+   * Firewall rules, keyed by ref. Key order is evaluation order: a rule without `priority` gets the previous rule's effective priority + 1 (the first rule gets 1); an explicit `priority` wins. So that key order stays true, a rule without `priority` may not share its effective priority with another rule (the service runs equal priorities in action order) nor follow a `priority: null` rule.
+   */
+  firewall_rules?: {
+    [k: string]: FirewallRule;
+  };
+  /**
+   * The managed rulesets deployed by the zone's `http_request_firewall_managed` entry point (the ruleset-based WAF), in execution order. Each item becomes one `execute` rule. Leave the section out to leave the entry point alone; `managed_rules: []` deploys nothing.
+   */
+  managed_rules?: ManagedRuleset[];
+  previous_waf?: PreviousWaf;
+  /**
+   * The migration from the previous WAF to managed rulesets. `none`: stay on the previous WAF. `validation` (Enterprise only): run the `managed_rules` configuration beside the previous WAF. `pending`: deploy `managed_rules` and switch the previous WAF off, which cannot be undone. Leave it out when the zone has already migrated or zonewall should not drive the migration. `validation` and `pending` need a `managed_rules` section.
+   */
+  waf_migration?: 'none' | 'validation' | 'pending';
+}
+/**
+ * A filter: an expression that firewall rules (and other features of the service) refer to.
+ */
+export interface Filter {
+  expression: Expression;
+  description?: Description;
+  /**
+   * A paused filter matches nothing. Default false.
+   */
+  paused?: boolean;
+  /**
+   * A manifest key: stored on the live object as its `ref` (at most 50 characters). Starts with a letter or digit; then letters, digits, `_`, `.` and `-`.
+   */
+  renamed_from?: string;
+}
+/**
+ * A firewall rule: an action applied to the traffic its filter matches.
+ */
+export interface FirewallRule {
+  /**
+   * What to do with matching traffic. `log` needs an Enterprise plan and does not stop evaluation; `bypass` skips the products listed in `products` and does not stop evaluation either. For equal priorities the service runs actions in the order log, bypass, allow, challenge, managed_challenge, js_challenge, block.
+   */
+  action: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'allow' | 'log' | 'bypass';
+  /**
+   * The filter: a key of `filters` (shared), or an inline filter `{ expression, description?, paused? }` whose ref is this rule's key.
+   */
+  filter: Key | InlineFilter;
+  /**
+   * Evaluation priority, 1 to 2147483647; lower runs first. Without it the rule gets the previous rule's effective priority + 1 (the first rule gets 1), so key order is evaluation order. `null` means no priority: the rule runs after every prioritised rule.
+   */
+  priority?: number | null;
+  description?: Description;
+  /**
+   * A paused rule is kept but not evaluated. Default false.
+   */
+  paused?: boolean;
+  /**
+   * With `action: bypass` (required there, and allowed only there): the products to skip for matching traffic. A set: order does not matter.
+   *
+   * @minItems 1
+   */
+  products?: [
+    'zoneLockdown' | 'uaBlock' | 'bic' | 'hot' | 'securityLevel' | 'rateLimit' | 'waf',
+    ...('zoneLockdown' | 'uaBlock' | 'bic' | 'hot' | 'securityLevel' | 'rateLimit' | 'waf')[]
+  ];
+  /**
+   * A manifest key: stored on the live object as its `ref` (at most 50 characters). Starts with a letter or digit; then letters, digits, `_`, `.` and `-`.
+   */
+  renamed_from?: string;
+}
+/**
+ * A filter written inside its rule. Its ref is the rule's key (and it follows the rule's `renamed_from`); other rules cannot share it: move it to `filters` to share it.
+ */
+export interface InlineFilter {
+  expression: Expression;
+  description?: Description;
+  /**
+   * A paused filter matches nothing. Default false.
+   */
+  paused?: boolean;
+}
+/**
+ * One managed ruleset deployed by the `http_request_firewall_managed` entry point, with its overrides.
+ */
+export interface ManagedRuleset {
+  /**
+   * The managed ruleset: a catalog alias (`managed`: Cloudflare Managed Ruleset, `owasp`: Cloudflare OWASP Core Ruleset, `free`: Cloudflare Free Managed Ruleset, `exposed_credentials`: Exposed Credentials Check) or a 32-character hexadecimal ruleset id.
+   */
+  ruleset: ('managed' | 'owasp' | 'free' | 'exposed_credentials') | string;
+  /**
+   * A manifest key: stored on the live object as its `ref` (at most 50 characters). Starts with a letter or digit; then letters, digits, `_`, `.` and `-`.
+   */
+  ref?: string;
+  /**
+   * Whether the ruleset runs. Default true.
+   */
+  enabled?: boolean;
+  /**
+   * A Rules language expression, for example `http.request.uri.path matches "^/api/" and ip.src ne 192.0.2.1` (at most 4096 characters). Checked offline; stored in canonical form.
+   */
+  expression?: string;
+  /**
+   * Free text stored on the entry point rule.
+   */
+  description?: string;
+  /**
+   * For the OWASP ruleset: the action of the anomaly score rule (949110: Inbound Anomaly Score Exceeded), which acts when the score reaches `score_threshold`. For other rulesets: shorthand for `overrides.action`, the action of every rule of the ruleset.
+   */
+  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  overrides?: ManagedOverrides;
+  /**
+   * OWASP only: the paranoia level, 1 to 4. Level n disables the categories paranoia-level-(n+1) to paranoia-level-4. Leave it out for the ruleset's default.
+   */
+  paranoia_level?: number;
+  /**
+   * OWASP only: the anomaly score at which the anomaly rule acts: `low` (60 and higher), `medium` (40, the default), `high` (25), or a number.
+   */
+  score_threshold?: ('low' | 'medium' | 'high') | number;
+}
+/**
+ * Overrides of a managed ruleset. Precedence: rule overrides, then category (tag) overrides, then the ruleset-level `action`/`enabled`, then the ruleset's defaults.
+ */
+export interface ManagedOverrides {
+  /**
+   * The action of every rule of the ruleset (lowest precedence).
+   */
+  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  /**
+   * Enables or disables every rule of the ruleset (lowest precedence).
+   */
+  enabled?: boolean;
+  /**
+   * Overrides of every rule with a category (tag), such as `wordpress` or `paranoia-level-3`. A list, as the service writes it; each category at most once (normalised in name order).
+   */
+  categories?: CategoryOverride[];
+  /**
+   * Overrides of single rules, by rule id (highest precedence). A list, as the service writes it; each rule at most once (normalised in id order).
+   */
+  rules?: RuleOverride[];
+}
+/**
+ * An override of every rule with one category (tag).
+ */
+export interface CategoryOverride {
+  /**
+   * The category (tag), for example `wordpress`.
+   */
+  category: string;
+  /**
+   * The action of the category's rules.
+   */
+  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  /**
+   * Enables or disables the category's rules.
+   */
+  enabled?: boolean;
+}
+/**
+ * An override of one rule of a managed ruleset.
+ */
+export interface RuleOverride {
+  /**
+   * The rule's id (32 hexadecimal characters).
+   */
+  id: string;
+  /**
+   * The rule's action.
+   */
+  action?: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  /**
+   * Enables or disables the rule.
+   */
+  enabled?: boolean;
+  /**
+   * The score threshold of an anomaly score rule (such as OWASP 949110).
+   */
+  score_threshold?: number;
+}
+/**
+ * Settings of the previous (package-based) WAF, for a zone that has not finished migrating to managed rulesets. Not allowed together with `waf_migration: pending`: the previous WAF is gone once the migration finishes.
+ */
+export interface PreviousWaf {
+  /**
+   * Anomaly package settings, keyed by package alias (`owasp`: OWASP ModSecurity Core Rule Set) or package id. Only anomaly packages have sensitivity and action mode; the `cloudflare` package is traditional, so configure its groups and rules instead.
+   */
+  packages?: {
+    [k: string]: PreviousWafPackage;
+  };
+  /**
+   * Group modes, keyed by group id (32 hexadecimal characters): `on` or `off`.
+   */
+  groups?: {
+    [k: string]: 'on' | 'off';
+  };
+  /**
+   * Rule modes, keyed by rule id (such as `100048` or `WP0025B`). Anomaly and allow rules take `on`/`off`; traditional deny rules take `default`, `disable`, `simulate`, `block` or `challenge`.
+   */
+  rules?: {
+    [k: string]: 'default' | 'disable' | 'simulate' | 'block' | 'challenge' | 'on' | 'off';
+  };
+}
+/**
+ * Settings of an anomaly package of the previous WAF.
+ */
+export interface PreviousWafPackage {
+  /**
+   * Anomaly sensitivity: `high` (the service's default), `medium`, `low`, or `off` to switch the package off.
+   */
+  sensitivity?: 'high' | 'medium' | 'low' | 'off';
+  /**
+   * What the package does with anomalous requests: `simulate` (log only), `block`, or `challenge` (the service's default).
+   */
+  action_mode?: 'simulate' | 'block' | 'challenge';
+}

@@ -1,0 +1,120 @@
+/**
+ * Loading manifests from disk. A path may be a file or a directory of manifests (every `*.yaml` and
+ * `*.yml` directly inside it, sorted by name, not recursive), so a directory works wherever one file
+ * does. All files are validated and all their issues returned together; one zone may be configured
+ * by one manifest only.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DesiredZone } from './desired.js';
+import { compareIssues, ManifestError, type ManifestIssue } from './errors.js';
+import { validateManifestText, type ManifestResult, type ValidateOptions } from './validate.js';
+
+/** The outcome of loading several manifests. */
+export interface LoadResult {
+  /** The files read, in order (directories expanded). */
+  files: string[];
+  /** The zones of the files that are valid. */
+  zones: DesiredZone[];
+  /** Every issue of every file, sorted. */
+  errors: ManifestIssue[];
+}
+
+const manifestFile = /\.ya?ml$/i;
+
+function wholeFile(file: string, message: string): ManifestIssue {
+  return { file, line: 0, column: 0, path: '', message };
+}
+
+function describeIoError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES') return 'permission denied';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Expands directories into their manifest files; unreadable paths become issues. */
+export async function expandPaths(paths: readonly string[]): Promise<{ files: string[]; issues: ManifestIssue[] }> {
+  const files: string[] = [];
+  const issues: ManifestIssue[] = [];
+  for (const path of paths) {
+    try {
+      if (!(await stat(path)).isDirectory()) {
+        files.push(path);
+        continue;
+      }
+      const names = (await readdir(path, { withFileTypes: true }))
+        .filter((d) => !d.isDirectory() && manifestFile.test(d.name))
+        .map((d) => d.name)
+        .sort();
+      if (names.length === 0) issues.push(wholeFile(path, 'no manifests (*.yaml, *.yml) in this directory'));
+      files.push(...names.map((n) => join(path, n)));
+    } catch (err) {
+      issues.push(wholeFile(path, describeIoError(err)));
+    }
+  }
+  return { files: [...new Set(files)], issues };
+}
+
+/** Reads and validates one manifest file (not a directory). */
+export async function loadManifestFile(file: string, options: ValidateOptions = {}): Promise<ManifestResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    return { file, issues: [wholeFile(file, describeIoError(err))] };
+  }
+  return validateManifestText(text, file, options);
+}
+
+/** The outcome of loading one path: a `LoadResult`, plus the single-zone view of it. */
+export interface PathLoadResult extends LoadResult {
+  /** The zone, when the path holds exactly one manifest and it is valid. */
+  zone?: DesiredZone;
+  /** The same list as `errors` (the name `ManifestResult` uses for one file). */
+  issues: ManifestIssue[];
+}
+
+/**
+ * Reads and validates one manifest path: a file, or a directory of manifests.
+ * @example const { zone, issues } = await loadManifest('zones/example.com.yaml');
+ */
+export async function loadManifest(path: string, options: ValidateOptions = {}): Promise<PathLoadResult> {
+  const result = await loadManifests([path], options);
+  const single = result.files.length === 1 && result.errors.length === 0 ? result.zones[0] : undefined;
+  return single === undefined ? { ...result, issues: result.errors } : { ...result, zone: single, issues: result.errors };
+}
+
+/** Reads and validates manifests (files or directories); returns valid zones and all issues. */
+export async function loadManifests(paths: readonly string[], options: ValidateOptions = {}): Promise<LoadResult> {
+  const { files, issues } = await expandPaths(paths);
+  const zones: DesiredZone[] = [];
+  const owner = new Map<string, DesiredZone>();
+  for (const file of files) {
+    const result = await loadManifestFile(file, options);
+    issues.push(...result.issues);
+    if (result.zone === undefined) continue;
+    const first = owner.get(result.zone.zone.toLowerCase());
+    if (first !== undefined) {
+      const at = result.zone.locations.zone;
+      issues.push({
+        file, line: at?.line ?? 0, column: at?.column ?? 0, path: 'zone',
+        message: `zone "${result.zone.zone}" is already configured by ${first.file}; one manifest per zone`,
+      });
+      continue;
+    }
+    owner.set(result.zone.zone.toLowerCase(), result.zone);
+    zones.push(result.zone);
+  }
+  return { files, zones, errors: issues.sort(compareIssues) };
+}
+
+/**
+ * Like `loadManifests`, for commands that need valid zones: throws a `ManifestError` carrying every
+ * issue when there is any.
+ */
+export async function requireManifests(paths: readonly string[], options: ValidateOptions = {}): Promise<DesiredZone[]> {
+  const { zones, errors } = await loadManifests(paths, options);
+  if (errors.length > 0) throw new ManifestError(errors);
+  return zones;
+}

@@ -1,0 +1,69 @@
+/**
+ * Normalises `managed_rules` into `DesiredManagedRuleset`s: aliases resolved to ruleset ids, default
+ * ref/expression/enabled filled in, and the OWASP shorthands folded into overrides in the service's
+ * shape (paranoia level n disables categories paranoia-level-(n+1)..4; `score_threshold` and `action`
+ * become an override of rule 949110). Categories are sorted by name and rules by id, so two manifests
+ * that mean the same produce the same overrides and the planner's comparison is stable.
+ */
+import {
+  OwaspAnomalyRuleId, OwaspMaxParanoiaLevel, OwaspRulesetId, OwaspScoreThresholds, paranoiaCategory, resolveManagedRuleset,
+} from './catalog.js';
+import type { DesiredManagedOverrides, DesiredManagedRuleset, SourceLocation } from './desired.js';
+import type { ManagedRuleset } from './generated/manifest-types.js';
+
+type CategoryOverride = DesiredManagedOverrides['categories'][number];
+type RuleOverride = DesiredManagedOverrides['rules'][number];
+
+/** Copies only the defined fields, so deep comparisons never see `key: undefined`. */
+function defined<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The score a threshold level or number stands for. */
+export function scoreThreshold(value: ManagedRuleset['score_threshold']): number | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'number' ? value : OwaspScoreThresholds[value];
+}
+
+/** The overrides of one item, shorthands folded in, in canonical order. */
+export function normalizeOverrides(item: ManagedRuleset, rulesetId: string): DesiredManagedOverrides {
+  const o = item.overrides ?? {};
+  const isOwasp = rulesetId === OwaspRulesetId;
+  const categories: CategoryOverride[] = (o.categories ?? []).map((c) => defined({ category: c.category, action: c.action, enabled: c.enabled }));
+  const rules: RuleOverride[] = (o.rules ?? []).map((r) => defined({
+    id: r.id, action: r.action, enabled: r.enabled, score_threshold: r.score_threshold,
+  }));
+  if (isOwasp && item.paranoia_level !== undefined) {
+    for (let level = item.paranoia_level + 1; level <= OwaspMaxParanoiaLevel; level++) {
+      categories.push({ category: paranoiaCategory(level), enabled: false });
+    }
+  }
+  if (isOwasp && (item.score_threshold !== undefined || item.action !== undefined)) {
+    rules.push(defined({ id: OwaspAnomalyRuleId, action: item.action, score_threshold: scoreThreshold(item.score_threshold) }));
+  }
+  categories.sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+  rules.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // For rulesets other than OWASP, the item's `action` is shorthand for overrides.action.
+  const action = o.action ?? (isOwasp ? undefined : item.action);
+  return defined({ action, enabled: o.enabled, categories, rules });
+}
+
+/** One `managed_rules` item as the planner wants it. */
+export function normalizeManagedRuleset(
+  item: ManagedRuleset,
+  canonicalExpression: string,
+  location: SourceLocation,
+  fieldLocations: Partial<Record<string, SourceLocation>>,
+): DesiredManagedRuleset {
+  const rulesetId = resolveManagedRuleset(item.ruleset);
+  return {
+    ref: item.ref ?? item.ruleset,
+    rulesetId,
+    enabled: item.enabled ?? true,
+    expression: canonicalExpression,
+    description: item.description ?? '',
+    overrides: normalizeOverrides(item, rulesetId),
+    location,
+    fieldLocations,
+  };
+}

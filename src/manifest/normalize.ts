@@ -1,0 +1,151 @@
+/**
+ * Normalises checked manifest data into a `DesiredZone`: keys become refs, expressions their
+ * canonical form, defaults are filled in, inline filters become filters of their own (ref = the
+ * rule's key, following the rule's `renamed_from`), priorities become effective priorities, bypass
+ * products are put in one fixed order, and aliases are resolved. It reads only the parts the checks
+ * found clean, so it can also build a partial zone for plan-tier checks of a manifest with errors.
+ */
+import { format, parse } from '../expr/index.js';
+import { resolvePackage } from './catalog.js';
+import type { CheckedExpression, ExpressionTable } from './check-expressions.js';
+import { effectivePriorities } from './check-priorities.js';
+import type {
+  DesiredFilter, DesiredFirewallAction, DesiredFirewallRule, DesiredManagedRuleset, DesiredPreviousWaf, DesiredZone,
+  SourceLocation,
+} from './desired.js';
+import type { DocPath } from './errors.js';
+import type { FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
+import type { Locator } from './locate.js';
+import { normalizeManagedRuleset } from './normalize-managed.js';
+import { pathKey } from './schema.js';
+import { entriesOf, isRecord, type Checks } from './view.js';
+
+/** Bypass products in the service's documented order; `products` is a set, so it is kept sorted. */
+const productOrder = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'];
+
+const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'managed_rules', 'previous_waf', 'waf_migration'] as const;
+
+let matchAll: string | undefined;
+/** The canonical form of `true`, the default expression of managed rulesets. */
+function canonicalTrue(): string {
+  const canonical = matchAll ?? format(parse('true', { phase: 'http_request_firewall_managed' }));
+  matchAll = canonical;
+  return canonical;
+}
+
+/** Builds the desired zone from checked data (entries that failed a check are left out). */
+export function normalize(checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): DesiredZone {
+  const m = data as unknown as ZoneManifest;
+  const { locator } = checks;
+  const at = (path: DocPath): SourceLocation => locationOf(locator, path);
+  const locations: Record<string, SourceLocation> = {};
+  for (const section of topSections) if (data[section] !== undefined) locations[section] = at([section]);
+  const zone: DesiredZone = {
+    file: locator.file,
+    zone: typeof m.zone === 'string' ? m.zone : '',
+    filters: [],
+    firewallRules: [],
+    locations,
+  };
+  if (m.plan !== undefined && checks.isClean(['plan'])) zone.plan = m.plan;
+  if (m.waf_migration !== undefined && checks.isClean(['waf_migration'])) zone.wafMigration = m.waf_migration;
+  normalizeFilters(zone, checks, data, expressions);
+  normalizeRules(zone, checks, data, expressions);
+  if (Array.isArray(m.managed_rules)) zone.managedRules = normalizeManaged(checks, m.managed_rules, expressions);
+  if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, at(['previous_waf']));
+  return zone;
+}
+
+/** The file position of a path. */
+export function locationOf(locator: Locator, path: DocPath): SourceLocation {
+  const { line, column } = locator.lines.position(locator.spanOf(path).start);
+  return { file: locator.file, line, column };
+}
+
+function fieldLocations(locator: Locator, base: DocPath, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
+  const out: Partial<Record<string, SourceLocation>> = {};
+  for (const [f, span] of locator.fieldSpans(base, fields)) {
+    const { line, column } = locator.lines.position(span.start);
+    out[f] = { file: locator.file, line, column };
+  }
+  return out;
+}
+
+function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
+  for (const [key, f] of entriesOf(data.filters)) {
+    const base = ['filters', key];
+    const checked = expressions.get(pathKey([...base, 'expression']));
+    if (!checks.isClean(base) || checked === undefined) continue;
+    zone.filters.push(filterOf(checks.locator, key, f, checked, base, false));
+  }
+}
+
+function filterOf(
+  locator: Locator, ref: string, f: Record<string, unknown>, checked: CheckedExpression, base: DocPath, inline: boolean,
+): DesiredFilter {
+  const filter: DesiredFilter = {
+    ref,
+    expression: checked.canonical,
+    description: typeof f.description === 'string' ? f.description : '',
+    paused: f.paused === true,
+    inline,
+    location: locationOf(locator, base),
+    fieldLocations: fieldLocations(locator, base, ['expression', 'description', 'paused']),
+  };
+  if (typeof f.renamed_from === 'string') filter.renamedFrom = f.renamed_from;
+  return filter;
+}
+
+function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
+  const entries = entriesOf(data.firewall_rules);
+  const priorities = effectivePriorities(entries);
+  entries.forEach(([key, raw], i) => {
+    const base = ['firewall_rules', key];
+    if (!checks.isClean(base)) return;
+    const rule = raw as unknown as FirewallRule;
+    if (typeof rule.filter !== 'string') {
+      const checked = expressions.get(pathKey([...base, 'filter', 'expression']));
+      if (checked === undefined) return;
+      // The inline filter's ref follows the rule's key, and so does its rename.
+      const inline: Record<string, unknown> = { ...rule.filter, renamed_from: rule.renamed_from };
+      zone.filters.push(filterOf(checks.locator, key, inline, checked, [...base, 'filter'], true));
+    }
+    zone.firewallRules.push(ruleOf(checks.locator, key, rule, priorities[i].priority, base));
+  });
+}
+
+function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: number | null, base: DocPath): DesiredFirewallRule {
+  const products = [...(rule.products ?? [])].sort((a, b) => productOrder.indexOf(a) - productOrder.indexOf(b));
+  const out: DesiredFirewallRule = {
+    ref: key,
+    action: rule.action as DesiredFirewallAction,
+    filterRef: typeof rule.filter === 'string' ? rule.filter : key,
+    priority,
+    description: rule.description ?? '',
+    paused: rule.paused ?? false,
+    products,
+    location: locationOf(locator, base),
+    fieldLocations: fieldLocations(locator, base, ['action', 'filter', 'priority', 'paused', 'products', 'description']),
+  };
+  if (rule.renamed_from !== undefined) out.renamedFrom = rule.renamed_from;
+  return out;
+}
+
+function normalizeManaged(checks: Checks, items: ManagedRuleset[], expressions: ExpressionTable): DesiredManagedRuleset[] {
+  const out: DesiredManagedRuleset[] = [];
+  items.forEach((item, i) => {
+    const base = ['managed_rules', i];
+    if (!checks.isClean(base) || !isRecord(item)) return;
+    const checked = item.expression === undefined ? canonicalTrue() : expressions.get(pathKey([...base, 'expression']))?.canonical;
+    if (checked === undefined) return;
+    const fields = fieldLocations(checks.locator, base, ['ruleset', 'expression', 'action', 'enabled', 'overrides']);
+    out.push(normalizeManagedRuleset(item, checked, locationOf(checks.locator, base), fields));
+  });
+  return out;
+}
+
+function normalizePreviousWaf(waf: PreviousWaf, location: SourceLocation): DesiredPreviousWaf {
+  const packages: DesiredPreviousWaf['packages'] = {};
+  for (const [key, settings] of Object.entries(waf.packages ?? {})) packages[resolvePackage(key)] = { ...settings };
+  return { packages, groups: { ...(waf.groups ?? {}) }, rules: { ...(waf.rules ?? {}) }, location };
+}

@@ -1,0 +1,92 @@
+/**
+ * A parsed manifest document: plain data (what JSON Schema validates) plus, beside it, where each
+ * map entry and list item was written. Both YAML readers (`yaml-reader.ts`, `fast-reader.ts`) produce
+ * this shape, so positions, schema checks and normalisation never depend on which reader ran.
+ */
+
+/** How a scalar was written; expression positions depend on it (quotes, escapes, block indentation). */
+export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded';
+
+/** Where a node was written, as offsets into the file text (`end` is the end of the value). */
+export interface Span {
+  start: number;
+  end: number;
+  /** Set for scalars. */
+  style?: ScalarStyle;
+}
+
+/** Positions of a map's entries, by key (the key as written, before any type resolution). */
+export interface MapInfo {
+  kind: 'map';
+  entries: Map<string, { key: Span; value: Span }>;
+}
+
+/** Positions of a list's items. */
+export interface SeqInfo {
+  kind: 'seq';
+  items: Span[];
+}
+
+/** A problem found while reading YAML, at an offset of the text. */
+export interface ReadProblem {
+  offset: number;
+  length: number;
+  message: string;
+  /** The document path of the node concerned, when known (duplicate keys). */
+  path?: (string | number)[];
+}
+
+/** The result of reading one manifest file's text. */
+export interface ParsedDocument {
+  text: string;
+  /** The document's data; `undefined` when the text holds no document at all. */
+  data: unknown;
+  root: Span;
+  /** Positions of every map and list in `data` (keyed by the object itself). */
+  containers: WeakMap<object, MapInfo | SeqInfo>;
+  problems: ReadProblem[];
+  /**
+   * True when the text is not valid YAML: the data may be partial, so only `problems` should be
+   * reported. Duplicate keys are problems but not fatal (the first occurrence is kept).
+   */
+  fatal: boolean;
+}
+
+/** Sets `obj[key] = value` without letting a `__proto__` key reach the prototype. */
+export function setEntry(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/** Maps offsets of a text to 1-based line and column (binary search over line starts). */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  /** The 1-based line and column of `offset` (clamped into the text). */
+  position(offset: number): { line: number; column: number } {
+    const at = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - this.starts[lo] + 1 };
+  }
+
+  /** The text of a 1-based line, without its line break. */
+  lineText(line: number): string {
+    const start = this.starts[line - 1] ?? this.text.length;
+    const next = this.starts[line];
+    const end = next === undefined ? this.text.length : next - 1;
+    return this.text.slice(start, end).replace(/\r$/, '');
+  }
+}

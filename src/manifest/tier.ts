@@ -1,0 +1,96 @@
+/**
+ * What a zone's plan tier allows, checked against a desired zone once the tier is known (from the
+ * manifest's `plan:` offline, or from the provider at plan time; the provider's wins). The rules
+ * are the service's (reference/api-facts.md §3, §4, §5, §6):
+ *
+ * | feature                               | needs                          |
+ * |---------------------------------------|--------------------------------|
+ * | firewall rule action `log`            | enterprise                     |
+ * | the `matches` operator in a filter    | business or enterprise         |
+ * | active (not paused) firewall rules    | free 5, pro 20, business 100, enterprise 1000 |
+ * | managed rulesets other than `free`    | pro or higher                  |
+ * | `previous_waf` settings               | pro or higher                  |
+ * | `waf_migration: validation`           | enterprise                     |
+ */
+import { parse, inspect } from '../expr/index.js';
+import { FreeRulesetId } from './catalog.js';
+import type { DesiredFilter, DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
+import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
+import { ActiveRuleQuota } from './limits.js';
+
+const rank: Record<DesiredPlanTier, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
+
+/** Operators per canonical expression, so a zone checked twice parses each expression once. */
+const operatorCache = new Map<string, ReadonlySet<string> | null>();
+
+function operatorsOf(expression: string): ReadonlySet<string> | null {
+  try {
+    return inspect(parse(expression)).operators;
+  } catch {
+    return null; // the manifest checks report bad expressions; nothing to add here
+  }
+}
+
+function usesMatches(filter: DesiredFilter): boolean {
+  const cached = operatorCache.get(filter.expression);
+  const ops = cached === undefined ? operatorsOf(filter.expression) : cached;
+  if (cached === undefined) {
+    if (operatorCache.size > 10_000) operatorCache.clear();
+    operatorCache.set(filter.expression, ops);
+  }
+  return ops !== null && (ops.has('matches') || ops.has('~'));
+}
+
+function issueAt(file: string, location: SourceLocation | undefined, path: DocPath, message: string): ManifestIssue {
+  return { file, line: location?.line ?? 0, column: location?.column ?? 0, path: formatPath(path), message };
+}
+
+function filterPath(filter: DesiredFilter): DocPath {
+  return filter.inline ? ['firewall_rules', filter.ref, 'filter', 'expression'] : ['filters', filter.ref, 'expression'];
+}
+
+/**
+ * Issues for what the zone's plan does not allow. `zone.plan` undefined (tier unknown): no issues.
+ * @example checkAgainstZone(desired, { plan: 'pro' }) // [{ path: 'firewall_rules.audit.action', message: 'log needs ...' }]
+ */
+export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPlanTier }): ManifestIssue[] {
+  const tier = zone.plan;
+  if (tier === undefined) return [];
+  const on = `(the zone is on the ${tier} plan)`;
+  const issues: ManifestIssue[] = [];
+  const add = (location: SourceLocation | undefined, path: DocPath, message: string): void => {
+    issues.push(issueAt(desired.file, location, path, message));
+  };
+  for (const rule of desired.firewallRules) {
+    if (rule.action === 'log' && tier !== 'enterprise') {
+      add(rule.fieldLocations?.action ?? rule.location, ['firewall_rules', rule.ref, 'action'], `log needs an Enterprise plan ${on}`);
+    }
+  }
+  if (rank[tier] < rank.business) {
+    for (const filter of desired.filters) {
+      if (!usesMatches(filter)) continue;
+      add(filter.fieldLocations?.expression ?? filter.location, filterPath(filter),
+        `the matches operator needs a Business or Enterprise plan ${on}`);
+    }
+  }
+  const quota = ActiveRuleQuota[tier];
+  const active = desired.firewallRules.filter((r) => !r.paused);
+  if (active.length > quota) {
+    const first = active[quota];
+    add(first.location, ['firewall_rules', first.ref], `the ${tier} plan allows ${quota} active firewall rules and this is `
+      + `active rule ${quota + 1} of ${active.length}: pause or remove ${active.length - quota}, or use a higher plan`);
+  }
+  if (tier === 'free') {
+    for (const [i, m] of (desired.managedRules ?? []).entries()) {
+      if (m.rulesetId === FreeRulesetId) continue;
+      add(m.fieldLocations?.ruleset ?? m.location, ['managed_rules', i, 'ruleset'], `this managed ruleset needs a Pro plan or higher ${on}; `
+        + 'a free zone can deploy only the free ruleset');
+    }
+    if (desired.previousWaf !== undefined) add(desired.previousWaf.location, ['previous_waf'], `the previous WAF needs a Pro plan or higher ${on}`);
+  }
+  if (desired.wafMigration === 'validation' && tier !== 'enterprise') {
+    add(desired.locations.waf_migration, ['waf_migration'], `validation mode needs an Enterprise plan ${on}; `
+      + 'use waf_migration: pending to migrate in one step');
+  }
+  return issues;
+}

@@ -1,0 +1,91 @@
+/**
+ * Validation of one manifest's text, end to end: YAML with positions, the JSON Schema, expressions,
+ * references between keys, priorities, the WAF sections, and (when the tier is known) what the
+ * zone's plan allows. Every stage runs even when an earlier one found problems, on the parts that
+ * are still sound, so one run reports everything; the desired zone is returned only when there is
+ * nothing to report. Offline: no provider, no network.
+ */
+import { checkExpressions } from './check-expressions.js';
+import { checkPriorities } from './check-priorities.js';
+import { checkRefs } from './check-refs.js';
+import { checkManagedRules, checkPreviousWaf } from './check-sections.js';
+import type { DesiredPlanTier, DesiredZone } from './desired.js';
+import { compareIssues, formatIssue, formatPath, type ManifestIssue } from './errors.js';
+import { Locator } from './locate.js';
+import { normalize } from './normalize.js';
+import { readManifestYaml } from './read.js';
+import { checkSchema } from './schema.js';
+import { LineIndex } from './source.js';
+import { checkAgainstZone } from './tier.js';
+import { Checks, isRecord } from './view.js';
+
+/** Options of validation. */
+export interface ValidateOptions {
+  /** The zone's plan tier when known (e.g. from a provider); wins over the manifest's `plan:`. */
+  tier?: DesiredPlanTier;
+}
+
+/** The outcome of validating one manifest. */
+export interface ManifestResult {
+  file: string;
+  /** The desired zone; present only when `issues` is empty. */
+  zone?: DesiredZone;
+  /** Every problem found, sorted by position. */
+  issues: ManifestIssue[];
+}
+
+/**
+ * Validates the text of one manifest; `file` is the name used in issues. Never throws on bad input.
+ * @example validateManifestText('zone: example.com\n', 'zone.yaml').zone?.zone // 'example.com'
+ */
+export function validateManifestText(text: string, file: string, options: ValidateOptions = {}): ManifestResult {
+  const lines = new LineIndex(text);
+  try {
+    const issues = collectIssues(text, file, lines, options);
+    return issues.zone !== undefined && issues.list.length === 0
+      ? { file, zone: issues.zone, issues: [] }
+      : { file, issues: finish(issues.list) };
+  } catch (err) {
+    // A bug must not take a whole validate run down: report it where the user can see it.
+    const why = err instanceof Error ? err.message : String(err);
+    return { file, issues: [{ file, line: 1, column: 1, path: '', message: `internal error while validating: ${why}` }] };
+  }
+}
+
+function collectIssues(text: string, file: string, lines: LineIndex, options: ValidateOptions): { list: ManifestIssue[]; zone?: DesiredZone } {
+  const doc = readManifestYaml(text, lines);
+  const locator = new Locator(file, doc, lines);
+  const list = doc.problems.map((p) => locator.issueAt(p.offset, p.length, p.path ? formatPath(p.path) : '', p.message));
+  if (doc.fatal) return { list };
+  if (doc.data === undefined || doc.data === null) {
+    list.push(locator.issueAt(0, 1, '', 'the manifest is empty: it needs at least `zone: <zone name or id>`'));
+    return { list };
+  }
+  const schema = checkSchema(doc.data, locator);
+  list.push(...schema.issues);
+  if (!isRecord(doc.data)) return { list };
+  const checks = new Checks(locator, schema.dirty);
+  const expressions = checkExpressions(checks, doc.data);
+  checkRefs(checks, doc.data);
+  checkPriorities(checks, doc.data);
+  checkManagedRules(checks, doc.data);
+  checkPreviousWaf(checks, doc.data);
+  list.push(...checks.issues);
+  const zone = normalize(checks, doc.data, expressions);
+  const tier = options.tier ?? zone.plan;
+  for (const issue of checkAgainstZone(zone, { plan: tier })) {
+    list.push(issue.line > 0 ? { ...issue, excerpt: lines.lineText(issue.line) } : issue);
+  }
+  return { list, zone };
+}
+
+/** Sorted, without repeats. */
+function finish(issues: ManifestIssue[]): ManifestIssue[] {
+  const seen = new Set<string>();
+  return issues.sort(compareIssues).filter((i) => {
+    const key = formatIssue(i);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { validateManifestText, type DesiredZone } from '../../src/manifest/index.js';
+import { doc } from './helpers/issues.js';
+
+function zoneOf(text: string): DesiredZone {
+  const r = validateManifestText(text, 'zone.yaml');
+  expect(r.issues).toEqual([]);
+  return r.zone!;
+}
+
+const z = 'zone: example.com';
+
+describe('normalisation into a DesiredZone', () => {
+  it('turns keys into refs, inline filters into filters, and fills defaults', () => {
+    const zone = zoneOf(doc(z, 'filters:', '  api:', '    expression: http.request.uri.path  matches  "^/api/"',
+      'firewall_rules:', '  r1:', '    action: block', '    filter: api', '  r2:', '    action: bypass', '    products: [waf, bic]',
+      '    filter: {expression: ip.src eq 192.0.2.1, description: office, paused: true}', '    renamed_from: old-r2'));
+    expect(zone.filters.map((f) => [f.ref, f.expression, f.inline, f.paused, f.description, f.renamedFrom])).toEqual([
+      ['api', 'http.request.uri.path matches "^/api/"', false, false, '', undefined],
+      ['r2', 'ip.src eq 192.0.2.1', true, true, 'office', 'old-r2'],
+    ]);
+    expect(zone.firewallRules.map((r) => [r.ref, r.filterRef, r.priority, r.products, r.renamedFrom])).toEqual([
+      ['r1', 'api', 1, [], undefined],
+      ['r2', 'r2', 2, ['bic', 'waf'], 'old-r2'],
+    ]);
+    expect(zone.filters[0].location).toEqual({ file: 'zone.yaml', line: 3, column: 3 });
+    expect(zone.firewallRules[1].fieldLocations?.action).toEqual({ file: 'zone.yaml', line: 10, column: 13 });
+    expect(zone.managedRules).toBeUndefined();
+    expect(zone.previousWaf).toBeUndefined();
+    expect(zone.wafMigration).toBeUndefined();
+  });
+
+  it('computes effective priorities: key order, explicit priorities win, null stays null', () => {
+    const rule = (k: string, extra: string[] = []): string[] => [`  ${k}:`, '    action: block', `    filter: {expression: http.host eq "${k}"}`, ...extra];
+    const zone = zoneOf(doc(z, 'firewall_rules:', ...rule('a'), ...rule('b', ['    priority: 100']), ...rule('c'), ...rule('d', ['    priority: 50']),
+      ...rule('e'), ...rule('f', ['    priority: null'])));
+    expect(zone.firewallRules.map((r) => [r.ref, r.priority])).toEqual([['a', 1], ['b', 100], ['c', 101], ['d', 50], ['e', 51], ['f', null]]);
+  });
+
+  it('folds OWASP shorthands into overrides, sorted', () => {
+    const zone = zoneOf(doc(z, 'managed_rules:', '  - ruleset: owasp', '    paranoia_level: 1', '    score_threshold: high',
+      '    action: log', '    overrides:', '      categories: [{category: wordpress, enabled: false}]',
+      '      rules: [{id: ffffffffffffffffffffffffffffffff, action: block}, {id: 0000000000000000000000000000000a, enabled: false}]'));
+    expect(zone.managedRules).toEqual([expect.objectContaining({
+      ref: 'owasp', rulesetId: '4814384a9e5d4991b9815dcfc25d2f1f', enabled: true, expression: 'true', description: '',
+      overrides: {
+        categories: [
+          { category: 'paranoia-level-2', enabled: false }, { category: 'paranoia-level-3', enabled: false },
+          { category: 'paranoia-level-4', enabled: false }, { category: 'wordpress', enabled: false },
+        ],
+        rules: [
+          { id: '0000000000000000000000000000000a', enabled: false },
+          { id: '6179ae15870a4bb7b2d480d4843b323c', action: 'log', score_threshold: 25 },
+          { id: 'ffffffffffffffffffffffffffffffff', action: 'block' },
+        ],
+      },
+    })]);
+  });
+
+  it('maps score threshold levels and keeps numbers', () => {
+    const thresholds = (['low', 'medium', 'high', '33'] as const).map((t) => {
+      const zone = zoneOf(doc(z, 'managed_rules:', '  - ruleset: owasp', `    score_threshold: ${t}`));
+      return zone.managedRules![0].overrides.rules[0].score_threshold;
+    });
+    expect(thresholds).toEqual([60, 40, 25, 33]);
+  });
+
+  it('treats action as overrides.action for rulesets other than OWASP, and resolves ids and refs', () => {
+    const zone = zoneOf(doc(z, 'managed_rules:', '  - ruleset: managed', '    action: log', '    enabled: false',
+      '  - ruleset: 77454fe2d30c4220b5701f6fdfb893ba', '    expression: http.host eq "x"', '    description: free'));
+    expect(zone.managedRules).toEqual([
+      expect.objectContaining({ ref: 'managed', rulesetId: 'efb7b8c949ac4650a09736fc376e9aee', enabled: false, overrides: { action: 'log', categories: [], rules: [] } }),
+      expect.objectContaining({ ref: '77454fe2d30c4220b5701f6fdfb893ba', rulesetId: '77454fe2d30c4220b5701f6fdfb893ba', expression: 'http.host eq "x"', description: 'free' }),
+    ]);
+  });
+
+  it('resolves previous WAF package aliases and keeps the migration mode and plan', () => {
+    const zone = zoneOf(doc(z, 'plan: business', 'waf_migration: none', 'previous_waf:', '  packages:', '    owasp: {sensitivity: low, action_mode: block}',
+      '  groups: {07d700cf30fda7548be94ff01087d0c4: "off"}', '  rules: {100048: disable, WP0025B: block}'));
+    expect(zone.plan).toBe('business');
+    expect(zone.wafMigration).toBe('none');
+    expect(zone.previousWaf).toEqual({
+      packages: { c504870194831cd12c3fc0284f294abb: { sensitivity: 'low', action_mode: 'block' } },
+      groups: { '07d700cf30fda7548be94ff01087d0c4': 'off' },
+      rules: { 100048: 'disable', WP0025B: 'block' },
+      location: { file: 'zone.yaml', line: 4, column: 1 },
+    });
+    expect(Object.keys(zone.locations).sort()).toEqual(['plan', 'previous_waf', 'waf_migration', 'zone']);
+  });
+
+  it('reads keys as written (00123 stays 00123)', () => {
+    const zone = zoneOf(doc(z, 'previous_waf:', '  rules:', '    00123: "on"'));
+    expect(Object.keys(zone.previousWaf!.rules)).toEqual(['00123']);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { checkAgainstZone, formatIssue, validateManifestText, type DesiredZone } from '../../src/manifest/index.js';
+import { doc, issuesOf } from './helpers/issues.js';
+
+function zoneOf(text: string): DesiredZone {
+  const r = validateManifestText(text, 'zone.yaml');
+  expect(r.issues).toEqual([]);
+  return r.zone!;
+}
+
+const rules = (n: number, paused = 0): string[] => Array.from({ length: n }, (_, i) => [
+  `  r${i}:`, '    action: block', `    filter: {expression: http.host eq "h${i}"}`, ...(i < paused ? ['    paused: true'] : []),
+]).flat();
+
+describe('checkAgainstZone (plan tiers)', () => {
+  it('reports nothing when the tier is unknown', () => {
+    const zone = zoneOf(doc('zone: x', 'firewall_rules:', '  audit:', '    action: log', '    filter: {expression: http.host matches "a"}'));
+    expect(checkAgainstZone(zone, {})).toEqual([]);
+  });
+
+  it('log needs enterprise; matches needs business', () => {
+    const zone = zoneOf(doc('zone: x', 'firewall_rules:', '  audit:', '    action: log', '    filter: {expression: http.host matches "a"}'));
+    expect(checkAgainstZone(zone, { plan: 'pro' }).map(formatIssue)).toEqual([
+      'zone.yaml:4:13: firewall_rules.audit.action: log needs an Enterprise plan (the zone is on the pro plan)',
+      'zone.yaml:5:26: firewall_rules.audit.filter.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
+    ]);
+    expect(checkAgainstZone(zone, { plan: 'business' }).map((i) => i.path)).toEqual(['firewall_rules.audit.action']);
+    expect(checkAgainstZone(zone, { plan: 'enterprise' })).toEqual([]);
+  });
+
+  it('counts active rules against the plan quota (paused rules do not count)', () => {
+    expect(checkAgainstZone(zoneOf(doc('zone: x', 'firewall_rules:', ...rules(7, 2))), { plan: 'free' })).toEqual([]);
+    expect(checkAgainstZone(zoneOf(doc('zone: x', 'firewall_rules:', ...rules(6))), { plan: 'free' }).map(formatIssue)).toEqual([
+      'zone.yaml:18:3: firewall_rules.r5: the free plan allows 5 active firewall rules and this is active rule 6 of 6: pause or remove 1, or use a higher plan',
+    ]);
+  });
+
+  it('free zones deploy only the free managed ruleset and have no previous WAF', () => {
+    const zone = zoneOf(doc('zone: x', 'managed_rules:', '  - ruleset: free', '  - ruleset: managed', 'previous_waf:', '  rules: {"100048": disable}'));
+    expect(checkAgainstZone(zone, { plan: 'free' }).map(formatIssue)).toEqual([
+      'zone.yaml:4:14: managed_rules[1].ruleset: this managed ruleset needs a Pro plan or higher (the zone is on the free plan); a free zone can deploy only the free ruleset',
+      'zone.yaml:5:1: previous_waf: the previous WAF needs a Pro plan or higher (the zone is on the free plan)',
+    ]);
+    expect(checkAgainstZone(zone, { plan: 'pro' })).toEqual([]);
+  });
+
+  it('validation mode needs enterprise', () => {
+    const zone = zoneOf(doc('zone: x', 'waf_migration: validation', 'managed_rules: []'));
+    expect(checkAgainstZone(zone, { plan: 'pro' }).map((i) => i.path)).toEqual(['waf_migration']);
+  });
+
+  it('validate uses the manifest plan offline, and an explicit tier wins over it', () => {
+    const text = doc('zone: x', 'plan: enterprise', 'firewall_rules:', '  audit:', '    action: log', '    filter: {expression: ssl}');
+    expect(issuesOf(text)).toEqual([]);
+    expect(issuesOf(text, 'business')).toEqual(['zone.yaml:5:13: firewall_rules.audit.action: log needs an Enterprise plan (the zone is on the business plan)']);
+  });
+});
