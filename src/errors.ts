@@ -21,9 +21,14 @@ export const ErrorCodes = {
   ERR_MANIFEST: 'user', // the manifest is invalid (one or more located reasons)
   // expressions
   ERR_EXPRESSION: 'user', // an expression does not parse or type-check
+  ERR_EXPRESSION_INPUT: 'user', // a request value given to the expression evaluator does not fit its field
   // storage
   ERR_STORAGE: 'system', // a storage operation failed
   ERR_STORAGE_ARGUMENT: 'user', // a storage call with bad arguments or over a limit
+  ERR_STORAGE_LIMIT: 'user', // a storage call over a documented limit (key, value, batch size, window)
+  ERR_STORAGE_SQL: 'user', // a SQL statement failed or is not authorized
+  ERR_STORAGE_UNSUPPORTED: 'user', // the API is not offered by this backend (SQL or PITR on 'kv')
+  ERR_STORAGE_RESET: 'system', // the object was reset (failed write, abort); callers get this error
   // engine and providers
   ERR_API: 'user', // the service refused a request (see the service's errors)
   ERR_PROVIDER: 'system', // the provider could not reach or understand the service
@@ -35,6 +40,8 @@ export const ErrorCodes = {
   ERR_LOCKED: 'user', // another apply holds the zone
   // migration
   ERR_MIGRATION: 'user', // the zone cannot migrate as asked
+  // policy tests
+  ERR_POLICY_TESTS: 'user', // a policy test cases file is missing or invalid, or its cases cannot run
 } as const satisfies Record<string, ErrorKind>;
 
 /** A registered error code. */

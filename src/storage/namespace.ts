@@ -1,0 +1,163 @@
+/**
+ * `ObjectNamespace`: the entry point of the storage layer. A namespace is a directory of stateful
+ * objects of one class; `ns.get(name)` returns a stub whose method calls are events delivered to the
+ * one live instance of that object; `ns.close()` commits and closes everything. Reopening a
+ * namespace on the same directory sees all confirmed data and arms the alarms recorded there
+ * (overdue ones fire at once). One process may have a directory open once at a time.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AlarmIndex } from './alarm-index.js';
+import { AlarmDefaults, type AlarmInvocationInfo, type AlarmRetryOptions } from './alarms.js';
+import { StorageError, StorageTypeError } from './errors.js';
+import { ObjectHost, type HostConfig } from './host.js';
+import { objectsDir } from './open.js';
+import type { Backend } from './session.js';
+import type { ObjectState } from './state.js';
+
+/** Options of `new ObjectNamespace(ObjectClass, options)`. */
+export interface ObjectNamespaceOptions<Env = unknown> {
+  /** Directory holding the namespace's object files (created if missing). */
+  dir: string;
+  /** `sqlite` (KV + SQL + PITR + alarms; zonewall's default) or `kv` (KV + alarms). */
+  backend?: Backend;
+  /** Second constructor argument of every instance. */
+  env?: Env;
+  /** Retry policy of failed `alarm()` handlers (default: 2000 ms doubling, 6 retries). */
+  alarmRetry?: AlarmRetryOptions;
+  /** Clock in ms since epoch (default `Date.now`); a test hook for alarm times. */
+  now?: () => number;
+  /** Receives each failed alarm attempt (default: one line on stderr). */
+  onAlarmError?: (err: unknown, info: AlarmInvocationInfo, name: string) => void;
+}
+
+/** A class of stateful objects: constructed with `(ctx, env)`; `alarm(info)` is the alarm handler. */
+export type ObjectClass<T extends object, Env = unknown> = new (ctx: ObjectState, env: Env) => T;
+
+/** Functions of `T` as stub methods: every call is an event and returns a promise. */
+export type ObjectStub<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<Awaited<R>>
+    : never;
+};
+
+const openDirs = new Set<string>();
+
+function defaultAlarmError(err: unknown, info: AlarmInvocationInfo, name: string): void {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`zonewall storage: alarm() of object "${name}" failed (retry ${info.retryCount}): ${message}\n`);
+}
+
+function retryOptions(options: AlarmRetryOptions | undefined): Required<AlarmRetryOptions> {
+  const baseDelayMs = options?.baseDelayMs ?? AlarmDefaults.baseDelayMs;
+  const maxRetries = options?.maxRetries ?? AlarmDefaults.maxRetries;
+  if (!(baseDelayMs >= 0) || !Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new StorageTypeError('alarmRetry needs baseDelayMs >= 0 and an integer maxRetries >= 0.');
+  }
+  return { baseDelayMs, maxRetries };
+}
+
+/**
+ * A namespace of stateful objects of one class, stored under one directory.
+ * @example
+ * class Counter {
+ *   constructor(private ctx: ObjectState) {}
+ *   async increment() { const n = ((await this.ctx.storage.get<number>('n')) ?? 0) + 1; await this.ctx.storage.put('n', n); return n; }
+ * }
+ * const ns = new ObjectNamespace(Counter, { dir: './data', backend: 'sqlite' });
+ * await ns.get('visits').increment(); // 1
+ * await ns.close();
+ */
+export class ObjectNamespace<T extends object, Env = unknown> {
+  readonly #cfg: HostConfig;
+  readonly #dir: string;
+  readonly #hosts = new Map<string, ObjectHost>();
+  readonly #stubs = new Map<string, ObjectStub<T>>();
+  #closed = false;
+
+  constructor(ObjectClass: ObjectClass<T, Env>, options: ObjectNamespaceOptions<Env>) {
+    if (typeof ObjectClass !== 'function') throw new StorageTypeError('ObjectNamespace needs an object class.');
+    if (typeof options?.dir !== 'string' || options.dir === '') {
+      throw new StorageTypeError('ObjectNamespace needs options.dir, the directory that holds the objects.');
+    }
+    const backend = options.backend ?? 'sqlite';
+    if (backend !== 'sqlite' && backend !== 'kv') {
+      throw new StorageTypeError(`Unknown storage backend "${String(backend)}": use 'sqlite' or 'kv'.`);
+    }
+    this.#dir = resolve(options.dir);
+    if (openDirs.has(this.#dir)) {
+      throw new StorageError(`The namespace directory ${this.#dir} is already open in this process; close the other ObjectNamespace first.`);
+    }
+    const alarmRetry = retryOptions(options.alarmRetry);
+    try {
+      mkdirSync(objectsDir(this.#dir), { recursive: true });
+    } catch (err) {
+      throw new StorageError(`Cannot create the namespace directory ${this.#dir}: ${(err as Error).message}`, { cause: err });
+    }
+    const alarmIndex = new AlarmIndex(join(this.#dir, 'alarms.sqlite'));
+    openDirs.add(this.#dir);
+    this.#cfg = {
+      dir: this.#dir, backend, env: options.env, alarmRetry, alarmIndex,
+      ObjectClass: ObjectClass as unknown as HostConfig['ObjectClass'],
+      now: options.now ?? Date.now,
+      onAlarmError: options.onAlarmError ?? defaultAlarmError,
+    };
+    for (const [name, time] of alarmIndex.entries()) this.#host(name).armFromIndex(time);
+  }
+
+  /** The backend this namespace uses. */
+  get backend(): Backend {
+    return this.#cfg.backend;
+  }
+
+  /** The stub of the object called `name`: its method calls are events delivered to the live instance. */
+  get(name: string): ObjectStub<T> {
+    if (typeof name !== 'string') throw new StorageTypeError('An object name must be a string.');
+    if (this.#closed) throw new StorageError('The object namespace is closed; open it again to use its objects.');
+    let stub = this.#stubs.get(name);
+    if (!stub) {
+      const host = this.#host(name);
+      const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+      stub = new Proxy({} as ObjectStub<T>, {
+        get(_target, prop) {
+          // Not thenable, so `await ns.get(name)` yields the stub itself.
+          if (typeof prop !== 'string' || prop === 'then') return undefined;
+          let method = methods.get(prop);
+          if (!method) {
+            method = (...args: unknown[]) => host.call(prop, args);
+            methods.set(prop, method);
+          }
+          return method;
+        },
+      });
+      this.#stubs.set(name, stub);
+    }
+    return stub;
+  }
+
+  /** Commits pending writes, stops alarms, fails queued events and closes every object file. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const errors: unknown[] = [];
+    for (const host of this.#hosts.values()) {
+      try {
+        host.close();
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    this.#cfg.alarmIndex.close();
+    openDirs.delete(this.#dir);
+    if (errors.length > 0) throw new StorageError(`Closing the namespace ${this.#dir} failed`, { cause: errors[0] });
+  }
+
+  #host(name: string): ObjectHost {
+    let host = this.#hosts.get(name);
+    if (!host) {
+      host = new ObjectHost(name, this.#cfg);
+      this.#hosts.set(name, host);
+    }
+    return host;
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The durable change log of one object (`<object>.pitr/`): an append-only sequence of records in
+ * 16 MiB segment files named by their first sequence number. Each committed transaction is one
+ * record holding its sequence number (the bookmark), its time, and the before-image of every page
+ * it changed, so any earlier state is rebuilt by undoing records newest-first. A restore is itself
+ * a record (before- and after-images), so a restore can be undone like any commit.
+ *
+ * Records are framed as `[u32 length][u32 crc32][payload]`; a torn tail (a crash mid-append) fails
+ * its CRC and is cut off at open. A segment is fsynced before the next one starts and before any
+ * WAL checkpoint, so only the tail of the newest segment can ever be torn, and what a tear loses is
+ * still in the WAL, from which `recorder.ts` logs it again.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, ftruncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { StorageError } from '../errors.js';
+import { decode, decodeHeader, encode, FIXED, RecordKind, type LogRecord } from './record.js';
+
+export { RecordKind, type LogRecord, type PageImage } from './record.js';
+
+/** Where a record is, with its header fields. */
+export interface RecordRef {
+  file: string;
+  offset: number;
+  header: LogRecord;
+}
+
+interface Segment {
+  firstSeq: number;
+  firstTime: number;
+  /** The segment starts with a gap marker: no state before it can be rebuilt. */
+  gap: boolean;
+}
+
+const SEGMENT_BYTES = 16 * 1024 * 1024;
+
+
+function readAt(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  const n = readSync(fd, buf, 0, length, offset);
+  return n === length ? buf : buf.subarray(0, n);
+}
+
+/** Walks a segment's records: (offset, payload header or full payload). Stops at a torn record. */
+function* walk(file: string, full: boolean): Generator<{ offset: number; end: number; payload: Buffer }> {
+  const fd = openSync(file, 'r');
+  try {
+    const size = statSync(file).size;
+    for (let offset = 0; offset + 8 <= size;) {
+      const head = readAt(fd, offset, 8);
+      const length = head.readUInt32LE(0);
+      if (length < FIXED || offset + 8 + length > size) return;
+      const payload = readAt(fd, offset + 8, full ? length : FIXED);
+      if (full && crc32(payload) !== head.readUInt32LE(4)) return;
+      yield { offset, end: offset + 8 + length, payload };
+      offset += 8 + length;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The change log of one object. */
+export class ChangeLog {
+  /** 32 hex digits naming this object's log; the last group of its bookmarks. */
+  readonly lineage: string;
+  readonly #dir: string;
+  readonly #segments: Segment[] = [];
+  #fd: number | null = null;
+  #size = 0;
+  #last: LogRecord | null = null;
+
+  constructor(dir: string) {
+    this.#dir = dir;
+    try {
+      mkdirSync(dir, { recursive: true });
+      const lineageFile = join(dir, 'lineage');
+      let lineage: string;
+      try {
+        lineage = readFileSync(lineageFile, 'utf8').trim();
+      } catch {
+        lineage = randomBytes(16).toString('hex');
+        writeFileSync(lineageFile, lineage, { flush: true });
+      }
+      this.lineage = lineage;
+      this.#load();
+    } catch (err) {
+      throw new StorageError(`Cannot open the PITR change log in ${dir}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** The newest record, or null for an empty log. */
+  get last(): LogRecord | null {
+    return this.#last;
+  }
+
+  /** Sequence number of the newest record (0 when empty). */
+  get lastSeq(): number {
+    return this.#last?.seq ?? 0;
+  }
+
+  /** The oldest sequence number whose state can still be rebuilt. */
+  get firstRestorableSeq(): number {
+    const first = this.#segments[0];
+    if (!first) return this.lastSeq;
+    return first.gap ? first.firstSeq : first.firstSeq - 1;
+  }
+
+  /** Appends a record (sequence number and time assigned here); durable after `sync()`. */
+  append(record: Omit<LogRecord, 'seq' | 'time'>, now: number): LogRecord {
+    const full: LogRecord = { ...record, seq: this.lastSeq + 1, time: Math.max(this.#last?.time ?? 0, now) };
+    const bytes = encode(full);
+    if (this.#fd === null || this.#size + bytes.length > SEGMENT_BYTES) this.#roll(full);
+    writeSync(this.#fd as number, bytes, 0, bytes.length, this.#size);
+    this.#size += bytes.length;
+    this.#last = full;
+    return full;
+  }
+
+  /** Makes every appended record durable. */
+  sync(): void {
+    if (this.#fd !== null) fsyncSync(this.#fd);
+  }
+
+  /** Closes the current segment (after syncing it). */
+  close(): void {
+    if (this.#fd === null) return;
+    this.sync();
+    closeSync(this.#fd);
+    this.#fd = null;
+  }
+
+  /** Headers of every record with a sequence number above `seq`, ascending. */
+  after(seq: number): RecordRef[] {
+    const refs: RecordRef[] = [];
+    for (let i = 0; i < this.#segments.length; i++) {
+      const next = this.#segments[i + 1];
+      if (next && next.firstSeq <= seq + 1) continue;
+      const file = this.#file(this.#segments[i] as Segment);
+      for (const { offset, payload } of walk(file, false)) {
+        const header = decodeHeader(payload);
+        if (header.seq > seq) refs.push({ file, offset, header });
+      }
+    }
+    return refs;
+  }
+
+  /** The full record at `ref`. */
+  read(ref: RecordRef): LogRecord {
+    const fd = openSync(ref.file, 'r');
+    try {
+      const length = readAt(fd, ref.offset, 8).readUInt32LE(0);
+      return decode(readAt(fd, ref.offset + 8, length));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The sequence number of the state at `time`: the newest record at or before it. */
+  seqAt(time: number): number {
+    let index = -1;
+    for (let i = 0; i < this.#segments.length; i++) if ((this.#segments[i] as Segment).firstTime <= time) index = i;
+    if (index < 0) return this.firstRestorableSeq;
+    let seq = (this.#segments[index] as Segment).firstSeq;
+    for (const { payload } of walk(this.#file(this.#segments[index] as Segment), false)) {
+      const header = decodeHeader(payload);
+      if (header.time > time) break;
+      seq = header.seq;
+    }
+    return seq;
+  }
+
+  /** The time the state of `seq` ended (the next record's time), or null if it is current. */
+  endOf(seq: number): number | null {
+    if (seq >= this.lastSeq) return null;
+    return this.after(seq)[0]?.header.time ?? null;
+  }
+
+  /**
+   * Forgets every record (a logging failure left a gap): states before now can no longer be
+   * rebuilt, but sequence numbers continue, so later bookmarks stay ordered.
+   */
+  restartAfterGap(): void {
+    const last = this.#last;
+    this.close();
+    for (const segment of this.#segments.splice(0)) unlinkSync(this.#file(segment));
+    if (!last) return;
+    const { seq: _seq, time: _time, ...rest } = last;
+    this.append({ ...rest, kind: RecordKind.gap, salt1: 0, salt2: 0, endFrame: 0, pages: [], ref: 0, token: 0 }, last.time);
+    this.sync();
+  }
+
+  /** Deletes segments whose every state ended before `cutoff` (the PITR window). */
+  prune(cutoff: number): void {
+    while (this.#segments.length > 1 && (this.#segments[1] as Segment).firstTime <= cutoff) {
+      unlinkSync(this.#file(this.#segments.shift() as Segment));
+    }
+  }
+
+  #file(segment: Segment): string {
+    return join(this.#dir, `${segment.firstSeq.toString(16).padStart(16, '0')}.log`);
+  }
+
+  #roll(first: LogRecord): void {
+    this.close();
+    const segment: Segment = { firstSeq: first.seq, firstTime: first.time, gap: first.kind === RecordKind.gap };
+    this.#fd = openSync(this.#file(segment), 'w');
+    this.#size = 0;
+    this.#segments.push(segment);
+  }
+
+  #load(): void {
+    const names = readdirSync(this.#dir).filter((n) => /^[0-9a-f]{16}\.log$/.test(n)).sort();
+    for (const name of names) {
+      const file = join(this.#dir, name);
+      const first = walk(file, false).next();
+      if (first.done) { unlinkSync(file); continue; }
+      const header = decodeHeader(first.value.payload);
+      this.#segments.push({ firstSeq: header.seq, firstTime: header.time, gap: header.kind === RecordKind.gap });
+    }
+    const tail = this.#segments[this.#segments.length - 1];
+    if (!tail) return;
+    const file = this.#file(tail);
+    let end = 0;
+    for (const record of walk(file, true)) {
+      end = record.end;
+      this.#last = decodeHeader(record.payload);
+    }
+    // Cut a torn tail off; what it held is still in the WAL and gets logged again.
+    this.#fd = openSync(file, 'r+');
+    ftruncateSync(this.#fd, end);
+    this.#size = end;
+    if (this.#last === null) {
+      closeSync(this.#fd);
+      this.#fd = null;
+      unlinkSync(file);
+      this.#segments.pop();
+      if (this.#segments.length > 0) this.#load2();
+    }
+  }
+
+  /** After dropping an empty tail segment: find the last record of the previous one. */
+  #load2(): void {
+    const tail = this.#segments[this.#segments.length - 1] as Segment;
+    for (const record of walk(this.#file(tail), true)) this.#last = decodeHeader(record.payload);
+  }
+}

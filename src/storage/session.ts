@@ -1,0 +1,311 @@
+/**
+ * One storage session: the SQLite connection behind one live object instance, and the implicit
+ * transaction that coalesces its writes (after workerd `io/actor-sqlite.c++`). Every storage call
+ * runs synchronously against SQLite at call time. The first write of a turn issues `BEGIN`; the
+ * `COMMIT` runs on the next turn of the event loop (`setImmediate`), after the current synchronous
+ * code and its microtasks, so writes with no intervening real I/O commit atomically and reads see
+ * pending writes. The batch's promise is the output gate and the answer to `sync()`.
+ *
+ * A write made inside a `setImmediate` callback commits in the next loop iteration's check phase,
+ * so a timer that falls due in between may run first and its writes join the batch: the atomic
+ * unit can only grow that way, never split.
+ *
+ * Explicit transactions are savepoints inside the implicit transaction; while one is open the turn
+ * commit is deferred until it ends. A failed commit (or a critical SQLite error) breaks the session:
+ * the transaction is rolled back, waiting callers get a `StorageResetError`, and the host constructs
+ * a fresh instance on the next event.
+ */
+import Database from 'better-sqlite3';
+import { StorageResetError, TransactionError } from './errors.js';
+
+/** Which storage backend a namespace uses. */
+export type Backend = 'sqlite' | 'kv';
+
+/** What the session tells its owner. */
+export interface SessionHooks {
+  /** Runs synchronously right after each durable COMMIT (PITR logs the commit here). */
+  afterCommit?: () => void;
+  /** Runs once when the session breaks; the host resets the object. */
+  onBroken?: (err: StorageResetError) => void;
+  /** Runs right before the connection closes (PITR makes its log durable first). */
+  beforeClose?: () => void;
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: Error) => void;
+  confirmed: boolean;
+}
+
+/** SQLite result codes after which the transaction state is unknown: the object must reset. */
+const CRITICAL = /^SQLITE_(FULL|IOERR|NOMEM|INTERRUPT|CORRUPT|CANTOPEN|NOTADB)/;
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+  // The rejection is delivered to whoever awaits; nobody awaiting is not an unhandled failure.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject, confirmed: false };
+}
+
+/** Opens a SQLite file the way every session needs it: WAL, durable commits, foreign keys. */
+export function openDatabase(file: string, manualCheckpoints: boolean): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // FULL: a COMMIT returns only after the WAL is fsynced, so SIGKILL never loses a confirmed batch.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  // PITR copies each commit's pages out of the WAL before any checkpoint may overwrite them.
+  if (manualCheckpoints) db.pragma('wal_autocheckpoint = 0');
+  return db;
+}
+
+/** The connection of one object instance plus its implicit transaction. */
+export class StorageSession {
+  readonly db: Database.Database;
+  readonly backend: Backend;
+  readonly #hooks: SessionHooks;
+  readonly #begin: Database.Statement;
+  readonly #commit: Database.Statement;
+  readonly #rollbackListeners: Array<() => void> = [];
+  readonly #savepointStmts = new Map<string, Database.Statement>();
+  #inTxn = false;
+  #depth = 0;
+  #batch: Batch | null = null;
+  #commitScheduled = false;
+  #broken: StorageResetError | null = null;
+  #closed = false;
+  readonly #commitOnTurnEnd = (): void => {
+    this.#commitScheduled = false;
+    this.commitNow();
+  };
+
+  constructor(db: Database.Database, backend: Backend, hooks: SessionHooks = {}) {
+    this.db = db;
+    this.backend = backend;
+    this.#hooks = hooks;
+    this.#begin = db.prepare('BEGIN');
+    this.#commit = db.prepare('COMMIT');
+  }
+
+  /** The error every call gets once the session broke, or null. */
+  get broken(): StorageResetError | null {
+    return this.#broken;
+  }
+
+  /** True once closed (after a reset or namespace close). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Savepoint depth of explicit transactions (0 outside `transaction()`/`transactionSync()`). */
+  get depth(): number {
+    return this.#depth;
+  }
+
+  /** Throws the reset error when the session broke or closed; every storage call starts here. */
+  requireUsable(): void {
+    if (this.#broken) throw this.#broken;
+    if (this.#closed) {
+      throw new StorageResetError(
+        "This object's storage session is closed: the object was reset or its namespace closed. " +
+          'Calls on the old ctx are refused; the next event gets a fresh instance.',
+      );
+    }
+  }
+
+  /** Counts `write()` calls, so a caller can tell that nothing else wrote since it last looked. */
+  writeSeq = 0;
+
+  /** Opens the implicit transaction if needed and records a write in the current batch. */
+  write(confirmed: boolean): void {
+    this.writeSeq++;
+    this.ensureTxn();
+    const batch = (this.#batch ??= newBatch());
+    if (confirmed) batch.confirmed = true;
+  }
+
+  /** Opens the implicit transaction (first write or savepoint of the turn) and schedules its commit. */
+  ensureTxn(): void {
+    this.requireUsable();
+    if (!this.#inTxn) {
+      this.#begin.run();
+      this.#inTxn = true;
+      this.#batch ??= newBatch();
+    }
+    if (!this.#commitScheduled) {
+      this.#commitScheduled = true;
+      setImmediate(this.#commitOnTurnEnd);
+    }
+  }
+
+  /** Commits the implicit transaction now, unless an explicit transaction is still open. */
+  commitNow(): void {
+    if (!this.#inTxn || this.#depth > 0 || this.#closed) return;
+    const batch = this.#batch;
+    try {
+      this.#commit.run();
+    } catch (err) {
+      this.fail(err, 'a write could not be committed');
+      return;
+    }
+    this.#inTxn = false;
+    this.#batch = null;
+    try {
+      this.#hooks.afterCommit?.();
+    } catch (err) {
+      // The batch is durable, but bookkeeping after it (alarm timer, index) failed: reset the object.
+      this.fail(err, 'bookkeeping after a commit failed');
+    }
+    batch?.resolve();
+  }
+
+  /** Resolves when every write issued so far is durable (confirmed or not); rejects if it fails. */
+  sync(): Promise<void> {
+    if (this.#broken) return Promise.reject(this.#broken);
+    return this.#batch ? this.#batch.promise : Promise.resolve();
+  }
+
+  /** `storage.sync()`: as `sync()`, refused inside an explicit transaction, where it could never resolve. */
+  syncFromApi(): Promise<void> {
+    if (this.#depth > 0) {
+      return Promise.reject(new TransactionError(
+        'sync() cannot be awaited inside a transaction: its writes become durable when the transaction closure returns.',
+      ));
+    }
+    return this.sync();
+  }
+
+  /** The output gate: a promise while confirmed writes are pending, else null. */
+  outputGate(): Promise<void> | null {
+    if (this.#broken) return Promise.reject(this.#broken);
+    return this.#batch?.confirmed ? this.#batch.promise : null;
+  }
+
+  /** Opens a savepoint (explicit transaction level) and returns its depth. */
+  openSavepoint(prefix: string): number {
+    this.ensureTxn();
+    const level = this.#depth;
+    this.#savepoint(`SAVEPOINT ${prefix}${level}`).run();
+    this.#depth++;
+    return level;
+  }
+
+  /** Commits a savepoint into its parent. */
+  releaseSavepoint(prefix: string, level: number): void {
+    this.#runSavepoint(`RELEASE ${prefix}${level}`);
+    this.#depth = level;
+  }
+
+  /** Undoes a savepoint's work; with `release`, also closes it. */
+  rollbackSavepoint(prefix: string, level: number, release: boolean): void {
+    this.#runSavepoint(`ROLLBACK TO ${prefix}${level}`);
+    if (release) {
+      this.#runSavepoint(`RELEASE ${prefix}${level}`);
+      this.#depth = level;
+    }
+    this.notifyRollback();
+  }
+
+  /** Registers a callback run after any rollback (caches of table contents must be dropped). */
+  onRollback(listener: () => void): void {
+    this.#rollbackListeners.push(listener);
+  }
+
+  /** Tells caches that data they mirror may have been rolled back. */
+  notifyRollback(): void {
+    for (const listener of this.#rollbackListeners) listener();
+  }
+
+  /**
+   * Checks a failed statement: after a critical error, or when SQLite itself rolled our transaction
+   * back (`INSERT OR ROLLBACK`, disk full), the session breaks and the reset error is thrown instead.
+   */
+  checkStatementError(err: unknown): void {
+    const code = (err as { code?: unknown }).code;
+    const critical = typeof code === 'string' && CRITICAL.test(code);
+    if (critical || (this.#inTxn && !this.db.inTransaction)) {
+      this.fail(err, 'a critical SQLite error rolled the transaction back');
+      throw this.#broken;
+    }
+  }
+
+  /** Breaks the session: roll back, fail the waiting batch, tell the host. */
+  fail(cause: unknown, why: string): void {
+    if (this.#broken) return;
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    const code = (cause as { code?: unknown }).code;
+    const suffix = typeof code === 'string' ? `: ${code}` : '';
+    this.#broken = new StorageResetError(
+      `Object was reset and rolled back to its last known good state because ${why}: ${detail}${suffix}`,
+      { cause },
+    );
+    this.#discard();
+    this.#batch?.reject(this.#broken);
+    this.#batch = null;
+    this.#hooks.onBroken?.(this.#broken);
+  }
+
+  /** Discards pending writes with `err` as the reason (ctx.abort) and closes the connection. */
+  abort(err: StorageResetError): void {
+    if (!this.#broken) this.#broken = err;
+    this.#discard();
+    this.#batch?.reject(err);
+    this.#batch = null;
+    this.#close();
+  }
+
+  /** Commits pending writes (rolling back an unfinished explicit transaction) and closes. */
+  close(): void {
+    if (this.#closed) return;
+    if (!this.#broken) {
+      if (this.#depth > 0) {
+        this.rollbackSavepoint('', 0, false);
+        this.#depth = 0;
+      }
+      this.commitNow();
+    }
+    this.#close();
+  }
+
+  #discard(): void {
+    try {
+      if (this.db.open && this.db.inTransaction) this.db.prepare('ROLLBACK').run();
+    } catch {
+      // The connection is being abandoned; SQLite rolls back on close anyway.
+    }
+    this.#inTxn = false;
+    this.#depth = 0;
+    this.notifyRollback();
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#hooks.beforeClose?.();
+    } finally {
+      if (this.db.open) this.db.close();
+    }
+  }
+
+  #savepoint(sql: string): Database.Statement {
+    let stmt = this.#savepointStmts.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.#savepointStmts.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  #runSavepoint(sql: string): void {
+    try {
+      this.#savepoint(sql).run();
+    } catch (err) {
+      this.fail(err, 'a transaction savepoint was lost');
+      throw this.#broken;
+    }
+  }
+}
