@@ -1,0 +1,188 @@
+/**
+ * The evaluator's view of a request. `RequestFields` is what callers pass (field name to a plain JS
+ * value); an `ExecutionContext` converts each field once, on first use, into the evaluator's value
+ * model and caches it, so one request can go through many compiled filters cheaply:
+ *
+ * | type      | request value accepted                        | evaluator value                  |
+ * |-----------|-----------------------------------------------|----------------------------------|
+ * | Bytes     | string (text, UTF-8 encoded), Uint8Array      | byte string, one char per byte   |
+ * | Int       | number, bigint, decimal string                | number                           |
+ * | Ip        | string, number (v4), bigint (v6)              | number (IPv4) / bigint (IPv6)    |
+ * | Bool      | boolean, "true"/"false"                       | boolean                          |
+ * | Array<T>  | array (a lone scalar is a one-element array)  | array                            |
+ * | Map<T>    | object or Map (header maps: keys lower-cased) | Map                              |
+ *
+ * A field left out is a *missing value* (comparisons on it are false, reference §5), except arrays and
+ * maps, which are empty when left out (a request without headers has an empty header map) and Bools,
+ * which are false. `requestFields()` fills the fields a real request always has.
+ */
+import { ZonewallError } from '../errors.js';
+import { textToBytes } from './ast.js';
+import { parseIp, type IpValue } from './ip.js';
+import { FIELDS } from './scheme.js';
+import type { Type } from './types.js';
+
+/** A value as the evaluator sees it. */
+export type Value = boolean | number | bigint | string | readonly Value[] | ReadonlyMap<string, Value>;
+
+/** A field value as callers give it. */
+export type FieldValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | Uint8Array
+  | readonly FieldValue[]
+  | ReadonlyMap<string, FieldValue>
+  | { readonly [key: string]: FieldValue };
+
+/** A request: catalog field names to values. */
+export type RequestFields = Readonly<Record<string, FieldValue | undefined>>;
+
+/** A request value that does not fit its field's type (code `ERR_EXPRESSION_INPUT`). */
+export class RequestFieldError extends ZonewallError {
+  constructor(readonly field: string, message: string) {
+    super('ERR_EXPRESSION_INPUT', `request field ${field}: ${message}`);
+  }
+}
+
+const NOT_LOADED: unique symbol = Symbol('not loaded');
+
+/** Field name to slot number; compiled filters address fields by slot. */
+export const FIELD_SLOTS: ReadonlyMap<string, number> = new Map([...FIELDS.keys()].map((name, i) => [name, i]));
+
+const SLOT_NAMES = [...FIELD_SLOTS.keys()];
+const SLOT_TYPES = SLOT_NAMES.map((name) => FIELDS.get(name)!.type);
+
+/** Call-expression text to memo slot: pure calls shared by many filters run once per request. */
+const MEMO_SLOTS = new Map<string, number>();
+
+/** The memo slot of a pure call (by its canonical text), allocated on first use. */
+export function memoSlot(key: string): number {
+  let slot = MEMO_SLOTS.get(key);
+  if (slot === undefined) MEMO_SLOTS.set(key, (slot = MEMO_SLOTS.size));
+  return slot;
+}
+
+/** A request prepared for evaluation: converts and caches field values on first use. */
+export class ExecutionContext {
+  private readonly slots: Array<Value | undefined | typeof NOT_LOADED>;
+  private memo: Array<Value | undefined | typeof NOT_LOADED> | undefined;
+
+  constructor(readonly request: RequestFields) {
+    this.slots = new Array(FIELD_SLOTS.size).fill(NOT_LOADED);
+  }
+
+  /** The value of the field in `slot` (undefined = missing). */
+  field(slot: number): Value | undefined {
+    const cached = this.slots[slot];
+    return cached !== NOT_LOADED ? cached : this.load(slot);
+  }
+
+  /** The cached result of a pure call in memo `slot`, computing it on first use. */
+  memoized(slot: number, compute: (ctx: ExecutionContext) => Value | undefined): Value | undefined {
+    let memo = this.memo;
+    if (memo === undefined || slot >= memo.length) memo = this.growMemo(slot);
+    const cached = memo[slot];
+    if (cached !== NOT_LOADED) return cached;
+    const value = compute(this);
+    memo[slot] = value;
+    return value;
+  }
+
+  private growMemo(slot: number): Array<Value | undefined | typeof NOT_LOADED> {
+    const memo = this.memo ?? [];
+    const size = Math.max(slot + 1, MEMO_SLOTS.size);
+    while (memo.length < size) memo.push(NOT_LOADED);
+    this.memo = memo;
+    return memo;
+  }
+
+  private load(slot: number): Value | undefined {
+    const name = SLOT_NAMES[slot]!;
+    const type = SLOT_TYPES[slot]!;
+    const raw = Object.prototype.hasOwnProperty.call(this.request, name) ? this.request[name] : undefined;
+    const value = raw === undefined ? defaultValue(type) : convert(name, raw, type, name.includes('headers'));
+    this.slots[slot] = value;
+    return value;
+  }
+}
+
+function defaultValue(type: Type): Value | undefined {
+  switch (type.kind) {
+    case 'Array': return [];
+    case 'Map': return new Map();
+    case 'Bool': return false;
+    default: return undefined;
+  }
+}
+
+/** Converts one caller value to the evaluator's model for `type`; throws `RequestFieldError`. */
+export function convert(field: string, raw: FieldValue, type: Type, lowerKeys = false): Value {
+  switch (type.kind) {
+    case 'Bytes': return toBytes(field, raw);
+    case 'Int': return toInt(field, raw);
+    case 'Ip': return toIp(field, raw);
+    case 'Bool': return toBool(field, raw);
+    case 'Array': {
+      const items = Array.isArray(raw) ? (raw as readonly FieldValue[]) : [raw];
+      return items.map((item) => convert(field, item, type.of));
+    }
+    case 'Map': return toMap(field, raw, type.of, lowerKeys);
+  }
+}
+
+function toBytes(field: string, raw: FieldValue): string {
+  if (typeof raw === 'string') return textToBytes(raw);
+  if (raw instanceof Uint8Array) return Buffer.from(raw).toString('latin1');
+  if (typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean') return String(raw);
+  throw new RequestFieldError(field, `expected a string, got ${describe(raw)}`);
+}
+
+function toInt(field: string, raw: FieldValue): number {
+  if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
+  if (typeof raw === 'bigint') return Number(raw);
+  if (typeof raw === 'string' && /^-?\d+$/.test(raw.trim())) return Number(raw.trim());
+  throw new RequestFieldError(field, `expected an integer, got ${describe(raw)}`);
+}
+
+function toIp(field: string, raw: FieldValue): IpValue {
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 && raw <= 0xffffffff) return raw;
+  if (typeof raw === 'bigint' && raw >= 0n && raw < 1n << 128n) return raw;
+  if (typeof raw === 'string') {
+    const ip = parseIp(raw.trim());
+    if (ip !== undefined) return ip;
+  }
+  throw new RequestFieldError(field, `expected an IP address, got ${describe(raw)}`);
+}
+
+function toBool(field: string, raw: FieldValue): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new RequestFieldError(field, `expected true or false, got ${describe(raw)}`);
+}
+
+function toMap(field: string, raw: FieldValue, of: Type, lowerKeys: boolean): ReadonlyMap<string, Value> {
+  const entries =
+    raw instanceof Map ? [...(raw as ReadonlyMap<string, FieldValue>).entries()]
+    : typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !(raw instanceof Uint8Array)
+      ? Object.entries(raw as Record<string, FieldValue>)
+      : undefined;
+  if (!entries) throw new RequestFieldError(field, `expected a map of names to values, got ${describe(raw)}`);
+  const out = new Map<string, Value>();
+  for (const [key, value] of entries) {
+    const k = lowerKeys ? key.toLowerCase() : key;
+    const converted = convert(field, value, of);
+    const previous = out.get(k);
+    // Two keys that lower-case alike (`X-A`, `x-a`) merge, as repeated headers do.
+    out.set(k, previous !== undefined && Array.isArray(previous) ? [...previous, ...(converted as Value[])] : converted);
+  }
+  return out;
+}
+
+function describe(raw: unknown): string {
+  if (typeof raw === 'string') return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw);
+  if (Array.isArray(raw)) return 'an array';
+  if (typeof raw === 'bigint') return `${raw}`;
+  return typeof raw === 'object' ? 'an object' : String(raw);
+}

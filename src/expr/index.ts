@@ -1,0 +1,60 @@
+/**
+ * The Rules expression language (wirefilter dialect as Cloudflare runs it): parse and type-check
+ * filter expressions, print them canonically, compile them to closures and evaluate requests.
+ *
+ * @example
+ * ```ts
+ * import { parse, format, compile } from './expr/index.js';
+ * const expr = parse('http.request.uri.path matches "^/api/" and ip.src in {203.0.113.0/24}');
+ * format(expr); // 'http.request.uri.path matches "^/api/" and ip.src in {203.0.113.0/24}'
+ * compile(expr)({ 'http.request.uri.path': '/api/x', 'ip.src': '203.0.113.7' }); // true
+ * ```
+ */
+import type { Expression } from './ast.js';
+import { compileExpression, type CompileOptions, type CompiledFilter } from './compile.js';
+import { format as formatExpression } from './format.js';
+import { parseExpression, type ParseOptions } from './parse.js';
+import { inspectExpression, type Inspection } from './inspect.js';
+
+export type * from './ast.js';
+export { equalExpressions, stripSpans, bytesToText, textToBytes, isExpression } from './ast.js';
+export { ExpressionError, type ExpressionErrorKind } from './errors.js';
+export { type ParseOptions } from './parse.js';
+export { ExpressionLimits } from './limits.js';
+export { PHASES, DEFAULT_PHASE, FIELDS, fieldType, getField, fieldNames, type Phase, type FieldDef } from './scheme.js';
+export { FUNCTIONS, functionNames, type FunctionDef } from './functions/catalog.js';
+export { T, arrayOf, mapOf, sameType, typeName, parseTypeName, type Type, type ScalarKind } from './types.js';
+export {
+  ExecutionContext, RequestFieldError, convert as convertFieldValue,
+  type FieldValue, type RequestFields, type Value,
+} from './context.js';
+export type { CompileOptions, CompiledFilter } from './compile.js';
+export type { Lists } from './compile-rhs.js';
+export type { Inspection } from './inspect.js';
+export { requestFields, type RequestDescription } from './request.js';
+export { parseIp, formatIp, type IpValue } from './ip.js';
+
+/** Lexes, parses and type-checks `source`; throws `ExpressionError` (never anything else). */
+export function parse(source: string, options?: ParseOptions): Expression {
+  return parseExpression(source, options);
+}
+
+/** The canonical text of an expression (see format.ts for the canonical form). */
+export function format(expr: Expression): string {
+  return formatExpression(expr);
+}
+
+/** `format(parse(source, options))`: what the planner compares. */
+export function canonicalize(source: string, options?: ParseOptions): string {
+  return formatExpression(parseExpression(source, options));
+}
+
+/** Compiles a parsed expression into `(request) => boolean`. */
+export function compile(expr: Expression, options?: CompileOptions): CompiledFilter {
+  return compileExpression(expr, options);
+}
+
+/** The fields, functions and operators an expression uses (e.g. `operators.has('matches')`). */
+export function inspect(expr: Expression): Inspection {
+  return inspectExpression(expr);
+}

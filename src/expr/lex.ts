@@ -1,0 +1,273 @@
+/**
+ * Token-level lexers of the Rules language, after wirefilter's `lex.rs` and `rhs_types/*.rs`: spaces,
+ * keywords, identifiers, and every literal form (quoted/raw/hex strings, integers and ranges, IP
+ * addresses, CIDRs and ranges, regex and wildcard patterns, list names). Each lexer takes the source
+ * and a position and returns the value and the position after it, or throws a `LexFailure` whose
+ * kind, message and span are the real engine's (a span is usually "the rest of the input from
+ * here", which the error renderer clips to the line).
+ *
+ * One deliberate divergence (zonewall's choice 4): English keywords and operators need a word
+ * boundary after them, so `notssl` is the unknown identifier `notssl`, not `not ssl`.
+ */
+import { fail } from './errors.js';
+import { textToBytes } from './ast.js';
+
+/** A lexed value and the position after it. */
+export interface Lexed<V> {
+  readonly value: V;
+  readonly end: number;
+}
+
+const I64_MAX = 9223372036854775807n;
+const I64_MIN = -9223372036854775808n;
+
+/** Skips spaces, `\r` and `\n` (not tabs: wirefilter `SPACE_CHARS`). */
+export function skipSpace(src: string, pos: number): number {
+  let p = pos;
+  while (p < src.length) {
+    const c = src.charCodeAt(p);
+    if (c !== 32 && c !== 13 && c !== 10) break;
+    p++;
+  }
+  return p;
+}
+
+/** `[A-Za-z0-9_]`. */
+export function isWordChar(c: string | undefined): boolean {
+  return c !== undefined && isWordCode(c.charCodeAt(0));
+}
+
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+}
+
+/** Whether `word` is at `pos`; English words (starting with a letter) also need a word boundary. */
+export function keywordAt(src: string, pos: number, word: string): boolean {
+  if (!src.startsWith(word, pos)) return false;
+  return !/^[a-z]/.test(word) || !isWordChar(src[pos + word.length]);
+}
+
+/** Fails with `expected literal "<s>"` unless `s` is at `pos`; returns the position after it. */
+export function expectLiteral(src: string, pos: number, s: string): number {
+  if (!src.startsWith(s, pos)) fail('ExpectedLiteral', `expected literal ${JSON.stringify(s)}`, pos, src.length);
+  return pos + s.length;
+}
+
+/** A dotted identifier (`seg(.seg)*`, `seg` = `[A-Za-z0-9_]+`). */
+export function lexIdentifier(src: string, pos: number): Lexed<string> {
+  let p = pos;
+  for (;;) {
+    const start = p;
+    while (p < src.length && isWordCode(src.charCodeAt(p))) p++;
+    if (p === start) fail('ExpectedName', 'expected identifier character', p, src.length);
+    if (src[p] !== '.') break;
+    p++;
+  }
+  return { value: src.slice(pos, p), end: p };
+}
+
+function takeChars(src: string, pos: number, count: number): number {
+  let p = pos;
+  for (let i = 0; i < count; i++) {
+    if (p >= src.length) fail('CountMismatch', `expected ${count} characters, but found ${i}`, pos, src.length);
+    p += src.codePointAt(p)! > 0xffff ? 2 : 1;
+  }
+  return p;
+}
+
+function fixedByte(src: string, pos: number, digits: number, radix: 8 | 16): Lexed<number> {
+  const end = takeChars(src, pos, digits);
+  const text = src.slice(pos, end);
+  const valid = radix === 16 ? /^[0-9a-fA-F]+$/ : /^[0-7]+$/;
+  if (!valid.test(text)) fail('ParseInt', `invalid digit found in string while parsing with radix ${radix}`, pos, end);
+  const value = parseInt(text, radix);
+  if (value > 255) fail('ParseInt', `number too large to fit in target type while parsing with radix ${radix}`, pos, end);
+  return { value, end };
+}
+
+/** A quoted string starting at the `"`: escapes `\"` `\\` `\xHH` `\OOO` only. Value: bytes. */
+export function lexQuotedString(src: string, pos: number): Lexed<string> {
+  const body = pos + 1;
+  let out = '';
+  let p = body;
+  for (;;) {
+    if (p >= src.length) fail('MissingEndingQuote', 'could not find an ending quote', body, src.length);
+    const c = src[p]!;
+    if (c === '"') return { value: out, end: p + 1 };
+    if (c !== '\\') {
+      const cp = src.codePointAt(p)!;
+      const ch = String.fromCodePoint(cp);
+      out += cp < 0x80 ? ch : textToBytes(ch);
+      p += ch.length;
+      continue;
+    }
+    const e = src[p + 1];
+    if (e === undefined) fail('MissingEndingQuote', 'could not find an ending quote', body, src.length);
+    if (e === '"' || e === '\\') { out += e; p += 2; continue; }
+    if (e === 'x') {
+      const b = fixedByte(src, p + 2, 2, 16);
+      out += String.fromCharCode(b.value);
+      p = b.end;
+      continue;
+    }
+    if (e >= '0' && e <= '7') {
+      const b = fixedByte(src, p + 1, 3, 8);
+      out += String.fromCharCode(b.value);
+      p = b.end;
+      continue;
+    }
+    const width = src.codePointAt(p + 1)! > 0xffff ? 2 : 1;
+    fail('InvalidCharacterEscape', 'expected ", xHH or OOO after \\', p + 1, p + 1 + width);
+  }
+}
+
+/** A raw string starting at the `r`: `r"..."`, `r#"..."#` ... (up to 255 `#`). Value: the text. */
+export function lexRawString(src: string, pos: number): Lexed<string> {
+  const afterR = pos + 1;
+  let p = afterR;
+  while (src[p] === '#') p++;
+  const hashes = p - afterR;
+  if (hashes > 255) {
+    fail('InvalidRawStringHashCount', "invalid raw string hash count, there can't be more than 255 #s", afterR, src.length);
+  }
+  if (src[p] !== '"') fail('ExpectedName', 'expected " or #', p, src.length);
+  const body = p + 1;
+  for (let q = body; q < src.length; q++) {
+    if (src[q] !== '"') continue;
+    let h = 0;
+    while (src[q + 1 + h] === '#') h++;
+    if (h >= hashes) return { value: src.slice(body, q), end: q + 1 + hashes };
+    q += h;
+  }
+  return fail('MissingEndingQuote', 'could not find an ending quote', afterR, src.length);
+}
+
+function lexByteSeparator(src: string, pos: number): number {
+  const end = takeChars(src, pos, 1);
+  if (!':-.'.includes(src[pos]!)) fail('ExpectedName', 'expected byte separator', pos, end);
+  return end;
+}
+
+/** Hex bytes `6F:72:67` (separators `:` `-` `.`, at least two bytes). Value: bytes. */
+export function lexHexBytes(src: string, pos: number): Lexed<string> {
+  let b = fixedByte(src, pos, 2, 16);
+  let out = String.fromCharCode(b.value);
+  let p = lexByteSeparator(src, b.end);
+  for (;;) {
+    b = fixedByte(src, p, 2, 16);
+    out += String.fromCharCode(b.value);
+    p = b.end;
+    if (p < src.length && ':-.'.includes(src[p]!)) p++;
+    else return { value: out, end: p };
+  }
+}
+
+/** A Bytes literal: quoted, raw or hex. Value: bytes. */
+export function lexBytes(src: string, pos: number): Lexed<string> {
+  if (pos >= src.length) fail('UnrecognisedInput', 'unrecognised input', pos, pos);
+  if (src[pos] === '"') return lexQuotedString(src, pos);
+  if (src[pos] === 'r') {
+    const raw = lexRawString(src, pos);
+    return { value: textToBytes(raw.value), end: raw.end };
+  }
+  return lexHexBytes(src, pos);
+}
+
+/** A quoted or raw string only (wildcards). Value: bytes. */
+export function lexQuotedOrRaw(src: string, pos: number): Lexed<string> {
+  if (pos >= src.length) fail('UnrecognisedInput', 'unrecognised input', pos, pos);
+  if (src[pos] !== '"' && src[pos] !== 'r') fail('ExpectedName', 'expected " or r', pos, src.length);
+  return lexBytes(src, pos);
+}
+
+/**
+ * A regex literal: raw (verbatim), or quoted where `\"` outside a class becomes `"`, every other
+ * escape is passed to the regex engine unchanged, and a `"` inside `[...]` does not end it.
+ * Value: the pattern text; `contentStart`/`contentEnd` locate it for error spans.
+ */
+export function lexRegexLiteral(src: string, pos: number): Lexed<string> & { contentStart: number; contentEnd: number } {
+  if (pos >= src.length) fail('UnrecognisedInput', 'unrecognised input', pos, pos);
+  if (src[pos] === 'r') {
+    const raw = lexRawString(src, pos);
+    const hashes = src.slice(pos + 1).search(/[^#]/);
+    return { ...raw, contentStart: pos + 2 + hashes, contentEnd: raw.end - 1 - hashes };
+  }
+  if (src[pos] !== '"') fail('ExpectedName', 'expected " or r', pos, src.length);
+  const body = pos + 1;
+  let out = '';
+  let inClass = false;
+  for (let p = body; ; ) {
+    if (p >= src.length) fail('MissingEndingQuote', 'could not find an ending quote', body, src.length);
+    const c = src[p]!;
+    if (c === '\\') {
+      const e = src[p + 1];
+      if (e === undefined) { p++; continue; }
+      out += inClass || e !== '"' ? `\\${e}` : e;
+      p += 2;
+    } else if (c === '"' && !inClass) {
+      return { value: out, end: p + 1, contentStart: body, contentEnd: p };
+    } else {
+      if (c === '[' && !inClass) inClass = true;
+      else if (c === ']' && inClass) inClass = false;
+      out += c;
+      p++;
+    }
+  }
+}
+
+/** Advances over characters matching `re`; fails with `expected <name>` when there is none. */
+export function takeWhile(src: string, pos: number, re: RegExp, name: string): number {
+  let p = pos;
+  while (p < src.length && re.test(src[p]!)) p++;
+  if (p === pos) fail('ExpectedName', `expected ${name}`, pos, src.length);
+  return p;
+}
+
+function checkI64(value: bigint, radix: number, start: number, end: number): bigint {
+  if (value > I64_MAX) fail('ParseInt', `number too large to fit in target type while parsing with radix ${radix}`, start, end);
+  if (value < I64_MIN) fail('ParseInt', `number too small to fit in target type while parsing with radix ${radix}`, start, end);
+  return value;
+}
+
+/** An i64: decimal (optional `-`), `0x` hex, or octal when it starts with `0` (wirefilter quirk). */
+export function lexInt(src: string, pos: number): Lexed<bigint> {
+  const HEX = /[0-9a-fA-F]/;
+  if (src.startsWith('0x', pos)) {
+    const end = takeWhile(src, pos + 2, HEX, 'digit');
+    return { value: checkI64(BigInt(`0x${src.slice(pos + 2, end)}`), 16, pos + 2, end), end };
+  }
+  if (src[pos] === '0') {
+    const end = takeWhile(src, pos, HEX, 'digit');
+    const digits = src.slice(pos, end);
+    if (!/^[0-7]+$/.test(digits)) fail('ParseInt', 'invalid digit found in string while parsing with radix 8', pos, end);
+    return { value: checkI64(BigInt(`0o${digits}`), 8, pos, end), end };
+  }
+  const digitsStart = src[pos] === '-' ? pos + 1 : pos;
+  const end = takeWhile(src, digitsStart, HEX, 'digit');
+  const text = src.slice(pos, end);
+  if (!/^-?[0-9]+$/.test(text)) fail('ParseInt', 'invalid digit found in string while parsing with radix 10', pos, end);
+  return { value: checkI64(BigInt(text), 10, pos, end), end };
+}
+
+/** An Int set item: `a` or `a..b` (b >= a). */
+export function lexIntRange(src: string, pos: number): Lexed<{ start: bigint; end: bigint }> {
+  const first = lexInt(src, pos);
+  let last = first;
+  if (src.startsWith('..', first.end)) last = lexInt(src, first.end + 2);
+  if (last.value < first.value) fail('IncompatibleRangeBounds', 'incompatible range bounds', pos, last.end);
+  return { value: { start: first.value, end: last.value }, end: last.end };
+}
+
+/** A list reference `$name`: `[a-z0-9_.]`, not starting or ending with `.`. */
+export function lexListName(src: string, pos: number): Lexed<string> {
+  const start = pos + 1;
+  let p = start;
+  while (p < src.length && /[A-Za-z0-9_.]/.test(src[p]!)) p++;
+  const name = src.slice(start, p);
+  const bad = /[^a-z0-9_.]/.exec(name);
+  if (bad) fail('InvalidListName', `invalid list name ${JSON.stringify(bad[0])}`, start + bad.index, start + bad.index + 1);
+  if (name === '' || name.startsWith('.') || name.endsWith('.')) {
+    fail('InvalidListName', `invalid list name ${JSON.stringify(name)}`, start, Math.max(p, start + 1));
+  }
+  return { value: name, end: p };
+}

@@ -1,0 +1,143 @@
+/**
+ * Comparisons: `lhs [op rhs]` (wirefilter `ComparisonExpr::lex_with_lhs`). A Bool value stands alone
+ * (`is_true`); any other value needs an operator, and the right-hand side is lexed as the literal
+ * form the operator x type matrix (`check.ts`) asks for: bytes, integer, IP, regex, wildcard
+ * pattern, a set `{ ... }` or a list `$name`. Regexes and wildcards are compiled here so that a bad
+ * pattern is a parse error at its literal, as in the real engine.
+ */
+import type { ComparisonExpr, ComparisonOp, Rhs, SetItem } from './ast.js';
+import { fail } from './errors.js';
+import { rhsKind, unsupportedOp, type RhsKind } from './check.js';
+import {
+  expectLiteral, keywordAt, lexBytes, lexInt, lexIntRange, lexListName,
+  lexQuotedOrRaw, lexRegexLiteral, skipSpace,
+} from './lex.js';
+import { lexIpAddress, lexIpSetItem } from './lex-ip.js';
+import { parseValue, type TypedValue } from './parse-value.js';
+import type { ParserState, TypedExpr } from './parse.js';
+import { compileRegex, RegexSyntaxError } from './regex.js';
+import { T, arrayOf, type Type } from './types.js';
+import { parseWildcard, WildcardSyntaxError } from './wildcard.js';
+
+// Spellings in wirefilter's lexing order; English ones need a word boundary (lex.ts `keywordAt`).
+const OPERATORS: ReadonlyArray<readonly [string, ComparisonOp]> = [
+  ['in', 'in'], ['eq', 'eq'], ['==', 'eq'], ['ne', 'ne'], ['!=', 'ne'], ['ge', 'ge'], ['>=', 'ge'],
+  ['le', 'le'], ['<=', 'le'], ['gt', 'gt'], ['>', 'gt'], ['lt', 'lt'], ['<', 'lt'], ['&', 'bitwise_and'],
+  ['bitwise_and', 'bitwise_and'], ['contains', 'contains'], ['~', 'matches'], ['matches', 'matches'],
+  ['wildcard', 'wildcard'], ['strict wildcard', 'strict wildcard'],
+];
+
+/** The comparison operator at `pos` and the position after it, or null. */
+export function comparisonOpAt(src: string, pos: number): { op: ComparisonOp; end: number } | null {
+  for (const [text, op] of OPERATORS) if (keywordAt(src, pos, text)) return { op, end: pos + text.length };
+  return null;
+}
+
+/** `comparison := lhs [op rhs]`. */
+export function parseComparison(state: ParserState, pos: number, depth: number): TypedExpr {
+  return parseComparisonWithLhs(state, parseValue(state, pos, depth));
+}
+
+/** The operator and right-hand side after an already parsed left-hand side. */
+export function parseComparisonWithLhs(state: ParserState, lhs: TypedValue): TypedExpr {
+  const { src } = state;
+  const resultType = lhs.mapped ? arrayOf(T.Bool) : T.Bool;
+  if (lhs.type.kind === 'Bool') {
+    return { node: comparison(lhs, 'is_true', null, lhs.end), type: resultType, end: lhs.end };
+  }
+  if (lhs.type.kind === 'Array' && lhs.type.of.kind === 'Bool') {
+    if (lhs.mapped) unsupportedOp(arrayOf(arrayOf(T.Bool)), lhs.end, lhs.end);
+    return { node: comparison(lhs, 'is_true', null, lhs.end), type: lhs.type, end: lhs.end };
+  }
+  const opStart = skipSpace(src, lhs.end);
+  const op = comparisonOpAt(src, opStart);
+  if (!op) return fail('ExpectedName', 'expected ComparisonOp', opStart, src.length);
+  const kind = rhsKind(lhs.type, op.op);
+  if (!kind) unsupportedOp(lhs.type, opStart, op.end);
+  const rhs = lexRhs(src, skipSpace(src, op.end), kind, lhs.type);
+  return { node: comparison(lhs, op.op, rhs, rhs.span.end), type: resultType, end: rhs.span.end };
+}
+
+function comparison(lhs: TypedValue, op: ComparisonOp, rhs: Rhs | null, end: number): ComparisonExpr {
+  return { type: 'comparison', lhs: lhs.node, op, rhs, span: { start: lhs.node.span.start, end } };
+}
+
+function lexRhs(src: string, pos: number, kind: RhsKind, lhsType: Type): Rhs {
+  switch (kind) {
+    case 'bytes': {
+      const l = lexBytes(src, pos);
+      return { type: 'bytes', value: l.value, span: { start: pos, end: l.end } };
+    }
+    case 'int': {
+      const l = lexInt(src, pos);
+      return { type: 'int', value: l.value, span: { start: pos, end: l.end } };
+    }
+    case 'ip': {
+      const l = lexIpAddress(src, pos);
+      return { type: 'ip', value: l.value, span: { start: pos, end: l.end } };
+    }
+    case 'regex': return lexRegex(src, pos);
+    case 'wildcard': return lexWildcard(src, pos);
+    case 'set': return src[pos] === '$' ? lexList(src, pos) : lexSet(src, pos, lhsType);
+  }
+}
+
+function lexRegex(src: string, pos: number): Rhs {
+  const l = lexRegexLiteral(src, pos);
+  try {
+    compileRegex(l.value);
+  } catch (err) {
+    if (err instanceof RegexSyntaxError) fail('ParseRegex', err.message, l.contentStart, l.contentEnd);
+    throw err;
+  }
+  return { type: 'regex', pattern: l.value, span: { start: pos, end: l.end } };
+}
+
+function lexWildcard(src: string, pos: number): Rhs {
+  const l = lexQuotedOrRaw(src, pos);
+  try {
+    parseWildcard(l.value);
+  } catch (err) {
+    if (err instanceof WildcardSyntaxError) fail('ParseWildcard', err.message, pos, l.end);
+    throw err;
+  }
+  return { type: 'wildcard', value: l.value, span: { start: pos, end: l.end } };
+}
+
+function lexList(src: string, pos: number): Rhs {
+  const l = lexListName(src, pos);
+  return { type: 'list', name: l.value, span: { start: pos, end: l.end } };
+}
+
+// `{ item item ... }`: items separated by spaces only (no commas), possibly none.
+function lexSet(src: string, pos: number, lhsType: Type): Rhs {
+  let p = expectLiteral(src, pos, '{');
+  const items: SetItem[] = [];
+  for (;;) {
+    p = skipSpace(src, p);
+    if (src[p] === '}') return { type: 'set', items, span: { start: pos, end: p + 1 } };
+    const item = lexSetItem(src, p, lhsType);
+    items.push(item);
+    p = item.span.end;
+  }
+}
+
+function lexSetItem(src: string, pos: number, lhsType: Type): SetItem {
+  if (lhsType.kind === 'Int') {
+    const l = lexIntRange(src, pos);
+    const span = { start: pos, end: l.end };
+    if (!src.slice(pos, l.end).includes('..')) return { type: 'int', value: l.value.start, span };
+    return { type: 'int_range', start: l.value.start, end: l.value.end, span };
+  }
+  if (lhsType.kind === 'Ip') {
+    const l = lexIpSetItem(src, pos);
+    const span = { start: pos, end: l.end };
+    const v = l.value;
+    if (v.kind === 'ip') return { type: 'ip', value: v.value, span };
+    if (v.kind === 'cidr') return { type: 'ip_cidr', address: v.address, prefix: v.prefix, span };
+    return { type: 'ip_range', start: v.start, end: v.end, span };
+  }
+  const l = lexBytes(src, pos);
+  return { type: 'bytes', value: l.value, span: { start: pos, end: l.end } };
+}
+

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ExecutionContext, RequestFieldError, compile, parse, requestFields, type RequestFields,
+} from '../../src/expr/index.js';
+
+const run = (source: string, request: RequestFields, lists?: Record<string, string[]>): boolean =>
+  compile(parse(source), { lists })(request);
+
+const REQ = requestFields({
+  method: 'post',
+  url: 'https://www.example.org/api/v1/login.PHP?user=bob&user=eve&next=%2Fhome',
+  headers: {
+    'User-Agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)',
+    'X-Token': ['a', 'b'],
+    Cookie: 'session=abc; theme=dark',
+    Referer: 'https://ref.example/',
+  },
+  ip: '203.0.113.7',
+  country: 'GB',
+  asn: 13335,
+  body: '{"user":{"name":"bob","roles":["admin"],"age":42}}',
+  timestamp: 1_700_000_000,
+});
+
+describe('evaluation table', () => {
+  const table: Array<[string, boolean]> = [
+    ['http.request.uri.path contains "/api"', true],
+    ['http.request.uri.path matches "^/api/v[0-9]+/"', true],
+    ['http.request.uri.path matches "LOGIN"', false],
+    ['http.request.uri.path matches "(?i)LOGIN"', true],
+    ['http.request.uri.path eq "/api/v1/login.PHP"', true],
+    ['http.request.uri.path ne "/api/v1/login.PHP"', false],
+    ['http.request.uri.path.extension eq "php"', true],
+    ['http.request.uri.query eq "user=bob&user=eve&next=%2Fhome"', true],
+    ['http.request.uri eq "/api/v1/login.PHP?user=bob&user=eve&next=%2Fhome"', true],
+    ['http.request.full_uri wildcard "https://*.EXAMPLE.org/*"', true],
+    ['http.request.full_uri strict wildcard "https://*.EXAMPLE.org/*"', false],
+    ['http.request.method in {"GET" "POST"}', true],
+    ['http.request.method lt "Q"', true],
+    ['http.host eq "www.example.org" and ssl', true],
+    ['ip.src eq 203.0.113.7', true],
+    ['ip.src ne 203.0.113.7', false],
+    ['ip.src in {203.0.113.0/24}', true],
+    ['ip.src in {203.0.113.8..203.0.113.20 2001:db8::/32}', false],
+    ['ip.src in {::ffff:203.0.113.7}', false],
+    ['ip.src eq ::ffff:203.0.113.7', false],
+    ['ip.src ne ::ffff:203.0.113.7', true],
+    ['ip.src.country in {"GB" "FR"} and ip.src.asnum eq 13335', true],
+    ['ip.geoip.country eq "GB"', true],
+    ['cf.edge.server_port in {80 443}', true],
+    ['cf.edge.server_port ge 1000', false],
+    ['cf.edge.server_port bitwise_and 0x100', true],
+    ['http.user_agent contains "Googlebot"', true],
+    ['http.user_agent matches "(?i)googlebot/\\d+\\.\\d+"', true],
+    ['http.request.headers["x-token"][0] eq "a"', true],
+    ['http.request.headers["x-token"][1] eq "b"', true],
+    ['http.request.headers["x-token"][2] eq "c"', false],
+    ['http.request.headers["X-Token"][0] eq "a"', false],
+    ['any(http.request.headers["x-token"][*] eq "b")', true],
+    ['all(http.request.headers["x-token"][*] eq "b")', false],
+    ['any(http.request.headers.names[*] eq "X-Token")', true],
+    ['any(lower(http.request.headers.names[*])[*] eq "x-token")', true],
+    ['len(http.request.headers.names) eq 5', true],
+    ['http.request.cookies["session"][0] eq "abc"', true],
+    ['http.cookie contains "theme=dark"', true],
+    ['http.referer eq "https://ref.example/"', true],
+    ['http.x_forwarded_for eq ""', true],
+    ['any(http.request.uri.args["user"][*] eq "eve")', true],
+    ['http.request.uri.args.names[2] eq "next"', true],
+    ['url_decode(http.request.uri.args["next"][0]) eq "/home"', true],
+    ['lookup_json_string(http.request.body.raw, "user", "name") eq "bob"', true],
+    ['lookup_json_string(http.request.body.raw, "user", "roles", 0) eq "admin"', true],
+    ['lookup_json_integer(http.request.body.raw, "user", "age") eq 42', true],
+    ['http.request.timestamp.sec gt 1600000000', true],
+    ['not ssl or http.host eq "a"', false],
+    ['ssl xor ssl xor ssl', true],
+    ['ssl xor ssl', false],
+    ['true', true],
+    ['false', false],
+  ];
+  it.each(table)('%s -> %s', (source, expected) => {
+    expect(run(source, REQ)).toBe(expected);
+  });
+});
+
+describe('missing values (zonewall choice 1: false for every operator)', () => {
+  const empty: RequestFields = {};
+  it.each([
+    ['http.request.headers["missing"][0] eq "x"', false],
+    ['http.request.headers["missing"][0] ne "x"', false],
+    ['not http.request.headers["missing"][0] eq "x"', true],
+    ['any(http.request.headers["missing"][*] eq "x")', false],
+    ['all(http.request.headers["missing"][*] eq "x")', true],
+    ['not len(http.request.uri.args["order"]) ge 0', true],
+    ['http.referer ne "x"', false],
+    ['http.referer eq ""', false],
+    ['ip.src ne 1.2.3.4', false],
+    ['ssl', false],
+    ['not ssl', true],
+    ['lower(http.host) eq ""', false],
+    ['concat(http.host, "x") eq "x"', true],
+    ['len(http.host) eq 0', false],
+    ['all(http.request.headers.names[*] eq "x")', true],
+    ['any(http.request.headers.names[*] eq "x")', false],
+  ])('%s -> %s', (source, expected) => {
+    expect(run(source, empty)).toBe(expected);
+  });
+});
+
+describe('byte semantics', () => {
+  const req: RequestFields = { 'http.host': 'é.example', 'http.request.uri.path': '/\u00e9' };
+  it('compares, measures and orders UTF-8 bytes', () => {
+    expect(run('len(http.host) eq 10', req)).toBe(true);
+    expect(run('http.host eq "\\xc3\\xa9.example"', req)).toBe(true);
+    expect(run('http.host contains "\\xa9"', req)).toBe(true);
+    expect(run('substring(http.host, 0, 2) eq "é"', req)).toBe(true);
+    expect(run('http.host gt "z"', req)).toBe(true);
+  });
+
+  it('runs regexes on bytes unless (?u) turns Unicode on', () => {
+    expect(run('http.host matches "^.\\.example$"', req)).toBe(false);
+    expect(run('http.host matches "^..\\.example$"', req)).toBe(true);
+    expect(run('http.host matches "(?u)^.\\.example$"', req)).toBe(true);
+    expect(run('http.host matches "^é"', req)).toBe(true);
+    expect(run('url_decode(http.request.uri.path) matches "(?u)\\p{Latin}"', req)).toBe(true);
+  });
+
+  it('lower-cases ASCII only', () => {
+    expect(run('lower(http.host) eq "éa"', { 'http.host': 'ÉA' })).toBe(false);
+    expect(run('lower(http.host) eq "Éa"', { 'http.host': 'ÉA' })).toBe(true);
+    expect(run('http.host wildcard "éa"', { 'http.host': 'éA' })).toBe(true);
+  });
+});
+
+describe('regex safety', () => {
+  it('matches hostile patterns in linear time (re2js, not RegExp)', () => {
+    const evil = compile(parse('http.host matches "(a+)+$"'));
+    const input = `${'a'.repeat(20_000)}!`;
+    const started = process.hrtime.bigint();
+    expect(evil({ 'http.host': input })).toBe(false);
+    // Not a timing assertion on speed, only that it returns; a backtracking engine would not.
+    expect(process.hrtime.bigint() - started).toBeGreaterThan(0n);
+  });
+});
+
+describe('wildcards', () => {
+  it.each([
+    ['*.example.com', 'www.EXAMPLE.com', true, false],
+    ['*.example.com', 'example.com', false, false],
+    ['a*b*c', 'abc', true, true],
+    ['a*b*c', 'aXbYbZc', true, true],
+    ['a*b*c', 'acb', false, false],
+    ['foo?', 'foo?', true, true],
+    ['foo?', 'fooX', false, false],
+    ['\\*literal', '*literal', true, true],
+    ['\\*literal', 'Xliteral', false, false],
+    ['back\\\\slash', 'back\\slash', true, true],
+    ['*', '', true, true],
+    ['https://www.example.com/p/*', 'https://www.example.com/p/42', true, true],
+    ['https://www.example.com/p/4*', 'https://www.example.com/p/', false, false],
+    ['https://www.example.com/p/4*', 'https://www.example.com/p/5', false, false],
+    ['ABC*', 'abcd', true, false],
+  ])('%s ~ %s', (pattern, value, insensitive, strict) => {
+    const lit = JSON.stringify(pattern);
+    expect(run(`http.host wildcard ${lit}`, { 'http.host': value })).toBe(insensitive);
+    expect(run(`http.host strict wildcard ${lit}`, { 'http.host': value })).toBe(strict);
+  });
+});
+
+describe('arrays of booleans', () => {
+  it('combines element-wise and truncates to the shortest', () => {
+    const req: RequestFields = { 'http.request.headers.names': ['a', 'b', 'c'], 'http.request.headers.values': ['1', '2'] };
+    expect(run('any((http.request.headers.names[*] eq "c" and http.request.headers.values[*] eq "2"))', req)).toBe(false);
+    expect(run('any((http.request.headers.names[*] eq "b" and http.request.headers.values[*] eq "2"))', req)).toBe(true);
+    expect(run('all((http.request.headers.names[*] ne "z" or http.request.headers.values[*] eq "2"))', req)).toBe(true);
+    expect(run('any(not http.request.headers.names[*] eq "a")', req)).toBe(true);
+    expect(run('all(not http.request.headers.names[*] eq "a")', req)).toBe(false);
+  });
+});
+
+describe('lists', () => {
+  it('matches IP, integer and string lists; an unknown list matches nothing', () => {
+    const lists = { office: ['203.0.113.0/24', '198.51.100.1..198.51.100.5'], asns: ['13335'], hosts: ['www.example.org'] };
+    expect(run('ip.src in $office', REQ, lists)).toBe(true);
+    expect(run('ip.src.asnum in $asns', REQ, lists)).toBe(true);
+    expect(run('http.host in $hosts', REQ, lists)).toBe(true);
+    expect(run('ip.src in $nope', REQ, lists)).toBe(false);
+  });
+});
+
+describe('request values', () => {
+  it('accepts numbers for IPs and integers as strings', () => {
+    expect(run('ip.src eq 0.0.0.1', { 'ip.src': 1 })).toBe(true);
+    expect(run('ip.src.asnum eq 7', { 'ip.src.asnum': '7' })).toBe(true);
+    expect(run('http.request.headers["x"][0] eq "y"', { 'http.request.headers': { X: 'y' } })).toBe(true);
+  });
+
+  it('refuses values that do not fit the field', () => {
+    expect(() => run('ip.src eq 1.2.3.4', { 'ip.src': 'not-an-ip' })).toThrow(RequestFieldError);
+    expect(() => run('ip.src.asnum eq 1', { 'ip.src.asnum': 'x' })).toThrow(/request field ip.src.asnum: expected an integer/);
+  });
+
+  it('shares one ExecutionContext across many filters', () => {
+    const ctx = new ExecutionContext(REQ);
+    const filters = ['ssl', 'http.host eq "www.example.org"', 'ip.src in {203.0.113.0/24}'].map((s) => compile(parse(s)));
+    expect(filters.map((f) => f(ctx))).toEqual([true, true, true]);
+  });
+});
