@@ -1,2 +1,21 @@
-/** The planner's public surface: live-state types, and (once written) diff, order, safety and render. */
+/**
+ * The planner's public surface: live-state types, the pure diff (desired × live → Plan), order,
+ * safety, fingerprint, the versioned JSON form and the text and markdown renderers.
+ */
 export * from './live.js';
+export * from './action.js';
+export * from './change.js';
+export * from './write.js';
+export * from './finding.js';
+export * from './plan.js';
+export { PhaseNames, phaseOf, orderChanges, type PhaseName } from './order.js';
+export { diffZone, type PlanOptions } from './diff.js';
+export { SafetyDefaults, safetyFindings } from './safety.js';
+export { CallLimits, estimateCalls, type CallOptions } from './calls.js';
+export { fingerprint, stableStringify } from './fingerprint.js';
+export * from './json.js';
+export { UnsafePlanError, assertApplicable } from './errors.js';
+export { createStyle, plainStyle, type Style } from './render/style.js';
+export { renderPlanText, renderChange, renderFindings, renderUnmanaged, renderCalls, renderSummaryLine, renderHeading } from './render/text.js';
+export { renderPlanMarkdown } from './render/markdown.js';
+export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';

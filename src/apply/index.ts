@@ -1,0 +1,14 @@
+/**
+ * Apply's public surface: execute a Plan through a Provider in dependency order (phases, batches,
+ * progress events), report what was applied, lock zones, record and restore PITR bookmarks, and
+ * read saved plans.
+ */
+export { planPhases, stepChanges, type Phase, type Step } from './phases.js';
+export { batchesOf, executeBatch, type Batch, type CreatedFilters } from './batch.js';
+export { runPlan, type ApplyResult, type ApplyFailure, type ChangeOutcome, type ChangeStatus, type RunOptions } from './run.js';
+export type { ApplyEvent, ApplyListener } from './events.js';
+export { acquireZoneLock, lockDir, lockKey, LockedError, type LockOptions, type ZoneLock } from './lock.js';
+export { readApplyRecord, writeApplyRecord, removeApplyRecord, type ApplyRecord } from './apply-record.js';
+export { applyZone, ApplyError, type ApplyZoneOptions, type ApplyZoneResult } from './apply-zone.js';
+export { rollbackZone } from './rollback.js';
+export { readSavedPlan, writeSavedPlan, assertFresh, isPlanDocument, StalePlanError } from './saved-plan.js';

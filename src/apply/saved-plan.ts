@@ -1,0 +1,75 @@
+/**
+ * Saved plans: `zonewall plan --out FILE` writes the plan document; `zonewall apply FILE` reads it
+ * back here, checks it against `schemas/plan.schema.json` and its format version, and, once the
+ * zone has been read again, refuses it when the zone's fingerprint changed since (a dashboard edit,
+ * another apply): the saved changes are applied as they are, never re-diffed, so they must still
+ * describe the zone.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { ZonewallError } from '../errors.js';
+import { fingerprint, type LiveZone, type Plan, type PlanJson } from '../plan/index.js';
+
+/** The zone changed since the plan was saved. */
+export class StalePlanError extends ZonewallError {
+  constructor(message: string) {
+    super('ERR_STALE_PLAN', message);
+  }
+}
+
+let validator: ValidateFunction | undefined;
+
+function validate(): ValidateFunction {
+  if (validator === undefined) {
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object;
+    validator = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  }
+  return validator;
+}
+
+/** True when a parsed JSON value looks like a plan document (rather than a manifest). */
+export function isPlanDocument(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'zonewall.plan';
+}
+
+/** Reads `file` as a plan document, or returns undefined when it is not one (e.g. a YAML manifest). */
+export function readSavedPlan(file: string): PlanJson | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isPlanDocument(value)) return undefined;
+  const doc = value as PlanJson;
+  const major = String(doc.format_version ?? '').split('.')[0];
+  if (major !== '1') {
+    throw new ZonewallError('ERR_USAGE', `${file} is a plan of format ${String(doc.format_version)}; this zonewall reads format 1.x: plan again with this version`);
+  }
+  const check = validate();
+  if (!check(doc)) {
+    const reasons = (check.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+    throw new ZonewallError('ERR_USAGE', `${file} is not a valid zonewall plan (${reasons}); plan again with zonewall plan --out`);
+  }
+  return doc;
+}
+
+/** Writes a plan document (no credentials ever go into it). */
+export function writeSavedPlan(file: string, doc: PlanJson): void {
+  try {
+    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+  } catch (err) {
+    throw new ZonewallError('ERR_IO', `cannot write the plan to ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Throws `StalePlanError` unless the zone is still in the state the plan was computed on. */
+export function assertFresh(plan: Pick<Plan, 'zone' | 'fingerprint'>, live: LiveZone): void {
+  if (live.zone.id !== plan.zone.id) {
+    throw new StalePlanError(`the saved plan is for zone ${plan.zone.name} (${plan.zone.id}) but the provider has ${live.zone.name} as ${live.zone.id}: plan again against this provider`);
+  }
+  const now = fingerprint(live);
+  if (now !== plan.fingerprint) {
+    throw new StalePlanError(`zone ${plan.zone.name} changed since the plan was saved (fingerprint ${plan.fingerprint.slice(0, 19)}…, now ${now.slice(0, 19)}…); nothing was applied: run zonewall plan again`);
+  }
+}

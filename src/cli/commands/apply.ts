@@ -1,0 +1,164 @@
+/**
+ * `zonewall apply PATH...` plans each manifest's zone with the zone locked (a second apply waits up
+ * to `--lock-timeout` or refuses), shows the plans, refuses unsafe ones (error findings always,
+ * danger findings without `--force`), asks for confirmation on a terminal (`--auto-approve`
+ * otherwise), then applies zone by zone with a progress line, reporting exactly what was applied.
+ * `zonewall apply plan.json` applies a saved plan instead, after checking that the zone has not
+ * changed since it was saved. Exit 0 when everything applied, 1 otherwise.
+ */
+import type { Command } from 'commander';
+import {
+  acquireZoneLock, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, type ApplyZoneResult,
+} from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
+import { assertApplicable, hasChanges, planFromJson, renderPlanText, type Plan, type PlanJson } from '../../plan/index.js';
+import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import { renderApplyResult, progressLine } from '../views/apply-text.js';
+import { styleFor } from '../views/color.js';
+import { applyDocument, plansDocument, runDocument } from '../views/json.js';
+import { confirm } from '../views/prompt.js';
+import { createdNotice, renderRunSummary, renderZoneRun } from '../views/text.js';
+import type { CommandModule } from './command.js';
+import { manifestErrorJson } from './plan.js';
+import { addPlanFlags, mapLimit, planOptions, planZones, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
+import { parseDuration } from './duration.js';
+
+/** Options of `apply`. */
+interface ApplyCommandOptions extends PlanFlags, Record<string, unknown> {
+  force?: boolean;
+  autoApprove?: boolean;
+  lockTimeout?: string;
+  stateDir?: string;
+}
+
+/** The `apply` command. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    const cmd = program
+      .command('apply')
+      .description('apply manifests (or a plan saved with `plan --out`) to their zones, in dependency order')
+      .argument('<paths...>', 'manifest files, directories of manifests, or one saved plan (plan.json)');
+    addPlanFlags(cmd)
+      .option('--force', 'apply plans with danger findings (mass deletions, weakened protection, WAF migration)')
+      .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
+      .option('--lock-timeout <duration>', 'wait this long (e.g. 30s, 2m) for another apply to the same zone to finish; 0 refuses at once', '0');
+    addProviderOptions(cmd);
+    cmd.action(async (paths: string[], opts: ApplyCommandOptions) => {
+      process.exitCode = await apply(paths, opts);
+    });
+  },
+};
+
+/** The engine's state directory (where rollback records and locks go); undefined for remote providers. */
+function stateDirOf(provider: Provider, opts: ApplyCommandOptions): string | undefined {
+  return provider.kind === 'engine' ? (providerOptions(opts, process.env).stateDir ?? DefaultStateDir) : undefined;
+}
+
+async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number> {
+  const saved = paths.length === 1 ? readSavedPlan(paths[0]!) : undefined;
+  if (saved !== undefined) return applySaved(saved, opts);
+  const loaded = await loadManifests(paths);
+  for (const issue of loaded.errors) process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`);
+  if (loaded.errors.length > 0) {
+    process.stderr.write('error: nothing applied: fix the manifest errors above first\n');
+    return ExitCodes.error;
+  }
+  const provider = await openProvider(opts, process.env);
+  let runs: ZoneRun[] = [];
+  try {
+    const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
+    runs = await planZones(provider, loaded.zones, planOptions(opts, provider), { stateDir: stateDirOf(provider, opts), timeoutMs });
+    for (const run of runs) {
+      const notice = createdNotice(run, provider);
+      if (notice !== undefined) process.stderr.write(`${notice}\n`);
+    }
+    if (opts.json !== true) showPlans(runs, opts);
+    const failed = runs.filter((r) => r.error !== undefined);
+    if (failed.length > 0) {
+      if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(runDocument(runs, provider), []), null, 2)}\n`);
+      process.stderr.write(`error: nothing applied: ${failed.length} zone(s) could not be planned\n`);
+      return ExitCodes.error;
+    }
+    const plans = runs.map((r) => r.plan!);
+    return await gateAndApply(plans, provider, opts, runDocument(runs, provider));
+  } finally {
+    releaseLocks(runs);
+    await provider.close();
+  }
+}
+
+function showPlans(runs: readonly ZoneRun[], opts: ApplyCommandOptions): void {
+  const s = styleFor(process.stdout, opts);
+  process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
+  if (runs.length > 1) process.stdout.write(`\n${renderRunSummary(runs, 0, s)}`);
+}
+
+/** Safety, confirmation, then the applies; shared by manifests and saved plans. */
+async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson): Promise<number> {
+  for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
+  const pending = plans.filter((p) => hasChanges(p));
+  if (pending.length === 0) {
+    if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(doc, []), null, 2)}\n`);
+    else process.stdout.write('\nNo changes. Nothing to apply.\n');
+    return ExitCodes.ok;
+  }
+  if (opts.autoApprove !== true) {
+    if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
+      throw new ZonewallError('ERR_USAGE', 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
+    }
+    const names = pending.map((p) => p.zone.name).join(', ');
+    if (!(await confirm(`\nApply these changes to ${names}?`))) {
+      process.stderr.write('Apply cancelled.\n');
+      return ExitCodes.error;
+    }
+  }
+  const results: ApplyZoneResult[] = [];
+  const s = styleFor(process.stdout, opts);
+  for (const plan of pending) {
+    const progress = process.stderr.isTTY === true && opts.json !== true ? progressLine(process.stderr) : undefined;
+    const result = await applyZone(plan, provider, {
+      force: opts.force === true, stateDir: stateDirOf(provider, opts), ...(progress ? { onEvent: progress.listener } : {}),
+    }).finally(() => progress?.done());
+    results.push(result);
+    if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
+    if (!result.ok) {
+      const skipped = pending.slice(results.length).map((p) => p.zone.name);
+      if (skipped.length > 0 && opts.json !== true) process.stdout.write(`Not applied, as an earlier zone failed: ${skipped.join(', ')}.\n`);
+      break;
+    }
+  }
+  if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(doc, results), null, 2)}\n`);
+  return results.every((r) => r.ok) && results.length === pending.length ? ExitCodes.ok : ExitCodes.error;
+}
+
+/** `apply plan.json`: lock and re-read each zone, refuse if it changed, then apply the saved changes. */
+async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<number> {
+  if (opts.prune === true || opts.deleteThreshold !== undefined) {
+    throw new ZonewallError('ERR_USAGE', '--prune and --delete-threshold are fixed when the plan is made: pass them to zonewall plan --out, not to apply');
+  }
+  if (doc.errors.length > 0 || doc.zones.length === 0) {
+    throw new ZonewallError('ERR_USAGE', 'the saved plan has no zones to apply (it was saved with errors?); plan again');
+  }
+  const provider = await openProvider(opts, process.env);
+  const locks: { release(): void }[] = [];
+  try {
+    const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
+    const plans = doc.zones.map(planFromJson);
+    await mapLimit(plans, ZoneConcurrency, async (plan) => {
+      const { zone } = await provider.resolveZone(plan.zone.id);
+      locks.push(await acquireZoneLock({ dir: lockDir(provider, stateDirOf(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
+      assertFresh(plan, await provider.readZone(zone.id));
+    });
+    if (opts.json !== true) {
+      const s = styleFor(process.stdout, opts);
+      process.stdout.write(plans.map((p) => renderPlanText(p, s)).join('\n'));
+    }
+    return await gateAndApply(plans, provider, opts, plansDocument(plans, provider));
+  } finally {
+    for (const l of locks) l.release();
+    await provider.close();
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * What `plan` and `apply` share: their plan options (`--prune`, `--delete-threshold`, output and
+ * color flags) and planning a set of manifests against a provider, zone by zone with bounded
+ * concurrency: resolve the zone (the embedded engine creates a missing one), optionally lock it,
+ * read it once, and diff. Each zone's failure is kept with the zone, so one bad zone does not hide
+ * the others' plans. Wiring only: the decisions are in `plan` and `apply`.
+ */
+import type { Command } from 'commander';
+import { lockDir, lockKey, acquireZoneLock, type ZoneLock } from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import type { DesiredZone } from '../../manifest/index.js';
+import { diffZone, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
+import type { Provider } from '../../providers/index.js';
+
+/** Options common to `plan` and `apply`. */
+export interface PlanFlags {
+  json?: boolean;
+  markdown?: boolean;
+  prune?: boolean;
+  deleteThreshold?: string;
+  /** `--no-color` sets it false. */
+  color?: boolean;
+}
+
+/** How many zones are planned at once. */
+export const ZoneConcurrency = 4;
+
+/** Adds the plan options to a command. */
+export function addPlanFlags(cmd: Command): Command {
+  return cmd
+    .option('--prune', 'also plan the deletion of unmanaged objects (no ref), and adopt same-expression filters')
+    .option('--delete-threshold <pct>', `refuse (without --force) plans deleting more than this percentage of managed objects (default ${SafetyDefaults.deleteThreshold}; applies from ${SafetyDefaults.minObjects} objects)`)
+    .option('--json', 'print the plan as JSON (schemas/plan.schema.json)')
+    .option('--no-color', 'never color the output (colors are used only on a terminal, and never with NO_COLOR set)');
+}
+
+/** The planner's options from the flags and the provider's rate budget. */
+export function planOptions(flags: PlanFlags, provider: Provider): PlanOptions {
+  const out: PlanOptions = { prune: flags.prune === true };
+  if (flags.deleteThreshold !== undefined) {
+    const pct = Number(flags.deleteThreshold);
+    if (!Number.isFinite(pct) || pct < 0 || pct > 100) {
+      throw new ZonewallError('ERR_USAGE', `--delete-threshold must be a percentage from 0 to 100, got ${flags.deleteThreshold}`);
+    }
+    out.deleteThreshold = pct;
+  }
+  if (provider.rateLimit !== undefined) {
+    out.budgetRequests = provider.rateLimit.requests;
+    out.budgetWindowSeconds = provider.rateLimit.seconds;
+  }
+  return out;
+}
+
+/** One zone of a run: its manifest, and its plan or the error that stopped it. */
+export interface ZoneRun {
+  desired: DesiredZone;
+  zone?: LiveZoneInfo;
+  /** True when the embedded engine created the zone for this run. */
+  created?: boolean;
+  plan?: Plan;
+  error?: Error;
+  lock?: ZoneLock;
+}
+
+/** Runs `fn` over `items` with at most `limit` at once, keeping input order in the output. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Locking of zones during a run (apply only). */
+export interface RunLocking {
+  stateDir: string | undefined;
+  timeoutMs: number;
+}
+
+async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined): Promise<ZoneRun> {
+  const run: ZoneRun = { desired };
+  try {
+    const create = provider.kind === 'engine' ? { create: { plan: desired.plan ?? 'enterprise' as const } } : {};
+    const { zone, created } = await provider.resolveZone(desired.zone, create);
+    run.zone = zone;
+    run.created = created;
+    if (locking !== undefined) {
+      run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
+    }
+    run.plan = diffZone(desired, await provider.readZone(zone.id), options);
+  } catch (err) {
+    run.error = err instanceof Error ? err : new Error(String(err));
+  }
+  return run;
+}
+
+/** Plans every zone; with `locking`, each zone's lock is taken before it is read and kept. */
+export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking): Promise<ZoneRun[]> {
+  const byName = new Map<string, string>();
+  for (const d of zones) {
+    const other = byName.get(d.zone.toLowerCase());
+    if (other !== undefined) throw new ZonewallError('ERR_USAGE', `zone ${d.zone} is configured by both ${other} and ${d.file}; one manifest per zone`);
+    byName.set(d.zone.toLowerCase(), d.file);
+  }
+  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking));
+  // The same zone by name in one manifest and by id in another.
+  const seen = new Map<string, string>();
+  for (const run of runs) {
+    if (run.zone === undefined) continue;
+    const other = seen.get(run.zone.id);
+    if (other !== undefined && run.error === undefined) {
+      run.error = new ZonewallError('ERR_USAGE', `zone ${run.zone.name} is configured by both ${other} and ${run.desired.file}; one manifest per zone`);
+      run.plan = undefined;
+    }
+    seen.set(run.zone.id, run.desired.file);
+  }
+  return runs;
+}
+
+/** Releases the locks a run holds. */
+export function releaseLocks(runs: readonly ZoneRun[]): void {
+  for (const run of runs) run.lock?.release();
+}

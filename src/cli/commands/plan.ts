@@ -1,0 +1,92 @@
+/**
+ * `zonewall plan PATH...`: reads each manifest's zone (the embedded engine creates a missing zone),
+ * prints what applying would change, unmanaged objects, safety findings and the API call estimate.
+ * `--json` / `--markdown` choose the format; `--out FILE` saves the plan (with the fingerprint of
+ * the state it was computed on) for `zonewall apply FILE`. Exit 0, or 1 on any error (including a
+ * plan that could not be applied), or with `--detailed-exitcode` 2 when there are changes.
+ */
+import type { Command } from 'commander';
+import { writeSavedPlan } from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import { formatIssueWithExcerpt, loadManifests, type ManifestIssue } from '../../manifest/index.js';
+import { hasChanges, hasErrors, planDocument } from '../../plan/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { addProviderOptions, openProvider } from '../provider-options.js';
+import { styleFor } from '../views/color.js';
+import { runDocument, ZonewallVersion } from '../views/json.js';
+import { renderRunMarkdown } from '../views/markdown.js';
+import { createdNotice, renderRunSummary, renderZoneRun } from '../views/text.js';
+import type { CommandModule } from './command.js';
+import { addPlanFlags, planOptions, planZones, type PlanFlags, type ZoneRun } from './plan-run.js';
+
+/** Options of `plan`. */
+interface PlanCommandOptions extends PlanFlags, Record<string, unknown> {
+  out?: string;
+  detailedExitcode?: boolean;
+}
+
+/** The `plan` command. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    const cmd = program
+      .command('plan')
+      .description('show what apply would change in each manifest\'s zone')
+      .argument('<paths...>', 'manifest files, or directories of *.yaml / *.yml manifests');
+    addPlanFlags(cmd)
+      .option('--markdown', 'print the plan as markdown (for pull-request comments)')
+      .option('--out <file>', 'save the plan (JSON, with a fingerprint of the zone) for `zonewall apply FILE`')
+      .option('--detailed-exitcode', 'exit 0 without changes, 1 on error, 2 with changes');
+    addProviderOptions(cmd);
+    cmd.action(async (paths: string[], opts: PlanCommandOptions) => {
+      process.exitCode = await plan(paths, opts);
+    });
+  },
+};
+
+/** Manifest errors in the plan document's error shape. */
+export function manifestErrorJson(issues: readonly ManifestIssue[]) {
+  return issues.map((i) => ({ file: i.file, code: 'ERR_MANIFEST', message: `${i.file}:${i.line}:${i.column}: ${i.path ? `${i.path}: ` : ''}${i.message}` }));
+}
+
+function exitCode(runs: readonly ZoneRun[], manifestErrors: number, detailed: boolean): number {
+  const failed = manifestErrors > 0 || runs.some((r) => r.plan === undefined || hasErrors(r.plan));
+  if (failed) return ExitCodes.error;
+  return detailed && runs.some((r) => r.plan !== undefined && hasChanges(r.plan)) ? ExitCodes.changes : ExitCodes.ok;
+}
+
+async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> {
+  if (opts.json === true && opts.markdown === true) throw new ZonewallError('ERR_USAGE', 'choose one of --json and --markdown');
+  const loaded = await loadManifests(paths);
+  for (const issue of loaded.errors) process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`);
+  if (loaded.zones.length === 0) {
+    if (opts.json === true) process.stdout.write(`${JSON.stringify(planDocument([], manifestErrorJson(loaded.errors), { zonewallVersion: ZonewallVersion }), null, 2)}\n`);
+    return ExitCodes.error;
+  }
+  const provider = await openProvider(opts, process.env);
+  try {
+    const runs = await planZones(provider, loaded.zones, planOptions(opts, provider));
+    for (const run of runs) {
+      const notice = createdNotice(run, provider);
+      if (notice !== undefined) process.stderr.write(`${notice}\n`);
+    }
+    const doc = runDocument(runs, provider, manifestErrorJson(loaded.errors));
+    if (opts.json === true) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    else if (opts.markdown === true) process.stdout.write(renderRunMarkdown(runs));
+    else {
+      const s = styleFor(process.stdout, opts);
+      process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
+      if (runs.length > 1 || loaded.errors.length > 0) process.stdout.write(`\n${renderRunSummary(runs, loaded.errors.length, s)}`);
+    }
+    if (opts.out !== undefined) {
+      if (doc.errors.length > 0) {
+        process.stderr.write(`plan not saved to ${opts.out}: ${doc.errors.length} zone(s) or manifest(s) had errors\n`);
+        return ExitCodes.error;
+      }
+      writeSavedPlan(opts.out, doc);
+      if (opts.json !== true) process.stderr.write(`Saved the plan to ${opts.out}; apply exactly it with: zonewall apply ${opts.out}\n`);
+    }
+    return exitCode(runs, loaded.errors.length, opts.detailedExitcode === true);
+  } finally {
+    await provider.close();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `zonewall rollback --zone NAME`: restores a zone of the embedded engine to before its last apply
+ * (the PITR bookmark apply recorded), with the zone locked, and says what it did. Remote providers
+ * keep no bookmarks: rollback refuses and says how to undo instead.
+ */
+import type { Command } from 'commander';
+import { acquireZoneLock, lockDir, lockKey, rollbackZone } from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import { DefaultStateDir } from '../../providers/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import type { CommandModule } from './command.js';
+import { parseDuration } from './duration.js';
+
+/** Options of `rollback`. */
+interface RollbackOptions extends Record<string, unknown> {
+  zone?: string;
+  stateDir?: string;
+  lockTimeout?: string;
+}
+
+/** The `rollback` command. */
+export const command: CommandModule = {
+  register(program: Command): void {
+    const cmd = program
+      .command('rollback')
+      .description('restore a zone of the embedded engine to before its last apply')
+      .requiredOption('--zone <name>', 'the zone (name or id)')
+      .option('--lock-timeout <duration>', 'wait this long for an apply to the zone to finish; 0 refuses at once', '0');
+    addProviderOptions(cmd);
+    cmd.action(async (opts: RollbackOptions) => {
+      process.exitCode = await rollback(opts);
+    });
+  },
+};
+
+async function rollback(opts: RollbackOptions): Promise<number> {
+  if (opts.zone === undefined || opts.zone === '') throw new ZonewallError('ERR_USAGE', '--zone is required');
+  const provider = await openProvider(opts, process.env);
+  try {
+    if (provider.kind !== 'engine') {
+      throw new ZonewallError('ERR_USAGE', `rollback needs the embedded engine; ${provider.description} keeps no bookmarks: undo a remote apply by applying the previous manifest`);
+    }
+    const stateDir = providerOptions(opts, process.env).stateDir ?? DefaultStateDir;
+    const { zone } = await provider.resolveZone(opts.zone);
+    const lock = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: parseDuration(opts.lockTimeout ?? '0', '--lock-timeout') });
+    try {
+      const record = await rollbackZone(provider, zone, stateDir);
+      process.stdout.write(`Rolled back ${zone.name} (zone ${zone.id}) to before the apply of ${record.at} (bookmark ${record.bookmark}).\n`);
+    } finally {
+      lock.release();
+    }
+    return ExitCodes.ok;
+  } finally {
+    await provider.close();
+  }
+}

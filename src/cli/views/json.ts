@@ -1,0 +1,52 @@
+/**
+ * JSON views: the plan document of a run (`plan --json`, `plan --out`; the format of
+ * `schemas/plan.schema.json`) and the apply document (`apply --json`: the plan document plus one
+ * result per zone). Renders only.
+ */
+import type { ApplyZoneResult } from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import { planDocument, type Plan, type PlanErrorJson, type PlanJson } from '../../plan/index.js';
+import type { Provider } from '../../providers/index.js';
+import type { ZoneRun } from '../commands/plan-run.js';
+
+/** The zonewall version written into documents. */
+export const ZonewallVersion = '0.1.0';
+
+/** A run's errors in the plan document's shape. */
+export function runErrors(runs: readonly ZoneRun[], manifestErrors: readonly PlanErrorJson[] = []): PlanErrorJson[] {
+  const out = [...manifestErrors];
+  for (const run of runs) {
+    if (run.error === undefined) continue;
+    out.push({ file: run.desired.file, zone: run.desired.zone, code: run.error instanceof ZonewallError ? run.error.code : 'ERR_INTERNAL', message: run.error.message });
+  }
+  return out;
+}
+
+/** The plan document of a run. */
+export function runDocument(runs: readonly ZoneRun[], provider: Pick<Provider, 'kind' | 'description'>, manifestErrors: readonly PlanErrorJson[] = []): PlanJson {
+  const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));
+  return planDocument(plans, runErrors(runs, manifestErrors), { zonewallVersion: ZonewallVersion, provider: { kind: provider.kind, description: provider.description } });
+}
+
+/** The apply document: the plan document and a result per zone that was applied. */
+export function applyDocument(plan: PlanJson, results: readonly ApplyZoneResult[]): unknown {
+  return {
+    format_version: '1.0',
+    kind: 'zonewall.apply',
+    zonewall_version: ZonewallVersion,
+    plan,
+    results: results.map((r) => ({
+      zone: r.zone,
+      ok: r.ok,
+      requests: r.requests,
+      outcomes: r.outcomes,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+      ...(r.record !== undefined ? { rollback: { bookmark: r.record.bookmark, at: r.record.at } } : {}),
+    })),
+  };
+}
+
+/** A plan document holding given plans (apply of a saved plan re-renders them). */
+export function plansDocument(plans: readonly Plan[], provider: Pick<Provider, 'kind' | 'description'>): PlanJson {
+  return planDocument(plans, [], { zonewallVersion: ZonewallVersion, provider: { kind: provider.kind, description: provider.description } });
+}

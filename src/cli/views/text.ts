@@ -1,0 +1,37 @@
+/**
+ * Text views of `plan` and `apply`: each zone's plan (through `plan/render/text.ts`), what the run
+ * did besides planning (a zone created in the embedded engine), per-zone errors, and the closing
+ * summary of a multi-zone run. Renders only.
+ */
+import { ZonewallError } from '../../errors.js';
+import { addSummaries, hasChanges, renderPlanText, renderSummaryLine, type Style } from '../../plan/index.js';
+import type { Provider } from '../../providers/index.js';
+import type { ZoneRun } from '../commands/plan-run.js';
+
+/** The notice printed when the embedded engine created a zone for the run. */
+export function createdNotice(run: ZoneRun, provider: Pick<Provider, 'description'>): string | undefined {
+  if (run.created !== true || run.zone === undefined) return undefined;
+  return `created zone ${run.zone.name} (${run.zone.plan ?? run.desired.plan ?? 'enterprise'}) in the ${provider.description}`;
+}
+
+/** One line for an error, with the code when it is a zonewall error. */
+export function errorLine(err: Error, s: Style): string {
+  const code = err instanceof ZonewallError ? ` [${err.code}]` : '';
+  return `${s.red(s.bold('error'))}${code}: ${err.message}`;
+}
+
+/** The text of one zone of a run: its plan, or its error. */
+export function renderZoneRun(run: ZoneRun, s: Style): string {
+  if (run.plan !== undefined) return renderPlanText(run.plan, s);
+  return `${s.bold(`${run.desired.zone} — ${run.desired.file}`)}\n\n${errorLine(run.error ?? new Error('not planned'), s)}\n`;
+}
+
+/** The closing summary of a run over several zones. */
+export function renderRunSummary(runs: readonly ZoneRun[], manifestErrors: number, s: Style): string {
+  const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));
+  const changed = plans.filter((p) => hasChanges(p)).length;
+  const failed = runs.length - plans.length;
+  const parts = [`${runs.length} zone${runs.length === 1 ? '' : 's'}: ${changed} with changes, ${plans.length - changed} up to date, ${failed} failed`];
+  if (manifestErrors > 0) parts.push(`${manifestErrors} manifest error${manifestErrors === 1 ? '' : 's'}`);
+  return `${s.bold(`Total: ${renderSummaryLine(addSummaries(plans.map((p) => p.summary)))}`)}\n${parts.join('; ')}.\n`;
+}

@@ -1,0 +1,36 @@
+/**
+ * Canonical comparison of live expressions. Desired expressions arrive canonical; live ones are
+ * canonicalised here with `src/expr`, once per distinct text within one plan, so notation and
+ * whitespace never show as changes. A live expression that does not parse is kept as an
+ * `unparsable` result: the planner treats it as different and says so.
+ */
+import { canonicalize } from '../expr/index.js';
+
+/** The canonical form of a live expression, or why there is none. */
+export type CanonicalResult = { ok: true; canonical: string } | { ok: false; reason: string };
+
+/** Canonicalises expressions, memoised for the life of one plan. */
+export type Canonicalizer = (source: string) => CanonicalResult;
+
+/** A memoising canonicalizer over `src/expr`'s `canonicalize`. */
+export function createCanonicalizer(): Canonicalizer {
+  const memo = new Map<string, CanonicalResult>();
+  return (source) => {
+    let r = memo.get(source);
+    if (r === undefined) {
+      try {
+        r = { ok: true, canonical: canonicalize(source) };
+      } catch (err) {
+        r = { ok: false, reason: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+      }
+      memo.set(source, r);
+    }
+    return r;
+  };
+}
+
+/** The text to compare a live expression by: its canonical form, else the raw text. */
+export function comparable(c: Canonicalizer, source: string): string {
+  const r = c(source);
+  return r.ok ? r.canonical : source;
+}

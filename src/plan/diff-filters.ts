@@ -1,0 +1,98 @@
+/**
+ * Changes of the filters the manifest declares: create, update in place, or replace when the live
+ * filter was created by the simplified flow (the service refuses PUT and DELETE on those). A
+ * replace creates a new filter and repoints the rules; when the expression stays the same the new
+ * filter would duplicate the old one, so its rule is deleted first (the service deletes the
+ * filter with it) and both are created again: the one case where a rule's id changes.
+ */
+import type { DesiredFilter } from '../manifest/index.js';
+import { changedAttributes, noOpChange, type Change, type ChangeReason } from './change.js';
+import { finding } from './finding.js';
+import {
+  desiredFilterAttributes,
+  liveFilterAttributes,
+  type FirewallContext,
+} from './firewall-context.js';
+import type { FilterBody, LiveFilter } from './live.js';
+import type { Matched } from './match-firewall.js';
+
+/** The body of a filter write. */
+export function filterBody(d: DesiredFilter): FilterBody {
+  return { expression: d.expression, paused: d.paused, description: d.description, ref: d.ref };
+}
+
+/** Changed attribute names of a matched filter: expressions by meaning, ref ignored when locked. */
+function filterDifferences(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter): string[] {
+  const before = liveFilterAttributes(l, ctx.canon);
+  const after = desiredFilterAttributes(d);
+  const changed = changedAttributes({ ...before, expression: '' }, { ...after, expression: '' });
+  const c = ctx.canon(l.expression);
+  if (!c.ok) {
+    ctx.findings.push(finding('unparsable-live-expression',
+      `filter "${d.ref}" (id ${l.id}): the zone's expression does not parse (${c.reason}); it is treated as different`,
+      { kind: 'filter', ref: d.ref, location: d.location }));
+  }
+  if (!c.ok || c.canonical !== d.expression) changed.unshift('expression');
+  // A simplified-flow filter cannot be given a ref; it stays matched through its rule.
+  return l.locked === true ? changed.filter((n) => n !== 'ref') : changed;
+}
+
+/** The fast path of large no-op plans: nothing differs (no attribute objects are built). */
+function inSync(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter): boolean {
+  if (l.paused !== d.paused || (l.description ?? '') !== d.description) return false;
+  if (l.locked !== true && (l.ref ?? '') !== d.ref) return false;
+  const c = ctx.canon(l.expression);
+  return c.ok && c.canonical === d.expression;
+}
+
+function updateReason(m: Matched<LiveFilter>, changed: string[]): ChangeReason {
+  if (m.via === 'adopted') return 'adopted';
+  return changed.includes('ref') ? 'renamed' : 'changed';
+}
+
+/** The change of one desired filter; records where the filter will be for the rules. */
+function diffFilter(ctx: FirewallContext, d: DesiredFilter): Change {
+  const m = ctx.match.filters.get(d.ref);
+  if (m === undefined) {
+    const after = desiredFilterAttributes(d);
+    ctx.filterTarget.set(d.ref, { ref: d.ref });
+    return { kind: 'filter', action: 'create', reason: 'new', ref: d.ref, before: null, after,
+      changed: Object.keys(after), writes: [{ op: 'filter.create', body: filterBody(d) }] };
+  }
+  const l = m.live;
+  if (inSync(ctx, d, l)) {
+    ctx.filterTarget.set(d.ref, { id: l.id });
+    return noOpChange('filter', d.ref, l.id);
+  }
+  const base = { kind: 'filter' as const, ref: d.ref, id: l.id, before: liveFilterAttributes(l, ctx.canon), after: desiredFilterAttributes(d) };
+  const changed = filterDifferences(ctx, d, l);
+  if (l.locked !== true) {
+    ctx.filterTarget.set(d.ref, { id: l.id });
+    if (changed.includes('expression')) ctx.expressionFreed.add(l.id);
+    return { ...base, action: 'update', reason: updateReason(m, changed), changed,
+      writes: [{ op: 'filter.update', id: l.id, body: filterBody(d) }] };
+  }
+  const sameExpression = !changed.includes('expression');
+  if (sameExpression && m.via === 'adopted') {
+    // The quota case's filter has no rule yet, so nothing can recreate it now: the rule is created
+    // on it, and the next plan recreates both with these settings.
+    ctx.filterTarget.set(d.ref, { id: l.id });
+    ctx.findings.push(finding('locked-filter-orphan',
+      `filter "${d.ref}" (id ${l.id}) was created by the simplified flow without its rule; its ${changed.join(' and ')} cannot change until the rule exists: the next plan recreates both`,
+      { kind: 'filter', ref: d.ref, location: d.location }));
+    return noOpChange('filter', d.ref, l.id);
+  }
+  ctx.filterTarget.set(d.ref, { ref: d.ref });
+  ctx.replacedFilters.add(d.ref);
+  if (sameExpression) ctx.recreateWithRule.add(l.id);
+  const note = sameExpression
+    ? 'created by the simplified flow, which cannot be changed in place; with the same expression a new filter would be refused as a duplicate, so its rule is deleted first (the service deletes the filter with it) and both are created again'
+    : 'created by the simplified flow, which cannot be changed in place: a new filter is created, its rules are repointed, and the service deletes the old one';
+  return { ...base, action: 'replace', reason: 'locked-filter', changed,
+    writes: [{ op: 'filter.create', body: filterBody(d) }], note };
+}
+
+/** Changes of every filter the manifest declares. */
+export function diffDesiredFilters(ctx: FirewallContext): Change[] {
+  return ctx.desired.filters.map((d) => diffFilter(ctx, d));
+}

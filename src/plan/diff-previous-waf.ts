@@ -1,0 +1,99 @@
+/**
+ * The previous WAF: packages (sensitivity, action mode), groups (on/off) and rules (mode). The API
+ * has no create or delete for them, only PATCH of existing objects, so the plan patches each
+ * listed object whose settings differ, one request each. Objects the manifest does not list are
+ * left alone: without a state file zonewall cannot tell a default from a setting someone made, so
+ * resetting takes an explicit entry (decision recorded in the README).
+ */
+import type { DesiredPreviousWaf, DesiredZone } from '../manifest/index.js';
+import { changedAttributes, noOpChange, type Attributes, type Change } from './change.js';
+import { finding, type Finding } from './finding.js';
+import type { LivePreviousWaf, LiveZone } from './live.js';
+
+/** What the previous-WAF diff found. */
+export interface PreviousWafDiff {
+  changes: Change[];
+  findings: Finding[];
+}
+
+function diffPackages(want: DesiredPreviousWaf, live: LivePreviousWaf, out: PreviousWafDiff): void {
+  for (const [id, settings] of Object.entries(want.packages)) {
+    const pkg = live.packages.find((p) => p.id === id);
+    if (pkg === undefined) {
+      out.findings.push(finding('unknown-previous-waf-object', `previous WAF package ${id} does not exist in the zone (packages: ${live.packages.map((p) => `${p.id} ${p.name}`).join(', ')})`,
+        { kind: 'waf_package', ref: id, location: want.location }));
+      continue;
+    }
+    if (pkg.detection_mode !== 'anomaly') {
+      out.findings.push(finding('invalid-previous-waf-setting', `previous WAF package ${id} (${pkg.name}) is a traditional package: only anomaly packages have a sensitivity and an action mode`,
+        { kind: 'waf_package', ref: id, location: want.location }));
+      continue;
+    }
+    const before: Attributes = {};
+    const after: Attributes = {};
+    const body: { sensitivity?: string; action_mode?: string } = {};
+    if (settings.sensitivity !== undefined) { before.sensitivity = pkg.sensitivity ?? null; after.sensitivity = settings.sensitivity; }
+    if (settings.action_mode !== undefined) { before.action_mode = pkg.action_mode ?? null; after.action_mode = settings.action_mode; }
+    const changed = changedAttributes(before, after);
+    for (const n of changed) (body as Record<string, unknown>)[n] = after[n];
+    out.changes.push(patchChange('waf_package', id, before, after, changed,
+      changed.length > 0 ? [{ op: 'waf_package.patch', packageId: id, body }] : []));
+  }
+}
+
+function diffGroups(want: DesiredPreviousWaf, live: LivePreviousWaf, out: PreviousWafDiff): void {
+  for (const [id, mode] of Object.entries(want.groups)) {
+    const group = live.groups.find((g) => g.id === id);
+    if (group === undefined) {
+      out.findings.push(finding('unknown-previous-waf-object', `previous WAF group ${id} does not exist in the zone`, { kind: 'waf_group', ref: id, location: want.location }));
+      continue;
+    }
+    const before = { mode: group.mode };
+    const after = { mode };
+    const changed = changedAttributes(before, after);
+    out.changes.push(patchChange('waf_group', id, before, after, changed,
+      changed.length > 0 ? [{ op: 'waf_group.patch', packageId: group.package_id, groupId: id, mode }] : []));
+  }
+}
+
+function diffRules(want: DesiredPreviousWaf, live: LivePreviousWaf, out: PreviousWafDiff): void {
+  for (const [id, mode] of Object.entries(want.rules)) {
+    const rule = live.rules.find((r) => r.id === id);
+    if (rule === undefined) {
+      out.findings.push(finding('unknown-previous-waf-object', `previous WAF rule ${id} does not exist in the zone`, { kind: 'waf_rule', ref: id, location: want.location }));
+      continue;
+    }
+    if (!rule.allowed_modes.includes(mode)) {
+      out.findings.push(finding('invalid-previous-waf-setting', `previous WAF rule ${id} cannot be set to "${mode}"; allowed modes: ${rule.allowed_modes.join(', ')}`,
+        { kind: 'waf_rule', ref: id, location: want.location }));
+      continue;
+    }
+    const before: Attributes = { mode: rule.mode, ...(rule.default_mode !== undefined ? { default_mode: rule.default_mode } : {}) };
+    const after: Attributes = { mode, ...(rule.default_mode !== undefined ? { default_mode: rule.default_mode } : {}) };
+    const changed = changedAttributes(before, after);
+    out.changes.push(patchChange('waf_rule', id, before, after, changed,
+      changed.length > 0 ? [{ op: 'waf_rule.patch', packageId: rule.package_id, ruleId: id, mode }] : []));
+  }
+}
+
+function patchChange(kind: 'waf_package' | 'waf_group' | 'waf_rule', id: string, before: Attributes, after: Attributes, changed: string[], writes: Change['writes']): Change {
+  return changed.length === 0
+    ? noOpChange(kind, id, id)
+    : { kind, action: 'update', reason: 'changed', ref: id, id, before, after, changed, writes };
+}
+
+/** Changes of the previous WAF; a zone that has migrated has none (the section is ignored). */
+export function diffPreviousWaf(desired: DesiredZone, live: LiveZone): PreviousWafDiff {
+  const out: PreviousWafDiff = { changes: [], findings: [] };
+  const want = desired.previousWaf;
+  if (want === undefined) return out;
+  if (live.previousWaf === null) {
+    out.findings.push(finding('previous-waf-unavailable', 'the zone has migrated to the new WAF: the previous WAF\'s APIs no longer work, so the `previous_waf` section is ignored; remove it',
+      { location: want.location }));
+    return out;
+  }
+  diffPackages(want, live.previousWaf, out);
+  diffGroups(want, live.previousWaf, out);
+  diffRules(want, live.previousWaf, out);
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * Changes of firewall rules. Rules are updated in place with a PUT of the full rule whatever
+ * changed: a reorder changes priorities only, a move to another filter repoints, a rename changes
+ * the ref; the rule's id survives all of them. A rule is replaced only when its simplified-flow
+ * filter must be recreated with the same expression (see `diff-filters.ts`). Live rules the
+ * manifest no longer has are deleted; rules without a ref are unmanaged unless `--prune`.
+ */
+import type { DesiredFirewallRule } from '../manifest/index.js';
+import { changedAttributes, noOpChange, type Change, type ChangeReason } from './change.js';
+import { finding } from './finding.js';
+import {
+  desiredRuleAttributes,
+  liveRuleAttributes,
+  type FirewallContext,
+} from './firewall-context.js';
+import type { LiveFirewallRule } from './live.js';
+import type { UnmanagedObject } from './plan.js';
+import type { FilterPointer, FirewallRuleWriteBody } from './write.js';
+
+function ruleBody(d: DesiredFirewallRule, filter: FilterPointer, live?: LiveFirewallRule): FirewallRuleWriteBody {
+  const body: FirewallRuleWriteBody = {
+    action: d.action,
+    priority: d.priority,
+    paused: d.paused,
+    description: d.description,
+    ref: d.ref,
+    filter,
+  };
+  // Products only mean something to bypass rules; send them when set, or to clear live ones.
+  if (d.products.length > 0 || (live?.products?.length ?? 0) > 0) {
+    body.products = [...d.products] as FirewallRuleWriteBody['products'];
+  }
+  return body;
+}
+
+function updateReason(ctx: FirewallContext, d: DesiredFirewallRule, changed: string[]): ChangeReason {
+  if (changed.includes('ref')) return 'renamed';
+  if (changed.length === 1 && changed[0] === 'priority') return 'reordered';
+  if (changed.length === 1 && changed[0] === 'filter') {
+    return ctx.replacedFilters.has(d.filterRef) ? 'filter-replaced' : 'repointed';
+  }
+  return 'changed';
+}
+
+function pointsAt(l: LiveFirewallRule, target: FilterPointer): boolean {
+  return 'id' in target && !('deleted' in l.filter) && l.filter.id === target.id;
+}
+
+function sameProducts(d: DesiredFirewallRule, l: LiveFirewallRule): boolean {
+  const live = l.products ?? [];
+  if (live.length !== d.products.length) return false;
+  if (live.length === 0) return true;
+  const want = [...d.products].sort();
+  return [...live].sort().every((p, i) => p === want[i]);
+}
+
+/** The fast path of large no-op plans: nothing differs (no attribute objects are built). */
+function inSync(d: DesiredFirewallRule, l: LiveFirewallRule, target: FilterPointer): boolean {
+  return l.action === d.action && l.priority === d.priority && l.paused === d.paused
+    && (l.description ?? '') === d.description && (l.ref ?? '') === d.ref && pointsAt(l, target) && sameProducts(d, l);
+}
+
+function diffRule(ctx: FirewallContext, d: DesiredFirewallRule): Change | undefined {
+  const target = ctx.filterTarget.get(d.filterRef);
+  if (target === undefined) {
+    ctx.findings.push(finding('missing-filter', `firewall rule "${d.ref}" uses filter "${d.filterRef}", which the manifest does not declare`,
+      { kind: 'firewall_rule', ref: d.ref, location: d.location }));
+    return undefined;
+  }
+  const m = ctx.match.rules.get(d.ref);
+  if (m === undefined) {
+    const after = desiredRuleAttributes(d);
+    return { kind: 'firewall_rule', action: 'create', reason: 'new', ref: d.ref, before: null, after,
+      changed: Object.keys(after), writes: [{ op: 'firewall_rule.create', body: ruleBody(d, target) }] };
+  }
+  const l = m.live;
+  const recreate = !('deleted' in l.filter) && ctx.recreateWithRule.has(l.filter.id);
+  if (!recreate && inSync(d, l, target)) return noOpChange('firewall_rule', d.ref, l.id);
+  const before = liveRuleAttributes(ctx, l);
+  const after = desiredRuleAttributes(d);
+  // The filter is compared by identity; its label only says which one it is.
+  if (pointsAt(l, target)) after.filter = before.filter!;
+  const changed = changedAttributes(before, after);
+  const base = { kind: 'firewall_rule' as const, ref: d.ref, id: l.id, before, after, changed };
+  const body = ruleBody(d, target, l);
+  if (recreate) {
+    return { ...base, action: 'replace', reason: 'recreated-with-filter',
+      writes: [{ op: 'firewall_rule.delete', id: l.id, destroyFirst: true }, { op: 'firewall_rule.create', body }],
+      note: 'its simplified-flow filter must be recreated with the same expression, so the rule is deleted first and created again (new id)' };
+  }
+  if (changed.length === 0) return { ...base, action: 'no-op', reason: 'in-sync', writes: [] };
+  return { ...base, action: 'update', reason: updateReason(ctx, d, changed),
+    writes: [{ op: 'firewall_rule.update', id: l.id, body }] };
+}
+
+/** Changes of every firewall rule the manifest declares. */
+export function diffDesiredRules(ctx: FirewallContext): Change[] {
+  const out: Change[] = [];
+  for (const d of ctx.desired.firewallRules) {
+    const c = diffRule(ctx, d);
+    if (c !== undefined) out.push(c);
+  }
+  return out;
+}
+
+/** A one-line summary of a live rule for the unmanaged list. */
+export function ruleSummary(ctx: FirewallContext, l: LiveFirewallRule): string {
+  const f = 'deleted' in l.filter ? undefined : ctx.match.liveFilters.get(l.filter.id);
+  const what = f === undefined ? `filter ${l.filter.id}` : f.expression;
+  return `${l.action}${l.paused ? ' (paused)' : ''} when ${what}${l.description ? ` — ${l.description}` : ''}`;
+}
+
+/**
+ * Live rules no desired rule claimed: deleted when managed (or pruned), else listed as unmanaged.
+ * Returns the changes and the ids of unmanaged rules that stay (their filters must stay too).
+ */
+export function diffLeftoverRules(ctx: FirewallContext, unmanaged: UnmanagedObject[]): { changes: Change[]; kept: Set<string> } {
+  const changes: Change[] = [];
+  const kept = new Set<string>();
+  const leftover = ctx.live.firewallRules.filter((l) => !ctx.match.claimedRules.has(l.id));
+  if (leftover.length === 0) return { changes, kept };
+  const heldRefs = new Set([...ctx.match.rules.values()].map((m) => m.live.ref ?? ''));
+  for (const l of leftover) {
+    const ref = l.ref ?? '';
+    if (ref === '' && !ctx.prune) {
+      unmanaged.push({ kind: 'firewall_rule', id: l.id, summary: ruleSummary(ctx, l) });
+      kept.add(l.id);
+      if (!('deleted' in l.filter) && ctx.recreateWithRule.has(l.filter.id)) {
+        ctx.findings.push(finding('locked-filter-duplicate',
+          `filter ${l.filter.id} was created by the simplified flow for unmanaged rule ${l.id}; it can only be recreated once that rule is gone: delete it, or plan with --prune`,
+          { kind: 'firewall_rule' }));
+      }
+      continue;
+    }
+    let reason: ChangeReason = ref === '' ? 'prune' : 'not-in-manifest';
+    if (ref !== '' && heldRefs.has(ref)) {
+      reason = 'duplicate-ref';
+      ctx.findings.push(finding('duplicate-ref', `firewall rule ${l.id} carries ref "${ref}", which another live rule holds; the extra one is deleted`,
+        { kind: 'firewall_rule', ref }));
+    }
+    const before = liveRuleAttributes(ctx, l);
+    const destroyFirst = !('deleted' in l.filter) && ctx.recreateWithRule.has(l.filter.id);
+    changes.push({ kind: 'firewall_rule', action: 'delete', reason, ref, id: l.id, before, after: null,
+      changed: Object.keys(before), writes: [{ op: 'firewall_rule.delete', id: l.id, ...(destroyFirst ? { destroyFirst } : {}) }] });
+  }
+  return { changes, kept };
+}

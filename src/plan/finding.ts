@@ -1,0 +1,86 @@
+/**
+ * Findings: what a reviewer must know about a plan besides its changes. `error` findings make the
+ * plan impossible to apply (the service would refuse it, or it contradicts the zone); `danger`
+ * findings make apply refuse without `--force` (octoDNS's `UnsafePlan`); `warning` findings are
+ * shown and change nothing.
+ */
+import type { ResourceKind } from './change.js';
+import type { SourceLocation } from '../manifest/index.js';
+
+/** How serious a finding is. */
+export type FindingLevel = 'error' | 'danger' | 'warning';
+
+/**
+ * Every finding code.
+ *
+ * | code | level | meaning |
+ * |---|---|---|
+ * | `duplicate-expression` | error | a filter to create has the expression of a filter the zone keeps; the service refuses duplicates |
+ * | `duplicate-desired-expression` | error | two filters of the manifest have the same expression |
+ * | `missing-filter` | error | a firewall rule names a filter the manifest does not declare |
+ * | `tier` | error | the zone's plan tier does not allow what the manifest asks for |
+ * | `unknown-previous-waf-object` | error | a previous-WAF package, group or rule the zone does not have |
+ * | `invalid-previous-waf-setting` | error | a previous-WAF setting the object does not allow |
+ * | `migration-blocked` | error | URI-based WAF overrides block the migration |
+ * | `locked-filter-duplicate` | error | a simplified-flow filter with the same expression blocks a create |
+ * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
+ * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass) |
+ * | `pauses-blocking-rule` | danger | a blocking firewall rule, or the filter of one, is paused |
+ * | `disables-managed-ruleset` | danger | a managed ruleset is disabled or removed from the entry point |
+ * | `weakens-managed-rule` | danger | an override turns managed rules to log, disables them or raises a score threshold |
+ * | `weakens-previous-waf` | danger | a previous-WAF package, group or rule stops blocking |
+ * | `flips-waf-migration` | danger | the WAF migration moves on (irreversible for `pending`) |
+ * | `unparsable-live-expression` | warning | a live expression does not parse: it is treated as different |
+ * | `migration-irreversible` | warning | the manifest asks for an earlier migration state than the zone's |
+ * | `migration-unavailable` | warning | the service does not report the migration state |
+ * | `previous-waf-unavailable` | warning | the zone has migrated: the previous-WAF section is ignored |
+ * | `duplicate-ref` | warning | two live objects carry the same ref: the extra one is deleted |
+ * | `filter-still-used` | warning | a filter left the manifest but an unmanaged rule still uses it: kept |
+ * | `locked-filter-orphan` | warning | a simplified-flow filter without a rule: the API can neither delete nor change it |
+ * | `migration-without-rules` | warning | migrating while the manifest has no `managed_rules` |
+ */
+export const FindingCodes = {
+  'duplicate-expression': 'error',
+  'duplicate-desired-expression': 'error',
+  'missing-filter': 'error',
+  tier: 'error',
+  'unknown-previous-waf-object': 'error',
+  'invalid-previous-waf-setting': 'error',
+  'migration-blocked': 'error',
+  'locked-filter-duplicate': 'error',
+  'deletes-too-many': 'danger',
+  'weakens-action': 'danger',
+  'pauses-blocking-rule': 'danger',
+  'disables-managed-ruleset': 'danger',
+  'weakens-managed-rule': 'danger',
+  'weakens-previous-waf': 'danger',
+  'flips-waf-migration': 'danger',
+  'unparsable-live-expression': 'warning',
+  'migration-irreversible': 'warning',
+  'migration-unavailable': 'warning',
+  'previous-waf-unavailable': 'warning',
+  'duplicate-ref': 'warning',
+  'filter-still-used': 'warning',
+  'locked-filter-orphan': 'warning',
+  'migration-without-rules': 'warning',
+} as const satisfies Record<string, FindingLevel>;
+
+/** One finding code. */
+export type FindingCode = keyof typeof FindingCodes;
+
+/** One finding. */
+export interface Finding {
+  level: FindingLevel;
+  code: FindingCode;
+  message: string;
+  /** The object it is about, when there is one. */
+  kind?: ResourceKind;
+  ref?: string;
+  /** Where the manifest says it, when known. */
+  location?: SourceLocation;
+}
+
+/** Builds a finding; the level comes from the code. */
+export function finding(code: FindingCode, message: string, about: Omit<Finding, 'level' | 'code' | 'message'> = {}): Finding {
+  return { level: FindingCodes[code], code, message, ...about };
+}

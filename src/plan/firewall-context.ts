@@ -1,0 +1,75 @@
+/**
+ * State shared by the firewall diff steps of one plan: the inputs, the matching, and what earlier
+ * steps decided that later ones need (where each desired filter will be, which simplified-flow
+ * filters force their rule to be recreated). Internal to `plan`.
+ */
+import type { DesiredFilter, DesiredFirewallRule, DesiredZone } from '../manifest/index.js';
+import type { Canonicalizer } from './canonical.js';
+import type { Attributes } from './change.js';
+import type { Finding } from './finding.js';
+import type { LiveFilter, LiveFirewallRule, LiveZone } from './live.js';
+import type { FirewallMatching } from './match-firewall.js';
+import type { FilterPointer } from './write.js';
+
+/** Inputs and intermediate decisions of the firewall diff. */
+export interface FirewallContext {
+  desired: DesiredZone;
+  live: LiveZone;
+  canon: Canonicalizer;
+  prune: boolean;
+  match: FirewallMatching;
+  findings: Finding[];
+  desiredFilters: Map<string, DesiredFilter>;
+  /** Where each desired filter will be once the filter phases ran. */
+  filterTarget: Map<string, FilterPointer>;
+  /** Desired filter refs whose live filter is replaced by a new one. */
+  replacedFilters: Set<string>;
+  /** Live ids of simplified-flow filters recreated with the same expression: their rules go first. */
+  recreateWithRule: Set<string>;
+  /** Live filter ids whose expression a filter update gives up before the create phase. */
+  expressionFreed: Set<string>;
+}
+
+/** The compared attributes of a live filter; the expression in canonical form when it parses. */
+export function liveFilterAttributes(l: LiveFilter, canon: Canonicalizer): Attributes {
+  const c = canon(l.expression);
+  return { expression: c.ok ? c.canonical : l.expression, description: l.description ?? '', paused: l.paused, ref: l.ref ?? '' };
+}
+
+/** The compared attributes of a desired filter. */
+export function desiredFilterAttributes(d: DesiredFilter): Attributes {
+  return { expression: d.expression, description: d.description, paused: d.paused, ref: d.ref };
+}
+
+/** How a rule's filter is shown: its ref, else its id (`deleted` when the filter is gone). */
+export function filterLabel(ctx: FirewallContext, filter: LiveFirewallRule['filter']): string {
+  if ('deleted' in filter) return `(deleted filter ${filter.id})`;
+  const l = ctx.match.liveFilters.get(filter.id) ?? filter;
+  return l.ref !== undefined && l.ref !== '' ? l.ref : filter.id;
+}
+
+/** The compared attributes of a live rule. */
+export function liveRuleAttributes(ctx: FirewallContext, l: LiveFirewallRule): Attributes {
+  return {
+    action: l.action,
+    priority: l.priority,
+    paused: l.paused,
+    description: l.description ?? '',
+    products: [...(l.products ?? [])].sort(),
+    filter: filterLabel(ctx, l.filter),
+    ref: l.ref ?? '',
+  };
+}
+
+/** The compared attributes of a desired rule. */
+export function desiredRuleAttributes(d: DesiredFirewallRule): Attributes {
+  return {
+    action: d.action,
+    priority: d.priority,
+    paused: d.paused,
+    description: d.description,
+    products: [...d.products].sort(),
+    filter: d.filterRef,
+    ref: d.ref,
+  };
+}

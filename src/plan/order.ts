@@ -1,0 +1,82 @@
+/**
+ * The order in which a plan's writes run. Filters come before the rules that use them, the managed
+ * entry point after the rules, deletions last and in reverse (rules, then filters), as Terraform's
+ * `transform_destroy_edge.go` reverses destroy edges. Within the filters phase updates run before
+ * creates, so an expression a kept filter gives up is free before a new filter claims it (the
+ * service refuses duplicate expressions).
+ *
+ * | phase | writes |
+ * |---|---|
+ * | `firewall_rules.delete_first` | rules deleted before their simplified-flow filter can be recreated |
+ * | `filters.update` | PUT of filters, in batches |
+ * | `filters.create` | POST of filters, in batches |
+ * | `firewall_rules.update` | PUT of rules (priorities, repoints), in batches |
+ * | `firewall_rules.create` | POST of rules, in batches |
+ * | `previous_waf` | one PATCH per package, group or rule (the API has no batch form) |
+ * | `entrypoint` | one PUT of the whole entry point (and the migration step) |
+ * | `firewall_rules.delete` | DELETE of rules, in batches |
+ * | `filters.delete` | DELETE of filters, in batches |
+ */
+import type { Change } from './change.js';
+import type { Write } from './write.js';
+
+/** The phases, in the order they run. */
+export const PhaseNames = [
+  'firewall_rules.delete_first',
+  'filters.update',
+  'filters.create',
+  'firewall_rules.update',
+  'firewall_rules.create',
+  'previous_waf',
+  'entrypoint',
+  'firewall_rules.delete',
+  'filters.delete',
+] as const;
+
+/** One phase. */
+export type PhaseName = (typeof PhaseNames)[number];
+
+/** The phase a write runs in. */
+export function phaseOf(write: Write): PhaseName {
+  switch (write.op) {
+    case 'filter.create': return 'filters.create';
+    case 'filter.update': return 'filters.update';
+    case 'filter.delete': return 'filters.delete';
+    case 'firewall_rule.create': return 'firewall_rules.create';
+    case 'firewall_rule.update': return 'firewall_rules.update';
+    case 'firewall_rule.delete': return write.destroyFirst === true ? 'firewall_rules.delete_first' : 'firewall_rules.delete';
+    case 'waf_package.patch':
+    case 'waf_group.patch':
+    case 'waf_rule.patch': return 'previous_waf';
+  }
+}
+
+const kindOrder: Record<Change['kind'], number> = {
+  filter: 0, firewall_rule: 1, waf_package: 2, waf_group: 3, waf_rule: 4, managed_ruleset: 5, waf_migration: 6,
+};
+
+/** The rank of a change in apply order: the phase of its first write, entry-point changes at `entrypoint`. */
+function rank(c: Change): number {
+  const first = c.writes[0];
+  if (first !== undefined) return PhaseNames.indexOf(phaseOf(first));
+  if (c.kind === 'managed_ruleset' || c.kind === 'waf_migration') return PhaseNames.indexOf('entrypoint');
+  // No write: no-ops and follows-rule deletions sit with their kind's deletions or updates.
+  return PhaseNames.indexOf(c.action === 'delete' ? 'filters.delete' : c.kind === 'filter' ? 'filters.update' : 'firewall_rules.update');
+}
+
+/**
+ * Sorts changes into apply order: by phase, then kind, then ref. Stable, so the order of managed
+ * rulesets within the entry point is kept.
+ */
+export function orderChanges(changes: readonly Change[]): Change[] {
+  const keyed = changes.map((c, i) => ({ c, i, r: rank(c) }));
+  keyed.sort((a, b) => a.r - b.r
+    || kindOrder[a.c.kind] - kindOrder[b.c.kind]
+    || (a.c.kind === 'managed_ruleset' ? a.i - b.i : compareText(a.c.ref, b.c.ref))
+    || compareText(a.c.id ?? '', b.c.id ?? ''));
+  return keyed.map((k) => k.c);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

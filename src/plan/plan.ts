@@ -1,0 +1,98 @@
+/**
+ * The Plan: everything `apply` and the renderers need about one zone, as plain data. It is computed
+ * by the pure `diff` (no I/O, no clock) and never changed afterwards; `json.ts` is its serialised
+ * form. After Terraform's `plans.Plan` and octoDNS's `Plan`.
+ */
+import type { Action } from './action.js';
+import type { Change, ResourceKind } from './change.js';
+import type { Finding } from './finding.js';
+import type { PlanTier } from './live.js';
+import type { PhaseName } from './order.js';
+import type { EntrypointWrite } from './write.js';
+
+/** A live object without a known ref: listed, left alone, deleted only with `--prune`. */
+export interface UnmanagedObject {
+  kind: ResourceKind;
+  id: string;
+  /** A one-line summary: the expression, action or ruleset it runs. */
+  summary: string;
+}
+
+/** API requests of one phase. */
+export interface PhaseCalls {
+  phase: PhaseName;
+  /** Objects written in the phase. */
+  objects: number;
+  /** Requests: ceil(objects / batch size) for batched writes, one per object for PATCH-only APIs. */
+  requests: number;
+}
+
+/** How many API requests applying the plan makes and how long the rate budget makes it take. */
+export interface CallEstimate {
+  requests: number;
+  phases: PhaseCalls[];
+  /** Objects per batched request. */
+  batchSize: number;
+  /** The service's budget: `requests` per `windowSeconds`. */
+  budget: { requests: number; windowSeconds: number };
+  /** Seconds spent waiting for the budget (0 when the requests fit in it). */
+  waitSeconds: number;
+}
+
+/** Counts of the summary line: `Plan: 2 to add, 1 to change, 0 to replace, 1 to destroy.` */
+export interface PlanSummary {
+  add: number;
+  change: number;
+  replace: number;
+  destroy: number;
+  unchanged: number;
+}
+
+/** Options the plan was computed with (recorded so that a saved plan says what it assumed). */
+export interface PlanSettings {
+  prune: boolean;
+  /** Percentage of managed objects a plan may delete once there are `minObjects` of them. */
+  deleteThreshold: number;
+  minObjects: number;
+}
+
+/** The plan of one zone. */
+export interface Plan {
+  zone: { id: string; name: string; plan?: PlanTier };
+  /** The manifest it was computed from. */
+  manifest: { file: string; zone: string };
+  /** Every change, no-ops included, in apply order. */
+  changes: Change[];
+  /** The entry point PUT, when anything of it changes (one request for all its rules). */
+  entrypoint: EntrypointWrite | null;
+  unmanaged: UnmanagedObject[];
+  findings: Finding[];
+  calls: CallEstimate;
+  /** Hash of the live state the plan was computed on (`fingerprint.ts`). */
+  fingerprint: string;
+  settings: PlanSettings;
+  summary: PlanSummary;
+}
+
+/** The summary counts of a list of changes. */
+export function summarize(changes: readonly Change[]): PlanSummary {
+  const count = (a: Action) => changes.filter((c) => c.action === a).length;
+  return {
+    add: count('create'),
+    change: count('update'),
+    replace: count('replace'),
+    destroy: count('delete'),
+    unchanged: count('no-op'),
+  };
+}
+
+/** True when applying the plan would change anything. */
+export function hasChanges(plan: Pick<Plan, 'summary'>): boolean {
+  const s = plan.summary;
+  return s.add + s.change + s.replace + s.destroy > 0;
+}
+
+/** True when a finding makes the plan impossible to apply. */
+export function hasErrors(plan: Pick<Plan, 'findings'>): boolean {
+  return plan.findings.some((f) => f.level === 'error');
+}

@@ -1,0 +1,141 @@
+/**
+ * Safety checks (after octoDNS's `plan.py` thresholds): a plan that deletes more than a share of the
+ * managed objects, or weakens protection (blocking turned into logging or allowing, a managed
+ * ruleset disabled, the WAF migration moved on), gets a `danger` finding per such change, which
+ * makes apply refuse without `--force`. Pure: reads the changes' before/after attributes only.
+ */
+import type { AttributeValue, Attributes, Change } from './change.js';
+import { finding, type Finding } from './finding.js';
+import type { PlanSettings } from './plan.js';
+
+/** Defaults of the safety thresholds. */
+export const SafetyDefaults = {
+  /** Percentage of managed objects one plan may delete... */
+  deleteThreshold: 30,
+  /** ...once the zone has at least this many managed objects. */
+  minObjects: 10,
+} as const;
+
+/** Firewall rule actions that stop traffic. */
+const blocking = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
+/** Firewall rule actions that let traffic through. */
+const letsThrough = new Set(['log', 'allow', 'bypass']);
+/** Previous WAF modes that stop traffic, and those that do not. */
+const wafStrong = new Set(['block', 'challenge', 'on', 'default']);
+const wafWeak = new Set(['simulate', 'disable', 'off']);
+/** The OWASP anomaly threshold's default (api-facts §4): a higher number is less sensitive. */
+const defaultScoreThreshold = 40;
+
+const counted = new Set<Change['kind']>(['filter', 'firewall_rule', 'managed_ruleset']);
+
+function label(c: Change): string {
+  return `${c.kind} "${c.ref !== '' ? c.ref : c.id}"`;
+}
+
+function deleteThreshold(changes: readonly Change[], settings: PlanSettings): Finding[] {
+  const managed = changes.filter((c) => counted.has(c.kind) && c.id !== undefined && (c.ref !== '' || c.reason === 'prune'));
+  const deletes = managed.filter((c) => c.action === 'delete');
+  if (managed.length < settings.minObjects || deletes.length * 100 <= managed.length * settings.deleteThreshold) return [];
+  const pct = Math.round((deletes.length * 100) / managed.length);
+  const names = deletes.slice(0, 10).map(label).join(', ') + (deletes.length > 10 ? `, and ${deletes.length - 10} more` : '');
+  return [finding('deletes-too-many',
+    `the plan deletes ${deletes.length} of ${managed.length} managed objects (${pct}%, more than the ${settings.deleteThreshold}% threshold): ${names}; apply with --force if this is intended, or raise --delete-threshold`)];
+}
+
+function firewallRule(c: Change): Finding[] {
+  const b = c.before!;
+  const a = c.after!;
+  const out: Finding[] = [];
+  if (blocking.has(String(b.action)) && letsThrough.has(String(a.action))) {
+    out.push(finding('weakens-action', `${label(c)}: action ${String(b.action)} -> ${String(a.action)} stops blocking the traffic it matches`, { kind: c.kind, ref: c.ref }));
+  }
+  if (b.paused === false && a.paused === true && blocking.has(String(a.action))) {
+    out.push(finding('pauses-blocking-rule', `${label(c)}: a ${String(a.action)} rule is paused`, { kind: c.kind, ref: c.ref }));
+  }
+  return out;
+}
+
+type OverrideItem = { [k: string]: AttributeValue };
+
+function overrideItems(o: AttributeValue | undefined, key: 'rules' | 'categories'): Map<string, OverrideItem> {
+  const list = o !== null && typeof o === 'object' && !Array.isArray(o) ? o[key] : undefined;
+  const out = new Map<string, OverrideItem>();
+  if (Array.isArray(list)) for (const item of list as OverrideItem[]) out.set(String(item.id ?? item.category), item);
+  return out;
+}
+
+function weakerOverride(b: OverrideItem | undefined, a: OverrideItem): string | undefined {
+  if (a.enabled === false && b?.enabled !== false) return 'disabled';
+  if (a.action === 'log' && b?.action !== 'log') return 'set to log';
+  if (typeof a.score_threshold === 'number' && a.score_threshold > (typeof b?.score_threshold === 'number' ? b.score_threshold : defaultScoreThreshold)) {
+    return `score threshold raised to ${a.score_threshold}`;
+  }
+  return undefined;
+}
+
+function managedRuleset(c: Change): Finding[] {
+  const b = c.before!;
+  const about = { kind: c.kind, ref: c.ref };
+  if (c.action === 'delete') {
+    return b.enabled === true ? [finding('disables-managed-ruleset', `${label(c)}: managed ruleset ${String(b.ruleset)} is removed from the entry point`, about)] : [];
+  }
+  const a = c.after!;
+  if (b.enabled === true && a.enabled === false) return [finding('disables-managed-ruleset', `${label(c)}: managed ruleset ${String(a.ruleset)} is disabled`, about)];
+  const bo = (b.overrides ?? null) as Attributes | null;
+  const ao = (a.overrides ?? null) as Attributes | null;
+  const out: Finding[] = [];
+  if (ao?.enabled === false && bo?.enabled !== false) out.push(finding('disables-managed-ruleset', `${label(c)}: an override disables every rule of ${String(a.ruleset)}`, about));
+  const whole = weakerOverride(bo ?? undefined, { action: ao?.action ?? null });
+  if (whole !== undefined) out.push(finding('weakens-managed-rule', `${label(c)}: every rule of ${String(a.ruleset)} ${whole}`, about));
+  for (const key of ['categories', 'rules'] as const) {
+    const before = overrideItems(bo, key);
+    for (const [id, item] of overrideItems(ao, key)) {
+      const why = weakerOverride(before.get(id), item);
+      if (why !== undefined) out.push(finding('weakens-managed-rule', `${label(c)}: ${key === 'rules' ? 'rule' : 'category'} ${id} ${why}`, about));
+    }
+  }
+  return out;
+}
+
+function previousWaf(c: Change): Finding[] {
+  const b = c.before!;
+  const a = c.after!;
+  const about = { kind: c.kind, ref: c.ref };
+  const weakened: string[] = [];
+  if (c.kind === 'waf_package') {
+    if (a.sensitivity === 'off' && b.sensitivity !== 'off') weakened.push('sensitivity off disables the package');
+    if (a.action_mode === 'simulate' && b.action_mode !== 'simulate') weakened.push('action mode simulate only logs');
+  } else {
+    const effective = (m: AttributeValue | undefined) => (m === 'default' && typeof b.default_mode === 'string' ? b.default_mode : String(m));
+    if (wafStrong.has(effective(b.mode)) && wafWeak.has(effective(a.mode))) weakened.push(`mode ${String(b.mode)} -> ${String(a.mode)} stops blocking`);
+  }
+  return weakened.map((w) => finding('weakens-previous-waf', `${label(c)}: ${w}`, about));
+}
+
+function migration(c: Change): Finding[] {
+  const to = c.after?.state;
+  const what = to === 'new_only'
+    ? 'finishes the WAF migration: the previous WAF is switched off, irreversibly'
+    : 'starts the WAF migration in validation mode: the new WAF runs before the previous one';
+  return [finding('flips-waf-migration', `waf_migration: ${String(c.before?.state)} -> ${String(to)} ${what}`, { kind: c.kind, ref: c.ref })];
+}
+
+function changeFindings(c: Change): Finding[] {
+  if (c.action === 'no-op' || c.action === 'create') return [];
+  if (c.kind === 'managed_ruleset') return managedRuleset(c);
+  if (c.action === 'delete') return [];
+  switch (c.kind) {
+    case 'firewall_rule': return firewallRule(c);
+    case 'filter': return c.before!.paused === false && c.after!.paused === true
+      ? [finding('pauses-blocking-rule', `${label(c)}: the filter is paused, so every rule using it stops matching`, { kind: c.kind, ref: c.ref })] : [];
+    case 'waf_package': case 'waf_group': case 'waf_rule': return previousWaf(c);
+    case 'waf_migration': return migration(c);
+  }
+}
+
+/** The danger findings of a list of changes. */
+export function safetyFindings(changes: readonly Change[], settings: PlanSettings): Finding[] {
+  const out: Finding[] = [];
+  for (const c of changes) if (c.action !== 'no-op' && c.action !== 'create') out.push(...changeFindings(c));
+  return [...out, ...deleteThreshold(changes, settings)];
+}

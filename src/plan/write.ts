@@ -1,0 +1,32 @@
+/**
+ * The API writes a plan asks for, as data. A change carries the writes that carry it out; `apply`
+ * executes them phase by phase and never re-diffs. A firewall rule that points at a filter created
+ * by the same plan names it by `ref`, because the filter's id is only known once it exists; apply
+ * resolves the ref from the create call's answer.
+ */
+import type { FilterBody, FirewallRuleBody, EntrypointBody } from './live.js';
+
+/** How a rule write names its filter: by id when it exists, by ref when this plan creates it. */
+export type FilterPointer = { id: string } | { ref: string };
+
+/** A firewall rule body whose filter may still be created by the same plan. */
+export type FirewallRuleWriteBody = Omit<FirewallRuleBody, 'filter'> & { filter: FilterPointer };
+
+/** One API write. `destroyFirst` rule deletes run before everything else (see `order.ts`). */
+export type Write =
+  | { op: 'filter.create'; body: FilterBody }
+  | { op: 'filter.update'; id: string; body: FilterBody }
+  | { op: 'filter.delete'; id: string }
+  | { op: 'firewall_rule.create'; body: FirewallRuleWriteBody }
+  | { op: 'firewall_rule.update'; id: string; body: FirewallRuleWriteBody }
+  | { op: 'firewall_rule.delete'; id: string; destroyFirst?: boolean }
+  | { op: 'waf_package.patch'; packageId: string; body: { sensitivity?: string; action_mode?: string } }
+  | { op: 'waf_group.patch'; packageId: string; groupId: string; mode: 'on' | 'off' }
+  | { op: 'waf_rule.patch'; packageId: string; ruleId: string; mode: string };
+
+/** The one PUT of the `http_request_firewall_managed` entry point a plan may make. */
+export interface EntrypointWrite {
+  body: EntrypointBody;
+  /** Set when the PUT also moves the zone's WAF migration on. */
+  wafMigration?: 'validation' | 'pending';
+}

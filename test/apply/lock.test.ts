@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acquireZoneLock, LockedError, lockDir, lockKey } from '../../src/apply/index.js';
+
+let dir: string;
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'zw-lock-')); });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('zone locks', () => {
+  it('refuses a second holder at once, naming the first, and frees on release', async () => {
+    const lock = await acquireZoneLock({ dir, key: 'z1', zone: 'example.com' });
+    expect(JSON.parse(readFileSync(lock.path, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    const second = acquireZoneLock({ dir, key: 'z1', zone: 'example.com' });
+    await expect(second).rejects.toThrow(LockedError);
+    await expect(acquireZoneLock({ dir, key: 'z1', zone: 'example.com' })).rejects.toThrow(`zone example.com is locked by process ${process.pid}`);
+    await expect(acquireZoneLock({ dir, key: 'z1', zone: 'example.com' })).rejects.toMatchObject({ code: 'ERR_LOCKED' });
+    // Another zone is independent.
+    (await acquireZoneLock({ dir, key: 'z2', zone: 'other.example.com' })).release();
+    lock.release();
+    expect(existsSync(lock.path)).toBe(false);
+    (await acquireZoneLock({ dir, key: 'z1', zone: 'example.com' })).release();
+  });
+
+  it('waits for the holder when given a timeout', async () => {
+    const first = await acquireZoneLock({ dir, key: 'z1', zone: 'example.com' });
+    const waiting = acquireZoneLock({ dir, key: 'z1', zone: 'example.com', timeoutMs: 30_000, pollMs: 5 });
+    setTimeout(() => first.release(), 20);
+    const second = await waiting;
+    expect(JSON.parse(readFileSync(second.path, 'utf8')).pid).toBe(process.pid);
+    second.release();
+  });
+
+  it('takes over a lock left by a process that no longer runs', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    writeFileSync(join(dir, 'z1.lock'), JSON.stringify({ pid: dead, host: hostname(), at: '2024-01-01T00:00:00Z' }));
+    const lock = await acquireZoneLock({ dir, key: 'z1', zone: 'example.com' });
+    expect(JSON.parse(readFileSync(lock.path, 'utf8')).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('keys remote locks by provider and zone, under the temp directory', () => {
+    const a = { kind: 'http' as const, description: 'v4 API at http://127.0.0.1:1/client/v4' };
+    const b = { kind: 'http' as const, description: 'v4 API at http://127.0.0.1:2/client/v4' };
+    expect(lockKey(a, 'z')).not.toBe(lockKey(b, 'z'));
+    expect(lockKey(a, 'z')).toMatch(/^[0-9a-f]{32}$/);
+    expect(lockDir(a, undefined)).toBe(join(tmpdir(), 'zonewall-locks'));
+    expect(lockDir({ kind: 'engine' }, '/state')).toBe(join('/state', 'locks'));
+    expect(lockKey({ kind: 'engine', description: 'x' }, 'zid')).toBe('zid');
+  });
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assertFresh, readSavedPlan, StalePlanError, writeSavedPlan } from '../../src/apply/index.js';
+import { diffZone, planDocument, planFromJson } from '../../src/plan/index.js';
+import { dFilter, desired, hex, lFilter, live } from '../plan/fixtures.js';
+
+let dir: string;
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'zw-saved-')); });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const zone = live({ filters: [lFilter('f1', 'ip.src eq 192.0.2.1', { ref: 'a' })] });
+const plan = diffZone(desired({ filters: [dFilter('a', 'ip.src eq 192.0.2.1'), dFilter('b', 'ip.src eq 192.0.2.2')] }), zone);
+
+describe('saved plans', () => {
+  it('round-trips through a file', () => {
+    const file = join(dir, 'plan.json');
+    writeSavedPlan(file, planDocument([plan], []));
+    const doc = readSavedPlan(file)!;
+    expect(planFromJson(doc.zones[0]!)).toEqual(plan);
+  });
+
+  it('tells manifests and other JSON apart from plans', () => {
+    writeFileSync(join(dir, 'zone.yaml'), 'zone: example.com\n');
+    writeFileSync(join(dir, 'other.json'), '{"zone": "example.com"}');
+    expect(readSavedPlan(join(dir, 'zone.yaml'))).toBeUndefined();
+    expect(readSavedPlan(join(dir, 'other.json'))).toBeUndefined();
+  });
+
+  it('refuses another major format version and invalid documents', () => {
+    const doc = planDocument([plan], []);
+    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ ...doc, format_version: '2.0' }));
+    expect(() => readSavedPlan(join(dir, 'v2.json'))).toThrow(/format 2\.0; this zonewall reads format 1\.x/);
+    writeFileSync(join(dir, 'v1.7.json'), JSON.stringify({ ...doc, format_version: '1.7', future_field: true }));
+    expect(readSavedPlan(join(dir, 'v1.7.json'))).toBeDefined();
+    const broken = { ...doc, zones: [{ ...doc.zones[0]!, fingerprint: 'md5:x' }] };
+    writeFileSync(join(dir, 'broken.json'), JSON.stringify(broken));
+    expect(() => readSavedPlan(join(dir, 'broken.json'))).toThrow(/not a valid zonewall plan \(\/zones\/0\/fingerprint/);
+  });
+
+  it('is stale once the zone changed, or when it is another zone', () => {
+    expect(() => assertFresh(plan, zone)).not.toThrow();
+    const edited = live({ filters: [lFilter('f1', 'ip.src eq 192.0.2.1', { ref: 'a', description: 'edited on the dashboard' })] });
+    expect(() => assertFresh(plan, edited)).toThrow(StalePlanError);
+    expect(() => assertFresh(plan, edited)).toThrow(/changed since the plan was saved/);
+    const other = live({ ...zone, zone: { id: hex('other'), name: 'example.com' } });
+    expect(() => assertFresh(plan, other)).toThrow(/plan again against this provider/);
+    try { assertFresh(plan, edited); } catch (e) { expect((e as StalePlanError).code).toBe('ERR_STALE_PLAN'); }
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The import direction of DESIGN.md, enforced: every import in `src/` is read (static, re-export
+ * and dynamic) and checked against the module table. Modules import each other only through
+ * `src/<module>/index.ts` and only downward; `src/errors.ts` may be imported by all; `src/cli` may
+ * import everything; the `src/index.ts` facade re-exports. `plan` is pure: no I/O modules.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+/** Who may import whom (DESIGN.md's module table). `cli` and the facade may import all. */
+const allowed: Record<string, readonly string[]> = {
+  expr: [],
+  storage: [],
+  engine: ['storage', 'expr'],
+  manifest: ['expr'],
+  plan: ['manifest', 'expr'],
+  providers: ['plan', 'manifest', 'engine'],
+  apply: ['plan', 'providers'],
+  migrate: ['manifest', 'plan', 'providers'],
+  // policy tests: the engine's trace evaluators (offline), providers' trace (live), manifests, expressions
+  policy: ['manifest', 'expr', 'engine', 'providers'],
+};
+const everything = ['cli', 'index.ts'];
+
+/** Packages and node modules that do I/O: the planner must not use them (it is pure). */
+const ioModules = /^(node:)?(fs|fs\/promises|net|http|https|http2|child_process|dgram|dns|tls|worker_threads|readline)$|^(undici|better-sqlite3)$/;
+
+interface Import {
+  file: string;
+  specifier: string;
+  typeOnly: boolean;
+  line: number;
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return listFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): Import[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: Import[] = [];
+  const add = (node: ts.Node, spec: ts.Expression | undefined, typeOnly: boolean) => {
+    if (spec === undefined || !ts.isStringLiteral(spec)) return;
+    out.push({ file, specifier: spec.text, typeOnly, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const allTypes = clause !== undefined && (clause.isTypeOnly || (clause.name === undefined && clause.namedBindings !== undefined
+        && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      add(node, node.moduleSpecifier, allTypes);
+    } else if (ts.isExportDeclaration(node)) {
+      add(node, node.moduleSpecifier, node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node, node.arguments[0], false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node, node.argument.literal, true);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** `plan` for src/plan/x.ts, `index.ts` / `errors.ts` for root files. */
+function moduleOf(path: string): string {
+  return relative(src, path).split(sep)[0]!;
+}
+
+/** Problems with one import, as readable lines (empty when fine). */
+function check(imp: Import): string[] {
+  const where = `${relative(src, imp.file)}:${imp.line}: import '${imp.specifier}'`;
+  const from = moduleOf(imp.file);
+  if (!imp.specifier.startsWith('.')) {
+    return from === 'plan' && ioModules.test(imp.specifier) ? [`${where}: plan is pure and must not import an I/O module`] : [];
+  }
+  const target = resolve(dirname(imp.file), imp.specifier.replace(/\.js$/, '.ts'));
+  if (!target.startsWith(src + sep)) return [`${where}: leaves src/`];
+  const to = moduleOf(target);
+  if (to === from || to === 'errors.ts') return [];
+  if (to === 'index.ts' || to === 'cli') return [`${where}: ${from} must not import ${to === 'cli' ? 'the CLI' : 'the facade'}`];
+  const rules = everything.includes(from) ? Object.keys(allowed) : allowed[from];
+  if (rules === undefined) return [`${where}: module ${from} is not in DESIGN.md's table (add it to this test's table)`];
+  const problems: string[] = [];
+  if (!rules.includes(to)) problems.push(`${where}: ${from} may not import ${to} (allowed: ${rules.join(', ') || 'nothing of zonewall'})`);
+  if (relative(src, target) !== join(to, 'index.ts')) problems.push(`${where}: ${from} must import ${to} through src/${to}/index.ts`);
+  if (from === 'providers' && to === 'engine' && !relative(src, imp.file).startsWith(join('providers', 'engine') + sep)) {
+    problems.push(`${where}: only providers/engine/ may import the engine`);
+  }
+  if (relative(src, imp.file) === join('providers', 'provider.ts') && !imp.typeOnly) {
+    problems.push(`${where}: providers/provider.ts imports only types`);
+  }
+  return problems;
+}
+
+describe('architecture: import direction (DESIGN.md)', () => {
+  const imports = listFiles(src).flatMap(importsOf);
+
+  it('reads the imports of every source file', () => {
+    expect(imports.length).toBeGreaterThan(50);
+    expect(imports.some((i) => i.specifier === '../expr/index.js' && moduleOf(i.file) === 'plan')).toBe(true);
+  });
+
+  it('has no upward or sideways arrow, and goes through index.ts', () => {
+    expect(imports.flatMap(check)).toEqual([]);
+  });
+
+  it('catches the arrows it is meant to catch', () => {
+    const at = (file: string, specifier: string, typeOnly = false) => check({ file: join(src, file), specifier, typeOnly, line: 1 });
+    expect(at('plan/diff.ts', '../providers/index.js')).toHaveLength(1);
+    expect(at('plan/diff.ts', '../manifest/load.js')).toEqual([expect.stringContaining('through src/manifest/index.ts')]);
+    expect(at('plan/diff.ts', 'node:fs')).toHaveLength(1);
+    expect(at('expr/parse.ts', '../storage/index.js')).toHaveLength(1);
+    expect(at('engine/x.ts', '../manifest/index.js')).toHaveLength(1);
+    expect(at('providers/http/x.ts', '../../engine/index.js')).toEqual([expect.stringContaining('only providers/engine/')]);
+    expect(at('providers/provider.ts', '../plan/index.js')).toEqual([expect.stringContaining('only types')]);
+    expect(at('apply/run.ts', '../cli/main.js')).toHaveLength(1);
+    expect(at('cli/commands/plan.ts', '../../plan/diff.js')).toEqual([expect.stringContaining('through src/plan/index.ts')]);
+    expect(at('cli/commands/plan.ts', '../../engine/index.js')).toEqual([]);
+    expect(at('index.ts', './migrate/index.js')).toEqual([]);
+    expect(at('storage/x.ts', '../errors.js')).toEqual([]);
+  });
+});

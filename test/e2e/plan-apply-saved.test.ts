@@ -1,0 +1,87 @@
+/**
+ * Saved plans, exit codes, output formats and rollback, end to end on the embedded engine (the
+ * built CLI in a child process): `plan --out` then `apply plan.json` applies exactly the saved
+ * plan, and refuses it once the zone changed (a dashboard edit); `--detailed-exitcode`; markdown;
+ * `rollback --zone` restores the zone to before the last apply, once.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PlanJson } from '../../src/plan/index.js';
+import { liveObjects, repoRoot, requireBuild, ruleIds, tempDir, v4, withEngine, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { v1, ZONE } from '../helpers/e2e-manifests.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let state: string;
+const cli = (...args: string[]) => zonewall([...args, '--state-dir', state]);
+
+beforeAll(() => requireBuild());
+beforeEach(() => { tmp = tempDir('saved'); state = join(tmp.dir, 'state'); });
+afterEach(() => tmp.cleanup());
+
+describe('saved plans', () => {
+  it('apply plan.json applies the saved plan, and refuses it once the zone changed', async () => {
+    const file = writeManifest(tmp.dir, 'zone.yaml', v1);
+    const out = join(tmp.dir, 'plan.json');
+    const saved = await cli('plan', file, '--out', out);
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain(`zonewall apply ${out}`);
+    const doc = JSON.parse(readFileSync(out, 'utf8')) as PlanJson;
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/plan.schema.json'), 'utf8')) as object;
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc.zones[0]!.fingerprint).toMatch(/^sha256:/);
+
+    // A "dashboard edit" after planning makes the saved plan stale.
+    await withEngine(state, async (engine) => {
+      const zone = (await engine.getZone(ZONE))!;
+      await v4(engine, 'POST', `/zones/${zone.id}/filters`, [{ expression: 'ip.src eq 192.0.2.200' }]);
+    });
+    const stale = await cli('apply', out, '--auto-approve');
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain(`zone ${ZONE} changed since the plan was saved`);
+    expect((await liveObjects(state, ZONE)).rules).toEqual([]);
+
+    expect((await cli('plan', file, '--out', out)).code).toBe(0);
+    const fresh = await cli('apply', out, '--auto-approve');
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toContain(`Apply complete for ${ZONE}: 6 added`);
+    expect((await cli('plan', file, '--detailed-exitcode')).code).toBe(0);
+  });
+});
+
+describe('exit codes and formats', () => {
+  it('2 with changes under --detailed-exitcode, 0 without the flag, 1 on manifest errors; markdown', async () => {
+    const file = writeManifest(tmp.dir, 'zone.yaml', v1);
+    expect((await cli('plan', file, '--detailed-exitcode')).code).toBe(2);
+    const md = await cli('plan', file, '--markdown');
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain('### zonewall plan: e2e.example.com');
+    expect(md.stdout).toContain('**Plan: 6 to add, 0 to change, 0 to replace, 0 to destroy.**');
+    expect(md.stdout).toContain('| `+` | filter | `api` |');
+    const bad = writeManifest(tmp.dir, 'bad.yaml', 'zone: bad.example.com\nfirewall_rules:\n  x:\n    action: blok\n    filter:\n      expression: ip.src eq 192.0.2.4\n');
+    const err = await cli('plan', bad, '--detailed-exitcode');
+    expect(err.code).toBe(1);
+    expect(err.stderr).toContain('bad.yaml:4');
+  });
+});
+
+describe('rollback', () => {
+  it('restores the zone to before the last apply, once', async () => {
+    const file = writeManifest(tmp.dir, 'zone.yaml', v1);
+    expect((await cli('apply', file, '--auto-approve')).code).toBe(0);
+    const first = ruleIds(await liveObjects(state, ZONE));
+    writeFileSync(file, v1.replace('ip.src eq 198.51.100.7', 'ip.src eq 198.51.100.8').replace('  block-api:\n    action: block\n    filter: api\n', ''));
+    expect((await cli('apply', file, '--auto-approve')).code).toBe(0);
+    const back = await cli('rollback', '--zone', ZONE);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toMatch(/^Rolled back e2e\.example\.com \(zone [0-9a-f]{32}\) to before the apply of \S+ \(bookmark \S+\)\.$/m);
+    writeFileSync(file, v1);
+    expect((await cli('plan', file, '--detailed-exitcode')).code).toBe(0);
+    expect(ruleIds(await liveObjects(state, ZONE))).toEqual(first);
+    const again = await cli('rollback', '--zone', ZONE);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no apply to roll back for zone e2e.example.com');
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Hand-built desired and live zones for planner tests: small builders with defaults, expressions
+ * made canonical the way the manifest loader makes them.
+ */
+import { canonicalize } from '../../src/expr/index.js';
+import type {
+  DesiredFilter, DesiredFirewallRule, DesiredManagedRuleset, DesiredZone, SourceLocation,
+} from '../../src/manifest/index.js';
+import type { EntrypointRule, LiveFilter, LiveFirewallRule, LiveZone } from '../../src/plan/index.js';
+
+export const loc: SourceLocation = { file: 'zone.yaml', line: 1, column: 1 };
+
+/** A 32-hex id from a short tag, so tests read well and ids look real. */
+export function hex(tag: string): string {
+  return Buffer.from(tag).toString('hex').padEnd(32, '0').slice(0, 32);
+}
+
+export function dFilter(ref: string, expression: string, more: Partial<DesiredFilter> = {}): DesiredFilter {
+  return { ref, expression: canonicalize(expression), description: '', paused: false, inline: false, location: loc, ...more };
+}
+
+export function dRule(ref: string, filterRef: string, more: Partial<DesiredFirewallRule> = {}): DesiredFirewallRule {
+  return { ref, action: 'block', filterRef, priority: 1, description: '', paused: false, products: [], location: loc, ...more };
+}
+
+export function dManaged(ref: string, rulesetId: string, more: Partial<DesiredManagedRuleset> = {}): DesiredManagedRuleset {
+  return { ref, rulesetId, enabled: true, expression: 'true', description: '', overrides: { categories: [], rules: [] }, location: loc, ...more };
+}
+
+export function desired(more: Partial<DesiredZone> = {}): DesiredZone {
+  return { file: 'zone.yaml', zone: 'example.com', filters: [], firewallRules: [], locations: {}, ...more };
+}
+
+export function lFilter(tag: string, expression: string, more: Partial<LiveFilter> = {}): LiveFilter {
+  return { id: hex(tag), expression, paused: false, ...more };
+}
+
+export function lRule(tag: string, filter: LiveFilter, more: Partial<LiveFirewallRule> = {}): LiveFirewallRule {
+  return { id: hex(tag), action: 'block', priority: 1, paused: false, filter, ...more };
+}
+
+export function lManaged(tag: string, rulesetId: string, more: Partial<EntrypointRule> = {}): EntrypointRule {
+  return { id: hex(tag), version: '1', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: rulesetId, version: 'latest' }, ...more };
+}
+
+export function live(more: Partial<LiveZone> = {}): LiveZone {
+  return {
+    zone: { id: hex('zone'), name: 'example.com', plan: 'enterprise' },
+    filters: [], firewallRules: [], entrypoint: null, previousWaf: null,
+    migration: { migration_state: 'start', old_waf_status: 'enabled', new_waf_status: 'disabled', waf_state: 'previous_only' },
+    ...more,
+  };
+}

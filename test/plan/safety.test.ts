@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { assertApplicable, diffZone, UnsafePlanError } from '../../src/plan/index.js';
+import { dFilter, desired, dRule, lFilter, live, lRule } from './fixtures.js';
+
+/** A zone with `n` managed filter+rule pairs, and a manifest that keeps the first `keep`. */
+function zoneWith(n: number, keep: number) {
+  const filters = Array.from({ length: n }, (_, i) => lFilter(`f${i}`, `ip.src eq 192.0.2.${i + 1}`, { ref: `f${i}` }));
+  const rules = filters.map((f, i) => lRule(`r${i}`, f, { ref: `r${i}`, priority: i + 1 }));
+  const want = desired({
+    filters: filters.slice(0, keep).map((f, i) => dFilter(`f${i}`, f.expression)),
+    firewallRules: filters.slice(0, keep).map((_, i) => dRule(`r${i}`, `f${i}`, { priority: i + 1 })),
+  });
+  return { want, zone: live({ filters, firewallRules: rules }) };
+}
+
+describe('safety', () => {
+  it.each([
+    // [pairs, kept, deleteThreshold, refused]: 2 objects per pair are counted
+    [5, 3, 30, true], // 10 objects (the minimum), 4 deleted = 40%
+    [10, 7, 30, false], // 20 objects, 6 deleted = 30%: not more than 30%
+    [10, 6, 30, true], // 8 of 20 = 40%
+    [10, 6, 50, false],
+    [4, 0, 30, false], // 8 managed objects: under the minimum of 10
+  ])('deleting from %i pairs keeping %i at %i%% -> refused %s', (n, keep, threshold, refused) => {
+    const { want, zone } = zoneWith(n, keep);
+    const plan = diffZone(want, zone, { deleteThreshold: threshold });
+    expect(plan.findings.some((f) => f.code === 'deletes-too-many')).toBe(refused);
+  });
+
+  it('names the deletions and the way out', () => {
+    const { want, zone } = zoneWith(10, 2);
+    const plan = diffZone(want, zone);
+    const f = plan.findings.find((x) => x.code === 'deletes-too-many')!;
+    expect(f.level).toBe('danger');
+    expect(f.message).toMatch(/deletes 16 of 20 managed objects \(80%/);
+    expect(f.message).toContain('--force');
+    expect(f.message).toContain('firewall_rule "r2"');
+  });
+
+  it.each([
+    ['block', 'log', true], ['managed_challenge', 'allow', true], ['challenge', 'bypass', true],
+    ['log', 'block', false], ['block', 'challenge', false], ['allow', 'log', false],
+  ] as const)('action %s -> %s is a weakening: %s', (from, to, weak) => {
+    const f = lFilter('f', 'ip.src eq 192.0.2.1', { ref: 'f' });
+    const plan = diffZone(desired({ filters: [dFilter('f', f.expression)], firewallRules: [dRule('r', 'f', { action: to, products: to === 'bypass' ? ['waf'] : [] })] }),
+      live({ filters: [f], firewallRules: [lRule('r', f, { ref: 'r', action: from })] }));
+    expect(plan.findings.some((x) => x.code === 'weakens-action' && x.ref === 'r')).toBe(weak);
+  });
+
+  it('flags pausing a blocking rule or a filter', () => {
+    const f = lFilter('f', 'ip.src eq 192.0.2.1', { ref: 'f' });
+    const plan = diffZone(desired({ filters: [dFilter('f', f.expression, { paused: true })], firewallRules: [dRule('r', 'f', { paused: true })] }),
+      live({ filters: [f], firewallRules: [lRule('r', f, { ref: 'r' })] }));
+    expect(plan.findings.map((x) => `${x.code} ${x.kind}`)).toEqual(['pauses-blocking-rule filter', 'pauses-blocking-rule firewall_rule']);
+  });
+
+  it('apply refuses danger without --force, and error findings even with it', () => {
+    const f = lFilter('f', 'ip.src eq 192.0.2.1', { ref: 'f' });
+    const danger = diffZone(desired({ filters: [dFilter('f', f.expression)], firewallRules: [dRule('r', 'f', { action: 'log' })] }),
+      live({ filters: [f], firewallRules: [lRule('r', f, { ref: 'r' })] }));
+    expect(() => assertApplicable(danger, { force: false })).toThrow(UnsafePlanError);
+    expect(() => assertApplicable(danger, { force: false })).toThrow(/weakens-action/);
+    expect(() => assertApplicable(danger, { force: true })).not.toThrow();
+    const broken = diffZone(desired({ filters: [dFilter('g', f.expression)] }), live({ filters: [lFilter('u', f.expression)] }));
+    expect(() => assertApplicable(broken, { force: true })).toThrow(/cannot be applied/);
+    try { assertApplicable(broken, { force: true }); } catch (e) { expect((e as UnsafePlanError).code).toBe('ERR_UNSAFE_PLAN'); }
+  });
+});
