@@ -6,47 +6,48 @@ import { Command, CommanderError } from 'commander';
 import { ZonewallError } from '../errors.js';
 import { ExitCodes } from './exit-codes.js';
 import type { CommandModule } from './commands/command.js';
-import { command as validateCommand } from './commands/validate.js';
-import { command as serveCommand } from './commands/serve.js';
-import { command as engineCommand } from './commands/engine.js';
-import { command as migrateCommand } from './commands/migrate.js';
-import { command as exportCommand } from './commands/export.js';
-import { command as planCommand } from './commands/plan.js';
-import { command as applyCommand } from './commands/apply.js';
-import { command as rollbackCommand } from './commands/rollback.js';
-import { command as testCommand } from './commands/test.js';
 
 /**
- * Every command, in help order. Each module exports `command: CommandModule`; add one line here
- * when a command lands.
+ * Every command, in help order, loaded on demand: a run imports only the module of the command it
+ * runs (each pulls in the engine, the planner or the providers), which keeps start-up short for
+ * CI pipelines that call zonewall many times. `--help` and unknown commands load them all.
  */
-const commands: CommandModule[] = [
-  validateCommand,
-  serveCommand,
-  engineCommand,
-  migrateCommand,
-  exportCommand,
-  planCommand,
-  applyCommand,
-  rollbackCommand,
-  testCommand,
-];
+const commands: Record<string, () => Promise<{ command: CommandModule }>> = {
+  plan: () => import('./commands/plan.js'),
+  apply: () => import('./commands/apply.js'),
+  validate: () => import('./commands/validate.js'),
+  test: () => import('./commands/test.js'),
+  export: () => import('./commands/export.js'),
+  rollback: () => import('./commands/rollback.js'),
+  migrate: () => import('./commands/migrate.js'),
+  serve: () => import('./commands/serve.js'),
+  engine: () => import('./commands/engine.js'),
+};
 
-/** Builds the commander program. Commands are registered by their own modules. */
-export function buildProgram(): Command {
+/** Builds the commander program with the named commands (all of them by default). */
+export async function buildProgram(only?: readonly string[]): Promise<Command> {
   const program = new Command('zonewall')
     .description('Declarative reconciler for a zone\'s edge security: filters, firewall rules, managed rulesets, WAF migration.')
     .version('0.1.0')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const c of commands) c.register(program);
+  const names = only ?? Object.keys(commands);
+  const modules = await Promise.all(names.map((n) => commands[n]()));
+  for (const m of modules) m.command.register(program);
   return program;
+}
+
+/** The command a command line runs, when it names a known one first. */
+function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv.slice(2).find((a) => !a.startsWith('-'));
+  return first !== undefined && Object.hasOwn(commands, first) ? first : undefined;
 }
 
 /** Runs the CLI with `argv` and resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    const name = commandOf(argv);
+    const program = await buildProgram(name === undefined ? undefined : [name]);
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCodes.ok;
   } catch (err) {
