@@ -5,7 +5,7 @@
  * the migration PUTs are built from the service's proposal or from the manifest.
  */
 import type { DesiredManagedRuleset } from '../manifest/index.js';
-import type { EntrypointBody, EntrypointRule, ManagedOverrides } from '../plan/index.js';
+import type { EntrypointBody, EntrypointRule, ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';
 import { ManagedRulesetIds, OwaspThresholds } from './constants.js';
 import type { ManagedRulesetAlias } from './constants.js';
 import { readOwaspOverrides, thresholdLevel } from './owasp.js';
@@ -48,7 +48,7 @@ export function compactOverrides(o: ManagedOverrides | undefined): ManagedOverri
  * threshold and 949110 action are written as the manifest's shorthand when they have its exact
  * shape, and anything else stays under `overrides`.
  */
-export function toManifestEntry(rule: EntrypointRule): ManagedRuleEntry {
+export function toManifestEntry(rule: ExecuteEntrypointRule): ManagedRuleEntry {
   const rulesetId = rule.action_parameters.id;
   const ruleset = rulesetAlias(rulesetId);
   const entry: ManagedRuleEntry = { ruleset };
@@ -71,7 +71,7 @@ export function toManifestEntry(rule: EntrypointRule): ManagedRuleEntry {
 }
 
 /** The manifest's `managed_rules` for an entry point's rules, in order. */
-export function toManifestManagedRules(rules: EntrypointRule[]): ManagedRuleEntry[] {
+export function toManifestManagedRules(rules: readonly ExecuteEntrypointRule[]): ManagedRuleEntry[] {
   return rules.map(toManifestEntry);
 }
 
@@ -98,7 +98,7 @@ export function proposalBody(proposal: EntrypointBody, mode: 'validation' | 'pen
 export function desiredBody(managed: DesiredManagedRuleset[], name = 'default'): EntrypointBody {
   return {
     name,
-    rules: managed.map((m): EntrypointRule => {
+    rules: managed.map((m): ExecuteEntrypointRule => {
       const overrides = compactOverrides(m.overrides);
       return {
         action: 'execute',

@@ -12,7 +12,8 @@
  *
  * Pure data; `report-text.ts` renders it.
  */
-import type { EntrypointBody, EntrypointRule, ManagedOverrides } from '../plan/index.js';
+import { describeSkip, isExecuteRule } from '../plan/index.js';
+import type { EntrypointBody, ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';
 import { LegacyOwaspThresholds, ManagedRulesetIds, OwaspScoreRuleId, ParanoiaCategories } from './constants.js';
 import type { ManualItem, MappingResult, OwaspEquivalent, RuleBehaviour, VendorGroupEquivalent, VendorRuleEquivalent } from './mapping.js';
 import { describeThreshold, effectiveOwasp } from './owasp.js';
@@ -58,8 +59,8 @@ const NotApplied = 'the proposal differs from the seed\'s mapping of the manifes
 interface Accounting { rules: Set<string>; categories: Set<string> }
 
 /** The rule of a body that executes a ruleset. */
-function executing(body: EntrypointBody, rulesetId: string): EntrypointRule | undefined {
-  return body.rules.find((r) => r.action === 'execute' && r.action_parameters?.id === rulesetId);
+function executing(body: EntrypointBody, rulesetId: string): ExecuteEntrypointRule | undefined {
+  return body.rules.filter(isExecuteRule).find((r) => r.action_parameters?.id === rulesetId);
 }
 
 /** The rows about the OWASP package. */
@@ -179,15 +180,15 @@ function manualRow(item: ManualItem): EquivalenceRow {
 /** Rows for the proposal's rules other than the two deployments, and its overrides nobody accounted for. */
 function proposalRows(proposal: EntrypointBody, acc: Accounting): EquivalenceRow[] {
   const rows: EquivalenceRow[] = [];
-  for (const rule of proposal.rules as (Omit<EntrypointRule, 'action'> & { action: string })[]) {
-    const id = (rule.action_parameters as { id?: string } | undefined)?.id;
-    if (rule.action === 'execute' && (id === ManagedRulesetIds.managed || id === ManagedRulesetIds.owasp)) continue;
+  for (const rule of proposal.rules) {
+    const id = isExecuteRule(rule) ? rule.action_parameters?.id : undefined;
+    if (id === ManagedRulesetIds.managed || id === ManagedRulesetIds.owasp) continue;
     rows.push(rule.action === 'skip' ? {
       verdict: 'maps', subject: rule.description || 'firewall rule bypassing the WAF', previous: 'firewall rule: bypass waf',
-      expected: 'skip rule in the managed phase', proposed: `skip${rule.enabled ? '' : ' (disabled)'} when ${rule.expression}`,
-      note: 'managed_rules holds execute rules only: the skip rule stays on the zone as an unmanaged entry point rule, which plans keep',
+      expected: 'skip rule in the managed phase', proposed: `skip ${describeSkip(rule.action_parameters)}${rule.enabled ? '' : ' (disabled)'} when ${rule.expression}`,
+      note: 'managed_rules holds execute rules only: the skip rule stays on the zone as an unmanaged entry point rule, which plans keep in its place',
     } : {
-      verdict: 'carried', subject: `${rule.action} ${id ?? ''}`.trim(), previous: '-', expected: '-',
+      verdict: 'carried', subject: `${String(rule.action)} ${id ?? ''}`.trim(), previous: '-', expected: '-',
       proposed: `${rule.enabled ? 'on' : 'disabled'} when ${rule.expression}`, note: 'not implied by previous_waf; it is kept',
     });
   }

@@ -19,7 +19,8 @@
  * without `force` (it cannot be undone); an incompatible zone (with its blockers listed).
  */
 import type { DesiredZone } from '../manifest/index.js';
-import type { EntrypointBody, EntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
+import { isExecuteRule } from '../plan/index.js';
+import type { EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
 import type { MigrationCheck, Provider } from '../providers/index.js';
 import { MigrationError } from './errors.js';
 import { desiredBody, proposalBody, toManifestManagedRules } from './managed-rules.js';
@@ -88,8 +89,8 @@ function blockersOf(live: LiveZone): Blocker[] {
 }
 
 /** The rules of a body that the manifest's `managed_rules` can express (executes of a ruleset). */
-function executeRules(rules: readonly EntrypointRule[]): EntrypointRule[] {
-  return rules.filter((r) => r.action === 'execute');
+function executeRules(rules: readonly EntrypointRule[]): ExecuteEntrypointRule[] {
+  return rules.filter(isExecuteRule);
 }
 
 /** A live rule sent back as it is: server-filled fields left out. */
@@ -107,8 +108,8 @@ function chooseBody(input: MigrateInput, live: LiveZone, before: WafState, propo
   const base: readonly EntrypointRule[] = before === 'both' ? live.entrypoint?.rules ?? [] : proposal.rules;
   if (desired.managedRules !== undefined) {
     const others = before === 'both'
-      ? base.filter((r) => r.action !== 'execute').map(keptRule)
-      : proposalBody({ rules: base.filter((r) => r.action !== 'execute') }, mode).rules;
+      ? base.filter((r) => !isExecuteRule(r)).map(keptRule)
+      : proposalBody({ rules: base.filter((r) => !isExecuteRule(r)) }, mode).rules;
     const own = desiredBody(desired.managedRules, live.entrypoint?.name ?? proposal.name ?? 'default');
     // Skip rules first: they skip what follows them in the entry point.
     return { body: { ...own, rules: [...others, ...own.rules] }, source: 'manifest' };

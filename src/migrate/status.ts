@@ -4,6 +4,7 @@
  * away from their defaults; the new WAF by the managed rulesets its entry point runs. The status
  * ends with the next step of the seed's sequence.
  */
+import { describeSkip, isExecuteRule } from '../plan/index.js';
 import type { EntrypointRule, LiveWafOverride, LiveZoneInfo, WafState } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
 import { ManagedRulesetIds } from './constants.js';
@@ -44,7 +45,10 @@ function describeRule(r: EntrypointRule): string {
   const state = r.enabled ? 'on' : 'disabled';
   const where = r.expression === 'true' ? '' : ` when ${r.expression}`;
   // Skip rules (from firewall rules that bypassed the WAF) share the phase with the executes.
-  if ((r.action as string) !== 'execute') return `${r.action} rule, ${state}${where}${r.description ? ` (${r.description})` : ''}`;
+  if (!isExecuteRule(r)) {
+    const skips = r.action === 'skip' ? ` skipping ${describeSkip(r.action_parameters)}` : '';
+    return `${String(r.action)} rule${skips}, ${state}${where}${r.description ? ` (${r.description})` : ''}`;
+  }
   const id = r.action_parameters?.id ?? '';
   if (id === ManagedRulesetIds.owasp) {
     const o = effectiveOwasp(r.action_parameters?.overrides);

@@ -5,7 +5,7 @@
  * Rules other than `execute` (a skip rule, say) cannot be written as `managed_rules` items and are
  * reported instead.
  */
-import type { EntrypointRule, ManagedOverrides } from '../plan/index.js';
+import type { ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';
 import { ManagedPhase } from './constants.js';
 import { toManifestEntry } from './managed-rules.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
@@ -56,7 +56,7 @@ function overridesOf(value: unknown): ManagedOverrides | undefined {
 }
 
 /** One rule of the resource as an entry point rule, or why it cannot be one. */
-function ruleOf(value: unknown, index: number): EntrypointRule | string {
+function ruleOf(value: unknown, index: number): ExecuteEntrypointRule | string {
   const r = obj(value) ?? {};
   const action = str(r, 'action');
   const params = obj(r.action_parameters);

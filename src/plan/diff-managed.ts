@@ -3,14 +3,17 @@
  * which overrides. Entry point rules are matched by ref (an unmatched desired ruleset adopts an
  * unmatched live rule executing the same ruleset, e.g. one the migration created). The planner
  * emits one change per rule for review but a single write: the API replaces the whole entry point
- * with one PUT. Live rules whose ref is empty or equals their id were not written by zonewall:
- * they are kept in the PUT body, in their place after the managed rules, unless `--prune`.
+ * with one PUT. Live rules zonewall did not write (skip rules, and executes whose ref is empty or
+ * equals their id) are kept in the PUT body, unless `--prune`, and keep their places: the body is
+ * the live list with each matched rule's place taken by a desired ruleset (see `putRules`). That
+ * matters for skip rules, which only skip what follows them: the migration puts them first.
  * Without a `managed_rules` section the entry point is left alone.
  */
 import type { DesiredManagedOverrides, DesiredManagedRuleset, DesiredZone } from '../manifest/index.js';
 import type { Canonicalizer } from './canonical.js';
 import { changedAttributes, noOpChange, type AttributeValue, type Attributes, type Change } from './change.js';
-import type { EntrypointRule, LiveZone, ManagedOverrides } from './live.js';
+import { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './entrypoint-rules.js';
+import { isExecuteRule, type EntrypointRule, type ExecuteEntrypointRule, type LiveZone, type ManagedOverrides } from './live.js';
 import type { UnmanagedObject } from './plan.js';
 import { finding, type Finding } from './finding.js';
 
@@ -42,21 +45,12 @@ export function normalizeOverrides(o: ManagedOverrides | DesiredManagedOverrides
   return Object.keys(out).length > 0 ? out : null;
 }
 
-/** True for an entry point rule zonewall did not write (the API defaults `ref` to the id). */
-export function isUnmanagedEntrypointRule(r: EntrypointRule): boolean {
-  return r.ref === undefined || r.ref === '' || r.ref === r.id;
-}
-
+/** A live rule's attributes; a skip rule (only ever deleted, by `--prune`) says what it skips. */
 function liveAttributes(r: EntrypointRule, canon: Canonicalizer): Attributes {
   const c = canon(r.expression);
-  return {
-    ruleset: r.action_parameters.id,
-    enabled: r.enabled,
-    expression: c.ok ? c.canonical : r.expression,
-    description: r.description ?? '',
-    overrides: normalizeOverrides(r.action_parameters.overrides),
-    ref: r.ref ?? '',
-  };
+  const common = { enabled: r.enabled, expression: c.ok ? c.canonical : r.expression, description: r.description ?? '' };
+  if (!isExecuteRule(r)) return { action: r.action, skips: describeSkip(r.action_parameters), ...common, ref: r.ref ?? '' };
+  return { ruleset: r.action_parameters.id, ...common, overrides: normalizeOverrides(r.action_parameters.overrides), ref: r.ref ?? '' };
 }
 
 function desiredAttributes(d: DesiredManagedRuleset): Attributes {
@@ -70,7 +64,7 @@ function desiredAttributes(d: DesiredManagedRuleset): Attributes {
   };
 }
 
-function bodyRule(d: DesiredManagedRuleset, liveId: string | undefined): EntrypointRule {
+function bodyRule(d: DesiredManagedRuleset, liveId: string | undefined): ExecuteEntrypointRule {
   const overrides = normalizeOverrides(d.overrides) as ManagedOverrides | null;
   return {
     ...(liveId !== undefined ? { id: liveId } : {}),
@@ -98,7 +92,7 @@ function matchRulesets(desired: readonly DesiredManagedRuleset[], live: readonly
   }
   for (const d of desired) {
     if (out.has(d)) continue;
-    const i = live.findIndex((r, j) => !claimed.has(j) && r.action_parameters.id === d.rulesetId);
+    const i = live.findIndex((r, j) => !claimed.has(j) && isExecuteRule(r) && r.action_parameters.id === d.rulesetId);
     if (i >= 0) { out.set(d, i); claimed.add(i); }
   }
   return out;
@@ -137,13 +131,13 @@ function diffWanted(wanted: readonly DesiredManagedRuleset[], liveRules: readonl
 function diffLeftover(liveRules: readonly EntrypointRule[], claimed: Set<number>, canon: Canonicalizer, prune: boolean) {
   const changes: Change[] = [];
   const unmanaged: UnmanagedObject[] = [];
-  const kept: EntrypointRule[] = [];
+  const kept = new Set<number>();
   liveRules.forEach((l, i) => {
     if (claimed.has(i)) return;
     const own = !isUnmanagedEntrypointRule(l);
     if (!own && !prune) {
-      kept.push(keptRule(l));
-      unmanaged.push({ kind: 'managed_ruleset', id: l.id ?? '', summary: `execute ${l.action_parameters.id}${l.enabled ? '' : ' (disabled)'}` });
+      kept.add(i);
+      unmanaged.push({ kind: 'managed_ruleset', id: l.id ?? '', summary: describeEntrypointRule(l) });
       return;
     }
     const before = liveAttributes(l, canon);
@@ -151,6 +145,33 @@ function diffLeftover(liveRules: readonly EntrypointRule[], claimed: Set<number>
       ...(l.id !== undefined ? { id: l.id } : {}), before, after: null, changed: Object.keys(before), writes: [] });
   });
   return { changes, unmanaged, kept };
+}
+
+/**
+ * The rules of the PUT body. Kept live rules stay where they are, relative to each other and to the
+ * places of the matched rules; the matched places are filled, in live order, by the desired
+ * rulesets that have a live match, in the manifest's order. A new ruleset goes right after the
+ * desired ruleset before it (before the first matched one when it leads the list), or, when no
+ * desired ruleset has a live match, at the end. So a skip rule that stood before every execute
+ * still does, and one between two executes still stands between two places.
+ */
+function putRules(wanted: readonly DesiredManagedRuleset[], liveRules: readonly EntrypointRule[], matched: Map<DesiredManagedRuleset, number>, kept: Set<number>): EntrypointRule[] {
+  const runs: EntrypointRule[][] = [];
+  let leading: EntrypointRule[] = [];
+  for (const d of wanted) {
+    const i = matched.get(d);
+    const rule = bodyRule(d, i !== undefined ? liveRules[i]!.id : undefined);
+    if (i !== undefined) { runs.push([...leading, rule]); leading = []; } else if (runs.length > 0) runs[runs.length - 1]!.push(rule); else leading.push(rule);
+  }
+  const places = new Set(matched.values());
+  const out: EntrypointRule[] = [];
+  let slot = 0;
+  liveRules.forEach((l, i) => {
+    if (kept.has(i)) out.push(keptRule(l));
+    else if (places.has(i)) out.push(...runs[slot++]!);
+  });
+  // `leading` is non-empty only when nothing matched: every desired ruleset is new.
+  return [...out, ...leading];
 }
 
 /** Changes of the managed entry point, and the PUT body when anything differs. */
@@ -167,6 +188,6 @@ export function diffManaged(desired: DesiredZone, live: LiveZone, canon: Canonic
   const leftover = diffLeftover(liveRules, new Set(matched.values()), canon, prune);
   const changes = [...diffWanted(wanted, liveRules, matched, canon), ...leftover.changes];
   const differs = changes.some((c) => c.action !== 'no-op');
-  const rules = differs ? [...wanted.map((d) => bodyRule(d, matched.has(d) ? liveRules[matched.get(d)!]!.id : undefined)), ...leftover.kept] : null;
+  const rules = differs ? putRules(wanted, liveRules, matched, leftover.kept) : null;
   return { changes, findings, unmanaged: leftover.unmanaged, rules };
 }

@@ -3,7 +3,9 @@
  * has no create or delete for them, only PATCH of existing objects, so the plan patches each
  * listed object whose settings differ, one request each. Objects the manifest does not list are
  * left alone: without a state file zonewall cannot tell a default from a setting someone made, so
- * resetting takes an explicit entry (decision recorded in the README).
+ * resetting takes an explicit entry (decision recorded in the README). Once a zone has migrated
+ * the previous WAF's APIs no longer answer: `previous_waf` is then an error finding (apply refuses,
+ * plan exits 1) that points at `zonewall migrate PATH --write`, not a silently ignored section.
  */
 import type { DesiredPreviousWaf, DesiredZone } from '../manifest/index.js';
 import { changedAttributes, noOpChange, type Attributes, type Change } from './change.js';
@@ -82,14 +84,31 @@ function patchChange(kind: 'waf_package' | 'waf_group' | 'waf_rule', id: string,
     : { kind, action: 'update', reason: 'changed', ref: id, id, before, after, changed, writes };
 }
 
-/** Changes of the previous WAF; a zone that has migrated has none (the section is ignored). */
+/**
+ * Why `previous_waf` cannot be applied to a zone whose previous WAF does not answer. After the
+ * migration (`new only`) the manifest is stale, and `zonewall migrate` rewrites it; in validation
+ * mode (`both`) the previous WAF still runs and answers, so this is not reached then.
+ */
+function unavailable(desired: DesiredZone, live: LiveZone): string {
+  const state = live.migration?.waf_state;
+  const rewrite = `run \`zonewall migrate ${desired.file} --write\` to rewrite the manifest (it replaces \`previous_waf\` by \`managed_rules\` from what the zone runs)`;
+  if (state === 'new_only') {
+    return `the zone has migrated to the ruleset-based WAF (state \`new only\`): the previous WAF's APIs no longer answer, so \`previous_waf\` cannot be applied; ${rewrite}`;
+  }
+  if (state === undefined) {
+    return `the previous WAF's APIs do not answer for this zone, so \`previous_waf\` cannot be applied: the zone has most likely migrated to the ruleset-based WAF; if so, ${rewrite}; else remove \`previous_waf\``;
+  }
+  const tier = live.zone.plan !== undefined ? ` (the zone is on the ${live.zone.plan} plan; the previous WAF needs Pro or higher)` : '';
+  return `the previous WAF's APIs do not answer for this zone${tier}, so \`previous_waf\` cannot be applied; remove it, or manage the zone's WAF with \`managed_rules\``;
+}
+
+/** Changes of the previous WAF; an error when the zone has none to change (e.g. it has migrated). */
 export function diffPreviousWaf(desired: DesiredZone, live: LiveZone): PreviousWafDiff {
   const out: PreviousWafDiff = { changes: [], findings: [] };
   const want = desired.previousWaf;
   if (want === undefined) return out;
   if (live.previousWaf === null) {
-    out.findings.push(finding('previous-waf-unavailable', 'the zone has migrated to the new WAF: the previous WAF\'s APIs no longer work, so the `previous_waf` section is ignored; remove it',
-      { location: want.location }));
+    out.findings.push(finding('previous-waf-unavailable', unavailable(desired, live), { location: want.location }));
     return out;
   }
   diffPackages(want, live.previousWaf, out);

@@ -2,7 +2,8 @@
  * Export of the WAF sections: `managed_rules` from the entry point (ruleset ids back to catalog
  * aliases; the OWASP 949110 override and the paranoia-level categories folded back into
  * `paranoia_level` / `score_threshold` / `action` when they have exactly the shape the manifest
- * produces, else written as raw overrides), `previous_waf` (only settings that differ from the
+ * produces, else written as raw overrides; skip rules, which `managed_rules` cannot express, are
+ * left in the zone unmanaged and listed as not exported: plans keep them in place), `previous_waf` (only settings that differ from the
  * service's defaults: package sensitivity `high` and action mode `challenge`, group `on`, rule
  * `default`, or `on` for rules without `default`) and `waf_migration` from the zone's state.
  */
@@ -11,7 +12,8 @@ import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId, OwaspScoreTh
 import type { Canonicalizer } from './canonical.js';
 import { KeyAllocator, isValidKey } from './export-keys.js';
 import type { ExportedObject, SkippedObject } from './export-types.js';
-import type { EntrypointBody, EntrypointRule, LiveEntrypoint, LivePreviousWaf, LiveZone, ManagedOverrides } from './live.js';
+import { describeSkip } from './entrypoint-rules.js';
+import { isExecuteRule, type EntrypointBody, type EntrypointRule, type ExecuteEntrypointRule, type LiveEntrypoint, type LivePreviousWaf, type LiveZone, type ManagedOverrides } from './live.js';
 
 const Hex32 = /^[0-9a-f]{32}$/;
 const ManagedActions: readonly string[] = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'];
@@ -30,9 +32,16 @@ function aliasOf(rulesetId: string): string | undefined {
   return Object.entries(ManagedRulesetAliases).find(([, id]) => id === rulesetId)?.[0];
 }
 
-/** Why an entry point rule cannot be written as a `managed_rules` item; undefined when it can. */
-function managedProblem(r: EntrypointRule, canon: Canonicalizer): string | undefined {
-  if (r.action !== 'execute') return `action ${String(r.action)} is not an execute of a managed ruleset`;
+/** Why a rule that is not an execute is left out (and kept by plans). */
+function notExecuteReason(r: EntrypointRule): string {
+  const what = r.action === 'skip'
+    ? `a skip rule (skips ${describeSkip(r.action_parameters)} when ${r.expression})`
+    : `action ${String((r as { action: unknown }).action)} is not an execute of a managed ruleset`;
+  return `${what}: managed_rules lists only deployments of managed rulesets, so it stays in the zone unmanaged and plans keep it in its place (--prune would delete it)`;
+}
+
+/** Why an execute rule cannot be written as a `managed_rules` item; undefined when it can. */
+function managedProblem(r: ExecuteEntrypointRule, canon: Canonicalizer): string | undefined {
   if (aliasOf(r.action_parameters.id) === undefined && !Hex32.test(r.action_parameters.id)) return `ruleset id ${r.action_parameters.id} is not a 32-character hexadecimal id`;
   const c = canon(r.expression);
   if (!c.ok) return `its expression does not parse (${c.reason})`;
@@ -97,7 +106,7 @@ function defined<T extends object>(o: T): T {
 }
 
 /** One entry point rule as a `managed_rules` item. */
-function managedItem(r: EntrypointRule, key: string, canon: Canonicalizer): ManagedRuleset {
+function managedItem(r: ExecuteEntrypointRule, key: string, canon: Canonicalizer): ManagedRuleset {
   const rulesetId = r.action_parameters.id;
   const ruleset = aliasOf(rulesetId) ?? rulesetId;
   const item: ManagedRuleset = { ruleset };
@@ -118,11 +127,12 @@ export function exportManagedRules(entrypoint: LiveEntrypoint | null, canon: Can
   if (entrypoint === null) return undefined;
   const out: ManagedExport = { items: [], objects: [], skipped: [], adoption: null };
   const keys = new KeyAllocator();
-  const exportable = entrypoint.rules.filter((r) => {
-    const problem = managedProblem(r, canon);
+  const exportable: ExecuteEntrypointRule[] = [];
+  for (const r of entrypoint.rules) {
+    const problem = isExecuteRule(r) ? managedProblem(r, canon) : notExecuteReason(r);
     if (problem !== undefined) out.skipped.push({ kind: 'managed_ruleset', id: r.id ?? '', ref: r.ref, reason: problem });
-    return problem === undefined;
-  });
+    else if (isExecuteRule(r)) exportable.push(r);
+  }
   const kept = new Set(exportable.filter((r) => isValidKey(r.ref) && keys.claim(r.ref)));
   const newRefs = new Map<EntrypointRule, string>();
   for (const r of exportable) {

@@ -22,6 +22,7 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `unknown-previous-waf-object` | error | a previous-WAF package, group or rule the zone does not have |
  * | `invalid-previous-waf-setting` | error | a previous-WAF setting the object does not allow |
  * | `migration-blocked` | error | URI-based WAF overrides block the migration |
+ * | `previous-waf-unavailable` | error | `previous_waf` on a zone whose previous WAF does not answer (migrated: run `zonewall migrate PATH --write`) |
  * | `locked-filter-duplicate` | error | a simplified-flow filter with the same expression blocks a create |
  * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
  * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass) |
@@ -33,7 +34,6 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `unparsable-live-expression` | warning | a live expression does not parse: it is treated as different |
  * | `migration-irreversible` | warning | the manifest asks for an earlier migration state than the zone's |
  * | `migration-unavailable` | warning | the service does not report the migration state |
- * | `previous-waf-unavailable` | warning | the zone has migrated: the previous-WAF section is ignored |
  * | `duplicate-ref` | warning | two live objects carry the same ref: the extra one is deleted |
  * | `filter-still-used` | warning | a filter left the manifest but an unmanaged rule still uses it: kept |
  * | `locked-filter-orphan` | warning | a simplified-flow filter without a rule: the API can neither delete nor change it |
@@ -47,6 +47,7 @@ export const FindingCodes = {
   'unknown-previous-waf-object': 'error',
   'invalid-previous-waf-setting': 'error',
   'migration-blocked': 'error',
+  'previous-waf-unavailable': 'error',
   'locked-filter-duplicate': 'error',
   'deletes-too-many': 'danger',
   'weakens-action': 'danger',
@@ -58,7 +59,6 @@ export const FindingCodes = {
   'unparsable-live-expression': 'warning',
   'migration-irreversible': 'warning',
   'migration-unavailable': 'warning',
-  'previous-waf-unavailable': 'warning',
   'duplicate-ref': 'warning',
   'filter-still-used': 'warning',
   'locked-filter-orphan': 'warning',

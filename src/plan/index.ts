@@ -3,6 +3,7 @@
  * safety, fingerprint, the versioned JSON form and the text and markdown renderers.
  */
 export * from './live.js';
+export { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './entrypoint-rules.js';
 export * from './action.js';
 export * from './change.js';
 export * from './write.js';

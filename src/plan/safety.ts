@@ -77,6 +77,8 @@ function managedRuleset(c: Change): Finding[] {
   const b = c.before!;
   const about = { kind: c.kind, ref: c.ref };
   if (c.action === 'delete') {
+    // Removing a skip rule (only `--prune` does) makes the WAF inspect more, not less.
+    if (b.action === 'skip') return [];
     return b.enabled === true ? [finding('disables-managed-ruleset', `${label(c)}: managed ruleset ${String(b.ruleset)} is removed from the entry point`, about)] : [];
   }
   const a = c.after!;

@@ -169,7 +169,7 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
       const put = await h.provider.putEntrypoint(zone.id, body);
       expect(put.rules.map((r) => r.ref)).toEqual(['managed']);
       const live = await h.provider.readZone(zone.id);
-      expect(live.entrypoint?.rules.map((r) => [r.ref, r.action_parameters.id])).toEqual([['managed', 'efb7b8c949ac4650a09736fc376e9aee']]);
+      expect(live.entrypoint?.rules.map((r) => [r.ref, r.action === 'execute' ? r.action_parameters.id : r.action])).toEqual([['managed', 'efb7b8c949ac4650a09736fc376e9aee']]);
     });
 
     it('runs the migration: check, config, validation, pending; then the previous WAF is gone', async () => {

@@ -81,6 +81,20 @@ describe('a Professional zone: straight to the new WAF only', () => {
     expect(js.managed_rules.find((e: { ruleset: string }) => e.ruleset === 'owasp')).toMatchObject({ paranoia_level: 1, score_threshold: 'high', action: 'block' });
     await expectEmptyPlan(file);
 
+    // A manifest still holding previous_waf is refused on the migrated zone, with the way out, which works.
+    write('pro-stale.yaml', text);
+    const stale = await run('plan', 'pro-stale.yaml');
+    expect(stale.code, stale.stderr).toBe(1);
+    expect(stale.stdout).toMatch(/ERROR\s+previous-waf-unavailable: the zone has migrated to the ruleset-based WAF \(state `new only`\): the previous WAF's APIs no longer answer/);
+    expect(stale.stdout).toContain('run `zonewall migrate pro-stale.yaml --write` to rewrite the manifest (it replaces `previous_waf` by `managed_rules`');
+    const refused = await run('apply', 'pro-stale.yaml', '--force');
+    expect(refused.code).toBe(1);
+    expect(`${refused.stdout}${refused.stderr}`).toContain('previous-waf-unavailable');
+    const rewritten = await run('migrate', 'pro-stale.yaml', '--write');
+    expect(rewritten.code, rewritten.stderr).toBe(0);
+    expect(parse(fs.readFileSync(path.join(dir, 'pro-stale.yaml'), 'utf8')).previous_waf).toBeUndefined();
+    await expectEmptyPlan('pro-stale.yaml');
+
     const status = await run('migrate', 'status', '--zone', 'pro.test');
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain('new WAF only (migration finished)');

@@ -131,6 +131,42 @@ previous_waf:   # as tuned in 2019
   });
 });
 
+describe('a migrated zone with a firewall rule that bypassed the WAF', () => {
+  it('keeps the skip rule first after a managed_rules edit, and refuses previous_waf', async () => {
+    const zone = await zoneWith('pro', { sensitivity: 'low', action_mode: 'block' });
+    const [filter] = await provider.createFilters(zone.id, [{ expression: 'ip.src in {198.51.100.0/24}', paused: false, ref: 'scanner' }]);
+    await provider.createFirewallRules(zone.id, [{ action: 'bypass', products: ['waf'], priority: 1, paused: false, ref: 'scanner-bypass', filter: { id: filter.id } }]);
+    const text = `zone: ${zone.name}
+filters:
+  scanner: { expression: "ip.src in {198.51.100.0/24}" }
+firewall_rules:
+  scanner-bypass: { action: bypass, products: [waf], filter: scanner }
+previous_waf:
+  packages:
+    owasp: { sensitivity: low, action_mode: block }
+`;
+    const finished = await migrate(text, { mode: 'pending', force: true });
+    expect(finished.after).toBe('new_only');
+    const actions = async () => (await provider.readZone(zone.id)).entrypoint!.rules.map((r) => r.action);
+    expect(await actions()).toEqual(['skip', 'execute', 'execute']);
+
+    // The stale manifest is refused with the way out.
+    const stale = await planOf(text);
+    expect(stale.findings).toContainEqual(expect.objectContaining({ level: 'error', code: 'previous-waf-unavailable',
+      message: expect.stringContaining('zonewall migrate zone.yaml --write') }));
+
+    // An edit of managed_rules: the PUT keeps the skip rule before the executes.
+    const edited = finished.text.replace(/paranoia_level: 1/, 'paranoia_level: 3');
+    expect(edited).not.toBe(finished.text);
+    const plan = await planOf(edited);
+    expect(plan.entrypoint!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute', 'execute']);
+    expect(plan.unmanaged).toEqual([expect.objectContaining({ summary: expect.stringMatching(/^skip the rules after it in the entry point when ip\.src in/) })]);
+    await provider.putEntrypoint(zone.id, plan.entrypoint!.body);
+    expect(await actions()).toEqual(['skip', 'execute', 'execute']);
+    expect(hasChanges(await planOf(edited))).toBe(false);
+  });
+});
+
 describe('a Professional zone', () => {
   it('goes straight to the new WAF only', async () => {
     const zone = await zoneWith('pro', { sensitivity: 'medium', action_mode: 'block' });

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { compactOverrides, desiredBody, proposalBody, rulesetAlias, toManifestEntry } from '../../src/migrate/managed-rules.js';
 import { effectiveOwasp, owaspOverrides, readOwaspOverrides, thresholdLevel } from '../../src/migrate/owasp.js';
 import { ManagedRulesetIds, OwaspScoreRuleId } from '../../src/migrate/constants.js';
-import type { EntrypointBody, EntrypointRule } from '../../src/plan/index.js';
+import type { EntrypointBody, ExecuteEntrypointRule } from '../../src/plan/index.js';
 
 const pl2 = [{ category: 'paranoia-level-3', enabled: false }, { category: 'paranoia-level-4', enabled: false }];
 
-function execute(id: string, overrides?: EntrypointRule['action_parameters']['overrides'], extra: Partial<EntrypointRule> = {}): EntrypointRule {
+function execute(id: string, overrides?: ExecuteEntrypointRule['action_parameters']['overrides'], extra: Partial<ExecuteEntrypointRule> = {}): ExecuteEntrypointRule {
   return { action: 'execute', expression: 'true', enabled: true, action_parameters: { id, ...(overrides ? { overrides } : {}) }, ...extra };
 }
 

@@ -94,7 +94,7 @@ describe('buildReport: vendor settings, manual items, extras', () => {
   });
 
   it('shows what the proposal carries that the manifest does not state, and skip rules', () => {
-    const skip = { id: '', version: '', ref: '', action: 'skip', expression: 'ip.src eq 192.0.2.1', description: 'Migrated from firewall rule abc', enabled: true, action_parameters: { ruleset: 'current' } } as unknown as EntrypointRule;
+    const skip: EntrypointRule = { id: '', version: '', ref: '', action: 'skip', expression: 'ip.src eq 192.0.2.1', description: 'Migrated from firewall rule abc', enabled: true, action_parameters: { ruleset: 'current' } };
     const body: EntrypointBody = { name: 'default', rules: [skip, deploy(ManagedRulesetIds.managed, { categories: [{ category: 'wordpress', enabled: false }], rules: [{ id: 'ab'.repeat(16), action: 'challenge' }] }), deploy(ManagedRulesetIds.owasp, owaspOverrides(2, 40, 'challenge'))] };
     const r = report({ packages: {}, groups: {}, rules: {} }, body);
     expect(r.rows.find((x) => x.subject === 'Migrated from firewall rule abc')).toMatchObject({ verdict: 'maps', expected: 'skip rule in the managed phase' });

@@ -9,7 +9,7 @@ import { readMigrationStatus, renderMigrationStatus } from '../../src/migrate/st
 import type { EquivalenceReport } from '../../src/migrate/report.js';
 import { ManagedRulesetIds, OwaspScoreRuleId, PreviousWafPackageIds } from '../../src/migrate/constants.js';
 import { diffZone, hasChanges } from '../../src/plan/index.js';
-import type { EntrypointBody, EntrypointRule, LivePreviousWaf, PlanTier } from '../../src/plan/index.js';
+import type { EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LivePreviousWaf, PlanTier } from '../../src/plan/index.js';
 import { fakeProvider } from './fake-provider.js';
 import type { FakeZone } from './fake-provider.js';
 
@@ -28,11 +28,11 @@ function desiredOf(text: string): DesiredZone {
   return r.zone;
 }
 
-function deploy(id: string, overrides?: EntrypointRule['action_parameters']['overrides']): EntrypointRule {
+function deploy(id: string, overrides?: ExecuteEntrypointRule['action_parameters']['overrides']): EntrypointRule {
   return { id: '', version: '', ref: '', action: 'execute', expression: 'true', description: '', enabled: true, action_parameters: { id, ...(overrides ? { overrides } : {}) } };
 }
 
-const skip = { id: '', version: '', ref: '', action: 'skip', expression: 'ip.src in {192.0.2.0/24}', description: 'Migrated from firewall rule f1', enabled: true, action_parameters: { ruleset: 'current' } } as unknown as EntrypointRule;
+const skip: EntrypointRule = { id: '', version: '', ref: '', action: 'skip', expression: 'ip.src in {192.0.2.0/24}', description: 'Migrated from firewall rule f1', enabled: true, action_parameters: { ruleset: 'current' } };
 
 const proposal: EntrypointBody = {
   name: 'default',

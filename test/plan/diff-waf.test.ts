@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { diffZone, type Plan } from '../../src/plan/index.js';
-import type { LivePreviousWaf } from '../../src/plan/index.js';
-import { desired, dManaged, hex, live, lManaged } from './fixtures.js';
+import { assertApplicable, diffZone, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/plan/index.js';
+import type { EntrypointRule, LivePreviousWaf } from '../../src/plan/index.js';
+import { desired, dManaged, hex, live, lManaged, lSkip } from './fixtures.js';
 
 const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
 const actions = (plan: Plan) => plan.changes.filter((c) => c.action !== 'no-op').map((c) => `${c.action} ${c.kind} ${c.ref}`);
-const entrypoint = (rules: ReturnType<typeof lManaged>[]) => ({
+const entrypoint = (rules: EntrypointRule[]) => ({
   id: hex('ep'), name: 'default', kind: 'zone' as const, phase: 'http_request_firewall_managed' as const, version: '3', rules,
 });
 
@@ -59,6 +59,65 @@ describe('diffZone: managed entry point', () => {
     const codes = plan.findings.map((f) => `${f.level} ${f.code} ${f.ref}`);
     expect(codes).toContain('danger disables-managed-ruleset owasp');
     expect(codes.filter((c) => c.startsWith('danger weakens-managed-rule managed'))).toHaveLength(2);
+  });
+});
+
+describe('diffZone: skip rules in the managed entry point', () => {
+  const bypass = 'ip.src in {192.0.2.0/24}';
+  // A zone after the migration: the skip rule for a bypass-waf firewall rule first, then the executes (refs = ids).
+  const migrated = () => entrypoint([lSkip('s1', bypass), lManaged('m1', MANAGED, { ref: hex('m1') }), lManaged('o1', OWASP, { ref: hex('o1') })]);
+
+  it('keeps the migration\'s skip rule first, unmanaged, when managed_rules changes', () => {
+    const want = [dManaged('managed', MANAGED, { overrides: { categories: [], rules: [{ id: 'a'.repeat(32), action: 'log' }] } }), dManaged('owasp', OWASP)];
+    const plan = diffZone(desired({ managedRules: want }), live({ entrypoint: migrated() }));
+    expect(plan.entrypoint!.body.rules.map((r) => [r.action, r.id])).toEqual([['skip', hex('s1')], ['execute', hex('m1')], ['execute', hex('o1')]]);
+    expect(plan.entrypoint!.body.rules[0]).toEqual({ id: hex('s1'), ref: hex('s1'), action: 'skip', expression: bypass,
+      description: 'Migrated from firewall rule s1', enabled: true, action_parameters: { ruleset: 'current' }, logging: { enabled: true } });
+    expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    expect(plan.unmanaged).toEqual([{ kind: 'managed_ruleset', id: hex('s1'), summary: `skip the rules after it in the entry point when ${bypass}` }]);
+    expect(plan.findings.map((f) => f.code)).toEqual(['weakens-managed-rule']);
+  });
+
+  it('keeps unmanaged rules in their places when managed rulesets are reordered, added or removed', () => {
+    const rules = [lSkip('s1', bypass), lManaged('m1', MANAGED, { ref: 'managed' }), lSkip('s2', 'http.host eq "a.test"', { action_parameters: { rulesets: [OWASP] } }),
+      lManaged('o1', OWASP, { ref: 'owasp' }), lManaged('x1', hex('other'), { ref: hex('x1') }), lManaged('d1', hex('gone'), { ref: 'gone' })];
+    const plan = diffZone(desired({ managedRules: [dManaged('owasp', OWASP), dManaged('extra', hex('extra')), dManaged('managed', MANAGED)] }), live({ entrypoint: entrypoint(rules) }));
+    expect(actions(plan)).toEqual(['update managed_ruleset owasp', 'create managed_ruleset extra', 'update managed_ruleset managed', 'delete managed_ruleset gone']);
+    // Unmanaged s1, s2, x1 keep their places; owasp and managed swap places; extra follows owasp.
+    expect(plan.entrypoint!.body.rules.map((r) => r.ref)).toEqual([hex('s1'), 'owasp', 'extra', hex('s2'), 'managed', hex('x1')]);
+    expect(plan.unmanaged.map((u) => u.summary)).toEqual([`skip the rules after it in the entry point when ${bypass}`, 'skip ruleset owasp when http.host eq "a.test"', `execute ${hex('other')}`]);
+  });
+
+  it('puts new rulesets after the zone\'s skip rules when nothing matches yet', () => {
+    const plan = diffZone(desired({ managedRules: [dManaged('managed', MANAGED)] }), live({ entrypoint: entrypoint([lSkip('s1', bypass)]) }));
+    expect(plan.entrypoint!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
+  });
+
+  it('never adopts or deletes a skip rule, whatever its ref; --prune deletes it without a danger finding', () => {
+    const zone = live({ entrypoint: entrypoint([lSkip('s1', bypass, { ref: 'managed' }), lManaged('m1', MANAGED, { ref: 'managed' })]) });
+    const kept = diffZone(desired({ managedRules: [dManaged('managed', MANAGED, { description: 'core' })] }), zone);
+    expect(actions(kept)).toEqual(['update managed_ruleset managed']);
+    expect(kept.changes.find((c) => c.action !== 'no-op')!.id).toBe(hex('m1'));
+    expect(kept.entrypoint!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
+    const pruned = diffZone(desired({ managedRules: [dManaged('managed', MANAGED)] }), zone, { prune: true });
+    expect(pruned.changes.find((c) => c.action === 'delete')).toMatchObject({ reason: 'prune', id: hex('s1'),
+      before: { action: 'skip', skips: 'the rules after it in the entry point', expression: bypass } });
+    expect(pruned.findings).toEqual([]);
+    expect(pruned.entrypoint!.body.rules.map((r) => r.action)).toEqual(['execute']);
+  });
+
+  it('renders skip rules by what they skip, in text and markdown', () => {
+    const zone = live({ entrypoint: migrated() });
+    const plan = diffZone(desired({ managedRules: [dManaged('managed', MANAGED, { description: 'core' }), dManaged('owasp', OWASP)] }), zone);
+    const pruned = diffZone(desired({ managedRules: [dManaged('managed', MANAGED), dManaged('owasp', OWASP)] }), zone, { prune: true });
+    for (const text of [renderPlanText(plan), renderPlanMarkdown(plan)]) {
+      expect(text).toContain(`skip the rules after it in the entry point when ${bypass}`);
+      expect(text).not.toContain('undefined');
+    }
+    const prunedText = renderPlanText(pruned);
+    expect(prunedText).toContain('skips: the rules after it in the entry point');
+    expect(prunedText).toContain('action: skip');
+    expect(prunedText + renderPlanMarkdown(pruned)).not.toMatch(/undefined|ruleset: null/);
   });
 });
 
@@ -125,9 +184,30 @@ describe('diffZone: previous WAF', () => {
       'error invalid-previous-waf-setting', 'error unknown-previous-waf-object', 'error invalid-previous-waf-setting']);
   });
 
-  it('ignores the section, with a warning, once the zone has migrated', () => {
-    const plan = diffZone(desired({ previousWaf: { packages: {}, groups: { g1: 'off' }, rules: {}, location: loc } }), live({ previousWaf: null }));
+  it('refuses the section once the zone has migrated, pointing at zonewall migrate', () => {
+    const migrated = live({ previousWaf: null, migration: { migration_state: 'done', old_waf_status: 'disabled', new_waf_status: 'enabled', waf_state: 'new_only' } });
+    const plan = diffZone(desired({ previousWaf: { packages: {}, groups: { g1: 'off' }, rules: {}, location: loc } }), migrated);
     expect(plan.changes).toEqual([]);
-    expect(plan.findings.map((f) => f.code)).toEqual(['previous-waf-unavailable']);
+    expect(plan.findings).toEqual([expect.objectContaining({ level: 'error', code: 'previous-waf-unavailable', location: loc })]);
+    const message = plan.findings[0]!.message;
+    expect(message).toContain('migrated to the ruleset-based WAF (state `new only`)');
+    expect(message).toContain('no longer answer');
+    expect(message).toContain('zonewall migrate zone.yaml --write');
+    expect(message).toContain('replaces `previous_waf` by `managed_rules`');
+    expect(() => assertApplicable(plan, { force: true })).toThrow(/cannot be applied[\s\S]*zonewall migrate zone\.yaml --write/);
+  });
+
+  it('keeps the section valid in validation mode, where the previous WAF still answers', () => {
+    const both = live({ previousWaf, migration: { migration_state: 'start', old_waf_status: 'enabled', new_waf_status: 'enabled', waf_state: 'both' } });
+    const plan = diffZone(desired({ previousWaf: { packages: {}, groups: { g1: 'off' }, rules: {}, location: loc } }), both);
+    expect(plan.findings.filter((f) => f.level === 'error')).toEqual([]);
+    expect(plan.changes.flatMap((c) => c.writes)).toEqual([{ op: 'waf_group.patch', packageId: 'owasp1', groupId: 'g1', mode: 'off' }]);
+  });
+
+  it('is an error, without the migrate advice, on a zone whose plan has no previous WAF', () => {
+    const free = live({ zone: { id: hex('zone'), name: 'example.com', plan: 'free' }, previousWaf: null });
+    const plan = diffZone(desired({ previousWaf: { packages: {}, groups: { g1: 'off' }, rules: {}, location: loc } }), free);
+    expect(plan.findings.find((f) => f.code === 'previous-waf-unavailable')).toMatchObject({ level: 'error' });
+    expect(plan.findings.find((f) => f.code === 'previous-waf-unavailable')!.message).toMatch(/free plan.*remove it/);
   });
 });

@@ -6,7 +6,7 @@ import { canonicalize } from '../../src/expr/index.js';
 import type {
   DesiredFilter, DesiredFirewallRule, DesiredManagedRuleset, DesiredZone, SourceLocation,
 } from '../../src/manifest/index.js';
-import type { EntrypointRule, LiveFilter, LiveFirewallRule, LiveZone } from '../../src/plan/index.js';
+import type { ExecuteEntrypointRule, LiveFilter, LiveFirewallRule, LiveZone, SkipEntrypointRule } from '../../src/plan/index.js';
 
 export const loc: SourceLocation = { file: 'zone.yaml', line: 1, column: 1 };
 
@@ -39,8 +39,14 @@ export function lRule(tag: string, filter: LiveFilter, more: Partial<LiveFirewal
   return { id: hex(tag), action: 'block', priority: 1, paused: false, filter, ...more };
 }
 
-export function lManaged(tag: string, rulesetId: string, more: Partial<EntrypointRule> = {}): EntrypointRule {
+export function lManaged(tag: string, rulesetId: string, more: Partial<ExecuteEntrypointRule> = {}): ExecuteEntrypointRule {
   return { id: hex(tag), version: '1', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: rulesetId, version: 'latest' }, ...more };
+}
+
+/** A skip rule as the migration writes one: no ref of its own (the API sets ref = id). */
+export function lSkip(tag: string, expression: string, more: Partial<SkipEntrypointRule> = {}): SkipEntrypointRule {
+  return { id: hex(tag), ref: hex(tag), version: '1', action: 'skip', expression, description: `Migrated from firewall rule ${tag}`, enabled: true,
+    action_parameters: { ruleset: 'current' }, logging: { enabled: true }, ...more };
 }
 
 export function live(more: Partial<LiveZone> = {}): LiveZone {

@@ -8,7 +8,7 @@ import type { AttributeValue } from '../change.js';
 import type { Style } from './style.js';
 
 /** Attributes shown bare rather than as JSON strings. */
-const bare = new Set(['expression', 'action', 'ruleset', 'filter', 'mode', 'sensitivity', 'action_mode', 'state', 'default_mode']);
+const bare = new Set(['expression', 'action', 'skips', 'ruleset', 'filter', 'mode', 'sensitivity', 'action_mode', 'state', 'default_mode']);
 
 /** One attribute value for display. */
 export function formatValue(name: string, value: AttributeValue | undefined): string {
