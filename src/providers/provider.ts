@@ -24,6 +24,57 @@ export interface MigrationCheck {
   reasons: string[];
 }
 
+/**
+ * A request for the zonewall engine's trace operation (`POST /zones/{id}/trace`), in plain terms:
+ * the shape `zonewall test` cases carry. The real service has no such operation.
+ */
+export interface TraceRequest {
+  method?: string;
+  scheme?: 'http' | 'https';
+  host?: string;
+  path?: string;
+  query?: string | Record<string, string | string[]>;
+  url?: string;
+  headers?: Record<string, string | string[]>;
+  ip?: string;
+  country?: string;
+  body?: string;
+  /** Rules language field name to value. */
+  fields?: Record<string, unknown>;
+}
+
+/** A firewall rule that matched, as the trace reports it. */
+export interface TraceFirewallMatch { id: string; ref?: string; action: string; priority: number | null; description?: string; products?: string[] }
+
+/** A managed rule that matched (run by the entry point rule `entrypoint_rule`). */
+export interface TraceManagedMatch {
+  entrypoint_rule: string; ruleset_id: string; ruleset: string; rule_id: string;
+  description: string; action: string; categories: string[]; score?: number;
+}
+
+/** A previous WAF rule that matched. */
+export interface TraceLegacyMatch {
+  package_id: string; package: string; group_id: string | null; group: string | null;
+  rule_id: string; description: string; mode: string; action: string; score?: number;
+}
+
+/** What the zone would do to a request: the trace operation's answer. */
+export interface TraceResult {
+  waf_state: string;
+  /** The final action; null when the request reaches the origin. */
+  action: string | null;
+  decided_by: 'firewall_rules' | 'managed_rules' | 'previous_waf' | null;
+  firewall_rules: { matched: TraceFirewallMatch[]; action: string | null; rule: TraceFirewallMatch | null };
+  managed_rules?: {
+    enabled: boolean; matched: TraceManagedMatch[]; action: string | null; rule: TraceManagedMatch | null;
+    owasp?: { score: number; threshold: number; action: string; exceeded: boolean }; skipped_by?: string;
+  };
+  previous_waf?: {
+    enabled: boolean; skipped?: string; override?: string; matched: TraceLegacyMatch[]; action: string | null; rule: TraceLegacyMatch | null;
+    owasp?: { score: number; threshold: number; sensitivity: string; action_mode: string; exceeded: boolean };
+  };
+}
+
 /** Counters a provider keeps, for the plan's call estimate and for benchmarks. */
 export interface ProviderStats {
   /** API requests made so far (HTTP requests, or in-process dispatches for the engine). */
@@ -72,6 +123,9 @@ export interface Provider {
   bookmark?(zoneId: string): Promise<string>;
   /** Embedded engine only: restore the zone to a bookmark. */
   restore?(zoneId: string, bookmark: string): Promise<void>;
+
+  /** zonewall engine only (embedded or `zonewall serve`): what the zone would do to a request. */
+  trace?(zoneId: string, request: TraceRequest): Promise<TraceResult>;
 
   /**
    * Seconds the provider's request budget needs to send `requests` more calls (the HTTP

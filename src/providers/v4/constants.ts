@@ -54,6 +54,8 @@ export const V4Paths = {
   migrationCheck: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/check`,
   migrationConfig: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/config`,
   migrationStatus: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/status`,
+  /** zonewall engine extension: what the zone would do to a request. */
+  trace: (zoneId: string) => `/zones/${enc(zoneId)}/trace`,
 } as const;
 
 function enc(segment: string): string {

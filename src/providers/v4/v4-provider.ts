@@ -15,7 +15,7 @@ import type {
   LiveZoneInfo,
   PlanTier,
 } from '../../plan/index.js';
-import type { MigrationCheck, Provider, ProviderStats } from '../provider.js';
+import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
@@ -145,6 +145,11 @@ export abstract class V4Provider implements Provider {
     const status = await readMigrationStatus(this.client, zoneId);
     if (status === null) throw new ProviderError(`${this.description} has no WAF migration status for zone ${zoneId}`, { code: 'ERR_API' });
     return status;
+  }
+
+  /** The zonewall engine's trace of one request (a service without the operation answers 404). */
+  trace(zoneId: string, request: TraceRequest): Promise<TraceResult> {
+    return this.client.result<TraceResult>('POST', V4Paths.trace(zoneId), { body: request });
   }
 
   /** Seconds the service's request budget needs for `requests` more calls (0 without a rate limit). */

@@ -1,0 +1,28 @@
+/**
+ * Policy tests: cases files (`schemas/policy-tests.schema.json`) of requests and what a zone must do
+ * to them, evaluated offline against a manifest (the engine's own trace evaluators over the
+ * manifest's zone model, rules indexed so a large manifest stays fast) or against the live zone
+ * through the trace operation, with results as data and text/JSON views.
+ *
+ * @example
+ * ```ts
+ * const run = await runPolicyTests(['zones/example.com.yaml']);
+ * process.stdout.write(renderRunText(run));
+ * ```
+ */
+export * from './types.js';
+export { PolicyTestsError } from './errors.js';
+export { parseCasesText, loadCasesFile, mergeRequest, type CasesResult } from './load.js';
+export { policyTestsSchema } from './schema.js';
+export { checkCasesAgainstZone } from './check-refs.js';
+export { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
+export { buildZoneModel, type ZoneModel, type RuleCandidates } from './zone-model.js';
+export { traceZone } from './zone-trace.js';
+export { evaluateOffline, runOffline, traceOffline, traceRequestOf, modelNames } from './offline.js';
+export { runAgainstZone, liveNames, TraceConcurrency } from './live.js';
+export { verdictOf, type ZoneNames } from './verdict.js';
+export { judgeCase, failuresOf, whyOf, outcomeText } from './judge.js';
+export { runPolicyTests, runPassed, reportOf, type PolicyRunOptions, type PolicyRunResult } from './run.js';
+export { renderReportText, renderRunText, runJson, expectationText, plainTextStyle, PolicyJsonVersion, type TextStyle } from './render.js';
+export { RuleIndex } from './rule-index.js';
+export { guardOf, type Guard, type GuardAlternative } from './guard.js';

@@ -1,0 +1,74 @@
+/**
+ * `--against-zone`: the same cases through the trace operation of the live zone (the embedded
+ * engine, or `zonewall serve` through `--remote`), so what the zone really does, drift included,
+ * is what is judged. The zone is read once to name what the trace reports by the manifest's keys
+ * (firewall rules by `ref`, entry point rules by `ref`); the trace takes one request per call, so
+ * cases are sent one per call, a few at a time over HTTP.
+ */
+import type { DesiredZone } from '../manifest/index.js';
+import { ServiceError, type Provider, type TraceRequest } from '../providers/index.js';
+import { PolicyTestsError } from './errors.js';
+import { judgeCase } from './judge.js';
+import { traceRequestOf } from './offline.js';
+import type { CaseResult, TestCase } from './types.js';
+import { verdictOf, type ZoneNames } from './verdict.js';
+
+/** Trace calls in flight at once over HTTP (the embedded engine runs them one by one anyway). */
+export const TraceConcurrency = 8;
+
+type LiveZone = Awaited<ReturnType<Provider['readZone']>>;
+
+/** The names of a live zone's rules, from one read of the zone. */
+export function liveNames(live: LiveZone): ZoneNames {
+  const expressions = new Map(live.firewallRules.map((r) => [r.id, 'expression' in r.filter ? r.filter.expression : undefined]));
+  const refs = new Map((live.entrypoint?.rules ?? []).map((r) => [r.id ?? '', r.ref || r.id || '']));
+  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => refs.get(id) ?? id };
+}
+
+/**
+ * Runs every case through the live zone's trace operation.
+ * @example const results = await runAgainstZone(provider, desired, cases);
+ */
+export async function runAgainstZone(provider: Provider, desired: DesiredZone, cases: readonly TestCase[]): Promise<CaseResult[]> {
+  const trace = provider.trace?.bind(provider);
+  if (trace === undefined) throw noTrace(provider);
+  const { zone } = await provider.resolveZone(desired.zone);
+  const names = liveNames(await provider.readZone(zone.id));
+  const ask = async (request: TraceRequest) => {
+    try {
+      return await trace(zone.id, request);
+    } catch (err) {
+      if (err instanceof ServiceError && (err.status === 404 || err.status === 405)) throw noTrace(provider, err);
+      throw err;
+    }
+  };
+  const limit = provider.kind === 'http' ? TraceConcurrency : 1;
+  return mapLimit(cases, limit, async (c) => judgeCase(c, verdictOf(await ask(traceRequestOf(c, desired.zone)), names)));
+}
+
+function noTrace(provider: Provider, cause?: unknown): PolicyTestsError {
+  return new PolicyTestsError(
+    `${provider.description} does not offer the trace operation (POST /zones/{zone_id}/trace): --against-zone needs a zonewall engine, the embedded one or \`zonewall serve\` (run the cases offline without --against-zone)`,
+    [], { cause },
+  );
+}
+
+/** Maps `items` through `fn` with at most `limit` in flight; results keep the input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await fn(items[i]!);
+      } catch (err) {
+        failed = true; // the other workers stop taking cases
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}

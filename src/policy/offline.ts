@@ -1,0 +1,50 @@
+/**
+ * Offline evaluation: each case's request becomes the Rules language's request fields (the same
+ * `requestFields` the trace operation uses, from the same request description) and goes through
+ * the manifest's zone model; the answer is judged against the case. Nothing is read from a zone.
+ */
+import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
+import type { TraceRequest, TraceResult } from '../providers/index.js';
+import { judgeCase } from './judge.js';
+import type { CaseResult, TestCase, Verdict } from './types.js';
+import { verdictOf, type ZoneNames } from './verdict.js';
+import type { ZoneModel } from './zone-model.js';
+import { traceZone } from './zone-trace.js';
+
+const ZoneId = /^[0-9a-f]{32}$/;
+
+/**
+ * The trace body of a case: its request, with the host defaulted to the manifest's zone name (a
+ * zone given by id leaves it to the evaluator's default, `example.com`). Offline and live runs
+ * send exactly this, so both see the same request.
+ */
+export function traceRequestOf(c: TestCase, zone: string): TraceRequest {
+  const r = { ...c.request } as TraceRequest;
+  if (r.url === undefined && r.host === undefined && !ZoneId.test(zone)) r.host = zone;
+  return r;
+}
+
+/** The names of the model's rules (ids are refs offline). */
+export function modelNames(model: ZoneModel): ZoneNames {
+  const expressions = new Map(model.rules.map((r) => [r.rule.id, r.filter?.expression]));
+  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => id };
+}
+
+/** The trace of one request through the model. */
+export function traceOffline(model: ZoneModel, request: TraceRequest): TraceResult {
+  return traceZone(model, new ExecutionContext(requestFields(request as RequestDescription)));
+}
+
+/** The verdict of the model on one request. */
+export function evaluateOffline(model: ZoneModel, request: TraceRequest, names: ZoneNames = modelNames(model)): Verdict {
+  return verdictOf(traceOffline(model, request), names);
+}
+
+/**
+ * Runs every case against the model, in order.
+ * @example const results = runOffline(buildZoneModel(desired), casesFile.cases);
+ */
+export function runOffline(model: ZoneModel, cases: readonly TestCase[]): CaseResult[] {
+  const names = modelNames(model);
+  return cases.map((c) => judgeCase(c, evaluateOffline(model, traceRequestOf(c, model.zone), names)));
+}

@@ -1,0 +1,106 @@
+/**
+ * Validates cases-file data against `schemas/policy-tests.schema.json` (the authority on the
+ * format) with ajv, compiled once per process, and turns ajv's errors into located issues that
+ * read like the rest of zonewall: `cases[2].expect.action: must be one of block, challenge, ...
+ * (got "blok")`, unknown properties at their key with a suggestion, the schema's
+ * `patternErrorMessage` in place of a raw regular expression.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { DocPath, ManifestIssue } from '../manifest/index.js';
+import { closest } from './suggest.js';
+import type { PositionedYaml } from './yaml.js';
+
+/** The cases file JSON Schema, as loaded from `schemas/policy-tests.schema.json`. */
+export const policyTestsSchema = JSON.parse(
+  readFileSync(new URL('../../schemas/policy-tests.schema.json', import.meta.url), 'utf8'),
+) as AnySchemaObject & { $id: string };
+
+let validator: ValidateFunction | undefined;
+
+function compiled(): ValidateFunction {
+  if (validator !== undefined) return validator;
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+  // An annotation editors show (yaml-language-server); describe() uses it instead of the pattern.
+  ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
+  validator = ajv.compile(policyTestsSchema);
+  return validator;
+}
+
+/** Schema issues of a cases file's data (empty when it conforms). */
+export function checkCasesSchema(data: unknown, doc: PositionedYaml): ManifestIssue[] {
+  const validate = compiled();
+  if (validate(data)) return [];
+  const seen = new Set<string>();
+  const issues: ManifestIssue[] = [];
+  for (const e of relevant(validate.errors ?? [], data)) {
+    const { path, message, anchor } = describe(e, data);
+    const issue = doc.issue(path, message, anchor);
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (!seen.has(key)) issues.push(issue);
+    seen.add(key);
+  }
+  return issues;
+}
+
+/**
+ * A top-level list is a list of cases, an object is the long form: errors of the shape that does
+ * not apply (`required: cases` on a list) are ajv's noise, dropped here.
+ */
+function relevant(errors: readonly ErrorObject[], data: unknown): ErrorObject[] {
+  const topIsList = Array.isArray(data);
+  return errors.filter((e) => !(topIsList && e.instancePath === '' && e.keyword !== 'type'));
+}
+
+function pointerToPath(pointer: string, root: unknown): (string | number)[] {
+  if (pointer === '') return [];
+  const path: (string | number)[] = [];
+  let data = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path.push(Array.isArray(data) ? Number(seg) : seg);
+    data = data === null || typeof data !== 'object' ? undefined : (data as Record<string, unknown>)[seg];
+  }
+  return path;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : `${typeof value} ${String(value)}`;
+}
+
+const typeWords: Record<string, string> = { object: 'a map', array: 'a list', string: 'a string', boolean: 'true or false', integer: 'an integer', number: 'a number' };
+
+function describe(e: ErrorObject, root: unknown): { path: DocPath; message: string; anchor: 'key' | 'node' } {
+  const at = pointerToPath(e.instancePath, root);
+  const value = at.reduce<unknown>((d, seg) => (d === null || typeof d !== 'object' ? undefined : (d as Record<string, unknown>)[seg]), root);
+  const schema = e.parentSchema as AnySchemaObject | undefined;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const name = String(e.params.additionalProperty);
+      const known = Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}).filter((k) => k !== '$schema');
+      const hint = closest(name, known);
+      return { path: [...at, name], anchor: 'key', message: `unknown property "${name}"${hint ? `; did you mean "${hint}"?` : ''} (allowed: ${known.join(', ')})` };
+    }
+    case 'required':
+      return { path: at, anchor: 'node', message: `missing required property "${String(e.params.missingProperty)}"` };
+    case 'enum':
+      return { path: at, anchor: 'node', message: `must be one of ${(e.params.allowedValues as unknown[]).join(', ')} (got ${JSON.stringify(value)})` };
+    case 'type': {
+      const types = ([] as string[]).concat(e.params.type as string | string[]).map((t) => typeWords[t] ?? t);
+      return { path: at, anchor: 'node', message: `must be ${types.join(' or ')}, got ${typeOf(value)}` };
+    }
+    case 'pattern': {
+      const custom = schema?.patternErrorMessage as string | undefined;
+      return { path: at, anchor: 'node', message: `${custom ?? `must match ${String(e.params.pattern)}`} (got ${JSON.stringify(value)})` };
+    }
+    case 'minProperties':
+      return { path: at, anchor: 'node', message: 'must say what is expected: give at least one of action, matched, allowed' };
+    case 'minLength':
+      return { path: at, anchor: 'node', message: 'must not be empty' };
+    default:
+      return { path: at, anchor: 'node', message: e.message ?? `fails ${e.keyword}` };
+  }
+}

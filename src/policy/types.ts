@@ -1,0 +1,111 @@
+/**
+ * The data of policy tests: cases as loaded from a cases file (`schemas/policy-tests.schema.json`),
+ * the verdict a zone gives a request (offline or live, in the same shape), and the result of each
+ * case. Everything here is plain, serialisable data; evaluation and rendering live elsewhere.
+ */
+import type { SourceLocation } from '../manifest/index.js';
+
+/** A request in plain terms: the body of the engine's trace operation, and what a case gives. */
+export interface CaseRequest {
+  method?: string;
+  scheme?: 'http' | 'https';
+  host?: string;
+  path?: string;
+  query?: string | Record<string, string | string[]>;
+  url?: string;
+  headers?: Record<string, string | string[]>;
+  ip?: string;
+  country?: string;
+  body?: string;
+  /** Catalog field name to value (`cf.threat_score: 40`). */
+  fields?: Record<string, unknown>;
+}
+
+/** The firewall actions and the managed-rule actions a case may expect. */
+export const ExpectedActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass'] as const;
+/** One expected action. */
+export type ExpectedAction = (typeof ExpectedActions)[number];
+
+/** What must happen to a case's request; at least one member is set. */
+export interface CaseExpectation {
+  action?: ExpectedAction;
+  /** Rule names that must have matched; an empty list means that no rule may match. */
+  matched?: string[];
+  allowed?: boolean;
+}
+
+/** One case, ready to evaluate (defaults merged in, host defaulted to the zone). */
+export interface TestCase {
+  name: string;
+  description?: string;
+  request: CaseRequest;
+  expect: CaseExpectation;
+  location: SourceLocation;
+  /** Where each `matched` name was written (same order), for errors found against a manifest. */
+  matchedLocations?: SourceLocation[];
+  /** The document path of `expect.matched` (`cases[3].expect.matched`), for the same errors. */
+  matchedPath?: string;
+}
+
+/** A cases file, loaded. */
+export interface CaseFile {
+  file: string;
+  /** The `zone` the file says it is for, if it says. */
+  zone?: string;
+  cases: TestCase[];
+}
+
+/** Which part of the zone gave the verdict. */
+export type DecidedBy = 'firewall_rules' | 'managed_rules' | 'previous_waf';
+
+/** One rule that matched the request, named the way cases name rules. */
+export interface MatchedRule {
+  /** `firewall_rules.<key>`, `managed_rules.<ref>.<rule id>`, `previous_waf.<package>.<rule id>`. */
+  name: string;
+  /** Names a case may use for it (the name, and its ruleset or package). */
+  aliases: string[];
+  /** What the rule did (`score` for anomaly scoring rules). */
+  action: string;
+  /** A line on why it matched: its expression, or its description for managed rules. */
+  detail: string;
+}
+
+/** What the zone does to one request. */
+export interface Verdict {
+  /** The final action, or null when the request reaches the origin without one. */
+  action: string | null;
+  decided_by: DecidedBy | null;
+  /** The name of the rule that decided, or null. */
+  rule: string | null;
+  /** Every matched rule, in evaluation order (firewall rules, then managed rules, then the previous WAF). */
+  matched: MatchedRule[];
+  /** Notes of the evaluation (a WAF skipped, the OWASP score), for the `why` line. */
+  notes: string[];
+}
+
+/** The outcome of one case. */
+export interface CaseResult {
+  name: string;
+  pass: boolean;
+  expected: CaseExpectation;
+  actual: { action: string | null; decided_by: DecidedBy | null; rule: string | null; matched: string[] };
+  /** Why the zone acted as it did (the deciding rule and its expression). */
+  why: string;
+  /** The expectations that did not hold, one sentence each (empty when the case passes). */
+  failures: string[];
+  location: SourceLocation;
+}
+
+/** How cases were evaluated. */
+export type EvaluationMode = 'offline' | 'against-zone';
+
+/** The results of one manifest's cases. */
+export interface PolicyReport {
+  manifest: string;
+  zone: string;
+  cases_file: string;
+  mode: EvaluationMode;
+  results: CaseResult[];
+  passed: number;
+  failed: number;
+}

@@ -1,0 +1,71 @@
+/**
+ * Reads a trace answer (offline or live, the same shape) into a `Verdict` whose rules carry the
+ * names cases use: `firewall_rules.<key>` from the rule's `ref` (a live rule without one is named
+ * by its id and called unmanaged), `managed_rules.<ref>.<rule id>` from the entry point rule's
+ * `ref`, `previous_waf.<package>.<rule id>` with the package's alias (`owasp`, `cloudflare`).
+ */
+import { PreviousWafPackageAliases } from '../manifest/index.js';
+import type { TraceFirewallMatch, TraceLegacyMatch, TraceManagedMatch, TraceResult } from '../providers/index.js';
+import type { MatchedRule, Verdict } from './types.js';
+
+/** What the answer's ids stand for in the zone that gave it. */
+export interface ZoneNames {
+  /** A firewall rule's expression, by rule id (undefined when unknown). */
+  expressionOf(ruleId: string): string | undefined;
+  /** An entry point rule's ref, by rule id. */
+  entrypointRef(ruleId: string): string;
+}
+
+const packageAliases = new Map<string, string>(Object.entries(PreviousWafPackageAliases).map(([alias, id]) => [id, alias]));
+
+function firewallRule(m: TraceFirewallMatch, names: ZoneNames): MatchedRule {
+  const name = `firewall_rules.${m.ref ?? m.id}`;
+  const expression = names.expressionOf(m.id);
+  const unmanaged = m.ref === undefined ? ' (unmanaged: no ref)' : '';
+  return { name, aliases: [name], action: m.action, detail: `${expression ?? 'filter deleted'}${unmanaged}` };
+}
+
+function managedRule(m: TraceManagedMatch, names: ZoneNames): MatchedRule {
+  const ruleset = `managed_rules.${names.entrypointRef(m.entrypoint_rule)}`;
+  const name = `${ruleset}.${m.rule_id}`;
+  const score = m.score !== undefined ? ` (score ${m.score})` : '';
+  return { name, aliases: [name, ruleset], action: m.action, detail: `${m.ruleset}: ${m.description}${score}` };
+}
+
+function legacyRule(m: TraceLegacyMatch): MatchedRule {
+  const pkg = packageAliases.get(m.package_id) ?? m.package_id;
+  const name = `previous_waf.${pkg}.${m.rule_id}`;
+  const aliases = [name, `previous_waf.${pkg}`, `previous_waf.${m.package_id}`, `previous_waf.${m.package_id}.${m.rule_id}`];
+  const score = m.score !== undefined ? ` (score ${m.score})` : '';
+  return { name, aliases: [...new Set(aliases)], action: m.action, detail: `${m.package}: ${m.description}${score}` };
+}
+
+/** The verdict of a trace answer. */
+export function verdictOf(trace: TraceResult, names: ZoneNames): Verdict {
+  const fw = trace.firewall_rules.matched.map((m) => firewallRule(m, names));
+  const managed = trace.managed_rules?.matched.map((m) => managedRule(m, names)) ?? [];
+  const legacy = trace.previous_waf?.matched.map(legacyRule) ?? [];
+  let rule: string | null = null;
+  if (trace.decided_by === 'firewall_rules' && trace.firewall_rules.rule !== null) rule = firewallRule(trace.firewall_rules.rule, names).name;
+  if (trace.decided_by === 'managed_rules' && trace.managed_rules?.rule) rule = managedRule(trace.managed_rules.rule, names).name;
+  if (trace.decided_by === 'previous_waf' && trace.previous_waf?.rule) rule = legacyRule(trace.previous_waf.rule).name;
+  return { action: trace.action, decided_by: trace.decided_by, rule, matched: [...fw, ...managed, ...legacy], notes: notesOf(trace) };
+}
+
+/** Scores and skips that explain the verdict (only of the part that decided, or of all when none did). */
+function notesOf(trace: TraceResult): string[] {
+  const notes: string[] = [];
+  const about = (part: NonNullable<TraceResult['decided_by']>) => trace.decided_by === null || trace.decided_by === part;
+  const owasp = trace.managed_rules?.owasp;
+  if (owasp !== undefined && owasp.score > 0 && about('managed_rules')) {
+    notes.push(`managed OWASP anomaly score ${owasp.score} ${owasp.exceeded ? '>=' : '<'} threshold ${owasp.threshold}`);
+  }
+  const legacy = trace.previous_waf?.owasp;
+  if (legacy !== undefined && legacy.score > 0 && about('previous_waf')) {
+    notes.push(`previous WAF OWASP score ${legacy.score} ${legacy.exceeded ? '>=' : '<'} threshold ${legacy.threshold} (sensitivity ${legacy.sensitivity})`);
+  }
+  // When a rule ended the request the WAFs' "skipped" says so again; otherwise it explains a quiet WAF.
+  const skipped = trace.previous_waf?.skipped;
+  if (trace.firewall_rules.rule === null && skipped !== undefined) notes.push(`previous WAF skipped: ${skipped}`);
+  return notes;
+}

@@ -1,0 +1,121 @@
+/**
+ * A manifest as the engine would hold it once applied to a new zone of its plan: firewall rules
+ * with their filters in evaluation order (effective priority ascending, no priority last, ties by
+ * action precedence, then manifest order, which is the order apply creates them), the
+ * `http_request_firewall_managed` entry point, and the previous WAF's settings. These are the
+ * engine's own shapes, so offline tests run the engine's trace evaluators on them unchanged.
+ *
+ * What a manifest does not say is taken from a new zone: no `plan:` is `enterprise` (the tier the
+ * planner creates zones with); no `waf_migration` is the `previous_only` state; no `managed_rules`
+ * section is no entry point; no `previous_waf` section is the previous WAF at its defaults (on, for
+ * every tier but free). `--against-zone` evaluates the live zone instead, so a zone that differs
+ * from a new one shows up there.
+ */
+import {
+  FirewallActions, PreviousWafPackages,
+  type Entrypoint, type PreviousWafSettings, type RuleWithFilter,
+} from '../engine/index.js';
+import type { ExecutionContext } from '../expr/index.js';
+import type { DesiredPreviousWaf, DesiredZone } from '../manifest/index.js';
+import { RuleIndex } from './rule-index.js';
+
+/** The trace's phases (the same names the engine compiles expressions in). */
+export const TracePhases = { firewall: 'http_request_firewall_custom', managed: 'http_request_firewall_managed' } as const;
+
+/**
+ * Picks the firewall rules to give the evaluator for a request, in evaluation order: a `RuleIndex`
+ * gives those that match it; giving all rules gives the same answer, slower.
+ */
+export interface RuleCandidates {
+  candidates(request: ExecutionContext): RuleWithFilter[];
+}
+
+/** Which WAF versions run (the seed's states). */
+export type ModelWafState = 'previous_only' | 'both' | 'new_only';
+
+/** A zone as the engine's trace sees it. */
+export interface ZoneModel {
+  /** The manifest's zone (name or id). */
+  zone: string;
+  plan: 'free' | 'pro' | 'business' | 'enterprise';
+  wafState: ModelWafState;
+  /** Firewall rules in evaluation order. */
+  rules: RuleWithFilter[];
+  /** `rules`, compiled and indexed: a request is evaluated by the rules that match it only. */
+  index: RuleCandidates;
+  entrypoint: Entrypoint | undefined;
+  previousWaf: PreviousWafSettings;
+}
+
+const states: Record<string, ModelWafState> = { none: 'previous_only', validation: 'both', pending: 'new_only' };
+
+/** Builds the engine-side model of a manifest; each expression is parsed and compiled once. */
+export function buildZoneModel(desired: DesiredZone): ZoneModel {
+  const rules = firewallRules(desired);
+  return {
+    zone: desired.zone,
+    plan: desired.plan ?? 'enterprise',
+    wafState: states[desired.wafMigration ?? 'none']!,
+    rules,
+    index: new RuleIndex(rules, rules.map((r) => r.filter!.expression), TracePhases.firewall),
+    entrypoint: entrypoint(desired),
+    previousWaf: previousWaf(desired.previousWaf),
+  };
+}
+
+function firewallRules(desired: DesiredZone): RuleWithFilter[] {
+  const filters = new Map(desired.filters.map((f) => [f.ref, f]));
+  const rank = (action: string) => (FirewallActions as readonly string[]).indexOf(action);
+  const rules = desired.firewallRules.map((r, order): RuleWithFilter & { order: number } => {
+    const f = filters.get(r.filterRef)!;
+    return {
+      order,
+      rule: {
+        id: r.ref, filterId: f.ref, action: r.action, priority: r.priority, paused: r.paused,
+        description: r.description, ref: r.ref, products: r.products as RuleWithFilter['rule']['products'],
+        createdOn: '', modifiedOn: '',
+      },
+      filter: {
+        // `usesMatches` and `locked` drive the engine's write checks; the trace does not read them.
+        id: f.ref, expression: f.expression, canonical: f.expression, usesMatches: false,
+        paused: f.paused, description: f.description, ref: f.ref, locked: f.inline,
+      },
+    };
+  });
+  rules.sort((a, b) => {
+    const pa = a.rule.priority;
+    const pb = b.rule.priority;
+    if (pa !== pb) return pa === null ? 1 : pb === null ? -1 : pa - pb;
+    return rank(a.rule.action) - rank(b.rule.action) || a.order - b.order;
+  });
+  return rules.map(({ rule, filter }) => ({ rule, filter }));
+}
+
+function entrypoint(desired: DesiredZone): Entrypoint | undefined {
+  if (desired.managedRules === undefined) return undefined;
+  return {
+    id: 'manifest', name: 'zone', description: '', version: '1', last_updated: '',
+    rules: desired.managedRules.map((m) => ({
+      // The rule's id is its ref offline, so traces name it the way a live zone's refs do.
+      id: m.ref, ref: m.ref, version: '1', last_updated: '',
+      action: 'execute' as const, expression: m.expression, description: m.description, enabled: m.enabled,
+      action_parameters: { id: m.rulesetId, overrides: m.overrides },
+    })),
+  };
+}
+
+/** The previous WAF's settings: defaults, with what the manifest sets (groups and rules found in the catalog by id). */
+function previousWaf(pw: DesiredPreviousWaf | undefined): PreviousWafSettings {
+  const s: PreviousWafSettings = { enabled: true, packages: new Map(), groupModes: new Map(), ruleModes: new Map(), overrides: [] };
+  if (pw === undefined) return s;
+  for (const [id, p] of Object.entries(pw.packages)) s.packages.set(id, { sensitivity: p.sensitivity ?? null, action_mode: p.action_mode ?? null });
+  for (const [groupId, mode] of Object.entries(pw.groups)) {
+    const pkg = PreviousWafPackages.find((k) => k.groups.some((g) => g.id === groupId));
+    if (pkg !== undefined) s.groupModes.set(`${pkg.id}/${groupId}`, mode);
+  }
+  for (const [ruleId, mode] of Object.entries(pw.rules)) {
+    const pkg = PreviousWafPackages.find((k) => k.groups.some((g) => g.rules.some((r) => r.id === ruleId)));
+    if (pkg !== undefined) s.ruleModes.set(`${pkg.id}/${ruleId}`, mode);
+  }
+  return s;
+}
