@@ -1,7 +1,7 @@
 /**
  * Loading manifests from disk. A path may be a file or a directory of manifests (every `*.yaml` and
- * `*.yml` directly inside it, sorted by name, not recursive), so a directory works wherever one file
- * does. All files are validated and all their issues returned together; one zone may be configured
+ * `*.yml` directly inside it, sorted by name, not recursive, except `*.tests.yaml` policy case files,
+ * which may sit beside their manifest), so a directory works wherever one file does. All files are validated and all their issues returned together; one zone may be configured
  * by one manifest only.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -21,6 +21,8 @@ export interface LoadResult {
 }
 
 const manifestFile = /\.ya?ml$/i;
+/** Policy case files (`zonewall test`) live beside manifests; they are not manifests. */
+const casesFile = /\.tests\.ya?ml$/i;
 
 function wholeFile(file: string, message: string): ManifestIssue {
   return { file, line: 0, column: 0, path: '', message };
@@ -44,7 +46,7 @@ export async function expandPaths(paths: readonly string[]): Promise<{ files: st
         continue;
       }
       const names = (await readdir(path, { withFileTypes: true }))
-        .filter((d) => !d.isDirectory() && manifestFile.test(d.name))
+        .filter((d) => !d.isDirectory() && manifestFile.test(d.name) && !casesFile.test(d.name))
         .map((d) => d.name)
         .sort();
       if (names.length === 0) issues.push(wholeFile(path, 'no manifests (*.yaml, *.yml) in this directory'));

@@ -14,9 +14,10 @@ const write = (name: string, text: string): string => {
 };
 
 describe('loading manifests', () => {
-  it('accepts a directory wherever a file is: *.yaml and *.yml, sorted, not recursive', async () => {
+  it('accepts a directory wherever a file is: *.yaml and *.yml, sorted, not recursive, not case files', async () => {
     write('b.yml', 'zone: b.example\n');
     write('a.yaml', 'zone: a.example\n');
+    write('a.tests.yaml', '- name: a case\n  request: {}\n  expect: { allowed: true }\n');
     write('notes.txt', 'not a manifest');
     mkdirSync(join(dir, 'sub'));
     writeFileSync(join(dir, 'sub', 'c.yaml'), 'zone: c.example\n');
