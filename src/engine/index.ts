@@ -33,10 +33,12 @@ export {
   MigrationErrors, MigrationLimits, OwaspSensitivityMapping, entrypointTransition, migrationStateOf, parseMigrationMode,
   type WafState, type MigrationState, type MigrationMode,
 } from './migration/index.js';
-// The trace's pure evaluators and the shapes they read, so `zonewall test` evaluates a manifest
-// offline with exactly the code that answers `POST /zones/{id}/trace` (policy tests).
+// The trace's pure evaluators (`traceZone` combines the three) and the shapes they read, so
+// `zonewall test` evaluates a manifest offline with exactly the code that answers
+// `POST /zones/{id}/trace` (policy tests).
 export {
-  traceFirewallRules, traceEntrypoint, tracePreviousWaf,
+  traceZone, traceFirewallRules, traceEntrypoint, tracePreviousWaf, TracePhases,
+  type ZoneTrace, type ZoneTraceInput, type ZoneTraceDecider,
   type FirewallTrace, type FirewallMatch, type ManagedTrace, type ManagedMatch, type PreviousTrace, type LegacyMatch,
 } from './trace/index.js';
 export { LegacyOwaspThresholdRuleId } from './catalog/index.js';

@@ -1,7 +1,8 @@
 /**
  * The manifest's public surface: the Desired types (the contract with the planner); loading and
  * validating manifests (`loadManifests`, `validateManifestText`); plan-tier checks for the planner
- * (`checkAgainstZone`); errors and their formatting; the schema and its generated types.
+ * (`checkAgainstZone`); errors and their formatting; the schema and its generated types; the
+ * "did you mean" and JSON-pointer helpers policy tests' cases files reuse for their own errors.
  */
 export * from './desired.js';
 export { ManifestError, formatIssue, formatIssueWithExcerpt, formatPath, compareIssues } from './errors.js';
@@ -11,7 +12,9 @@ export type { ManifestResult, ValidateOptions } from './validate.js';
 export { loadManifest, loadManifestFile, loadManifests, requireManifests, expandPaths } from './load.js';
 export type { LoadResult, PathLoadResult } from './load.js';
 export { checkAgainstZone } from './tier.js';
-export { manifestSchema } from './schema.js';
+export { manifestSchema, pointerToPath } from './schema.js';
+// Shared with the cases files of policy tests, which report their errors the same way.
+export { closest } from './suggest.js';
 export { ManifestLimits, ActiveRuleQuota } from './limits.js';
 export {
   ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, PreviousWafPackageAliases,

@@ -141,15 +141,17 @@ function branchValidator(branch: AnySchemaObject): ValidateFunction {
   return v;
 }
 
-/** Converts a JSON pointer into a document path (numeric segments of lists become numbers). */
-function pointerToPath(pointer: string, root: unknown): (string | number)[] {
+/**
+ * Converts an ajv error's JSON pointer (`instancePath`) into a document path of `root`: numeric
+ * segments of lists become numbers, so the path locates the node in the YAML (cases files too).
+ */
+export function pointerToPath(pointer: string, root: unknown): (string | number)[] {
   if (pointer === '') return [];
   const path: (string | number)[] = [];
   let data = root;
   for (const raw of pointer.slice(1).split('/')) {
     const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    const useIndex = Array.isArray(data);
-    path.push(useIndex ? Number(seg) : seg);
+    path.push(Array.isArray(data) ? Number(seg) : seg);
     data = data === null || typeof data !== 'object' ? undefined : (data as Record<string, unknown>)[seg];
   }
   return path;

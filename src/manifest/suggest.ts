@@ -1,6 +1,7 @@
 /**
- * "Did you mean" suggestions for misspelt field names and filter keys: the closest candidate by
- * edit distance, if it is close enough to be a typo rather than a different word.
+ * "Did you mean" suggestions for misspelt field names and filter keys (and, through the module's
+ * index, for policy tests' property names, catalog fields and rule names): the closest candidate
+ * by edit distance, if it is close enough to be a typo rather than a different word.
  */
 
 /** Levenshtein distance, bounded: stops early once every path exceeds `limit`. */

@@ -6,8 +6,7 @@
  * instead of a case that can never pass.
  */
 import { LegacyOwaspThresholdRuleId, ManagedRulesets, PreviousWafPackages } from '../engine/index.js';
-import { formatPath, type DesiredZone, type ManifestIssue } from '../manifest/index.js';
-import { closest } from './suggest.js';
+import { closest, formatPath, type DesiredZone, type ManifestIssue } from '../manifest/index.js';
 import type { CaseFile, TestCase } from './types.js';
 
 /** Issues of `file` against the zone `desired` (empty when every name resolves). */

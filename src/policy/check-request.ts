@@ -5,8 +5,7 @@
  * refuses the same things, so a case that loads also runs against a live zone.
  */
 import { RequestFieldError, convertFieldValue, fieldNames, getField, parseIp, type FieldValue } from '../expr/index.js';
-import type { DocPath, ManifestIssue } from '../manifest/index.js';
-import { closest } from './suggest.js';
+import { closest, type DocPath, type ManifestIssue } from '../manifest/index.js';
 import type { PositionedYaml } from './yaml.js';
 
 const UrlParts = ['scheme', 'host', 'path', 'query'] as const;

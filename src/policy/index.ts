@@ -17,7 +17,6 @@ export { policyTestsSchema } from './schema.js';
 export { checkCasesAgainstZone } from './check-refs.js';
 export { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
 export { buildZoneModel, type ZoneModel, type RuleCandidates } from './zone-model.js';
-export { traceZone } from './zone-trace.js';
 export { evaluateOffline, runOffline, traceOffline, traceRequestOf, modelNames } from './offline.js';
 export { runAgainstZone, liveNames, TraceConcurrency } from './live.js';
 export { verdictOf, type ZoneNames } from './verdict.js';

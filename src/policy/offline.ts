@@ -3,13 +3,13 @@
  * `requestFields` the trace operation uses, from the same request description) and goes through
  * the manifest's zone model; the answer is judged against the case. Nothing is read from a zone.
  */
+import { traceZone } from '../engine/index.js';
 import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
 import type { TraceRequest, TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
 import type { CaseResult, TestCase, Verdict } from './types.js';
 import { verdictOf, type ZoneNames } from './verdict.js';
 import type { ZoneModel } from './zone-model.js';
-import { traceZone } from './zone-trace.js';
 
 const ZoneId = /^[0-9a-f]{32}$/;
 
@@ -19,7 +19,7 @@ const ZoneId = /^[0-9a-f]{32}$/;
  * send exactly this, so both see the same request.
  */
 export function traceRequestOf(c: TestCase, zone: string): TraceRequest {
-  const r = { ...c.request } as TraceRequest;
+  const r: TraceRequest = { ...c.request };
   if (r.url === undefined && r.host === undefined && !ZoneId.test(zone)) r.host = zone;
   return r;
 }
@@ -30,9 +30,20 @@ export function modelNames(model: ZoneModel): ZoneNames {
   return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => id };
 }
 
-/** The trace of one request through the model. */
+/**
+ * The trace of one request through the model: the engine's own `traceZone`, given as firewall rules
+ * only the index's candidates for the request (the rules that do not match it are left out, which
+ * changes nothing the evaluator reports).
+ */
 export function traceOffline(model: ZoneModel, request: TraceRequest): TraceResult {
-  return traceZone(model, new ExecutionContext(requestFields(request as RequestDescription)));
+  const context = new ExecutionContext(requestFields(request as RequestDescription));
+  return traceZone({
+    wafState: model.wafState,
+    plan: model.plan,
+    firewallRules: model.index.candidates(context),
+    entrypoint: model.entrypoint,
+    previousWaf: model.previousWaf,
+  }, context);
 }
 
 /** The verdict of the model on one request. */

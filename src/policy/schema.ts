@@ -7,8 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { DocPath, ManifestIssue } from '../manifest/index.js';
-import { closest } from './suggest.js';
+import { closest, pointerToPath, type DocPath, type ManifestIssue } from '../manifest/index.js';
 import type { PositionedYaml } from './yaml.js';
 
 /** The cases file JSON Schema, as loaded from `schemas/policy-tests.schema.json`. */
@@ -50,18 +49,6 @@ export function checkCasesSchema(data: unknown, doc: PositionedYaml): ManifestIs
 function relevant(errors: readonly ErrorObject[], data: unknown): ErrorObject[] {
   const topIsList = Array.isArray(data);
   return errors.filter((e) => !(topIsList && e.instancePath === '' && e.keyword !== 'type'));
-}
-
-function pointerToPath(pointer: string, root: unknown): (string | number)[] {
-  if (pointer === '') return [];
-  const path: (string | number)[] = [];
-  let data = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path.push(Array.isArray(data) ? Number(seg) : seg);
-    data = data === null || typeof data !== 'object' ? undefined : (data as Record<string, unknown>)[seg];
-  }
-  return path;
 }
 
 function typeOf(value: unknown): string {

@@ -4,22 +4,13 @@
  * case. Everything here is plain, serialisable data; evaluation and rendering live elsewhere.
  */
 import type { SourceLocation } from '../manifest/index.js';
+import type { TraceRequest, TraceResult } from '../providers/index.js';
 
-/** A request in plain terms: the body of the engine's trace operation, and what a case gives. */
-export interface CaseRequest {
-  method?: string;
-  scheme?: 'http' | 'https';
-  host?: string;
-  path?: string;
-  query?: string | Record<string, string | string[]>;
-  url?: string;
-  headers?: Record<string, string | string[]>;
-  ip?: string;
-  country?: string;
-  body?: string;
-  /** Catalog field name to value (`cf.threat_score: 40`). */
-  fields?: Record<string, unknown>;
-}
+/**
+ * A request in plain terms, as a case gives it: exactly the body of the engine's trace operation
+ * (declared once, by the providers' `trace`), so offline and live runs read the same request.
+ */
+export type CaseRequest = TraceRequest;
 
 /** The firewall actions and the managed-rule actions a case may expect. */
 export const ExpectedActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass'] as const;
@@ -55,8 +46,8 @@ export interface CaseFile {
   cases: TestCase[];
 }
 
-/** Which part of the zone gave the verdict. */
-export type DecidedBy = 'firewall_rules' | 'managed_rules' | 'previous_waf';
+/** Which part of the zone gave the verdict (the trace's `decided_by`). */
+export type DecidedBy = NonNullable<TraceResult['decided_by']>;
 
 /** One rule that matched the request, named the way cases name rules. */
 export interface MatchedRule {

@@ -12,15 +12,12 @@
  * from a new one shows up there.
  */
 import {
-  FirewallActions, PreviousWafPackages,
-  type Entrypoint, type PreviousWafSettings, type RuleWithFilter,
+  FirewallActions, PreviousWafPackages, TracePhases,
+  type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type WafState,
 } from '../engine/index.js';
 import type { ExecutionContext } from '../expr/index.js';
 import type { DesiredPreviousWaf, DesiredZone } from '../manifest/index.js';
 import { RuleIndex } from './rule-index.js';
-
-/** The trace's phases (the same names the engine compiles expressions in). */
-export const TracePhases = { firewall: 'http_request_firewall_custom', managed: 'http_request_firewall_managed' } as const;
 
 /**
  * Picks the firewall rules to give the evaluator for a request, in evaluation order: a `RuleIndex`
@@ -30,8 +27,8 @@ export interface RuleCandidates {
   candidates(request: ExecutionContext): RuleWithFilter[];
 }
 
-/** Which WAF versions run (the seed's states). */
-export type ModelWafState = 'previous_only' | 'both' | 'new_only';
+/** Which WAF versions run (the seed's states; the engine's own type). */
+export type ModelWafState = WafState;
 
 /** A zone as the engine's trace sees it. */
 export interface ZoneModel {

@@ -39,7 +39,7 @@ export interface TraceRequest {
   ip?: string;
   country?: string;
   body?: string;
-  /** Rules language field name to value. */
+  /** Rules language catalog field name to value (`cf.threat_score: 40`). */
   fields?: Record<string, unknown>;
 }
 

@@ -7,7 +7,9 @@ import { traceRoutes } from './handlers.js';
 /** The trace's resource module. */
 export const traceResource: ResourceModule = { name: 'trace', schema: [], routes: traceRoutes };
 
+export { traceZone, type ZoneTrace, type ZoneTraceInput, type ZoneTraceDecider } from './zone.js';
 export { traceFirewallRules, type FirewallTrace, type FirewallMatch } from './firewall.js';
 export { traceEntrypoint, type ManagedTrace, type ManagedMatch } from './managed.js';
 export { tracePreviousWaf, type PreviousTrace, type LegacyMatch } from './previous.js';
+export { TracePhases } from './matchers.js';
 export { urlMatches } from './url-pattern.js';

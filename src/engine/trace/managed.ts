@@ -81,11 +81,16 @@ function applySkip(p: SkipParameters, skip: SkipState): void {
   for (const [rs, ids] of Object.entries(p.rules ?? {})) for (const id of ids) skip.rules.add(`${rs}/${id}`);
 }
 
+/** Whether a skip rule skipped `rule` (no key is built when nothing was skipped: the usual case, per rule per request). */
+function ruleSkipped(skip: SkipState, ruleset: ManagedRuleset, rule: ManagedRule): boolean {
+  return skip.rules.size > 0 && skip.rules.has(`${ruleset.id}/${rule.id}`);
+}
+
 function runRuleset(ruleset: ManagedRuleset, params: ExecuteParameters, entryRuleId: string, request: ExecutionContext, skip: SkipState, out: ManagedTrace): void {
   let score = 0;
   const levels = new Set<number>();
   for (const rule of ruleset.rules) {
-    if (rule.id === OwaspThresholdRuleId || skip.rules.has(`${ruleset.id}/${rule.id}`)) continue;
+    if (rule.id === OwaspThresholdRuleId || ruleSkipped(skip, ruleset, rule)) continue;
     const eff = effectiveRule(ruleset, rule, params.overrides);
     if (!eff.enabled) continue;
     if (rule.paranoia_level !== undefined) levels.add(rule.paranoia_level);
@@ -105,7 +110,7 @@ function scoreOwasp(ruleset: ManagedRuleset, params: ExecuteParameters, entryRul
   const rule = ruleset.rules.find((r) => r.id === OwaspThresholdRuleId)!;
   const eff = effectiveRule(ruleset, rule, params.overrides);
   const threshold = eff.score_threshold ?? rule.score_threshold ?? 40;
-  const active = eff.enabled && !skip.rules.has(`${ruleset.id}/${rule.id}`);
+  const active = eff.enabled && !ruleSkipped(skip, ruleset, rule);
   const exceeded = active && score > 0 && score >= threshold;
   out.owasp = { score, threshold, action: eff.action, exceeded, paranoia_levels: levels };
   if (!exceeded) return;

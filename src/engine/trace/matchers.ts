@@ -5,17 +5,26 @@
  */
 import { ExecutionContext, compile, parse, type CompiledFilter, type Phase } from '../../expr/index.js';
 
-const cache = new Map<string, CompiledFilter>();
+// Keyed by phase, then by source: a look-up hashes the source string itself (V8 keeps a string's
+// hash once computed, and catalog and stored sources are the same string objects trace after
+// trace), where a combined `phase + source` key would build and hash a new string every time.
+const cache = new Map<Phase, Map<string, CompiledFilter>>();
 const MAX_ENTRIES = 5000;
+let entries = 0;
 
 /** The compiled form of `source` in `phase` (expressions were validated when stored). */
 export function matcher(source: string, phase: Phase): CompiledFilter {
-  const key = `${phase}\u0000${source}`;
-  let fn = cache.get(key);
+  let byPhase = cache.get(phase);
+  if (byPhase === undefined) cache.set(phase, (byPhase = new Map()));
+  let fn = byPhase.get(source);
   if (fn === undefined) {
-    if (cache.size >= MAX_ENTRIES) cache.clear();
+    if (entries >= MAX_ENTRIES) {
+      for (const m of cache.values()) m.clear();
+      entries = 0;
+    }
     fn = compile(parse(source, { phase }));
-    cache.set(key, fn);
+    byPhase.set(source, fn);
+    entries++;
   }
   return fn;
 }

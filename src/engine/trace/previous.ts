@@ -92,12 +92,7 @@ function runTraditional(pkg: LegacyPackage, s: PreviousWafSettings, o: WafOverri
     const expression = legacyRuleExpression(pkg, rule);
     if (action === undefined || expression === undefined || !matches(expression, TracePhases.managed, request)) continue;
     const m: LegacyMatch = { package_id: pkg.id, package: pkg.name, group_id: group.id, group: group.name, rule_id: rule.id, description: rule.description, mode, action };
-    out.matched.push(m);
-    if (Terminating.has(action)) {
-      out.action = action;
-      out.rule = m;
-      return;
-    }
+    if (record(out, m)) return;
   }
 }
 
@@ -128,9 +123,14 @@ function runAnomaly(pkg: LegacyPackage, s: PreviousWafSettings, o: WafOverride |
   const action = exceeded ? rewrite(actionMode, o) : undefined;
   if (action === undefined) return;
   const m: LegacyMatch = { package_id: pkg.id, package: pkg.name, group_id: null, group: null, rule_id: LegacyOwaspThresholdRuleId, description: `Inbound Anomaly Score Exceeded (Total Score: ${score})`, mode: actionMode, action, score };
+  record(out, m);
+}
+
+/** Records a match; a terminating one ends the previous WAF with its action. Returns whether it did. */
+function record(out: PreviousTrace, m: LegacyMatch): boolean {
   out.matched.push(m);
-  if (Terminating.has(action)) {
-    out.action = action;
-    out.rule = m;
-  }
+  if (!Terminating.has(m.action)) return false;
+  out.action = m.action;
+  out.rule = m;
+  return true;
 }

@@ -1,0 +1,97 @@
+/**
+ * The trace of one request through a whole zone: the three evaluators combined, as a pure function
+ * of the zone's loaded state, so the engine's `POST /zones/{id}/trace` and `zonewall test`'s offline
+ * evaluation (a manifest's zone model) give the same answer by running the same code.
+ *
+ * The firewall rules run first; a terminating one (`allow` included) ends the request before the
+ * WAFs. Then the WAFs the zone runs: the new WAF (the entry point, when it deploys an enabled
+ * managed ruleset) and the previous WAF (a Pro or higher zone that has not migrated, with the `waf`
+ * setting on). A firewall rule that bypasses `waf` skips the previous WAF only (as in the real
+ * service, "WAF Managed Rules" of the firewall rules' bypass is the previous version; the migration
+ * turns such rules into skip rules of the entry point). In validation mode (`both`) each WAF is
+ * evaluated on its own, so their verdicts can be compared, and the new WAF decides first, as it
+ * runs before the previous one.
+ */
+import type { ExecutionContext } from '../../expr/index.js';
+import type { RuleWithFilter } from '../firewall-rules/store.js';
+import type { WafState } from '../migration/state-machine.js';
+import type { PreviousWafSettings } from '../previous-waf/model.js';
+import { deploysEnabledRuleset, type Entrypoint } from '../rulesets/types.js';
+import { traceFirewallRules, type FirewallTrace } from './firewall.js';
+import { traceEntrypoint, type ManagedTrace } from './managed.js';
+import { tracePreviousWaf, type PreviousTrace } from './previous.js';
+
+/** A zone as the trace reads it: its state, already loaded. */
+export interface ZoneTraceInput {
+  /** Which WAF versions run. */
+  wafState: WafState;
+  /** The zone's plan tier (the previous WAF does not run on `free`). */
+  plan: string;
+  /**
+   * Firewall rules in evaluation order. Leaving out rules that do not match the request changes
+   * nothing in the answer (policy tests give only an index's candidates).
+   */
+  firewallRules: readonly RuleWithFilter[];
+  /** The `http_request_firewall_managed` entry point, if the zone has one. */
+  entrypoint: Entrypoint | undefined;
+  /** The previous WAF's settings; `enabled` is the zone setting `waf`. */
+  previousWaf: PreviousWafSettings;
+}
+
+/** Which part of the zone gave the final verdict. */
+export type ZoneTraceDecider = 'firewall_rules' | 'managed_rules' | 'previous_waf';
+
+/**
+ * The trace operation's answer. `action` is the final verdict (null: the request reaches the
+ * origin) and `decided_by` which part gave it; `managed_rules` appears unless the zone runs only
+ * the previous WAF and has no entry point, `previous_waf` unless the zone has migrated or is Free.
+ */
+export interface ZoneTrace {
+  waf_state: WafState;
+  action: string | null;
+  decided_by: ZoneTraceDecider | null;
+  firewall_rules: Omit<FirewallTrace, 'bypassed'>;
+  managed_rules?: ManagedTrace;
+  previous_waf?: PreviousTrace;
+}
+
+/** Evaluates `request` against the zone: firewall rules, then the new WAF, then the previous WAF. */
+export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): ZoneTrace {
+  const firewall = traceFirewallRules(zone.firewallRules, request);
+  const endedBy = firewall.rule !== null ? `firewall rule ${firewall.rule.id} (${firewall.rule.action}) ended the request before the WAF` : undefined;
+  const showManaged = zone.wafState !== 'previous_only' || zone.entrypoint !== undefined;
+  const showPrevious = zone.wafState !== 'new_only' && zone.plan !== 'free';
+  let managed: ManagedTrace | undefined;
+  if (showManaged) {
+    managed = endedBy !== undefined
+      ? { enabled: deploysEnabledRuleset(zone.entrypoint), matched: [], action: null, rule: null, skipped: [], skipped_by: endedBy }
+      : traceEntrypoint(zone.entrypoint, request);
+  }
+  const previous = showPrevious ? previousTrace(zone, firewall, endedBy, request) : undefined;
+  return answer(zone.wafState, firewall, managed, previous);
+}
+
+function previousTrace(zone: ZoneTraceInput, firewall: FirewallTrace, endedBy: string | undefined, request: ExecutionContext): PreviousTrace {
+  // Off once migrated, on Free, or with the zone setting `waf` off.
+  const enabled = zone.wafState !== 'new_only' && zone.plan !== 'free' && zone.previousWaf.enabled;
+  const off = (skipped: string): PreviousTrace => ({ enabled, skipped, matched: [], action: null, rule: null });
+  if (!enabled) return off('the previous WAF is switched off (zone setting waf: off)');
+  if (endedBy !== undefined) return off(endedBy);
+  if (firewall.bypassed.includes('waf')) return off('a firewall rule bypasses waf (the previous WAF)');
+  // URI-based overrides match on the request's host and path.
+  const host = String(request.request['http.host'] ?? '');
+  const path = String(request.request['http.request.uri.path'] ?? '/');
+  return tracePreviousWaf(zone.previousWaf, request, host, path);
+}
+
+function answer(wafState: WafState, firewall: FirewallTrace, managed: ManagedTrace | undefined, previous: PreviousTrace | undefined): ZoneTrace {
+  let action: string | null = firewall.action;
+  let decidedBy: ZoneTraceDecider | null = firewall.action !== null ? 'firewall_rules' : null;
+  if (action === null && managed?.enabled === true && managed.action !== null) { action = managed.action; decidedBy = 'managed_rules'; }
+  if (action === null && previous?.enabled === true && previous.action !== null) { action = previous.action; decidedBy = 'previous_waf'; }
+  const { bypassed: _bypassed, ...firewallView } = firewall;
+  const out: ZoneTrace = { waf_state: wafState, action, decided_by: decidedBy, firewall_rules: firewallView };
+  if (managed !== undefined) out.managed_rules = managed;
+  if (previous !== undefined) out.previous_waf = previous;
+  return out;
+}
