@@ -4,7 +4,7 @@
  * `page` / `per_page` (default 50, 5..100). The catalog is small, so lists are built in memory.
  */
 import { ApiError } from '../api-errors.js';
-import { page } from '../envelope.js';
+import { page, parsePageRequest } from '../envelope.js';
 import type { ApiResponse } from '../types.js';
 import { LegacyPageLimits } from './constants.js';
 
@@ -32,10 +32,8 @@ export function legacyList<T>(items: readonly T[], query: URLSearchParams, spec:
     const sign = direction === 'asc' ? 1 : -1;
     out = out.map((item, i) => ({ item, i })).sort((a, b) => sign * compare(key(a.item), key(b.item)) || a.i - b.i).map((x) => x.item);
   }
-  const pageNo = integer(query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
-  const perPage = integer(query, 'per_page', LegacyPageLimits.defaultPerPage, LegacyPageLimits.minPerPage, LegacyPageLimits.maxPerPage);
-  const offset = (pageNo - 1) * perPage;
-  return page(out.slice(offset, offset + perPage), { page: pageNo, perPage, offset }, out.length);
+  const request = parsePageRequest(query, LegacyPageLimits);
+  return page(out.slice(request.offset, request.offset + request.perPage), request, out.length);
 }
 
 function compare(a: string | number, b: string | number): number {
@@ -48,17 +46,6 @@ function oneOf(query: URLSearchParams, name: string, values: string[]): string |
   if (raw === null || raw === '') return undefined;
   if (!values.includes(raw)) throw ApiError.of('invalidQuery', `query parameter ${name} must be one of ${values.join(', ')}; got ${JSON.stringify(raw)}`, { pointer: `?${name}` });
   return raw;
-}
-
-function integer(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
-  const raw = query.get(name);
-  if (raw === null || raw === '') return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-    throw ApiError.of('invalidQuery', `query parameter ${name} must be ${range}, got ${JSON.stringify(raw)}`, { pointer: `?${name}` });
-  }
-  return value;
 }
 
 /** Case-insensitive substring filter. */
