@@ -137,7 +137,7 @@ export function requireArray(body: unknown, what: string): unknown[] {
   if (!Array.isArray(body)) {
     throw ApiError.of('invalidField', `the request body must be a JSON array of ${what}, got ${body === undefined ? 'no body' : jsonType(body)}`, { pointer: '/' });
   }
-  if (body.length === 0) throw ApiError.of('invalidField', `the request body must hold at least one of ${what}`, { pointer: '/' });
+  if (body.length === 0) throw ApiError.of('invalidField', `the request body is an empty array; it must be a JSON array of ${what}, with at least one`, { pointer: '/' });
   return body;
 }
 

@@ -72,6 +72,32 @@ describe('list and get', () => {
     expect(codes(await h.api('GET', `/zones/${zl}/firewall/rules/${'0'.repeat(32)}`))).toEqual([10001]);
     expect((await h.api('GET', `/zones/${zl}/firewall/rules/${'0'.repeat(32)}`)).status).toBe(404);
   });
+
+  it('lists rules in evaluation order (priority, null last, then action precedence), across pages', async () => {
+    const zo = await h.zone('rules-order.example');
+    const [f] = result(await h.api('POST', `/zones/${zo}/filters`, [{ expression: 'ip.src eq 192.0.2.1' }]));
+    const rule = (description: string, action: string, priority?: number) => ({
+      filter: { id: f.id }, action, description, ...(priority !== undefined ? { priority } : {}), ...(action === 'bypass' ? { products: ['waf'] } : {}),
+    });
+    result(await h.api('POST', `/zones/${zo}/firewall/rules`, [
+      rule('block-null', 'block'), rule('allow-null', 'allow'), rule('block-5', 'block', 5), rule('log-5', 'log', 5),
+      rule('challenge-1', 'challenge', 1), rule('bypass-5', 'bypass', 5), rule('block-null-2', 'block'),
+    ]));
+    const expected = ['challenge-1', 'log-5', 'bypass-5', 'block-5', 'allow-null', 'block-null', 'block-null-2'];
+    const all = result(await h.api('GET', `/zones/${zo}/firewall/rules`));
+    expect(all.map((r: any) => r.description)).toEqual(expected);
+    const p1 = result(await h.api('GET', `/zones/${zo}/firewall/rules?per_page=5&page=1`));
+    const p2 = result(await h.api('GET', `/zones/${zo}/firewall/rules?per_page=5&page=2`));
+    expect([...p1, ...p2].map((r: any) => r.description)).toEqual(expected);
+    const blocks = result(await h.api('GET', `/zones/${zo}/firewall/rules?action=block`));
+    expect(blocks.map((r: any) => r.description)).toEqual(['block-5', 'block-null', 'block-null-2']);
+  });
+
+  it('says plainly that an empty array creates nothing', async () => {
+    const reply = await h.api('POST', R(), []);
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors[0]!.message).toBe('the request body is an empty array; it must be a JSON array of firewall rule objects, with at least one');
+  });
 });
 
 describe('updates', () => {
