@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { root, zonewall } from '../migrate/cli.js';
 
-const fixtures = path.join(root, 'test', 'fixtures', 'terraform');
+const fixtures = path.join(root, 'examples', 'terraform');
 let dir: string;
 let stateDir: string;
 

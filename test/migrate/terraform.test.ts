@@ -7,7 +7,7 @@ import { convertTerraform, kindOf } from '../../src/migrate/terraform-convert.js
 import { renderConversionReport, renderConvertedManifest } from '../../src/migrate/terraform-render.js';
 import { slug, uniqueKey } from '../../src/migrate/terraform-attributes.js';
 
-const fixtures = path.join(import.meta.dirname, '..', 'fixtures', 'terraform');
+const fixtures = path.join(import.meta.dirname, '..', '..', 'examples', 'terraform');
 const read = (name: string) => parseTerraformState(fs.readFileSync(path.join(fixtures, name), 'utf8'), name);
 
 describe('parseTerraformState', () => {
