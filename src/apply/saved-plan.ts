@@ -5,7 +5,7 @@
  * another apply): the saved changes are applied as they are, never re-diffed, so they must still
  * describe the zone.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ZonewallError } from '../errors.js';
 import { fingerprint, type LiveZone, type Plan, type PlanJson } from '../plan/index.js';
@@ -34,10 +34,21 @@ export function isPlanDocument(value: unknown): boolean {
 
 /** Reads `file` as a plan document, or returns undefined when it is not one (e.g. a YAML manifest). */
 export function readSavedPlan(file: string): PlanJson | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
+    value = JSON.parse(text);
+  } catch (err) {
+    // A truncated or hand-edited plan is still recognisable by its kind; without this it would be
+    // read as a YAML manifest and answered with a screen of unrelated YAML syntax errors.
+    if (/^\s*\{[\s\S]*"kind"\s*:\s*"zonewall\.plan"/.test(text)) {
+      throw new ZonewallError('ERR_USAGE', `${file} is a zonewall plan but not valid JSON (${(err as Error).message}); it may be truncated: plan again with zonewall plan --out`);
+    }
     return undefined;
   }
   if (!isPlanDocument(value)) return undefined;
@@ -54,11 +65,17 @@ export function readSavedPlan(file: string): PlanJson | undefined {
   return doc;
 }
 
-/** Writes a plan document (no credentials ever go into it). */
+/**
+ * Writes a plan document (no credentials ever go into it), atomically: a temp file renamed over
+ * `file`, so a failed or interrupted write never leaves half a plan (or clobbers an older one).
+ */
 export function writeSavedPlan(file: string, doc: PlanJson): void {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`);
+    renameSync(tmp, file);
   } catch (err) {
+    rmSync(tmp, { force: true });
     throw new ZonewallError('ERR_IO', `cannot write the plan to ${file}: ${(err as Error).message}`, { cause: err });
   }
 }

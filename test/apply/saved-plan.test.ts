@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,5 +47,22 @@ describe('saved plans', () => {
     const other = live({ ...zone, zone: { id: hex('other'), name: 'example.com' } });
     expect(() => assertFresh(plan, other)).toThrow(/plan again against this provider/);
     try { assertFresh(plan, edited); } catch (e) { expect((e as StalePlanError).code).toBe('ERR_STALE_PLAN'); }
+  });
+});
+
+describe('saved plans cut short', () => {
+  it('names a truncated plan instead of passing it on as a manifest', () => {
+    const text = `${JSON.stringify(planDocument([plan], []), null, 2)}\n`;
+    writeFileSync(join(dir, 'cut.json'), text.slice(0, 200));
+    expect(() => readSavedPlan(join(dir, 'cut.json'))).toThrow(/cut\.json is a zonewall plan but not valid JSON .*plan again with zonewall plan --out/);
+    writeFileSync(join(dir, 'manifest.json'), '{"zone": "example.com",');
+    expect(readSavedPlan(join(dir, 'manifest.json'))).toBeUndefined();
+  });
+
+  it('writes atomically: a failed write leaves neither the file nor a temp file', () => {
+    const file = join(dir, 'missing', 'plan.json');
+    expect(() => writeSavedPlan(file, planDocument([plan], []))).toThrow(/cannot write the plan to .*missing\/plan\.json/);
+    writeSavedPlan(join(dir, 'plan.json'), planDocument([plan], []));
+    expect(readdirSync(dir)).toEqual(['plan.json']);
   });
 });

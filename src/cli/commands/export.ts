@@ -6,7 +6,7 @@
  * were adopted under which key, which already had it, and what could not be exported and why; it
  * goes to stdout with `--out`, and to stderr when the manifest itself goes to stdout.
  */
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -62,16 +62,22 @@ function schemaRef(out: string | undefined): string {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** Writes `text` to `file` atomically (temp file + rename), refusing to overwrite without --force. */
+/**
+ * Writes `text` to `file` atomically (temp file + rename), refusing to overwrite without --force.
+ * Missing parent directories are created (`--out zones/NAME.yaml` in a fresh repository), and a
+ * failed write leaves no temp file behind.
+ */
 function writeManifest(file: string, text: string, force: boolean): void {
   if (existsSync(file) && !force) {
     throw new ZonewallError('ERR_USAGE', `${file} exists: pass --force to overwrite it, or choose another --out`);
   }
   const tmp = `${file}.${process.pid}.tmp`;
   try {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
     writeFileSync(tmp, text, 'utf8');
     renameSync(tmp, file);
   } catch (err) {
+    rmSync(tmp, { force: true });
     throw new ZonewallError('ERR_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -85,8 +85,9 @@ export interface RunLocking {
 async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined): Promise<ZoneRun> {
   const run: ZoneRun = { desired };
   try {
-    const create = provider.kind === 'engine' ? { create: { plan: desired.plan ?? 'enterprise' as const } } : {};
-    const { zone, created } = await provider.resolveZone(desired.zone, create);
+    // Always ask for creation: the embedded engine creates a missing zone, and the HTTP provider
+    // refuses with a message that says remote APIs never create zones (create it there first).
+    const { zone, created } = await provider.resolveZone(desired.zone, { create: { plan: desired.plan ?? 'enterprise' } });
     run.zone = zone;
     run.created = created;
     if (locking !== undefined) {
