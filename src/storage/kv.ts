@@ -93,10 +93,21 @@ export class KvStore {
     return result;
   }
 
-  /** Deletes every pair in the current transaction (SQLite backend: atomic with the rest). */
+  /**
+   * Deletes every pair in the current transaction (SQLite backend: atomic with the rest). The table
+   * itself is dropped, as the reference resets the whole database: it is created again by the next
+   * write, so `sql.databaseSize` after `deleteAll()` is that of a fresh object.
+   */
   clear(): void {
     this.#cache.clear();
-    if (this.#tableExists()) this.#db.prepare(`DELETE FROM ${KV_TABLE}`).run();
+    if (this.#tableExists()) {
+      // Rows first, through the same path as any delete, then the emptied table.
+      this.#db.prepare(`DELETE FROM ${KV_TABLE}`).run();
+      this.#db.prepare(`DROP TABLE ${KV_TABLE}`).run();
+    }
+    // Unknown rather than false: if the enclosing savepoint rolls back, the table is back.
+    this.#exists = undefined;
+    this.#stmts = null;
   }
 
   /**

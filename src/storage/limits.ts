@@ -39,14 +39,29 @@ export function checkKeySize(key: string, multi = false): void {
   );
 }
 
-/** Throws a `RangeError` naming the limit when a serialized value is over 128 KiB. */
-export function checkValueSize(size: number, key: string, multi = false): void {
-  if (size <= StorageLimits.maxValueBytes + StorageLimits.valueOverheadBytes) return;
+/**
+ * Throws a `RangeError` naming the limit when a value is over 128 KiB: its serialized size beyond
+ * the reference's overhead allowance, or, for a string or binary value, its own size. The second
+ * test keeps the seed's "at most 131,072 bytes" exact for the values people measure (a 131,073-byte
+ * string or buffer is refused), which the overhead allowance alone would let through.
+ */
+export function checkValueSize(size: number, key: string, multi = false, value?: unknown): void {
+  const raw = rawSize(value);
+  if (size <= StorageLimits.maxValueBytes + StorageLimits.valueOverheadBytes && raw <= StorageLimits.maxValueBytes) return;
+  const shown = raw > StorageLimits.maxValueBytes ? raw : size;
   throw new StorageRangeError(
     multi
-      ? `Value for key "${key.slice(0, 32)}" is above the limit of ${StorageLimits.maxValueBytes} bytes. A value of size ${size} was provided.`
-      : `Values cannot be larger than ${StorageLimits.maxValueBytes} bytes. A value of size ${size} was provided.`,
+      ? `Value for key "${key.slice(0, 32)}" is above the limit of ${StorageLimits.maxValueBytes} bytes. A value of size ${shown} was provided.`
+      : `Values cannot be larger than ${StorageLimits.maxValueBytes} bytes. A value of size ${shown} was provided.`,
   );
+}
+
+/** The byte size of a string (UTF-8) or binary value; 0 for other values (their serialized size decides). */
+function rawSize(value: unknown): number {
+  if (typeof value === 'string') return value.length > StorageLimits.maxValueBytes / 3 ? Buffer.byteLength(value, 'utf8') : value.length;
+  if (value instanceof ArrayBuffer) return value.byteLength;
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  return 0;
 }
 
 /** Throws a `RangeError` when a multi-key call names more than 128 keys or pairs. */

@@ -7,7 +7,7 @@
  * | refused                                                     | message                                |
  * |-------------------------------------------------------------|----------------------------------------|
  * | BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT, RELEASE            | use transaction()/transactionSync()    |
- * | any identifier beginning `_zw_` (hidden tables)             | not authorized: SQLITE_AUTH            |
+ * | any identifier beginning `_zw_` (hidden tables) or `_cf_`   | not authorized: SQLITE_AUTH            |
  * | ATTACH, DETACH, CREATE TEMP, virtual tables other than fts5 | not authorized: SQLITE_AUTH            |
  * | pragmas outside the reference's allow-list                  | not authorized: SQLITE_AUTH            |
  * | functions named `sqlite_*`, `load_extension`                | not authorized to use function: NAME   |
@@ -31,7 +31,13 @@ export interface ParsedStatement {
   hasParams: boolean;
 }
 
-const RESERVED_PREFIX = '_zw_';
+// `_zw_` names our hidden tables; `_cf_` is the reference runtime's reserved prefix, refused too so
+// that SQL written for the reference behaves the same here (it can never use such names there).
+const RESERVED_PREFIXES = ['_zw_', '_cf_'];
+
+function isReserved(lowerName: string): boolean {
+  return RESERVED_PREFIXES.some((prefix) => lowerName.startsWith(prefix));
+}
 const TRANSACTION_WORDS = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
 const VIRTUAL_MODULES = new Set(['fts5', 'fts5vocab', 'rtree', 'rtree_i32']);
 const PRAGMA_NO_ARG = new Set(['data_version', 'page_size']);
@@ -156,7 +162,7 @@ function checkPragma(tokens: Token[]): void {
   const value = args.map((t) => identifierName(t).replace(/^'|'$/g, '')).join('');
   if (PRAGMA_NO_ARG.has(name) && args.length === 0) return;
   if (PRAGMA_BOOLEAN.has(name) && (args.length === 0 || BOOLEAN_VALUES.has(value.toLowerCase()))) return;
-  if ((PRAGMA_OBJECT.has(name) || PRAGMA_OTHER.has(name)) && !value.toLowerCase().startsWith(RESERVED_PREFIX)) return;
+  if ((PRAGMA_OBJECT.has(name) || PRAGMA_OTHER.has(name)) && !isReserved(value.toLowerCase())) return;
   throw notAuthorized();
 }
 
@@ -177,10 +183,10 @@ function checkNames(tokens: Token[]): void {
     // Strings are data, except as arguments of table-valued pragma functions (pragma_table_info('x')).
     if (token.type === 'string') {
       const fn = tokens.slice(Math.max(0, index - 2), index).find((t) => t.type === 'word');
-      if (fn && fn.text.toLowerCase().startsWith('pragma_') && /^'_zw_/i.test(token.text)) throw notAuthorized();
+      if (fn && fn.text.toLowerCase().startsWith('pragma_') && isReserved(name.replace(/^'/, ''))) throw notAuthorized();
       return;
     }
-    if (name.startsWith(RESERVED_PREFIX)) throw notAuthorized();
+    if (isReserved(name)) throw notAuthorized();
     if (token.type === 'word' && tokens[index + 1]?.text === '(' &&
         (name.startsWith('sqlite_') || name === 'load_extension')) {
       throw new SqlError(`not authorized to use function: ${token.text}`, 'SQLITE_AUTH');

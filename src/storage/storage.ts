@@ -118,7 +118,7 @@ export class ObjectStorage {
       if (valueOrOptions === undefined) throw new StorageTypeError('put() called with undefined value.');
       checkKeySize(key);
       const blob = serialize(valueOrOptions);
-      checkValueSize(blob.length, key);
+      checkValueSize(blob.length, key, false, valueOrOptions);
       this.#p.session.requireUsable();
       this.#p.kv.put(key, blob, opts.allowUnconfirmed !== true, opts.noCache === true);
     });
@@ -261,7 +261,7 @@ export class ObjectStorage {
     const blobs = pairs.map(([key, value]) => {
       checkKeySize(key, true);
       const blob = serialize(value);
-      checkValueSize(blob.length, key, true);
+      checkValueSize(blob.length, key, true, value);
       return blob;
     });
     this.#p.session.requireUsable();

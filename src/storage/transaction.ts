@@ -77,6 +77,14 @@ export class ObjectTransaction {
     return this.#forward('deleteAlarm()', () => this.#storage.deleteAlarm(options));
   }
 
+  /**
+   * Always rejects, as in the reference runtime: `deleteAll()` resets the whole database, which
+   * cannot be part of a transaction (code ported from the reference calls it and expects this).
+   */
+  deleteAll(_options?: PutOptions): Promise<never> {
+    return Promise.reject(new TransactionError('Cannot call deleteAll() within a transaction'));
+  }
+
   /** Undoes the transaction now; later calls on `txn` fail. Calling it again does nothing. */
   rollback(): void {
     if (this.#state === 'committed') {

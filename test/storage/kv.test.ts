@@ -154,6 +154,23 @@ describe.each(BACKENDS)('KV API (%s backend)', (backend) => {
       expect(result.fine).toBeUndefined(); // the whole multi-put is refused
     });
 
+    it('draws the line at exactly 131,072 bytes for strings and buffers', async () => {
+      const run = open();
+      const result = await run(async ({ storage }) => {
+        await storage.put('s', 'x'.repeat(131_072));
+        await storage.put('b', new Uint8Array(131_072));
+        const s = await rejected(storage.put('s1', 'x'.repeat(131_073)));
+        const b = await rejected(storage.put('b1', new Uint8Array(131_073)));
+        const utf8 = await rejected(storage.put('u', 'é'.repeat(65_537))); // 131,074 UTF-8 bytes
+        return { s, b, utf8, kept: [(await storage.get('s') as string).length, (await storage.get('b') as Uint8Array).byteLength] };
+      });
+      expect(result.kept).toEqual([131_072, 131_072]);
+      for (const err of [result.s, result.b, result.utf8]) {
+        expect(err).toBeInstanceOf(RangeError);
+        expect(err.message).toMatch(/cannot be larger than 131072 bytes\. A value of size 13107[34] was provided/);
+      }
+    });
+
     it('refuses more than 128 keys or pairs per call', async () => {
       const run = open();
       const keys = Array.from({ length: 129 }, (_, i) => `k${i}`);

@@ -189,6 +189,9 @@ describe('sql errors and restrictions', () => {
     ['hidden table, other case and quoted', 'SELECT * FROM "_ZW_kv"', 'not authorized: SQLITE_AUTH'],
     ['dropping the hidden table', 'DROP TABLE _zw_kv', 'not authorized: SQLITE_AUTH'],
     ['creating a reserved name', 'CREATE TABLE _zw_mine (x)', 'not authorized: SQLITE_AUTH'],
+    ["the reference's reserved prefix", 'CREATE TABLE _cf_mine (x)', 'not authorized: SQLITE_AUTH'],
+    ["the reference's reserved prefix, other case", 'CREATE TABLE "_CF_KV" (x)', 'not authorized: SQLITE_AUTH'],
+    ["pragma function on the reference's prefix", "SELECT * FROM pragma_table_info('_cf_KV')", 'not authorized: SQLITE_AUTH'],
     ['table_info of a hidden table', 'PRAGMA table_info(_zw_kv)', 'not authorized: SQLITE_AUTH'],
     ['pragma function on a hidden table', "SELECT * FROM pragma_table_info('_zw_kv')", 'not authorized: SQLITE_AUTH'],
     ['disallowed pragma', 'PRAGMA journal_mode = DELETE', 'not authorized: SQLITE_AUTH'],
@@ -258,10 +261,14 @@ describe('sql.databaseSize and the hidden KV table', () => {
       const grown = storage.sql.databaseSize;
       await storage.deleteAll();
       const tables = storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_zw\\_%' ESCAPE '\\'").toArray();
-      return { denied, grown, tables, k: await storage.get('k') };
+      const reset = storage.sql.databaseSize;
+      await storage.put('again', 1); // the KV table comes back on the next write
+      return { denied, grown, tables, k: await storage.get('k'), reset, again: await storage.get('again') };
     });
     expect(result.denied).toBe('not authorized: SQLITE_AUTH');
     expect(result.grown).toBeGreaterThan(4096);
+    expect(result.reset).toBe(4096); // the size of a fresh object: the whole database was reset
+    expect(result.again).toBe(1);
     expect(result.tables).toEqual([]);
     expect(result.k).toBeUndefined();
   });

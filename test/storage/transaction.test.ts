@@ -53,6 +53,19 @@ describe.each(BACKENDS)('transaction() (%s backend)', (backend) => {
     expect(result.added).toBeUndefined();
   });
 
+  it('txn.deleteAll() rejects as in the reference and leaves the transaction usable', async () => {
+    const run = open();
+    const result = await run(async ({ storage }) => {
+      await storage.put('k', 1);
+      return storage.transaction(async (txn) => {
+        const err = await txn.deleteAll().catch((e: Error) => `${e.constructor.name}: ${e.message}`);
+        await txn.put('k', 2);
+        return { err, k: await txn.get('k') };
+      });
+    });
+    expect(result).toEqual({ err: 'TransactionError: Cannot call deleteAll() within a transaction', k: 2 });
+  });
+
   it('open -> closure throws -> aborted: nothing committed, the same error rethrown', async () => {
     const run = open();
     const thrown = new Error('nope');
