@@ -16,3 +16,4 @@ export * as providers from './providers/index.js';
 export * as plan from './plan/index.js';
 export * as apply from './apply/index.js';
 export * as migrate from './migrate/index.js';
+export * as policy from './policy/index.js';

@@ -11,4 +11,5 @@ export { acquireZoneLock, lockDir, lockKey, LockedError, type LockOptions, type 
 export { readApplyRecord, writeApplyRecord, removeApplyRecord, type ApplyRecord } from './apply-record.js';
 export { applyZone, ApplyError, type ApplyZoneOptions, type ApplyZoneResult } from './apply-zone.js';
 export { rollbackZone } from './rollback.js';
+export { writeFileAtomic } from './write-file.js';
 export { readSavedPlan, writeSavedPlan, assertFresh, isPlanDocument, StalePlanError } from './saved-plan.js';

@@ -5,9 +5,10 @@
  * another apply): the saved changes are applied as they are, never re-diffed, so they must still
  * describe the zone.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ZonewallError } from '../errors.js';
+import { writeFileAtomic } from './write-file.js';
 import { fingerprint, type LiveZone, type Plan, type PlanJson } from '../plan/index.js';
 
 /** The zone changed since the plan was saved. */
@@ -70,14 +71,7 @@ export function readSavedPlan(file: string): PlanJson | undefined {
  * `file`, so a failed or interrupted write never leaves half a plan (or clobbers an older one).
  */
 export function writeSavedPlan(file: string, doc: PlanJson): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new ZonewallError('ERR_IO', `cannot write the plan to ${file}: ${(err as Error).message}`, { cause: err });
-  }
+  writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`, `the plan to ${file}`);
 }
 
 /** Throws `StalePlanError` unless the zone is still in the state the plan was computed on. */

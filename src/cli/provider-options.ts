@@ -87,3 +87,16 @@ export async function openProvider(opts: ProviderCliOptions | Readonly<Record<st
   if (options.remote !== undefined) options.onRetry = retryNotice;
   return openProviderWith(options);
 }
+
+/**
+ * The provider flags of this run, to repeat in hints that suggest another command (e.g. "run
+ * zonewall plan zone.yaml --state-dir .zw"): without them a user following the hint would plan
+ * against another provider. Empty when the defaults were used. Never includes credentials (they
+ * are not flags).
+ */
+export function providerFlags(opts: Readonly<Record<string, unknown>>): string {
+  const flags: string[] = [];
+  if (typeof opts.remote === 'string') flags.push(`--remote ${opts.remote}`);
+  if (typeof opts.stateDir === 'string') flags.push(`--state-dir ${opts.stateDir}`);
+  return flags.length === 0 ? '' : ` ${flags.join(' ')}`;
+}

@@ -60,9 +60,11 @@ describe('saved plans cut short', () => {
   });
 
   it('writes atomically: a failed write leaves neither the file nor a temp file', () => {
-    const file = join(dir, 'missing', 'plan.json');
-    expect(() => writeSavedPlan(file, planDocument([plan], []))).toThrow(/cannot write the plan to .*missing\/plan\.json/);
-    writeSavedPlan(join(dir, 'plan.json'), planDocument([plan], []));
-    expect(readdirSync(dir)).toEqual(['plan.json']);
+    writeFileSync(join(dir, 'blocker'), 'a file where a directory would be');
+    const file = join(dir, 'blocker', 'plan.json');
+    expect(() => writeSavedPlan(file, planDocument([plan], []))).toThrow(/cannot write the plan to .*blocker\/plan\.json/);
+    expect(readdirSync(dir)).toEqual(['blocker']);
+    writeSavedPlan(join(dir, 'new', 'plan.json'), planDocument([plan], []));
+    expect(readdirSync(join(dir, 'new'))).toEqual(['plan.json']);
   });
 });

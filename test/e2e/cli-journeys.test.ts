@@ -52,15 +52,16 @@ describe('CLI journeys of a new user', () => {
     expect(run.stdout).not.toContain('Apply complete');
   });
 
-  it('plan --out to a directory that does not exist fails cleanly and leaves no file', async () => {
+  it('plan --out to a path that cannot be written fails cleanly and leaves no file', async () => {
     const state = join(tmp.dir, 'state');
     const file = writeManifest(tmp.dir, 'zone.yaml', Manifest);
-    const saved = join(tmp.dir, 'missing', 'plan.json');
+    writeFileSync(join(tmp.dir, 'blocker'), 'a file where a directory would be');
+    const saved = join(tmp.dir, 'blocker', 'plan.json');
     const run = await zonewall(['plan', file, '--state-dir', state, '--out', saved]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`cannot write the plan to ${saved}`);
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    expect(existsSync(join(tmp.dir, 'missing'))).toBe(false);
+    expect(readdirSync(tmp.dir).filter((f) => f.startsWith('blocker') || f.endsWith('.tmp'))).toEqual(['blocker']);
   });
 
   it('a remote plan of a zone the service lacks says remote APIs never create zones, without the token', async () => {

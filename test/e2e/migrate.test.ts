@@ -73,6 +73,8 @@ describe('a Professional zone: straight to the new WAF only', () => {
     const finished = await run('migrate', file, '--mode', 'pending', '--force', '--write');
     expect(finished.code, finished.stderr).toBe(0);
     expect(finished.stdout).toContain('pro.test: previous WAF only -> new WAF only (migration finished)');
+    // The hint repeats the provider flags, or a user following it would plan another provider's zone.
+    expect(finished.stdout).toContain(`zonewall plan ${file} --state-dir ${stateDir} should now show no changes`);
     const after = fs.readFileSync(file, 'utf8');
     expect(after.startsWith('zone: pro.test   # the shop\n')).toBe(true);
     const js = parse(after);

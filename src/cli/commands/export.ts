@@ -6,11 +6,11 @@
  * were adopted under which key, which already had it, and what could not be exported and why; it
  * goes to stdout with `--out`, and to stderr when the manifest itself goes to stdout.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { acquireZoneLock, lockDir, lockKey } from '../../apply/index.js';
+import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { exportManifest, renderManifestYaml } from '../../plan/index.js';
 import type { ExportResult, ExportedObject } from '../../plan/index.js';
@@ -71,15 +71,7 @@ function writeManifest(file: string, text: string, force: boolean): void {
   if (existsSync(file) && !force) {
     throw new ZonewallError('ERR_USAGE', `${file} exists: pass --force to overwrite it, or choose another --out`);
   }
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(resolve(file)), { recursive: true });
-    writeFileSync(tmp, text, 'utf8');
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new ZonewallError('ERR_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
-  }
+  writeFileAtomic(file, text);
 }
 
 async function runExport(opts: ExportCommandOptions): Promise<number> {
@@ -95,7 +87,7 @@ async function runExport(opts: ExportCommandOptions): Promise<number> {
     const result = exportManifest(live);
     const text = renderManifestYaml(result.document, {
       schema: schemaRef(opts.out),
-      comments: [`Exported by zonewall from zone ${zone.name} (${zone.id}) at ${provider.description}.`],
+      comments: [`Exported by zonewall from zone ${zone.name} (${zone.id}) from the ${provider.description}.`],
     });
     if (opts.out !== undefined && opts.out !== '-') writeManifest(opts.out, text, opts.force === true);
     else process.stdout.write(text);

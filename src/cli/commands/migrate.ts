@@ -11,9 +11,9 @@
  *   overrides, which block the migration.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { acquireZoneLock, lockDir, lockKey } from '../../apply/index.js';
+import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import {
@@ -24,7 +24,7 @@ import {
 import type { MigrateOutcome, MigrationMode } from '../../migrate/index.js';
 import { DefaultStateDir } from '../../providers/index.js';
 import type { Provider } from '../../providers/index.js';
-import { addProviderOptions, openProvider } from '../provider-options.js';
+import { addProviderOptions, openProvider, providerFlags } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 
 /** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
@@ -135,24 +135,24 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
         + `carrying ${{ manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposal' }[source]}\n`),
     },
   ));
-  await finish(path, outcome, opts.write === true);
+  await finish(path, outcome, opts.write === true, providerFlags(opts));
 }
 
 /** Prints the outcome and writes the manifest when asked. */
-async function finish(path: string, o: MigrateOutcome, write: boolean): Promise<void> {
+async function finish(path: string, o: MigrateOutcome, write: boolean, flags: string): Promise<void> {
   const out = (s: string) => process.stdout.write(s);
   if (o.applied !== undefined) out(`${o.zone.name}: ${WafStateLabels[o.before]} -> ${WafStateLabels[o.after]}\n`);
   else if (o.before === 'new_only') out(`${o.zone.name} already runs the new WAF only; nothing to apply.\n`);
   // `zonewall migrate --mode` rather than `zonewall apply`: only the migration PUTs the proposal's skip rules too.
-  else out(`Dry run: nothing applied. The manifest records waf_migration: ${o.wafMigration}; take the step with zonewall migrate ${path} --mode ${o.wafMigration}${o.wafMigration === 'pending' ? ' --force' : ''}.\n`);
+  else out(`Dry run: nothing applied. The manifest records waf_migration: ${o.wafMigration}; take the step with zonewall migrate ${path}${flags} --mode ${o.wafMigration}${o.wafMigration === 'pending' ? ' --force' : ''}.\n`);
   if (o.diff === '') {
     out(`${path} already says what the zone ${o.applied !== undefined ? 'now runs' : 'would run'}.\n`);
     return;
   }
   out(o.diff);
   if (write) {
-    await writeFile(path, o.text, 'utf8');
-    out(`Wrote ${path}. zonewall plan ${path} should now show no changes${o.applied === undefined && o.before !== 'new_only' ? ' other than the migration itself' : ''}.\n`);
+    writeFileAtomic(path, o.text);
+    out(`Wrote ${path}. zonewall plan ${path}${flags} should now show no changes${o.applied === undefined && o.before !== 'new_only' ? ' other than the migration itself' : ''}.\n`);
   } else {
     out(`${path} not written: run again with --write to write it${o.applied !== undefined ? ' (the zone has changed; the manifest should follow)' : ''}.\n`);
   }
@@ -177,7 +177,7 @@ async function fromTerraform(path: string | undefined, file: string, opts: Migra
   if (existsSync(path) && opts.force !== true) {
     throw new ZonewallError('ERR_USAGE', `${path} exists; the converted manifest would replace it entirely: pass --force to overwrite it, or choose another PATH`);
   }
-  await writeFile(path, manifest, 'utf8');
+  writeFileAtomic(path, manifest);
   process.stdout.write(`Wrote ${path}.\n${report}`);
 }
 
