@@ -41,8 +41,11 @@ async function api(method: string, p: string, body?: unknown): Promise<{ result:
   return json;
 }
 
-/** Rule ids and refs are the zone's own: mask them to compare two zones' manifests. */
-const masked = (s: string) => s.replace(/\b[0-9a-f]{32}\b/g, '<id>');
+/**
+ * Rule ids and refs are the zone's own, and hints name each run's provider flags: mask them to
+ * compare two zones' outputs and manifests.
+ */
+const masked = (s: string) => s.replace(/\b[0-9a-f]{32}\b/g, '<id>').replace(/ --(state-dir|remote) \S+/g, ' <provider>');
 
 /**
  * Runs the migration steps with the given provider flags (and, with `plans`, a plan after each);
