@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm install` (prepare) or `npm run build`.
-import { main } from '../dist/cli/main.js';
+let cli;
+try {
+  cli = await import('../dist/cli/main.js');
+} catch (err) {
+  if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist')) {
+    console.error('zonewall is not built yet: run `npm run build` (npm install does it) and try again.');
+    process.exit(1);
+  }
+  throw err;
+}
 
-main(process.argv).then(
+cli.main(process.argv).then(
   (code) => { process.exitCode = code; },
   (err) => { console.error(err instanceof Error ? err.message : String(err)); process.exitCode = 1; },
 );
