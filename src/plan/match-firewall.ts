@@ -4,7 +4,10 @@
  * filter that no ref matches is the live filter its rule's live match currently uses (this is how
  * simplified-flow filters, which cannot be given a ref, stay matched; `export` relies on it). With
  * `--prune`, a filter still unmatched adopts an unmanaged live filter with the same expression,
- * which the service would otherwise refuse as a duplicate.
+ * which the service would otherwise refuse as a duplicate. Before that, a filter still unmatched
+ * takes over a managed live filter with its expression that nothing else claims (an inline filter
+ * turned into a shared key, a key renamed without `renamed_from`): that filter would be deleted by
+ * this plan anyway, and creating the new one first would be refused as a duplicate.
  */
 import type { DesiredFilter, DesiredFirewallRule } from '../manifest/index.js';
 import type { Canonicalizer } from './canonical.js';
@@ -122,6 +125,7 @@ export function matchFirewall(
   }
   matchInlineByRule(desiredFilters, desiredRules, rules, liveFilters, filters, claimedFilters);
   adoptOrphanLocked(desiredFilters, liveFilters, liveRules, filters, claimedFilters, canon);
+  rekeyByExpression(desiredFilters, liveFilters, filters, claimedFilters, canon);
   if (prune) adoptByExpression(desiredFilters, liveFilters, filters, claimedFilters, canon);
   return { rules, filters, claimedRules, claimedFilters, liveFilters };
 }
@@ -177,6 +181,34 @@ function adoptOrphanLocked(
     const l = !d.inline || filters.has(d.ref) ? undefined : orphans.get(d.expression);
     if (l === undefined || claimed.has(l.id)) continue;
     filters.set(d.ref, { live: l, via: 'adopted' });
+    claimed.add(l.id);
+  }
+}
+
+/**
+ * Unmatched desired filters take an unclaimed managed (ref set), PUT-able live filter with their
+ * expression, as an implicit rename: the plan would otherwise create a duplicate of a filter it
+ * deletes later, which the service refuses. Keeping the live filter also keeps its id.
+ */
+function rekeyByExpression(
+  desiredFilters: readonly DesiredFilter[],
+  liveFilters: Map<string, LiveFilter>,
+  filters: Map<string, Matched<LiveFilter>>,
+  claimed: Set<string>,
+  canon: Canonicalizer,
+): void {
+  const managed = new Map<string, LiveFilter>();
+  for (const l of liveFilters.values()) {
+    if ((l.ref ?? '') === '' || l.locked === true || claimed.has(l.id)) continue;
+    const c = canon(l.expression);
+    if (c.ok && !managed.has(c.canonical)) managed.set(c.canonical, l);
+  }
+  if (managed.size === 0) return;
+  for (const d of desiredFilters) {
+    if (filters.has(d.ref)) continue;
+    const l = managed.get(d.expression);
+    if (l === undefined || claimed.has(l.id)) continue;
+    filters.set(d.ref, { live: l, via: 'renamed' });
     claimed.add(l.id);
   }
 }

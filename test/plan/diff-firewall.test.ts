@@ -102,11 +102,29 @@ describe('diffZone: filters and firewall rules', () => {
     expect(byRef(adopted, 'filter', 'mine')).toMatchObject({ reason: 'adopted', id: hex('f1'), changed: ['ref'] });
   });
 
-  it('suggests renamed_from when a new key reuses the expression of a deleted one', () => {
+  it('re-keys a managed filter that a new key with its expression replaces, instead of a refused duplicate', () => {
     const f = lFilter('f1', 'ip.src eq 192.0.2.1', { ref: 'before' });
+    const plan = diffZone(desired({ filters: [dFilter('after', 'ip.src  eq 192.0.2.1')] }), live({ filters: [f] }));
+    expect(plan.findings).toEqual([]);
+    expect(actions(plan)).toEqual(['update filter after']);
+    expect(byRef(plan, 'filter', 'after')).toMatchObject({ reason: 'renamed', id: hex('f1'), changed: ['ref'] });
+  });
+
+  it('turns a rule\'s inline filter into a shared key with the same expression without a new filter', () => {
+    const f = lFilter('f1', 'ip.src eq 192.0.2.1', { ref: 'r' });
+    const plan = diffZone(desired({
+      filters: [dFilter('shared', 'ip.src eq 192.0.2.1')],
+      firewallRules: [dRule('r', 'shared'), dRule('r2', 'shared', { priority: 2 })],
+    }), live({ filters: [f], firewallRules: [lRule('r1', f, { ref: 'r', priority: 1 })] }));
+    expect(plan.findings).toEqual([]);
+    expect(actions(plan)).toEqual(['update filter shared', 'create firewall_rule r2']);
+    expect(byRef(plan, 'firewall_rule', 'r')).toMatchObject({ action: 'no-op', id: hex('r1') });
+  });
+
+  it('leaves a locked (simplified-flow) filter alone when re-keying by expression', () => {
+    const f = lFilter('f1', 'ip.src eq 192.0.2.1', { ref: 'before', locked: true });
     const plan = diffZone(desired({ filters: [dFilter('after', 'ip.src eq 192.0.2.1')] }), live({ filters: [f] }));
-    const dup = plan.findings.find((x) => x.code === 'duplicate-expression')!;
-    expect(dup.message).toContain('renamed_from: before');
+    expect(plan.findings.map((x) => x.code)).toContain('locked-filter-duplicate');
   });
 
   it('does not report a duplicate when a kept filter gives up the expression first', () => {
