@@ -32,4 +32,4 @@ export { parseTerraformState } from './terraform-state.js';
 export type { TfResource, TfState, TfStateFormat } from './terraform-state.js';
 export { TerraformKinds, convertTerraform, kindOf } from './terraform-convert.js';
 export type { ConversionNote, ConvertedManifest, Sourced, TerraformKind } from './terraform-convert.js';
-export { renderConversionReport, renderConvertedManifest } from './terraform-render.js';
+export { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from './terraform-render.js';

@@ -38,9 +38,10 @@ export function renderReport(report: EquivalenceReport): string {
 
 /**
  * Renders why a zone cannot migrate and what to do: each URI-based override, and the zonewall
- * command that deletes them (the service's delete-a-WAF-override operation).
+ * command that deletes them (the service's delete-a-WAF-override operation). `flags` are the run's
+ * provider flags (e.g. ` --state-dir .zw`), repeated so the command reaches the same zone.
  */
-export function renderBlockers(zone: string, reasons: string[], blockers: Blocker[]): string {
+export function renderBlockers(zone: string, reasons: string[], blockers: Blocker[], flags = ''): string {
   const lines = [`${zone} cannot migrate yet: the service's compatibility check says it is not compatible.`];
   for (const reason of reasons) lines.push(`  reason: ${reason}`);
   if (blockers.length > 0) {
@@ -49,7 +50,7 @@ export function renderBlockers(zone: string, reasons: string[], blockers: Blocke
       lines.push(`  ${b.id}  ${b.urls.join(', ')}${b.description ? `  (${b.description})` : ''}`);
     }
     lines.push('Recreate what they did as skip rules or overrides with an expression in the new WAF, then delete them with:');
-    lines.push(`  zonewall migrate delete-overrides --zone ${zone} ${blockers.map((b) => b.id).join(' ')} --force`);
+    lines.push(`  zonewall migrate delete-overrides --zone ${zone} ${blockers.map((b) => b.id).join(' ')}${flags} --force`);
   } else if (reasons.length === 0) {
     lines.push('The service gave no reason. Check for more than 200 firewall rules to migrate or a firewall rule expression over 4 KB (contact support).');
   }

@@ -47,6 +47,11 @@ export interface MigrateInput {
    * and the PUT; returns its release. (The CLI passes the apply module's lock.)
    */
   lock?: (zone: LiveZoneInfo) => Promise<() => void>;
+  /**
+   * The provider flags of this run as typed (e.g. ` --state-dir .zw`), repeated in the commands the
+   * refusals suggest so that they reach the same zone; '' when none.
+   */
+  flags?: string;
 }
 
 /** Progress callbacks, so the report is shown before a refusal stops the run. */
@@ -122,12 +127,14 @@ function chooseBody(input: MigrateInput, live: LiveZone, before: WafState, propo
 
 /** Refuses what the zone or the flags do not allow; called after the report was shown. */
 function refuse(input: MigrateInput, zone: LiveZoneInfo, before: WafState): void {
-  const { mode, manifest } = input;
+  const { mode } = input;
+  const command = `zonewall migrate ${input.manifest.path}${input.flags ?? ''}`;
   if (mode === 'validation' && zone.plan !== undefined && zone.plan !== 'enterprise') {
-    throw new MigrationError(`validation mode (both WAFs side by side) is for Enterprise zones only; ${zone.name} is on the ${zone.plan} plan, where the migration goes straight to the new WAF: review the report, then run zonewall migrate ${manifest.path} --mode pending --force`);
+    throw new MigrationError(`validation mode (both WAFs side by side) is for Enterprise zones only; ${zone.name} is on the ${zone.plan} plan, where the migration goes straight to the new WAF: review the report, then run ${command} --mode pending --force --write`);
   }
+  // A refusal stops before the rewrite, so no diff has been shown: point at the dry run that shows it.
   if (mode === 'pending' && input.force !== true && before !== 'new_only') {
-    throw new MigrationError(`--mode pending finishes the migration: the previous WAF of ${zone.name} is switched off and the zone cannot go back. Review the report and the manifest diff above, then run again with --force`);
+    throw new MigrationError(`--mode pending finishes the migration: the previous WAF of ${zone.name} is switched off and the zone cannot go back. Review the report above and the manifest diff (${command} shows it), then run again with --force`);
   }
 }
 
@@ -146,7 +153,7 @@ function rewrite(input: MigrateInput, managedRules: ManagedRuleEntry[] | undefin
 /** A zone already on the new WAF only: nothing to PUT; the manifest is brought in line with it. */
 function alreadyMigrated(input: MigrateInput, zone: LiveZoneInfo, live: LiveZone, events: MigrateEvents): MigrateOutcome {
   if (input.mode === 'validation') {
-    throw new MigrationError(`${zone.name} has already finished its migration to the new WAF; validation mode is only possible before that. Run zonewall migrate ${input.manifest.path} to bring the manifest in line`);
+    throw new MigrationError(`${zone.name} has already finished its migration to the new WAF; validation mode is only possible before that. Run zonewall migrate ${input.manifest.path}${input.flags ?? ''} --write to bring the manifest in line`);
   }
   const { desired } = input.manifest;
   const rules = live.entrypoint?.rules ?? [];
@@ -185,8 +192,13 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
   if (before === 'new_only') return alreadyMigrated(input, zone, live, events);
   const check = await provider.checkMigration(zone.id);
   if (!check.compatible) {
-    events.blocked?.(zone, check.reasons, blockersOf(live));
-    throw new MigrationError(`${zone.name} cannot migrate until what blocks it is removed (see above); then run zonewall migrate ${manifest.path} again`);
+    const blockers = blockersOf(live);
+    events.blocked?.(zone, check.reasons, blockers);
+    // A Free zone has nothing to remove: it never had the previous WAF, so there is nothing to migrate.
+    if (zone.plan === 'free' && blockers.length === 0) {
+      throw new MigrationError(`${zone.name} is on the free plan, which has no previous WAF to migrate from: deploy managed rulesets with the manifest's managed_rules (zonewall plan / apply) instead of zonewall migrate`);
+    }
+    throw new MigrationError(`${zone.name} cannot migrate until what blocks it is removed (see above); then run zonewall migrate ${manifest.path}${input.flags ?? ''} again`);
   }
   const proposal = await provider.migrationConfig(zone.id);
   const settings = withLivePackages(manifest.desired.previousWaf, live.previousWaf);

@@ -61,6 +61,8 @@ function describeRule(r: EntrypointRule): string {
 /** The next step of the sequence for a state. */
 function nextStep(state: WafState, zone: LiveZoneInfo, overrides: number): string {
   if (state === 'new_only') return 'nothing: manage the new WAF with managed_rules (zonewall plan / apply)';
+  // Free zones never had the previous WAF (seed 002 starts from Pro): there is nothing to migrate.
+  if (zone.plan === 'free') return 'nothing to migrate: a Free zone has no previous WAF; deploy managed rulesets with managed_rules (zonewall plan / apply)';
   if (state === 'both') return 'review the security events, then finish with: zonewall migrate MANIFEST --mode pending --force';
   if (overrides > 0) return `delete the URI-based overrides first: zonewall migrate delete-overrides --zone ${zone.name} --all --force`;
   return zone.plan === 'enterprise'
@@ -93,7 +95,7 @@ export async function readMigrationStatus(provider: Provider, zoneName: string):
 export function renderMigrationStatus(s: MigrationStatusReport): string {
   const lines = [
     `zone ${s.zone.name} (${s.zone.id}${s.zone.plan !== undefined ? `, ${s.zone.plan}` : ''})`,
-    `  migration:    ${WafStateLabels[s.state]}; migration_state ${s.migrationState}`,
+    `  migration:    ${s.zone.plan === 'free' && s.state === 'previous_only' ? 'none (Free plan: no previous WAF)' : WafStateLabels[s.state]}; migration_state ${s.migrationState}`,
     `  previous WAF: ${s.oldWaf}`,
   ];
   if (s.previous !== null) {

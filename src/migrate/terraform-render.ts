@@ -4,6 +4,8 @@
  * (apply the manifest, then drop the converted resources from Terraform's state).
  */
 import { Document, isMap, isScalar } from 'yaml';
+import { validateManifestText } from '../manifest/index.js';
+import { MigrationError } from './errors.js';
 import type { ConvertedManifest, Sourced } from './terraform-convert.js';
 
 /** Puts ` from <address>` above each key of a mapping whose items came from the state. */
@@ -59,6 +61,24 @@ export function renderConvertedManifest(c: ConvertedManifest, sourceFile: string
     if (pair !== undefined && isScalar(pair.key)) pair.key.commentBefore = ` from ${c.managedRules.address}`;
   }
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * Refuses a converted manifest that does not validate. The converter copies values from the state
+ * as they are (an action, an expression, a sensitivity), and a state edited by hand or written by
+ * another provider version can hold values no manifest accepts; writing such a manifest and saying
+ * "Wrote" would hand the user a file that fails at the next step. Each problem is named by its
+ * manifest path: the object's `# from` comment in the printed manifest names its resource.
+ */
+export function checkConvertedManifest(text: string, sourceFile: string): void {
+  const checked = validateManifestText(text, 'converted manifest');
+  if (checked.zone !== undefined) return;
+  const lines = checked.issues.map((i) => `  ${i.path === '' ? '' : `${i.path}: `}${i.message}`);
+  throw new MigrationError([
+    `the manifest converted from ${sourceFile} is not valid (${lines.length} problem(s)); nothing was written:`,
+    ...lines,
+    'These values come from the Terraform state: correct them there and convert again, or run without --write to print the manifest and fix it by hand.',
+  ].join('\n'));
 }
 
 /** Shell-quotes an address for `terraform state rm` (addresses with `["key"]` need quoting). */

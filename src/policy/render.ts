@@ -52,7 +52,7 @@ export function renderReportText(report: PolicyReport, style: TextStyle = plainT
   const widths = header.map((h, i) => Math.min(MaxColumn, Math.max(h.length, ...rows.map((row) => row[i]!.length))));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const indent = ' '.repeat(widths[0]! + 4);
-  const out = [style.bold(head), '', `  ${style.dim(line(header))}`];
+  const out = [style.bold(head), ...(report.notes ?? []).map((n) => style.dim(`note: ${n}`)), '', `  ${style.dim(line(header))}`];
   report.results.forEach((r, i) => {
     const row = line(rows[i]!);
     out.push(`  ${r.pass ? style.green(row.slice(0, 4)) + row.slice(4) : style.red(row)}`);

@@ -66,7 +66,9 @@ export async function runPolicyTests(paths: readonly string[], options: PolicyRu
     const results = options.againstZone === undefined
       ? runOffline(buildZoneModel(loaded.zone), cases.cases)
       : await runAgainstZone(options.againstZone, loaded.zone, cases.cases);
-    out.reports.push(reportOf(loaded.zone, casesFile, options.againstZone === undefined ? 'offline' : 'against-zone', results));
+    const report = reportOf(loaded.zone, casesFile, options.againstZone === undefined ? 'offline' : 'against-zone', results);
+    const notes = options.againstZone === undefined ? offlineNotes(loaded.zone) : [];
+    out.reports.push(notes.length > 0 ? { ...report, notes } : report);
   }
   if (out.reports.length === 0 && out.errors.length === 0) {
     out.errors.push(whole(paths.join(' '), 'no manifest here has a cases file, so nothing was tested'));
@@ -87,6 +89,16 @@ async function loadChecked(file: string, desired: DesiredZone, errors: ManifestI
 export function reportOf(desired: DesiredZone, casesFile: string, mode: PolicyReport['mode'], results: CaseResult[]): PolicyReport {
   const passed = results.filter((r) => r.pass).length;
   return { manifest: desired.file, zone: desired.zone, cases_file: casesFile, mode, results, passed, failed: results.length - passed };
+}
+
+/**
+ * What the offline model assumes that the manifest does not say. `zonewall migrate --mode
+ * validation --write` replaces `previous_waf` by `managed_rules` while the previous WAF still runs
+ * beside the new one; offline it then runs at its defaults, which may not be the zone's settings.
+ */
+export function offlineNotes(desired: DesiredZone): string[] {
+  if (desired.wafMigration !== 'validation' || desired.previousWaf !== undefined) return [];
+  return ['waf_migration is validation, so the previous WAF still runs, but the manifest has no previous_waf: offline it runs at its defaults (a new zone\'s); --against-zone uses the zone\'s own settings'];
 }
 
 /** True when the run has no error and no failed case (exit 0). */

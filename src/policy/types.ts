@@ -99,4 +99,6 @@ export interface PolicyReport {
   results: CaseResult[];
   passed: number;
   failed: number;
+  /** What the offline model had to assume and the manifest does not say; absent when nothing. */
+  notes?: string[];
 }

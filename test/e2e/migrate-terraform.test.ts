@@ -80,3 +80,22 @@ describe('from terraform show -json with cloudflare_ resources', () => {
     expect(validated.code, validated.stdout).toBe(0);
   });
 });
+
+describe('a state holding values no manifest accepts', () => {
+  it('fails with each problem and writes nothing, with --write or without', { timeout: CliTimeout }, async () => {
+    const state = path.join(dir, 'garbage.tfstate');
+    fs.writeFileSync(state, JSON.stringify({
+      version: 4,
+      resources: [{ mode: 'managed', type: 'svc_waf_package', name: 'p', instances: [{ attributes: { zone_id: 'z1', package_id: 'a25a9a7e9c00afc1fb2e0245519d725b', sensitivity: 'extreme', action_mode: 'block' } }] }],
+    }));
+    const file = path.join(dir, 'garbage.yaml');
+    const written = await zonewall(['migrate', file, '--from-terraform-state', state, '--write'], { cwd: dir });
+    expect(written.code).toBe(1);
+    expect(written.stderr).toMatch(/previous_waf\.packages\.\S+\.sensitivity: must be one of high, medium, low, off \(got "extreme"\)/);
+    expect(fs.existsSync(file)).toBe(false);
+    const printed = await zonewall(['migrate', '--from-terraform-state', state], { cwd: dir });
+    expect(printed.code).toBe(1);
+    expect(printed.stdout).toContain('sensitivity: extreme');
+    expect(printed.stderr).toContain('is not valid (1 problem(s))');
+  });
+});

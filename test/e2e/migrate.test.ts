@@ -136,7 +136,9 @@ describe('an incompatible zone', () => {
     const refused = await run('migrate', file, '--mode', 'validation');
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain(`${override.id}  blocked.test/admin/*  (admin area)`);
-    expect(refused.stdout).toContain(`zonewall migrate delete-overrides --zone blocked.test ${override.id} --force`);
+    // The hint repeats the run's provider flags, so it reaches the same zone.
+    expect(refused.stdout).toContain(`zonewall migrate delete-overrides --zone blocked.test ${override.id} --state-dir ${stateDir} --force`);
+    expect(refused.stderr).toContain(`then run zonewall migrate ${file} --state-dir ${stateDir} again`);
 
     const listed = await run('migrate', 'delete-overrides', '--zone', 'blocked.test', override.id);
     expect(listed.stdout).toContain(`would delete ${override.id}`);

@@ -117,4 +117,9 @@ describe('text views', () => {
     expect(text).toContain('ov1  example.com/admin*  (admin)');
     expect(text).toContain('zonewall migrate delete-overrides --zone example.com ov1 --force');
   });
+
+  it('repeats the provider flags in the delete command', () => {
+    const text = renderBlockers('example.com', [], [{ id: 'ov1', urls: ['example.com/admin*'] }], ' --state-dir .zw');
+    expect(text).toContain('zonewall migrate delete-overrides --zone example.com ov1 --state-dir .zw --force');
+  });
 });

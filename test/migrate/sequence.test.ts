@@ -138,6 +138,15 @@ describe('a Pro zone: straight to the new WAF', () => {
     expect(p.calls.some((c) => c.op === 'put')).toBe(false);
   });
 
+  it('names the run\'s provider flags in the commands its refusals suggest', async () => {
+    const p = fakeProvider(zone('pro'));
+    await expect(runMigration(input(p, manifestText, { mode: 'validation', flags: ' --state-dir .zw' })))
+      .rejects.toThrow('run zonewall migrate zone.yaml --state-dir .zw --mode pending --force --write');
+    // No diff was printed before this refusal: it names the dry run that shows one.
+    await expect(runMigration(input(p, manifestText, { mode: 'pending', flags: ' --state-dir .zw' })))
+      .rejects.toThrow(/Review the report above and the manifest diff \(zonewall migrate zone.yaml --state-dir .zw shows it\), then run again with --force/);
+  });
+
   it('dry run proposes pending; pending --force PUTs the proposal as returned', async () => {
     const p = fakeProvider(zone('pro'));
     expect((await runMigration(input(p, manifestText))).wafMigration).toBe('pending');
@@ -169,6 +178,24 @@ describe('an incompatible zone', () => {
     expect((await deleteUriOverrides(p, 'example.com', ['ov1'], true)).deleted).toBe(true);
     const o = await runMigration(input(p, manifestText, { mode: 'validation' }));
     expect(o.after).toBe('both');
+  });
+});
+
+describe('a Free zone', () => {
+  const free = (): FakeZone => ({ ...zone('free'), live: { ...zone('free').live, previousWaf: null }, reasons: ['Free zones have no previous WAF to migrate from'] });
+
+  it('says there is nothing to migrate rather than asking to remove blockers', async () => {
+    const p = fakeProvider(free());
+    const err = await runMigration(input(p, 'zone: example.com\n')).then(() => new Error('no refusal'), (e: unknown) => e as Error);
+    expect(err.message).toMatch(/free plan, which has no previous WAF to migrate from: deploy managed rulesets with the manifest's managed_rules/);
+    expect(err.message).not.toMatch(/what blocks it/);
+    expect(p.calls.map((c) => c.op)).toEqual(['check']);
+  });
+
+  it('status names no migration and no next migration step', async () => {
+    const text = renderMigrationStatus(await readMigrationStatus(fakeProvider(free()), 'example.com'));
+    expect(text).toContain('migration:    none (Free plan: no previous WAF)');
+    expect(text).toContain('next: nothing to migrate: a Free zone has no previous WAF');
   });
 });
 

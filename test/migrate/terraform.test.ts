@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseTerraformState } from '../../src/migrate/terraform-state.js';
 import { convertTerraform, kindOf } from '../../src/migrate/terraform-convert.js';
-import { renderConversionReport, renderConvertedManifest } from '../../src/migrate/terraform-render.js';
+import { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from '../../src/migrate/terraform-render.js';
 import { slug, uniqueKey } from '../../src/migrate/terraform-attributes.js';
 
 const fixtures = path.join(import.meta.dirname, '..', '..', 'examples', 'terraform');
@@ -34,6 +34,30 @@ describe('parseTerraformState', () => {
 
   it('accepts an empty show -json (no values)', () => {
     expect(parseTerraformState('{"format_version":"1.0"}', 'e.json').resources).toEqual([]);
+  });
+});
+
+describe('checkConvertedManifest', () => {
+  /** A state whose values no manifest accepts: a hand-edited action and a broken expression. */
+  const garbage = JSON.stringify({
+    version: 4,
+    resources: [
+      { mode: 'managed', type: 'svc_filter', name: 'f', instances: [{ attributes: { id: 'f1', zone_id: 'z1', expression: 'http.host eq ' } }] },
+      { mode: 'managed', type: 'svc_firewall_rule', name: 'r', instances: [{ attributes: { id: 'r1', zone_id: 'z1', action: 'frobnicate', filter_id: 'f1' } }] },
+    ],
+  });
+
+  it('passes a conversion that validates', () => {
+    const text = renderConvertedManifest(convertTerraform(read('svc-previous-waf.tfstate').resources, 'tf.test'), 'state.tfstate');
+    expect(() => checkConvertedManifest(text, 'state.tfstate')).not.toThrow();
+  });
+
+  it('refuses one holding values no manifest accepts, naming each by its manifest path', () => {
+    const converted = convertTerraform(parseTerraformState(garbage, 'bad.tfstate').resources, 'bad.test');
+    const text = renderConvertedManifest(converted, 'bad.tfstate');
+    expect(() => checkConvertedManifest(text, 'bad.tfstate')).toThrow(/converted from bad.tfstate is not valid \(2 problem\(s\)\); nothing was written/);
+    expect(() => checkConvertedManifest(text, 'bad.tfstate')).toThrow(/firewall_rules.r.action: must be one of .*got "frobnicate"/);
+    expect(() => checkConvertedManifest(text, 'bad.tfstate')).toThrow(/filters.f.expression: /);
   });
 });
 

@@ -128,4 +128,18 @@ describe('views', () => {
       location: { file: join(dir, 'table.tests.yaml'), line: 1, column: 9 },
     });
   });
+
+  it('notes, in text and JSON, a previous WAF modelled at its defaults in validation mode without previous_waf', async () => {
+    // What `zonewall migrate --mode validation --write` leaves: managed_rules, no previous_waf.
+    const manifest = write('v.yaml', 'zone: v.example.com\nwaf_migration: validation\nmanaged_rules:\n  - ruleset: owasp\n');
+    write('v.tests.yaml', '- name: home\n  request: { path: /, headers: { User-Agent: Mozilla/5.0 } }\n  expect: { allowed: true }\n');
+    const run = await runPolicyTests([manifest]);
+    expect(run.reports[0]!.notes).toEqual([expect.stringMatching(/^waf_migration is validation, so the previous WAF still runs, but the manifest has no previous_waf: offline it runs at its defaults/)]);
+    expect(renderRunText(run)).toContain('note: waf_migration is validation');
+    expect((runJson(run) as { reports: { notes?: string[] }[] }).reports[0]!.notes).toHaveLength(1);
+    // With previous_waf stated, or on the new WAF only, there is nothing to assume.
+    const stated = write('s.yaml', 'zone: s.example.com\nwaf_migration: validation\nprevious_waf:\n  packages:\n    owasp: { sensitivity: low }\nmanaged_rules:\n  - ruleset: owasp\n');
+    write('s.tests.yaml', '- name: home\n  request: { path: /, headers: { User-Agent: Mozilla/5.0 } }\n  expect: { allowed: true }\n');
+    expect((await runPolicyTests([stated])).reports[0]!.notes).toBeUndefined();
+  });
 });

@@ -17,7 +17,7 @@ import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/
 import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import {
-  convertTerraform, deleteUriOverrides, parseTerraformState, readMigrationStatus, renderBlockers,
+  checkConvertedManifest, convertTerraform, deleteUriOverrides, parseTerraformState, readMigrationStatus, renderBlockers,
   renderConversionReport, renderConvertedManifest, renderMigrationStatus, renderReport, runMigration,
   WafStateLabels,
 } from '../../migrate/index.js';
@@ -120,7 +120,7 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
   const out = (s: string) => process.stdout.write(s);
   const outcome = await withProvider(opts, (provider) => runMigration(
     {
-      provider, manifest: { path, text, desired }, ...(opts.mode !== undefined ? { mode: opts.mode as MigrationMode } : {}), force: opts.force === true,
+      provider, manifest: { path, text, desired }, flags: providerFlags(opts), ...(opts.mode !== undefined ? { mode: opts.mode as MigrationMode } : {}), force: opts.force === true,
       // The apply lock of the zone: no apply writes between the migration's read and its PUT.
       lock: opts.mode === undefined ? undefined : async (zone) => {
         const stateDir = typeof opts.stateDir === 'string' ? opts.stateDir : DefaultStateDir;
@@ -129,7 +129,7 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
       },
     },
     {
-      blocked: (zone, reasons, blockers) => out(renderBlockers(zone.name, reasons, blockers)),
+      blocked: (zone, reasons, blockers) => out(renderBlockers(zone.name, reasons, blockers, providerFlags(opts))),
       report: (report) => out(`${renderReport(report)}\n`),
       applying: (mode, source) => out(`Applying: PUT of the http_request_firewall_managed entry point with waf_migration=${mode}, `
         + `carrying ${{ manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposal' }[source]}\n`),
@@ -146,7 +146,7 @@ async function finish(path: string, o: MigrateOutcome, write: boolean, flags: st
   // `zonewall migrate --mode` rather than `zonewall apply`: only the migration PUTs the proposal's skip rules too.
   else out(`Dry run: nothing applied. The manifest records waf_migration: ${o.wafMigration}; take the step with zonewall migrate ${path}${flags} --mode ${o.wafMigration}${o.wafMigration === 'pending' ? ' --force' : ''}.\n`);
   if (o.diff === '') {
-    out(`${path} already says what the zone ${o.applied !== undefined ? 'now runs' : 'would run'}.\n`);
+    out(`${path} already says what the zone ${o.applied !== undefined || o.before === 'new_only' ? 'now runs' : 'would run'}.\n`);
     return;
   }
   out(o.diff);
@@ -171,9 +171,12 @@ async function fromTerraform(path: string | undefined, file: string, opts: Migra
     // The manifest alone on stdout, so `> zone.yaml` works; the report beside it on stderr.
     process.stdout.write(manifest);
     process.stderr.write(report);
+    // Printed for review even when invalid, but the run fails so `> zone.yaml` in a script notices.
+    checkConvertedManifest(manifest, file);
     if (path !== undefined) process.stderr.write(`${path} not written: run again with --write to write it.\n`);
     return;
   }
+  checkConvertedManifest(manifest, file);
   if (existsSync(path) && opts.force !== true) {
     throw new ZonewallError('ERR_USAGE', `${path} exists; the converted manifest would replace it entirely: pass --force to overwrite it, or choose another PATH`);
   }
