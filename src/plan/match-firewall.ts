@@ -124,9 +124,8 @@ export function matchFirewall(
     if (l !== undefined) claim(d, l, 'renamed');
   }
   matchInlineByRule(desiredFilters, desiredRules, rules, liveFilters, filters, claimedFilters);
-  adoptOrphanLocked(desiredFilters, liveFilters, liveRules, filters, claimedFilters, canon);
-  rekeyByExpression(desiredFilters, liveFilters, filters, claimedFilters, canon);
-  if (prune) adoptByExpression(desiredFilters, liveFilters, filters, claimedFilters, canon);
+  const byExpression = [orphanLocked(liveRules), rekeyManaged, ...(prune ? [adoptUnmanaged] : [])];
+  for (const rule of byExpression) matchByExpression(rule, desiredFilters, liveFilters, filters, claimedFilters, canon);
   return { rules, filters, claimedRules, claimedFilters, liveFilters };
 }
 
@@ -153,6 +152,42 @@ function matchInlineByRule(
   }
 }
 
+/** Where `matchByExpression` looks: which live filters it may take, which desired ones may take them. */
+interface ExpressionMatch {
+  live: (l: LiveFilter) => boolean;
+  desired: (d: DesiredFilter) => boolean;
+  via: MatchVia;
+}
+
+/**
+ * Unmatched desired filters take an unclaimed live filter with their expression (canonical form),
+ * among the live filters `rule.live` admits; the first live filter of each expression wins. The
+ * three rules below differ only in which filters qualify.
+ */
+function matchByExpression(
+  rule: ExpressionMatch,
+  desiredFilters: readonly DesiredFilter[],
+  liveFilters: Map<string, LiveFilter>,
+  filters: Map<string, Matched<LiveFilter>>,
+  claimed: Set<string>,
+  canon: Canonicalizer,
+): void {
+  const byExpression = new Map<string, LiveFilter>();
+  for (const l of liveFilters.values()) {
+    if (claimed.has(l.id) || !rule.live(l)) continue;
+    const c = canon(l.expression);
+    if (c.ok && !byExpression.has(c.canonical)) byExpression.set(c.canonical, l);
+  }
+  if (byExpression.size === 0) return;
+  for (const d of desiredFilters) {
+    if (filters.has(d.ref) || !rule.desired(d)) continue;
+    const l = byExpression.get(d.expression);
+    if (l === undefined || claimed.has(l.id)) continue;
+    filters.set(d.ref, { live: l, via: rule.via });
+    claimed.add(l.id);
+  }
+}
+
 /**
  * The seed's quota case: the simplified flow created the filter but not its rule. That filter
  * (locked, used by no rule) cannot be PUT or DELETEd, and a new filter with its expression would be
@@ -161,77 +196,17 @@ function matchInlineByRule(
  * on locked filters, and once its rule exists it stays matched through the rule). Shared filters
  * cannot: nothing would match them to a filter without a ref on the next plan.
  */
-function adoptOrphanLocked(
-  desiredFilters: readonly DesiredFilter[],
-  liveFilters: Map<string, LiveFilter>,
-  liveRules: readonly LiveFirewallRule[],
-  filters: Map<string, Matched<LiveFilter>>,
-  claimed: Set<string>,
-  canon: Canonicalizer,
-): void {
-  const orphans = new Map<string, LiveFilter>();
+function orphanLocked(liveRules: readonly LiveFirewallRule[]): ExpressionMatch {
   const used = new Set(liveRules.map((r) => r.filter.id));
-  for (const l of liveFilters.values()) {
-    if (l.locked !== true || claimed.has(l.id) || used.has(l.id)) continue;
-    const c = canon(l.expression);
-    if (c.ok && !orphans.has(c.canonical)) orphans.set(c.canonical, l);
-  }
-  if (orphans.size === 0) return;
-  for (const d of desiredFilters) {
-    const l = !d.inline || filters.has(d.ref) ? undefined : orphans.get(d.expression);
-    if (l === undefined || claimed.has(l.id)) continue;
-    filters.set(d.ref, { live: l, via: 'adopted' });
-    claimed.add(l.id);
-  }
+  return { live: (l) => l.locked === true && !used.has(l.id), desired: (d) => d.inline, via: 'adopted' };
 }
 
 /**
- * Unmatched desired filters take an unclaimed managed (ref set), PUT-able live filter with their
- * expression, as an implicit rename: the plan would otherwise create a duplicate of a filter it
- * deletes later, which the service refuses. Keeping the live filter also keeps its id.
+ * An unclaimed managed (ref set), PUT-able live filter with a desired filter's expression is an
+ * implicit rename: the plan would otherwise create a duplicate of a filter it deletes later, which
+ * the service refuses. Keeping the live filter also keeps its id.
  */
-function rekeyByExpression(
-  desiredFilters: readonly DesiredFilter[],
-  liveFilters: Map<string, LiveFilter>,
-  filters: Map<string, Matched<LiveFilter>>,
-  claimed: Set<string>,
-  canon: Canonicalizer,
-): void {
-  const managed = new Map<string, LiveFilter>();
-  for (const l of liveFilters.values()) {
-    if ((l.ref ?? '') === '' || l.locked === true || claimed.has(l.id)) continue;
-    const c = canon(l.expression);
-    if (c.ok && !managed.has(c.canonical)) managed.set(c.canonical, l);
-  }
-  if (managed.size === 0) return;
-  for (const d of desiredFilters) {
-    if (filters.has(d.ref)) continue;
-    const l = managed.get(d.expression);
-    if (l === undefined || claimed.has(l.id)) continue;
-    filters.set(d.ref, { live: l, via: 'renamed' });
-    claimed.add(l.id);
-  }
-}
+const rekeyManaged: ExpressionMatch = { live: (l) => (l.ref ?? '') !== '' && l.locked !== true, desired: () => true, via: 'renamed' };
 
 /** `--prune`: unmatched desired filters adopt an unmanaged, PUT-able live filter with their expression. */
-function adoptByExpression(
-  desiredFilters: readonly DesiredFilter[],
-  liveFilters: Map<string, LiveFilter>,
-  filters: Map<string, Matched<LiveFilter>>,
-  claimed: Set<string>,
-  canon: Canonicalizer,
-): void {
-  const unmanaged = new Map<string, LiveFilter>();
-  for (const l of liveFilters.values()) {
-    if ((l.ref ?? '') !== '' || l.locked === true || claimed.has(l.id)) continue;
-    const c = canon(l.expression);
-    if (c.ok && !unmanaged.has(c.canonical)) unmanaged.set(c.canonical, l);
-  }
-  for (const d of desiredFilters) {
-    if (filters.has(d.ref)) continue;
-    const l = unmanaged.get(d.expression);
-    if (l === undefined || claimed.has(l.id)) continue;
-    filters.set(d.ref, { live: l, via: 'adopted' });
-    claimed.add(l.id);
-  }
-}
+const adoptUnmanaged: ExpressionMatch = { live: (l) => (l.ref ?? '') === '' && l.locked !== true, desired: () => true, via: 'adopted' };
