@@ -81,9 +81,20 @@ export interface ApiErrorDetail {
   chain?: ApiMessage[];
 }
 
+/** One registered error of any engine table (this file's, or a resource folder's `constants.ts`). */
+export interface ApiErrorEntry {
+  code: number;
+  status: number;
+}
+
 /** Builds one envelope message of a given kind. */
 export function apiMessage(kind: ApiErrorKind, message: string, detail: ApiErrorDetail = {}): ApiMessage {
-  const m: ApiMessage = { code: ApiErrorCodes[kind].code, message };
+  return entryMessage(ApiErrorCodes[kind], message, detail);
+}
+
+/** Builds one envelope message of a table entry: its code, the message and the optional parts. */
+export function entryMessage(entry: ApiErrorEntry, message: string, detail: ApiErrorDetail = {}): ApiMessage {
+  const m: ApiMessage = { code: entry.code, message };
   if (detail.pointer !== undefined) m.source = { pointer: detail.pointer };
   if (detail.meta !== undefined) m.meta = detail.meta;
   if (detail.chain !== undefined) m.error_chain = detail.chain;
@@ -105,6 +116,11 @@ export class ApiError extends ZonewallError {
 
   /** One error of a registered kind, with its usual HTTP status. */
   static of(kind: ApiErrorKind, message: string, detail?: ApiErrorDetail): ApiError {
-    return new ApiError(ApiErrorCodes[kind].status, [apiMessage(kind, message, detail)]);
+    return ApiError.from(ApiErrorCodes[kind], message, detail);
+  }
+
+  /** One error of a resource folder's table entry (`RulesetErrors.unknownRule`, ...), with its status. */
+  static from(entry: ApiErrorEntry, message: string, detail?: ApiErrorDetail): ApiError {
+    return new ApiError(entry.status, [entryMessage(entry, message, detail)]);
   }
 }

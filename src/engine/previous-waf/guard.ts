@@ -14,16 +14,10 @@ import { loadWafState, type WafStateRecord } from '../migration/store.js';
 export function requirePreviousWaf(ctx: ZoneRequestContext): WafStateRecord {
   const state = loadWafState(ctx.sql);
   if (state.state === 'new_only') {
-    throw new ApiError(MigrationErrors.previousWafRetired.status, [{
-      code: MigrationErrors.previousWafRetired.code,
-      message: `zone ${ctx.zone.name} has migrated to the new WAF (WAF Managed Rules): the previous WAF's APIs (packages, groups, rules, overrides, the waf setting) no longer work. Use the Rulesets API: /zones/${ctx.zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`,
-    }]);
+    throw ApiError.from(MigrationErrors.previousWafRetired, `zone ${ctx.zone.name} has migrated to the new WAF (WAF Managed Rules): the previous WAF's APIs (packages, groups, rules, overrides, the waf setting) no longer work. Use the Rulesets API: /zones/${ctx.zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`);
   }
   if (ctx.zone.plan === 'free') {
-    throw new ApiError(MigrationErrors.previousWafUnavailable.status, [{
-      code: MigrationErrors.previousWafUnavailable.code,
-      message: `the previous WAF (WAF managed rules) needs a Pro plan or higher; zone ${ctx.zone.name} is on the Free plan. Deploy the Cloudflare Free Managed Ruleset with the Rulesets API instead`,
-    }]);
+    throw ApiError.from(MigrationErrors.previousWafUnavailable, `the previous WAF (WAF managed rules) needs a Pro plan or higher; zone ${ctx.zone.name} is on the Free plan. Deploy the Cloudflare Free Managed Ruleset with the Rulesets API instead`);
   }
   return state;
 }

@@ -31,8 +31,7 @@ function mustGet(ctx: ZoneRequestContext): WafOverride {
   requirePreviousWaf(ctx);
   const found = getOverride(ctx.sql, ctx.params.overrides_id!);
   if (found === undefined) {
-    const e = PreviousWafErrors.overrideNotFound;
-    throw new ApiError(e.status, [{ code: e.code, message: `wafuriconfig.api.not_found: the zone has no URI-based WAF override ${ctx.params.overrides_id}` }]);
+    throw ApiError.from(PreviousWafErrors.overrideNotFound, `wafuriconfig.api.not_found: the zone has no URI-based WAF override ${ctx.params.overrides_id}`);
   }
   return found;
 }

@@ -47,8 +47,7 @@ function settingsOf(ctx: ZoneRequestContext): PreviousWafSettings {
 }
 
 function notFound(kind: keyof typeof PreviousWafErrors, message: string): ApiError {
-  const e = PreviousWafErrors[kind];
-  return new ApiError(e.status, [{ code: e.code, message }]);
+  return ApiError.from(PreviousWafErrors[kind], message);
 }
 
 function mustPackage(ctx: ZoneRequestContext): LegacyPackage {
@@ -88,7 +87,7 @@ function patchPackage(ctx: ZoneRequestContext): ApiResponse {
   if (!r.has('sensitivity') && !r.has('action_mode')) problems.add('/', 'give sensitivity and/or action_mode');
   problems.throwIfAny();
   if (pkg.detection_mode !== 'anomaly') {
-    throw new ApiError(PreviousWafErrors.notAnomalyPackage.status, [{ code: PreviousWafErrors.notAnomalyPackage.code, message: 'Only anomaly WAF packages can have their package attributes updated' }]);
+    throw ApiError.from(PreviousWafErrors.notAnomalyPackage, 'Only anomaly WAF packages can have their package attributes updated');
   }
   savePackage(ctx.sql, pkg.id, { ...(sensitivity ? { sensitivity } : {}), ...(actionMode ? { action_mode: actionMode } : {}) });
   return ok(packageView(pkg, loadSettings(ctx.sql), ctx.zone.id));
