@@ -5,7 +5,7 @@
  * simplified flow. Filters have no timestamps in the real API; the columns are kept for ordering
  * and debugging only.
  */
-import type { Sql, SqlRow } from '../sql.js';
+import { whereClause, type Sql, type SqlRow } from '../sql.js';
 
 /** DDL of the filters table (idempotent). */
 export const filtersSchema = [
@@ -128,14 +128,13 @@ export interface FilterListQuery {
 
 /** One page of filters in creation order, as API objects, and the total matching the query. */
 export function listFilters(sql: Sql, q: FilterListQuery, limit: number, offset: number): { items: FilterJson[]; total: number } {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  if (q.paused !== undefined) { where.push('paused = ?'); args.push(q.paused ? 1 : 0); }
-  if (q.expression !== undefined) { where.push('instr(lower(expression), lower(?)) > 0'); args.push(q.expression); }
-  if (q.description !== undefined) { where.push('instr(lower(description), lower(?)) > 0'); args.push(q.description); }
-  if (q.ref !== undefined) { where.push('ref = ?'); args.push(q.ref); }
-  if (q.id !== undefined) { where.push('id = ?'); args.push(q.id); }
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const { clause, args } = whereClause([
+    { column: 'paused', op: 'flag', value: q.paused },
+    { column: 'expression', op: 'contains', value: q.expression },
+    { column: 'description', op: 'contains', value: q.description },
+    { column: 'ref', op: 'exact', value: q.ref },
+    { column: 'id', op: 'exact', value: q.id },
+  ]);
   const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM filters ${clause}`, ...args).one().n;
   if (total <= offset) return { items: [], total };
   const rows = sql

@@ -5,7 +5,7 @@
  * still answer `{ id, deleted: true }` for one, as the real API's DeletedFilter.
  */
 import { FILTER_COLUMNS, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
-import type { Sql, SqlRow, SqlValue } from '../sql.js';
+import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
 
 /** DDL of the firewall_rules table (idempotent). */
@@ -175,13 +175,12 @@ export interface RuleListQuery {
  * come as arrays and become JSON objects in one step.
  */
 export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: number): { items: RuleJson[]; total: number } {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  if (q.description !== undefined) { where.push('instr(lower(description), lower(?)) > 0'); args.push(q.description); }
-  if (q.action !== undefined) { where.push('action = ?'); args.push(q.action); }
-  if (q.paused !== undefined) { where.push('paused = ?'); args.push(q.paused ? 1 : 0); }
-  if (q.id !== undefined) { where.push('id = ?'); args.push(q.id); }
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const { clause, args } = whereClause([
+    { column: 'description', op: 'contains', value: q.description },
+    { column: 'action', op: 'exact', value: q.action },
+    { column: 'paused', op: 'flag', value: q.paused },
+    { column: 'id', op: 'exact', value: q.id },
+  ]);
   const rows = sql.exec(
     `SELECT r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on,
             f.paused, f.description, f.ref, f.expression, f.locked
