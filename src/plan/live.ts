@@ -205,6 +205,13 @@ export interface LiveZone {
   /** null once the zone has migrated (the previous WAF's APIs no longer answer). */
   previousWaf: LivePreviousWaf | null;
   migration: LiveMigrationStatus | null;
+  /**
+   * The service's proposed new WAF configuration ("Get new WAF configuration"), read only when the
+   * plan may take a migration step (`readZone(id, { migrationConfig: true })`) and the zone has not
+   * finished migrating: a step PUTs it (skip rules included), as `zonewall migrate` does. Undefined
+   * when not read; null when the service has none for the zone.
+   */
+  migrationConfig?: EntrypointBody | null;
 }
 
 /** Bodies the planner asks providers to send. */

@@ -16,6 +16,12 @@ import type {
   PlanTier,
 } from '../plan/index.js';
 
+/** What `readZone` reads beyond the zone's objects. */
+export interface ReadZoneOptions {
+  /** Also read the proposed new WAF configuration (`LiveZone.migrationConfig`). */
+  migrationConfig?: boolean;
+}
+
 /** The answer of the migration compatibility check. */
 export interface MigrationCheck {
   compatible: boolean;
@@ -96,8 +102,12 @@ export interface Provider {
    * (other providers refuse) and `created` is true.
    */
   resolveZone(zone: string, options?: { create?: { plan: PlanTier } }): Promise<{ zone: LiveZoneInfo; created: boolean }>;
-  /** Reads all of a zone's state: one paginated list per resource type. */
-  readZone(zoneId: string): Promise<LiveZone>;
+  /**
+   * Reads all of a zone's state: one paginated list per resource type. With `migrationConfig`, a
+   * zone that has not finished migrating also gets the service's proposed configuration (one more
+   * GET), which a plan taking a migration step PUTs.
+   */
+  readZone(zoneId: string, options?: ReadZoneOptions): Promise<LiveZone>;
 
   createFilters(zoneId: string, filters: FilterBody[]): Promise<LiveFilter[]>;
   updateFilters(zoneId: string, filters: (FilterBody & { id: string })[]): Promise<LiveFilter[]>;

@@ -93,7 +93,9 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
     if (locking !== undefined) {
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
-    run.plan = diffZone(desired, await provider.readZone(zone.id), options);
+    // A manifest that may step the migration forward needs the service's proposal: the step PUTs it.
+    const migrationConfig = desired.wafMigration === 'validation' || desired.wafMigration === 'pending';
+    run.plan = diffZone(desired, await provider.readZone(zone.id, { migrationConfig }), options);
   } catch (err) {
     run.error = err instanceof Error ? err : new Error(String(err));
   }

@@ -5,6 +5,7 @@
  * concurrently. A zone that has finished migrating gets `previousWaf: null` without asking.
  */
 import type {
+  EntrypointBody,
   LiveEntrypoint,
   LiveFilter,
   LiveFirewallRule,
@@ -18,22 +19,35 @@ import type {
   LiveZoneInfo,
   WafState,
 } from '../../plan/index.js';
+import type { ReadZoneOptions } from '../provider.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { mapLimit } from './concurrency.js';
 import { ServiceError } from './errors.js';
 
-/** Reads a zone's whole live state. */
-export async function readZone(client: V4Client, zone: LiveZoneInfo): Promise<LiveZone> {
+/** Reads a zone's whole live state (with `migrationConfig`, the proposed configuration too). */
+export async function readZone(client: V4Client, zone: LiveZoneInfo, options: ReadZoneOptions = {}): Promise<LiveZone> {
   const id = zone.id;
   const migration = await readMigrationStatus(client, id);
-  const [filters, firewallRules, entrypoint, previousWaf] = await Promise.all([
+  const migrating = migration !== null && migration.waf_state !== 'new_only';
+  const [filters, firewallRules, entrypoint, previousWaf, migrationConfig] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
     readEntrypoint(client, id),
     migration?.waf_state === 'new_only' ? Promise.resolve(null) : readPreviousWaf(client, id),
+    options.migrationConfig === true && migrating ? readMigrationConfig(client, id) : Promise.resolve(undefined),
   ]);
-  return { zone, filters, firewallRules, entrypoint, previousWaf, migration };
+  return { zone, filters, firewallRules, entrypoint, previousWaf, migration, ...(migrationConfig !== undefined ? { migrationConfig } : {}) };
+}
+
+/** The proposed new WAF configuration, or null when the service refuses it for the zone (a 4xx). */
+export async function readMigrationConfig(client: V4Client, zoneId: string): Promise<EntrypointBody | null> {
+  try {
+    return await client.result<EntrypointBody>('GET', V4Paths.migrationConfig(zoneId), { query: { phase_two: 1 } });
+  } catch (err) {
+    if (err instanceof ServiceError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429) return null;
+    throw err;
+  }
 }
 
 /**

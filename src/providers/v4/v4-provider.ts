@@ -15,7 +15,7 @@ import type {
   LiveZoneInfo,
   PlanTier,
 } from '../../plan/index.js';
-import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
+import type { MigrationCheck, Provider, ProviderStats, ReadZoneOptions, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
@@ -84,8 +84,8 @@ export abstract class V4Provider implements Provider {
     return match === undefined ? undefined : toZoneInfo(match);
   }
 
-  readZone(zoneId: string): Promise<LiveZone> {
-    return this.zoneInfo(zoneId).then((zone) => readZone(this.client, zone));
+  readZone(zoneId: string, options: ReadZoneOptions = {}): Promise<LiveZone> {
+    return this.zoneInfo(zoneId).then((zone) => readZone(this.client, zone, options));
   }
 
   /** The zone's identity for `readZone` (one GET). */
