@@ -7,7 +7,7 @@ export * from './constants.js';
 export { MigrationError } from './errors.js';
 export {
   OwaspSensitivityTable, catalogFromLive, groupCategory, mapActionMode, mapOwaspPackage, mapPreviousWaf,
-  mapVendorRule, mapVendorRuleMode, withLivePackages,
+  mapVendorRule, mapVendorRuleMode, withLiveSettings,
 } from './mapping.js';
 export type {
   ActionMode, ManualItem, MappingResult, OwaspEquivalent, PackageKind, PreviousWafCatalog, PreviousWafSettings,

@@ -19,7 +19,7 @@ import type { MigrationCheck, Provider } from '../providers/index.js';
 import { MigrationError } from './errors.js';
 import { toManifestManagedRules } from './managed-rules.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
-import { catalogFromLive, mapPreviousWaf, withLivePackages } from './mapping.js';
+import { catalogFromLive, mapPreviousWaf, withLiveSettings } from './mapping.js';
 import { buildReport } from './report.js';
 import type { Blocker, EquivalenceReport } from './report.js';
 import { manifestDiff, rewriteManifest } from './rewrite.js';
@@ -131,7 +131,7 @@ function alreadyMigrated(input: MigrateInput, zone: LiveZoneInfo, live: LiveZone
   const rules = live.entrypoint?.rules ?? [];
   let report: EquivalenceReport | undefined;
   if (desired.previousWaf !== undefined) {
-    const mapping = mapPreviousWaf(withLivePackages(desired.previousWaf, null), catalogFromLive(null));
+    const mapping = mapPreviousWaf(withLiveSettings(desired.previousWaf, null), catalogFromLive(null));
     report = buildReport(zone.name, mapping, { rules }, 'manifest');
     events.report?.(report);
   }
@@ -173,7 +173,7 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
     throw new MigrationError(`${zone.name} cannot migrate until what blocks it is removed (see above); then run zonewall migrate ${manifest.path}${input.flags ?? ''} again`);
   }
   const proposal = await provider.migrationConfig(zone.id);
-  const settings = withLivePackages(manifest.desired.previousWaf, live.previousWaf);
+  const settings = withLiveSettings(manifest.desired.previousWaf, live.previousWaf);
   const report = buildReport(zone.name, mapPreviousWaf(settings, catalogFromLive(live.previousWaf)), proposal,
     manifest.desired.previousWaf !== undefined ? 'manifest' : 'live');
   events.report?.(report);

@@ -221,3 +221,32 @@ describe('status', () => {
     expect(text).toContain('next: delete the URI-based overrides first: zonewall migrate delete-overrides --zone example.com --all --force');
   });
 });
+
+describe('the report reads groups and rules from the live zone at every step', () => {
+  const tuned = (): LivePreviousWaf => ({
+    ...previousWaf(),
+    groups: [{ id: 'g-bad-robots', name: 'OWASP Bad Robots', mode: 'off', package_id: OWASP }, { id: 'g-xss', name: 'OWASP XSS Attacks', mode: 'on', package_id: OWASP }],
+    rules: [
+      { id: '990012', description: 'Rogue web site crawler', group: { id: 'g-bad-robots', name: 'OWASP Bad Robots' }, package_id: OWASP, mode: 'off', allowed_modes: ['on', 'off'] },
+      { id: '950011', description: 'SSI injection', group: { id: 'g-xss', name: 'OWASP XSS Attacks' }, package_id: OWASP, mode: 'on', allowed_modes: ['on', 'off'] },
+    ],
+  });
+  const manual = (r: EquivalenceReport) => r.rows.filter((row) => row.verdict === 'manual').map((row) => row.subject);
+
+  it('keeps the "recreate by hand" rows after --write removed previous_waf, in validation state too, until new only', async () => {
+    const p = fakeProvider({ ...zone('enterprise'), live: { filters: [], firewallRules: [], entrypoint: null, previousWaf: tuned() } });
+    const reports: EquivalenceReport[] = [];
+    const dry = await runMigration(input(p, manifestText), { report: (r) => reports.push(r) });
+    const expected = ['OWASP group g-bad-robots (OWASP Bad Robots)', 'OWASP rule 990012 (Rogue web site crawler)'];
+    expect(manual(reports[0])).toEqual(expected);
+    // The rewritten manifest has no previous_waf: the live zone still says what must be recreated.
+    expect(parse(dry.text).previous_waf).toBeUndefined();
+    await runMigration(input(p, dry.text), { report: (r) => reports.push(r) });
+    expect(manual(reports[1])).toEqual(expected);
+    expect(reports[1].counts.manual).toBe(2);
+    const validated = await runMigration(input(p, dry.text, { mode: 'validation' }), { report: (r) => reports.push(r) });
+    expect(validated.after).toBe('both');
+    await runMigration(input(p, validated.text, { mode: 'pending', force: true }), { report: (r) => reports.push(r) });
+    expect(manual(reports[3])).toEqual(expected);
+  });
+});
