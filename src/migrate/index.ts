@@ -34,4 +34,6 @@ export { parseTerraformState } from './terraform-state.js';
 export type { TfResource, TfState, TfStateFormat } from './terraform-state.js';
 export { TerraformKinds, convertTerraform, kindOf } from './terraform-convert.js';
 export type { ConversionNote, ConvertedManifest, Sourced, TerraformKind } from './terraform-convert.js';
+export { terraformAdoption } from './terraform-adopt.js';
+export type { TerraformAdoption } from './terraform-adopt.js';
 export { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from './terraform-render.js';

@@ -26,6 +26,7 @@ import type { LiveZone } from './live.js';
 
 export type { AdoptionWrites, ExportResult, ExportedKind, ExportedObject, SkippedObject } from './export-types.js';
 export { KeyRules, isValidKey, slugify } from './export-keys.js';
+export { adoptionFilterBody, adoptionRuleBody } from './export-firewall.js';
 export type { KeySource } from './export-keys.js';
 
 /** Options of `exportManifest`. */

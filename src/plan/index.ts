@@ -20,4 +20,4 @@ export { UnsafePlanError, assertApplicable } from './errors.js';
 export { createStyle, plainStyle, type Style } from './render/style.js';
 export { renderPlanText, renderChange, renderFindings, renderUnmanaged, renderCalls, renderSummaryLine, renderHeading } from './render/text.js';
 export { renderPlanMarkdown } from './render/markdown.js';
-export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';
+export { adoptionFilterBody, adoptionRuleBody, exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';
