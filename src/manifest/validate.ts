@@ -5,6 +5,7 @@
  * are still sound, so one run reports everything; the desired zone is returned only when there is
  * nothing to report. Offline: no provider, no network.
  */
+import { checkManagedCatalog } from './check-catalog.js';
 import { checkExpressions } from './check-expressions.js';
 import { checkPriorities } from './check-priorities.js';
 import { checkRefs } from './check-refs.js';
@@ -69,6 +70,7 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   checkRefs(checks, doc.data);
   checkPriorities(checks, doc.data);
   checkManagedRules(checks, doc.data);
+  checkManagedCatalog(checks, doc.data);
   checkPreviousWaf(checks, doc.data);
   list.push(...checks.issues);
   const zone = normalize(checks, doc.data, expressions);
