@@ -160,7 +160,7 @@ describe('exportManifest: WAF sections', () => {
         {
           id: hex(11), ref: 'owasp', action: 'execute', expression: 'true', enabled: true,
           action_parameters: { id: owasp, overrides: {
-            categories: [{ category: 'paranoia-level-3', enabled: false }, { category: 'paranoia-level-4', enabled: false }, { category: 'wordpress', action: 'log' }],
+            categories: [{ category: 'paranoia-level-3', enabled: false }, { category: 'paranoia-level-4', enabled: false }, { category: 'xss', action: 'log' }],
             rules: [{ id: '6179ae15870a4bb7b2d480d4843b323c', score_threshold: 60, action: 'managed_challenge' }],
           } },
         },
@@ -169,7 +169,7 @@ describe('exportManifest: WAF sections', () => {
     const { result } = roundTrip(live);
     expect(result.document.managed_rules).toEqual([
       { ruleset: 'managed', ref: hex(10), overrides: { rules: [{ id: '5f6744fa026a4638bda5b3d7d5e015dd', action: 'log', enabled: true }] } },
-      { ruleset: 'owasp', paranoia_level: 2, action: 'managed_challenge', score_threshold: 'low', overrides: { categories: [{ category: 'wordpress', action: 'log' }] } },
+      { ruleset: 'owasp', paranoia_level: 2, action: 'managed_challenge', score_threshold: 'low', overrides: { categories: [{ category: 'xss', action: 'log' }] } },
     ]);
     expect(result.adoption.entrypoint).toBeNull();
   });

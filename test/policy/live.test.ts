@@ -34,7 +34,7 @@ const wafCases = casesOf(`- name: log4j is logged by the new WAF, blocked by the
 
 async function apply(provider: Provider, desired: DesiredZone): Promise<void> {
   const { zone } = await provider.resolveZone(desired.zone, provider.kind === 'engine' ? { create: { plan: 'enterprise' } } : {});
-  const result = await applyZone(diffZone(desired, await provider.readZone(zone.id)), provider, { force: true });
+  const result = await applyZone(diffZone(desired, await provider.readZone(zone.id, { migrationConfig: true })), provider, { force: true });
   expect(result.ok).toBe(true);
 }
 
