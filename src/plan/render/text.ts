@@ -9,6 +9,7 @@ import type { Attributes, Change } from '../change.js';
 import type { Finding } from '../finding.js';
 import { hasChanges, type CallEstimate, type Plan, type PlanSummary, type UnmanagedObject } from '../plan.js';
 import { plainStyle, type Style } from './style.js';
+import { deltaLabel, overrideDeltas } from './overrides.js';
 import { formatValue, wordDiff } from './values.js';
 
 /** How many unmanaged objects the text lists before summarising the rest. */
@@ -62,6 +63,9 @@ function attributeLines(c: Change, s: Style): string[] {
     const a = c.after?.[name];
     if (name === 'expression' && typeof b === 'string' && typeof a === 'string') {
       lines.push(`${pad}expression: ${wordDiff(b, a, s)}`);
+    } else if (name === 'overrides') {
+      // One line per override, not two JSON blobs: a threshold change must not hide in them.
+      for (const d of overrideDeltas(b, a)) lines.push(`${pad}overrides: ${deltaLabel(d)}: ${s.red(d.before)} -> ${s.green(d.after)}`);
     } else {
       lines.push(`${pad}${name}: ${s.red(formatValue(name, b))} -> ${s.green(formatValue(name, a))}`);
     }
