@@ -189,6 +189,30 @@ describe('diffZone: previous WAF', () => {
   };
   const loc = { file: 'zone.yaml', line: 3, column: 1 };
 
+  it('plans a reset to the default, as a change, for an entry removed from previous_waf', () => {
+    const tuned: LivePreviousWaf = {
+      ...previousWaf,
+      packages: [{ ...previousWaf.packages[0]!, sensitivity: 'low', action_mode: 'simulate' }, previousWaf.packages[1]!],
+      groups: [{ ...previousWaf.groups[0]!, mode: 'off' }],
+      rules: [{ ...previousWaf.rules[0]!, mode: 'disable' }],
+    };
+    // The manifest used to list all three; now it lists only the group.
+    const plan = diffZone(desired({ previousWaf: { packages: {}, groups: { g1: 'off' }, rules: {}, location: loc } }), live({ previousWaf: tuned }));
+    const resets = plan.changes.filter((c) => c.reason === 'reset-to-default');
+    expect(resets.map((c) => [c.kind, c.ref, c.before, c.after])).toEqual([
+      ['waf_package', 'owasp1', { sensitivity: 'low', action_mode: 'simulate' }, { sensitivity: 'high', action_mode: 'challenge' }],
+      ['waf_rule', '100048', { mode: 'disable' }, { mode: 'default' }],
+    ]);
+    expect(resets.flatMap((c) => c.writes)).toEqual([
+      { op: 'waf_package.patch', packageId: 'owasp1', body: { sensitivity: 'high', action_mode: 'challenge' } },
+      { op: 'waf_rule.patch', packageId: 'cf1', ruleId: '100048', mode: 'default' },
+    ]);
+    expect(plan.summary.change).toBe(2);
+    expect(renderPlanText(plan)).toContain('~ waf_rule "100048"  # reset-to-default');
+    // Without a previous_waf section nothing of the previous WAF is managed: nothing is reset.
+    expect(diffZone(desired(), live({ previousWaf: tuned })).changes).toEqual([]);
+  });
+
   it('patches only what differs, one request each, and flags weakening', () => {
     const plan = diffZone(desired({ previousWaf: {
       packages: { owasp1: { sensitivity: 'high', action_mode: 'simulate' } }, groups: { g1: 'off' }, rules: { '100048': 'block' }, location: loc,

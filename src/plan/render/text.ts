@@ -16,7 +16,7 @@ import { formatValue, wordDiff } from './values.js';
 export const UnmanagedListLimit = 50;
 
 /** Reasons worth naming next to a change's header (the others are implied by its action). */
-const tellReason = new Set(['renamed', 'reordered', 'repointed', 'filter-replaced', 'adopted', 'duplicate-ref', 'prune', 'follows-rule', 'recreated-with-filter']);
+const tellReason = new Set(['renamed', 'reordered', 'repointed', 'filter-replaced', 'adopted', 'duplicate-ref', 'prune', 'follows-rule', 'recreated-with-filter', 'reset-to-default']);
 /** Attributes a create does not list (empty, or already in the header). */
 const hiddenOnCreate = new Set(['ref', 'position']);
 
