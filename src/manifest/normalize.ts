@@ -17,13 +17,14 @@ import type { DocPath } from './errors.js';
 import type { FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
 import type { Locator } from './locate.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
+import { normalizePageRules } from './page-rules.js';
 import { pathKey } from './schema.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
 /** Bypass products in the service's documented order; `products` is a set, so it is kept sorted. */
 const productOrder = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'];
 
-const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'managed_rules', 'previous_waf', 'waf_migration'] as const;
+const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
 
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
@@ -53,6 +54,7 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
   normalizeRules(zone, checks, data, expressions);
   if (Array.isArray(m.managed_rules)) zone.managedRules = normalizeManaged(checks, m.managed_rules, expressions);
   if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, at(['previous_waf']));
+  if (isRecord(m.page_rules)) zone.pageRules = normalizePageRules(checks, m.page_rules, at);
   return zone;
 }
 

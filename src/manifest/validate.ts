@@ -6,6 +6,7 @@
  * nothing to report. Offline: no provider, no network.
  */
 import { checkManagedCatalog } from './check-catalog.js';
+import { checkPageRules } from './page-rules.js';
 import { checkExpressions } from './check-expressions.js';
 import { checkPriorities } from './check-priorities.js';
 import { checkRefs } from './check-refs.js';
@@ -72,6 +73,7 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   checkManagedRules(checks, doc.data);
   checkManagedCatalog(checks, doc.data);
   checkPreviousWaf(checks, doc.data);
+  checkPageRules(checks, doc.data);
   list.push(...checks.issues);
   const zone = normalize(checks, doc.data, expressions);
   const tier = options.tier ?? zone.plan;

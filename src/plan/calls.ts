@@ -1,7 +1,7 @@
 /**
  * How many API requests applying a plan makes, and how long the service's rate budget makes it
  * take. Batched writes cost ceil(objects / batch size) requests per phase; the previous WAF's
- * PATCH-only APIs cost one request per object; the entry point costs one PUT. The budget is the
+ * PATCH-only APIs and Page Rules cost one request per object; the entry point costs one PUT. The budget is the
  * service's 1,200 requests per 5 minutes: requests within it go out at once, the rest wait
  * (seconds ≈ (requests − budget) × window / budget).
  */
@@ -26,7 +26,7 @@ export interface CallOptions {
   budgetWindowSeconds?: number;
 }
 
-const unbatched = new Set<PhaseName>(['previous_waf', 'entrypoint']);
+const unbatched = new Set<PhaseName>(['page_rules', 'previous_waf', 'entrypoint']);
 
 /** The call estimate of a plan's changes and entry point write. */
 export function estimateCalls(changes: readonly Change[], entrypoint: EntrypointWrite | null, options: CallOptions = {}): CallEstimate {

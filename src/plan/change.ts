@@ -16,6 +16,7 @@ export const ResourceKinds = [
   'waf_group',
   'waf_rule',
   'waf_migration',
+  'page_rule',
 ] as const;
 
 /** One kind of managed object. */

@@ -11,6 +11,7 @@ import type { Change } from './change.js';
 import { diffFirewall } from './diff-firewall.js';
 import { diffManaged } from './diff-managed.js';
 import { diffMigration } from './diff-migration.js';
+import { diffPageRules } from './diff-page-rules.js';
 import { diffPreviousWaf } from './diff-previous-waf.js';
 import type { Finding } from './finding.js';
 import { fingerprint } from './fingerprint.js';
@@ -52,8 +53,9 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
   const managed = diffManaged(desired, live, canon, settings.prune);
   const previousWaf = diffPreviousWaf(desired, live);
   const migration = diffMigration(desired, live);
-  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...managed.findings, ...previousWaf.findings, ...migration.findings];
-  const all: Change[] = [...firewall.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
+  const pageRules = diffPageRules(desired, live, settings.prune);
+  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...managed.findings, ...previousWaf.findings, ...pageRules.findings, ...migration.findings];
+  const all: Change[] = [...firewall.changes, ...pageRules.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
   const changes = orderChanges(all);
   // A migration step PUTs what `zonewall migrate --mode` PUTs (migration-body.ts), never the plain diff's body.
   const entrypoint = migration.write !== undefined ? migration.write : entrypointWrite(live, managed.rules);
@@ -63,7 +65,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     manifest: { file: desired.file, zone: desired.zone },
     changes,
     entrypoint,
-    unmanaged: [...firewall.unmanaged, ...managed.unmanaged],
+    unmanaged: [...firewall.unmanaged, ...managed.unmanaged, ...pageRules.unmanaged],
     findings,
     calls: estimateCalls(changes, entrypoint, options),
     fingerprint: fingerprint(live),

@@ -24,6 +24,7 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `migration-blocked` | error | URI-based WAF overrides block the migration |
  * | `migration-step-unavailable` | error | apply cannot build the migration step's body (the service's proposed configuration is missing): `zonewall migrate --mode` takes it |
  * | `previous-waf-unavailable` | error | `previous_waf` on a zone whose previous WAF does not answer (migrated: run `zonewall migrate PATH --write`) |
+ * | `page-rules-unavailable` | error | `page_rules` on a zone whose service has no Page Rules API |
  * | `locked-filter-duplicate` | error | a simplified-flow filter with the same expression blocks a create |
  * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
  * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass) |
@@ -50,6 +51,7 @@ export const FindingCodes = {
   'migration-blocked': 'error',
   'migration-step-unavailable': 'error',
   'previous-waf-unavailable': 'error',
+  'page-rules-unavailable': 'error',
   'locked-filter-duplicate': 'error',
   'deletes-too-many': 'danger',
   'weakens-action': 'danger',

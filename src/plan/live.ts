@@ -183,6 +183,28 @@ export interface LivePreviousWaf {
   overrides: LiveWafOverride[];
 }
 
+/** A Page Rule action of the subset zonewall manages (seed 002): `disable_security`, or `waf` on/off. */
+export type PageRuleAction = { id: 'disable_security'; value?: never } | { id: 'waf'; value: 'on' | 'off' } | { id: string; value?: unknown };
+
+/** A Page Rule as `GET /zones/{zone_id}/pagerules` returns it (no ref: matched by its URL target). */
+export interface LivePageRule {
+  id: string;
+  targets: { target: 'url'; constraint: { operator: string; value: string } }[];
+  actions: PageRuleAction[];
+  priority: number;
+  status: 'active' | 'disabled';
+  created_on?: string;
+  modified_on?: string;
+}
+
+/** The body of a Page Rule create or update. */
+export interface PageRuleBody {
+  targets: { target: 'url'; constraint: { operator: 'matches'; value: string } }[];
+  actions: PageRuleAction[];
+  priority: number;
+  status: 'active' | 'disabled';
+}
+
 /** Which WAF versions are active: the seed's states `previous only`, `both`, `new only`. */
 export type WafState = 'previous_only' | 'both' | 'new_only';
 
@@ -212,6 +234,8 @@ export interface LiveZone {
    * when not read; null when the service has none for the zone.
    */
   migrationConfig?: EntrypointBody | null;
+  /** The zone's Page Rules; undefined when the service has no Page Rules API for the zone. */
+  pageRules?: LivePageRule[];
 }
 
 /** Bodies the planner asks providers to send. */

@@ -12,6 +12,7 @@
  * | `filters.create` | POST of filters, in batches |
  * | `firewall_rules.update` | PUT of rules (priorities, repoints), in batches |
  * | `firewall_rules.create` | POST of rules, in batches |
+ * | `page_rules` | one POST, PUT or DELETE per Page Rule (the API has no batch form) |
  * | `previous_waf` | one PATCH per package, group or rule (the API has no batch form) |
  * | `entrypoint` | one PUT of the whole entry point (and the migration step) |
  * | `firewall_rules.delete` | DELETE of rules, in batches |
@@ -27,6 +28,7 @@ export const PhaseNames = [
   'filters.create',
   'firewall_rules.update',
   'firewall_rules.create',
+  'page_rules',
   'previous_waf',
   'entrypoint',
   'firewall_rules.delete',
@@ -48,11 +50,14 @@ export function phaseOf(write: Write): PhaseName {
     case 'waf_package.patch':
     case 'waf_group.patch':
     case 'waf_rule.patch': return 'previous_waf';
+    case 'page_rule.create':
+    case 'page_rule.update':
+    case 'page_rule.delete': return 'page_rules';
   }
 }
 
 const kindOrder: Record<Change['kind'], number> = {
-  filter: 0, firewall_rule: 1, waf_package: 2, waf_group: 3, waf_rule: 4, managed_ruleset: 5, waf_migration: 6,
+  filter: 0, firewall_rule: 1, waf_package: 2, waf_group: 3, waf_rule: 4, managed_ruleset: 5, waf_migration: 6, page_rule: 7,
 };
 
 /** The rank of a change in apply order: the phase of its first write, entry-point changes at `entrypoint`. */

@@ -11,8 +11,10 @@ import type {
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LivePageRule,
   LiveZone,
   LiveZoneInfo,
+  PageRuleBody,
   PlanTier,
 } from '../plan/index.js';
 
@@ -119,6 +121,11 @@ export interface Provider {
 
   /** PUT of the `http_request_firewall_managed` entry point, optionally as a migration step. */
   putEntrypoint(zoneId: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<LiveEntrypoint>;
+
+  /** Page Rules: one call per rule (the API has no batch form). */
+  createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule>;
+  updatePageRule(zoneId: string, ruleId: string, body: PageRuleBody): Promise<LivePageRule>;
+  deletePageRule(zoneId: string, ruleId: string): Promise<void>;
 
   patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void>;
   patchWafGroup(zoneId: string, packageId: string, groupId: string, mode: 'on' | 'off'): Promise<void>;

@@ -31,3 +31,14 @@ describe('managed_rules against the catalog', () => {
       '      rules: [{ id: 6179ae15870a4bb7b2d480d4843b323c, score_threshold: 60 }]'))).toEqual([]);
   });
 });
+
+describe('page_rules', () => {
+  it('reports a missing action, a bad value and a repeated url with positions', () => {
+    expect(issuesOf(doc(z, 'page_rules:', '  images:', '    url: "*example.com/images/*"', '  again:', '    url: "*example.com/images/*"', '    waf: off',
+      '  bad:', '    url: example.com/x', '    disable_security: false'))).toEqual([
+      'zone.yaml:3:3: page_rules.images: needs an action: disable_security: true, or waf: on|off',
+      'zone.yaml:6:10: page_rules.again.url: same url as page_rules.images (line 4); a Page Rule is matched by its URL pattern: merge the two',
+      'zone.yaml:10:23: page_rules.bad.disable_security: must be true (got false)',
+    ]);
+  });
+});

@@ -10,6 +10,7 @@ import type {
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LivePageRule,
   LivePreviousWaf,
   LiveWafGroup,
   LiveWafOverride,
@@ -30,14 +31,29 @@ export async function readZone(client: V4Client, zone: LiveZoneInfo, options: Re
   const id = zone.id;
   const migration = await readMigrationStatus(client, id);
   const migrating = migration !== null && migration.waf_state !== 'new_only';
-  const [filters, firewallRules, entrypoint, previousWaf, migrationConfig] = await Promise.all([
+  const [filters, firewallRules, entrypoint, previousWaf, migrationConfig, pageRules] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
     readEntrypoint(client, id),
     migration?.waf_state === 'new_only' ? Promise.resolve(null) : readPreviousWaf(client, id),
     options.migrationConfig === true && migrating ? readMigrationConfig(client, id) : Promise.resolve(undefined),
+    readPageRules(client, id),
   ]);
-  return { zone, filters, firewallRules, entrypoint, previousWaf, migration, ...(migrationConfig !== undefined ? { migrationConfig } : {}) };
+  return {
+    zone, filters, firewallRules, entrypoint, previousWaf, migration,
+    ...(migrationConfig !== undefined ? { migrationConfig } : {}), ...(pageRules !== undefined ? { pageRules } : {}),
+  };
+}
+
+/** The zone's Page Rules (one unpaginated list), or undefined when the service has no such API (404). */
+export async function readPageRules(client: V4Client, zoneId: string): Promise<LivePageRule[] | undefined> {
+  try {
+    const rules = await client.result<LivePageRule[]>('GET', V4Paths.pageRules(zoneId));
+    return Array.isArray(rules) ? rules : [];
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 404) return undefined;
+    throw err;
+  }
 }
 
 /** The proposed new WAF configuration, or null when the service refuses it for the zone (a 4xx). */

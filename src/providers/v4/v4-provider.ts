@@ -11,8 +11,10 @@ import type {
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LivePageRule,
   LiveZone,
   LiveZoneInfo,
+  PageRuleBody,
   PlanTier,
 } from '../../plan/index.js';
 import type { MigrationCheck, Provider, ProviderStats, ReadZoneOptions, TraceRequest, TraceResult } from '../provider.js';
@@ -117,6 +119,16 @@ export abstract class V4Provider implements Provider {
   putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<LiveEntrypoint> {
     const query = options.wafMigration === undefined ? undefined : { waf_migration: options.wafMigration, phase_two: 1 };
     return this.client.result<LiveEntrypoint>('PUT', V4Paths.entrypoint(zoneId), { query, body });
+  }
+
+  createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule> {
+    return this.client.result<LivePageRule>('POST', V4Paths.pageRules(zoneId), { body });
+  }
+  updatePageRule(zoneId: string, ruleId: string, body: PageRuleBody): Promise<LivePageRule> {
+    return this.client.result<LivePageRule>('PUT', V4Paths.pageRule(zoneId, ruleId), { body });
+  }
+  async deletePageRule(zoneId: string, ruleId: string): Promise<void> {
+    await this.client.call('DELETE', V4Paths.pageRule(zoneId, ruleId));
   }
 
   async patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void> {
