@@ -175,7 +175,7 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
   const proposal = await provider.migrationConfig(zone.id);
   const settings = withLiveSettings(manifest.desired.previousWaf, live.previousWaf);
   const report = buildReport(zone.name, mapPreviousWaf(settings, catalogFromLive(live.previousWaf)), proposal,
-    manifest.desired.previousWaf !== undefined ? 'manifest' : 'live');
+    manifest.desired.previousWaf !== undefined ? 'manifest' : 'live', live.pageRules ?? []);
   events.report?.(report);
   refuse(input, zone, before);
   const mode = input.mode ?? suggestedMode(zone, before);

@@ -28,7 +28,7 @@ export interface ExportedObject {
 
 /** A live object the export leaves out, and why. */
 export interface SkippedObject {
-  kind: ExportedKind | 'waf_package' | 'waf_group' | 'waf_rule';
+  kind: ExportedKind | 'waf_package' | 'waf_group' | 'waf_rule' | 'page_rule';
   id: string;
   ref?: string;
   reason: string;

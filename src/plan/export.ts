@@ -21,6 +21,7 @@ import type { ZoneManifest } from '../manifest/index.js';
 import { createCanonicalizer } from './canonical.js';
 import { exportFirewall } from './export-firewall.js';
 import type { ExportResult } from './export-types.js';
+import { exportPageRules } from './export-page-rules.js';
 import { exportManagedRules, exportPreviousWaf, exportWafMigration } from './export-waf.js';
 import type { LiveZone } from './live.js';
 
@@ -43,6 +44,7 @@ export function exportManifest(live: LiveZone, options: ExportOptions = {}): Exp
   const skipped = [...firewall.skipped, ...(managed?.skipped ?? [])];
   const previousWaf = exportPreviousWaf(live.previousWaf, skipped);
   const wafMigration = exportWafMigration(live, managed !== undefined);
+  const pageRules = exportPageRules(live.pageRules, skipped);
 
   // Key order of the document is the order the schema documents its sections in.
   const document: ZoneManifest = { zone: options.zone ?? live.zone.name };
@@ -51,6 +53,7 @@ export function exportManifest(live: LiveZone, options: ExportOptions = {}): Exp
   if (Object.keys(firewall.rules).length > 0) document.firewall_rules = firewall.rules;
   if (managed !== undefined) document.managed_rules = managed.items;
   if (previousWaf !== undefined) document.previous_waf = previousWaf;
+  if (pageRules !== undefined) document.page_rules = pageRules;
   if (wafMigration !== undefined) document.waf_migration = wafMigration;
 
   return {

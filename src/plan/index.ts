@@ -11,6 +11,7 @@ export * from './finding.js';
 export * from './plan.js';
 export { PhaseNames, phaseOf, orderChanges, type PhaseName } from './order.js';
 export { diffZone, type PlanOptions } from './diff.js';
+export { describePageRule, pageRuleSettings, pageRuleUrl } from './diff-page-rules.js';
 export { compactOverrides, desiredBody, migrationBody, proposalBody, type BodySource, type MigrationBodyInput } from './migration-body.js';
 export { SafetyDefaults, safetyFindings } from './safety.js';
 export { CallLimits, estimateCalls, type CallOptions } from './calls.js';

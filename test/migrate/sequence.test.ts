@@ -250,3 +250,29 @@ describe('the report reads groups and rules from the live zone at every step', (
     expect(manual(reports[3])).toEqual(expected);
   });
 });
+
+describe('the report lists the zone\'s Page Rules', () => {
+  it('pairs disable_security and waf: off Page Rules with the proposal\'s skip rules, and says when one is missing', async () => {
+    const target = (value: string) => [{ target: 'url' as const, constraint: { operator: 'matches', value } }];
+    const pageSkip: EntrypointRule = { ...skip, expression: 'http.request.full_uri wildcard "*example.com/images/*"', description: 'Migrated from Page Rule p1 (*example.com/images/*)' };
+    const p = fakeProvider({ ...zone('business'), proposal: { ...proposal, rules: [pageSkip, ...proposal.rules] }, live: {
+      filters: [], firewallRules: [], entrypoint: null, previousWaf: previousWaf(),
+      pageRules: [
+        { id: 'p1', targets: target('*example.com/images/*'), actions: [{ id: 'disable_security' }], priority: 1, status: 'active' },
+        { id: 'p2', targets: target('example.com/legacy/*'), actions: [{ id: 'waf', value: 'off' }], priority: 1, status: 'active' },
+        { id: 'p3', targets: target('example.com/admin/*'), actions: [{ id: 'waf', value: 'on' }], priority: 1, status: 'active' },
+      ],
+    } });
+    const reports: EquivalenceReport[] = [];
+    await runMigration(input(p, manifestText), { report: (r) => reports.push(r) });
+    const rows = reports[0].rows.filter((r) => r.subject.startsWith('Page Rule'));
+    expect(rows.map((r) => [r.subject, r.verdict, r.previous])).toEqual([
+      ['Page Rule *example.com/images/*', 'maps', 'disable_security'],
+      ['Page Rule example.com/legacy/*', 'manual', 'waf off'],
+      ['Page Rule example.com/admin/*', 'maps', 'waf on'],
+    ]);
+    expect(rows[0].proposed).toBe('skip the rules after it in the entry point when http.request.full_uri wildcard "*example.com/images/*"');
+    // The Page Rule's skip rule is not reported a second time as a firewall rule's.
+    expect(reports[0].rows.filter((r) => r.previous === 'firewall rule: bypass waf')).toHaveLength(1);
+  });
+});

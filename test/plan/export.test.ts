@@ -236,3 +236,25 @@ describe('exportManifest: WAF sections', () => {
     expect(text).toContain('"100048": simulate');
   });
 });
+
+describe('exportManifest: Page Rules', () => {
+  it('writes disable_security and waf Page Rules keyed by their URL, plans empty, and reports the rest', () => {
+    const target = (value: string) => [{ target: 'url' as const, constraint: { operator: 'matches', value } }];
+    const live = zoneOf([], [], { pageRules: [
+      { id: 'p1', targets: target('*example.com/images/*'), actions: [{ id: 'disable_security' }], priority: 1, status: 'active' },
+      { id: 'p2', targets: target('example.com/legacy/*'), actions: [{ id: 'waf', value: 'off' }], priority: 2, status: 'disabled' },
+      { id: 'p3', targets: target('example.com/static/*'), actions: [{ id: 'cache_level', value: 'bypass' }], priority: 1, status: 'active' },
+    ] });
+    const result = exportManifest(live);
+    expect(result.document.page_rules).toEqual({
+      'example-com-images': { url: '*example.com/images/*', disable_security: true },
+      'example-com-legacy': { url: 'example.com/legacy/*', waf: 'off', status: 'disabled', priority: 2 },
+    });
+    expect(result.skipped).toEqual([{ kind: 'page_rule', id: 'p3', reason: 'actions cache_level: page_rules holds disable_security and waf only' }]);
+    const loaded = validateManifestText(renderManifestYaml(result.document, { schema: 's.json' }), 'zone.yaml');
+    expect(loaded.issues).toEqual([]);
+    const plan = diffZone(loaded.zone!, live);
+    expect(plan.changes.filter((c) => c.action !== 'no-op')).toEqual([]);
+    expect(plan.unmanaged.map((u) => u.id)).toEqual(['p3']);
+  });
+});
