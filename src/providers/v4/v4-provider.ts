@@ -18,6 +18,7 @@ import type {
   PlanTier,
 } from '../../plan/index.js';
 import type { MigrationCheck, Provider, ProviderStats, ReadZoneOptions, TraceRequest, TraceResult } from '../provider.js';
+import type { MigrationCheckResult } from '../../api/index.js';
 import { V4Client } from './client.js';
 import { V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
@@ -145,8 +146,10 @@ export abstract class V4Provider implements Provider {
   }
 
   async checkMigration(zoneId: string): Promise<MigrationCheck> {
-    const { result, messages } = await this.client.call<{ compatible: boolean; migration_state: string }>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
-    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons: messages.map((m) => m.message) };
+    const { result, messages } = await this.client.call<Partial<MigrationCheckResult>>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
+    // zonewall's engine puts the reasons in the result (a success keeps `messages` empty, seed 002); other services may use messages.
+    const reasons = Array.isArray(result.reasons) && result.reasons.length > 0 ? result.reasons.map((r) => r.message) : messages.map((m) => m.message);
+    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons };
   }
 
   migrationConfig(zoneId: string): Promise<EntrypointBody> {
