@@ -15,8 +15,9 @@
  * 3. the service's proposal, shaped as the seed says (validation bodies omit id, version and ref).
  */
 import type { DesiredManagedRuleset } from '../manifest/index.js';
+import { executeRule } from './diff-managed.js';
 import { isExecuteRule } from './live.js';
-import type { EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LiveEntrypoint, ManagedOverrides, WafState } from './live.js';
+import type { EntrypointBody, EntrypointRule, LiveEntrypoint, ManagedOverrides, WafState } from './live.js';
 
 /** Where a migration body's execute rules come from. */
 export type BodySource = 'manifest' | 'live' | 'proposal';
@@ -55,17 +56,7 @@ export function proposalBody(proposal: EntrypointBody, mode: 'validation' | 'pen
 export function desiredBody(managed: readonly DesiredManagedRuleset[], name = 'default'): EntrypointBody {
   return {
     name,
-    rules: managed.map((m): ExecuteEntrypointRule => {
-      const overrides = compactOverrides(m.overrides);
-      return {
-        action: 'execute',
-        expression: m.expression,
-        description: m.description,
-        ref: m.ref,
-        enabled: m.enabled,
-        action_parameters: { id: m.rulesetId, ...(overrides !== undefined ? { overrides } : {}) },
-      };
-    }),
+    rules: managed.map((m) => executeRule(m, undefined)),
   };
 }
 

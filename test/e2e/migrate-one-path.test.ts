@@ -6,30 +6,16 @@
  * as a child process on the embedded engine; each tier gets two identical zones, one per path.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { withEngine, zonewall } from '../migrate/cli.js';
+import { withEngine, workspace } from '../migrate/cli.js';
 
 const OWASP = 'c504870194831cd12c3fc0284f294abb';
 const CliTimeout = 240_000;
-let dir: string;
-let stateDir: string;
-
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-e2e-one-path-'));
-  stateDir = path.join(dir, 'state');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const run = (...args: string[]) => zonewall([...args, '--state-dir', stateDir], { cwd: dir });
-
-async function ok(...args: string[]): Promise<string> {
-  const r = await run(...args);
-  expect(r.code, `zonewall ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
-  return r.stdout;
-}
+const ws = workspace('one-path', (r, what) => expect(r.code, what).toBe(0));
+const { dir, stateDir, run, ok } = ws;
+afterAll(() => ws.remove());
 
 /** A manifest with an office range that bypasses the WAF, and the previous WAF's OWASP settings. */
 function manifest(zone: string): string {

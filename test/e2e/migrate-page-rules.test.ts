@@ -7,29 +7,15 @@
  * a child process on the embedded engine.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { zonewall } from '../migrate/cli.js';
+import { workspace } from '../migrate/cli.js';
 
 const CliTimeout = 240_000;
-let dir: string;
-let stateDir: string;
-
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-e2e-page-rules-'));
-  stateDir = path.join(dir, 'state');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const run = (...args: string[]) => zonewall([...args, '--state-dir', stateDir], { cwd: dir });
-
-async function ok(...args: string[]): Promise<string> {
-  const r = await run(...args);
-  expect(r.code, `zonewall ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
-  return r.stdout;
-}
+const ws = workspace('page-rules', (r, what) => expect(r.code, what).toBe(0));
+const { dir, stateDir, run, ok } = ws;
+afterAll(() => ws.remove());
 
 const manifest = `zone: pages.test
 plan: business

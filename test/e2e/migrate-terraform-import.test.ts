@@ -8,11 +8,10 @@
  * CLI as a child process on the embedded engine.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { withEngine, zonewall } from '../migrate/cli.js';
+import { withEngine, workspace } from '../migrate/cli.js';
 
 const OWASP = 'c504870194831cd12c3fc0284f294abb';
 const VENDOR = '1e334934fd7ae32ad705667f8c1057aa';
@@ -20,16 +19,9 @@ const BAD_ROBOTS = '07d700cf30fda7548be94ff01087d0c4';
 const WORDPRESS = 'c956a7bf4225adc26448b0badc12f17a';
 const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
 const CliTimeout = 240_000;
-let dir: string;
-let stateDir: string;
-
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-e2e-tf-import-'));
-  stateDir = path.join(dir, 'state');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const run = (...args: string[]) => zonewall([...args, '--state-dir', stateDir], { cwd: dir });
+const ws = workspace('tf-import', (r, what) => expect(r.code, what).toBe(0));
+const { dir, stateDir, run } = ws;
+afterAll(() => ws.remove());
 
 interface Live { zoneId: string; filters: { id: string }[]; rules: { id: string }[]; entrypointRules: { id: string }[] }
 
