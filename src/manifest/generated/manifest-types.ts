@@ -51,7 +51,7 @@ export interface ZoneManifest {
   managed_rules?: ManagedRuleset[];
   previous_waf?: PreviousWaf;
   /**
-   * Page Rules of the zone (the subset seed 002 names: a URL pattern with `disable_security` or `waf: on|off`), keyed by a name of your choice. Page Rules have no `ref`: a live Page Rule is matched by its URL pattern, so two entries may not have the same `url`; live Page Rules whose URL no entry has are unmanaged (left alone; `--prune` deletes them). The WAF migration turns them into skip rules of the managed phase: `disable_security` and `waf: off` skip the managed rules for the URL pattern (`waf: on` keeps them running).
+   * Page Rules of the zone (the subset seed 002 names: a URL pattern with `disable_security` or `waf: on|off`), keyed by a name of your choice. Page Rules have no `ref`: a live Page Rule is matched by its URL pattern, so two entries may not have the same `url`; live Page Rules whose URL no entry has are unmanaged (left alone; `--prune` deletes them). The WAF migration turns them into skip rules of the managed phase: `disable_security` and `waf: off` skip the managed rules for the URL pattern; on a zone whose previous WAF is off, `waf: on` makes the managed rules run for its pattern only.
    */
   page_rules?: {
     [k: string]: PageRule;
@@ -260,7 +260,7 @@ export interface PreviousWafPackage {
  */
 export interface PageRule {
   /**
-   * The URL pattern (the Page Rule's `url` target, operator `matches`): a host and path where `*` matches any run of characters, for example `*example.com/images/*`. No scheme needed; the query string is not part of the match.
+   * The URL pattern (the Page Rule's `url` target, operator `matches`), for example `*example.com/images/*`: it matches the request's full URL (`scheme://host/path?query`), `*` matching any run of characters, case-insensitively; without a scheme it matches both http and https, and without a path it means the path `/`.
    */
   url: string;
   /**
