@@ -202,7 +202,8 @@ async function adoptConverted(converted: ConvertedManifest, path: string, opts: 
     const found = await provider.resolveZone(converted.zone).catch(() => undefined);
     if (found === undefined) return `Nothing adopted: zone ${converted.zone} is not at the ${provider.description}.\n`;
     const { zone } = found;
-    const held = await acquireZoneLock({ dir: lockDir(provider, typeof opts.stateDir === 'string' ? opts.stateDir : DefaultStateDir), key: lockKey(provider, zone.id), zone: zone.name });
+    const stateDir = provider.kind === 'engine' ? (typeof opts.stateDir === 'string' ? opts.stateDir : DefaultStateDir) : undefined;
+    const held = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
     try {
       const adoption = terraformAdoption(converted, await provider.readZone(zone.id));
       await sendAdoption(provider, zone.id, adoption.writes, `run zonewall migrate ${path} --from-terraform-state ... --write --force again`);
