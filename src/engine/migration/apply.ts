@@ -1,8 +1,8 @@
 /**
  * The migration step of a PUT of the entry point: reads `waf_migration` and `phase_two` (phase 1's
  * admission rules apply without `phase_two=1`), decides the transition with the zone's state, plan,
- * compatibility and the body's enabled execute rules, and refuses the PUT when the state machine says no. The new state is
- * recorded only after the configuration was saved (`commit`), in the same transaction: "saves the
+ * compatibility and the body's enabled execute rules, and refuses the PUT when the state machine
+ * says no. The new state is recorded only after the configuration was saved (`commit`), in the same transaction: "saves the
  * new configuration, then disables the previous WAF".
  */
 import { ApiError } from '../api-errors.js';
