@@ -14,6 +14,7 @@ export { diffZone, type PlanOptions } from './diff.js';
 export { SafetyDefaults, safetyFindings } from './safety.js';
 export { CallLimits, estimateCalls, type CallOptions } from './calls.js';
 export { fingerprint, stableStringify } from './fingerprint.js';
+export { readsFor } from './reads.js';
 export * from './json.js';
 export { UnsafePlanError, assertApplicable } from './errors.js';
 export { createStyle, plainStyle, type Style } from './render/style.js';

@@ -150,7 +150,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     await mapLimit(plans, ZoneConcurrency, async (plan) => {
       const { zone } = await provider.resolveZone(plan.zone.id);
       locks.push(await acquireZoneLock({ dir: lockDir(provider, stateDirOf(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
-      assertFresh(plan, await provider.readZone(zone.id));
+      assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
     });
     if (opts.json !== true) {
       const s = styleFor(process.stdout, opts);
