@@ -15,7 +15,7 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 const { ChangeLog, RecordKind } = await import('../../src/storage/pitr/log.js');
 
-const record = { kind: RecordKind.commit, salt1: 1, salt2: 2, endFrame: 1, pages: [], ref: 0, token: 0 };
+const record = { kind: RecordKind.commit, salt1: 1, salt2: 2, endFrame: 1, pagesBefore: 0, pagesAfter: 0, pageSize: 4096, pages: [], ref: 0, token: 0 };
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'zw-pitr-sync-'));
