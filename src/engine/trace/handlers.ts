@@ -11,6 +11,7 @@ import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
 import { rulesInEvaluationOrder } from '../firewall-rules/store.js';
 import { loadWafState } from '../migration/store.js';
+import { listPageRules } from '../page-rules/index.js';
 import { loadSettings } from '../previous-waf/store.js';
 import { loadEntrypoint } from '../rulesets/store.js';
 import type { ApiResponse } from '../types.js';
@@ -39,5 +40,6 @@ function loadZone(ctx: ZoneRequestContext): ZoneTraceInput {
     firewallRules: rulesInEvaluationOrder(ctx.sql),
     entrypoint: loadEntrypoint(ctx.sql),
     previousWaf: loadSettings(ctx.sql),
+    pageRules: listPageRules(ctx.sql),
   };
 }

@@ -16,6 +16,7 @@ import type {
   LiveZoneInfo,
   PlanTier,
 } from '../../plan/index.js';
+import type { MigrationCheckResult } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
@@ -166,8 +167,9 @@ export abstract class V4Provider implements Provider {
   }
 
   async checkMigration(zoneId: string): Promise<MigrationCheck> {
-    const { result, messages } = await this.client.call<{ compatible: boolean; migration_state: string }>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
-    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons: messages.map((m) => m.message) };
+    // The reasons are in the result (`MigrationCheckResult.reasons`): a success keeps `messages` empty.
+    const { result } = await this.client.call<Partial<MigrationCheckResult>>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
+    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons: (result.reasons ?? []).map((r) => r.message) };
   }
 
   migrationConfig(zoneId: string): Promise<EntrypointBody> {
