@@ -5,7 +5,7 @@
  * plan, orders it, adds the safety findings and the call estimate.
  */
 import type { DesiredZone } from '../manifest/index.js';
-import { estimateCalls, type CallOptions } from './calls.js';
+import { estimateCalls, estimateReads, type CallOptions } from './calls.js';
 import { createCanonicalizer } from './canonical.js';
 import type { Change } from './change.js';
 import { diffFirewall } from './diff-firewall.js';
@@ -47,6 +47,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     prune: options.prune ?? false,
     deleteThreshold: options.deleteThreshold ?? SafetyDefaults.deleteThreshold,
     minObjects: options.minObjects ?? SafetyDefaults.minObjects,
+    ...(live.sections !== undefined ? { reads: [...live.sections] } : {}),
   };
   const canon = createCanonicalizer();
   const firewall = diffFirewall(desired, live, canon, settings.prune);
@@ -67,7 +68,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     entrypoint,
     unmanaged: [...firewall.unmanaged, ...managed.unmanaged, ...pageRules.unmanaged],
     findings,
-    calls: estimateCalls(changes, entrypoint, options),
+    calls: { ...estimateCalls(changes, entrypoint, options), reads: estimateReads(live) },
     fingerprint: fingerprint(live),
     settings,
     summary: summarize(changes),

@@ -217,6 +217,19 @@ export interface LiveMigrationStatus {
   waf_state: WafState;
 }
 
+/**
+ * Sections of a zone that a read may leave out when neither the manifest nor the zone's status
+ * needs them (filters and firewall rules are always read). A section left out is `null` in the
+ * `LiveZone`, and `LiveZone.sections` says which were read.
+ */
+export type LiveSection = 'migration' | 'entrypoint' | 'previous_waf' | 'page_rules' | 'migration_config';
+
+/**
+ * Every optional section, in the order a read resolves them (the status first: others depend on it).
+ * `migration_config` is read only when named, never as part of "all".
+ */
+export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'previous_waf', 'page_rules', 'migration_config'];
+
 /** Everything the planner needs to know about one zone, read in one pass. */
 export interface LiveZone {
   zone: LiveZoneInfo;
@@ -229,13 +242,15 @@ export interface LiveZone {
   migration: LiveMigrationStatus | null;
   /**
    * The service's proposed new WAF configuration ("Get new WAF configuration"), read only when the
-   * plan may take a migration step (`readZone(id, { migrationConfig: true })`) and the zone has not
+   * plan may take a migration step (section `migration_config`, read only when named) and the zone has not
    * finished migrating: a step PUTs it (skip rules included), as `zonewall migrate` does. Undefined
    * when not read; null when the service has none for the zone.
    */
   migrationConfig?: EntrypointBody | null;
   /** The zone's Page Rules; undefined when the service has no Page Rules API for the zone. */
   pageRules?: LivePageRule[];
+  /** The optional sections this read asked for; absent means all of them. */
+  sections?: readonly LiveSection[];
 }
 
 /** Bodies the planner asks providers to send. */

@@ -12,17 +12,12 @@ import type {
   LiveFirewallRule,
   LiveMigrationStatus,
   LivePageRule,
+  LiveSection,
   LiveZone,
   LiveZoneInfo,
   PageRuleBody,
   PlanTier,
 } from '../plan/index.js';
-
-/** What `readZone` reads beyond the zone's objects. */
-export interface ReadZoneOptions {
-  /** Also read the proposed new WAF configuration (`LiveZone.migrationConfig`). */
-  migrationConfig?: boolean;
-}
 
 /** The answer of the migration compatibility check. */
 export interface MigrationCheck {
@@ -105,11 +100,15 @@ export interface Provider {
    */
   resolveZone(zone: string, options?: { create?: { plan: PlanTier } }): Promise<{ zone: LiveZoneInfo; created: boolean }>;
   /**
-   * Reads all of a zone's state: one paginated list per resource type. With `migrationConfig`, a
-   * zone that has not finished migrating also gets the service's proposed configuration (one more
-   * GET), which a plan taking a migration step PUTs.
+   * Reads a zone's state: one paginated list per resource type. Filters and firewall rules always;
+   * the other sections all, or only `sections` (`readsFor(desired)` of `plan`).
    */
-  readZone(zoneId: string, options?: ReadZoneOptions): Promise<LiveZone>;
+  readZone(zoneId: string, sections?: readonly LiveSection[]): Promise<LiveZone>;
+  /**
+   * Looks up many zones at once before `resolveZone` is called for each: one zones list for the
+   * whole run instead of one lookup per zone, when the list is not longer than the lookups.
+   */
+  preloadZones?(zones: readonly string[]): Promise<void>;
 
   createFilters(zoneId: string, filters: FilterBody[]): Promise<LiveFilter[]>;
   updateFilters(zoneId: string, filters: (FilterBody & { id: string })[]): Promise<LiveFilter[]>;

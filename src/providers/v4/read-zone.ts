@@ -1,8 +1,10 @@
 /**
- * Reads everything the planner needs about a zone in one pass: one paginated list per resource
- * type (filters, firewall rules, previous WAF packages, and per package its groups and rules,
- * URI overrides), the managed entry point and the migration status. Independent reads run
- * concurrently. A zone that has finished migrating gets `previousWaf: null` without asking.
+ * Reads what the planner needs about a zone in one pass: one paginated list per resource type
+ * (filters, firewall rules, previous WAF packages, and per package its groups and rules, URI
+ * overrides), the managed entry point and the migration status. Filters and firewall rules are
+ * always read; every other section only when the caller asks for it (`sections`, from the
+ * manifest: `plan/reads.ts`) and the zone's status does not rule it out (a zone that has finished
+ * migrating has no previous WAF to read). Independent reads run concurrently.
  */
 import type {
   EntrypointBody,
@@ -12,6 +14,7 @@ import type {
   LiveMigrationStatus,
   LivePageRule,
   LivePreviousWaf,
+  LiveSection,
   LiveWafGroup,
   LiveWafOverride,
   LiveWafPackage,
@@ -20,29 +23,36 @@ import type {
   LiveZoneInfo,
   WafState,
 } from '../../plan/index.js';
-import type { ReadZoneOptions } from '../provider.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { mapLimit } from './concurrency.js';
 import { ServiceError } from './errors.js';
 
-/** Reads a zone's whole live state (with `migrationConfig`, the proposed configuration too). */
-export async function readZone(client: V4Client, zone: LiveZoneInfo, options: ReadZoneOptions = {}): Promise<LiveZone> {
+/**
+ * Reads a zone's live state: every section, or only `sections` (plus filters and firewall rules).
+ * A section not read is `null` (Page Rules: undefined) and missing from `LiveZone.sections`. The
+ * proposed migration configuration is read only when asked for by name (`migration_config`) and the
+ * zone has not finished migrating: a plan taking a migration step PUTs it.
+ */
+export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: readonly LiveSection[]): Promise<LiveZone> {
   const id = zone.id;
-  const migration = await readMigrationStatus(client, id);
+  const wants = (s: LiveSection) => sections === undefined || sections.includes(s);
+  // The status first: it decides whether the previous WAF still answers.
+  const migration = wants('migration') || sections?.includes('migration_config') === true ? await readMigrationStatus(client, id) : null;
   const migrating = migration !== null && migration.waf_state !== 'new_only';
   const [filters, firewallRules, entrypoint, previousWaf, migrationConfig, pageRules] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
-    readEntrypoint(client, id),
-    migration?.waf_state === 'new_only' ? Promise.resolve(null) : readPreviousWaf(client, id),
-    options.migrationConfig === true && migrating ? readMigrationConfig(client, id) : Promise.resolve(undefined),
-    readPageRules(client, id),
+    wants('entrypoint') ? readEntrypoint(client, id) : null,
+    wants('previous_waf') && migration?.waf_state !== 'new_only' ? readPreviousWaf(client, id) : null,
+    sections?.includes('migration_config') === true && migrating ? readMigrationConfig(client, id) : undefined,
+    wants('page_rules') ? readPageRules(client, id) : undefined,
   ]);
-  return {
-    zone, filters, firewallRules, entrypoint, previousWaf, migration,
-    ...(migrationConfig !== undefined ? { migrationConfig } : {}), ...(pageRules !== undefined ? { pageRules } : {}),
-  };
+  const live: LiveZone = { zone, filters, firewallRules, entrypoint, previousWaf, migration };
+  if (migrationConfig !== undefined) live.migrationConfig = migrationConfig;
+  if (pageRules !== undefined) live.pageRules = pageRules;
+  if (sections !== undefined) live.sections = [...sections];
+  return live;
 }
 
 /** The zone's Page Rules (one unpaginated list), or undefined when the service has no such API (404). */
