@@ -1,8 +1,8 @@
 /**
  * The filters API of a zone (api-facts.md §2): list, get, create (array), update one, bulk update,
  * delete one, bulk delete. Writes are all-or-nothing (the request's transaction). Filters created
- * inline by the simplified flow are locked: PUT and DELETE refuse them (10104); they go away with
- * the last firewall rule that uses them (see `../firewall-rules/cleanup.ts`).
+ * inline by the simplified flow are locked: PUT and DELETE refuse them (10104); only a rule delete
+ * with `delete_filter_if_unused` removes one (see `../firewall-rules/cleanup.ts`).
  */
 import { ApiError, apiMessage } from '../api-errors.js';
 import { Problems, requireArray } from '../body-reader.js';
@@ -136,7 +136,7 @@ function deletionProblems(ctx: ZoneRequestContext, filters: FilterRecord[]): Api
 function lockedError(id: string, verb: 'updated' | 'deleted', pointer?: string): ApiMessage {
   return apiMessage('filterLocked',
     `filter ${id} was created inline with a firewall rule (simplified flow) and cannot be ${verb} through the filters API; ` +
-      'create a new filter and point the rule at it, or delete the rules that use it (the filter is deleted with the last of them)',
+      'create a new filter and point the rule at it, or delete the rules that use it with {"delete_filter_if_unused": true}',
     { meta: { id }, ...(pointer !== undefined ? { pointer } : {}) });
 }
 

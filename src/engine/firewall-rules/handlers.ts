@@ -124,7 +124,7 @@ function mergePatch(ctx: ZoneRequestContext, id: string, patch: RulePatch, point
 
 /**
  * Checks then writes a batch of rule updates: rules and filters must exist, the plan must allow
- * the actions, filters and active count. Filters a rule stopped using are cleaned up (`cleanup.ts`).
+ * the actions, filters and active count. Filters a rule stopped using are kept (`cleanup.ts`).
  */
 function applyUpdates(ctx: ZoneRequestContext, updates: RuleUpdate[]): { json: unknown; messages: ApiMessage[] }[] {
   const current = updates.map((u) => mustGet(ctx, u.id, u.pointer));
@@ -143,18 +143,18 @@ function applyUpdates(ctx: ZoneRequestContext, updates: RuleUpdate[]): { json: u
   const quota = quotaProblem(ctx, before, after);
   if (quota !== undefined) plan.push(quota);
   if (plan.length > 0) throw new ApiError(400, plan);
+  // A filter the rule stops using is kept, as on the real service (even one created inline).
   updates.forEach((u) => updateRule(ctx.sql, u.id, u.fields, ctx.now));
-  const cleaned = dropUnusedFilters(ctx.sql, current.filter((c, i) => c.rule.filterId !== updates[i]!.fields.filterId).map((c) => c.rule.filterId), false);
   return updates.map((u, i) => ({
     json: ruleToJson({ rule: { ...u.fields, id: u.id, createdOn: current[i]!.rule.createdOn, modifiedOn: ctx.now }, filter: filters[i] }),
-    messages: i === 0 ? cleaned : [],
+    messages: [],
   }));
 }
 
 function deleteOne(ctx: ZoneRequestContext): ApiResponse {
   const { rule } = mustGet(ctx, ctx.params.rule_id!);
   deleteRule(ctx.sql, rule.id);
-  const messages = dropUnusedFilters(ctx.sql, [rule.filterId], deleteFilterIfUnused(ctx));
+  const messages = deleteFilterIfUnused(ctx) ? dropUnusedFilters(ctx.sql, [rule.filterId]) : [];
   return ok({ id: rule.id }, { messages });
 }
 
@@ -168,7 +168,7 @@ function bulkDelete(ctx: ZoneRequestContext): ApiResponse {
   const option = deleteFilterIfUnused(ctx);
   const rules = ids.map((id) => getRule(ctx.sql, id)).filter((r): r is RuleWithFilter => r !== undefined);
   for (const { rule } of rules) deleteRule(ctx.sql, rule.id);
-  const messages = dropUnusedFilters(ctx.sql, rules.map((r) => r.rule.filterId), option);
+  const messages = option ? dropUnusedFilters(ctx.sql, rules.map((r) => r.rule.filterId)) : [];
   return ok(rules.map((r) => ({ id: r.rule.id })), { messages });
 }
 
