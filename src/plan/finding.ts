@@ -37,6 +37,7 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `duplicate-ref` | warning | two live objects carry the same ref: the extra one is deleted |
  * | `filter-still-used` | warning | a filter left the manifest but an unmanaged rule still uses it: kept |
  * | `locked-filter-orphan` | warning | a simplified-flow filter without a rule: the API can neither delete nor change it |
+ * | `filter-lock-unknown` | warning | the service does not say which filters the simplified flow created; a write to one zonewall did not create may be refused (10104) |
  * | `migration-without-rules` | warning | migrating while the manifest has no `managed_rules` |
  */
 export const FindingCodes = {
@@ -62,6 +63,7 @@ export const FindingCodes = {
   'duplicate-ref': 'warning',
   'filter-still-used': 'warning',
   'locked-filter-orphan': 'warning',
+  'filter-lock-unknown': 'warning',
   'migration-without-rules': 'warning',
 } as const satisfies Record<string, FindingLevel>;
 

@@ -110,8 +110,8 @@ export abstract class V4Provider implements Provider {
   updateFirewallRules(zoneId: string, rules: (FirewallRuleBody & { id: string })[]): Promise<LiveFirewallRule[]> {
     return writes.updateFirewallRules(this.client, zoneId, rules);
   }
-  deleteFirewallRules(zoneId: string, ids: string[]): Promise<void> {
-    return writes.deleteFirewallRules(this.client, zoneId, ids);
+  deleteFirewallRules(zoneId: string, ids: string[], options: { deleteFilterIfUnused?: boolean } = {}): Promise<void> {
+    return writes.deleteFirewallRules(this.client, zoneId, ids, options.deleteFilterIfUnused === true);
   }
 
   putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<LiveEntrypoint> {
