@@ -4,6 +4,7 @@
  * inline by the simplified flow are locked: PUT and DELETE refuse them (10104); only a rule delete
  * with `delete_filter_if_unused` removes one (see `../firewall-rules/cleanup.ts`).
  */
+import { FilterPaths } from '../../api/index.js';
 import { ApiError, apiMessage } from '../api-errors.js';
 import { Problems, requireArray } from '../body-reader.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
@@ -15,7 +16,7 @@ import type { ApiMessage, ApiResponse } from '../types.js';
 import { deleteFilter, filterToJson, getFilter, insertFilter, listFilters, updateFilter, type FilterRecord } from './store.js';
 import { duplicateProblems, readFilter, type FilterInput } from './validate.js';
 
-const BASE = '/zones/:zone_id/filters';
+const BASE = FilterPaths.collection;
 
 /** Routes of the filters API. */
 export const filterRoutes: ZoneRoute[] = [
@@ -23,9 +24,9 @@ export const filterRoutes: ZoneRoute[] = [
   { method: 'POST', pattern: BASE, handler: create },
   { method: 'PUT', pattern: BASE, handler: bulkUpdate },
   { method: 'DELETE', pattern: BASE, handler: bulkDelete },
-  { method: 'GET', pattern: `${BASE}/:filter_id`, handler: getOne, cacheable: true },
-  { method: 'PUT', pattern: `${BASE}/:filter_id`, handler: updateOne },
-  { method: 'DELETE', pattern: `${BASE}/:filter_id`, handler: deleteOne },
+  { method: 'GET', pattern: FilterPaths.item, handler: getOne, cacheable: true },
+  { method: 'PUT', pattern: FilterPaths.item, handler: updateOne },
+  { method: 'DELETE', pattern: FilterPaths.item, handler: deleteOne },
 ];
 
 function list(ctx: ZoneRequestContext): ApiResponse {

@@ -4,6 +4,7 @@
  * one (optional body `{"delete_filter_if_unused": true}`) and bulk delete (`?id=A&id=B`, the same
  * option in the body or the query). Every write is all-or-nothing.
  */
+import { DeleteFilterIfUnused, FirewallRulePaths } from '../../api/index.js';
 import { ApiError, apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, requireArray, requireObject } from '../body-reader.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
@@ -18,7 +19,7 @@ import { quotaProblem, ruleFeatureProblems } from './entitlements.js';
 import { countActiveRules, deleteRule, getRule, listRules, ruleToJson, updateRule, type RuleFields, type RuleWithFilter } from './store.js';
 import { readRulePatch, readRuleUpdate, shapeOk, type RulePatch } from './validate.js';
 
-const BASE = '/zones/:zone_id/firewall/rules';
+const BASE = FirewallRulePaths.collection;
 
 /** Routes of the firewall rules API. */
 export const firewallRuleRoutes: ZoneRoute[] = [
@@ -27,10 +28,10 @@ export const firewallRuleRoutes: ZoneRoute[] = [
   { method: 'PUT', pattern: BASE, handler: bulkUpdate },
   { method: 'PATCH', pattern: BASE, handler: bulkPatch },
   { method: 'DELETE', pattern: BASE, handler: bulkDelete },
-  { method: 'GET', pattern: `${BASE}/:rule_id`, handler: getOne, cacheable: true },
-  { method: 'PUT', pattern: `${BASE}/:rule_id`, handler: updateOne },
-  { method: 'PATCH', pattern: `${BASE}/:rule_id`, handler: patchOne },
-  { method: 'DELETE', pattern: `${BASE}/:rule_id`, handler: deleteOne },
+  { method: 'GET', pattern: FirewallRulePaths.item, handler: getOne, cacheable: true },
+  { method: 'PUT', pattern: FirewallRulePaths.item, handler: updateOne },
+  { method: 'PATCH', pattern: FirewallRulePaths.item, handler: patchOne },
+  { method: 'DELETE', pattern: FirewallRulePaths.item, handler: deleteOne },
 ];
 
 function list(ctx: ZoneRequestContext): ApiResponse {
@@ -174,12 +175,12 @@ function bulkDelete(ctx: ZoneRequestContext): ApiResponse {
 
 /** The `delete_filter_if_unused` option, from the JSON body or the query. */
 function deleteFilterIfUnused(ctx: ZoneRequestContext): boolean {
-  const fromQuery = booleanParam(ctx.query, 'delete_filter_if_unused');
+  const fromQuery = booleanParam(ctx.query, DeleteFilterIfUnused);
   if (ctx.body === undefined) return fromQuery ?? false;
   const problems = new Problems();
   const r = new BodyReader(ctx.body, '', problems, 'an object like {"delete_filter_if_unused": true}');
-  r.allowOnly(['delete_filter_if_unused']);
-  const fromBody = r.boolean('delete_filter_if_unused');
+  r.allowOnly([DeleteFilterIfUnused]);
+  const fromBody = r.boolean(DeleteFilterIfUnused);
   problems.throwIfAny();
   return fromBody ?? fromQuery ?? false;
 }

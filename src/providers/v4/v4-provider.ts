@@ -15,6 +15,7 @@ import type {
   LiveZoneInfo,
   PlanTier,
 } from '../../plan/index.js';
+import type { ZoneExtensionJson, ZoneJson } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Paths } from './constants.js';
@@ -23,13 +24,8 @@ import { readMigrationStatus, readZone } from './read-zone.js';
 import type { Transport } from './transport.js';
 import * as writes from './writes.js';
 
-/** A zone as `GET /zones` lists it (the engine adds `plan_tier`). */
-interface ZoneItem {
-  id: string;
-  name: string;
-  plan?: { legacy_id?: string };
-  plan_tier?: string;
-}
+/** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
+type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
 
 const ZoneIdPattern = /^[0-9a-f]{32}$/;
 /** Plan tiers by name (a local list: `providers` imports only types from `plan`). */

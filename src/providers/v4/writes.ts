@@ -8,6 +8,7 @@
  * its expression, which the service keeps unique), and only the missing ones are sent again.
  */
 import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule } from '../../plan/index.js';
+import { DeleteFilterIfUnused, type RuleDeleteBody } from '../../api/index.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { chunk } from './concurrency.js';
@@ -49,7 +50,7 @@ export function deleteFilters(client: V4Client, zoneId: string, ids: string[]): 
  * sent as the JSON body `{"delete_filter_if_unused": true}` as the single-rule delete takes it.
  */
 export function deleteFirewallRules(client: V4Client, zoneId: string, ids: string[], deleteFilterIfUnused = false): Promise<void> {
-  return deleteBatches(client, V4Paths.firewallRules(zoneId), ids, deleteFilterIfUnused ? { delete_filter_if_unused: true } : undefined);
+  return deleteBatches(client, V4Paths.firewallRules(zoneId), ids, deleteFilterIfUnused ? ({ [DeleteFilterIfUnused]: true } satisfies RuleDeleteBody) : undefined);
 }
 
 async function putBatches<L>(client: V4Client, path: string, bodies: unknown[]): Promise<L[]> {
