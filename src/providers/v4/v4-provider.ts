@@ -38,6 +38,11 @@ export abstract class V4Provider implements Provider {
   protected readonly client: V4Client;
   /** Zones resolved so far, so `readZone` does not look the zone up again. */
   private readonly known = new Map<string, LiveZoneInfo>();
+  /**
+   * Zones whose service sends zonewall's extension fields (`plan_tier` on the zone), and so marks
+   * simplified-flow filters `locked`. The real service (and `serve --strict`) does neither.
+   */
+  private readonly withExtensions = new Set<string>();
 
   constructor(protected readonly transport: Transport) {
     this.client = new V4Client(transport);
@@ -69,7 +74,7 @@ export abstract class V4Provider implements Provider {
   protected async findZone(zone: string): Promise<LiveZoneInfo | undefined> {
     if (ZoneIdPattern.test(zone)) {
       try {
-        return toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
+        return this.toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
       } catch (err) {
         if (err instanceof ServiceError && err.status === 404) return undefined;
         throw err;
@@ -77,11 +82,26 @@ export abstract class V4Provider implements Provider {
     }
     const items = await this.client.result<ZoneItem[]>('GET', V4Paths.zones(), { query: { name: zone } });
     const match = (Array.isArray(items) ? items : []).find((z) => z.name.toLowerCase() === zone.toLowerCase());
-    return match === undefined ? undefined : toZoneInfo(match);
+    return match === undefined ? undefined : this.toZoneInfo(match);
   }
 
-  readZone(zoneId: string): Promise<LiveZone> {
-    return this.zoneInfo(zoneId).then((zone) => readZone(this.client, zone));
+  async readZone(zoneId: string): Promise<LiveZone> {
+    const live = await readZone(this.client, await this.zoneInfo(zoneId));
+    return { ...live, filterLocks: this.reportsFilterLocks(zoneId) ? 'reported' : 'unknown' };
+  }
+
+  /** Whether the service marks simplified-flow filters `locked` for this zone (see `withExtensions`). */
+  protected reportsFilterLocks(zoneId: string): boolean {
+    return this.withExtensions.has(zoneId);
+  }
+
+  /** A zone list item as `LiveZoneInfo`; the plan tier from `plan.legacy_id` (the engine's `plan_tier` agrees). */
+  private toZoneInfo(item: ZoneItem): LiveZoneInfo {
+    if (item.plan_tier !== undefined) this.withExtensions.add(item.id);
+    const tier = item.plan?.legacy_id ?? item.plan_tier;
+    const info: LiveZoneInfo = { id: item.id, name: item.name };
+    if (Tiers.includes(tier ?? '')) info.plan = tier as PlanTier;
+    return info;
   }
 
   /** The zone's identity for `readZone` (one GET). */
@@ -157,12 +177,4 @@ export abstract class V4Provider implements Provider {
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-/** A zone list item as `LiveZoneInfo`; the plan tier from the engine's `plan_tier` or `plan.legacy_id`. */
-function toZoneInfo(item: ZoneItem): LiveZoneInfo {
-  const tier = item.plan_tier ?? item.plan?.legacy_id;
-  const info: LiveZoneInfo = { id: item.id, name: item.name };
-  if (Tiers.includes(tier ?? '')) info.plan = tier as PlanTier;
-  return info;
 }
