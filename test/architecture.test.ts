@@ -16,6 +16,7 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 const allowed: Record<string, readonly string[]> = {
   expr: [],
   storage: [],
+  // the v4 wire contract: types and constants only, shared by the server and the client
   api: [],
   engine: ['storage', 'expr', 'api'],
   manifest: ['expr'],

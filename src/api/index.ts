@@ -1,6 +1,13 @@
 /**
- * The v4 wire contract shared by the engine (server) and `providers/v4` (client): one file per
- * resource family, re-exported here. Types and constants only; imports nothing of zonewall.
+ * The v4 wire contract, written once: request and response types, route patterns, query
+ * parameters, error codes with their HTTP statuses, and the envelope. Shared by the server
+ * (`engine`) and the client (`providers/v4`). Types and `as const` constants only, no behaviour;
+ * imports nothing of zonewall.
  */
+export * from './envelope.js';
+export * from './errors.js';
+export * from './zones.js';
+export * from './filters.js';
+export * from './firewall-rules.js';
 export * from './page-rules.js';
 export * from './migration.js';

@@ -17,12 +17,21 @@ export interface Batch {
 
 const perStep = new Set<PhaseName>(['page_rules', 'previous_waf', 'entrypoint']);
 
-/** The batches of a phase. */
+/** The batches of a phase; rule deletes that take their filter along are batched apart (one option per call). */
 export function batchesOf(phase: Phase, batchSize: number): Batch[] {
   const size = perStep.has(phase.name) ? 1 : batchSize;
   const out: Batch[] = [];
-  for (let i = 0; i < phase.steps.length; i += size) out.push({ phase: phase.name, steps: phase.steps.slice(i, i + size) });
+  for (const steps of splitByFilterOption(phase.steps)) {
+    for (let i = 0; i < steps.length; i += size) out.push({ phase: phase.name, steps: steps.slice(i, i + size) });
+  }
   return out;
+}
+
+function splitByFilterOption(steps: Step[]): Step[][] {
+  const takes = (s: Step) => s.kind === 'write' && s.write.op === 'firewall_rule.delete' && s.write.deleteFilterIfUnused === true;
+  const withFilter = steps.filter(takes);
+  if (withFilter.length === 0 || withFilter.length === steps.length) return [steps];
+  return [withFilter, steps.filter((s) => !takes(s))];
 }
 
 /** Filter ids of filters created during this apply, by ref. */
@@ -65,9 +74,12 @@ export async function executeBatch(provider: Provider, zoneId: string, batch: Ba
       await provider.updateFirewallRules(zoneId, writesOf(batch, 'firewall_rule.update').map((w) => ({ ...ruleBody(w.body, created), id: w.id })));
       return;
     case 'firewall_rules.delete':
-    case 'firewall_rules.delete_first':
-      await provider.deleteFirewallRules(zoneId, writesOf(batch, 'firewall_rule.delete').map((w) => w.id));
+    case 'firewall_rules.delete_first': {
+      const writes = writesOf(batch, 'firewall_rule.delete');
+      const withFilter = writes[0]?.deleteFilterIfUnused === true;
+      await provider.deleteFirewallRules(zoneId, writes.map((w) => w.id), withFilter ? { deleteFilterIfUnused: true } : undefined);
       return;
+    }
     case 'page_rules':
     case 'previous_waf':
     case 'entrypoint':

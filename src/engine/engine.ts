@@ -24,6 +24,7 @@ import { lockStateDir } from './state-lock.js';
 import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } from './limits.js';
 import { resources as defaultResources } from './resources.js';
 import { routeKey, Router, type HttpMethod } from './router.js';
+import { ExtensionRoutes, withoutExtensions } from './strict.js';
 import { allZones, inScope } from './scope.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
@@ -41,6 +42,11 @@ export interface EngineOptions {
   logError?: (message: string, err: unknown) => void;
   /** The zone's resource modules (default: `resources.ts`); for tests and embedders. */
   resources?: readonly ResourceModule[];
+  /**
+   * Answer with the real API's shapes only (`serve --strict`): no extension routes or fields
+   * (`strict.ts`). Direct calls such as `createZone` still work.
+   */
+  strict?: boolean;
 }
 
 type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
@@ -48,6 +54,8 @@ type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; rou
 /** The embedded engine. */
 export class Engine {
   readonly planLimits: PlanLimitsConfig;
+  /** Real API shapes only (see `EngineOptions.strict`). */
+  readonly strict: boolean;
   readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
   readonly #registryNs: ObjectNamespace<RegistryApi>;
   readonly #zones: Map<string, ZoneInfo>;
@@ -58,8 +66,9 @@ export class Engine {
 
   private constructor(
     zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, zones: ZoneInfo[], planLimits: PlanLimitsConfig,
-    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void,
+    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean,
   ) {
+    this.strict = strict;
     this.#unlock = unlock;
     this.#zonesNs = zonesNs;
     this.#registryNs = registryNs;
@@ -68,7 +77,8 @@ export class Engine {
     this.#logError = logError;
     const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
     const zoneRoutesAll: AnyRoute[] = resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
-    this.#router = new Router([...engineRoutes, ...zoneRoutesAll]);
+    const all = [...engineRoutes, ...zoneRoutesAll];
+    this.#router = new Router(strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
   }
 
   /** Opens (creating if needed) the engine state in `options.dir`. */
@@ -88,7 +98,7 @@ export class Engine {
       zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite' });
       registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite' });
       const zones = await registryNs.get('zones').list();
-      return new Engine(zonesNs, registryNs, zones, planLimits, resources, logError, unlock);
+      return new Engine(zonesNs, registryNs, zones, planLimits, resources, logError, unlock, options.strict === true);
     } catch (err) {
       await zonesNs?.close();
       await registryNs?.close();
@@ -128,6 +138,11 @@ export class Engine {
       throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
     }
     const { route, params } = match;
+    const answer = await this.#run(route, params, request);
+    return this.strict ? withoutExtensions(route.pattern, answer) : answer;
+  }
+
+  async #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse> {
     if (route.kind === 'engine') return route.route.handler(this, request, params);
     const zone = this.#zoneForRequest(request, params.zone_id!);
     return this.#zoneStub(zone.id).handle({

@@ -15,7 +15,7 @@ export { ApiError, ApiErrorCodes, type ApiErrorKind } from './api-errors.js';
 export { PageLimits } from './envelope.js';
 export { FilterLimits } from './filters/constants.js';
 export { FirewallActions, BypassProducts, FirewallRuleLimits, type FirewallAction, type BypassProduct } from './firewall-rules/constants.js';
-export { zoneToJson } from './zones/routes.js';
+export { zoneToJson, EngineAccount } from './zones/json.js';
 export {
   PlanTiers,
   type PlanTier, type ZoneInfo, type ApiRequest, type ApiResponse, type Envelope, type ApiMessage, type ResultInfo, type AuthScope,

@@ -5,10 +5,9 @@
  * JSON-ish data (no classes, no functions).
  */
 
-/** Plan tiers of a zone, cheapest first; the tier sets the rule quota and the entitlements. */
-export const PlanTiers = ['free', 'pro', 'business', 'enterprise'] as const;
-/** One plan tier. */
-export type PlanTier = (typeof PlanTiers)[number];
+import type { Envelope as WireEnvelope, PlanTier } from '../api/index.js';
+
+export { PlanTiers, type ApiMessage, type PlanTier, type ResultInfo } from '../api/index.js';
 
 /** A zone as the engine's registry knows it. */
 export interface ZoneInfo {
@@ -22,32 +21,8 @@ export interface ZoneInfo {
   created_on: string;
 }
 
-/** One message of an envelope's `errors` or `messages`. */
-export interface ApiMessage {
-  code?: number;
-  message: string;
-  source?: { pointer: string };
-  meta?: Record<string, unknown>;
-  error_chain?: ApiMessage[];
-}
-
-/** `result_info` of a list (and of some bulk writes). */
-export interface ResultInfo {
-  page: number;
-  per_page: number;
-  count: number;
-  total_count: number;
-  total_pages: number;
-}
-
 /** The v4 response envelope. On failure `success` is false, `result` null and `errors` non-empty. */
-export interface Envelope {
-  success: boolean;
-  errors: ApiMessage[];
-  messages: ApiMessage[] | null;
-  result: unknown;
-  result_info?: ResultInfo;
-}
+export type Envelope = WireEnvelope;
 
 /** Which zones a caller may touch: every zone, or the listed zone ids or names. */
 export type AuthScope = { zones: '*' | string[] };

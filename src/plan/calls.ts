@@ -36,13 +36,21 @@ export function estimateCalls(changes: readonly Change[], entrypoint: Entrypoint
   const batchSize = options.batchSize ?? CallLimits.batchSize;
   const budget = { requests: options.budgetRequests ?? CallLimits.budgetRequests, windowSeconds: options.budgetWindowSeconds ?? CallLimits.budgetWindowSeconds };
   const objects = new Map<PhaseName, number>();
-  for (const c of changes) for (const w of c.writes) objects.set(phaseOf(w), (objects.get(phaseOf(w)) ?? 0) + 1);
+  // Rule deletes that take their filter along go in batches of their own (one option per call).
+  const takingFilter = new Map<PhaseName, number>();
+  for (const c of changes) {
+    for (const w of c.writes) {
+      objects.set(phaseOf(w), (objects.get(phaseOf(w)) ?? 0) + 1);
+      if (w.op === 'firewall_rule.delete' && w.deleteFilterIfUnused === true) takingFilter.set(phaseOf(w), (takingFilter.get(phaseOf(w)) ?? 0) + 1);
+    }
+  }
   if (entrypoint !== null) objects.set('entrypoint', 1);
   const phases: PhaseCalls[] = [];
   for (const phase of PhaseNames) {
     const n = objects.get(phase) ?? 0;
     if (n === 0) continue;
-    phases.push({ phase, objects: n, requests: unbatched.has(phase) ? n : Math.ceil(n / batchSize) });
+    const apart = takingFilter.get(phase) ?? 0;
+    phases.push({ phase, objects: n, requests: unbatched.has(phase) ? n : Math.ceil(apart / batchSize) + Math.ceil((n - apart) / batchSize) });
   }
   const requests = phases.reduce((s, p) => s + p.requests, 0);
   return { requests, phases, batchSize, budget, waitSeconds: budgetWaitSeconds(requests, budget) };

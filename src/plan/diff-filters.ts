@@ -1,9 +1,10 @@
 /**
  * Changes of the filters the manifest declares: create, update in place, or replace when the live
  * filter was created by the simplified flow (the service refuses PUT and DELETE on those). A
- * replace creates a new filter and repoints the rules; when the expression stays the same the new
- * filter would duplicate the old one, so its rule is deleted first (the service deletes the
- * filter with it) and both are created again: the one case where a rule's id changes.
+ * replace deletes the old filter's rules first, asking the service to delete the filter with them
+ * (`delete_filter_if_unused`: nothing else can delete a simplified-flow filter, and a repointed
+ * rule would leave it behind for good), then creates the new filter and the rules again: the one
+ * case where a rule's id changes.
  */
 import type { DesiredFilter } from '../manifest/index.js';
 import { changedAttributes, noOpChange, type Change, type ChangeReason } from './change.js';
@@ -84,10 +85,8 @@ function diffFilter(ctx: FirewallContext, d: DesiredFilter): Change {
   }
   ctx.filterTarget.set(d.ref, { ref: d.ref });
   ctx.replacedFilters.add(d.ref);
-  if (sameExpression) ctx.recreateWithRule.add(l.id);
-  const note = sameExpression
-    ? 'created by the simplified flow, which cannot be changed in place; with the same expression a new filter would be refused as a duplicate, so its rule is deleted first (the service deletes the filter with it) and both are created again'
-    : 'created by the simplified flow, which cannot be changed in place: a new filter is created, its rules are repointed, and the service deletes the old one';
+  ctx.recreateWithRule.add(l.id);
+  const note = 'created by the simplified flow, which cannot be changed or deleted through the filters API: its rule is deleted first with delete_filter_if_unused (so the filter goes with it), and both are created again';
   return { ...base, action: 'replace', reason: 'locked-filter', changed,
     writes: [{ op: 'filter.create', body: filterBody(d) }], note };
 }

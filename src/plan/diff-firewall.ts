@@ -2,9 +2,13 @@
  * The firewall side of a plan: filters and firewall rules. Matches desired and live objects
  * (`match-firewall.ts`), diffs the declared filters, then the rules (which need to know where each
  * filter will be), then what is left over in the zone, and finally checks for expressions the
- * service would refuse as duplicates.
+ * service would refuse as duplicates. A rule delete takes its filter along
+ * (`delete_filter_if_unused`) when the plan deletes that filter too: the only way a simplified-flow
+ * filter can go, and harmless for others (their own delete then finds them gone, which the bulk
+ * delete answers with 200).
  */
 import type { DesiredZone } from '../manifest/index.js';
+import { finding } from './finding.js';
 import type { Canonicalizer } from './canonical.js';
 import type { Change } from './change.js';
 import { diffDesiredFilters } from './diff-filters.js';
@@ -36,10 +40,56 @@ export function diffFirewall(
   };
   const unmanaged: UnmanagedObject[] = [];
   const filterChanges = diffDesiredFilters(ctx);
+  recreateRulesOfDroppedLockedFilters(ctx);
   const ruleChanges = diffDesiredRules(ctx);
   const leftoverRules = diffLeftoverRules(ctx, unmanaged);
   const leftoverFilters = diffLeftoverFilters(ctx, leftoverRules.kept, unmanaged);
   const changes = [...filterChanges, ...ruleChanges, ...leftoverRules.changes, ...leftoverFilters];
   checkDuplicates(ctx, changes);
+  deleteFiltersWithTheirRules(ctx, changes);
+  checkUnknownLocks(ctx, changes);
   return { changes, unmanaged, findings: ctx.findings };
+}
+
+/**
+ * A simplified-flow filter the manifest drops while a rule of it stays (moved to another filter):
+ * a repoint would leave the filter behind for good, so the rule is deleted with
+ * `delete_filter_if_unused` and created again instead.
+ */
+function recreateRulesOfDroppedLockedFilters(ctx: FirewallContext): void {
+  const dropped = new Set<string>();
+  for (const l of ctx.match.liveFilters.values()) if (l.locked === true && !ctx.match.claimedFilters.has(l.id)) dropped.add(l.id);
+  if (dropped.size === 0) return;
+  for (const r of ctx.live.firewallRules) {
+    if (!('deleted' in r.filter) && dropped.has(r.filter.id) && ctx.match.claimedRules.has(r.id)) ctx.recreateWithRule.add(r.filter.id);
+  }
+}
+
+/**
+ * Without `locked` from the service, a filter zonewall did not create (no ref of its own: adopted by
+ * expression, or pruned) may be a simplified-flow filter, which refuses PUT and DELETE (10104). The
+ * plan cannot know, so it says so for each such write.
+ */
+function checkUnknownLocks(ctx: FirewallContext, changes: readonly Change[]): void {
+  if (ctx.live.filterLocks !== 'unknown') return;
+  for (const c of changes) {
+    if (c.kind !== 'filter' || c.id === undefined) continue;
+    const verb = c.writes.some((w) => w.op === 'filter.update') ? 'update' : c.writes.some((w) => w.op === 'filter.delete') ? 'delete' : undefined;
+    const l = ctx.match.liveFilters.get(c.id);
+    if (verb === undefined || l === undefined || (l.ref ?? '') !== '') continue;
+    ctx.findings.push(finding('filter-lock-unknown',
+      `filter ${c.ref !== '' ? `"${c.ref}" ` : ''}(id ${l.id}): the service does not say whether the simplified flow created it; if it did, the service refuses to ${verb} it (10104) and apply stops there: then write the filter inline under its rule`,
+      { kind: 'filter', ...(c.ref !== '' ? { ref: c.ref } : {}) }));
+  }
+}
+
+/** Marks the rule deletes whose filter this plan deletes too (or recreates) with `deleteFilterIfUnused`. */
+function deleteFiltersWithTheirRules(ctx: FirewallContext, changes: readonly Change[]): void {
+  const going = new Set(ctx.recreateWithRule);
+  for (const c of changes) if (c.kind === 'filter' && c.action === 'delete' && c.id !== undefined) going.add(c.id);
+  if (going.size === 0) return;
+  const filterOf = new Map(ctx.live.firewallRules.map((r) => [r.id, r.filter.id]));
+  for (const c of changes) {
+    for (const w of c.writes) if (w.op === 'firewall_rule.delete' && going.has(filterOf.get(w.id) ?? '')) w.deleteFilterIfUnused = true;
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * Live filters no desired filter claimed. A managed one (it has a ref) is deleted, unless an
  * unmanaged rule that stays still uses it; an unmanaged one is listed and left alone unless
- * `--prune`. Simplified-flow filters cannot be DELETEd: the service removes them with their rule
- * (or when the rule is repointed), so they show as `follows-rule` deletions without an API call.
+ * `--prune`. Simplified-flow filters cannot be DELETEd: the rule delete removes them
+ * (`delete_filter_if_unused`), so they show as `follows-rule` deletions without an API call of their own.
  */
 import type { Change, ChangeReason } from './change.js';
 import { finding } from './finding.js';
@@ -27,7 +27,7 @@ function deletion(ctx: FirewallContext, l: LiveFilter, reason: ChangeReason, wit
   return {
     kind: 'filter', action: 'delete', reason, ref: l.ref ?? '', id: l.id, before, after: null,
     changed: Object.keys(before), writes: withCall ? [{ op: 'filter.delete', id: l.id }] : [],
-    ...(withCall ? {} : { note: 'created by the simplified flow: the service deletes it with its rule' }),
+    ...(withCall ? {} : { note: 'created by the simplified flow: deleted with its rule (delete_filter_if_unused)' }),
   };
 }
 
@@ -43,12 +43,17 @@ export function diffLeftoverFilters(ctx: FirewallContext, keptRules: ReadonlySet
   const heldRefs = new Set([...ctx.match.filters.values()].map((m) => m.live.ref ?? ''));
   for (const l of leftover) {
     const ref = l.ref ?? '';
+    const usedBy = users.get(l.id) ?? [];
+    const stays = usedBy.filter((id) => keptRules.has(id));
+    if (l.locked === true && usedBy.length > 0 && stays.length === 0) {
+      // It belongs to its rules, which this plan deletes: it goes with the last of them.
+      changes.push(deletion(ctx, l, 'follows-rule', false));
+      continue;
+    }
     if (ref === '' && !ctx.prune) {
       unmanaged.push({ kind: 'filter', id: l.id, summary: l.expression });
       continue;
     }
-    const usedBy = users.get(l.id) ?? [];
-    const stays = usedBy.filter((id) => keptRules.has(id));
     if (stays.length > 0) {
       ctx.findings.push(finding('filter-still-used',
         `filter ${ref !== '' ? `"${ref}" ` : ''}(id ${l.id}) is not in the manifest but unmanaged firewall rule ${stays.join(', ')} still uses it; it is kept`,
@@ -56,8 +61,7 @@ export function diffLeftoverFilters(ctx: FirewallContext, keptRules: ReadonlySet
       continue;
     }
     if (l.locked === true) {
-      if (usedBy.length > 0) changes.push(deletion(ctx, l, 'follows-rule', false));
-      else ctx.findings.push(finding('locked-filter-orphan',
+      ctx.findings.push(finding('locked-filter-orphan',
         `filter ${l.id} was created by the simplified flow and no rule uses it, but the API cannot delete it`, { kind: 'filter', ref }));
       continue;
     }

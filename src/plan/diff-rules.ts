@@ -86,7 +86,7 @@ function diffRule(ctx: FirewallContext, d: DesiredFirewallRule): Change | undefi
   if (recreate) {
     return { ...base, action: 'replace', reason: 'recreated-with-filter',
       writes: [{ op: 'firewall_rule.delete', id: l.id, destroyFirst: true }, { op: 'firewall_rule.create', body }],
-      note: 'its simplified-flow filter must be recreated with the same expression, so the rule is deleted first and created again (new id)' };
+      note: 'its simplified-flow filter is replaced or dropped, and only deleting the rule with delete_filter_if_unused can delete it, so the rule is deleted first and created again (new id)' };
   }
   if (changed.length === 0) return { ...base, action: 'no-op', reason: 'in-sync', writes: [] };
   return { ...base, action: 'update', reason: updateReason(ctx, d, changed),

@@ -39,6 +39,7 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `duplicate-ref` | warning | two live objects carry the same ref: the extra one is deleted |
  * | `filter-still-used` | warning | a filter left the manifest but an unmanaged rule still uses it: kept |
  * | `locked-filter-orphan` | warning | a simplified-flow filter without a rule: the API can neither delete nor change it |
+ * | `filter-lock-unknown` | warning | the service does not say which filters the simplified flow created; a write to one zonewall did not create may be refused (10104) |
  * | `migration-without-rules` | warning | migrating while the manifest has no `managed_rules`: the service's proposal is deployed as it is |
  */
 export const FindingCodes = {
@@ -66,6 +67,7 @@ export const FindingCodes = {
   'duplicate-ref': 'warning',
   'filter-still-used': 'warning',
   'locked-filter-orphan': 'warning',
+  'filter-lock-unknown': 'warning',
   'migration-without-rules': 'warning',
 } as const satisfies Record<string, FindingLevel>;
 

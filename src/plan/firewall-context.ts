@@ -24,7 +24,10 @@ export interface FirewallContext {
   filterTarget: Map<string, FilterPointer>;
   /** Desired filter refs whose live filter is replaced by a new one. */
   replacedFilters: Set<string>;
-  /** Live ids of simplified-flow filters recreated with the same expression: their rules go first. */
+  /**
+   * Live ids of simplified-flow filters that go away (replaced, or dropped while a rule of theirs
+   * stays): their rules are deleted first with `delete_filter_if_unused` and created again.
+   */
   recreateWithRule: Set<string>;
   /** Live filter ids whose expression a filter update gives up before the create phase. */
   expressionFreed: Set<string>;

@@ -21,6 +21,7 @@ export interface WriteJson {
   id?: string;
   body?: FilterBody | FirewallRuleWriteBody | PageRuleBody | { sensitivity?: string; action_mode?: string };
   destroy_first?: boolean;
+  delete_filter_if_unused?: boolean;
   package_id?: string;
   group_id?: string;
   rule_id?: string;
@@ -88,7 +89,7 @@ function writeToJson(w: Write): WriteJson {
     case 'filter.create': case 'firewall_rule.create': return { op: w.op, body: w.body };
     case 'filter.update': case 'firewall_rule.update': return { op: w.op, id: w.id, body: w.body };
     case 'filter.delete': return { op: w.op, id: w.id };
-    case 'firewall_rule.delete': return { op: w.op, id: w.id, ...(w.destroyFirst === true ? { destroy_first: true } : {}) };
+    case 'firewall_rule.delete': return { op: w.op, id: w.id, ...(w.destroyFirst === true ? { destroy_first: true } : {}), ...(w.deleteFilterIfUnused === true ? { delete_filter_if_unused: true } : {}) };
     case 'waf_package.patch': return { op: w.op, package_id: w.packageId, body: w.body };
     case 'waf_group.patch': return { op: w.op, package_id: w.packageId, group_id: w.groupId, mode: w.mode };
     case 'waf_rule.patch': return { op: w.op, package_id: w.packageId, rule_id: w.ruleId, mode: w.mode };
@@ -112,7 +113,7 @@ function writeFromJson(w: WriteJson): Write {
     case 'filter.delete': return { op: w.op, id: id() };
     case 'firewall_rule.create': return { op: w.op, body: body() as FirewallRuleWriteBody };
     case 'firewall_rule.update': return { op: w.op, id: id(), body: body() as FirewallRuleWriteBody };
-    case 'firewall_rule.delete': return { op: w.op, id: id(), ...(w.destroy_first === true ? { destroyFirst: true } : {}) };
+    case 'firewall_rule.delete': return { op: w.op, id: id(), ...(w.destroy_first === true ? { destroyFirst: true } : {}), ...(w.delete_filter_if_unused === true ? { deleteFilterIfUnused: true } : {}) };
     case 'waf_package.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), body: body() as { sensitivity?: string } };
     case 'waf_group.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), groupId: need(w.group_id, 'group_id', w.op), mode: need(w.mode, 'mode', w.op) as 'on' | 'off' };
     case 'waf_rule.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), ruleId: need(w.rule_id, 'rule_id', w.op), mode: need(w.mode, 'mode', w.op) };

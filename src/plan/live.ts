@@ -36,7 +36,8 @@ export interface LiveFilter {
   ref?: string;
   /**
    * zonewall engine extension: true for a filter created inline by the simplified flow, which
-   * refuses PUT and DELETE. The real service does not expose this; absent means false.
+   * refuses PUT and DELETE. The real service does not expose this: absent means false when the
+   * zone's `filterLocks` is `reported`, and "not known" when it is `unknown`.
    */
   locked?: boolean;
 }
@@ -251,6 +252,11 @@ export interface LiveZone {
   pageRules?: LivePageRule[];
   /** The optional sections this read asked for; absent means all of them. */
   sections?: readonly LiveSection[];
+  /**
+   * Whether the service marks simplified-flow filters (`locked`, a zonewall extension): `unknown`
+   * for a service with the real API's shapes only; absent means `reported`.
+   */
+  filterLocks?: 'reported' | 'unknown';
 }
 
 /** Bodies the planner asks providers to send. */

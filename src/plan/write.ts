@@ -12,14 +12,18 @@ export type FilterPointer = { id: string } | { ref: string };
 /** A firewall rule body whose filter may still be created by the same plan. */
 export type FirewallRuleWriteBody = Omit<FirewallRuleBody, 'filter'> & { filter: FilterPointer };
 
-/** One API write. `destroyFirst` rule deletes run before everything else (see `order.ts`). */
+/**
+ * One API write. `destroyFirst` rule deletes run before everything else (see `order.ts`);
+ * `deleteFilterIfUnused` rule deletes also delete the rule's filter when no other rule uses it (the
+ * API's `delete_filter_if_unused`): the filter goes with the rule, even a simplified-flow one.
+ */
 export type Write =
   | { op: 'filter.create'; body: FilterBody }
   | { op: 'filter.update'; id: string; body: FilterBody }
   | { op: 'filter.delete'; id: string }
   | { op: 'firewall_rule.create'; body: FirewallRuleWriteBody }
   | { op: 'firewall_rule.update'; id: string; body: FirewallRuleWriteBody }
-  | { op: 'firewall_rule.delete'; id: string; destroyFirst?: boolean }
+  | { op: 'firewall_rule.delete'; id: string; destroyFirst?: boolean; deleteFilterIfUnused?: boolean }
   | { op: 'waf_package.patch'; packageId: string; body: { sensitivity?: string; action_mode?: string } }
   | { op: 'waf_group.patch'; packageId: string; groupId: string; mode: 'on' | 'off' }
   | { op: 'waf_rule.patch'; packageId: string; ruleId: string; mode: string }

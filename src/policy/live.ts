@@ -1,14 +1,16 @@
 /**
- * `--against-zone`: the same cases through the trace operation of the live zone (the embedded
- * engine, or `zonewall serve` through `--remote`), so what the zone really does, drift included,
- * is what is judged. The zone is read once to name what the trace reports by the manifest's keys
- * (firewall rules by `ref`, entry point rules by `ref`); the trace takes one request per call, so
- * cases are sent one per call, a few at a time over HTTP.
+ * `--against-zone`: the same cases through the live zone, so what the zone really does, drift
+ * included, is what is judged. The zone is read once, to name what the trace reports by the
+ * manifest's keys (firewall rules by `ref`, entry point rules by `ref`). Where the service has the
+ * trace operation (the embedded engine, `zonewall serve`), each case is one call, a few at a time
+ * over HTTP; where it has none (the real service, `serve --strict`: 404/405), the zone as read is
+ * evaluated here with the engine's own trace evaluators (`live-model.ts`).
  */
 import type { DesiredZone } from '../manifest/index.js';
-import { ServiceError, type Provider, type TraceRequest } from '../providers/index.js';
-import { PolicyTestsError } from './errors.js';
+import type { ZoneTraceInput } from '../engine/index.js';
+import { ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
+import { liveTraceInput, traceLocally } from './live-model.js';
 import { traceRequestOf } from './offline.js';
 import type { CaseResult, TestCase } from './types.js';
 import { verdictOf, type ZoneNames } from './verdict.js';
@@ -31,26 +33,23 @@ export function liveNames(live: LiveZone): ZoneNames {
  */
 export async function runAgainstZone(provider: Provider, desired: DesiredZone, cases: readonly TestCase[]): Promise<CaseResult[]> {
   const trace = provider.trace?.bind(provider);
-  if (trace === undefined) throw noTrace(provider);
   const { zone } = await provider.resolveZone(desired.zone);
-  const names = liveNames(await provider.readZone(zone.id));
-  const ask = async (request: TraceRequest) => {
-    try {
-      return await trace(zone.id, request);
-    } catch (err) {
-      if (err instanceof ServiceError && (err.status === 404 || err.status === 405)) throw noTrace(provider, err);
-      throw err;
+  const live = await provider.readZone(zone.id);
+  const names = liveNames(live);
+  let local: ZoneTraceInput | undefined = trace === undefined ? liveTraceInput(live) : undefined;
+  const ask = async (request: TraceRequest): Promise<TraceResult> => {
+    if (local === undefined) {
+      try {
+        return await trace!(zone.id, request);
+      } catch (err) {
+        if (!(err instanceof ServiceError && (err.status === 404 || err.status === 405))) throw err;
+        local = liveTraceInput(live);
+      }
     }
+    return traceLocally(local, request);
   };
   const limit = provider.kind === 'http' ? TraceConcurrency : 1;
   return mapLimit(cases, limit, async (c) => judgeCase(c, verdictOf(await ask(traceRequestOf(c, desired.zone)), names)));
-}
-
-function noTrace(provider: Provider, cause?: unknown): PolicyTestsError {
-  return new PolicyTestsError(
-    `${provider.description} does not offer the trace operation (POST /zones/{zone_id}/trace): --against-zone needs a zonewall engine, the embedded one or \`zonewall serve\` (run the cases offline without --against-zone)`,
-    [], { cause },
-  );
 }
 
 /** Maps `items` through `fn` with at most `limit` in flight; results keep the input order. */

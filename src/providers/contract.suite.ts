@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FilterBody, FirewallRuleBody, LiveZone, LiveZoneInfo, PlanTier } from '../plan/index.js';
 import type { Provider } from './provider.js';
-import { V4Limits } from './v4/constants.js';
+import { V4Codes, V4Limits } from './v4/constants.js';
 import { ServiceError } from './v4/errors.js';
 
 /** What the suite needs from an implementation's test file. */
@@ -19,6 +19,8 @@ export interface ContractHarness {
   createZone(name: string, plan: PlanTier): Promise<LiveZoneInfo>;
   /** One raw v4 call to the same service, to build state the provider would not (the simplified flow). */
   raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: { success: boolean; result: unknown } }>;
+  /** The service answers with the real API's shapes only (`serve --strict`): no `locked`, no `plan_tier`. */
+  strict?: boolean;
   close(): Promise<void>;
 }
 
@@ -118,17 +120,33 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
       expect((await h.provider.readZone(zone.id)).filters).toHaveLength(1);
     });
 
-    it('shows a filter of the simplified flow as locked, and the service refuses to update it', async () => {
+    it('shows a filter of the simplified flow as locked where the service says so, and the service refuses to update it (10104)', async () => {
       const res = await h.raw('POST', `/zones/${zone.id}/firewall/rules`, [{ action: 'block', filter: { expression: 'ip.src eq 192.0.2.7' } }]);
       expect(res.body.success).toBe(true);
       const live = await h.provider.readZone(zone.id);
       expect(live.filters).toHaveLength(1);
-      expect(live.filters[0].locked).toBe(true);
+      // Without zonewall's extensions the provider cannot know, and says so for the planner.
+      expect(live.filterLocks).toBe(h.strict === true ? 'unknown' : 'reported');
+      expect(live.filters[0].locked).toBe(h.strict === true ? undefined : true);
+      expect(live.zone.plan).toBe('enterprise');
       expect(live.firewallRules[0].filter.id).toBe(live.filters[0].id);
       const f = live.filters[0];
       const err = await h.provider.updateFilters(zone.id, [{ id: f.id, expression: f.expression, paused: false, ref: 'x' }]).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ServiceError);
       expect((err as ServiceError).status).toBe(400);
+      expect((err as ServiceError).hasCode(V4Codes.filterLocked)).toBe(true);
+    });
+
+    it('deletes rules with their filters only when asked (delete_filter_if_unused)', async () => {
+      await h.raw('POST', `/zones/${zone.id}/firewall/rules`, [
+        { action: 'block', filter: { expression: 'ip.src eq 192.0.2.8' } }, { action: 'block', filter: { expression: 'ip.src eq 192.0.2.9' } },
+      ]);
+      const [kept, taken] = (await h.provider.readZone(zone.id)).firewallRules;
+      await h.provider.deleteFirewallRules(zone.id, [kept!.id]);
+      await h.provider.deleteFirewallRules(zone.id, [taken!.id], { deleteFilterIfUnused: true });
+      const live = await h.provider.readZone(zone.id);
+      expect(live.firewallRules).toEqual([]);
+      expect(live.filters.map((f) => f.id)).toEqual([kept!.filter.id]);
     });
 
     it('deletes unknown ids without error', async () => {

@@ -116,7 +116,11 @@ export interface Provider {
 
   createFirewallRules(zoneId: string, rules: FirewallRuleBody[]): Promise<LiveFirewallRule[]>;
   updateFirewallRules(zoneId: string, rules: (FirewallRuleBody & { id: string })[]): Promise<LiveFirewallRule[]>;
-  deleteFirewallRules(zoneId: string, ids: string[]): Promise<void>;
+  /**
+   * Deletes rules; with `deleteFilterIfUnused`, each rule's filter too when no other rule uses it
+   * (the API's `delete_filter_if_unused`, the only way a simplified-flow filter can go).
+   */
+  deleteFirewallRules(zoneId: string, ids: string[], options?: { deleteFilterIfUnused?: boolean }): Promise<void>;
 
   /** PUT of the `http_request_firewall_managed` entry point, optionally as a migration step. */
   putEntrypoint(zoneId: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<LiveEntrypoint>;

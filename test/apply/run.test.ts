@@ -67,14 +67,53 @@ describe('runPlan on the embedded engine', () => {
       firewallRules: [dRule('bots', 'bots', { priority: 1 })],
     });
     const plan = await fx.plan(want);
-    expect(plan.changes.map((c) => `${c.action} ${c.kind}`)).toEqual(['replace filter', 'update firewall_rule']);
+    expect(plan.changes.map((c) => `${c.action} ${c.kind}`)).toEqual(['replace firewall_rule', 'replace filter']);
     expect((await runPlan(plan, fx.provider)).ok).toBe(true);
     const again = await fx.plan(want);
     expect(hasChanges(again)).toBe(false);
     expect(again.unmanaged).toEqual([]);
+    expect(again.findings).toEqual([]);
+    expect((await fx.provider.readZone(fx.zoneId)).filters.map((f) => f.expression)).toEqual(['http.user_agent contains "nikto"']);
     const described = desired({ ...want, filters: [dFilter('bots', 'http.user_agent contains "nikto"', { inline: true, description: 'scanners' })] });
     expect((await runPlan(await fx.plan(described), fx.provider)).ok).toBe(true);
     expect(hasChanges(await fx.plan(described))).toBe(false);
+  });
+});
+
+describe('rules with simplified-flow filters', () => {
+  beforeEach(async () => { fx = await engineFixture('enterprise'); });
+
+  async function inlineRule(ref: string, expression: string): Promise<void> {
+    // The simplified flow: the filter inline in the rule (the engine locks it).
+    await fx.provider.createFirewallRules(fx.zoneId, [{ action: 'block', priority: null, paused: false, ref, filter: { expression } as never }]);
+  }
+
+  it('deletes a dropped rule with its inline filter (delete_filter_if_unused) and converges to an empty plan', async () => {
+    await inlineRule('bots', 'http.user_agent contains "sqlmap"');
+    await inlineRule('keep', 'http.user_agent contains "nikto"');
+    const want = desired({
+      filters: [dFilter('keep', 'http.user_agent contains "nikto"', { inline: true })],
+      firewallRules: [dRule('keep', 'keep')],
+    });
+    const plan = await fx.plan(want);
+    const drop = plan.changes.find((c) => c.kind === 'firewall_rule' && c.action === 'delete');
+    expect(drop?.writes).toEqual([expect.objectContaining({ op: 'firewall_rule.delete', deleteFilterIfUnused: true })]);
+    expect((await runPlan(plan, fx.provider)).ok).toBe(true);
+    const again = await fx.plan(want);
+    expect(hasChanges(again)).toBe(false);
+    expect(again.findings).toEqual([]);
+    expect(again.unmanaged).toEqual([]);
+    expect((await fx.provider.readZone(fx.zoneId)).filters.map((f) => f.expression)).toEqual(['http.user_agent contains "nikto"']);
+  });
+
+  it('moves a rule from its inline filter to a shared one without leaving the inline filter behind', async () => {
+    await inlineRule('bots', 'http.user_agent contains "sqlmap"');
+    const want = desired({ filters: [dFilter('scanners', 'http.user_agent contains "nikto"')], firewallRules: [dRule('bots', 'scanners')] });
+    expect((await runPlan(await fx.plan(want), fx.provider)).ok).toBe(true);
+    const again = await fx.plan(want);
+    expect(hasChanges(again)).toBe(false);
+    expect(again.findings).toEqual([]);
+    expect((await fx.provider.readZone(fx.zoneId)).filters.map((f) => f.ref)).toEqual(['scanners']);
   });
 });
 

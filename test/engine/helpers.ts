@@ -43,12 +43,14 @@ export interface HarnessOptions {
   limits?: EngineOptions['limits'];
   dir?: string;
   maxBodyBytes?: number;
+  /** Real API shapes only (`serve --strict`). */
+  strict?: boolean;
 }
 
 /** Starts a harness (reusing `options.dir` to simulate a restart). */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'zw-engine-'));
-  const engine = await Engine.open({ dir, ...(options.limits !== undefined ? { limits: options.limits } : {}), logError: () => undefined });
+  const engine = await Engine.open({ dir, strict: options.strict === true, ...(options.limits !== undefined ? { limits: options.limits } : {}), logError: () => undefined });
   const credentials: Credential[] = [
     { type: 'token', token: TOKEN, zones: '*' },
     { type: 'key', email: EMAIL, key: KEY, zones: '*' },

@@ -173,17 +173,32 @@ describe('locked filters and delete order', () => {
     expect(result(await h.api('GET', `/zones/${z}/filters/${rule.filter.id}`)).expression).toBe(ADMIN);
   });
 
-  it('deletes a locked filter with the last rule that uses it', async () => {
+  it('keeps an inline filter when its rules are deleted, unless delete_filter_if_unused is sent', async () => {
     const z = await h.zone('locked-cleanup.example');
     const [rule] = result(await h.api('POST', `/zones/${z}/firewall/rules`, [{ filter: { expression: ADMIN }, action: 'block' }]));
     const [second] = result(await h.api('POST', `/zones/${z}/firewall/rules`, [{ filter: { id: rule.filter.id }, action: 'challenge' }]));
-    const first = await h.api('DELETE', `/zones/${z}/firewall/rules/${rule.id}`);
+    const first = await h.api('DELETE', `/zones/${z}/firewall/rules/${rule.id}`, { delete_filter_if_unused: true });
     expect(result(first)).toEqual({ id: rule.id });
     expect(first.body.messages).toEqual([]);
     expect((await h.api('GET', `/zones/${z}/filters/${rule.filter.id}`)).status).toBe(200);
-    const last = await h.api('DELETE', `/zones/${z}/firewall/rules/${second.id}`);
-    expect(last.body.messages![0]).toMatchObject({ code: 10204, meta: { id: rule.filter.id } });
-    expect((await h.api('GET', `/zones/${z}/filters/${rule.filter.id}`)).status).toBe(404);
+    // The last rule goes, nobody asked: the filter stays, and stays locked against the filters API.
+    const plain = await h.api('DELETE', `/zones/${z}/firewall/rules/${second.id}`);
+    expect(plain.body.messages).toEqual([]);
+    expect(result(await h.api('GET', `/zones/${z}/filters/${rule.filter.id}`)).expression).toBe(ADMIN);
+    expect(codes(await h.api('DELETE', `/zones/${z}/filters/${rule.filter.id}`))).toEqual([10104]);
+    expect(codes(await h.api('POST', `/zones/${z}/filters`, [{ expression: ADMIN }]))).toEqual([10102]);
+  });
+
+  it('deletes an inline filter with the last rule when delete_filter_if_unused is sent (body or query)', async () => {
+    const z = await h.zone('locked-if-unused.example');
+    const [a, b] = result(await h.api('POST', `/zones/${z}/firewall/rules`, [
+      { filter: { expression: ADMIN }, action: 'block' }, { filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'block' },
+    ]));
+    const last = await h.api('DELETE', `/zones/${z}/firewall/rules/${a.id}`, { delete_filter_if_unused: true });
+    expect(last.body.messages![0]).toMatchObject({ code: 10204, meta: { id: a.filter.id } });
+    expect((await h.api('GET', `/zones/${z}/filters/${a.filter.id}`)).status).toBe(404);
+    const bulk = await h.api('DELETE', `/zones/${z}/firewall/rules?id=${b.id}&delete_filter_if_unused=true`);
+    expect(bulk.body.messages![0]).toMatchObject({ code: 10204, meta: { id: b.filter.id } });
     // The expression is free again.
     result(await h.api('POST', `/zones/${z}/filters`, [{ expression: ADMIN }]));
   });

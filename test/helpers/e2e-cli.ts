@@ -69,10 +69,10 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts `zonewall serve --port 0` on `stateDir` and waits for its URL. */
-export async function startServe(stateDir: string, token = 'e2e-plan-apply-token-0123456789abcdefghij'): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', stateDir], {
-    cwd: repoRoot, env: cleanEnv({ ZONEWALL_SERVE_TOKEN: token }), stdio: ['ignore', 'pipe', 'pipe'],
+/** Starts `zonewall serve --port 0` on `stateDir` (plus `options.args`, e.g. `--strict`) and waits for its URL. */
+export async function startServe(stateDir: string, token = 'e2e-plan-apply-token-0123456789abcdefghij', options: { args?: string[]; cwd?: string } = {}): Promise<Served> {
+  const child: ChildProcess = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', stateDir, ...(options.args ?? [])], {
+    cwd: options.cwd ?? repoRoot, env: cleanEnv({ ZONEWALL_SERVE_TOKEN: token }), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });

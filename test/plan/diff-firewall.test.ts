@@ -149,16 +149,40 @@ describe('diffZone: filters and firewall rules', () => {
     expect(plan.unmanaged).toEqual([]);
   });
 
-  it('replaces a simplified-flow filter whose expression changes: new filter, repointed rule', () => {
+  it('replaces a simplified-flow filter whose expression changes: the rule goes first with its filter, both are created again', () => {
     const locked = lFilter('f1', 'http.user_agent contains "sqlmap"', { locked: true });
     const plan = diffZone(desired({
       filters: [dFilter('bots', 'http.user_agent contains "nikto"', { inline: true })],
       firewallRules: [dRule('bots', 'bots')],
     }), live({ filters: [locked], firewallRules: [lRule('r1', locked, { ref: 'bots' })] }));
-    expect(actions(plan)).toEqual(['replace filter bots', 'update firewall_rule bots']);
+    expect(actions(plan)).toEqual(['replace firewall_rule bots', 'replace filter bots']);
     expect(byRef(plan, 'filter', 'bots')).toMatchObject({ reason: 'locked-filter', writes: [{ op: 'filter.create' }] });
-    expect(byRef(plan, 'firewall_rule', 'bots')).toMatchObject({ reason: 'filter-replaced', id: hex('r1'), writes: [{ body: { filter: { ref: 'bots' } } }] });
+    expect(byRef(plan, 'firewall_rule', 'bots')!.writes).toEqual([
+      { op: 'firewall_rule.delete', id: hex('r1'), destroyFirst: true, deleteFilterIfUnused: true },
+      expect.objectContaining({ op: 'firewall_rule.create', body: expect.objectContaining({ filter: { ref: 'bots' } }) }),
+    ]);
     expect(plan.findings).toEqual([]);
+  });
+
+  it('sends delete_filter_if_unused only with rule deletes whose filter the plan deletes too', () => {
+    const shared = lFilter('f1', 'ip.src eq 192.0.2.1', { ref: 'shared' });
+    const goes = lFilter('f2', 'ip.src eq 192.0.2.2', { ref: 'goes' });
+    const plan = diffZone(desired({ filters: [dFilter('shared', 'ip.src eq 192.0.2.1')] }), live({
+      filters: [shared, goes],
+      firewallRules: [lRule('r1', shared, { ref: 'a' }), lRule('r2', goes, { ref: 'b' })],
+    }));
+    const deletes = plan.changes.flatMap((c) => c.writes).filter((w) => w.op === 'firewall_rule.delete');
+    expect(deletes).toEqual([{ op: 'firewall_rule.delete', id: hex('r1') }, { op: 'firewall_rule.delete', id: hex('r2'), deleteFilterIfUnused: true }]);
+  });
+
+  it('says when the service does not report simplified-flow filters and a write may be refused', () => {
+    const foreign = lFilter('f1', 'ip.src eq 192.0.2.1');
+    const zone = live({ filters: [foreign] });
+    const plan = diffZone(desired({ filters: [dFilter('mine', 'ip.src eq 192.0.2.1', { description: 'now mine' })] }), { ...zone, filterLocks: 'unknown' }, { prune: true });
+    expect(actions(plan)).toEqual(['update filter mine']);
+    expect(plan.findings).toEqual([expect.objectContaining({ level: 'warning', code: 'filter-lock-unknown', ref: 'mine' })]);
+    expect(plan.findings[0]!.message).toContain('10104');
+    expect(diffZone(desired({ filters: [dFilter('mine', 'ip.src eq 192.0.2.1', { description: 'now mine' })] }), zone, { prune: true }).findings).toEqual([]);
   });
 
   it('recreates rule and simplified-flow filter when only the description changes (destroy first)', () => {

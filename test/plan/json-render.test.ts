@@ -66,7 +66,7 @@ describe('text rendering', () => {
     expect(text).toContain(`  -/+ filter "bots" (id ${hex('f3')})`);
     expect(text).toContain(`  - firewall_rule "gone" (id ${hex('r3')})`);
     expect(text).toContain('  + managed_ruleset "managed"');
-    expect(text).toMatch(/Plan: 3 to add, 2 to change, 1 to replace, 2 to destroy\.\n$/);
+    expect(text).toMatch(/Plan: 3 to add, 1 to change, 2 to replace, 2 to destroy\.\n$/);
   });
 
   it('shows a word-level diff of a changed expression and old -> new of other attributes', () => {
@@ -77,7 +77,7 @@ describe('text rendering', () => {
 
   it('lists unmanaged objects, findings and the call estimate', () => {
     expect(text).toContain(`? filter ${hex('f4')}: ip.src eq 198.51.100.1`);
-    expect(text).toMatch(/API calls: \d+ write requests \(filters\.update 1, filters\.create 1, .*entrypoint 1.*\)\.\n/);
+    expect(text).toMatch(/API calls: \d+ write requests \(firewall_rules\.delete_first 1, filters\.update 1, filters\.create 1, .*entrypoint 1.*\)\.\n/);
   });
 
   it('has no escape codes without color, and colors with it', () => {
@@ -97,7 +97,7 @@ describe('markdown rendering', () => {
   it('renders a table with escaped cells and an expression diff block', () => {
     const md = renderPlanMarkdown(samplePlan());
     expect(md).toContain('### zonewall plan: example.com');
-    expect(md).toContain('**Plan: 3 to add, 2 to change, 1 to replace, 2 to destroy.**');
+    expect(md).toContain('**Plan: 3 to add, 1 to change, 2 to replace, 2 to destroy.**');
     expect(md).toContain('| `~` | filter | `api` |');
     expect(md).toContain('API \\| traffic');
     expect(md).toContain('```diff\n# filter "api"\n- http.request.uri.path matches "^/api/"\n+ http.request.uri.path matches "^/api/v2/"');

@@ -12,7 +12,7 @@ import { applyZone } from '../../src/apply/index.js';
 import { Engine, loadCredentials, startServer, type RunningServer } from '../../src/engine/index.js';
 import type { DesiredZone } from '../../src/manifest/index.js';
 import { diffZone, readsFor } from '../../src/plan/index.js';
-import { PolicyTestsError, buildZoneModel, runAgainstZone, runOffline, type CaseResult, type TestCase } from '../../src/policy/index.js';
+import { buildZoneModel, runAgainstZone, runOffline, type CaseResult, type TestCase } from '../../src/policy/index.js';
 import { openProvider, type Provider } from '../../src/providers/index.js';
 import { casesOf, desiredOf, firewallManifest, wafManifest } from './fixtures.js';
 import { rows, tableCasesYaml } from './table.js';
@@ -102,14 +102,16 @@ describe('against the embedded engine', () => {
     await expect(runAgainstZone(provider, { ...firewall, zone: 'missing.example.com' }, table)).rejects.toThrow(/zone "missing.example.com" not found/);
   });
 
-  it('a provider without the trace operation is refused with the way out', async () => {
+  it('a provider without the trace operation evaluates the zone as read, with the same verdicts as the trace', async () => {
     const noTrace = { ...provider, trace: undefined, description: 'a v4 API at https://api.example' } as unknown as Provider;
-    await expect(runAgainstZone(noTrace, firewall, table)).rejects.toThrow(PolicyTestsError);
-    await expect(runAgainstZone(noTrace, firewall, table)).rejects.toThrow(/does not offer the trace operation .*zonewall serve/);
+    const bound = Object.setPrototypeOf(noTrace, Object.getPrototypeOf(provider)) as Provider;
+    const traced = await runAgainstZone(provider, firewall, table);
+    const local = await runAgainstZone(bound, firewall, table);
+    expect(local.map((r) => [r.pass, r.actual])).toEqual(traced.map((r) => [r.pass, r.actual]));
   });
 });
 
-describe('against zonewall serve over HTTP', () => {
+describe.each([false, true])('against zonewall serve over HTTP (strict: %s)', (strict) => {
   const token = 'policy-live-token-0123456789abcdefghijklmnop';
   let dir: string;
   let engine: Engine;
@@ -119,7 +121,7 @@ describe('against zonewall serve over HTTP', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'zw-policy-http-'));
-    engine = await Engine.open({ dir });
+    engine = await Engine.open({ dir, strict });
     await engine.createZone(firewall.zone, { plan: 'enterprise' });
     server = await startServer(engine, { port: 0, credentials: loadCredentials({ ZONEWALL_SERVE_TOKEN: token }) });
     provider = await openProvider({ remote: server.url, env: { ZONEWALL_API_TOKEN: token } });
@@ -132,10 +134,26 @@ describe('against zonewall serve over HTTP', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers the case table exactly as offline, several traces in flight', async () => {
+  it(strict ? 'answers the case table exactly as offline, evaluating the zone as read (no trace route)' : 'answers the case table exactly as offline, several traces in flight', async () => {
     const before = provider.stats.requests;
     expectSameAsOffline(firewall, table, await runAgainstZone(provider, firewall, table));
-    // One zone look-up, one read of the zone (a few lists), one trace per case.
-    expect(provider.stats.requests - before).toBeGreaterThanOrEqual(table.length);
+    // One zone look-up, one read of the zone (a few lists), then one trace per case, or one refused trace.
+    if (strict) expect(provider.stats.requests - before).toBeLessThan(table.length);
+    else expect(provider.stats.requests - before).toBeGreaterThanOrEqual(table.length);
+  });
+
+  it('sees drift made through the API: a paused rule no longer decides', async () => {
+    const { zone } = await provider.resolveZone(firewall.zone);
+    const live = await provider.readZone(zone.id);
+    const results = await runAgainstZone(provider, firewall, table);
+    const decided = results.find((r) => r.pass && r.actual.rule?.startsWith('firewall_rules.'));
+    expect(decided).toBeDefined();
+    const ref = decided!.actual.rule!.slice('firewall_rules.'.length);
+    const rule = live.firewallRules.find((r) => r.ref === ref)!;
+    const paused = await engine.dispatch({ method: 'PATCH', path: `/zones/${zone.id}/firewall/rules/${rule.id}`, body: { paused: true } });
+    expect(paused.status).toBe(200);
+    const after = await runAgainstZone(provider, firewall, table);
+    expect(after.find((r) => r.name === decided!.name)!.actual.rule).not.toBe(decided!.actual.rule);
+    await engine.dispatch({ method: 'PATCH', path: `/zones/${zone.id}/firewall/rules/${rule.id}`, body: { paused: false } });
   });
 });

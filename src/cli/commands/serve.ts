@@ -5,7 +5,8 @@
  * Credentials come from the environment (`ZONEWALL_SERVE_TOKEN`, or `ZONEWALL_SERVE_AUTH_EMAIL` +
  * `ZONEWALL_SERVE_AUTH_KEY`: every zone) or `--credentials FILE` (per-zone scopes), never from argv.
  * With none configured the server refuses to start unless `--insecure-no-auth` is given, and then
- * says loudly that every request is allowed. The state directory defaults to `.zonewall/`. SIGINT
+ * says loudly that every request is allowed. `--strict` serves the real API's shapes only (no
+ * zonewall extension fields or routes). The state directory defaults to `.zonewall/`. SIGINT
  * and SIGTERM stop the server and close the engine cleanly.
  */
 import type { Command } from 'commander';
@@ -25,6 +26,7 @@ interface ServeOptions {
   credentials?: string;
   limits?: string;
   insecureNoAuth?: boolean;
+  strict?: boolean;
 }
 
 /** The `serve` command. */
@@ -39,6 +41,7 @@ export const command: CommandModule = {
       .option('--credentials <file>', 'JSON file of accepted credentials with zone scopes')
       .option('--limits <file>', 'JSON file overriding plan quotas and entitlements per tier')
       .option('--insecure-no-auth', 'accept every request without credentials (local experiments only)')
+      .option('--strict', 'answer with the real API\'s shapes only: no zonewall extension fields or routes')
       .addHelpText('after', `
 Credentials (never on the command line):
   ${CredentialEnv.token}=...      bearer token (Authorization: Bearer), every zone
@@ -61,7 +64,7 @@ async function serve(opts: ServeOptions): Promise<void> {
         'or pass --credentials FILE; or, for local experiments only, --insecure-no-auth');
   }
   const limits = opts.limits !== undefined ? loadPlanLimitsFile(opts.limits) : undefined;
-  const engine = await Engine.open({ dir: opts.stateDir, ...(limits !== undefined ? { limits } : {}) });
+  const engine = await Engine.open({ dir: opts.stateDir, strict: opts.strict === true, ...(limits !== undefined ? { limits } : {}) });
   let server;
   try {
     server = await startServer(engine, { port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true });
@@ -72,7 +75,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   if (opts.insecureNoAuth === true) {
     process.stderr.write('WARNING: --insecure-no-auth: authentication is OFF; every request to this server is allowed, for every zone.\n');
   }
-  process.stdout.write(`zonewall serve: listening on ${server.url} (state: ${opts.stateDir}); Ctrl-C to stop\n`);
+  process.stdout.write(`zonewall serve: listening on ${server.url} (state: ${opts.stateDir}${opts.strict === true ? ', strict: real API shapes only' : ''}); Ctrl-C to stop\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', stop);

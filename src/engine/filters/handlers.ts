@@ -1,9 +1,10 @@
 /**
  * The filters API of a zone (api-facts.md §2): list, get, create (array), update one, bulk update,
  * delete one, bulk delete. Writes are all-or-nothing (the request's transaction). Filters created
- * inline by the simplified flow are locked: PUT and DELETE refuse them (10104); they go away with
- * the last firewall rule that uses them (see `../firewall-rules/cleanup.ts`).
+ * inline by the simplified flow are locked: PUT and DELETE refuse them (10104); only a rule delete
+ * with `delete_filter_if_unused` removes one (see `../firewall-rules/cleanup.ts`).
  */
+import { FilterPaths } from '../../api/index.js';
 import { ApiError, apiMessage } from '../api-errors.js';
 import { Problems, requireArray } from '../body-reader.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
@@ -15,7 +16,7 @@ import type { ApiMessage, ApiResponse } from '../types.js';
 import { deleteFilter, filterToJson, getFilter, insertFilter, listFilters, updateFilter, type FilterRecord } from './store.js';
 import { duplicateProblems, readFilter, type FilterInput } from './validate.js';
 
-const BASE = '/zones/:zone_id/filters';
+const BASE = FilterPaths.collection;
 
 /** Routes of the filters API. */
 export const filterRoutes: ZoneRoute[] = [
@@ -23,9 +24,9 @@ export const filterRoutes: ZoneRoute[] = [
   { method: 'POST', pattern: BASE, handler: create },
   { method: 'PUT', pattern: BASE, handler: bulkUpdate },
   { method: 'DELETE', pattern: BASE, handler: bulkDelete },
-  { method: 'GET', pattern: `${BASE}/:filter_id`, handler: getOne, cacheable: true },
-  { method: 'PUT', pattern: `${BASE}/:filter_id`, handler: updateOne },
-  { method: 'DELETE', pattern: `${BASE}/:filter_id`, handler: deleteOne },
+  { method: 'GET', pattern: FilterPaths.item, handler: getOne, cacheable: true },
+  { method: 'PUT', pattern: FilterPaths.item, handler: updateOne },
+  { method: 'DELETE', pattern: FilterPaths.item, handler: deleteOne },
 ];
 
 function list(ctx: ZoneRequestContext): ApiResponse {
@@ -136,7 +137,7 @@ function deletionProblems(ctx: ZoneRequestContext, filters: FilterRecord[]): Api
 function lockedError(id: string, verb: 'updated' | 'deleted', pointer?: string): ApiMessage {
   return apiMessage('filterLocked',
     `filter ${id} was created inline with a firewall rule (simplified flow) and cannot be ${verb} through the filters API; ` +
-      'create a new filter and point the rule at it, or delete the rules that use it (the filter is deleted with the last of them)',
+      'create a new filter and point the rule at it, or delete the rules that use it with {"delete_filter_if_unused": true}',
     { meta: { id }, ...(pointer !== undefined ? { pointer } : {}) });
 }
 

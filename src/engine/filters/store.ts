@@ -5,6 +5,7 @@
  * simplified flow. Filters have no timestamps in the real API; the columns are kept for ordering
  * and debugging only.
  */
+import type { FilterJson } from '../../api/index.js';
 import { whereClause, type Sql, type SqlRow } from '../sql.js';
 
 /** DDL of the filters table (idempotent). */
@@ -39,16 +40,7 @@ export interface FilterRecord {
   locked: boolean;
 }
 
-/** A filter as the filters API returns it (empty description/ref left out, like the real API). */
-export interface FilterJson {
-  id: string;
-  paused: boolean;
-  description?: string;
-  ref?: string;
-  expression: string;
-  /** zonewall extension: present (true) only on filters created by the simplified flow. */
-  locked?: true;
-}
+export type { FilterJson };
 
 /** The columns every filter query selects, in `rowToFilter`'s order. */
 export const FILTER_COLUMNS = 'id, expression, canonical, uses_matches, paused, description, ref, locked';

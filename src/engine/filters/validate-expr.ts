@@ -3,6 +3,7 @@
  * the real service's expression check, not zone-scoped. Failures have the real shape: no code,
  * `messages: null`, and the engine's `Filter parsing error (L:C)` text.
  */
+import { FilterPaths } from '../../api/index.js';
 import { ApiError } from '../api-errors.js';
 import { BodyReader, Problems, requireObject } from '../body-reader.js';
 import { ok } from '../envelope.js';
@@ -13,8 +14,8 @@ import { FilterLimits } from './constants.js';
 
 /** Routes of expression validation. */
 export const validateExprRoutes: EngineRoute[] = [
-  { method: 'GET', pattern: '/filters/validate-expr', handler: (_e, req) => Promise.resolve(validate(fromQuery(req))) },
-  { method: 'POST', pattern: '/filters/validate-expr', handler: (_e, req) => Promise.resolve(validate(fromBody(req))) },
+  { method: 'GET', pattern: FilterPaths.validateExpr, handler: (_e, req) => Promise.resolve(validate(fromQuery(req))) },
+  { method: 'POST', pattern: FilterPaths.validateExpr, handler: (_e, req) => Promise.resolve(validate(fromBody(req))) },
 ];
 
 function fromQuery(req: ApiRequest): string {

@@ -1,9 +1,9 @@
 /**
  * What happens to a filter when rules stop using it (a rule is deleted, or repointed to another
- * filter). Decision (documented in the README): a *locked* filter (created inline by the
- * simplified flow) is deleted as soon as no rule uses it, because nothing else could ever delete
- * it and it would block creating a filter with the same expression (a duplicate). An ordinary
- * filter is kept, as the real service does, unless the delete asked `delete_filter_if_unused`.
+ * filter). As on the real service (api-facts.md §3), the filter is kept: a filter may serve other
+ * features, and a simplified-flow filter is protected from PUT and DELETE for exactly that reason.
+ * It is deleted only when a rule delete asks `delete_filter_if_unused` and no other rule uses it,
+ * whether it was created through the filters API or inline.
  */
 import { apiMessage } from '../api-errors.js';
 import { deleteFilter, getFilter } from '../filters/store.js';
@@ -12,18 +12,15 @@ import type { ApiMessage } from '../types.js';
 import { rulesUsingFilter } from './store.js';
 
 /**
- * Deletes the filters among `filterIds` that no rule uses any more: locked ones always, the
- * others when `deleteIfUnused`. Returns a message per deleted filter, for the envelope.
+ * Deletes the filters among `filterIds` that no rule uses any more (the caller asked
+ * `delete_filter_if_unused`). Returns a message per deleted filter, for the envelope.
  */
-export function dropUnusedFilters(sql: Sql, filterIds: Iterable<string>, deleteIfUnused: boolean): ApiMessage[] {
+export function dropUnusedFilters(sql: Sql, filterIds: Iterable<string>): ApiMessage[] {
   const out: ApiMessage[] = [];
   for (const id of new Set(filterIds)) {
-    const filter = getFilter(sql, id);
-    if (filter === undefined || !(filter.locked || deleteIfUnused)) continue;
-    if (rulesUsingFilter(sql, id).length > 0) continue;
+    if (getFilter(sql, id) === undefined || rulesUsingFilter(sql, id).length > 0) continue;
     deleteFilter(sql, id);
-    const why = filter.locked ? 'it was created inline with its rules and no rule uses it any more' : 'delete_filter_if_unused was set and no rule uses it';
-    out.push(apiMessage('filterDeletedWithRule', `filter ${id} was deleted: ${why}`, { meta: { id } }));
+    out.push(apiMessage('filterDeletedWithRule', `filter ${id} was deleted: delete_filter_if_unused was set and no rule uses it`, { meta: { id } }));
   }
   return out;
 }

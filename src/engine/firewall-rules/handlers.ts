@@ -4,6 +4,7 @@
  * one (optional body `{"delete_filter_if_unused": true}`) and bulk delete (`?id=A&id=B`, the same
  * option in the body or the query). Every write is all-or-nothing.
  */
+import { DeleteFilterIfUnused, FirewallRulePaths } from '../../api/index.js';
 import { ApiError, apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, requireArray, requireObject } from '../body-reader.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
@@ -18,7 +19,7 @@ import { quotaProblem, ruleFeatureProblems } from './entitlements.js';
 import { countActiveRules, deleteRule, getRule, listRules, ruleToJson, updateRule, type RuleFields, type RuleWithFilter } from './store.js';
 import { readRulePatch, readRuleUpdate, shapeOk, type RulePatch } from './validate.js';
 
-const BASE = '/zones/:zone_id/firewall/rules';
+const BASE = FirewallRulePaths.collection;
 
 /** Routes of the firewall rules API. */
 export const firewallRuleRoutes: ZoneRoute[] = [
@@ -27,10 +28,10 @@ export const firewallRuleRoutes: ZoneRoute[] = [
   { method: 'PUT', pattern: BASE, handler: bulkUpdate },
   { method: 'PATCH', pattern: BASE, handler: bulkPatch },
   { method: 'DELETE', pattern: BASE, handler: bulkDelete },
-  { method: 'GET', pattern: `${BASE}/:rule_id`, handler: getOne, cacheable: true },
-  { method: 'PUT', pattern: `${BASE}/:rule_id`, handler: updateOne },
-  { method: 'PATCH', pattern: `${BASE}/:rule_id`, handler: patchOne },
-  { method: 'DELETE', pattern: `${BASE}/:rule_id`, handler: deleteOne },
+  { method: 'GET', pattern: FirewallRulePaths.item, handler: getOne, cacheable: true },
+  { method: 'PUT', pattern: FirewallRulePaths.item, handler: updateOne },
+  { method: 'PATCH', pattern: FirewallRulePaths.item, handler: patchOne },
+  { method: 'DELETE', pattern: FirewallRulePaths.item, handler: deleteOne },
 ];
 
 function list(ctx: ZoneRequestContext): ApiResponse {
@@ -124,7 +125,7 @@ function mergePatch(ctx: ZoneRequestContext, id: string, patch: RulePatch, point
 
 /**
  * Checks then writes a batch of rule updates: rules and filters must exist, the plan must allow
- * the actions, filters and active count. Filters a rule stopped using are cleaned up (`cleanup.ts`).
+ * the actions, filters and active count. Filters a rule stopped using are kept (`cleanup.ts`).
  */
 function applyUpdates(ctx: ZoneRequestContext, updates: RuleUpdate[]): { json: unknown; messages: ApiMessage[] }[] {
   const current = updates.map((u) => mustGet(ctx, u.id, u.pointer));
@@ -143,18 +144,18 @@ function applyUpdates(ctx: ZoneRequestContext, updates: RuleUpdate[]): { json: u
   const quota = quotaProblem(ctx, before, after);
   if (quota !== undefined) plan.push(quota);
   if (plan.length > 0) throw new ApiError(400, plan);
+  // A filter the rule stops using is kept, as on the real service (even one created inline).
   updates.forEach((u) => updateRule(ctx.sql, u.id, u.fields, ctx.now));
-  const cleaned = dropUnusedFilters(ctx.sql, current.filter((c, i) => c.rule.filterId !== updates[i]!.fields.filterId).map((c) => c.rule.filterId), false);
   return updates.map((u, i) => ({
     json: ruleToJson({ rule: { ...u.fields, id: u.id, createdOn: current[i]!.rule.createdOn, modifiedOn: ctx.now }, filter: filters[i] }),
-    messages: i === 0 ? cleaned : [],
+    messages: [],
   }));
 }
 
 function deleteOne(ctx: ZoneRequestContext): ApiResponse {
   const { rule } = mustGet(ctx, ctx.params.rule_id!);
   deleteRule(ctx.sql, rule.id);
-  const messages = dropUnusedFilters(ctx.sql, [rule.filterId], deleteFilterIfUnused(ctx));
+  const messages = deleteFilterIfUnused(ctx) ? dropUnusedFilters(ctx.sql, [rule.filterId]) : [];
   return ok({ id: rule.id }, { messages });
 }
 
@@ -168,18 +169,18 @@ function bulkDelete(ctx: ZoneRequestContext): ApiResponse {
   const option = deleteFilterIfUnused(ctx);
   const rules = ids.map((id) => getRule(ctx.sql, id)).filter((r): r is RuleWithFilter => r !== undefined);
   for (const { rule } of rules) deleteRule(ctx.sql, rule.id);
-  const messages = dropUnusedFilters(ctx.sql, rules.map((r) => r.rule.filterId), option);
+  const messages = option ? dropUnusedFilters(ctx.sql, rules.map((r) => r.rule.filterId)) : [];
   return ok(rules.map((r) => ({ id: r.rule.id })), { messages });
 }
 
 /** The `delete_filter_if_unused` option, from the JSON body or the query. */
 function deleteFilterIfUnused(ctx: ZoneRequestContext): boolean {
-  const fromQuery = booleanParam(ctx.query, 'delete_filter_if_unused');
+  const fromQuery = booleanParam(ctx.query, DeleteFilterIfUnused);
   if (ctx.body === undefined) return fromQuery ?? false;
   const problems = new Problems();
   const r = new BodyReader(ctx.body, '', problems, 'an object like {"delete_filter_if_unused": true}');
-  r.allowOnly(['delete_filter_if_unused']);
-  const fromBody = r.boolean('delete_filter_if_unused');
+  r.allowOnly([DeleteFilterIfUnused]);
+  const fromBody = r.boolean(DeleteFilterIfUnused);
   problems.throwIfAny();
   return fromBody ?? fromQuery ?? false;
 }

@@ -4,6 +4,7 @@
  * referenced filter is refused), so rows never point at a missing filter in practice, but reads
  * still answer `{ id, deleted: true }` for one, as the real API's DeletedFilter.
  */
+import type { FirewallRuleJson } from '../../api/index.js';
 import { FILTER_COLUMNS, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
 import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
@@ -47,19 +48,8 @@ export interface RuleRecord extends RuleFields {
   modifiedOn: string;
 }
 
-/** A firewall rule as the API returns it. */
-export interface RuleJson {
-  id: string;
-  paused: boolean;
-  description?: string;
-  ref?: string;
-  action: FirewallAction;
-  priority: number | null;
-  products?: BypassProduct[];
-  filter: FilterJson | { id: string; deleted: true };
-  created_on: string;
-  modified_on: string;
-}
+/** A firewall rule as the API returns it (the wire contract's). */
+export type RuleJson = FirewallRuleJson;
 
 const RULE_COLUMNS = 'r.id, r.filter_id, r.action, r.priority, r.paused, r.description, r.ref, r.products, r.created_on, r.modified_on';
 const JOINED_FILTER_COLUMNS = FILTER_COLUMNS.split(', ').map((c) => `f.${c} AS f_${c}`).join(', ');

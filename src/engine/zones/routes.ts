@@ -1,16 +1,18 @@
 /**
  * The zone routes served by the engine itself (not by a zone object): `GET /zones` (list, with the
  * real API's `name`, `page`, `per_page`: default 20, 5..50), `GET /zones/{id}`, and the engine
- * extensions `POST /zones` `{name, plan_tier?, waf?}` and `DELETE /zones/{id}`. A scoped credential
- * sees only its zones, and may create only a zone it names.
+ * extensions `POST /zones` `{name, plan_tier?, waf?}` and `DELETE /zones/{id}` (absent from
+ * `serve --strict`). A scoped credential sees only its zones, and may create only a zone it names.
  */
+import { ZoneListParams, ZonePageLimits, ZonePaths } from '../../api/index.js';
 import { ApiError } from '../api-errors.js';
+import { zoneToJson } from './json.js';
 import { BodyReader, Problems, requireObject } from '../body-reader.js';
 import type { Engine } from '../engine.js';
 import { ok, page, parsePageRequest } from '../envelope.js';
 import type { HttpMethod } from '../router.js';
 import { allZones, inScope } from '../scope.js';
-import { PlanTiers, type ApiRequest, type ApiResponse, type PlanTier, type ZoneInfo } from '../types.js';
+import { PlanTiers, type ApiRequest, type ApiResponse, type ZoneInfo } from '../types.js';
 
 /** A route the engine serves without a zone object. */
 export interface EngineRoute {
@@ -19,40 +21,20 @@ export interface EngineRoute {
   handler(engine: Engine, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse>;
 }
 
-/** Page sizes of the zones list (real service figures). */
-export const ZonePageLimits = { defaultPerPage: 20, minPerPage: 5, maxPerPage: 50 } as const;
-
-const PlanNames: Record<PlanTier, string> = {
-  free: 'Free Website', pro: 'Pro Website', business: 'Business Website', enterprise: 'Enterprise Website',
-};
-
-/** The v4 shape of a zone, plus zonewall's `plan_tier`. */
-export function zoneToJson(z: ZoneInfo): Record<string, unknown> {
-  return {
-    id: z.id,
-    name: z.name,
-    status: z.status,
-    paused: false,
-    type: 'full',
-    plan: { name: PlanNames[z.plan], legacy_id: z.plan, is_subscribed: true },
-    plan_tier: z.plan,
-    created_on: z.created_on,
-    modified_on: z.created_on,
-  };
-}
+export { ZonePageLimits };
 
 /** Routes of the zones collection. */
 export const zoneRoutes: EngineRoute[] = [
-  { method: 'GET', pattern: '/zones', handler: listZones },
-  { method: 'POST', pattern: '/zones', handler: createZone },
-  { method: 'GET', pattern: '/zones/:zone_id', handler: getZone },
-  { method: 'DELETE', pattern: '/zones/:zone_id', handler: deleteZone },
+  { method: 'GET', pattern: ZonePaths.collection, handler: listZones },
+  { method: 'POST', pattern: ZonePaths.collection, handler: createZone },
+  { method: 'GET', pattern: ZonePaths.item, handler: getZone },
+  { method: 'DELETE', pattern: ZonePaths.item, handler: deleteZone },
 ];
 
 async function listZones(engine: Engine, req: ApiRequest): Promise<ApiResponse> {
   const query = req.query ?? new URLSearchParams();
   const request = parsePageRequest(query, ZonePageLimits);
-  const name = query.get('name')?.toLowerCase();
+  const name = query.get(ZoneListParams.name)?.toLowerCase();
   const zones = (await engine.listZones()).filter((z) => inScope(req.auth, z) && (name === undefined || name === '' || z.name === name));
   return page(zones.slice(request.offset, request.offset + request.perPage).map(zoneToJson), request, zones.length);
 }

@@ -30,6 +30,11 @@ export class EngineProvider extends V4Provider {
     return { id: zone.id, name: zone.name, plan: zone.plan };
   }
 
+  /** The in-process engine marks simplified-flow filters unless it runs strict. */
+  protected override reportsFilterLocks(): boolean {
+    return !this.engine.strict;
+  }
+
   /** A PITR bookmark of the zone's storage now. */
   bookmark(zoneId: string): Promise<string> {
     return this.engine.bookmark(zoneId);

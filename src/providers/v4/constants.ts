@@ -2,6 +2,7 @@
  * Fixed figures and paths of the v4 API that both providers share: the page size of list calls,
  * the batch size of bulk writes, how many reads run at once, and the zone-scoped resource paths.
  */
+import { ApiErrorCodes, FilterPaths, FirewallRulePaths, ZonePaths } from '../../api/index.js';
 
 /** Page, batch and concurrency limits of the v4 client. */
 export const V4Limits = {
@@ -31,7 +32,9 @@ export const V4Codes = {
   /** `could not find entrypoint ruleset in the <phase> phase` (404). */
   entrypointNotFound: 10003,
   /** A filter with the same expression exists; `meta.id` names it. */
-  duplicateFilter: 10102,
+  duplicateFilter: ApiErrorCodes.duplicateFilter.code,
+  /** A simplified-flow filter refuses PUT and DELETE: how a client without `locked` learns it. */
+  filterLocked: ApiErrorCodes.filterLocked.code,
   /** zonewall engine: the previous WAF's APIs after the zone migrated (403). */
   previousWafRetired: 11010,
   /** zonewall engine: the previous WAF on a Free zone, which has none (403). */
@@ -40,10 +43,10 @@ export const V4Codes = {
 
 /** Builds zone-scoped paths; ids are URL-encoded so a malformed id cannot change the route. */
 export const V4Paths = {
-  zones: () => '/zones',
-  zone: (zoneId: string) => `/zones/${enc(zoneId)}`,
-  filters: (zoneId: string) => `/zones/${enc(zoneId)}/filters`,
-  firewallRules: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/rules`,
+  zones: () => ZonePaths.collection,
+  zone: (zoneId: string) => fill(ZonePaths.item, { zone_id: zoneId }),
+  filters: (zoneId: string) => fill(FilterPaths.collection, { zone_id: zoneId }),
+  firewallRules: (zoneId: string) => fill(FirewallRulePaths.collection, { zone_id: zoneId }),
   entrypoint: (zoneId: string) => `/zones/${enc(zoneId)}/rulesets/phases/${ManagedPhase}/entrypoint`,
   wafPackages: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages`,
   wafPackage: (zoneId: string, packageId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages/${enc(packageId)}`,
@@ -64,4 +67,13 @@ export const V4Paths = {
 
 function enc(segment: string): string {
   return encodeURIComponent(segment);
+}
+
+/** A wire contract route pattern with its `:name` segments filled (URL-encoded). */
+export function fill(pattern: string, params: Record<string, string>): string {
+  return pattern.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`route ${pattern} needs ${name}`);
+    return enc(value);
+  });
 }

@@ -23,6 +23,7 @@ import type {
   LiveZoneInfo,
   WafState,
 } from '../../plan/index.js';
+import { AuthErrorCodes } from '../../api/index.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { mapLimit } from './concurrency.js';
@@ -120,8 +121,6 @@ export async function readPreviousWaf(client: V4Client, zoneId: string): Promise
   };
 }
 
-/** Auth refusals (real codes) must surface: they mean the credential lacks a permission, not that the WAF is gone. */
-const AuthCodes = [6003, 9103, 9106, 9109, 10000];
 
 /**
  * A 4xx refusal of the previous WAF's package list that means "no previous WAF here": the engine's
@@ -132,7 +131,8 @@ const AuthCodes = [6003, 9103, 9106, 9109, 10000];
 function previousWafUnavailable(err: unknown): boolean {
   if (!(err instanceof ServiceError)) return false;
   if (err.status < 400 || err.status >= 500 || err.status === 401 || err.status === 429) return false;
-  return !AuthCodes.some((code) => err.hasCode(code));
+  // Auth refusals must surface: they mean the credential lacks a permission, not that the WAF is gone.
+  return !AuthErrorCodes.some((code) => err.hasCode(code));
 }
 
 /** The migration status, or null when the service has no migration API for the zone (404). */

@@ -2,38 +2,12 @@
  * The seam between the shared v4 client and the two ways of reaching a service: one request in,
  * one response (status, envelope, headers) out. The engine transport calls `Engine.dispatch`
  * in-process; the HTTP transport sends it with undici (auth, timeouts, retries, rate limit). The
- * envelope types are the v4 API's, declared here so that only `providers/engine/` imports the engine.
+ * envelope types are the wire contract's (`src/api`), which the engine's server answers with.
  */
 
-/** HTTP methods the v4 API uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { Envelope, HttpMethod } from '../../api/index.js';
 
-/** One message of an envelope's `errors` or `messages`. */
-export interface ApiMessage {
-  code?: number;
-  message: string;
-  source?: { pointer: string };
-  meta?: Record<string, unknown>;
-  error_chain?: ApiMessage[];
-}
-
-/** `result_info` of a list page. */
-export interface ResultInfo {
-  page: number;
-  per_page: number;
-  count: number;
-  total_count: number;
-  total_pages?: number;
-}
-
-/** The v4 response envelope. */
-export interface Envelope {
-  success: boolean;
-  errors: ApiMessage[];
-  messages: ApiMessage[] | null;
-  result: unknown;
-  result_info?: ResultInfo;
-}
+export type { ApiMessage, Envelope, HttpMethod, ResultInfo } from '../../api/index.js';
 
 /** One v4 call; `path` is relative to the API base (`/zones/<id>/filters`). */
 export interface TransportRequest {

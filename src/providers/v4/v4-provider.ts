@@ -18,8 +18,8 @@ import type {
   PageRuleBody,
   PlanTier,
 } from '../../plan/index.js';
+import type { MigrationCheckResult, ZoneExtensionJson, ZoneJson } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
-import type { MigrationCheckResult } from '../../api/index.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
@@ -27,13 +27,8 @@ import { readMigrationStatus, readZone } from './read-zone.js';
 import type { Transport } from './transport.js';
 import * as writes from './writes.js';
 
-/** A zone as `GET /zones` lists it (the engine adds `plan_tier`). */
-interface ZoneItem {
-  id: string;
-  name: string;
-  plan?: { legacy_id?: string };
-  plan_tier?: string;
-}
+/** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
+type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
 
 const ZoneIdPattern = /^[0-9a-f]{32}$/;
 /** Plan tiers by name (a local list: `providers` imports only types from `plan`). */
@@ -50,6 +45,11 @@ export abstract class V4Provider implements Provider {
   private listed: Map<string, LiveZoneInfo> | undefined;
   /** Zones seen on a first page of the zones list, when the whole list was not read. */
   private readonly partial = new Map<string, LiveZoneInfo>();
+  /**
+   * Zones whose service sends zonewall's extension fields (`plan_tier` on the zone), and so marks
+   * simplified-flow filters `locked`. The real service (and `serve --strict`) does neither.
+   */
+  private readonly withExtensions = new Set<string>();
 
   constructor(protected readonly transport: Transport) {
     this.client = new V4Client(transport);
@@ -97,7 +97,7 @@ export abstract class V4Provider implements Provider {
 
   /** Remembers listed zones; `complete` when the list was the whole account's. */
   private preloadFrom(items: readonly ZoneItem[], complete: boolean): void {
-    const byName = new Map(items.map((z) => [z.name.toLowerCase(), toZoneInfo(z)] as const));
+    const byName = new Map(items.map((z) => [z.name.toLowerCase(), this.toZoneInfo(z)] as const));
     if (complete) this.listed = byName;
     else for (const [name, info] of byName) this.partial.set(name, info);
   }
@@ -109,7 +109,7 @@ export abstract class V4Provider implements Provider {
     if (seen !== undefined) return seen;
     if (ZoneIdPattern.test(zone)) {
       try {
-        return toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
+        return this.toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
       } catch (err) {
         if (err instanceof ServiceError && err.status === 404) return undefined;
         throw err;
@@ -117,11 +117,26 @@ export abstract class V4Provider implements Provider {
     }
     const items = await this.client.result<ZoneItem[]>('GET', V4Paths.zones(), { query: { name: zone } });
     const match = (Array.isArray(items) ? items : []).find((z) => z.name.toLowerCase() === zone.toLowerCase());
-    return match === undefined ? undefined : toZoneInfo(match);
+    return match === undefined ? undefined : this.toZoneInfo(match);
   }
 
-  readZone(zoneId: string, sections?: readonly LiveSection[]): Promise<LiveZone> {
-    return this.zoneInfo(zoneId).then((zone) => readZone(this.client, zone, sections));
+  async readZone(zoneId: string, sections?: readonly LiveSection[]): Promise<LiveZone> {
+    const live = await readZone(this.client, await this.zoneInfo(zoneId), sections);
+    return { ...live, filterLocks: this.reportsFilterLocks(zoneId) ? 'reported' : 'unknown' };
+  }
+
+  /** Whether the service marks simplified-flow filters `locked` for this zone (see `withExtensions`). */
+  protected reportsFilterLocks(zoneId: string): boolean {
+    return this.withExtensions.has(zoneId);
+  }
+
+  /** A zone list item as `LiveZoneInfo`; the plan tier from `plan.legacy_id` (the engine's `plan_tier` agrees). */
+  private toZoneInfo(item: ZoneItem): LiveZoneInfo {
+    if (item.plan_tier !== undefined) this.withExtensions.add(item.id);
+    const tier = item.plan?.legacy_id ?? item.plan_tier;
+    const info: LiveZoneInfo = { id: item.id, name: item.name };
+    if (Tiers.includes(tier ?? '')) info.plan = tier as PlanTier;
+    return info;
   }
 
   /** The zone's identity for `readZone` (one GET). */
@@ -146,8 +161,8 @@ export abstract class V4Provider implements Provider {
   updateFirewallRules(zoneId: string, rules: (FirewallRuleBody & { id: string })[]): Promise<LiveFirewallRule[]> {
     return writes.updateFirewallRules(this.client, zoneId, rules);
   }
-  deleteFirewallRules(zoneId: string, ids: string[]): Promise<void> {
-    return writes.deleteFirewallRules(this.client, zoneId, ids);
+  deleteFirewallRules(zoneId: string, ids: string[], options: { deleteFilterIfUnused?: boolean } = {}): Promise<void> {
+    return writes.deleteFirewallRules(this.client, zoneId, ids, options.deleteFilterIfUnused === true);
   }
 
   putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<LiveEntrypoint> {
@@ -209,12 +224,4 @@ export abstract class V4Provider implements Provider {
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-/** A zone list item as `LiveZoneInfo`; the plan tier from the engine's `plan_tier` or `plan.legacy_id`. */
-function toZoneInfo(item: ZoneItem): LiveZoneInfo {
-  const tier = item.plan_tier ?? item.plan?.legacy_id;
-  const info: LiveZoneInfo = { id: item.id, name: item.name };
-  if (Tiers.includes(tier ?? '')) info.plan = tier as PlanTier;
-  return info;
 }

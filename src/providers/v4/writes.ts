@@ -8,6 +8,7 @@
  * its expression, which the service keeps unique), and only the missing ones are sent again.
  */
 import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule } from '../../plan/index.js';
+import { DeleteFilterIfUnused, type RuleDeleteBody } from '../../api/index.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { chunk } from './concurrency.js';
@@ -44,9 +45,12 @@ export function deleteFilters(client: V4Client, zoneId: string, ids: string[]): 
   return deleteBatches(client, V4Paths.filters(zoneId), ids);
 }
 
-/** Deletes firewall rules by id (bulk DELETE; their filters are kept). */
-export function deleteFirewallRules(client: V4Client, zoneId: string, ids: string[]): Promise<void> {
-  return deleteBatches(client, V4Paths.firewallRules(zoneId), ids);
+/**
+ * Deletes firewall rules by id (bulk DELETE). Their filters are kept unless `deleteFilterIfUnused`,
+ * sent as the JSON body `{"delete_filter_if_unused": true}` as the single-rule delete takes it.
+ */
+export function deleteFirewallRules(client: V4Client, zoneId: string, ids: string[], deleteFilterIfUnused = false): Promise<void> {
+  return deleteBatches(client, V4Paths.firewallRules(zoneId), ids, deleteFilterIfUnused ? ({ [DeleteFilterIfUnused]: true } satisfies RuleDeleteBody) : undefined);
 }
 
 async function putBatches<L>(client: V4Client, path: string, bodies: unknown[]): Promise<L[]> {
@@ -56,8 +60,8 @@ async function putBatches<L>(client: V4Client, path: string, bodies: unknown[]):
   return out;
 }
 
-async function deleteBatches(client: V4Client, path: string, ids: string[]): Promise<void> {
-  for (const batch of chunk([...new Set(ids)], V4Limits.batchSize)) await client.call('DELETE', path, { query: { id: batch } });
+async function deleteBatches(client: V4Client, path: string, ids: string[], body?: unknown): Promise<void> {
+  for (const batch of chunk([...new Set(ids)], V4Limits.batchSize)) await client.call('DELETE', path, { query: { id: batch }, ...(body !== undefined ? { body } : {}) });
 }
 
 async function createIdempotent<B, L extends { id: string }>(

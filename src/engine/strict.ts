@@ -1,0 +1,48 @@
+/**
+ * `serve --strict`: the engine answers with the real API's shapes only. The zonewall extensions it
+ * otherwise adds are listed here once: routes the real service does not have (zone create and
+ * delete, the trace), and fields it does not send (`locked` on filters, also inside a rule's
+ * filter; `plan_tier` on zones; `waf_state` in the migration status). A strict engine leaves the
+ * routes out of its router (so they answer 404 7003 like any unknown path) and drops the fields
+ * from each answer, copying what it changes: answers may share objects with the read memo.
+ */
+import { FilterPaths, FirewallRulePaths, ZoneExtensionRoutes, ZonePaths } from '../api/index.js';
+import type { ApiResponse } from './types.js';
+
+/** Route keys (`METHOD pattern`) that only a non-strict engine serves. */
+export const ExtensionRoutes: ReadonlySet<string> = new Set([...ZoneExtensionRoutes, 'POST /zones/:zone_id/trace']);
+
+type Item = Record<string, unknown>;
+
+const withoutKey = (key: string) => (item: Item): Item => {
+  if (!(key in item)) return item;
+  const { [key]: _dropped, ...rest } = item;
+  return rest;
+};
+
+const ruleWithoutLocked = (item: Item): Item => {
+  const filter = item.filter;
+  if (filter === null || typeof filter !== 'object' || !('locked' in filter)) return item;
+  return { ...item, filter: withoutKey('locked')(filter as Item) };
+};
+
+/** Extension fields to drop, by route pattern. */
+const FieldDrops: Record<string, (item: Item) => Item> = {
+  [FilterPaths.collection]: withoutKey('locked'),
+  [FilterPaths.item]: withoutKey('locked'),
+  [FirewallRulePaths.collection]: ruleWithoutLocked,
+  [FirewallRulePaths.item]: ruleWithoutLocked,
+  [ZonePaths.collection]: withoutKey('plan_tier'),
+  [ZonePaths.item]: withoutKey('plan_tier'),
+  '/zones/:zone_id/waf_migration/status': withoutKey('waf_state'),
+};
+
+/** The answer of route `pattern` without zonewall's extension fields. */
+export function withoutExtensions(pattern: string, response: ApiResponse): ApiResponse {
+  const drop = FieldDrops[pattern];
+  const result = response.body.result;
+  if (drop === undefined || result === null || typeof result !== 'object') return response;
+  const each = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? drop(v as Item) : v);
+  const stripped = Array.isArray(result) ? result.map(each) : each(result);
+  return { ...response, body: { ...response.body, result: stripped } };
+}
