@@ -1,6 +1,17 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is built by `npm install` (prepare) or `npm run build` into one bundle
-// split per command (dist/bundle/, esbuild), so a command loads only the code it runs.
+// Thin launcher: checks the Node version (before loading anything that would fail obscurely on an
+// older one), then runs the CLI bundle (dist/bundle/, esbuild, split per command so a command loads only
+// the code it runs) built by `npm install` (prepare) or `npm run build`.
+// The minimum is the one in package.json's `engines`: zlib.crc32 (the engine's storage) needs
+// 20.15 and undici 7 declares 20.18.1.
+const Minimum = [20, 18, 1];
+const current = process.versions.node.split('.').map(Number);
+const differs = Minimum.findIndex((n, i) => current[i] !== n);
+if (differs !== -1 && current[differs] < Minimum[differs]) {
+  process.stderr.write(`zonewall needs Node.js ${Minimum.join('.')} or newer; this is ${process.versions.node}. Install a newer Node.js (e.g. the current LTS) and try again.\n`);
+  process.exit(1);
+}
+
 let cli;
 try {
   cli = await import('../dist/bundle/zonewall.js');
@@ -12,7 +23,4 @@ try {
   throw err;
 }
 
-cli.main(process.argv).then(
-  (code) => { process.exitCode = code; },
-  (err) => { console.error(err instanceof Error ? err.message : String(err)); process.exitCode = 1; },
-);
+await cli.runCli(process.argv);

@@ -17,6 +17,7 @@ export const ErrorCodes = {
   ERR_INTERNAL: 'system', // a bug: an impossible state was reached
   ERR_USAGE: 'user', // bad command-line arguments
   ERR_IO: 'system', // reading or writing a file failed
+  ERR_INTERRUPTED: 'user', // the user stopped the run (Ctrl-C, SIGTERM)
   // manifest
   ERR_MANIFEST: 'user', // the manifest is invalid (one or more located reasons)
   // expressions

@@ -1,17 +1,18 @@
 /**
- * One apply per zone at a time. The lock is a file created with O_EXCL (`wx`) holding the holder's
- * pid, host and start time: under the engine's state directory for the embedded engine, under
- * `os.tmpdir()/zonewall-locks` for remote providers (keyed by a hash of the provider description,
- * which names the base URL, and the zone). A second apply waits up to `timeoutMs` for it (default
- * 0: refuse at once with ERR_LOCKED naming the holder). A lock left by a process that no longer
- * runs on this host is taken over.
+ * One apply per zone at a time. The lock is a file (see `../lock-file.ts`: created whole, verified,
+ * a stale one taken over atomically) holding the holder's pid, host and start time: under the
+ * engine's state directory for the embedded engine, under a private (0700) per-user directory in
+ * `os.tmpdir()` for remote providers. A remote lock is keyed by the zone's resolved identity: the
+ * API's normalised origin and base path (`localhost`, `127.0.0.1` and `[::1]` are one host; default
+ * ports and trailing slashes do not count) plus the zone id, so two spellings of one URL share one
+ * lock. A second apply waits up to `timeoutMs` for it (default 0: refuse at once with ERR_LOCKED
+ * naming the holder).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ZonewallError } from '../errors.js';
+import { acquireLockFile, makePrivateDir, type LockHolder } from '../lock-file.js';
 
 /** Another apply holds the zone. */
 export class LockedError extends ZonewallError {
@@ -40,50 +41,42 @@ export interface LockOptions {
   pollMs?: number;
 }
 
-interface Holder {
-  pid: number;
-  host: string;
-  at: string;
-}
-
-/** The lock directory: the engine's state dir, or a temp dir for remote providers. */
+/** The lock directory: the engine's state dir, or a private per-user temp dir for remote providers. */
 export function lockDir(provider: { kind: 'engine' | 'http' }, stateDir: string | undefined): string {
-  return provider.kind === 'engine' && stateDir !== undefined ? join(stateDir, 'locks') : join(tmpdir(), 'zonewall-locks');
+  if (provider.kind === 'engine' && stateDir !== undefined) return join(stateDir, 'locks');
+  const uid = typeof process.getuid === 'function' ? String(process.getuid()) : userInfo().username;
+  return join(tmpdir(), `zonewall-locks-${uid}`);
 }
 
-/** The lock key of a zone on a provider. */
-export function lockKey(provider: { kind: 'engine' | 'http'; description: string }, zoneId: string): string {
-  return provider.kind === 'engine' ? zoneId : createHash('sha256').update(`${provider.description}\n${zoneId}`).digest('hex').slice(0, 32);
-}
+const LoopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-function readHolder(path: string): Holder | undefined {
+/**
+ * The normalised identity of a v4 API base URL: lower-case scheme and host, loopback names as one,
+ * default ports dropped (URL does that), repeated and trailing slashes dropped.
+ * @example apiIdentity('http://LOCALHOST:80/client/v4/') === 'http://127.0.0.1/client/v4'
+ */
+export function apiIdentity(url: string): string {
+  let u: URL;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Holder;
+    u = new URL(url);
   } catch {
-    return undefined; // being written or already released
+    return url.trim().replace(/\/+$/, '');
   }
+  const host = LoopbackHosts.has(u.hostname.toLowerCase()) || /^127\./.test(u.hostname) ? '127.0.0.1' : u.hostname.toLowerCase();
+  const path = u.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  return `${u.protocol}//${host}${u.port === '' ? '' : `:${u.port}`}${path}`;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The lock key of a zone on a provider: the zone id, plus the API's identity for remote providers. */
+export function lockKey(provider: { kind: 'engine' | 'http'; description: string }, zoneId: string): string {
+  if (provider.kind === 'engine') return zoneId;
+  const url = /(\S+:\/\/\S+)$/.exec(provider.description)?.[1] ?? provider.description;
+  return createHash('sha256').update(`${apiIdentity(url)}\n${zoneId}`).digest('hex').slice(0, 32);
 }
 
-function tryCreate(path: string): boolean {
-  try {
-    const fd = openSync(path, 'wx');
-    const holder: Holder = { pid: process.pid, host: hostname(), at: new Date().toISOString() };
-    writeSync(fd, JSON.stringify(holder));
-    closeSync(fd);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new ZonewallError('ERR_IO', `cannot create the lock file ${path}: ${(err as Error).message}`, { cause: err });
-  }
+function busy(options: LockOptions, path: string, holder: LockHolder | undefined): LockedError {
+  const who = holder === undefined ? 'another process' : `process ${holder.pid} on ${holder.host} (since ${holder.at})`;
+  return new LockedError(`zone ${options.zone} is locked by ${who}, which is applying to it; wait for it to finish, or pass --lock-timeout to wait (lock file ${path})`);
 }
 
 /**
@@ -91,29 +84,11 @@ function tryCreate(path: string): boolean {
  * @example const lock = await acquireZoneLock({ dir, key: zone.id, zone: zone.name }); try { ... } finally { lock.release(); }
  */
 export async function acquireZoneLock(options: LockOptions): Promise<ZoneLock> {
-  mkdirSync(options.dir, { recursive: true });
+  makePrivateDir(options.dir);
   const path = join(options.dir, `${options.key}.lock`);
-  const deadline = Date.now() + (options.timeoutMs ?? 0);
-  for (;;) {
-    if (tryCreate(path)) break;
-    const holder = readHolder(path);
-    if (holder !== undefined && holder.host === hostname() && !alive(holder.pid)) {
-      rmSync(path, { force: true }); // left by a process that died
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      const who = holder === undefined ? 'another process' : `process ${holder.pid} on ${holder.host} (since ${holder.at})`;
-      throw new LockedError(`zone ${options.zone} is locked by ${who}, which is applying to it; wait for it to finish, or pass --lock-timeout to wait (lock file ${path})`);
-    }
-    await sleep(Math.min(options.pollMs ?? 100, Math.max(1, deadline - Date.now())));
-  }
-  let held = true;
-  return {
-    path,
-    release() {
-      if (!held) return;
-      held = false;
-      rmSync(path, { force: true });
-    },
-  };
+  return acquireLockFile(path, {
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+    busy: (holder) => busy(options, path, holder),
+  });
 }

@@ -3,4 +3,8 @@ export const ExitCodes = {
   ok: 0,
   error: 1,
   changes: 2,
+  /** Stopped by SIGINT (Ctrl-C): 128 + 2, as shells report it. */
+  interrupted: 130,
+  /** Stopped by SIGTERM: 128 + 15. */
+  terminated: 143,
 } as const;

@@ -1,9 +1,11 @@
 /**
  * The CLI's wiring: commander commands, argument parsing and exit codes. Commands live in their own
- * files and only wire modules together; nothing here decides.
+ * files and only wire modules together; nothing here decides. Every failure, thrown or emitted
+ * late, goes through `error-boundary.ts`: one line, one exit code, a stack trace only with
+ * `--debug` (or `ZONEWALL_DEBUG=1`).
  */
-import { Command, CommanderError } from 'commander';
-import { ZonewallError } from '../errors.js';
+import { Command } from 'commander';
+import { debugWanted, quietOnBrokenPipe, reportError } from './error-boundary.js';
 import { ExitCodes } from './exit-codes.js';
 import type { CommandModule } from './commands/command.js';
 
@@ -29,6 +31,7 @@ export async function buildProgram(only?: readonly string[]): Promise<Command> {
   const program = new Command('zonewall')
     .description('Declarative reconciler for a zone\'s edge security: filters, firewall rules, managed rulesets, WAF migration.')
     .version('0.1.0')
+    .option('--debug', 'show stack traces of internal errors (also ZONEWALL_DEBUG=1)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   const names = only ?? Object.keys(commands);
@@ -43,22 +46,36 @@ function commandOf(argv: readonly string[]): string | undefined {
   return first !== undefined && Object.hasOwn(commands, first) ? first : undefined;
 }
 
+/** Failures that escape the command's promise (an error event, a late rejection) end the run the same way. */
+function catchStrays(debug: boolean): void {
+  const end = (err: unknown): void => {
+    process.exit(reportError(err, (s) => process.stderr.write(s), debug));
+  };
+  process.on('uncaughtException', end);
+  process.on('unhandledRejection', end);
+}
+
 /** Runs the CLI with `argv` and resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  const debug = debugWanted(argv, process.env);
   try {
-    const name = commandOf(argv);
+    const args = argv.filter((a, i) => i < 2 || a !== '--debug');
+    const name = commandOf(args);
     const program = await buildProgram(name === undefined ? undefined : [name]);
-    await program.parseAsync([...argv]);
+    await program.parseAsync([...args]);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCodes.ok;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      return err.exitCode === 0 ? ExitCodes.ok : ExitCodes.error;
-    }
-    if (err instanceof ZonewallError) {
-      process.stderr.write(`error: ${err.message}\n`);
-      return ExitCodes.error;
-    }
-    process.stderr.write(`internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-    return ExitCodes.error;
+    return reportError(err, (s) => process.stderr.write(s), debug);
   }
+}
+
+/**
+ * The process entry (`bin/zonewall.js`): `main` plus the process-wide guards (a closed pipe ends
+ * output quietly; a stray error is reported like any other). Sets the exit code.
+ */
+export async function runCli(argv: readonly string[]): Promise<void> {
+  quietOnBrokenPipe(process.stdout);
+  quietOnBrokenPipe(process.stderr);
+  catchStrays(debugWanted(argv, process.env));
+  process.exitCode = await main(argv);
 }

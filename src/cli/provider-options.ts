@@ -18,6 +18,7 @@ import { ZonewallError } from '../errors.js';
 import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider as openProviderWith, parseRateLimit } from '../providers/index.js';
 import type { Provider, ProviderOptions, RetryEvent } from '../providers/index.js';
 import { budgetProgress } from './views/budget-progress.js';
+import { parseDuration } from './commands/duration.js';
 
 /** The provider options as commander parses them. */
 export interface ProviderCliOptions {
@@ -63,12 +64,21 @@ export function providerOptions(opts: ProviderCliOptions | Readonly<Record<strin
     throw new ZonewallError('ERR_USAGE', '--remote and --state-dir choose different providers (remote API vs embedded engine): give one');
   }
   const remote = remoteFlag ?? (stateDir === undefined ? env[ProviderEnv.url]?.trim() || undefined : undefined);
-  if (remote === undefined) return { stateDir: stateDir ?? DefaultStateDir };
-  const rateText = text(o, 'rateLimit') ?? (env[ProviderEnv.rateLimit]?.trim() || undefined);
+  // Every option is checked whichever provider runs: a typo must not pass unnoticed until the day it is used remotely.
+  const rateText = text(o, 'rateLimit');
+  const rateLimit = rateText !== undefined ? parseRateLimit(rateText) : undefined;
   const timeoutText = text(o, 'timeout');
+  const timeoutMs = timeoutText !== undefined ? parseTimeout(timeoutText) : undefined;
+  const lockText = o.lockTimeout;
+  if (remote === undefined) {
+    const lockTimeoutMs = typeof lockText === 'string' ? parseDuration(lockText, '--lock-timeout') : undefined;
+    return { stateDir: stateDir ?? DefaultStateDir, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) };
+  }
+  const envRate = env[ProviderEnv.rateLimit]?.trim() || undefined;
   const options: ProviderOptions = { remote, env };
-  if (rateText !== undefined) options.rateLimit = parseRateLimit(rateText);
-  if (timeoutText !== undefined) options.timeoutMs = parseTimeout(timeoutText);
+  if (rateLimit !== undefined) options.rateLimit = rateLimit;
+  else if (envRate !== undefined) options.rateLimit = parseRateLimit(envRate);
+  if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
   return options;
 }
 

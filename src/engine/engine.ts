@@ -20,6 +20,7 @@ import type { ResourceModule, ZoneCreateOptions } from './context.js';
 import { errorResponse, noRouteError } from './envelope.js';
 import { validateExprRoutes } from './filters/validate-expr.js';
 import { isId, newId, timestamp } from './ids.js';
+import { makePrivateDir } from '../lock-file.js';
 import { lockStateDir } from './state-lock.js';
 import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } from './limits.js';
 import { resources as defaultResources } from './resources.js';
@@ -47,6 +48,8 @@ export interface EngineOptions {
    * (`strict.ts`). Direct calls such as `createZone` still work.
    */
   strict?: boolean;
+  /** How long to wait for another process holding the state directory (the CLI's `--lock-timeout`); default 0: refuse at once. */
+  lockTimeoutMs?: number;
 }
 
 type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
@@ -87,9 +90,10 @@ export class Engine {
     const logError = options.logError ?? ((message: string, err: unknown) => {
       process.stderr.write(`zonewall engine: ${message}: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     });
-    mkdirSync(join(options.dir, 'zones'), { recursive: true });
-    mkdirSync(join(options.dir, 'registry'), { recursive: true });
-    const unlock = lockStateDir(options.dir);
+    makePrivateDir(options.dir);
+    mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
+    mkdirSync(join(options.dir, 'registry'), { recursive: true, mode: 0o700 });
+    const unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
     const resources = options.resources ?? defaultResources;
     const ZoneObject = zoneObjectClass({ resources, planLimits, logError });
     let zonesNs: ObjectNamespace<ZoneObjectApi> | undefined;

@@ -1,7 +1,10 @@
 /**
  * A small router for the v4 paths: patterns like `/zones/:zone_id/filters/:filter_id`, matched
  * segment by segment. It tells apart "no such path" (404, the real service's 7003/7000) from "path
- * exists, wrong method" (405 with the allowed methods), so the server never guesses.
+ * exists, wrong method" (405 with the allowed methods), so the server never guesses. Every path
+ * segment is data: `.` and `..` (plain or percent-encoded) are never resolved, so
+ * `DELETE /zones/Z/filters/%2e%2e` names a filter whose id is `..` (and finds none) instead of
+ * the zone; an empty segment inside the path matches nothing (only one trailing slash is ignored).
  */
 
 /** The HTTP methods the v4 API uses. */
@@ -31,9 +34,14 @@ export function routeKey(route: RouteLike): string {
   return `${route.method} ${route.pattern}`;
 }
 
-/** Splits a path into decoded segments; undefined when a segment is not valid percent-encoding. */
+/**
+ * Splits a path into decoded segments, as data: no dot-segment resolution, no merging of empty
+ * segments. Undefined when a segment is not valid percent-encoding or the path is not absolute.
+ */
 export function splitPath(path: string): string[] | undefined {
-  const parts = path.split('/').filter((s) => s !== '');
+  if (!path.startsWith('/')) return undefined;
+  const parts = path.slice(1).replace(/\/$/, '').split('/');
+  if (parts.length === 1 && parts[0] === '') return [];
   try {
     return parts.map((s) => decodeURIComponent(s));
   } catch {
@@ -75,7 +83,10 @@ function matchSegments(pattern: string[], path: string[]): Record<string, string
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i]!;
-    if (p.startsWith(':')) params[p.slice(1)] = path[i]!;
+    if (p.startsWith(':')) {
+      if (path[i] === '') return undefined; // an empty id names nothing
+      params[p.slice(1)] = path[i]!;
+    }
     else if (p !== path[i]) return undefined;
   }
   return params;

@@ -16,6 +16,8 @@ export interface ProviderOptions extends Partial<Omit<HttpProviderOptions, 'url'
   remote?: string;
   /** State directory of the embedded engine (default `.zonewall`). */
   stateDir?: string;
+  /** How long the embedded engine waits for another process holding its state directory (default 0: refuse at once). */
+  lockTimeoutMs?: number;
 }
 
 /**
@@ -26,8 +28,8 @@ export interface ProviderOptions extends Partial<Omit<HttpProviderOptions, 'url'
  * const live = await provider.readZone(zone.id);
  */
 export async function openProvider(options: ProviderOptions = {}): Promise<Provider> {
-  const { remote, stateDir, ...http } = options;
+  const { remote, stateDir, lockTimeoutMs, ...http } = options;
   if (remote !== undefined && remote !== '') return openHttpProvider({ ...http, url: remote });
   const { openEngineProvider } = await import('./engine/index.js');
-  return openEngineProvider({ stateDir: stateDir ?? DefaultStateDir });
+  return openEngineProvider({ stateDir: stateDir ?? DefaultStateDir, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) });
 }

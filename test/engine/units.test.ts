@@ -62,6 +62,19 @@ describe('credentials', () => {
     expect(() => loadCredentials({}, file)).toThrow(/credentials\[0\]\.zones is required/);
     expect(() => loadCredentials({}, join(tmp, 'missing.json'))).toThrow(/cannot read the credentials file/);
   });
+
+  it('says where a malformed credentials file is broken without echoing any of its content', () => {
+    const file = join(tmp, 'bad.json');
+    for (const text of ['{"credentials": [{"token": sk-live-SECRET-abcdef123, "zones": "*"}]}', '{"token": "sk-live-SECRET-abc', 'sk-live-SECRET-abcdef']) {
+      writeFileSync(file, text);
+      let message = '';
+      try { loadCredentials({}, file); } catch (err) { message = (err as Error).message; }
+      expect(message).toMatch(/is not valid JSON/);
+      expect(message).not.toMatch(/SECRET|sk-live|abcdef/);
+    }
+    writeFileSync(file, '');
+    expect(() => loadCredentials({}, file)).toThrow(/the file is empty/);
+  });
 });
 
 describe('plan limits', () => {

@@ -43,17 +43,32 @@ export function loadCredentials(env: NodeJS.ProcessEnv, configFile?: string): Cr
 }
 
 function readCredentialsFile(file: string): Credential[] {
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    // The parser's message quotes the text around the error: a token. Say only where.
+    throw new ZonewallError('ERR_AUTH', `the credentials file ${file} is not valid JSON${jsonErrorPlace(text, err)} (its content is not shown)`);
   }
   const list = Array.isArray(parsed) ? parsed : (parsed as { credentials?: unknown } | null)?.credentials;
   if (!Array.isArray(list)) {
     throw new ZonewallError('ERR_AUTH', `${file}: expected {"credentials": [...]} or an array of credentials`);
   }
   return list.map((entry, i) => readEntry(entry, `${file}: credentials[${i}]`));
+}
+
+/** ` at line L, column C` of a JSON.parse error, when the parser says where; never any content. */
+function jsonErrorPlace(text: string, err: unknown): string {
+  const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
+  if (m === null) return text.trim() === '' ? ' (the file is empty)' : '';
+  const before = text.slice(0, Number(m[1])).split('\n');
+  return ` at line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
 }
 
 function readEntry(entry: unknown, where: string): Credential {

@@ -29,6 +29,8 @@ export interface ServerOptions {
   insecureNoAuth?: boolean;
   /** Where unexpected errors are reported (default: stderr). */
   logError?: (message: string, err: unknown) => void;
+  /** Where one-line notices go (a client that dropped its upload); default: stderr. */
+  logNotice?: (message: string) => void;
 }
 
 /** A started server. */
@@ -53,6 +55,7 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
   const settings = {
     engine, store, insecure: options.insecureNoAuth === true, maxBodyBytes: options.maxBodyBytes ?? DefaultMaxBodyBytes,
     logError: options.logError ?? defaultLogError,
+    logNotice: options.logNotice ?? defaultLogNotice,
   };
   // The bytes of each answer body, kept while the engine keeps the body (its read memo): a repeat
   // read is sent without serialising again. Per server, as a server answers in one mode only.
@@ -83,19 +86,25 @@ interface Settings {
   insecure: boolean;
   maxBodyBytes: number;
   logError: (message: string, err: unknown) => void;
+  logNotice: (message: string) => void;
 }
 
 async function handle(req: IncomingMessage, s: Settings): Promise<ApiResponse> {
   try {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) throw noRouteError(url.pathname);
-    const path = url.pathname.slice(PREFIX.length) || '/';
+    const { pathname, query } = splitTarget(req.url ?? '/');
+    if (pathname !== PREFIX && !pathname.startsWith(`${PREFIX}/`)) throw noRouteError(pathname);
+    const path = pathname.slice(PREFIX.length) || '/';
     const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(req.headers);
     if (path.replace(/\/$/, '') === '/user/tokens/verify') return verifyToken(req, s);
     const body = await readJsonBody(req, s.maxBodyBytes);
-    return await s.engine.respond({ method: req.method ?? 'GET', path, query: url.searchParams, body, ...(auth !== undefined ? { auth } : {}) });
+    return await s.engine.respond({ method: req.method ?? 'GET', path, query, body, ...(auth !== undefined ? { auth } : {}) });
   } catch (err) {
     if (err instanceof ApiError) return errorResponse(err);
+    if (clientGone(req, err)) {
+      // The client dropped the connection mid-upload: nothing to answer, nothing went wrong here.
+      s.logNotice(`${req.method} ${redactTarget(req.url)}: the client closed the connection before its request body arrived; nothing was applied`);
+      return errorResponse(ApiError.of('malformedJson', 'the request body was cut off'));
+    }
     s.logError(`${req.method} ${req.url} failed`, err);
     return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
   }
@@ -124,6 +133,31 @@ function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object,
     ...response.headers,
   });
   res.end(json);
+}
+
+/**
+ * The request target's path and query, the path taken verbatim (no `new URL()`: it would resolve
+ * `.`/`..` and `%2e%2e` before routing, so an id could climb to its parent resource).
+ */
+function splitTarget(target: string): { pathname: string; query: URLSearchParams } {
+  const q = target.indexOf('?');
+  const pathname = q < 0 ? target : target.slice(0, q);
+  return { pathname, query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+}
+
+/** The request target without its query (ids there add nothing to a log line). */
+function redactTarget(target: string | undefined): string {
+  return (target ?? '/').split('?')[0]!;
+}
+
+/** Whether reading failed because the client went away (an aborted upload), not because of us. */
+function clientGone(req: IncomingMessage, err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return req.destroyed && (code === 'ECONNRESET' || code === 'ECONNABORTED' || (err instanceof Error && err.message === 'aborted'));
+}
+
+function defaultLogNotice(message: string): void {
+  process.stderr.write(`zonewall serve: ${message}\n`);
 }
 
 function defaultLogError(message: string, err: unknown): void {

@@ -13,6 +13,8 @@ import { EngineTransport } from './transport.js';
 export interface EngineProviderOptions {
   /** State directory (created when missing). */
   stateDir: string;
+  /** How long to wait for another process holding the state directory (default 0: refuse at once). */
+  lockTimeoutMs?: number;
 }
 
 /** The v4 provider over the embedded engine. */
@@ -48,6 +50,6 @@ export class EngineProvider extends V4Provider {
 
 /** Opens the embedded engine in `stateDir` and wraps it as a provider. */
 export async function openEngineProvider(options: EngineProviderOptions): Promise<EngineProvider> {
-  const engine = await Engine.open({ dir: options.stateDir });
+  const engine = await Engine.open({ dir: options.stateDir, ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}) });
   return new EngineProvider(engine, options.stateDir);
 }

@@ -1,0 +1,44 @@
+/**
+ * The engine's state-directory lock: a second opener waits up to its timeout (the CLI's
+ * `--lock-timeout`) instead of refusing at once; a stale or cut-short lock is taken over; the
+ * directory is private (0700).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/engine/index.js';
+
+let dir: string;
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'zw-state-lock-')); });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('engine state-directory lock', () => {
+  it('refuses a second opener at once by default, and waits for the first with a timeout', async () => {
+    const first = await Engine.open({ dir, logError: () => {} });
+    await expect(Engine.open({ dir })).rejects.toMatchObject({ code: 'ERR_LOCKED' });
+    const second = Engine.open({ dir, lockTimeoutMs: 30_000 });
+    setTimeout(() => { void first.close(); }, 200);
+    const engine = await second;
+    await engine.close();
+  });
+
+  it('takes over a lock whose process is gone, or whose file is empty', async () => {
+    mkdirSync(dir, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    for (const text of [String(dead), '']) {
+      writeFileSync(join(dir, 'engine.lock'), text);
+      const engine = await Engine.open({ dir });
+      await engine.close();
+    }
+  });
+
+  it('makes the state directory private to its owner', async () => {
+    const state = join(dir, 'state');
+    const engine = await Engine.open({ dir: state });
+    await engine.close();
+    expect(statSync(state).mode & 0o777).toBe(0o700);
+    expect(statSync(join(state, 'zones')).mode & 0o777).toBe(0o700);
+  });
+});
