@@ -5,6 +5,7 @@
  * are still sound, so one run reports everything; the desired zone is returned only when there is
  * nothing to report. Offline: no provider, no network.
  */
+import { checkCustomRules } from './check-custom-rules.js';
 import { checkExpressions } from './check-expressions.js';
 import { checkPriorities } from './check-priorities.js';
 import { checkRefs } from './check-refs.js';
@@ -68,6 +69,7 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   const expressions = checkExpressions(checks, doc.data);
   checkRefs(checks, doc.data);
   checkPriorities(checks, doc.data);
+  checkCustomRules(checks, doc.data);
   checkManagedRules(checks, doc.data);
   checkPreviousWaf(checks, doc.data);
   list.push(...checks.issues);

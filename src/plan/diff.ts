@@ -1,13 +1,14 @@
 /**
  * The planner's entry point: desired state × live state → Plan. Pure: values in, a Plan out; no
- * provider, no I/O, no clock (terraform `internal/plans`). The firewall side, the managed entry
- * point, the previous WAF and the migration are diffed by their own files; this file assembles the
+ * provider, no I/O, no clock (terraform `internal/plans`). The firewall side, the custom rules
+ * phase, the managed entry point, the previous WAF and the migration are diffed by their own files; this file assembles the
  * plan, orders it, adds the safety findings and the call estimate.
  */
 import type { DesiredZone } from '../manifest/index.js';
 import { estimateCalls, type CallOptions } from './calls.js';
 import { createCanonicalizer } from './canonical.js';
 import type { Change } from './change.js';
+import { diffCustom } from './diff-custom.js';
 import { diffFirewall } from './diff-firewall.js';
 import { diffManaged } from './diff-managed.js';
 import { diffMigration } from './diff-migration.js';
@@ -59,14 +60,15 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
   };
   const canon = createCanonicalizer();
   const firewall = diffFirewall(desired, live, canon, settings.prune);
+  const custom = diffCustom(desired, live, canon, settings.prune);
   const managed = diffManaged(desired, live, canon, settings.prune);
   const previousWaf = diffPreviousWaf(desired, live);
   const migration = diffMigration(desired, live);
-  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...managed.findings, ...previousWaf.findings, ...migration.findings];
+  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...custom.findings, ...managed.findings, ...previousWaf.findings, ...migration.findings];
   if (migration.wafMigration !== undefined && desired.managedRules === undefined) {
     findings.push(finding('migration-without-rules', `the migration runs with the entry point's current ${live.entrypoint?.rules.length ?? 0} rule(s), as the manifest has no \`managed_rules\`; generate them with \`zonewall migrate\``));
   }
-  const all: Change[] = [...firewall.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
+  const all: Change[] = [...firewall.changes, ...custom.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
   const changes = orderChanges(all);
   const entrypoint = entrypointWrite(live, managed.rules, migration.wafMigration);
   findings.push(...safetyFindings(changes, settings));
@@ -75,9 +77,10 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     manifest: { file: desired.file, zone: desired.zone },
     changes,
     entrypoint,
-    unmanaged: [...firewall.unmanaged, ...managed.unmanaged],
+    customRules: custom.write,
+    unmanaged: [...firewall.unmanaged, ...custom.unmanaged, ...managed.unmanaged],
     findings,
-    calls: estimateCalls(changes, entrypoint, options),
+    calls: estimateCalls(changes, entrypoint, options, custom.write),
     fingerprint: fingerprint(live),
     settings,
     summary: summarize(changes),
