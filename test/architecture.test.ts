@@ -16,10 +16,11 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 const allowed: Record<string, readonly string[]> = {
   expr: [],
   storage: [],
-  engine: ['storage', 'expr'],
+  api: [],
+  engine: ['storage', 'expr', 'api'],
   manifest: ['expr'],
   plan: ['manifest', 'expr'],
-  providers: ['plan', 'manifest', 'engine'],
+  providers: ['plan', 'manifest', 'engine', 'api'],
   apply: ['plan', 'providers'],
   migrate: ['manifest', 'plan', 'providers'],
   // policy tests: the engine's trace evaluators (offline), providers' trace (live), manifests, expressions

@@ -2,6 +2,8 @@
  * Fixed figures and paths of the v4 API that both providers share: the page size of list calls,
  * the batch size of bulk writes, how many reads run at once, and the zone-scoped resource paths.
  */
+import { CustomPhase, ManagedPhase, RulesetErrorCodes } from '../../api/index.js';
+
 
 /** Page, batch and concurrency limits of the v4 client. */
 export const V4Limits = {
@@ -21,13 +23,13 @@ export const V4Limits = {
   createAttempts: 5,
 } as const;
 
-/** The managed phase whose entry point holds the zone's managed rulesets. */
-export const ManagedPhase = 'http_request_firewall_managed';
+/** The phases whose entry points the providers read and write (from the wire contract). */
+export { CustomPhase, ManagedPhase };
 
 /** Service error codes the client branches on (from the reference; see api-facts.md). */
 export const V4Codes = {
   /** `could not find entrypoint ruleset in the <phase> phase` (404). */
-  entrypointNotFound: 10003,
+  entrypointNotFound: RulesetErrorCodes.entrypointNotFound.code,
   /** A filter with the same expression exists; `meta.id` names it. */
   duplicateFilter: 10102,
   /** zonewall engine: the previous WAF's APIs after the zone migrated (403). */
@@ -42,7 +44,7 @@ export const V4Paths = {
   zone: (zoneId: string) => `/zones/${enc(zoneId)}`,
   filters: (zoneId: string) => `/zones/${enc(zoneId)}/filters`,
   firewallRules: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/rules`,
-  entrypoint: (zoneId: string) => `/zones/${enc(zoneId)}/rulesets/phases/${ManagedPhase}/entrypoint`,
+  entrypoint: (zoneId: string, phase: string = ManagedPhase) => `/zones/${enc(zoneId)}/rulesets/phases/${enc(phase)}/entrypoint`,
   wafPackages: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages`,
   wafPackage: (zoneId: string, packageId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages/${enc(packageId)}`,
   wafGroups: (zoneId: string, packageId: string) => `${V4Paths.wafPackage(zoneId, packageId)}/groups`,
