@@ -42,11 +42,15 @@ function draftOrder(wanted: readonly DesiredCustomRule[], live: readonly LiveCus
   return [...out, ...leading];
 }
 
-/** Indexes (into `items`) of a maximum-weight subsequence with increasing live index. */
+/**
+ * Indexes (into `items`) of a maximum-weight subsequence with increasing live index. A kept rule
+ * outweighs all managed ones together; among equally long runs, rules already at their target
+ * place are preferred, so the plan's `position a -> b` never shows a rule moving to where it is.
+ */
 function stayers(items: readonly Draft[]): Set<number> {
   const idx = items.flatMap((t, i) => (t.live !== undefined ? [i] : []));
-  const heavy = idx.length + 1;
-  const weight = (i: number) => (items[i]!.desired === undefined ? heavy : 1);
+  const unit = idx.length + 1;
+  const weight = (i: number) => (items[i]!.desired === undefined ? unit * unit : unit + (items[i]!.live === i ? 1 : 0));
   const best = idx.map((i) => weight(i));
   const prev = idx.map(() => -1);
   for (let a = 0; a < idx.length; a++) {

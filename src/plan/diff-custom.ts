@@ -73,6 +73,8 @@ function wantedChange(item: TargetItem, live: readonly LiveCustomRule[], canon: 
   const before = liveCustomAttributes(l, canon);
   if (item.moved) { before.position = item.live + 1; after.position = item.position; }
   const changed = changedAttributes(before, after);
+  // A rule that moves relative to the others is a change even when its number stays the same.
+  if (item.moved && !changed.includes('position')) changed.push('position');
   if (changed.length === 0) return noOpChange('custom_rule', d.ref, l.id);
   const reason = changed.every((n) => n === 'position') ? 'reordered' : 'changed';
   return { kind: 'custom_rule', action: 'update', reason, ref: d.ref, id: l.id, before, after, changed, writes: [] };

@@ -4,7 +4,10 @@
  * shapes of `plan/live.ts`; every implementation runs `contract.suite.ts`.
  */
 import type {
+  CustomRuleBody,
+  CustomRulePosition,
   EntrypointBody,
+  LiveCustomEntrypoint,
   FilterBody,
   FirewallRuleBody,
   LiveEntrypoint,
@@ -109,6 +112,18 @@ export interface Provider {
 
   /** PUT of the `http_request_firewall_managed` entry point, optionally as a migration step. */
   putEntrypoint(zoneId: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<LiveEntrypoint>;
+
+  /**
+   * PUT of the `http_request_firewall_custom` entry point: the whole rule list (rules sent with
+   * their `id` keep it; rules left out are deleted). Creates the entry point when the zone has none.
+   */
+  putCustomEntrypoint(zoneId: string, body: { description?: string; rules: CustomRuleBody[] }): Promise<LiveCustomEntrypoint>;
+  /** POST of one custom rule into the entry point `rulesetId` (appended unless `position` says). */
+  createCustomRule(zoneId: string, rulesetId: string, body: CustomRuleBody, position?: CustomRulePosition): Promise<LiveCustomEntrypoint>;
+  /** PATCH of one custom rule: the complete new rule, a position, or both (a position alone moves it). */
+  updateCustomRule(zoneId: string, rulesetId: string, ruleId: string, change: { body?: CustomRuleBody; position?: CustomRulePosition }): Promise<LiveCustomEntrypoint>;
+  /** DELETE of one custom rule. */
+  deleteCustomRule(zoneId: string, rulesetId: string, ruleId: string): Promise<LiveCustomEntrypoint>;
 
   patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void>;
   patchWafGroup(zoneId: string, packageId: string, groupId: string, mode: 'on' | 'off'): Promise<void>;

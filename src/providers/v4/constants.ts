@@ -45,6 +45,10 @@ export const V4Paths = {
   filters: (zoneId: string) => `/zones/${enc(zoneId)}/filters`,
   firewallRules: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/rules`,
   entrypoint: (zoneId: string, phase: string = ManagedPhase) => `/zones/${enc(zoneId)}/rulesets/phases/${enc(phase)}/entrypoint`,
+  /** Single-rule POST of a ruleset (an entry point's id works). */
+  rulesetRules: (zoneId: string, rulesetId: string) => `/zones/${enc(zoneId)}/rulesets/${enc(rulesetId)}/rules`,
+  /** Single-rule PATCH and DELETE. */
+  rulesetRule: (zoneId: string, rulesetId: string, ruleId: string) => `/zones/${enc(zoneId)}/rulesets/${enc(rulesetId)}/rules/${enc(ruleId)}`,
   wafPackages: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages`,
   wafPackage: (zoneId: string, packageId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages/${enc(packageId)}`,
   wafGroups: (zoneId: string, packageId: string) => `${V4Paths.wafPackage(zoneId, packageId)}/groups`,

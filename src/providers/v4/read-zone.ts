@@ -1,7 +1,7 @@
 /**
  * Reads everything the planner needs about a zone in one pass: one paginated list per resource
  * type (filters, firewall rules, previous WAF packages, and per package its groups and rules,
- * URI overrides), the managed entry point and the migration status. Independent reads run
+ * URI overrides), the managed and custom phase entry points and the migration status. Independent reads run
  * concurrently. A zone that has finished migrating gets `previousWaf: null` without asking.
  */
 import type {
@@ -21,19 +21,21 @@ import type {
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { mapLimit } from './concurrency.js';
+import { readCustomEntrypoint } from './custom-rules.js';
 import { ServiceError } from './errors.js';
 
 /** Reads a zone's whole live state. */
 export async function readZone(client: V4Client, zone: LiveZoneInfo): Promise<LiveZone> {
   const id = zone.id;
   const migration = await readMigrationStatus(client, id);
-  const [filters, firewallRules, entrypoint, previousWaf] = await Promise.all([
+  const [filters, firewallRules, entrypoint, customEntrypoint, previousWaf] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
     readEntrypoint(client, id),
+    readCustomEntrypoint(client, id),
     migration?.waf_state === 'new_only' ? Promise.resolve(null) : readPreviousWaf(client, id),
   ]);
-  return { zone, filters, firewallRules, entrypoint, previousWaf, migration };
+  return { zone, filters, firewallRules, entrypoint, customEntrypoint, previousWaf, migration };
 }
 
 /**
