@@ -102,12 +102,13 @@ async function runExport(opts: ExportCommandOptions): Promise<number> {
   }
 }
 
-/** Sends the adoption writes: filters, firewall rules (bulk PUTs), then the entry point if needed. */
+/** Sends the adoption writes: filters, firewall rules (bulk PUTs), then the custom phase and the entry point if needed. */
 async function adopt(provider: Provider, zoneId: string, result: ExportResult): Promise<void> {
-  const { filters, firewallRules, entrypoint } = result.adoption;
+  const { filters, firewallRules, entrypoint, customRules } = result.adoption;
   try {
     if (filters.length > 0) await provider.updateFilters(zoneId, filters);
     if (firewallRules.length > 0) await provider.updateFirewallRules(zoneId, firewallRules);
+    if (customRules !== null) await provider.putCustomEntrypoint(zoneId, customRules);
     if (entrypoint !== null) await provider.putEntrypoint(zoneId, entrypoint);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
@@ -116,7 +117,7 @@ async function adopt(provider: Provider, zoneId: string, result: ExportResult): 
   }
 }
 
-const KindNames: Record<ExportedObject['kind'], string> = { filter: 'filter', firewall_rule: 'firewall rule', managed_ruleset: 'managed ruleset' };
+const KindNames: Record<ExportedObject['kind'], string> = { filter: 'filter', firewall_rule: 'firewall rule', custom_rule: 'custom rule', managed_ruleset: 'managed ruleset' };
 const SourceNames: Record<ExportedObject['from'], string> = {
   ref: 'its ref', description: 'its description', id: 'its id', rule: 'its rule\'s key', ruleset: 'its ruleset',
 };
@@ -124,7 +125,7 @@ const SourceNames: Record<ExportedObject['from'], string> = {
 function summaryLine(result: ExportResult, zone: string, out: string | undefined): string {
   const count = (kind: ExportedObject['kind']) => result.adopted.filter((o) => o.kind === kind).length;
   const where = out !== undefined && out !== '-' ? out : 'stdout';
-  return `Exported zone ${zone} to ${where}: ${count('filter')} filter(s), ${count('firewall_rule')} firewall rule(s), ${count('managed_ruleset')} managed ruleset(s).\n`;
+  return `Exported zone ${zone} to ${where}: ${count('filter')} filter(s), ${count('firewall_rule')} firewall rule(s), ${count('custom_rule')} custom rule(s), ${count('managed_ruleset')} managed ruleset(s).\n`;
 }
 
 /** Which objects were adopted (or would be), which kept their ref, and what was left out. */
