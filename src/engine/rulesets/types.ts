@@ -5,7 +5,7 @@
  * whole managed rulesets or single managed rules for matching requests.
  */
 
-import type { ExecuteParameters, ManagedSkipParameters } from '../../api/index.js';
+import type { BlockParameters, CustomRuleAction, CustomSkipParameters, ExecuteParameters, ManagedSkipParameters } from '../../api/index.js';
 
 export { ManagedPhase } from '../../api/index.js';
 export type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride } from '../../api/index.js';
@@ -59,3 +59,53 @@ export function isExecute(rule: RuleInput): rule is RuleInput & { action: 'execu
 export function deploysEnabledRuleset(entry: Entrypoint | undefined): boolean {
   return entry?.rules.some((r) => isExecute(r) && r.enabled) ?? false;
 }
+
+/** A stored rule of either phase, as the store reads it (parameters and actions not narrowed). */
+export interface StoredRule {
+  id: string;
+  ref: string;
+  version: string;
+  action: string;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  action_parameters?: unknown;
+  logging?: { enabled: boolean };
+  last_updated: string;
+}
+
+/** A stored entry point ruleset of either phase. */
+export interface StoredRuleset<R extends StoredRule = StoredRule> {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  last_updated: string;
+  rules: R[];
+}
+
+/** `action_parameters` of a custom rule (block response or skip targets). */
+export type CustomParameters = BlockParameters | CustomSkipParameters;
+
+/** A custom rule as a body carries it, after validation. */
+export interface CustomRuleInput {
+  id?: string;
+  ref?: string;
+  action: CustomRuleAction;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  action_parameters?: CustomParameters;
+  logging?: { enabled: boolean };
+}
+
+/** A stored custom rule. */
+export interface CustomStoredRule extends CustomRuleInput {
+  id: string;
+  ref: string;
+  version: string;
+  last_updated: string;
+}
+
+/** The stored `http_request_firewall_custom` entry point. */
+export type CustomEntrypoint = StoredRuleset<CustomStoredRule>;

@@ -108,6 +108,12 @@ function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
 }
 
 function send(res: ServerResponse, response: ApiResponse): void {
+  // 204 (e.g. DELETE of a ruleset) has no body on the wire.
+  if (response.status === 204) {
+    res.writeHead(204, { ...response.headers });
+    res.end();
+    return;
+  }
   const json = Buffer.from(JSON.stringify(response.body), 'utf8');
   res.writeHead(response.status, {
     'content-type': 'application/json; charset=utf-8',
