@@ -61,13 +61,26 @@ export interface TraceLegacyMatch {
   rule_id: string; description: string; mode: string; action: string; score?: number;
 }
 
+/** A matched WAF custom rule in a trace. */
+export interface TraceCustomMatch {
+  ref: string;
+  id: string;
+  action: string;
+  description?: string;
+}
+
 /** What the zone would do to a request: the trace operation's answer. */
 export interface TraceResult {
   waf_state: string;
   /** The final action; null when the request reaches the origin. */
   action: string | null;
-  decided_by: 'firewall_rules' | 'managed_rules' | 'previous_waf' | null;
+  decided_by: 'firewall_rules' | 'custom_rules' | 'managed_rules' | 'previous_waf' | null;
   firewall_rules: { matched: TraceFirewallMatch[]; action: string | null; rule: TraceFirewallMatch | null };
+  /** WAF custom rules, when the zone has the entry point; `rule.ref` names the deciding rule. */
+  custom_rules?: {
+    enabled: boolean; matched: TraceCustomMatch[]; action: string | null; rule: TraceCustomMatch | null;
+    skipped_phases: string[]; skipped_products: string[]; ended_by?: string; skipped_by?: string;
+  };
   managed_rules?: {
     enabled: boolean; matched: TraceManagedMatch[]; action: string | null; rule: TraceManagedMatch | null;
     owasp?: { score: number; threshold: number; action: string; exceeded: boolean }; skipped_by?: string;

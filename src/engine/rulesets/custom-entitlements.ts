@@ -24,7 +24,7 @@ export function customRuleGateProblems(rule: CustomRuleInput, pointer: string, g
   const refuse = (feature: Feature, what: string, at: string): void => {
     if (gate.limits[feature]) return;
     const tier = cheapestTierWith(feature, gate.planLimits);
-    const needs = tier === undefined ? 'is not available on any plan of this engine' : `needs a ${tier} plan or higher`;
+    const needs = tier === undefined ? 'is not available on any plan of this engine' : `needs the ${tier} plan or higher`;
     out.push(rulesetMessage('notEntitled', `${what} ${needs}; this zone's plan is ${gate.plan}`, at));
   };
   if (rule.action === 'log') refuse('log', 'the log action', `${pointer}/action`);
@@ -36,7 +36,7 @@ export function customRuleGateProblems(rule: CustomRuleInput, pointer: string, g
 }
 
 /** The refusal of a rule count above the plan's quota, or undefined. */
-export function customQuotaProblem(count: number, gate: CustomGate, pointer: string): ApiMessage | undefined {
+export function customQuotaProblem(count: number, gate: CustomGate, pointer?: string): ApiMessage | undefined {
   const quota = gate.limits.custom_rules;
   if (count <= quota) return undefined;
   return rulesetMessage('ruleQuota',

@@ -65,7 +65,7 @@ export function addCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset): St
   const problems = new Problems();
   const rule = readOneRule(ctx, entry, undefined, problems);
   const position = readPosition(ctx.body, problems);
-  const quota = customQuotaProblem(entry.rules.length + 1, gateOf(ctx), '');
+  const quota = customQuotaProblem(entry.rules.length + 1, gateOf(ctx));
   if (quota !== undefined) problems.list.push(quota);
   problems.throwIfAny();
   const at = insertionIndex(entry.rules, position, entry.rules.length + 1);
