@@ -2,7 +2,7 @@
  * `--against-zone`: the same cases through the trace operation of the live zone (the embedded
  * engine, or `zonewall serve` through `--remote`), so what the zone really does, drift included,
  * is what is judged. The zone is read once to name what the trace reports by the manifest's keys
- * (firewall rules by `ref`, entry point rules by `ref`); the trace takes one request per call, so
+ * (firewall rules, custom rules and entry point rules by `ref`); the trace takes one request per call, so
  * cases are sent one per call, a few at a time over HTTP.
  */
 import type { DesiredZone } from '../manifest/index.js';
@@ -22,7 +22,9 @@ type LiveZone = Awaited<ReturnType<Provider['readZone']>>;
 export function liveNames(live: LiveZone): ZoneNames {
   const expressions = new Map(live.firewallRules.map((r) => [r.id, 'expression' in r.filter ? r.filter.expression : undefined]));
   const refs = new Map((live.entrypoint?.rules ?? []).map((r) => [r.id ?? '', r.ref || r.id || '']));
-  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => refs.get(id) ?? id };
+  const custom = new Map((live.customEntrypoint?.rules ?? []).map((r) => [r.ref ?? r.id, r.expression]));
+  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => refs.get(id) ?? id, customExpressionOf: (ref) => custom.get(ref),
+    customUnmanaged: (m) => m.ref === m.id };
 }
 
 /**
