@@ -41,7 +41,9 @@ describe('custom rules, CLI on the embedded engine', () => {
   });
   afterEach(() => t.cleanup());
 
-  it('plans, applies and converges; a reorder moves only and keeps ids; notation edits plan nothing', async () => {
+  const order = ['challenge-admin', 'allow-office', 'block-scanners', 'challenge-api-writes', 'old-endpoint'];
+
+  it('plans the example on a fresh engine, applies, converges, and plans nothing for a notation-only edit', async () => {
     const file = writeManifest(t.dir, 'custom-rules.yaml', example);
     const first = await zonewall(['plan', file, ...state]);
     expect(first.code).toBe(0);
@@ -49,10 +51,17 @@ describe('custom rules, CLI on the embedded engine', () => {
     expect(first.stdout).toContain('Plan: 5 to add, 0 to change, 0 to replace, 0 to destroy.');
     expect((await zonewall(['apply', file, '--auto-approve', ...state])).code).toBe(0);
     expect((await zonewall(['plan', file, '--detailed-exitcode', ...state])).code).toBe(0);
+    writeManifest(t.dir, 'custom-rules.yaml', example
+      .replace('ip.src in {192.0.2.0/24}', '(ip.src in { 192.0.2.0/24 })').replace(' eq "/legacy.php"', ' == "/legacy.php"'));
+    expect((await zonewall(['plan', file, '--detailed-exitcode', ...state])).code).toBe(0);
+  }, 90_000);
+
+  it('plans a reorder as moves only, applies it in one call, and keeps every id', async () => {
+    const file = writeManifest(t.dir, 'custom-rules.yaml', example);
+    expect((await zonewall(['apply', file, '--auto-approve', ...state])).code).toBe(0);
     const ids = new Map((await liveRules(join(t.dir, 'state'))).map((r) => [r.ref, r.id]));
     expect(ids.size).toBe(5);
-
-    writeManifest(t.dir, 'custom-rules.yaml', reordered(example, ['challenge-admin', 'allow-office', 'block-scanners', 'challenge-api-writes', 'old-endpoint']));
+    writeManifest(t.dir, 'custom-rules.yaml', reordered(example, order));
     const moves = await zonewall(['plan', file, '--detailed-exitcode', ...state]);
     expect(moves.code).toBe(2);
     expect(moves.stdout).toContain('~ custom_rule "challenge-admin"');
@@ -61,14 +70,9 @@ describe('custom rules, CLI on the embedded engine', () => {
     const applied = JSON.parse((await zonewall(['apply', file, '--auto-approve', '--json', ...state])).stdout) as { results: { requests: number }[] };
     expect(applied.results[0]!.requests).toBe(1);
     const after = await liveRules(join(t.dir, 'state'));
-    expect(after.map((r) => r.ref)).toEqual(['challenge-admin', 'allow-office', 'block-scanners', 'challenge-api-writes', 'old-endpoint']);
+    expect(after.map((r) => r.ref)).toEqual(order);
     expect(after.every((r) => ids.get(r.ref) === r.id)).toBe(true);
-
-    const notation = reordered(example, ['challenge-admin', 'allow-office', 'block-scanners', 'challenge-api-writes', 'old-endpoint'])
-      .replace('ip.src in {192.0.2.0/24}', '(ip.src in { 192.0.2.0/24 })').replace(' eq "/legacy.php"', ' == "/legacy.php"');
-    writeManifest(t.dir, 'custom-rules.yaml', notation);
-    expect((await zonewall(['plan', file, '--detailed-exitcode', ...state])).code).toBe(0);
-  });
+  }, 90_000);
 
   it('refuses a weakening change without --force', async () => {
     const file = writeManifest(t.dir, 'custom-rules.yaml', example);
@@ -78,7 +82,7 @@ describe('custom rules, CLI on the embedded engine', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toContain('disables-custom-rule');
     expect((await zonewall(['apply', file, '--auto-approve', '--force', ...state])).code).toBe(0);
-  });
+  }, 90_000);
 
   it('lists dashboard rules, exports and adopts them (next plan empty), and rollback restores the phase', async () => {
     const stateDir = join(t.dir, 'state');
@@ -107,5 +111,5 @@ describe('custom rules, CLI on the embedded engine', () => {
     expect((await liveRules(stateDir))[0]!.expression).toContain('/xmlrpc.php');
     expect((await zonewall(['rollback', '--zone', Zone, ...state])).code).toBe(0);
     expect((await liveRules(stateDir))[0]!.expression).toContain('/wp-login.php');
-  });
+  }, 90_000);
 });
