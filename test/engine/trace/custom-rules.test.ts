@@ -80,7 +80,7 @@ describe('traceZone with custom rules', () => {
     const t = traceZone(zone({ firewallRules: [fw], customRules: custom(['all', 'block', 'true']) }), admin);
     expect([t.action, t.decided_by, t.custom_rules?.skipped_by]).toEqual(['allow', 'firewall_rules', 'firewall rule fw1 (allow) ended the request before the WAF']);
     const prev = traceZone(zone({ wafState: 'previous_only', plan: 'pro', customRules: custom(['no-legacy', 'skip', 'true', { products: ['waf'] }]) }), log4j);
-    expect(prev.previous_waf?.skipped).toBe('a firewall rule or a custom rule skips waf (the previous WAF)');
+    expect(prev.previous_waf?.skipped).toBe('a custom rule skips waf (the previous WAF)');
     expect(traceZone(zone({ wafState: 'previous_only', plan: 'pro' }), log4j).previous_waf?.action).not.toBeNull();
   });
 
