@@ -15,7 +15,7 @@ import { applyMigrationStep } from '../migration/apply.js';
 import { entitlementProblems } from './entitlements.js';
 import { reconcileRules } from './identity.js';
 import type { StoredRuleset } from './types.js';
-import { readEntrypointBody, expressionCheck } from './validate.js';
+import { expressionCheck, readEntrypointBody } from './validate.js';
 import { commitRuleset, resolveName } from './write.js';
 
 const checkManagedExpression = expressionCheck(ManagedPhase);
