@@ -41,11 +41,12 @@ export const RulesetRoutes = {
 
 /**
  * Query parameters the Rulesets routes accept. Any other one (e.g. `dry_run`, which the real API does
- * not have) is refused with 10017 and nothing is saved. `waf_migration` is the WAF migration's
- * parameter on a PUT of the managed entry point (seed 002).
+ * not have) is refused with 10017 and nothing is saved. `waf_migration` (and `phase_two`, accepted and
+ * ignored) are the WAF migration's parameters on a write of the managed entry point (seed 002); every
+ * other Rulesets route takes none.
  */
 export const RulesetQueryParameters = {
-  putManagedEntrypoint: ['waf_migration'],
+  managedEntrypointWrite: ['waf_migration', 'phase_two'],
   other: [],
 } as const;
 
@@ -318,8 +319,8 @@ export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 10
  * | 20205 | 400  | a rule `id` in a PUT that is not one of the ruleset's rules, or listed twice |
  * | 20206 | 404  | no ruleset with that id |
  * | 20207 | 404  | no such version |
- * | 20208 | 404  | no rule with that id in the ruleset (PATCH/DELETE rule, position before/after) |
- * | 20209 | 400  | a bad `position` (several keys, index out of range) |
+ * | 20208 | 404  | no rule with that id in the ruleset (PATCH/DELETE of a rule) |
+ * | 20209 | 400  | a bad `position` (several keys, a before/after id not in the ruleset, index out of range) |
  * | 20210 | 400  | more custom rules than the zone's plan allows |
  * | 20211 | 400  | `ref` used by two rules of the ruleset |
  * | 20212 | 400  | a change to an immutable field (`name`, `kind`, `phase`) |

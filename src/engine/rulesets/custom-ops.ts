@@ -18,11 +18,10 @@ import { reconcileRules, sameContent, stored } from './identity.js';
 import { readPosition, resolvePosition } from './position.js';
 import type { CustomRuleInput, StoredRule, StoredRuleset } from './types.js';
 import { readCustomRule } from './validate-custom.js';
-import { readRulesetBody, expressionCheck } from './validate.js';
+import { expressionCheck, readRulesetBody } from './validate.js';
 import { commitRuleset, resolveName } from './write.js';
 
 const checkCustomExpression = expressionCheck(CustomPhase);
-
 
 function gateOf(ctx: ZoneRequestContext): CustomGate {
   return { plan: ctx.zone.plan, limits: ctx.limits, planLimits: ctx.planLimits };

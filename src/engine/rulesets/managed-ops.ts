@@ -6,7 +6,7 @@
  * ones so kept rules keep their ids; (5) saved, with the ruleset `version` + 1 when anything
  * changed. Any refusal throws, so the request's transaction leaves the zone as it was.
  */
-import { ManagedPhase } from '../../api/index.js';
+import { ManagedPhase, RulesetQueryParameters } from '../../api/index.js';
 import { ApiError } from '../api-errors.js';
 import { Problems } from '../body-reader.js';
 import type { ZoneRequestContext } from '../context.js';
@@ -15,13 +15,13 @@ import { applyMigrationStep } from '../migration/apply.js';
 import { entitlementProblems } from './entitlements.js';
 import { reconcileRules } from './identity.js';
 import type { StoredRuleset } from './types.js';
-import { readEntrypointBody, expressionCheck } from './validate.js';
+import { expressionCheck, readEntrypointBody } from './validate.js';
 import { commitRuleset, resolveName } from './write.js';
 
 const checkManagedExpression = expressionCheck(ManagedPhase);
 
 /** Query parameters of a managed entry point write: the migration's (`phase_two` is accepted and ignored). */
-export const ManagedWriteQuery = ['waf_migration', 'phase_two'] as const;
+export const ManagedWriteQuery = RulesetQueryParameters.managedEntrypointWrite;
 
 
 /** Replaces every rule of the managed entry point (creating it when absent), with the migration step. */

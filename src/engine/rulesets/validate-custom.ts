@@ -21,7 +21,7 @@ import { BodyReader, Problems, jsonType } from '../body-reader.js';
 import { OtherRuleActions, RuleFields } from './constants.js';
 import { addProblem } from './errors.js';
 import type { CustomParameters, CustomRuleInput } from './types.js';
-import type { ExpressionCheck } from './validate.js';
+import { readCommonRuleFields, type ExpressionCheck } from './validate.js';
 
 /** Reads one custom rule at `pointer`; `extra` are further allowed keys (`position`). */
 export function readCustomRule(item: unknown, pointer: string, problems: Problems, checkExpression: ExpressionCheck, extra: readonly string[] = []): CustomRuleInput | undefined {
@@ -29,26 +29,13 @@ export function readCustomRule(item: unknown, pointer: string, problems: Problem
   if (!r.valid) return undefined;
   r.allowOnly([...RuleFields, ...extra]);
   const action = readAction(r, problems);
-  const expression = r.string('expression', { required: true, nonEmpty: true, maxLength: RulesetFieldLimits.expression });
-  let expressionOk = expression !== undefined;
-  if (expression !== undefined) {
-    const refused = checkExpression(expression, r.at('expression'));
-    if (refused) { problems.list.push(refused); expressionOk = false; }
-  }
-  const description = r.string('description', { maxLength: RulesetFieldLimits.ruleDescription }) ?? '';
-  const ref = r.string('ref', { maxLength: RulesetFieldLimits.ref });
-  const id = r.string('id');
-  r.string('version');
-  r.string('last_updated');
-  const enabled = r.boolean('enabled') ?? true;
+  const common = readCommonRuleFields(r, problems, checkExpression);
   const logging = readLogging(r, action, problems);
   const before = problems.list.length;
   const params = action === undefined ? undefined : readParameters(r, action, problems);
-  if (action === undefined || !expressionOk || problems.list.length > before) return undefined;
-  const rule: CustomRuleInput = { action, expression: expression!, description, enabled };
+  if (action === undefined || common === undefined || problems.list.length > before) return undefined;
+  const rule: CustomRuleInput = { action, ...common };
   if (params !== undefined) rule.action_parameters = params;
-  if (id !== undefined && id !== '') rule.id = id;
-  if (ref !== undefined && ref !== '') rule.ref = ref;
   if (logging !== undefined) rule.logging = logging;
   return rule;
 }

@@ -90,26 +90,43 @@ function readRule(item: unknown, pointer: string, problems: Problems, checkExpre
   if (!r.valid) return undefined;
   r.allowOnly(RuleFields);
   const action = readAction(r, pointer, problems);
+  const common = readCommonRuleFields(r, problems, checkExpression);
+  const logging = readLogging(r, action, problems);
+  const params = action === undefined ? undefined : readParameters(r, action, pointer, problems);
+  if (action === undefined || common === undefined || params === undefined) return undefined;
+  const rule: RuleInput = { action, ...common, action_parameters: params };
+  if (logging !== undefined) rule.logging = logging;
+  return rule;
+}
+
+/** The fields every rule has, whatever its phase and action (empty `id` / `ref` mean absent). */
+export interface CommonRuleFields {
+  expression: string;
+  description: string;
+  enabled: boolean;
+  id?: string;
+  ref?: string;
+}
+
+/**
+ * Reads a rule's common fields (the read-only `version` and `last_updated` are type-checked and
+ * ignored); undefined when the expression is missing or refused (the problems are recorded).
+ */
+export function readCommonRuleFields(r: BodyReader, problems: Problems, checkExpression: ExpressionCheck): CommonRuleFields | undefined {
   const expression = r.string('expression', { required: true, nonEmpty: true, maxLength: EntrypointLimits.expression });
-  let expressionOk = expression !== undefined;
-  if (expression !== undefined) {
-    const refused = checkExpression(expression, `${pointer}/expression`);
-    if (refused) { problems.list.push(refused); expressionOk = false; }
-  }
+  const refused = expression === undefined ? undefined : checkExpression(expression, r.at('expression'));
+  if (refused !== undefined) problems.list.push(refused);
   const description = r.string('description', { maxLength: EntrypointLimits.ruleDescription }) ?? '';
   const ref = r.string('ref', { maxLength: EntrypointLimits.ref });
   const id = r.string('id');
   r.string('version');
   r.string('last_updated');
   const enabled = r.boolean('enabled') ?? true;
-  const logging = readLogging(r, action, problems);
-  const params = action === undefined ? undefined : readParameters(r, action, pointer, problems);
-  if (action === undefined || !expressionOk || params === undefined) return undefined;
-  const rule: RuleInput = { action, expression: expression!, description, enabled, action_parameters: params };
-  if (id !== undefined && id !== '') rule.id = id;
-  if (ref !== undefined && ref !== '') rule.ref = ref;
-  if (logging !== undefined) rule.logging = logging;
-  return rule;
+  if (expression === undefined || refused !== undefined) return undefined;
+  const out: CommonRuleFields = { expression, description, enabled };
+  if (id !== undefined && id !== '') out.id = id;
+  if (ref !== undefined && ref !== '') out.ref = ref;
+  return out;
 }
 
 function readAction(r: BodyReader, pointer: string, problems: Problems): RuleInput['action'] | undefined {

@@ -80,18 +80,19 @@ export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): Zone
       ? { enabled: deploysEnabledRuleset(zone.entrypoint), matched: [], action: null, rule: null, skipped: [], skipped_by: notRun }
       : traceEntrypoint(zone.entrypoint, request);
   }
-  const bypassed = [...firewall.bypassed, ...(custom?.skipped_products ?? [])];
-  const previous = showPrevious ? previousTrace(zone, bypassed, endedBy, request) : undefined;
+  const wafSkip = firewall.bypassed.includes('waf') ? 'a firewall rule bypasses waf (the previous WAF)'
+    : custom?.skipped_products.includes('waf') === true ? 'a custom rule skips waf (the previous WAF)' : undefined;
+  const previous = showPrevious ? previousTrace(zone, wafSkip, endedBy, request) : undefined;
   return answer(zone.wafState, firewall, custom, managed, previous);
 }
 
-function previousTrace(zone: ZoneTraceInput, bypassed: readonly string[], endedBy: string | undefined, request: ExecutionContext): PreviousTrace {
+function previousTrace(zone: ZoneTraceInput, wafSkip: string | undefined, endedBy: string | undefined, request: ExecutionContext): PreviousTrace {
   // Off once migrated, on Free, or with the zone setting `waf` off.
   const enabled = zone.wafState !== 'new_only' && zone.plan !== 'free' && zone.previousWaf.enabled;
   const off = (skipped: string): PreviousTrace => ({ enabled, skipped, matched: [], action: null, rule: null });
   if (!enabled) return off('the previous WAF is switched off (zone setting waf: off)');
   if (endedBy !== undefined) return off(endedBy);
-  if (bypassed.includes('waf')) return off('a firewall rule or a custom rule skips waf (the previous WAF)');
+  if (wafSkip !== undefined) return off(wafSkip);
   // URI-based overrides match on the request's host and path.
   const host = String(request.request['http.host'] ?? '');
   const path = String(request.request['http.request.uri.path'] ?? '/');
