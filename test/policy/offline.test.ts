@@ -115,7 +115,7 @@ describe('managed rulesets and the previous WAF (as far as the catalog describes
     const v = evaluateOffline(waf, { ...log4j, headers: { ...log4j.headers, 'User-Agent': 'monitor/1.0' } });
     expect(v.action).toBeNull();
     expect(v.matched.map((m) => m.name)).toEqual(['firewall_rules.skip-waf-for-monitoring', 'managed_rules.managed.5f6744fa026a4638bda5b3d7d5e015dd']);
-    expect(v.notes).toContain('previous WAF skipped: a firewall rule or a custom rule skips waf (the previous WAF)');
+    expect(v.notes).toContain('previous WAF skipped: a firewall rule bypasses waf (the previous WAF)');
   });
 
   it('the previous OWASP package in simulate logs when its threshold is reached', () => {
