@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { diffZone, renderPlanText, type CustomRulesWrite, type Plan } from '../../src/plan/index.js';
+import { diffZone, planDocument, planFromJson, planToJson, renderPlanText, type CustomRulesWrite, type Plan } from '../../src/plan/index.js';
 import { customEntry, dCustom, desired, hex, lCustom, live } from './fixtures.js';
 
 const rules = ['a', 'b', 'c', 'd', 'e'].map((r, i) => lCustom(r, `http.request.uri.path eq "/${r}" and ip.src ne 192.0.2.${i}`));
@@ -122,5 +124,21 @@ describe('custom rules weakening guard', () => {
     const skipDesired = dCustom('allow', 'ip.src eq 192.0.2.9', { action: 'skip', actionParameters: { ruleset: 'current' }, logging: { enabled: true } });
     expect(danger(planOf([skipDesired, ...wantedOf(['a'])], liveRules))).toEqual(['skip-above-block']);
     expect(danger(planOf([...wantedOf(['a']), skipDesired, dCustom('later', 'true')], liveRules))).toEqual([]);
+  });
+});
+
+describe('custom rules in the JSON plan', () => {
+  it('is valid against schemas/plan.schema.json and round-trips both write strategies', () => {
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object);
+    const single = planOf([dCustom('new', 'ip.src eq 198.51.100.7'), ...wantedOf(['a', 'c', 'd', 'e'])]);
+    const put = planOf(wantedOf(['e', 'd', 'c', 'b', 'a']));
+    for (const plan of [single, put]) {
+      expect(validate(planDocument([plan], []))).toBe(true);
+      expect(validate.errors ?? []).toEqual([]);
+      const back = planFromJson(JSON.parse(JSON.stringify(planToJson(plan))));
+      expect(back.customRules).toEqual(plan.customRules);
+      expect(back.changes).toEqual(plan.changes);
+    }
+    expect([single.customRules?.strategy, put.customRules?.strategy]).toEqual(['rules', 'put']);
   });
 });
