@@ -16,13 +16,11 @@ import type {
 import type { DocPath } from './errors.js';
 import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
 import type { Locator } from './locate.js';
-import { normalizeCustomRule } from './normalize-custom.js';
+import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
 import { pathKey } from './schema.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
-/** Bypass products in the service's documented order; `products` is a set, so it is kept sorted. */
-const productOrder = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'];
 
 const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'waf_migration'] as const;
 
@@ -117,7 +115,8 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
 }
 
 function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: number | null, base: DocPath): DesiredFirewallRule {
-  const products = [...(rule.products ?? [])].sort((a, b) => productOrder.indexOf(a) - productOrder.indexOf(b));
+  // Bypass products are the skip products of custom rules; a set, kept in the service's order.
+  const products = inOrder(rule.products ?? [], SkipProducts);
   const out: DesiredFirewallRule = {
     ref: key,
     action: rule.action as DesiredFirewallAction,
