@@ -1,8 +1,8 @@
 /**
  * Batches and their execution: the steps of a phase cut into batches of at most `batchSize`
  * objects (one request each; previous-WAF PATCHes, the custom phase's calls and the entry point
- * PUT are one request per step), and one batch sent through the provider. New filters are named by ref in rule bodies
- * until they exist; the create calls' answers (in request order) give their ids.
+ * PUT are one request per step), and one batch sent through the provider. New filters are named by
+ * ref in rule bodies until they exist; the create calls' answers (in request order) give their ids.
  */
 import { ZonewallError } from '../errors.js';
 import type { FilterPointer, FirewallRuleBody, FirewallRuleWriteBody, PhaseName, Write } from '../plan/index.js';

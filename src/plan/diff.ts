@@ -1,8 +1,8 @@
 /**
  * The planner's entry point: desired state × live state → Plan. Pure: values in, a Plan out; no
  * provider, no I/O, no clock (terraform `internal/plans`). The firewall side, the custom rules
- * phase, the managed entry point, the previous WAF and the migration are diffed by their own files; this file assembles the
- * plan, orders it, adds the safety findings and the call estimate.
+ * phase, the managed entry point, the previous WAF and the migration are diffed by their own files;
+ * this file assembles the plan, orders it, adds the safety findings and the call estimate.
  */
 import type { DesiredZone } from '../manifest/index.js';
 import { estimateCalls, type CallOptions } from './calls.js';
