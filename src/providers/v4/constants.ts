@@ -30,6 +30,8 @@ export { CustomPhase, ManagedPhase };
 export const V4Codes = {
   /** `could not find entrypoint ruleset in the <phase> phase` (404). */
   entrypointNotFound: RulesetErrorCodes.entrypointNotFound.code,
+  /** zonewall engine: no rule with that id in the ruleset (PATCH/DELETE of one rule; 404). */
+  ruleNotFound: RulesetErrorCodes.ruleNotFound.code,
   /** A filter with the same expression exists; `meta.id` names it. */
   duplicateFilter: 10102,
   /** zonewall engine: the previous WAF's APIs after the zone migrated (403). */
