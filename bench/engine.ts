@@ -3,8 +3,9 @@
  * rules in batches (simplified flow: each rule with its own inline filter), then listing the zone's
  * 1,000 rules page by page (per_page=100), beside a bare `node:http` server that answers a fixed
  * JSON body of the same size as a list page, measured in the same run with the same client
- * (undici, keep-alive, the same number of requests in flight). Target: listing at least 0.3 of
- * the bare server's rate.
+ * (undici, keep-alive, the same number of requests in flight). Targets (issue 17): repeat reads
+ * at least 0.8 of the bare server's rate (a cached page's bytes are sent as they are), reads right
+ * after a write at least 0.5.
  *
  * Listing is measured twice: "repeat" lists an unchanged zone (the zone object answers repeated
  * reads from its memo), "after a write" edits one rule before each pass, so every page of the
@@ -92,7 +93,8 @@ export async function run(): Promise<void> {
     console.log(`list ${RULES} rules by pages of ${PER_PAGE}, each pass after a write (pages from SQLite): ${rate(afterWrite).toFixed(0)} req/s`);
     console.log(`baseline: bare node:http, fixed ${pageBytes}-byte JSON body: ${rate(bare).toFixed(0)} req/s`);
     const ratio = bare / repeat;
-    console.log(`ratio list/bare: ${ratio.toFixed(2)} repeat reads, ${(bare / afterWrite).toFixed(2)} after writes (target >= 0.30 for listing) ${ratio >= 0.3 ? 'OK' : 'BELOW TARGET'}`);
+    const ratioWrite = bare / afterWrite;
+    console.log(`ratio list/bare: ${ratio.toFixed(2)} repeat reads (target >= 0.80: ${ratio >= 0.8 ? 'met' : 'NOT met'}), ${ratioWrite.toFixed(2)} after writes (target >= 0.50: ${ratioWrite >= 0.5 ? 'met' : 'NOT met'})`);
   } finally {
     await baseline?.close();
     await pool.close();

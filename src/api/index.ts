@@ -3,3 +3,5 @@
  * resource family, re-exported here. Types and constants only; imports nothing of zonewall.
  */
 export * from './rulesets.js';
+export * from './page-rules.js';
+export * from './migration.js';

@@ -17,6 +17,7 @@ import type { Command } from 'commander';
 import { ZonewallError } from '../errors.js';
 import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider as openProviderWith, parseRateLimit } from '../providers/index.js';
 import type { Provider, ProviderOptions, RetryEvent } from '../providers/index.js';
+import { budgetProgress } from './views/budget-progress.js';
 
 /** The provider options as commander parses them. */
 export interface ProviderCliOptions {
@@ -84,7 +85,10 @@ function retryNotice(event: RetryEvent): void {
  */
 export async function openProvider(opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): Promise<Provider> {
   const options = providerOptions(opts, env);
-  if (options.remote !== undefined) options.onRetry = retryNotice;
+  if (options.remote !== undefined) {
+    options.onRetry = retryNotice;
+    options.budgetListener = budgetProgress(process.stderr);
+  }
   return openProviderWith(options);
 }
 

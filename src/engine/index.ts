@@ -46,3 +46,5 @@ export type { RuleWithFilter, RuleRecord } from './firewall-rules/store.js';
 export type { FilterRecord } from './filters/store.js';
 export type { Entrypoint, EntrypointRule as EntrypointRuleRecord, StoredRuleset, StoredRule, CustomEntrypoint, CustomStoredRule } from './rulesets/types.js';
 export type { PreviousWafSettings, WafOverride } from './previous-waf/model.js';
+// Page Rules (seed 002's subset): what the offline trace and `zonewall migrate` read of them.
+export { pageRuleExpression, pageRulesInEvaluationOrder, wafEffect, type PageRuleLike, type PageRuleWafEffect } from './page-rules/index.js';

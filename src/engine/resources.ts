@@ -33,6 +33,7 @@ import { filtersSchema } from './filters/store.js';
 import { firewallRuleRoutes } from './firewall-rules/handlers.js';
 import { firewallRulesSchema } from './firewall-rules/store.js';
 import { migrationResource } from './migration/index.js';
+import { pageRulesResource } from './page-rules/index.js';
 import { previousWafResource } from './previous-waf/index.js';
 import { rulesetsResource } from './rulesets/index.js';
 import { traceResource } from './trace/index.js';
@@ -53,4 +54,6 @@ export const resources: readonly ResourceModule[] = [
   rulesetsResource,
   previousWafResource,
   traceResource,
+  // Seed 002's Page Rules (disable_security, waf): read by the migration and the trace.
+  pageRulesResource,
 ];

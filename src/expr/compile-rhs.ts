@@ -41,6 +41,11 @@ export class RangeSet<N extends number | bigint> {
     }
   }
 
+  /** The merged ranges, as parallel arrays of starts and ends. */
+  get bounds(): { starts: readonly N[]; ends: readonly N[] } {
+    return { starts: this.starts, ends: this.ends };
+  }
+
   /** Membership by binary search. */
   has(v: N): boolean {
     let lo = 0;
@@ -80,7 +85,30 @@ export function fusedFieldComparison(slot: number, op: ComparisonOp, rhs: Rhs): 
     const set = new Set(rhs.items.map((i) => (i as { value: string }).value));
     return (ctx) => set.has(ctx.field(slot) as string);
   }
+  if (rhs.type === 'set' && op === 'in' && rhs.items.every((i) => i.type === 'ip' || i.type === 'ip_range' || i.type === 'ip_cidr')) {
+    return fusedIpSet(slot, rhs.items.map(ipRange));
+  }
   return undefined;
+}
+
+/**
+ * `ip.src in {...}`: the IPv4 ranges of a small set tested inline (most rule sets list a few
+ * addresses or CIDRs), larger ones by binary search; IPv6 addresses by binary search.
+ */
+function fusedIpSet(slot: number, ranges: ReadonlyArray<readonly [IpValue, IpValue]>): (ctx: ExecutionContext) => boolean {
+  const v4 = new RangeSet<number>(ranges.filter((r): r is [number, number] => typeof r[0] === 'number'));
+  const v6 = new RangeSet<bigint>(ranges.filter((r): r is [bigint, bigint] => typeof r[0] === 'bigint'));
+  const { starts, ends } = v4.bounds;
+  const v6Test = (v: Value | undefined) => typeof v === 'bigint' && v6.has(v);
+  if (starts.length === 1) {
+    const [s0, e0] = [starts[0]!, ends[0]!];
+    return (ctx) => { const v = ctx.field(slot); return typeof v === 'number' ? v >= s0 && v <= e0 : v6Test(v); };
+  }
+  if (starts.length === 2) {
+    const [s0, e0, s1, e1] = [starts[0]!, ends[0]!, starts[1]!, ends[1]!];
+    return (ctx) => { const v = ctx.field(slot); return typeof v === 'number' ? (v >= s0 && v <= e0) || (v >= s1 && v <= e1) : v6Test(v); };
+  }
+  return (ctx) => { const v = ctx.field(slot); return typeof v === 'number' ? v4.has(v) : v6Test(v); };
 }
 
 /** The predicate for `op rhs` on values of `lhsType`. */

@@ -34,7 +34,8 @@ export function literalValue(lit: Literal): Value {
   return ip;
 }
 
-function step(value: Value, s: IndexStep): Value | undefined {
+/** One key or index step of a value; undefined when it does not apply or is missing. */
+export function step(value: Value, s: IndexStep): Value | undefined {
   if (s.kind === 'index') return Array.isArray(value) ? (value as readonly Value[])[s.value] : undefined;
   if (s.kind === 'key') return value instanceof Map ? value.get(s.value) : undefined;
   return undefined;

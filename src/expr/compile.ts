@@ -13,6 +13,7 @@ import type { ComparisonExpr, Expression, LogicalExpr } from './ast.js';
 import { ExecutionContext, FIELD_SLOTS, type RequestFields } from './context.js';
 import { compileMany, compileValue, type ExprCompiler } from './compile-value.js';
 import { compilePredicate, fusedFieldComparison, type Lists } from './compile-rhs.js';
+import { fusedAffixCall, fusedQuantifier } from './compile-fused.js';
 import { valueInfo } from './typing.js';
 
 /** A compiled Bool expression. */
@@ -102,6 +103,8 @@ class Compiler implements ExprCompiler {
       };
     }
     const { arg } = expr;
+    const fused = arg.type === 'comparison' ? fusedQuantifier(all, arg, this.lists) : undefined;
+    if (fused !== undefined) return fused;
     if (arg.type === 'comparison' && arg.rhs !== null && valueInfo(arg.lhs).mapped) {
       // `any(f[*] op lit)`: test elements in place and stop at the first decisive one.
       const many = compileMany(arg.lhs, this);
@@ -120,6 +123,8 @@ class Compiler implements ExprCompiler {
   private comparison(expr: ComparisonExpr): BoolFn {
     const { lhs } = expr;
     if (lhs.base.type === 'field' && lhs.indexes.length === 0) return this.fieldComparison(expr, lhs.base.name);
+    const affix = fusedAffixCall(expr);
+    if (affix !== undefined) return affix;
     const value = compileValue(expr.lhs, this);
     if (expr.op === 'is_true' || expr.rhs === null) return (ctx) => value(ctx) === true;
     const test = compilePredicate(expr.op, expr.rhs, valueInfo(expr.lhs).type, this.lists);

@@ -6,30 +6,69 @@
  * dropped, and the schema's `errorMessage` / `patternErrorMessage` annotations (the same ones
  * editors show, via yaml-language-server) replace ajv's wording where the schema gives one.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Ajv2020, AnySchemaObject, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type { DocPath, ManifestIssue } from './errors.js';
 import type { Locator } from './locate.js';
 import { describeError, keyMessage } from './schema-messages.js';
 
+const schemaText = readFileSync(new URL('../../schemas/zone-manifest.schema.json', import.meta.url), 'utf8');
+
 /** The manifest JSON Schema, as loaded from `schemas/zone-manifest.schema.json`. */
-export const manifestSchema = JSON.parse(
-  readFileSync(new URL('../../schemas/zone-manifest.schema.json', import.meta.url), 'utf8'),
-) as AnySchemaObject & { $id: string; $defs: Record<string, AnySchemaObject> };
+export const manifestSchema = JSON.parse(schemaText) as AnySchemaObject & { $id: string; $defs: Record<string, AnySchemaObject> };
+
+/** Hash of the schema text: the ahead-of-time validator is used only if it was built from this schema. */
+export const manifestSchemaHash = createHash('sha256').update(schemaText).digest('hex');
 
 let ajv: Ajv2020 | undefined;
 let validateRoot: ValidateFunction | undefined;
 const branchValidators = new WeakMap<object, ValidateFunction>();
 
-/** The compiled validator (compiled on first use, then reused for the life of the process). */
-export function compiledValidator(): ValidateFunction {
-  if (validateRoot) return validateRoot;
-  ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+/**
+ * The ajv instance the schema is compiled with, at run time and by `npm run build` (which writes
+ * the standalone validator with `code: { source: true }`); one place, so both validate alike.
+ */
+export function createManifestAjv(extra: Options = {}): Ajv2020 {
+  // Loaded on demand: with the ahead-of-time validator, a valid manifest never needs ajv's compiler.
+  const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const instance = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, ...extra });
   // Annotations read by editors (yaml-language-server) and by describeError; no validation of their own.
-  ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'tsType', schemaType: 'string' });
-  validateRoot = ajv.compile(manifestSchema);
+  instance.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+  instance.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
+  instance.addKeyword({ keyword: 'tsType', schemaType: 'string' });
+  return instance;
+}
+
+/** Where `npm run build` writes the standalone validator (`scripts/build-cli.mjs`), from `dist/*\/`. */
+const AheadOfTime = '../manifest/schema-validator.cjs';
+
+/**
+ * The validator compiled ahead of time by `npm run build`, when it exists and was generated from
+ * this very schema (a schema edited after the build, or a run from sources, compiles at run time).
+ */
+function aheadOfTime(): ValidateFunction | undefined {
+  try {
+    const mod = createRequire(import.meta.url)(fileURLToPath(new URL(AheadOfTime, import.meta.url))) as ValidateFunction & { schemaHash?: string };
+    return mod.schemaHash === manifestSchemaHash ? mod : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The runtime ajv, with the whole schema compiled (branches of error reports are looked up in it). */
+function runtimeAjv(): Ajv2020 {
+  if (ajv !== undefined) return ajv;
+  ajv = createManifestAjv();
+  ajv.addSchema(manifestSchema);
+  return ajv;
+}
+
+/** The validator: ahead-of-time when built, else compiled on first use; reused for the life of the process. */
+export function compiledValidator(): ValidateFunction {
+  validateRoot ??= aheadOfTime() ?? runtimeAjv().getSchema(manifestSchema.$id)!;
   return validateRoot;
 }
 
@@ -132,7 +171,7 @@ function soleBranchForType(branches: readonly AnySchemaObject[], data: unknown):
 function branchValidator(branch: AnySchemaObject): ValidateFunction {
   let v = branchValidators.get(branch);
   if (!v) {
-    compiledValidator();
+    runtimeAjv();
     const ref = branch.$ref;
     v = typeof ref === 'string' ? ajv!.getSchema(manifestSchema.$id + ref) : ajv!.compile(branch);
     if (!v) throw new Error(`schema reference ${String(ref)} does not resolve`);

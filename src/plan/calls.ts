@@ -2,13 +2,16 @@
  * How many API requests applying a plan makes, and how long the service's rate budget makes it
  * take. Batched writes cost ceil(objects / batch size) requests per phase; the previous WAF's
  * PATCH-only APIs cost one request per object; the entry point costs one PUT; the custom phase one
- * request per single-rule call, or one PUT. The budget is the
- * service's 1,200 requests per 5 minutes: requests within it go out at once, the rest wait
- * (seconds ≈ (requests − budget) × window / budget).
+ * request per single-rule call, or one PUT. Reads cost a page per 100 objects of each list. The
+ * budget is the service's 1,200 requests per 5 minutes, kept as a sliding window
+ * (`providers/http/rate-limiter.ts`): requests within it go out at once, the next ones wait for the
+ * window to pass (1,450 requests ≈ one 300 s wait). A run's estimate adds every zone's reads and
+ * writes, since all zones share the account's budget.
  */
 import { PhaseNames, phaseOf, type PhaseName } from './order.js';
 import type { Change } from './change.js';
-import type { CallEstimate, PhaseCalls } from './plan.js';
+import type { LiveSection, LiveZone } from './live.js';
+import type { CallEstimate, PhaseCalls, Plan } from './plan.js';
 import type { CustomRulesWrite, EntrypointWrite } from './write.js';
 
 /** Batch size and rate budget defaults. */
@@ -44,6 +47,61 @@ export function estimateCalls(changes: readonly Change[], entrypoint: Entrypoint
     phases.push({ phase, objects: n, requests: unbatched.has(phase) ? n : Math.ceil(n / batchSize) });
   }
   const requests = phases.reduce((s, p) => s + p.requests, 0);
-  const waitSeconds = Math.max(0, requests - budget.requests) * (budget.windowSeconds / budget.requests);
-  return { requests, phases, batchSize, budget, waitSeconds };
+  return { requests, phases, batchSize, budget, waitSeconds: budgetWaitSeconds(requests, budget) };
+}
+
+/** Wait of `requests` sent as fast as a sliding-window budget allows: each full window past the first. */
+export function budgetWaitSeconds(requests: number, budget: { requests: number; windowSeconds: number }): number {
+  return requests <= budget.requests ? 0 : Math.floor((requests - 1) / budget.requests) * budget.windowSeconds;
+}
+
+/** List pages of `n` objects: at least one request, even for an empty list. */
+const pages = (n: number, perPage: number) => Math.max(1, Math.ceil(n / perPage));
+
+/**
+ * Requests of reading one zone as the providers do (`providers/v4/read-zone.ts`): a page per
+ * `perPage` objects of each list, one call per single-object section read. A previous WAF read
+ * that found none cost its refused package list, unless the status said the zone migrated.
+ */
+export function estimateReads(live: LiveZone, perPage: number = CallLimits.batchSize): number {
+  const read = (s: LiveSection) => live.sections === undefined || live.sections.includes(s);
+  let n = pages(live.filters.length, perPage) + pages(live.firewallRules.length, perPage);
+  if (read('migration')) n += 1;
+  if (read('entrypoint')) n += 1;
+  if (read('custom_rules')) n += 1;
+  const w = live.previousWaf;
+  if (w !== null) {
+    n += pages(w.packages.length, perPage) + pages(w.overrides.length, perPage);
+    for (const p of w.packages) {
+      n += pages(w.groups.filter((g) => g.package_id === p.id).length, perPage);
+      n += pages(w.rules.filter((r) => r.package_id === p.id).length, perPage);
+    }
+  } else if (read('previous_waf') && live.migration?.waf_state !== 'new_only') n += 1;
+  return n;
+}
+
+/** The whole run's requests: reads of every zone, the zone lookups, and every plan's writes. */
+export interface RunCalls {
+  reads: number;
+  writes: number;
+  requests: number;
+  budget: { requests: number; windowSeconds: number };
+  /** Seconds the budget makes the run wait (0: no wait). */
+  waitSeconds: number;
+}
+
+/**
+ * The call estimate of a run of plans (`zonewall apply` of the same manifests: it reads what the
+ * plan read, then writes): `lookups` are the requests that found the zones.
+ */
+export function estimateRun(plans: readonly Plan[], lookups: number, options: CallOptions = {}): RunCalls {
+  const budget = { requests: options.budgetRequests ?? CallLimits.budgetRequests, windowSeconds: options.budgetWindowSeconds ?? CallLimits.budgetWindowSeconds };
+  const reads = lookups + plans.reduce((s, p) => s + (p.calls.reads ?? 0), 0);
+  const writes = plans.reduce((s, p) => s + p.calls.requests, 0);
+  return { reads, writes, requests: reads + writes, budget, waitSeconds: budgetWaitSeconds(reads + writes, budget) };
+}
+
+/** Requests that find `names` zones: one zones list of 50 a page for many, else one lookup each. */
+export function zoneLookups(names: number, zonesPerPage = 50): number {
+  return names < 2 ? names : Math.ceil(names / zonesPerPage);
 }

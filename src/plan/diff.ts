@@ -5,7 +5,7 @@
  * this file assembles the plan, orders it, adds the safety findings and the call estimate.
  */
 import type { DesiredZone } from '../manifest/index.js';
-import { estimateCalls, type CallOptions } from './calls.js';
+import { estimateCalls, estimateReads, type CallOptions } from './calls.js';
 import { createCanonicalizer } from './canonical.js';
 import type { Change } from './change.js';
 import { diffCustom } from './diff-custom.js';
@@ -57,6 +57,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     prune: options.prune ?? false,
     deleteThreshold: options.deleteThreshold ?? SafetyDefaults.deleteThreshold,
     minObjects: options.minObjects ?? SafetyDefaults.minObjects,
+    ...(live.sections !== undefined ? { reads: [...live.sections] } : {}),
   };
   const canon = createCanonicalizer();
   const firewall = diffFirewall(desired, live, canon, settings.prune);
@@ -80,7 +81,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     customRules: custom.write,
     unmanaged: [...firewall.unmanaged, ...custom.unmanaged, ...managed.unmanaged],
     findings,
-    calls: estimateCalls(changes, entrypoint, options, custom.write),
+    calls: { ...estimateCalls(changes, entrypoint, options, custom.write), reads: estimateReads(live) },
     fingerprint: fingerprint(live),
     settings,
     summary: summarize(changes),

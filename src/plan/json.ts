@@ -7,7 +7,7 @@
 import type { Action } from './action.js';
 import type { Attributes, ChangeReason, Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
-import type { EntrypointBody, FilterBody, PlanTier } from './live.js';
+import type { EntrypointBody, FilterBody, LiveSection, PlanTier } from './live.js';
 import type { PhaseName } from './order.js';
 import { hasErrors, type Plan, type PlanSummary, type UnmanagedObject } from './plan.js';
 import type { CustomRuleOp, CustomRulesWrite, FirewallRuleWriteBody, Write } from './write.js';
@@ -51,7 +51,7 @@ export interface ZonePlanJson {
   zone: { id: string; name: string; plan?: PlanTier };
   manifest: { file: string; zone: string };
   fingerprint: string;
-  settings: { prune: boolean; delete_threshold: number; min_objects: number };
+  settings: { prune: boolean; delete_threshold: number; min_objects: number; reads?: LiveSection[] };
   summary: PlanSummary;
   changes: ChangeJson[];
   entrypoint: { body: EntrypointBody; waf_migration?: 'validation' | 'pending' } | null;
@@ -64,6 +64,7 @@ export interface ZonePlanJson {
     batch_size: number;
     budget: { requests: number; window_seconds: number };
     wait_seconds: number;
+    reads?: number;
   };
   applicable: boolean;
   safe: boolean;
@@ -154,7 +155,7 @@ export function planToJson(plan: Plan): ZonePlanJson {
     zone: plan.zone,
     manifest: plan.manifest,
     fingerprint: plan.fingerprint,
-    settings: { prune: plan.settings.prune, delete_threshold: plan.settings.deleteThreshold, min_objects: plan.settings.minObjects },
+    settings: { prune: plan.settings.prune, delete_threshold: plan.settings.deleteThreshold, min_objects: plan.settings.minObjects, ...(plan.settings.reads !== undefined ? { reads: plan.settings.reads } : {}) },
     summary: plan.summary,
     changes: plan.changes.map(changeToJson),
     entrypoint: e === null ? null : { body: e.body, ...(e.wafMigration !== undefined ? { waf_migration: e.wafMigration } : {}) },
@@ -167,6 +168,7 @@ export function planToJson(plan: Plan): ZonePlanJson {
       batch_size: plan.calls.batchSize,
       budget: { requests: plan.calls.budget.requests, window_seconds: plan.calls.budget.windowSeconds },
       wait_seconds: plan.calls.waitSeconds,
+      ...(plan.calls.reads !== undefined ? { reads: plan.calls.reads } : {}),
     },
     applicable: !hasErrors(plan),
     safe: !plan.findings.some((f) => f.level === 'danger'),
@@ -190,9 +192,10 @@ export function planFromJson(json: ZonePlanJson): Plan {
       batchSize: json.calls.batch_size,
       budget: { requests: json.calls.budget.requests, windowSeconds: json.calls.budget.window_seconds },
       waitSeconds: json.calls.wait_seconds,
+      ...(json.calls.reads !== undefined ? { reads: json.calls.reads } : {}),
     },
     fingerprint: json.fingerprint,
-    settings: { prune: json.settings.prune, deleteThreshold: json.settings.delete_threshold, minObjects: json.settings.min_objects },
+    settings: { prune: json.settings.prune, deleteThreshold: json.settings.delete_threshold, minObjects: json.settings.min_objects, ...(json.settings.reads !== undefined ? { reads: json.settings.reads } : {}) },
     summary: json.summary,
   };
 }

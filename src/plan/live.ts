@@ -248,6 +248,16 @@ export interface LiveMigrationStatus {
   waf_state: WafState;
 }
 
+/**
+ * Sections of a zone that a read may leave out when neither the manifest nor the zone's status
+ * needs them (filters and firewall rules are always read). A section left out is `null` in the
+ * `LiveZone`, and `LiveZone.sections` says which were read.
+ */
+export type LiveSection = 'migration' | 'entrypoint' | 'custom_rules' | 'previous_waf';
+
+/** Every optional section, in the order a read resolves them (the status first: others depend on it). */
+export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'custom_rules', 'previous_waf'];
+
 /** Everything the planner needs to know about one zone, read in one pass. */
 export interface LiveZone {
   zone: LiveZoneInfo;
@@ -263,6 +273,8 @@ export interface LiveZone {
   /** null once the zone has migrated (the previous WAF's APIs no longer answer). */
   previousWaf: LivePreviousWaf | null;
   migration: LiveMigrationStatus | null;
+  /** The optional sections this read asked for; absent means all of them. */
+  sections?: readonly LiveSection[];
 }
 
 /** Bodies the planner asks providers to send. */

@@ -6,7 +6,7 @@
 import type { Action } from './action.js';
 import type { Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
-import type { PlanTier } from './live.js';
+import type { LiveSection, PlanTier } from './live.js';
 import type { PhaseName } from './order.js';
 import type { CustomRulesWrite, EntrypointWrite } from './write.js';
 
@@ -37,6 +37,8 @@ export interface CallEstimate {
   budget: { requests: number; windowSeconds: number };
   /** Seconds spent waiting for the budget (0 when the requests fit in it). */
   waitSeconds: number;
+  /** Requests that read the zone for the plan (an apply re-reads as many); the run's estimate adds them up. */
+  reads?: number;
 }
 
 /** Counts of the summary line: `Plan: 2 to add, 1 to change, 0 to replace, 1 to destroy.` */
@@ -54,6 +56,8 @@ export interface PlanSettings {
   /** Percentage of managed objects a plan may delete once there are `minObjects` of them. */
   deleteThreshold: number;
   minObjects: number;
+  /** The optional sections of the zone that were read (`LiveZone.sections`); absent: all. */
+  reads?: LiveSection[];
 }
 
 /** The plan of one zone. */

@@ -18,6 +18,6 @@ export {
   parseRateLimit,
   redact,
 } from './http/index.js';
-export type { Clock, HttpCredentials, HttpProviderOptions, RateLimit, RetryEvent, RetryReason } from './http/index.js';
+export type { BudgetListener, BudgetWait, Clock, HttpCredentials, HttpProviderOptions, RateLimit, RetryEvent, RetryReason } from './http/index.js';
 export { ProviderError, ServiceError, V4Codes, V4Limits, isUnknownOutcome } from './v4/index.js';
 export type { CallOutcome } from './v4/index.js';

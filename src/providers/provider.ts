@@ -14,6 +14,7 @@ import type {
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LiveSection,
   LiveZone,
   LiveZoneInfo,
   PlanTier,
@@ -112,8 +113,16 @@ export interface Provider {
    * (other providers refuse) and `created` is true.
    */
   resolveZone(zone: string, options?: { create?: { plan: PlanTier } }): Promise<{ zone: LiveZoneInfo; created: boolean }>;
-  /** Reads all of a zone's state: one paginated list per resource type. */
-  readZone(zoneId: string): Promise<LiveZone>;
+  /**
+   * Reads a zone's state: one paginated list per resource type. Filters and firewall rules always;
+   * the other sections all, or only `sections` (`readsFor(desired)` of `plan`).
+   */
+  readZone(zoneId: string, sections?: readonly LiveSection[]): Promise<LiveZone>;
+  /**
+   * Looks up many zones at once before `resolveZone` is called for each: one zones list for the
+   * whole run instead of one lookup per zone, when the list is not longer than the lookups.
+   */
+  preloadZones?(zones: readonly string[]): Promise<void>;
 
   createFilters(zoneId: string, filters: FilterBody[]): Promise<LiveFilter[]>;
   updateFilters(zoneId: string, filters: (FilterBody & { id: string })[]): Promise<LiveFilter[]>;

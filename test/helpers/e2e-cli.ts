@@ -24,7 +24,7 @@ export interface CliRun {
 
 /** Throws a clear error when the CLI has not been built. */
 export function requireBuild(): void {
-  if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
+  if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js')) || !existsSync(join(repoRoot, 'dist', 'bundle', 'zonewall.js'))) {
     throw new Error('dist/ is missing: run `npm run build` (npm test builds before running vitest)');
   }
 }

@@ -24,7 +24,9 @@ describe('call estimate', () => {
     }));
     const calls = estimateCalls(writes, null);
     expect(calls.requests).toBe(1300);
-    expect(calls.waitSeconds).toBe(25); // 100 over a budget of 1,200 per 300 s
+    // The budget is a sliding window: the 1,201st request waits for the whole window to pass,
+    // as the HTTP provider's limiter does (not 100 x 300/1200 = 25 s).
+    expect(calls.waitSeconds).toBe(300);
     expect(estimateCalls(writes, null, { budgetRequests: 2000 }).waitSeconds).toBe(0);
   });
 });

@@ -77,7 +77,7 @@ describe('text rendering', () => {
 
   it('lists unmanaged objects, findings and the call estimate', () => {
     expect(text).toContain(`? filter ${hex('f4')}: ip.src eq 198.51.100.1`);
-    expect(text).toMatch(/API calls: \d+ requests \(filters\.update 1, filters\.create 1, .*entrypoint 1.*\), within the rate budget \(1200 per 300 s\), no wait\./);
+    expect(text).toMatch(/API calls: \d+ write requests \(filters\.update 1, filters\.create 1, .*entrypoint 1.*\)\.\n/);
   });
 
   it('has no escape codes without color, and colors with it', () => {

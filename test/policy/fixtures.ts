@@ -7,11 +7,17 @@
 import { validateManifestText, type DesiredZone } from '../../src/manifest/index.js';
 import { parseCasesText, type CaseFile } from '../../src/policy/index.js';
 
-/** Every firewall action, every ordering rule, on a migrated zone without managed rulesets. */
+/**
+ * Every firewall action, every ordering rule, on a migrated zone whose managed ruleset runs no rule
+ * (the migration needs an enabled execute rule: seed 002's pending "disables the previous WAF as soon
+ * as the new one is saved and enabled").
+ */
 export const firewallManifest = `zone: table.example.com
 plan: enterprise
 waf_migration: pending
-managed_rules: []
+managed_rules:
+  - ruleset: managed
+    overrides: { enabled: false }
 filters:
   office:
     description: the office, by CIDR (IPv4, IPv6) and by range

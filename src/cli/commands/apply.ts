@@ -20,7 +20,7 @@ import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument } from '../views/json.js';
 import { confirm } from '../views/prompt.js';
-import { createdNotice, renderRunSummary, renderZoneRun } from '../views/text.js';
+import { createdNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
@@ -75,7 +75,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
       const notice = createdNotice(run, provider);
       if (notice !== undefined) process.stderr.write(`${notice}\n`);
     }
-    if (opts.json !== true) showPlans(runs, opts);
+    if (opts.json !== true) showPlans(runs, opts, provider);
     const failed = runs.filter((r) => r.error !== undefined);
     if (failed.length > 0) {
       if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(runDocument(runs, provider), []), null, 2)}\n`);
@@ -90,10 +90,12 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
   }
 }
 
-function showPlans(runs: readonly ZoneRun[], opts: ApplyCommandOptions): void {
+function showPlans(runs: readonly ZoneRun[], opts: ApplyCommandOptions, provider: Provider): void {
   const s = styleFor(process.stdout, opts);
   process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
   if (runs.length > 1) process.stdout.write(`\n${renderRunSummary(runs, 0, s)}`);
+  const calls = runCallsLine(runs, provider);
+  if (calls !== undefined) process.stdout.write(`${calls}\n`);
 }
 
 /** Safety, confirmation, then the applies; shared by manifests and saved plans. */
@@ -150,7 +152,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     await mapLimit(plans, ZoneConcurrency, async (plan) => {
       const { zone } = await provider.resolveZone(plan.zone.id);
       locks.push(await acquireZoneLock({ dir: lockDir(provider, stateDirOf(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
-      assertFresh(plan, await provider.readZone(zone.id));
+      assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
     });
     if (opts.json !== true) {
       const s = styleFor(process.stdout, opts);

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { lockDir, lockKey, acquireZoneLock, type ZoneLock } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import type { DesiredZone } from '../../manifest/index.js';
-import { diffZone, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
+import { diffZone, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 
 /** Options common to `plan` and `apply`. */
@@ -93,7 +93,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
     if (locking !== undefined) {
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
-    run.plan = diffZone(desired, await provider.readZone(zone.id), options);
+    run.plan = diffZone(desired, await provider.readZone(zone.id, readsFor(desired)), options);
   } catch (err) {
     run.error = err instanceof Error ? err : new Error(String(err));
   }
@@ -108,6 +108,7 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
     if (other !== undefined) throw new ZonewallError('ERR_USAGE', `zone ${d.zone} is configured by both ${other} and ${d.file}; one manifest per zone`);
     byName.set(d.zone.toLowerCase(), d.file);
   }
+  await provider.preloadZones?.(zones.map((d) => d.zone));
   const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking));
   // The same zone by name in one manifest and by id in another.
   const seen = new Map<string, string>();

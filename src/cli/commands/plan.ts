@@ -15,7 +15,7 @@ import { addProviderOptions, openProvider } from '../provider-options.js';
 import { styleFor } from '../views/color.js';
 import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
-import { createdNotice, renderRunSummary, renderZoneRun } from '../views/text.js';
+import { createdNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { addPlanFlags, planOptions, planZones, type PlanFlags, type ZoneRun } from './plan-run.js';
 
@@ -76,6 +76,8 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
       const s = styleFor(process.stdout, opts);
       process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
       if (runs.length > 1 || loaded.errors.length > 0) process.stdout.write(`\n${renderRunSummary(runs, loaded.errors.length, s)}`);
+      const calls = runCallsLine(runs, provider);
+      if (calls !== undefined) process.stdout.write(`${calls}\n`);
     }
     if (opts.out !== undefined) {
       if (doc.errors.length > 0) {

@@ -4,7 +4,7 @@
  * summary of a multi-zone run. Renders only.
  */
 import { ZonewallError } from '../../errors.js';
-import { addSummaries, hasChanges, renderPlanText, renderSummaryLine, type Style } from '../../plan/index.js';
+import { addSummaries, estimateRun, hasChanges, renderPlanText, renderRunCalls, renderSummaryLine, zoneLookups, type Style } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import type { ZoneRun } from '../commands/plan-run.js';
 
@@ -34,4 +34,17 @@ export function renderRunSummary(runs: readonly ZoneRun[], manifestErrors: numbe
   const parts = [`${runs.length} zone${runs.length === 1 ? '' : 's'}: ${changed} with changes, ${plans.length - changed} up to date, ${failed} failed`];
   if (manifestErrors > 0) parts.push(`${manifestErrors} manifest error${manifestErrors === 1 ? '' : 's'}`);
   return `${s.bold(`Total: ${renderSummaryLine(addSummaries(plans.map((p) => p.summary)))}`)}\n${parts.join('; ')}.\n`;
+}
+
+/**
+ * The run's API call estimate (reads and writes of every zone, against the budget they share), for
+ * a provider with a request budget; undefined for the embedded engine, which has none.
+ */
+export function runCallsLine(runs: readonly ZoneRun[], provider: Pick<Provider, 'rateLimit'>): string | undefined {
+  const budget = provider.rateLimit;
+  if (budget === undefined) return undefined;
+  const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));
+  const names = runs.filter((r) => !/^[0-9a-f]{32}$/.test(r.desired.zone)).length;
+  const lookups = zoneLookups(names) + (runs.length - names);
+  return renderRunCalls(estimateRun(plans, lookups, { budgetRequests: budget.requests, budgetWindowSeconds: budget.seconds }));
 }

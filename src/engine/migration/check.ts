@@ -10,11 +10,13 @@
  * characters can still be over it.
  *
  * The check operation adds what the zone's state and plan say: a zone that already migrated, or a
- * Free zone (no previous WAF), is not compatible either.
+ * Free zone (no previous WAF), is not compatible either; without `phase_two=1`, phase 1's admission
+ * rules too (`phase-one.ts`). Page Rules never block phase 2: the migration converts them.
  */
+import type { MigrationCheckResult } from '../../api/index.js';
 import type { PlanTier } from '../types.js';
 import { MigrationLimits } from './constants.js';
-import { migrationStateOf, refusal, type MigrationState, type Refusal, type WafState } from './state-machine.js';
+import { migrationStateOf, refusal, type MigrationPhase, type Refusal, type WafState } from './state-machine.js';
 
 /** The part of a firewall rule the migration looks at. */
 export interface FirewallRuleLike {
@@ -71,10 +73,16 @@ export function compatibilityBlockers(state: WafState, plan: PlanTier, configura
   return configuration;
 }
 
-/** The check operation's result and the reasons for its `messages`. */
-export function checkResult(state: WafState, blockers: Refusal[]): { result: { compatible: boolean; migration_state: MigrationState }; messages: { code: number; message: string }[] } {
+/**
+ * The check operation's result: `compatible` and `migration_state` (real), the `phase` checked and
+ * the `reasons` (each the code and message the migration PUT would be refused with). The reasons
+ * live in the result so a successful answer keeps `errors` and `messages` empty (seed 002).
+ */
+export function checkResult(state: WafState, blockers: Refusal[], phase: MigrationPhase): MigrationCheckResult {
   return {
-    result: { compatible: blockers.length === 0, migration_state: migrationStateOf(state) },
-    messages: blockers.map((b) => ({ code: b.code, message: b.message })),
+    compatible: blockers.length === 0,
+    migration_state: migrationStateOf(state),
+    phase,
+    reasons: blockers.map((b) => ({ code: b.code, message: b.message })),
   };
 }

@@ -16,7 +16,10 @@
  * 3. The OWASP package becomes an `execute` of the OWASP Core Ruleset with the seed's mapping table
  *    (paranoia level as category overrides, threshold and action on rule 949110). Sensitivity `off`
  *    deploys it disabled. OWASP group and rule modes are not migrated (seed).
- * 4. With the previous WAF switched off (zone setting `waf: off`), both deployments are disabled.
+ * 4. Page Rules that disable or enable the previous WAF become skip rules scoped to their URL
+ *    patterns, after the firewall rules' (`page-rules.ts`).
+ * 5. With the previous WAF switched off (zone setting `waf: off`), both deployments are disabled,
+ *    unless `waf: on` Page Rules turned it on for some URLs (then a skip rule confines them there).
  */
 import {
   CloudflarePackageId,
@@ -30,8 +33,10 @@ import {
 } from '../catalog/index.js';
 import { groupModeOf, ruleModeOf, storedActionMode, storedSensitivity, type PreviousWafSettings } from '../previous-waf/model.js';
 import type { CategoryOverride, EntrypointInput, RuleOverride, RuleInput } from '../rulesets/types.js';
+import type { PageRuleLike } from '../page-rules/index.js';
 import { rulesToMigrate, type FirewallRuleLike } from './check.js';
 import { mapOwaspActionMode, mapOwaspSensitivity, owaspOverrides } from './owasp-mapping.js';
+import { pageRuleConfig } from './page-rules.js';
 
 /** A rule of the derived configuration: the seed's shape, server fields as empty strings. */
 export type ConfigRule = RuleInput & { id: ''; version: ''; ref: '' };
@@ -43,15 +48,18 @@ export interface MigrationConfig {
 }
 
 /** Derives the new WAF configuration (see the file comment for every step). */
-export function deriveConfig(settings: PreviousWafSettings, firewallRules: readonly FirewallRuleLike[]): MigrationConfig {
+export function deriveConfig(settings: PreviousWafSettings, firewallRules: readonly FirewallRuleLike[], pageRules: readonly PageRuleLike[] = []): MigrationConfig {
   const rules: ConfigRule[] = orderForEvaluation(rulesToMigrate(firewallRules)).map(skipRuleFor);
+  const pages = pageRuleConfig(pageRules, settings.enabled);
+  rules.push(...pages.skips);
+  const wafOn = settings.enabled || pages.enablesDeployments;
   const cloudflare = findPackage(CloudflarePackageId)!;
-  rules.push(deployment(cloudflare.replaced_by, settings.enabled, managedOverrides(settings, cloudflare)));
+  rules.push(deployment(cloudflare.replaced_by, wafOn, managedOverrides(settings, cloudflare)));
   const owasp = findPackage(OwaspPackageId)!;
   const sensitivity = storedSensitivity(settings, owasp);
   const mapped = mapOwaspSensitivity(sensitivity === 'off' ? null : sensitivity);
   const action = mapOwaspActionMode(storedActionMode(settings, owasp));
-  rules.push(deployment(owasp.replaced_by, settings.enabled && sensitivity !== 'off', owaspOverrides(mapped, action)));
+  rules.push(deployment(owasp.replaced_by, wafOn && sensitivity !== 'off', owaspOverrides(mapped, action)));
   return { name: 'default', rules };
 }
 

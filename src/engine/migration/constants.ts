@@ -15,6 +15,7 @@
  * | 11008 | 400  | bad `waf_migration` value |
  * | 11010 | 403  | previous WAF API called after the migration |
  * | 11011 | 403  | previous WAF API called on a Free zone |
+ * | 11012-11015 | 400 | phase-1 admission, pending without an enabled execute rule, bad phase_two (see `src/api/migration.ts`) |
  */
 
 /** The seed's limits on what a migration can carry. */
@@ -25,19 +26,5 @@ export const MigrationLimits = {
   expressionBytes: 4096,
 } as const;
 
-/** Error codes and HTTP statuses of the migration's refusals (see the table above). */
-export const MigrationErrors = {
-  uriOverrides: { code: 11001, status: 400 },
-  tooManyFirewallRules: { code: 11002, status: 400 },
-  expressionTooLong: { code: 11003, status: 400 },
-  validationEnterpriseOnly: { code: 11004, status: 403 },
-  alreadyMigrated: { code: 11005, status: 400 },
-  freePlan: { code: 11006, status: 400 },
-  enabledRulesBeforeMigration: { code: 11007, status: 400 },
-  invalidMode: { code: 11008, status: 400 },
-  previousWafRetired: { code: 11010, status: 403 },
-  previousWafUnavailable: { code: 11011, status: 403 },
-} as const;
-
-/** The name of one migration error. */
-export type MigrationErrorKind = keyof typeof MigrationErrors;
+/** Error codes and HTTP statuses of the migration's refusals: the wire contract's table (`src/api/migration.ts`). */
+export { MigrationErrors, type MigrationErrorKind } from '../../api/index.js';

@@ -1,6 +1,7 @@
 /**
- * The WAF migration API (seed 002): `GET waf_migration/check` (compatibility, with the reasons in
- * `messages`), `GET waf_migration/config` (the new configuration derived from the previous WAF) and
+ * The WAF migration API (seed 002): `GET waf_migration/check` (compatibility; the reasons in the
+ * result's `reasons`, so a success keeps `messages` empty), `GET waf_migration/config` (the new
+ * configuration derived from the previous WAF, its firewall rules and Page Rules) and
  * `GET waf_migration/status` (both WAFs' state and the migration state). The step that moves the
  * zone is the PUT of the entry point (`apply.ts`, called from the Rulesets API).
  *
@@ -10,6 +11,9 @@
  * `zone_creation` for a zone created with `waf: 'new'`). The previous WAF is enabled when it exists
  * (Pro or higher, not migrated) and the zone setting `waf` is on; the new WAF is enabled when the
  * entry point deploys at least one enabled managed ruleset.
+ *
+ * Check and config read `phase_two`: without `phase_two=1` phase 1's admission rules apply (check:
+ * more reasons; config: refused with them, since phase 1 had nothing to convert them into).
  */
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
@@ -20,8 +24,9 @@ import type { ApiResponse } from '../types.js';
 import { refuse } from './apply.js';
 import { checkResult, compatibilityBlockers } from './check.js';
 import { deriveConfig } from './config.js';
-import { firewallRulesOf, zoneBlockers } from './inputs.js';
-import { migrationStateOf } from './state-machine.js';
+import { listPageRules } from '../page-rules/index.js';
+import { firewallRulesOf, phaseOneOf, zoneBlockers } from './inputs.js';
+import { migrationStateOf, parsePhase, type MigrationPhase } from './state-machine.js';
 import { loadWafState, type WafStateRecord } from './store.js';
 
 const BASE = '/zones/:zone_id/waf_migration';
@@ -33,18 +38,25 @@ export const migrationRoutes: ZoneRoute[] = [
   { method: 'GET', pattern: `${BASE}/status`, handler: status },
 ];
 
+function phaseOf(ctx: ZoneRequestContext): MigrationPhase {
+  const phase = parsePhase(ctx.query.get('phase_two'));
+  if (typeof phase === 'object') refuse([phase]);
+  return phase;
+}
+
 function check(ctx: ZoneRequestContext): ApiResponse {
+  const phase = phaseOf(ctx);
   const state = loadWafState(ctx.sql);
-  const configuration = state.state === 'new_only' ? [] : zoneBlockers(ctx.sql);
-  const { result, messages } = checkResult(state.state, compatibilityBlockers(state.state, ctx.zone.plan, configuration));
-  return ok(result, { messages });
+  const configuration = state.state === 'new_only' ? [] : zoneBlockers(ctx.sql, phase);
+  return ok(checkResult(state.state, compatibilityBlockers(state.state, ctx.zone.plan, configuration), phase));
 }
 
 function config(ctx: ZoneRequestContext): ApiResponse {
+  const phase = phaseOf(ctx);
   const state = loadWafState(ctx.sql);
-  const blockers = compatibilityBlockers(state.state, ctx.zone.plan, []);
+  const blockers = compatibilityBlockers(state.state, ctx.zone.plan, phase === 1 && state.state !== 'new_only' ? phaseOneOf(ctx.sql) : []);
   if (blockers.length > 0) refuse(blockers);
-  return ok(deriveConfig(loadSettings(ctx.sql), firewallRulesOf(ctx.sql)));
+  return ok(deriveConfig(loadSettings(ctx.sql), firewallRulesOf(ctx.sql), listPageRules(ctx.sql)));
 }
 
 /** Whether the previous WAF runs on the zone. */

@@ -7,12 +7,17 @@
  * |----------------|---------------------|-------------------------------|---------------|
  * | previous_only  | validation / 2      | Enterprise, zone compatible   | both          |
  * | both           | validation / 2      | zone compatible               | both (config updated) |
- * | previous_only  | pending / 1         | Pro, Business or Enterprise, compatible | new_only |
- * | both           | pending / 1         | zone compatible               | new_only      |
+ * | previous_only  | pending / 1         | Pro, Business or Enterprise, compatible, an enabled execute rule | new_only |
+ * | both           | pending / 1         | zone compatible, an enabled execute rule | new_only |
  * | new_only       | pending / 1         | -                             | new_only (plain PUT: a retried finish succeeds) |
  * | new_only       | validation / 2      | -                             | refused: already migrated |
  * | previous_only  | none                | Free or Enterprise; Pro/Business only with every rule disabled | previous_only |
  * | both, new_only | none                | -                             | unchanged     |
+ *
+ * `pending` without an enabled `execute` rule is refused (11014): the seed's pending "disables the
+ * previous WAF as soon as the new one is saved and enabled", so finishing with no managed ruleset
+ * deployed would leave the zone with neither WAF. "Compatible" depends on the phase: without
+ * `phase_two=1` phase 1's admission rules apply as well (`phase-one.ts`).
  *
  * Free zones have no previous WAF (it needs Pro or higher), so they may deploy the Free managed
  * ruleset without migrating, and `waf_migration` is refused for them.
@@ -28,6 +33,9 @@ export type MigrationState = 'start' | 'validation' | 'completed';
 
 /** A `waf_migration` mode. */
 export type MigrationMode = 'pending' | 'validation';
+
+/** The migration phase whose rules apply: 2 with `phase_two=1`, else 1. */
+export type MigrationPhase = 1 | 2;
 
 /** The `migration_state` shown for a WAF state. */
 export function migrationStateOf(state: WafState): MigrationState {
@@ -58,6 +66,16 @@ export function parseMigrationMode(raw: string | null | undefined): MigrationMod
   return refusal('invalidMode', `waf_migration must be pending (or 1) or validation (or 2), got ${JSON.stringify(raw)}`);
 }
 
+/**
+ * Reads `phase_two`: `1` or `true` selects phase 2; absent, empty, `0` or `false` phase 1; a refusal
+ * for anything else.
+ */
+export function parsePhase(raw: string | null | undefined): MigrationPhase | Refusal {
+  if (raw === null || raw === undefined || raw === '' || raw === '0' || raw === 'false') return 1;
+  if (raw === '1' || raw === 'true') return 2;
+  return refusal('invalidPhaseTwo', `phase_two must be 1 (phase-2 behaviour) or 0, got ${JSON.stringify(raw)}`);
+}
+
 /** What the transition needs to know. */
 export interface TransitionInput {
   state: WafState;
@@ -65,6 +83,8 @@ export interface TransitionInput {
   mode: MigrationMode | undefined;
   /** Whether the body deploys at least one enabled rule. */
   anyRuleEnabled: boolean;
+  /** Whether the body has at least one enabled `execute` rule (a managed ruleset deployed). */
+  anyExecuteEnabled: boolean;
   /** Why the zone's configuration cannot migrate (URI overrides, limits); empty when compatible. */
   blockers: Refusal[];
 }
@@ -86,7 +106,12 @@ export function entrypointTransition(input: TransitionInput): TransitionResult {
   if (mode === 'validation' && plan !== 'enterprise') {
     return fail(refusal('validationEnterpriseOnly', `validation mode (waf_migration=validation or 2) is for Enterprise zones only; this zone's plan is ${plan}: use waf_migration=pending (or 1) to migrate`));
   }
-  if (input.blockers.length > 0) return { ok: false, refusals: input.blockers };
+  const refusals = [...input.blockers];
+  if (mode === 'pending' && !input.anyExecuteEnabled) {
+    refusals.push(refusal('pendingWithoutEnabledRuleset',
+      'waf_migration=pending finishes the migration and turns the previous WAF off, so the configuration must deploy the new WAF: give at least one enabled execute rule (e.g. the Cloudflare Managed Ruleset with "enabled": true); GET waf_migration/config?phase_two=1 proposes one'));
+  }
+  if (refusals.length > 0) return { ok: false, refusals };
   return { ok: true, next: mode === 'validation' ? 'both' : 'new_only' };
 }
 

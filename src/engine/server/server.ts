@@ -54,8 +54,11 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
     engine, store, insecure: options.insecureNoAuth === true, maxBodyBytes: options.maxBodyBytes ?? DefaultMaxBodyBytes,
     logError: options.logError ?? defaultLogError,
   };
+  // The bytes of each answer body, kept while the engine keeps the body (its read memo): a repeat
+  // read is sent without serialising again. Per server, as a server answers in one mode only.
+  const bytes = new WeakMap<object, Buffer>();
   const server = createServer((req, res) => {
-    void handle(req, settings).then((response) => send(res, response));
+    void handle(req, settings).then((response) => send(res, response, bytes));
   });
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -107,14 +110,20 @@ function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
   return ok({ id: token.id, status: 'active' }, { messages: [{ code: 10000, message: 'This API Token is valid and active' }] });
 }
 
-function send(res: ServerResponse, response: ApiResponse): void {
+function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Buffer>): void {
   // 204 (e.g. DELETE of a ruleset) has no body on the wire.
   if (response.status === 204) {
     res.writeHead(204, { ...response.headers });
     res.end();
     return;
   }
-  const json = Buffer.from(JSON.stringify(response.body), 'utf8');
+  const body = response.body as unknown;
+  const key = typeof body === 'object' && body !== null ? body : undefined;
+  let json = key === undefined ? undefined : bytes.get(key);
+  if (json === undefined) {
+    json = Buffer.from(JSON.stringify(body), 'utf8');
+    if (key !== undefined) bytes.set(key, json);
+  }
   res.writeHead(response.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': json.length,

@@ -11,6 +11,7 @@ import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
 import { rulesInEvaluationOrder } from '../firewall-rules/store.js';
 import { loadWafState } from '../migration/store.js';
+import { listPageRules } from '../page-rules/index.js';
 import { loadSettings } from '../previous-waf/store.js';
 import { CustomPhase } from '../../api/index.js';
 import { loadEntrypoint, loadRuleset } from '../rulesets/store.js';
@@ -41,5 +42,6 @@ function loadZone(ctx: ZoneRequestContext): ZoneTraceInput {
     entrypoint: loadEntrypoint(ctx.sql),
     customRules: loadRuleset(ctx.sql, CustomPhase),
     previousWaf: loadSettings(ctx.sql),
+    pageRules: listPageRules(ctx.sql),
   };
 }

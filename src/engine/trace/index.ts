@@ -14,3 +14,4 @@ export { traceEntrypoint, type ManagedTrace, type ManagedMatch } from './managed
 export { tracePreviousWaf, type PreviousTrace, type LegacyMatch } from './previous.js';
 export { TracePhases } from './matchers.js';
 export { urlMatches } from './url-pattern.js';
+export { firstPageRule } from './page-rules.js';

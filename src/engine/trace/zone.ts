@@ -11,17 +11,20 @@
  * service, "WAF Managed Rules" of the firewall rules' bypass is the previous version; the migration
  * turns such rules into skip rules of the entry point). In validation mode (`both`) each WAF is
  * evaluated on its own, so their verdicts can be compared, and the new WAF decides first, as it
- * runs before the previous one.
+ * runs before the previous one. The first matching active Page Rule switches the previous WAF off
+ * (`disable_security`, `waf: off`) or on (`waf: on`) for its URLs; Page Rules do not touch the new WAF.
  */
 import type { ExecutionContext } from '../../expr/index.js';
 import type { RuleWithFilter } from '../firewall-rules/store.js';
 import type { WafState } from '../migration/state-machine.js';
+import { actionsLabel, wafEffect, type PageRuleLike } from '../page-rules/index.js';
 import type { PreviousWafSettings } from '../previous-waf/model.js';
 import { deploysEnabledRuleset, type Entrypoint, type StoredRuleset } from '../rulesets/types.js';
 import { ManagedPhase } from '../../api/index.js';
 import { customRulesNotRun, traceCustomRules, type CustomTrace } from './custom.js';
 import { traceFirewallRules, type FirewallTrace } from './firewall.js';
 import { traceEntrypoint, type ManagedTrace } from './managed.js';
+import { firstPageRule } from './page-rules.js';
 import { tracePreviousWaf, type PreviousTrace } from './previous.js';
 
 /** A zone as the trace reads it: its state, already loaded. */
@@ -41,6 +44,8 @@ export interface ZoneTraceInput {
   customRules?: StoredRuleset | undefined;
   /** The previous WAF's settings; `enabled` is the zone setting `waf`. */
   previousWaf: PreviousWafSettings;
+  /** Page Rules (any order: the trace orders them); none when left out. */
+  pageRules?: readonly PageRuleLike[];
 }
 
 /** Which part of the zone gave the final verdict. */
@@ -87,10 +92,16 @@ export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): Zone
 }
 
 function previousTrace(zone: ZoneTraceInput, wafSkip: string | undefined, endedBy: string | undefined, request: ExecutionContext): PreviousTrace {
-  // Off once migrated, on Free, or with the zone setting `waf` off.
-  const enabled = zone.wafState !== 'new_only' && zone.plan !== 'free' && zone.previousWaf.enabled;
+  // Off once migrated, on Free, or with the zone setting `waf` off, unless a Page Rule decides.
+  const page = firstPageRule(zone.pageRules ?? [], request);
+  const switchedOn = page !== undefined ? wafEffect(page) === 'on' : zone.previousWaf.enabled;
+  const enabled = zone.wafState !== 'new_only' && zone.plan !== 'free' && switchedOn;
   const off = (skipped: string): PreviousTrace => ({ enabled, skipped, matched: [], action: null, rule: null });
-  if (!enabled) return off('the previous WAF is switched off (zone setting waf: off)');
+  if (!enabled) {
+    return off(page !== undefined
+      ? `Page Rule ${page.id} (${actionsLabel(page)}) switches the previous WAF off for this URL`
+      : 'the previous WAF is switched off (zone setting waf: off)');
+  }
   if (endedBy !== undefined) return off(endedBy);
   if (wafSkip !== undefined) return off(wafSkip);
   // URI-based overrides match on the request's host and path.

@@ -7,6 +7,7 @@
 import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
 import type { Finding } from '../finding.js';
+import type { RunCalls } from '../calls.js';
 import { hasChanges, type CallEstimate, type Plan, type PlanSummary, type UnmanagedObject } from '../plan.js';
 import { plainStyle, type Style } from './style.js';
 import { formatValue, wordDiff } from './values.js';
@@ -103,14 +104,27 @@ export function renderFindings(findings: readonly Finding[], s: Style = plainSty
   })];
 }
 
-/** The API call estimate line. */
+/** The API call estimate line of one zone: what applying its plan writes (the run line has the budget). */
 export function renderCalls(calls: CallEstimate): string {
   const parts = calls.phases.map((p) => `${p.phase} ${p.requests}`).join(', ');
-  const budget = `${calls.budget.requests} per ${calls.budget.windowSeconds} s`;
-  const wait = calls.waitSeconds === 0
-    ? `within the rate budget (${budget}), no wait`
-    : `over the rate budget (${budget}): about ${Math.ceil(calls.waitSeconds)} s of waiting`;
-  return `API calls: ${calls.requests} request${calls.requests === 1 ? '' : 's'}${parts !== '' ? ` (${parts})` : ''}, ${wait}.`;
+  return `API calls: ${count(calls.requests, 'write request')}${parts !== '' ? ` (${parts})` : ''}.`;
+}
+
+const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+
+/** A wait in words: seconds under two minutes, else minutes. */
+function waitWords(seconds: number): string {
+  return seconds < 120 ? `${Math.ceil(seconds)} s` : `${Math.round(seconds / 60)} min`;
+}
+
+/**
+ * The run's call estimate: every zone's reads and writes against the budget they share.
+ * `API calls for this run: 1,450 requests (1,440 reads, 10 writes), about 5 min of waiting at 1,200/300 s.`
+ */
+export function renderRunCalls(calls: RunCalls): string {
+  const rate = `${calls.budget.requests.toLocaleString('en-US')}/${calls.budget.windowSeconds} s`;
+  const wait = calls.waitSeconds === 0 ? `within the budget of ${rate}, no wait` : `about ${waitWords(calls.waitSeconds)} of waiting at ${rate}`;
+  return `API calls for this run: ${count(calls.requests, 'request')} (${count(calls.reads, 'read')}, ${count(calls.writes, 'write')}), ${wait}.`;
 }
 
 /** `Plan: 2 to add, 1 to change, 0 to replace, 1 to destroy.` */

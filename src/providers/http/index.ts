@@ -11,7 +11,7 @@ import type { Clock } from './clock.js';
 import { credentialsFromEnv } from './credentials.js';
 import type { HttpCredentials } from './credentials.js';
 import { HttpDefaults } from './defaults.js';
-import type { RateLimit } from './rate-limiter.js';
+import type { BudgetListener, RateLimit } from './rate-limiter.js';
 import { HttpTransport } from './transport.js';
 import type { RetryEvent } from './transport.js';
 
@@ -19,7 +19,7 @@ export { HttpDefaults, ProviderEnv } from './defaults.js';
 export { credentialsFromEnv, redact, Redacted } from './credentials.js';
 export type { HttpCredentials } from './credentials.js';
 export { RateLimiter, parseRateLimit } from './rate-limiter.js';
-export type { RateLimit } from './rate-limiter.js';
+export type { BudgetListener, BudgetWait, RateLimit } from './rate-limiter.js';
 export type { Clock } from './clock.js';
 export type { RetryEvent, RetryReason } from './transport.js';
 
@@ -42,6 +42,8 @@ export interface HttpProviderOptions {
   clock?: Clock;
   random?: () => number;
   onRetry?: (event: RetryEvent) => void;
+  /** Told when requests wait for the rate budget (a CLI prints a progress line). */
+  budgetListener?: BudgetListener;
 }
 
 /** The v4 provider over HTTP. */
@@ -93,6 +95,7 @@ export function openHttpProvider(options: HttpProviderOptions): HttpProvider {
     random: options.random,
     onRetry: options.onRetry,
   });
+  transport.limiter.listener = options.budgetListener;
   return new HttpProvider(url, transport);
 }
 

@@ -15,8 +15,32 @@ export interface RateLimit {
   seconds: number;
 }
 
-/** Sliding-window limiter; `acquire` resolves when a request may be sent, in call order. */
+/** A wait for the budget, reported as it starts so a CLI can say why nothing happens. */
+export interface BudgetWait {
+  /** How long this wait lasts. */
+  ms: number;
+  /** `budget`: the window is full; `retry-after`: the service answered 429 and every request pauses. */
+  reason: 'budget' | 'retry-after';
+  limit: RateLimit;
+}
+
+/** Hears about waits; `resumed` follows each reported wait once requests flow again. */
+export interface BudgetListener {
+  waiting(wait: BudgetWait): void;
+  resumed(): void;
+}
+
+/** Waits shorter than this are not reported (a sliding window past its first burst waits in small steps). */
+export const ReportedWaitMs = 1000;
+
+/**
+ * Sliding-window limiter; `acquire` resolves when a request may be sent, in call order. One per
+ * run: every zone's requests go through it, as they share the account's budget.
+ */
 export class RateLimiter {
+  /** Told when requests wait for the budget (the CLI's progress line). */
+  listener: BudgetListener | undefined;
+  private reported = false;
   private readonly windowMs: number;
   /** Send times within the last window, oldest first. */
   private sent: number[] = [];
@@ -65,7 +89,15 @@ export class RateLimiter {
         : this.sent.length >= this.limit.requests ? this.sent[0] + this.windowMs - now : 0;
       if (wait <= 0) {
         this.sent.push(now);
+        if (this.reported) {
+          this.reported = false;
+          this.listener?.resumed();
+        }
         return;
+      }
+      if (wait >= ReportedWaitMs && this.listener !== undefined) {
+        this.reported = true;
+        this.listener.waiting({ ms: wait, reason: this.pausedUntil > now ? 'retry-after' : 'budget', limit: this.limit });
       }
       await this.clock.sleep(wait);
     }

@@ -13,8 +13,8 @@
  * A POST whose outcome is unknown is never repeated here: `v4/writes.ts` re-reads by `ref` first.
  * Secrets are scrubbed from every answer body and error text before anything else sees them.
  */
-import { Pool } from 'undici';
-import type { Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Pool } from 'undici';
 import { ProviderError } from '../v4/errors.js';
 import type { Envelope, Transport, TransportRequest, TransportResponse } from '../v4/transport.js';
 import { backoffMs, retryAfterMs, systemClock } from './clock.js';
@@ -74,7 +74,9 @@ export class HttpTransport implements Transport {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.limiter = new RateLimiter(options.rateLimit, this.clock);
-    this.pool = new Pool(options.url.origin, { connections: options.connections, connect: { timeout: options.timeoutMs } });
+    // undici is loaded when a remote run opens its pool, not by every command that could (start-up time).
+    const { Pool: UndiciPool } = createRequire(import.meta.url)('undici') as typeof import('undici');
+    this.pool = new UndiciPool(options.url.origin, { connections: options.connections, connect: { timeout: options.timeoutMs } });
     this.basePath = options.url.pathname.replace(/\/+$/, '');
     this.headers = { accept: 'application/json', 'user-agent': 'zonewall', ...authHeaders(options.credentials) };
     this.secrets = secretsOf(options.credentials);

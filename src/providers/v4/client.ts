@@ -49,12 +49,22 @@ export class V4Client {
    * Every item of a list: page 1, then the remaining pages (known from `total_pages` or
    * `total_count`) concurrently. Without either, pages are read until one comes back short.
    */
-  async listAll<T extends { id: string }>(path: string, query: Query = {}): Promise<T[]> {
-    const perPage = V4Limits.perPage;
+  async listAll<T extends { id: string }>(path: string, query: Query = {}, perPage: number = V4Limits.perPage): Promise<T[]> {
+    const first = await this.firstPage<T>(path, query, perPage);
+    return this.allPages(first, path, query, perPage);
+  }
+
+  /** Page 1 of a list, with the number of pages when the service says it. */
+  async firstPage<T>(path: string, query: Query, perPage: number): Promise<{ items: T[]; pages: number | undefined }> {
+    const first = await this.call<T[]>('GET', path, { query: { ...query, page: 1, per_page: perPage } });
+    return { items: expectArray<T>(first.result, path), pages: totalPages(first.info, perPage) };
+  }
+
+  /** The whole list, from its first page. */
+  async allPages<T extends { id: string }>(first: { items: T[]; pages: number | undefined }, path: string, query: Query, perPage: number): Promise<T[]> {
     const page = (n: number) => this.call<T[]>('GET', path, { query: { ...query, page: n, per_page: perPage } });
-    const first = await page(1);
-    const items = expectArray<T>(first.result, path);
-    const pages = totalPages(first.info, perPage);
+    const items = [...first.items];
+    const pages = first.pages;
     if (pages === undefined) {
       let last = items.length;
       for (let n = 2; last >= perPage; n++) {

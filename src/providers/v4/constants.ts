@@ -12,6 +12,8 @@ export const V4Limits = {
    * accept (their ranges are 5..100), so reading N objects costs ceil(N / 100) requests.
    */
   perPage: 100,
+  /** Items per page of the zones list: its `per_page` range is 5..50. */
+  zonesPerPage: 50,
   /**
    * Objects per bulk write (POST/PUT arrays, `DELETE ?id=..`). The service documents no cap;
    * 100 matches the page size and keeps a `DELETE` query (100 x 36 bytes) far below URL limits.

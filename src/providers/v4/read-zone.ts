@@ -1,8 +1,10 @@
 /**
- * Reads everything the planner needs about a zone in one pass: one paginated list per resource
- * type (filters, firewall rules, previous WAF packages, and per package its groups and rules,
- * URI overrides), the managed and custom phase entry points and the migration status. Independent reads run
- * concurrently. A zone that has finished migrating gets `previousWaf: null` without asking.
+ * Reads what the planner needs about a zone in one pass: one paginated list per resource type
+ * (filters, firewall rules, previous WAF packages, and per package its groups and rules, URI
+ * overrides), the managed and custom phase entry points and the migration status. Filters and
+ * firewall rules are always read; every other section only when the caller asks for it
+ * (`sections`, from the manifest: `plan/reads.ts`) and the zone's status does not rule it out (a
+ * zone that has finished migrating has no previous WAF to read). Independent reads run concurrently.
  */
 import type {
   LiveEntrypoint,
@@ -10,6 +12,7 @@ import type {
   LiveFirewallRule,
   LiveMigrationStatus,
   LivePreviousWaf,
+  LiveSection,
   LiveWafGroup,
   LiveWafOverride,
   LiveWafPackage,
@@ -24,18 +27,27 @@ import { mapLimit } from './concurrency.js';
 import { readCustomEntrypoint } from './custom-rules.js';
 import { ServiceError } from './errors.js';
 
-/** Reads a zone's whole live state. */
-export async function readZone(client: V4Client, zone: LiveZoneInfo): Promise<LiveZone> {
+/**
+ * Reads a zone's live state: every section, or only `sections` (plus filters and firewall rules).
+ * A section not read is `null` and missing from `LiveZone.sections`.
+ */
+export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: readonly LiveSection[]): Promise<LiveZone> {
   const id = zone.id;
-  const migration = await readMigrationStatus(client, id);
+  const wants = (s: LiveSection) => sections === undefined || sections.includes(s);
+  // The status first: it decides whether the previous WAF still answers.
+  const migration = wants('migration') ? await readMigrationStatus(client, id) : null;
   const [filters, firewallRules, entrypoint, customEntrypoint, previousWaf] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
-    readEntrypoint(client, id),
-    readCustomEntrypoint(client, id),
-    migration?.waf_state === 'new_only' ? Promise.resolve(null) : readPreviousWaf(client, id),
+    wants('entrypoint') ? readEntrypoint(client, id) : null,
+    wants('custom_rules') ? readCustomEntrypoint(client, id) : undefined,
+    wants('previous_waf') && migration?.waf_state !== 'new_only' ? readPreviousWaf(client, id) : null,
   ]);
-  return { zone, filters, firewallRules, entrypoint, customEntrypoint, previousWaf, migration };
+  const live: LiveZone = { zone, filters, firewallRules, entrypoint, previousWaf, migration };
+  // Left out (undefined) when not read: the planner then leaves the custom phase alone.
+  if (customEntrypoint !== undefined) live.customEntrypoint = customEntrypoint;
+  if (sections !== undefined) live.sections = [...sections];
+  return live;
 }
 
 /**

@@ -14,13 +14,15 @@ import type {
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LiveSection,
   LiveZone,
   LiveZoneInfo,
   PlanTier,
 } from '../../plan/index.js';
+import type { MigrationCheckResult } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
-import { V4Paths } from './constants.js';
+import { V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
 import { readMigrationStatus, readZone } from './read-zone.js';
 import type { Transport } from './transport.js';
@@ -46,6 +48,10 @@ export abstract class V4Provider implements Provider {
   protected readonly client: V4Client;
   /** Zones resolved so far, so `readZone` does not look the zone up again. */
   private readonly known = new Map<string, LiveZoneInfo>();
+  /** The account's zones by lower-case name, once `preloadZones` listed them all. */
+  private listed: Map<string, LiveZoneInfo> | undefined;
+  /** Zones seen on a first page of the zones list, when the whole list was not read. */
+  private readonly partial = new Map<string, LiveZoneInfo>();
 
   constructor(protected readonly transport: Transport) {
     this.client = new V4Client(transport);
@@ -70,11 +76,39 @@ export abstract class V4Provider implements Provider {
 
   private remember(zone: LiveZoneInfo): LiveZoneInfo {
     this.known.set(zone.id, zone);
+    this.listed?.set(zone.name.toLowerCase(), zone);
     return zone;
   }
 
+  /**
+   * One zones list for a run of many manifests, instead of one lookup each, when its pages are
+   * no more than the lookups it replaces (an account of 10,000 zones is not listed for 3 manifests).
+   */
+  async preloadZones(zones: readonly string[]): Promise<void> {
+    const names = new Set(zones.filter((z) => !ZoneIdPattern.test(z)).map((z) => z.toLowerCase()));
+    if (names.size < 2 || this.listed !== undefined) return;
+    const perPage = V4Limits.zonesPerPage;
+    const first = await this.client.firstPage<ZoneItem>(V4Paths.zones(), {}, perPage);
+    // Page 1 replaced one lookup; list the rest only if they cost no more than the other lookups.
+    if (first.pages === undefined || first.pages - 1 > names.size - 1) {
+      this.preloadFrom(first.items, false);
+      return;
+    }
+    this.preloadFrom(await this.client.allPages(first, V4Paths.zones(), {}, perPage), true);
+  }
+
+  /** Remembers listed zones; `complete` when the list was the whole account's. */
+  private preloadFrom(items: readonly ZoneItem[], complete: boolean): void {
+    const byName = new Map(items.map((z) => [z.name.toLowerCase(), toZoneInfo(z)] as const));
+    if (complete) this.listed = byName;
+    else for (const [name, info] of byName) this.partial.set(name, info);
+  }
   /** The zone by id (32 hex) or by name; undefined when the service has no such zone. */
   protected async findZone(zone: string): Promise<LiveZoneInfo | undefined> {
+    const name = zone.toLowerCase();
+    if (this.listed !== undefined && !ZoneIdPattern.test(zone)) return this.listed.get(name);
+    const seen = this.partial.get(name);
+    if (seen !== undefined) return seen;
     if (ZoneIdPattern.test(zone)) {
       try {
         return toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
@@ -88,8 +122,8 @@ export abstract class V4Provider implements Provider {
     return match === undefined ? undefined : toZoneInfo(match);
   }
 
-  readZone(zoneId: string): Promise<LiveZone> {
-    return this.zoneInfo(zoneId).then((zone) => readZone(this.client, zone));
+  readZone(zoneId: string, sections?: readonly LiveSection[]): Promise<LiveZone> {
+    return this.zoneInfo(zoneId).then((zone) => readZone(this.client, zone, sections));
   }
 
   /** The zone's identity for `readZone` (one GET). */
@@ -150,8 +184,9 @@ export abstract class V4Provider implements Provider {
   }
 
   async checkMigration(zoneId: string): Promise<MigrationCheck> {
-    const { result, messages } = await this.client.call<{ compatible: boolean; migration_state: string }>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
-    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons: messages.map((m) => m.message) };
+    // The reasons are in the result (`MigrationCheckResult.reasons`): a success keeps `messages` empty.
+    const { result } = await this.client.call<Partial<MigrationCheckResult>>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
+    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons: (result.reasons ?? []).map((r) => r.message) };
   }
 
   migrationConfig(zoneId: string): Promise<EntrypointBody> {

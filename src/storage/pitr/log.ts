@@ -10,7 +10,7 @@
  * WAL checkpoint, so only the tail of the newest segment can ever be torn, and what a tear loses is
  * still in the WAL, from which `recorder.ts` logs it again.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, ftruncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, ftruncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -70,6 +70,8 @@ export class ChangeLog {
   #fd: number | null = null;
   #size = 0;
   #last: LogRecord | null = null;
+  /** Bytes written since the last fsync: a log only read (a plan) is never synced, so never flushed to disk. */
+  #unsynced = false;
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -113,6 +115,7 @@ export class ChangeLog {
     const bytes = encode(full);
     if (this.#fd === null || this.#size + bytes.length > SEGMENT_BYTES) this.#roll(full);
     writeSync(this.#fd as number, bytes, 0, bytes.length, this.#size);
+    this.#unsynced = true;
     this.#size += bytes.length;
     this.#last = full;
     return full;
@@ -120,7 +123,9 @@ export class ChangeLog {
 
   /** Makes every appended record durable. */
   sync(): void {
-    if (this.#fd !== null) fsyncSync(this.#fd);
+    if (this.#fd === null || !this.#unsynced) return;
+    fsyncSync(this.#fd);
+    this.#unsynced = false;
   }
 
   /** Closes the current segment (after syncing it). */
@@ -206,6 +211,7 @@ export class ChangeLog {
     this.close();
     const segment: Segment = { firstSeq: first.seq, firstTime: first.time, gap: first.kind === RecordKind.gap };
     this.#fd = openSync(this.#file(segment), 'w');
+    this.#unsynced = true;
     this.#size = 0;
     this.#segments.push(segment);
   }
@@ -229,7 +235,10 @@ export class ChangeLog {
     }
     // Cut a torn tail off; what it held is still in the WAL and gets logged again.
     this.#fd = openSync(file, 'r+');
-    ftruncateSync(this.#fd, end);
+    if (fstatSync(this.#fd).size !== end) {
+      ftruncateSync(this.#fd, end);
+      this.#unsynced = true;
+    }
     this.#size = end;
     if (this.#last === null) {
       closeSync(this.#fd);

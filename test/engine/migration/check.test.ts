@@ -50,14 +50,12 @@ describe('configuration blockers', () => {
 
 describe('the check result', () => {
   it('is compatible with migration_state start when nothing blocks', () => {
-    expect(checkResult('previous_only', [])).toEqual({ result: { compatible: true, migration_state: 'start' }, messages: [] });
+    expect(checkResult('previous_only', [], 2)).toEqual({ compatible: true, migration_state: 'start', phase: 2, reasons: [] });
   });
 
-  it('is not compatible, with the reasons in messages', () => {
+  it('is not compatible, with the reasons in the result', () => {
     const blockers = configurationBlockers(1, []);
-    const { result, messages } = checkResult('both', blockers);
-    expect(result).toEqual({ compatible: false, migration_state: 'validation' });
-    expect(messages).toEqual([{ code: 11001, message: blockers[0]!.message }]);
+    expect(checkResult('both', blockers, 1)).toEqual({ compatible: false, migration_state: 'validation', phase: 1, reasons: [{ code: 11001, message: blockers[0]!.message }] });
   });
 
   it('says a migrated or Free zone has nothing to migrate', () => {

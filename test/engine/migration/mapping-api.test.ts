@@ -109,7 +109,7 @@ describe('zones that start elsewhere', () => {
       created: expect.any(String), source: 'zone_creation',
     });
     expect(codes(await kit.api('GET', `/zones/${z}/firewall/waf/packages`))).toEqual([11010]);
-    expect(result(await kit.check(z))).toEqual({ compatible: false, migration_state: 'completed' });
+    expect(result(await kit.check(z))).toMatchObject({ compatible: false, migration_state: 'completed', phase: 2 });
     expect(codes(await kit.config(z))).toEqual([11005]);
     expect((await kit.put(z, { rules: [execute(Ids.managed)] })).status).toBe(200);
     expect(result(await kit.status(z))).toMatchObject({ new_waf_status: 'enabled' });

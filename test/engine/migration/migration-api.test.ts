@@ -25,7 +25,7 @@ describe('state table', () => {
     const s = await state(z);
     expect(s).toMatchObject({ migration_state: 'validation', old_waf_status: 'enabled', new_waf_status: 'enabled', waf_state: 'both', source: 'api' });
     expect(typeof s.created).toBe('string');
-    expect(result(await kit.check(z))).toEqual({ compatible: true, migration_state: 'validation' });
+    expect(result(await kit.check(z))).toMatchObject({ compatible: true, migration_state: 'validation', phase: 2, reasons: [] });
     // Both WAFs' APIs answer in validation mode.
     expect((await kit.api('GET', `/zones/${z}/firewall/waf/packages`)).status).toBe(200);
   });
@@ -69,7 +69,7 @@ describe('state table', () => {
     expect([back.status, codes(back)]).toEqual([400, [11005]]);
     expect(result(await kit.put(z, config, 'waf_migration=1&phase_two=1'))).toMatchObject({ version: '2' });
     expect((await state(z)).waf_state).toBe('new_only');
-    expect(result(await kit.check(z))).toEqual({ compatible: false, migration_state: 'completed' });
+    expect(result(await kit.check(z))).toMatchObject({ compatible: false, migration_state: 'completed', phase: 2 });
   });
 
   it('an invalid configuration is not saved and does not move the zone', async () => {
@@ -92,8 +92,9 @@ describe('errors table', () => {
     const z = await zone();
     result(await kit.api('POST', `/zones/${z}/firewall/waf/overrides`, { urls: ['m.example/admin/*'], rules: { '100514': 'disable' } }));
     const check = await kit.check(z);
-    expect(result(check)).toEqual({ compatible: false, migration_state: 'start' });
-    expect(check.body.messages).toEqual([expect.objectContaining({ code: 11001 })]);
+    expect(result(check)).toMatchObject({ compatible: false, migration_state: 'start', phase: 2 });
+    expect(result<{ reasons: unknown[] }>(check).reasons).toEqual([expect.objectContaining({ code: 11001 })]);
+    expect(check.body.messages).toEqual([]);
     for (const mode of ['validation', 'pending']) {
       const put = await kit.put(z, await configOf(kit, z), `waf_migration=${mode}&phase_two=1`);
       expect([put.status, codes(put)]).toEqual([400, [11001]]);
@@ -107,7 +108,7 @@ describe('errors table', () => {
     const created = result<{ id: string }[]>(await kit.api('POST', `/zones/${z}/firewall/rules`, rules));
     const check = await kit.check(z);
     expect(result(check)).toMatchObject({ compatible: false });
-    expect(check.body.messages![0]).toMatchObject({ code: 11002, message: expect.stringContaining('201 firewall rules') });
+    expect(result<{ reasons: unknown[] }>(check).reasons[0]).toMatchObject({ code: 11002, message: expect.stringContaining('201 firewall rules') });
     const put = await kit.put(z, await configOf(kit, z), 'waf_migration=pending&phase_two=1');
     expect([put.status, codes(put)]).toEqual([400, [11002]]);
     result(await kit.api('DELETE', `/zones/${z}/firewall/rules/${created[0]!.id}`));
@@ -122,7 +123,7 @@ describe('errors table', () => {
     const [rule] = result<{ id: string }[]>(await kit.api('POST', `/zones/${z}/firewall/rules`, [{ action: 'bypass', products: ['waf'], filter: { expression } }]));
     const check = await kit.check(z);
     expect(result(check)).toMatchObject({ compatible: false });
-    expect(check.body.messages![0]).toMatchObject({ code: 11003, message: expect.stringContaining(`firewall rule ${rule!.id}`) });
+    expect(result<{ reasons: unknown[] }>(check).reasons[0]).toMatchObject({ code: 11003, message: expect.stringContaining(`firewall rule ${rule!.id}`) });
     const put = await kit.put(z, await configOf(kit, z), 'waf_migration=validation&phase_two=1');
     expect(codes(put)).toEqual([11003]);
   });
@@ -174,11 +175,11 @@ describe('URI-based overrides and the delete-a-WAF-override operation', () => {
     for (const url of ['m.example/a/*', 'm.example/b/*']) {
       ids.push(result<{ id: string }>(await kit.api('POST', `/zones/${z}/firewall/waf/overrides`, { urls: [url], groups: { [Ids.wordpressGroup]: 'disable' } })).id);
     }
-    expect((await kit.check(z)).body.messages![0]!.message).toContain('2 URI-based WAF overrides');
+    expect(result<{ reasons: { message: string }[] }>(await kit.check(z)).reasons[0]!.message).toContain('2 URI-based WAF overrides');
     expect(result(await kit.api('DELETE', `/zones/${z}/firewall/waf/overrides/${ids[0]}`))).toEqual({ id: ids[0] });
     expect(result(await kit.check(z))).toMatchObject({ compatible: false });
     result(await kit.api('DELETE', `/zones/${z}/firewall/waf/overrides/${ids[1]}`));
-    expect(result(await kit.check(z))).toEqual({ compatible: true, migration_state: 'start' });
+    expect(result(await kit.check(z))).toMatchObject({ compatible: true, migration_state: 'start', phase: 2, reasons: [] });
     expect((await kit.put(z, await configOf(kit, z), 'waf_migration=pending&phase_two=1')).status).toBe(200);
     expect((await state(z)).waf_state).toBe('new_only');
   });
@@ -188,7 +189,7 @@ describe('URI-based overrides and the delete-a-WAF-override operation', () => {
     const config = await configOf(kit, z);
     result(await kit.put(z, withoutServerFields(config), 'waf_migration=validation&phase_two=1'));
     const o = result<{ id: string }>(await kit.api('POST', `/zones/${z}/firewall/waf/overrides`, { urls: ['m.example/*'], rules: { '990012': 'disable' } }));
-    expect(result(await kit.check(z))).toEqual({ compatible: false, migration_state: 'validation' });
+    expect(result(await kit.check(z))).toMatchObject({ compatible: false, migration_state: 'validation', phase: 2 });
     expect(codes(await kit.put(z, config, 'waf_migration=pending&phase_two=1'))).toEqual([11001]);
     result(await kit.api('DELETE', `/zones/${z}/firewall/waf/overrides/${o.id}`));
     expect((await kit.put(z, config, 'waf_migration=pending&phase_two=1')).status).toBe(200);

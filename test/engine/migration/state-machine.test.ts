@@ -3,6 +3,7 @@ import {
   entrypointTransition,
   migrationStateOf,
   parseMigrationMode,
+  parsePhase,
   refusal,
   type MigrationMode,
   type TransitionInput,
@@ -11,7 +12,7 @@ import {
 import type { PlanTier } from '../../../src/engine/types.js';
 
 function run(state: WafState, plan: PlanTier, mode: MigrationMode | undefined, extra: Partial<TransitionInput> = {}) {
-  return entrypointTransition({ state, plan, mode, anyRuleEnabled: true, blockers: [], ...extra });
+  return entrypointTransition({ state, plan, mode, anyRuleEnabled: true, anyExecuteEnabled: true, blockers: [], ...extra });
 }
 function codeOf(result: ReturnType<typeof run>): number | undefined {
   return result.ok ? undefined : result.refusals[0]!.code;
@@ -25,6 +26,22 @@ describe('waf_migration values', () => {
   it('refuses anything else with 11008', () => {
     expect(parseMigrationMode('3')).toMatchObject({ code: 11008, status: 400 });
     expect(parseMigrationMode('Pending')).toMatchObject({ code: 11008 });
+  });
+});
+
+describe('phase_two values', () => {
+  it.each([['1', 2], ['true', 2], [null, 1], ['', 1], ['0', 1], ['false', 1]] as const)('%s -> phase %s', (raw, phase) => expect(parsePhase(raw)).toBe(phase));
+  it('refuses anything else with 11015', () => expect(parsePhase('2')).toMatchObject({ code: 11015, status: 400 }));
+});
+
+describe('pending needs an enabled execute rule (11014)', () => {
+  it.each(['previous_only', 'both'] as const)('%s + pending without one is refused, with the other reasons', (state) => {
+    const result = run(state, 'enterprise', 'pending', { anyExecuteEnabled: false, anyRuleEnabled: false, blockers: [refusal('uriOverrides', 'x')] });
+    expect(result.ok ? [] : result.refusals.map((r) => r.code)).toEqual([11001, 11014]);
+    expect(result.ok ? '' : result.refusals[1]!.message).toContain('at least one enabled execute rule');
+  });
+  it('validation without one is still allowed (the previous WAF keeps running)', () => {
+    expect(run('previous_only', 'enterprise', 'validation', { anyExecuteEnabled: false })).toEqual({ ok: true, next: 'both' });
   });
 });
 

@@ -1,0 +1,57 @@
+/**
+ * The second half of `npm run build` (after tsc wrote dist/ for the library entry points):
+ * 1. the manifest JSON Schema compiled ahead of time: ajv standalone code generated from
+ *    schemas/zone-manifest.schema.json into dist/manifest/schema-validator.cjs, stamped with the
+ *    schema's hash (generated at every build, never committed, so it cannot go stale; a schema
+ *    edited after the build is compiled at run time instead, see src/manifest/schema.ts);
+ * 2. the CLI bundled with esbuild into dist/bundle/ (ES modules, split per command), so a command
+ *    loads a few files holding only what it runs instead of ~600 modules. bin/zonewall.js runs it.
+ *    better-sqlite3 stays outside (a native addon).
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+async function aheadOfTimeSchema() {
+  const { createManifestAjv, manifestSchema, manifestSchemaHash } = await import(`${root}dist/manifest/schema.js`);
+  const ajv = createManifestAjv({ code: { source: true } });
+  const validate = ajv.compile(manifestSchema);
+  const code = standaloneCode.default ? standaloneCode.default(ajv, validate) : standaloneCode(ajv, validate);
+  writeFileSync(`${root}dist/manifest/schema-validator.cjs`, `${code}\nmodule.exports.schemaHash = ${JSON.stringify(manifestSchemaHash)};\n`);
+}
+
+/** Schema files are read relative to each module; in the bundle every module sits in dist/bundle/. */
+const schemaPaths = {
+  name: 'schema-paths',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/].*\.ts$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      return { contents: text.replace(/new URL\('(?:\.\.\/)+schemas\//g, "new URL('../../schemas/"), loader: 'ts' };
+    });
+  },
+};
+
+async function bundleCli() {
+  await build({
+    entryPoints: { zonewall: `${root}src/cli/main.ts` },
+    outdir: `${root}dist/bundle`,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    // Bundled CommonJS dependencies (ajv, ...) call require(): give the ES module one.
+    banner: { js: "import { createRequire as __zwCreateRequire } from 'node:module'; const require = __zwCreateRequire(import.meta.url);" },
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [schemaPaths],
+  });
+}
+
+await aheadOfTimeSchema();
+await bundleCli();

@@ -1,0 +1,53 @@
+/**
+ * `zonewall serve` sends a cached list page's bytes as they are on a repeat read, and never a stale
+ * page: a write clears the zone's read memo, so the next read is serialised anew.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine, startServer, type RunningServer } from '../../src/engine/index.js';
+
+const Token = 'zw-server-bytes-token-0123456789abcdefghij';
+let dir: string;
+let engine: Engine;
+let server: RunningServer;
+let zoneId: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-server-bytes-'));
+  engine = await Engine.open({ dir });
+  zoneId = (await engine.createZone('bytes.example', { plan: 'enterprise' })).id;
+  server = await startServer(engine, { port: 0, credentials: [{ type: 'token', token: Token, zones: '*' }] });
+});
+afterAll(async () => {
+  await server?.close();
+  await engine?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(method: string, p: string, body?: unknown): Promise<{ status: number; text: string; length: string | null }> {
+  const res = await fetch(`${server.url}${p}`, {
+    method, headers: { authorization: `Bearer ${Token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, text: await res.text(), length: res.headers.get('content-length') };
+}
+
+describe('serve: bytes of cached pages', () => {
+  it('repeats a page byte for byte, and serves the new page after a write', async () => {
+    const list = `/zones/${zoneId}/filters?per_page=5&page=1`;
+    await call('POST', `/zones/${zoneId}/filters`, [{ expression: 'ip.src eq 192.0.2.1', ref: 'a' }]);
+    const first = await call('GET', list);
+    const again = await call('GET', list);
+    expect(again.text).toBe(first.text);
+    expect(again.length).toBe(String(Buffer.byteLength(first.text)));
+    expect((JSON.parse(first.text) as { result: unknown[] }).result).toHaveLength(1);
+
+    const created = await call('POST', `/zones/${zoneId}/filters`, [{ expression: 'ip.src eq 192.0.2.2', ref: 'b' }]);
+    expect(created.status).toBe(200);
+    const after = await call('GET', list);
+    expect((JSON.parse(after.text) as { result: { ref: string }[] }).result.map((f) => f.ref).sort()).toEqual(['a', 'b']);
+    expect(after.length).toBe(String(Buffer.byteLength(after.text)));
+  });
+});
