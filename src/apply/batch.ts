@@ -16,7 +16,7 @@ export interface Batch {
   steps: Step[];
 }
 
-const perStep = new Set<PhaseName>(['previous_waf', 'custom_rules', 'entrypoint']);
+const perStep = new Set<PhaseName>(['page_rules', 'previous_waf', 'custom_rules', 'entrypoint']);
 
 /** The batches of a phase. */
 export function batchesOf(phase: Phase, batchSize: number): Batch[] {
@@ -87,6 +87,7 @@ export async function executeBatch(provider: Provider, zoneId: string, batch: Ba
         await executeCustomStep(provider, zoneId, step.write, step.op, ids.customRules);
       }
       return;
+    case 'page_rules':
     case 'previous_waf':
     case 'entrypoint':
       for (const step of batch.steps) await executeSingle(provider, zoneId, step);
@@ -105,6 +106,9 @@ async function executeSingle(provider: Provider, zoneId: string, step: Step): Pr
     case 'waf_package.patch': return provider.patchWafPackage(zoneId, w.packageId, w.body);
     case 'waf_group.patch': return provider.patchWafGroup(zoneId, w.packageId, w.groupId, w.mode);
     case 'waf_rule.patch': return provider.patchWafRule(zoneId, w.packageId, w.ruleId, w.mode);
+    case 'page_rule.create': await provider.createPageRule(zoneId, w.body); return;
+    case 'page_rule.update': await provider.updatePageRule(zoneId, w.id, w.body); return;
+    case 'page_rule.delete': return provider.deletePageRule(zoneId, w.id);
     default: throw new ZonewallError('ERR_INTERNAL', `write ${w.op} is not a single-object write`);
   }
 }

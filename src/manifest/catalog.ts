@@ -1,8 +1,10 @@
 /**
  * The few catalog facts the manifest needs to resolve names: managed ruleset aliases, the OWASP
- * anomaly score rule and its threshold levels, and the previous WAF's package aliases. The engine
- * keeps its own, complete catalog; modules do not import each other sideways, so this small table is
- * repeated here on purpose (ids are the same in every account: reference/api-facts.md §4, §5).
+ * anomaly score rule and its threshold levels, and the previous WAF's package aliases. The engine's
+ * catalog is the source of truth; modules do not import each other sideways, so the rulesets' rules
+ * and categories reach the manifest as a generated copy (`generated/managed-catalog.ts`, `npm run
+ * gen`), and these names are checked against it by `test/manifest/generated-catalog.test.ts` (ids are
+ * the same in every account: reference/api-facts.md §4, §5).
  */
 
 /** Managed ruleset aliases accepted by `managed_rules[].ruleset`, and their ruleset ids. */

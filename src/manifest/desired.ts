@@ -135,6 +135,21 @@ export interface DesiredPreviousWaf {
   location: SourceLocation;
 }
 
+/** One Page Rule (`page_rules.<key>`): matched to a live Page Rule by its URL pattern. */
+export interface DesiredPageRule {
+  /** The manifest key (a label: Page Rules have no ref). */
+  key: string;
+  /** The URL pattern of the `url` target (operator `matches`). */
+  url: string;
+  /** The `disable_security` action. */
+  disableSecurity: boolean;
+  /** The `waf` action, when set. */
+  waf?: 'on' | 'off';
+  status: 'active' | 'disabled';
+  priority: number;
+  location: SourceLocation;
+}
+
 /** The WAF migration mode the manifest asks for. */
 export type DesiredWafMigration = 'none' | 'validation' | 'pending';
 
@@ -157,6 +172,8 @@ export interface DesiredZone {
   managedRules?: DesiredManagedRuleset[];
   /** undefined when the manifest has no `previous_waf` section. */
   previousWaf?: DesiredPreviousWaf;
+  /** undefined when the manifest has no `page_rules` section: the zone's Page Rules are left alone. */
+  pageRules?: DesiredPageRule[];
   /** undefined when the manifest has no `waf_migration`. */
   wafMigration?: DesiredWafMigration;
   /** Location of top-level sections, for errors about a whole section (`waf_migration`, `previous_waf`). */

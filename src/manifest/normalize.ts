@@ -18,11 +18,12 @@ import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifes
 import type { Locator } from './locate.js';
 import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
+import { normalizePageRules } from './page-rules.js';
 import { pathKey } from './schema.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
 
-const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'waf_migration'] as const;
+const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
 
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
@@ -53,6 +54,7 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
   if (isRecord(m.custom_rules)) zone.customRules = normalizeCustom(checks, data, expressions);
   if (Array.isArray(m.managed_rules)) zone.managedRules = normalizeManaged(checks, m.managed_rules, expressions);
   if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, at(['previous_waf']));
+  if (isRecord(m.page_rules)) zone.pageRules = normalizePageRules(checks, m.page_rules, at);
   return zone;
 }
 

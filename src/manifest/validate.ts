@@ -5,7 +5,9 @@
  * are still sound, so one run reports everything; the desired zone is returned only when there is
  * nothing to report. Offline: no provider, no network.
  */
+import { checkManagedCatalog } from './check-catalog.js';
 import { checkCustomRules } from './check-custom-rules.js';
+import { checkPageRules } from './page-rules.js';
 import { checkExpressions } from './check-expressions.js';
 import { checkPriorities } from './check-priorities.js';
 import { checkRefs } from './check-refs.js';
@@ -71,7 +73,9 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   checkPriorities(checks, doc.data);
   checkCustomRules(checks, doc.data);
   checkManagedRules(checks, doc.data);
+  checkManagedCatalog(checks, doc.data);
   checkPreviousWaf(checks, doc.data);
+  checkPageRules(checks, doc.data);
   list.push(...checks.issues);
   const zone = normalize(checks, doc.data, expressions);
   const tier = options.tier ?? zone.plan;

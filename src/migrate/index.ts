@@ -7,7 +7,7 @@ export * from './constants.js';
 export { MigrationError } from './errors.js';
 export {
   OwaspSensitivityTable, catalogFromLive, groupCategory, mapActionMode, mapOwaspPackage, mapPreviousWaf,
-  mapVendorRule, mapVendorRuleMode, withLivePackages,
+  mapVendorRule, mapVendorRuleMode, withLiveSettings,
 } from './mapping.js';
 export type {
   ActionMode, ManualItem, MappingResult, OwaspEquivalent, PackageKind, PreviousWafCatalog, PreviousWafSettings,
@@ -15,7 +15,8 @@ export type {
 } from './mapping.js';
 export { effectiveOwasp, owaspOverrides, readOwaspOverrides, thresholdLevel, describeThreshold } from './owasp.js';
 export type { OwaspSettings, OwaspReading } from './owasp.js';
-export { compactOverrides, desiredBody, proposalBody, rulesetAlias, toManifestEntry, toManifestManagedRules } from './managed-rules.js';
+export { rulesetAlias, toManifestEntry, toManifestManagedRules } from './managed-rules.js';
+export { compactOverrides, desiredBody, proposalBody } from '../plan/index.js';
 export type { ManagedRuleEntry } from './managed-rules.js';
 export { buildReport } from './report.js';
 export type { Blocker, EquivalenceReport, EquivalenceRow, Verdict } from './report.js';
@@ -23,7 +24,8 @@ export { renderBlockers, renderReport } from './report-text.js';
 export { MigratedComment, manifestDiff, rewriteManifest } from './rewrite.js';
 export type { RewriteChanges } from './rewrite.js';
 export { runMigration, wafStateOf } from './sequence.js';
-export type { BodySource, MigrateEvents, MigrateInput, MigrateOutcome, MigrationMode } from './sequence.js';
+export type { MigrateEvents, MigrateInput, MigrateOutcome, MigrationMode } from './sequence.js';
+export type { BodySource } from '../plan/index.js';
 export { WafStateLabels, readMigrationStatus, renderMigrationStatus } from './status.js';
 export type { MigrationStatusReport } from './status.js';
 export { deleteUriOverrides } from './overrides.js';
@@ -32,4 +34,6 @@ export { parseTerraformState } from './terraform-state.js';
 export type { TfResource, TfState, TfStateFormat } from './terraform-state.js';
 export { TerraformKinds, convertTerraform, kindOf } from './terraform-convert.js';
 export type { ConversionNote, ConvertedManifest, Sourced, TerraformKind } from './terraform-convert.js';
+export { terraformAdoption } from './terraform-adopt.js';
+export type { TerraformAdoption } from './terraform-adopt.js';
 export { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from './terraform-render.js';

@@ -1,11 +1,11 @@
 /**
  * Conversions between the entry point of the `http_request_firewall_managed` phase and the
  * manifest's `managed_rules` list: live (or proposed) execute rules become manifest entries that
- * normalise back to exactly those rules, so a plan of the rewritten manifest is empty; and the bodies
- * the migration PUTs are built from the service's proposal or from the manifest.
+ * normalise back to exactly those rules, so a plan of the rewritten manifest is empty. (The bodies
+ * a migration step PUTs are built by `plan/migration-body.ts`, shared with `apply`.)
  */
-import type { DesiredManagedRuleset } from '../manifest/index.js';
-import type { EntrypointBody, EntrypointRule, ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';
+import { compactOverrides } from '../plan/index.js';
+import type { ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';
 import { ManagedRulesetIds, OwaspThresholds } from './constants.js';
 import type { ManagedRulesetAlias } from './constants.js';
 import { readOwaspOverrides, thresholdLevel } from './owasp.js';
@@ -29,17 +29,6 @@ export function rulesetAlias(id: string): string {
     if (rulesetId === id) return alias as ManagedRulesetAlias;
   }
   return id;
-}
-
-/** Overrides with empty lists and absent fields dropped; undefined when nothing is left. */
-export function compactOverrides(o: ManagedOverrides | undefined): ManagedOverrides | undefined {
-  if (o === undefined) return undefined;
-  const out: ManagedOverrides = {};
-  if (o.action !== undefined) out.action = o.action;
-  if (o.enabled !== undefined) out.enabled = o.enabled;
-  if (o.categories !== undefined && o.categories.length > 0) out.categories = o.categories.map((c) => ({ ...c }));
-  if (o.rules !== undefined && o.rules.length > 0) out.rules = o.rules.map((r) => ({ ...r }));
-  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**
@@ -73,41 +62,4 @@ export function toManifestEntry(rule: ExecuteEntrypointRule): ManagedRuleEntry {
 /** The manifest's `managed_rules` for an entry point's rules, in order. */
 export function toManifestManagedRules(rules: readonly ExecuteEntrypointRule[]): ManagedRuleEntry[] {
   return rules.map(toManifestEntry);
-}
-
-/**
- * The body of a migration PUT built from the service's proposal. In validation mode the rule
- * objects omit `id`, `version` and `ref`; in pending mode they carry them as the configuration
- * operation returned them (seed 002, "Notes").
- */
-export function proposalBody(proposal: EntrypointBody, mode: 'validation' | 'pending'): EntrypointBody {
-  const rules = proposal.rules.map((rule) => {
-    const copy: EntrypointRule = structuredClone(rule);
-    if (mode === 'validation') {
-      delete copy.id;
-      delete copy.version;
-      delete copy.ref;
-    }
-    delete copy.last_updated;
-    return copy;
-  });
-  return { ...(proposal.name !== undefined ? { name: proposal.name } : {}), rules };
-}
-
-/** The body of a PUT built from the manifest's (normalised) `managed_rules`. */
-export function desiredBody(managed: DesiredManagedRuleset[], name = 'default'): EntrypointBody {
-  return {
-    name,
-    rules: managed.map((m): ExecuteEntrypointRule => {
-      const overrides = compactOverrides(m.overrides);
-      return {
-        action: 'execute',
-        expression: m.expression,
-        description: m.description,
-        ref: m.ref,
-        enabled: m.enabled,
-        action_parameters: { id: m.rulesetId, ...(overrides !== undefined ? { overrides } : {}) },
-      };
-    }),
-  };
 }

@@ -29,7 +29,7 @@
  * -> `wordpress`). The expectation is stated as behaviour (action and enabled), not as the presence
  * of an override, since the service writes an override only where the new default differs.
  */
-import type { LivePreviousWaf } from '../plan/index.js';
+import type { LivePreviousWaf, LiveWafRule } from '../plan/index.js';
 import {
   LegacyManagedRules,
   OwaspThresholds,
@@ -252,12 +252,20 @@ export function catalogFromLive(live: LivePreviousWaf | null | undefined): Previ
   };
 }
 
+/** The mode a live rule of the previous WAF has when nobody changed it. */
+function defaultRuleMode(r: LiveWafRule): string {
+  return r.allowed_modes.includes('default') ? 'default' : 'on';
+}
+
 /**
- * The manifest's previous-WAF settings with the live anomaly packages' settings filled in where the
- * manifest says nothing: objects a manifest leaves out are left alone, so the live value is the one
- * the migration carries. Without a manifest section, only the live packages are used.
+ * The manifest's previous-WAF settings over the live zone's: the live anomaly packages' settings,
+ * groups turned off and rules not at their default mode, with the manifest's own values winning.
+ * Objects a manifest leaves out are left alone, so the live value is the one the migration carries
+ * (and, for OWASP groups and rules, the one that must be recreated by hand). Read at every step, so
+ * the report keeps those rows after `migrate --write` removed `previous_waf` from the manifest,
+ * until the zone runs the new WAF only.
  */
-export function withLivePackages(settings: PreviousWafSettings | undefined, live: LivePreviousWaf | null | undefined): PreviousWafSettings {
+export function withLiveSettings(settings: PreviousWafSettings | undefined, live: LivePreviousWaf | null | undefined): PreviousWafSettings {
   const packages: PreviousWafSettings['packages'] = {};
   for (const p of live?.packages ?? []) {
     if (p.detection_mode !== 'anomaly') continue;
@@ -273,5 +281,9 @@ export function withLivePackages(settings: PreviousWafSettings | undefined, live
       ...(pkg.action_mode !== undefined ? { action_mode: pkg.action_mode } : {}),
     };
   }
-  return { packages, groups: { ...settings?.groups }, rules: { ...settings?.rules } };
+  const groups: PreviousWafSettings['groups'] = {};
+  for (const g of live?.groups ?? []) if (g.mode === 'off') groups[g.id] = 'off';
+  const rules: PreviousWafSettings['rules'] = {};
+  for (const r of live?.rules ?? []) if (r.mode !== defaultRuleMode(r)) rules[r.id] = r.mode;
+  return { packages, groups: { ...groups, ...settings?.groups }, rules: { ...rules, ...settings?.rules } };
 }

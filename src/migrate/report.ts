@@ -13,10 +13,11 @@
  * Pure data; `report-text.ts` renders it.
  */
 import { describeSkip, isExecuteRule } from '../plan/index.js';
-import type { EntrypointBody, ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';
+import type { EntrypointBody, ExecuteEntrypointRule, LivePageRule, ManagedOverrides } from '../plan/index.js';
 import { LegacyOwaspThresholds, ManagedRulesetIds, OwaspScoreRuleId, ParanoiaCategories } from './constants.js';
 import type { ManualItem, MappingResult, OwaspEquivalent, RuleBehaviour, VendorGroupEquivalent, VendorRuleEquivalent } from './mapping.js';
 import { describeThreshold, effectiveOwasp } from './owasp.js';
+import { pageRuleRows } from './report-page-rules.js';
 
 /** How a previous-WAF setting fares in the migration (see the table above). */
 export type Verdict = 'maps' | 'changes-meaning' | 'manual' | 'differs' | 'carried';
@@ -178,9 +179,10 @@ function manualRow(item: ManualItem): EquivalenceRow {
 }
 
 /** Rows for the proposal's rules other than the two deployments, and its overrides nobody accounted for. */
-function proposalRows(proposal: EntrypointBody, acc: Accounting): EquivalenceRow[] {
+function proposalRows(proposal: EntrypointBody, acc: Accounting, claimed: ReadonlySet<number>): EquivalenceRow[] {
   const rows: EquivalenceRow[] = [];
-  for (const rule of proposal.rules) {
+  for (const [index, rule] of proposal.rules.entries()) {
+    if (claimed.has(index)) continue;
     const id = isExecuteRule(rule) ? rule.action_parameters?.id : undefined;
     if (id === ManagedRulesetIds.managed || id === ManagedRulesetIds.owasp) continue;
     rows.push(rule.action === 'skip' ? {
@@ -208,8 +210,9 @@ function proposalRows(proposal: EntrypointBody, acc: Accounting): EquivalenceRow
 }
 
 /** Builds the report from the mapping of the manifest and the service's proposal. */
-export function buildReport(zone: string, mapping: MappingResult, proposal: EntrypointBody, source: 'manifest' | 'live' = 'manifest'): EquivalenceReport {
+export function buildReport(zone: string, mapping: MappingResult, proposal: EntrypointBody, source: 'manifest' | 'live' = 'manifest', pageRules: readonly LivePageRule[] = []): EquivalenceReport {
   const acc: Accounting = { rules: new Set(), categories: new Set() };
+  const pages = pageRuleRows(pageRules, proposal);
   const managed = executing(proposal, ManagedRulesetIds.managed)?.action_parameters.overrides;
   const rows = [
     managedRow(proposal),
@@ -217,7 +220,8 @@ export function buildReport(zone: string, mapping: MappingResult, proposal: Entr
     ...vendorGroupRows(mapping.vendorGroups, managed, acc),
     ...vendorRuleRows(mapping.vendorRules, managed, acc),
     ...mapping.manual.map(manualRow),
-    ...proposalRows(proposal, acc),
+    ...pages.rows,
+    ...proposalRows(proposal, acc, pages.claimed),
   ];
   const counts: Record<Verdict, number> = { maps: 0, 'changes-meaning': 0, manual: 0, differs: 0, carried: 0 };
   for (const row of rows) counts[row.verdict] += 1;

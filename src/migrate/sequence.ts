@@ -5,27 +5,21 @@
  * `pending`, and rewrite the manifest to what the zone now runs. Without a mode it is a dry run: the
  * same report and the manifest the migration would produce.
  *
- * What is PUT, in order of preference:
- * 1. the manifest's own `managed_rules` when it has them (written by an earlier run and perhaps
- *    adjusted, or by hand: the reviewed configuration wins over the service's proposal), with their
- *    refs so that a plan afterwards matches them, plus the proposal's (or, in validation state, the
- *    live entry point's) non-execute rules first: the skip rules that carry firewall rules which
- *    bypassed the WAF, which `managed_rules` cannot express;
- * 2. in validation state (`both`), the live entry point: what has been validated;
- * 3. the service's proposal, shaped as the seed says (validation bodies omit id, version and ref).
+ * What is PUT is built by `plan/migration-body.ts`, the same body `zonewall apply` sends when a
+ * manifest's `waf_migration` steps forward: the two paths cannot differ.
  * The report always compares the manifest's `previous_waf` with the proposal.
  *
  * Refusals: validation on a zone whose tier is known and not Enterprise; the final `pending` step
  * without `force` (it cannot be undone); an incompatible zone (with its blockers listed).
  */
 import type { DesiredZone } from '../manifest/index.js';
-import { isExecuteRule } from '../plan/index.js';
-import type { EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
+import { isExecuteRule, migrationBody } from '../plan/index.js';
+import type { BodySource, EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
 import type { MigrationCheck, Provider } from '../providers/index.js';
 import { MigrationError } from './errors.js';
-import { desiredBody, proposalBody, toManifestManagedRules } from './managed-rules.js';
+import { toManifestManagedRules } from './managed-rules.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
-import { catalogFromLive, mapPreviousWaf, withLivePackages } from './mapping.js';
+import { catalogFromLive, mapPreviousWaf, withLiveSettings } from './mapping.js';
 import { buildReport } from './report.js';
 import type { Blocker, EquivalenceReport } from './report.js';
 import { manifestDiff, rewriteManifest } from './rewrite.js';
@@ -98,31 +92,9 @@ function executeRules(rules: readonly EntrypointRule[]): ExecuteEntrypointRule[]
   return rules.filter(isExecuteRule);
 }
 
-/** A live rule sent back as it is: server-filled fields left out. */
-function keptRule(rule: EntrypointRule): EntrypointRule {
-  const { version: _version, last_updated: _updated, ...rest } = rule;
-  return rest;
-}
-
-/** Where the PUT body's execute rules come from. */
-export type BodySource = 'manifest' | 'live' | 'proposal';
-
-/** The body to PUT and where it came from (from the manifest, its `managed_rules` stay as written). */
+/** The body to PUT and where it came from: the one body `apply` also sends (`plan/migration-body.ts`). */
 function chooseBody(input: MigrateInput, live: LiveZone, before: WafState, proposal: EntrypointBody, mode: MigrationMode): { body: EntrypointBody; source: BodySource } {
-  const { desired } = input.manifest;
-  const base: readonly EntrypointRule[] = before === 'both' ? live.entrypoint?.rules ?? [] : proposal.rules;
-  if (desired.managedRules !== undefined) {
-    const others = before === 'both'
-      ? base.filter((r) => !isExecuteRule(r)).map(keptRule)
-      : proposalBody({ rules: base.filter((r) => !isExecuteRule(r)) }, mode).rules;
-    const own = desiredBody(desired.managedRules, live.entrypoint?.name ?? proposal.name ?? 'default');
-    // Skip rules first: they skip what follows them in the entry point.
-    return { body: { ...own, rules: [...others, ...own.rules] }, source: 'manifest' };
-  }
-  if (before === 'both' && live.entrypoint !== null) {
-    return { body: { name: live.entrypoint.name, rules: live.entrypoint.rules.map(keptRule) }, source: 'live' };
-  }
-  return { body: proposalBody(proposal, mode), source: 'proposal' };
+  return migrationBody({ managedRules: input.manifest.desired.managedRules, entrypoint: live.entrypoint, proposal, before, mode });
 }
 
 /** Refuses what the zone or the flags do not allow; called after the report was shown. */
@@ -159,7 +131,7 @@ function alreadyMigrated(input: MigrateInput, zone: LiveZoneInfo, live: LiveZone
   const rules = live.entrypoint?.rules ?? [];
   let report: EquivalenceReport | undefined;
   if (desired.previousWaf !== undefined) {
-    const mapping = mapPreviousWaf(withLivePackages(desired.previousWaf, null), catalogFromLive(null));
+    const mapping = mapPreviousWaf(withLiveSettings(desired.previousWaf, null), catalogFromLive(null));
     report = buildReport(zone.name, mapping, { rules }, 'manifest');
     events.report?.(report);
   }
@@ -201,9 +173,9 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
     throw new MigrationError(`${zone.name} cannot migrate until what blocks it is removed (see above); then run zonewall migrate ${manifest.path}${input.flags ?? ''} again`);
   }
   const proposal = await provider.migrationConfig(zone.id);
-  const settings = withLivePackages(manifest.desired.previousWaf, live.previousWaf);
+  const settings = withLiveSettings(manifest.desired.previousWaf, live.previousWaf);
   const report = buildReport(zone.name, mapPreviousWaf(settings, catalogFromLive(live.previousWaf)), proposal,
-    manifest.desired.previousWaf !== undefined ? 'manifest' : 'live');
+    manifest.desired.previousWaf !== undefined ? 'manifest' : 'live', live.pageRules ?? []);
   events.report?.(report);
   refuse(input, zone, before);
   const mode = input.mode ?? suggestedMode(zone, before);

@@ -27,8 +27,11 @@ export interface ConversionNote {
   message: string;
 }
 
-/** A manifest object with the address it came from (for comments and `terraform state rm`). */
-export interface Sourced<T> { key: string; address: string; value: T }
+/**
+ * A manifest object with the address it came from (for comments and `terraform state rm`) and, for
+ * filters and firewall rules, the live id the state names (which adoption gives the key as ref).
+ */
+export interface Sourced<T> { key: string; address: string; value: T; id?: string }
 
 /** The converted manifest, as data. */
 export interface ConvertedManifest {
@@ -93,9 +96,9 @@ function convertFilters(rs: TfResource[], out: ConvertedManifest): Map<string, s
     const value: Record<string, unknown> = { expression };
     if (description !== undefined) value.description = description;
     if (bool(a, 'paused') === true) value.paused = true;
-    out.filters.push({ key, address: r.address, value });
-    out.converted.push(r.address);
     const id = str(a, 'id');
+    out.filters.push({ key, address: r.address, value, ...(id !== undefined ? { id } : {}) });
+    out.converted.push(r.address);
     if (id !== undefined) keys.set(id, key);
   }
   return keys;
@@ -131,7 +134,8 @@ function convertFirewallRules(rs: TfResource[], filterKeys: Map<string, string>,
       continue;
     }
     if (action === 'bypass') value.products = products;
-    out.firewallRules.push({ key, address: r.address, value });
+    const id = str(a, 'id');
+    out.firewallRules.push({ key, address: r.address, value, ...(id !== undefined ? { id } : {}) });
     out.converted.push(r.address);
   }
 }

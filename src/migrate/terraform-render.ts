@@ -94,8 +94,8 @@ export function renderConversionReport(c: ConvertedManifest, manifestPath: strin
   if (notes.length > 0) lines.push('Not converted, or converted with a caveat:');
   for (const n of notes) lines.push(`  ${n.severity.padEnd(7)}  ${n.address}: ${n.message}`);
   lines.push('Next steps:');
-  lines.push(`  1. zonewall plan ${manifestPath}     (review; objects are matched by key = ref)`);
-  lines.push(`  2. zonewall apply ${manifestPath}`);
+  lines.push(`  1. zonewall plan ${manifestPath}     (objects are matched by key = ref; live objects the state names were adopted with --write: expect no changes)`);
+  lines.push(`  2. zonewall apply ${manifestPath}     (only if the plan shows changes: objects the zone does not have yet)`);
   if (c.converted.length > 0) {
     const addresses = c.converted.map(quote).join(' ');
     lines.push(`  3. terraform state rm -dry-run ${addresses}`);

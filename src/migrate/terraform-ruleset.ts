@@ -65,11 +65,13 @@ function ruleOf(value: unknown, index: number): ExecuteEntrypointRule | string {
     return `rule ${index + 1} (${action ?? 'no action'}${str(r, 'description') ? `: ${str(r, 'description')}` : ''}) is not an execute of a managed ruleset: recreate it by hand (managed_rules holds execute rules only)`;
   }
   const overrides = overridesOf(params?.overrides);
+  // A ref equal to the rule's id is the API's default, not a key: the item keeps its default key (the alias) and adoption writes it.
+  const ref = str(r, 'ref');
   return {
     action: 'execute',
     expression: str(r, 'expression') ?? 'true',
     description: str(r, 'description') ?? '',
-    ref: str(r, 'ref'),
+    ref: ref !== undefined && ref === str(r, 'id') ? undefined : ref,
     enabled: bool(r, 'enabled') ?? true,
     action_parameters: { id, ...(overrides !== undefined ? { overrides } : {}) },
   };

@@ -1,9 +1,9 @@
 /**
  * How many API requests applying a plan makes, and how long the service's rate budget makes it
  * take. Batched writes cost ceil(objects / batch size) requests per phase; the previous WAF's
- * PATCH-only APIs cost one request per object; the entry point costs one PUT; the custom phase one
- * request per single-rule call, or one PUT. Reads cost a page per 100 objects of each list. The
- * budget is the service's 1,200 requests per 5 minutes, kept as a sliding window
+ * PATCH-only APIs and Page Rules cost one request per object; the entry point costs one PUT; the
+ * custom phase one request per single-rule call, or one PUT. Reads cost a page per 100 objects of
+ * each list. The budget is the service's 1,200 requests per 5 minutes, kept as a sliding window
  * (`providers/http/rate-limiter.ts`): requests within it go out at once, the next ones wait for the
  * window to pass (1,450 requests ≈ one 300 s wait). A run's estimate adds every zone's reads and
  * writes, since all zones share the account's budget.
@@ -30,7 +30,7 @@ export interface CallOptions {
   budgetWindowSeconds?: number;
 }
 
-const unbatched = new Set<PhaseName>(['previous_waf', 'custom_rules', 'entrypoint']);
+const unbatched = new Set<PhaseName>(['page_rules', 'previous_waf', 'custom_rules', 'entrypoint']);
 
 /** The call estimate of a plan's changes and entry point write. */
 export function estimateCalls(changes: readonly Change[], entrypoint: EntrypointWrite | null, options: CallOptions = {}, customRules: CustomRulesWrite | null = null): CallEstimate {
@@ -69,6 +69,9 @@ export function estimateReads(live: LiveZone, perPage: number = CallLimits.batch
   if (read('migration')) n += 1;
   if (read('entrypoint')) n += 1;
   if (read('custom_rules')) n += 1;
+  if (read('page_rules')) n += 1;
+  // The proposal is read only when named, and only while the zone has not finished migrating.
+  if (live.sections?.includes('migration_config') === true && live.migration !== null && live.migration.waf_state !== 'new_only') n += 1;
   const w = live.previousWaf;
   if (w !== null) {
     n += pages(w.packages.length, perPage) + pages(w.overrides.length, perPage);

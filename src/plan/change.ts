@@ -17,6 +17,7 @@ export const ResourceKinds = [
   'waf_group',
   'waf_rule',
   'waf_migration',
+  'page_rule',
 ] as const;
 
 /** One kind of managed object. */
@@ -41,6 +42,7 @@ export type ResourceKind = (typeof ResourceKinds)[number];
  * | `prune` | delete | unmanaged (no ref), deleted because of `--prune` |
  * | `follows-rule` | delete | a simplified-flow filter the service deletes with (or when repointing) its rule; no API call |
  * | `migration` | update | the WAF migration moves on |
+ * | `reset-to-default` | update | a previous-WAF package, group or rule that `previous_waf` no longer lists goes back to its default (the API cannot delete it) |
  * | `in-sync` | no-op | nothing differs |
  */
 export const ChangeReasons = [
@@ -58,6 +60,7 @@ export const ChangeReasons = [
   'prune',
   'follows-rule',
   'migration',
+  'reset-to-default',
   'in-sync',
 ] as const;
 

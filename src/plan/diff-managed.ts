@@ -64,7 +64,8 @@ function desiredAttributes(d: DesiredManagedRuleset): Attributes {
   };
 }
 
-function bodyRule(d: DesiredManagedRuleset, liveId: string | undefined): ExecuteEntrypointRule {
+/** The entry point rule that deploys a desired ruleset (with the live rule's id when it replaces one). */
+export function executeRule(d: DesiredManagedRuleset, liveId: string | undefined): ExecuteEntrypointRule {
   const overrides = normalizeOverrides(d.overrides) as ManagedOverrides | null;
   return {
     ...(liveId !== undefined ? { id: liveId } : {}),
@@ -160,7 +161,7 @@ function putRules(wanted: readonly DesiredManagedRuleset[], liveRules: readonly 
   let leading: EntrypointRule[] = [];
   for (const d of wanted) {
     const i = matched.get(d);
-    const rule = bodyRule(d, i !== undefined ? liveRules[i]!.id : undefined);
+    const rule = executeRule(d, i !== undefined ? liveRules[i]!.id : undefined);
     if (i !== undefined) { runs.push([...leading, rule]); leading = []; } else if (runs.length > 0) runs[runs.length - 1]!.push(rule); else leading.push(rule);
   }
   const places = new Set(matched.values());

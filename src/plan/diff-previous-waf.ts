@@ -1,9 +1,12 @@
 /**
  * The previous WAF: packages (sensitivity, action mode), groups (on/off) and rules (mode). The API
  * has no create or delete for them, only PATCH of existing objects, so the plan patches each
- * listed object whose settings differ, one request each. Objects the manifest does not list are
- * left alone: without a state file zonewall cannot tell a default from a setting someone made, so
- * resetting takes an explicit entry (decision recorded in the README). Once a zone has migrated
+ * listed object whose settings differ, one request each. Ownership (README, "Identity and
+ * ownership"): there is no state file and these objects have no ref, so a `previous_waf` section
+ * owns the zone's whole previous WAF: an object it does not list is planned back to its default
+ * (`reset-to-default`, as Terraform's destroy of a WAF package, group or rule resets it), so an
+ * entry removed from the manifest is a visible change; without the section nothing of the previous
+ * WAF is managed and nothing is reset. Once a zone has migrated
  * the previous WAF's APIs no longer answer: `previous_waf` is then an error finding (apply refuses,
  * plan exits 1) that points at `zonewall migrate PATH --write`, not a silently ignored section.
  */
@@ -114,5 +117,44 @@ export function diffPreviousWaf(desired: DesiredZone, live: LiveZone): PreviousW
   diffPackages(want, live.previousWaf, out);
   diffGroups(want, live.previousWaf, out);
   diffRules(want, live.previousWaf, out);
+  out.changes.push(...resetUnlisted(want, live.previousWaf));
+  return out;
+}
+
+/** The defaults an unlisted object goes back to (api-facts §7: what Terraform's destroy does). */
+export const PreviousWafDefaults = { sensitivity: 'high', action_mode: 'challenge', group: 'on' } as const;
+
+/** A rule's default mode: `default` where allowed, else `on`. */
+function defaultRuleMode(allowed: readonly string[]): string {
+  return allowed.includes('default') ? 'default' : 'on';
+}
+
+function reset(kind: 'waf_package' | 'waf_group' | 'waf_rule', id: string, before: Attributes, after: Attributes, writes: Change['writes']): Change {
+  return { kind, action: 'update', reason: 'reset-to-default', ref: id, id, before, after, changed: changedAttributes(before, after), writes,
+    note: 'not listed in previous_waf, which owns the zone\'s previous WAF: back to the default' };
+}
+
+/** Live objects the section does not list and that are not at their defaults: reset. */
+function resetUnlisted(want: DesiredPreviousWaf, live: LivePreviousWaf): Change[] {
+  const out: Change[] = [];
+  for (const p of live.packages) {
+    if (p.detection_mode !== 'anomaly' || Object.hasOwn(want.packages, p.id)) continue;
+    const body: { sensitivity?: string; action_mode?: string } = {};
+    if (p.sensitivity !== undefined && p.sensitivity !== PreviousWafDefaults.sensitivity) body.sensitivity = PreviousWafDefaults.sensitivity;
+    if (p.action_mode !== undefined && p.action_mode !== PreviousWafDefaults.action_mode) body.action_mode = PreviousWafDefaults.action_mode;
+    if (Object.keys(body).length === 0) continue;
+    const before: Attributes = {};
+    for (const k of Object.keys(body)) before[k] = (p as unknown as Record<string, string>)[k]!;
+    out.push(reset('waf_package', p.id, before, { ...body }, [{ op: 'waf_package.patch', packageId: p.id, body }]));
+  }
+  for (const g of live.groups) {
+    if (g.mode === PreviousWafDefaults.group || Object.hasOwn(want.groups, g.id)) continue;
+    out.push(reset('waf_group', g.id, { mode: g.mode }, { mode: PreviousWafDefaults.group }, [{ op: 'waf_group.patch', packageId: g.package_id, groupId: g.id, mode: PreviousWafDefaults.group }]));
+  }
+  for (const r of live.rules) {
+    const mode = defaultRuleMode(r.allowed_modes);
+    if (r.mode === mode || Object.hasOwn(want.rules, r.id)) continue;
+    out.push(reset('waf_rule', r.id, { mode: r.mode }, { mode }, [{ op: 'waf_rule.patch', packageId: r.package_id, ruleId: r.id, mode }]));
+  }
   return out;
 }

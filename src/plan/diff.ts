@@ -12,8 +12,9 @@ import { diffCustom } from './diff-custom.js';
 import { diffFirewall } from './diff-firewall.js';
 import { diffManaged } from './diff-managed.js';
 import { diffMigration } from './diff-migration.js';
+import { diffPageRules } from './diff-page-rules.js';
 import { diffPreviousWaf } from './diff-previous-waf.js';
-import { finding, type Finding } from './finding.js';
+import type { Finding } from './finding.js';
 import { fingerprint } from './fingerprint.js';
 import type { LiveZone } from './live.js';
 import { orderChanges } from './order.js';
@@ -32,20 +33,10 @@ export interface PlanOptions extends CallOptions {
   minObjects?: number;
 }
 
-function entrypointWrite(
-  live: LiveZone,
-  rules: EntrypointWrite['body']['rules'] | null,
-  wafMigration: 'validation' | 'pending' | undefined,
-): EntrypointWrite | null {
-  if (rules === null && wafMigration === undefined) return null;
+function entrypointWrite(live: LiveZone, rules: EntrypointWrite['body']['rules'] | null): EntrypointWrite | null {
+  if (rules === null) return null;
   const current = live.entrypoint;
-  // A migration step without rule changes re-sends the entry point as it is.
-  const body = {
-    name: current?.name ?? 'default',
-    ...(current?.description !== undefined ? { description: current.description } : {}),
-    rules: rules ?? (current?.rules ?? []).map(({ version: _v, last_updated: _l, ...r }) => r),
-  };
-  return wafMigration === undefined ? { body } : { body, wafMigration };
+  return { body: { name: current?.name ?? 'default', ...(current?.description !== undefined ? { description: current.description } : {}), rules } };
 }
 
 /**
@@ -65,13 +56,12 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
   const managed = diffManaged(desired, live, canon, settings.prune);
   const previousWaf = diffPreviousWaf(desired, live);
   const migration = diffMigration(desired, live);
-  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...custom.findings, ...managed.findings, ...previousWaf.findings, ...migration.findings];
-  if (migration.wafMigration !== undefined && desired.managedRules === undefined) {
-    findings.push(finding('migration-without-rules', `the migration runs with the entry point's current ${live.entrypoint?.rules.length ?? 0} rule(s), as the manifest has no \`managed_rules\`; generate them with \`zonewall migrate\``));
-  }
-  const all: Change[] = [...firewall.changes, ...custom.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
+  const pageRules = diffPageRules(desired, live, settings.prune);
+  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...custom.findings, ...managed.findings, ...previousWaf.findings, ...pageRules.findings, ...migration.findings];
+  const all: Change[] = [...firewall.changes, ...custom.changes, ...pageRules.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
   const changes = orderChanges(all);
-  const entrypoint = entrypointWrite(live, managed.rules, migration.wafMigration);
+  // A migration step PUTs what `zonewall migrate --mode` PUTs (migration-body.ts), never the plain diff's body.
+  const entrypoint = migration.write !== undefined ? migration.write : entrypointWrite(live, managed.rules);
   findings.push(...safetyFindings(changes, settings));
   return {
     zone: { id: live.zone.id, name: live.zone.name, ...(live.zone.plan !== undefined ? { plan: live.zone.plan } : {}) },
@@ -79,7 +69,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     changes,
     entrypoint,
     customRules: custom.write,
-    unmanaged: [...firewall.unmanaged, ...custom.unmanaged, ...managed.unmanaged],
+    unmanaged: [...firewall.unmanaged, ...custom.unmanaged, ...managed.unmanaged, ...pageRules.unmanaged],
     findings,
     calls: { ...estimateCalls(changes, entrypoint, options, custom.write), reads: estimateReads(live) },
     fingerprint: fingerprint(live),

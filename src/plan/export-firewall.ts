@@ -173,11 +173,14 @@ function noteFilter(out: FirewallExport, f: LiveFilter, key: string, from: KeySo
   out.filterKeys.set(f.id, key);
   const refChange = f.locked !== true && (f.ref ?? '') !== key;
   out.objects.push({ kind: 'filter', id: f.id, key, from, refChange, inline, ...(f.locked === true ? { locked: true } : {}) });
-  if (refChange) {
-    const body: FilterBody & { id: string } = { id: f.id, expression: f.expression, paused: f.paused, ref: key };
-    if (f.description) body.description = f.description;
-    out.adoptFilters.push(body);
-  }
+  if (refChange) out.adoptFilters.push(adoptionFilterBody(f, key));
+}
+
+/** The PUT body that gives a live filter its key as ref and changes nothing else. */
+export function adoptionFilterBody(f: LiveFilter, ref: string): FilterBody & { id: string } {
+  const body: FilterBody & { id: string } = { id: f.id, expression: f.expression, paused: f.paused, ref };
+  if (f.description) body.description = f.description;
+  return body;
 }
 
 function writeRules(
@@ -212,12 +215,12 @@ function writeRules(
     out.ruleKeys.set(r.id, key);
     const refChange = (r.ref ?? '') !== key;
     out.objects.push({ kind: 'firewall_rule', id: r.id, key, from, refChange, inline: false });
-    if (refChange) out.adoptRules.push(ruleBody(r, key));
+    if (refChange) out.adoptRules.push(adoptionRuleBody(r, key));
   }
 }
 
 /** The PUT body that gives a live rule its key as ref and changes nothing else. */
-function ruleBody(r: LiveFirewallRule, ref: string): FirewallRuleBody & { id: string } {
+export function adoptionRuleBody(r: LiveFirewallRule, ref: string): FirewallRuleBody & { id: string } {
   const body: FirewallRuleBody & { id: string } = { id: r.id, action: r.action, priority: r.priority, paused: r.paused, ref, filter: { id: r.filter.id } };
   if (r.description) body.description = r.description;
   if (r.products !== undefined && r.products.length > 0) body.products = [...r.products];

@@ -28,7 +28,7 @@ export interface ExportedObject {
 
 /** A live object the export leaves out, and why. */
 export interface SkippedObject {
-  kind: ExportedKind | 'waf_package' | 'waf_group' | 'waf_rule';
+  kind: ExportedKind | 'waf_package' | 'waf_group' | 'waf_rule' | 'page_rule';
   id: string;
   ref?: string;
   reason: string;
@@ -43,7 +43,7 @@ export interface AdoptionWrites {
   /** A PUT of the whole entry point when one of its rules has no usable ref; null otherwise. */
   entrypoint: EntrypointBody | null;
   /** A PUT of the custom phase entry point (every rule with its id) when a rule's ref changes; null otherwise. */
-  customRules: { description?: string; rules: CustomRuleBody[] } | null;
+  customRules?: { description?: string; rules: CustomRuleBody[] } | null;
 }
 
 /** What `exportManifest` returns. */

@@ -22,11 +22,13 @@ import { createCanonicalizer } from './canonical.js';
 import { exportCustomRules } from './export-custom.js';
 import { exportFirewall } from './export-firewall.js';
 import type { ExportResult } from './export-types.js';
+import { exportPageRules } from './export-page-rules.js';
 import { exportManagedRules, exportPreviousWaf, exportWafMigration } from './export-waf.js';
 import type { LiveZone } from './live.js';
 
 export type { AdoptionWrites, ExportResult, ExportedKind, ExportedObject, SkippedObject } from './export-types.js';
 export { KeyRules, isValidKey, slugify } from './export-keys.js';
+export { adoptionFilterBody, adoptionRuleBody } from './export-firewall.js';
 export type { KeySource } from './export-keys.js';
 
 /** Options of `exportManifest`. */
@@ -44,6 +46,7 @@ export function exportManifest(live: LiveZone, options: ExportOptions = {}): Exp
   const skipped = [...firewall.skipped, ...(custom?.skipped ?? []), ...(managed?.skipped ?? [])];
   const previousWaf = exportPreviousWaf(live.previousWaf, skipped);
   const wafMigration = exportWafMigration(live, managed !== undefined);
+  const pageRules = exportPageRules(live.pageRules, skipped);
 
   // Key order of the document is the order the schema documents its sections in.
   const document: ZoneManifest = { zone: options.zone ?? live.zone.name };
@@ -53,6 +56,7 @@ export function exportManifest(live: LiveZone, options: ExportOptions = {}): Exp
   if (custom !== undefined) document.custom_rules = custom.rules;
   if (managed !== undefined) document.managed_rules = managed.items;
   if (previousWaf !== undefined) document.previous_waf = previousWaf;
+  if (pageRules !== undefined) document.page_rules = pageRules;
   if (wafMigration !== undefined) document.waf_migration = wafMigration;
 
   return {

@@ -22,7 +22,9 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `unknown-previous-waf-object` | error | a previous-WAF package, group or rule the zone does not have |
  * | `invalid-previous-waf-setting` | error | a previous-WAF setting the object does not allow |
  * | `migration-blocked` | error | URI-based WAF overrides block the migration |
+ * | `migration-step-unavailable` | error | apply cannot build the migration step's body (the service's proposed configuration is missing): `zonewall migrate --mode` takes it |
  * | `previous-waf-unavailable` | error | `previous_waf` on a zone whose previous WAF does not answer (migrated: run `zonewall migrate PATH --write`) |
+ * | `page-rules-unavailable` | error | `page_rules` on a zone whose service has no Page Rules API |
  * | `locked-filter-duplicate` | error | a simplified-flow filter with the same expression blocks a create |
  * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
  * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass), or a custom rule does (-> log/skip) |
@@ -40,7 +42,7 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `duplicate-ref` | warning | two live objects carry the same ref: the extra one is deleted |
  * | `filter-still-used` | warning | a filter left the manifest but an unmanaged rule still uses it: kept |
  * | `locked-filter-orphan` | warning | a simplified-flow filter without a rule: the API can neither delete nor change it |
- * | `migration-without-rules` | warning | migrating while the manifest has no `managed_rules` |
+ * | `migration-without-rules` | warning | migrating while the manifest has no `managed_rules`: the service's proposal is deployed as it is |
  */
 export const FindingCodes = {
   'duplicate-expression': 'error',
@@ -50,7 +52,9 @@ export const FindingCodes = {
   'unknown-previous-waf-object': 'error',
   'invalid-previous-waf-setting': 'error',
   'migration-blocked': 'error',
+  'migration-step-unavailable': 'error',
   'previous-waf-unavailable': 'error',
+  'page-rules-unavailable': 'error',
   'locked-filter-duplicate': 'error',
   'deletes-too-many': 'danger',
   'weakens-action': 'danger',

@@ -49,5 +49,6 @@ export function fingerprint(live: LiveZone): string {
     for (const o of [...w.overrides].sort(byId)) put('wo', o.id);
   }
   put('m', live.migration === null ? null : live.migration.waf_state);
+  for (const p of [...(live.pageRules ?? [])].sort(byId)) put('pr', [p.id, stableStringify(p.targets), stableStringify(p.actions), p.priority, p.status, p.modified_on ?? '']);
   return `sha256:${hash.digest('hex')}`;
 }

@@ -7,7 +7,7 @@
 import type { Action } from './action.js';
 import type { Attributes, ChangeReason, Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
-import type { EntrypointBody, FilterBody, LiveSection, PlanTier } from './live.js';
+import type { EntrypointBody, FilterBody, LiveSection, PageRuleBody, PlanTier } from './live.js';
 import type { PhaseName } from './order.js';
 import { hasErrors, type Plan, type PlanSummary, type UnmanagedObject } from './plan.js';
 import type { CustomRuleOp, CustomRulesWrite, FirewallRuleWriteBody, Write } from './write.js';
@@ -19,7 +19,7 @@ export const PlanFormatVersion = '1.1';
 export interface WriteJson {
   op: Write['op'];
   id?: string;
-  body?: FilterBody | FirewallRuleWriteBody | { sensitivity?: string; action_mode?: string };
+  body?: FilterBody | FirewallRuleWriteBody | PageRuleBody | { sensitivity?: string; action_mode?: string };
   destroy_first?: boolean;
   package_id?: string;
   group_id?: string;
@@ -98,6 +98,9 @@ function writeToJson(w: Write): WriteJson {
     case 'waf_package.patch': return { op: w.op, package_id: w.packageId, body: w.body };
     case 'waf_group.patch': return { op: w.op, package_id: w.packageId, group_id: w.groupId, mode: w.mode };
     case 'waf_rule.patch': return { op: w.op, package_id: w.packageId, rule_id: w.ruleId, mode: w.mode };
+    case 'page_rule.create': return { op: w.op, body: w.body };
+    case 'page_rule.update': return { op: w.op, id: w.id, body: w.body };
+    case 'page_rule.delete': return { op: w.op, id: w.id };
   }
 }
 
@@ -119,6 +122,9 @@ function writeFromJson(w: WriteJson): Write {
     case 'waf_package.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), body: body() as { sensitivity?: string } };
     case 'waf_group.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), groupId: need(w.group_id, 'group_id', w.op), mode: need(w.mode, 'mode', w.op) as 'on' | 'off' };
     case 'waf_rule.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), ruleId: need(w.rule_id, 'rule_id', w.op), mode: need(w.mode, 'mode', w.op) };
+    case 'page_rule.create': return { op: w.op, body: body() as PageRuleBody };
+    case 'page_rule.update': return { op: w.op, id: id(), body: body() as PageRuleBody };
+    case 'page_rule.delete': return { op: w.op, id: id() };
   }
 }
 

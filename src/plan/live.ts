@@ -236,6 +236,28 @@ export interface LivePreviousWaf {
   overrides: LiveWafOverride[];
 }
 
+/** A Page Rule action of the subset zonewall manages (seed 002): `disable_security`, or `waf` on/off. */
+export type PageRuleAction = { id: 'disable_security'; value?: never } | { id: 'waf'; value: 'on' | 'off' } | { id: string; value?: unknown };
+
+/** A Page Rule as `GET /zones/{zone_id}/pagerules` returns it (no ref: matched by its URL target). */
+export interface LivePageRule {
+  id: string;
+  targets: { target: 'url'; constraint: { operator: string; value: string } }[];
+  actions: PageRuleAction[];
+  priority: number;
+  status: 'active' | 'disabled';
+  created_on?: string;
+  modified_on?: string;
+}
+
+/** The body of a Page Rule create or update. */
+export interface PageRuleBody {
+  targets: { target: 'url'; constraint: { operator: 'matches'; value: string } }[];
+  actions: PageRuleAction[];
+  priority: number;
+  status: 'active' | 'disabled';
+}
+
 /** Which WAF versions are active: the seed's states `previous only`, `both`, `new only`. */
 export type WafState = 'previous_only' | 'both' | 'new_only';
 
@@ -253,10 +275,13 @@ export interface LiveMigrationStatus {
  * needs them (filters and firewall rules are always read). A section left out is `null` in the
  * `LiveZone`, and `LiveZone.sections` says which were read.
  */
-export type LiveSection = 'migration' | 'entrypoint' | 'custom_rules' | 'previous_waf';
+export type LiveSection = 'migration' | 'entrypoint' | 'custom_rules' | 'previous_waf' | 'page_rules' | 'migration_config';
 
-/** Every optional section, in the order a read resolves them (the status first: others depend on it). */
-export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'custom_rules', 'previous_waf'];
+/**
+ * Every optional section, in the order a read resolves them (the status first: others depend on it).
+ * `migration_config` is read only when named, never as part of "all".
+ */
+export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'custom_rules', 'previous_waf', 'page_rules', 'migration_config'];
 
 /** Everything the planner needs to know about one zone, read in one pass. */
 export interface LiveZone {
@@ -273,6 +298,15 @@ export interface LiveZone {
   /** null once the zone has migrated (the previous WAF's APIs no longer answer). */
   previousWaf: LivePreviousWaf | null;
   migration: LiveMigrationStatus | null;
+  /**
+   * The service's proposed new WAF configuration ("Get new WAF configuration"), read only when the
+   * plan may take a migration step (section `migration_config`, read only when named) and the zone has not
+   * finished migrating: a step PUTs it (skip rules included), as `zonewall migrate` does. Undefined
+   * when not read; null when the service has none for the zone.
+   */
+  migrationConfig?: EntrypointBody | null;
+  /** The zone's Page Rules; undefined when the service has no Page Rules API for the zone. */
+  pageRules?: LivePageRule[];
   /** The optional sections this read asked for; absent means all of them. */
   sections?: readonly LiveSection[];
 }

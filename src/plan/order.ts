@@ -12,6 +12,7 @@
  * | `filters.create` | POST of filters, in batches |
  * | `firewall_rules.update` | PUT of rules (priorities, repoints), in batches |
  * | `firewall_rules.create` | POST of rules, in batches |
+ * | `page_rules` | one POST, PUT or DELETE per Page Rule (the API has no batch form) |
  * | `previous_waf` | one PATCH per package, group or rule (the API has no batch form) |
  * | `custom_rules` | single-rule POST/PATCH/DELETE calls, or one PUT of the custom phase entry point |
  * | `entrypoint` | one PUT of the whole entry point (and the migration step) |
@@ -28,6 +29,7 @@ export const PhaseNames = [
   'filters.create',
   'firewall_rules.update',
   'firewall_rules.create',
+  'page_rules',
   'previous_waf',
   'custom_rules',
   'entrypoint',
@@ -50,11 +52,14 @@ export function phaseOf(write: Write): PhaseName {
     case 'waf_package.patch':
     case 'waf_group.patch':
     case 'waf_rule.patch': return 'previous_waf';
+    case 'page_rule.create':
+    case 'page_rule.update':
+    case 'page_rule.delete': return 'page_rules';
   }
 }
 
 const kindOrder: Record<Change['kind'], number> = {
-  filter: 0, firewall_rule: 1, custom_rule: 2, waf_package: 3, waf_group: 4, waf_rule: 5, managed_ruleset: 6, waf_migration: 7,
+  filter: 0, firewall_rule: 1, custom_rule: 2, waf_package: 3, waf_group: 4, waf_rule: 5, managed_ruleset: 6, waf_migration: 7, page_rule: 8,
 };
 
 /** The rank of a change in apply order: the phase of its first write, entry-point changes at `entrypoint`. */

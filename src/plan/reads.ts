@@ -15,7 +15,9 @@ import type { LiveSection } from './live.js';
  * - `custom_rules` needs the custom phase entry point (the same, for WAF custom rules);
  * - `previous_waf` needs the previous WAF, and the migration status (a migrated zone has none);
  * - `waf_migration` needs the status, the entry point (re-sent by the migration step) and the
- *   previous WAF's URI overrides (they block the migration).
+ *   previous WAF's URI overrides (they block the migration); a step forward (`validation`,
+ *   `pending`) also needs the service's proposed configuration, which it PUTs;
+ * - `page_rules` needs the zone's Page Rules.
  * @example await provider.readZone(zone.id, readsFor(desired))
  */
 export function readsFor(desired: DesiredZone): LiveSection[] {
@@ -31,5 +33,8 @@ export function readsFor(desired: DesiredZone): LiveSection[] {
     sections.add('entrypoint');
     sections.add('previous_waf');
   }
+  // A step forward PUTs the service's proposed configuration (skip rules included): read it.
+  if (desired.wafMigration === 'validation' || desired.wafMigration === 'pending') sections.add('migration_config');
+  if (desired.pageRules !== undefined) sections.add('page_rules');
   return [...sections];
 }

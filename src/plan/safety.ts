@@ -134,6 +134,8 @@ function changeFindings(c: Change): Finding[] {
       ? [finding('pauses-blocking-rule', `${label(c)}: the filter is paused, so every rule using it stops matching`, { kind: c.kind, ref: c.ref })] : [];
     case 'waf_package': case 'waf_group': case 'waf_rule': return previousWaf(c);
     case 'waf_migration': return migration(c);
+    // Page Rules that switch security off are shown as changes; the migration turns them into skip rules.
+    case 'page_rule': return [];
   }
 }
 

@@ -4,7 +4,7 @@
  * by the same plan names it by `ref`, because the filter's id is only known once it exists; apply
  * resolves the ref from the create call's answer.
  */
-import type { CustomRuleBody, FilterBody, FirewallRuleBody, EntrypointBody } from './live.js';
+import type { CustomRuleBody, FilterBody, FirewallRuleBody, EntrypointBody, PageRuleBody } from './live.js';
 
 /** How a rule write names its filter: by id when it exists, by ref when this plan creates it. */
 export type FilterPointer = { id: string } | { ref: string };
@@ -22,7 +22,10 @@ export type Write =
   | { op: 'firewall_rule.delete'; id: string; destroyFirst?: boolean }
   | { op: 'waf_package.patch'; packageId: string; body: { sensitivity?: string; action_mode?: string } }
   | { op: 'waf_group.patch'; packageId: string; groupId: string; mode: 'on' | 'off' }
-  | { op: 'waf_rule.patch'; packageId: string; ruleId: string; mode: string };
+  | { op: 'waf_rule.patch'; packageId: string; ruleId: string; mode: string }
+  | { op: 'page_rule.create'; body: PageRuleBody }
+  | { op: 'page_rule.update'; id: string; body: PageRuleBody }
+  | { op: 'page_rule.delete'; id: string };
 
 /** The one PUT of the `http_request_firewall_managed` entry point a plan may make. */
 export interface EntrypointWrite {

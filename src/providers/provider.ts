@@ -14,9 +14,11 @@ import type {
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LivePageRule,
   LiveSection,
   LiveZone,
   LiveZoneInfo,
+  PageRuleBody,
   PlanTier,
 } from '../plan/index.js';
 
@@ -146,6 +148,11 @@ export interface Provider {
   updateCustomRule(zoneId: string, rulesetId: string, ruleId: string, change: { body?: CustomRuleBody; position?: CustomRulePosition }): Promise<LiveCustomEntrypoint>;
   /** DELETE of one custom rule. */
   deleteCustomRule(zoneId: string, rulesetId: string, ruleId: string): Promise<LiveCustomEntrypoint>;
+
+  /** Page Rules: one call per rule (the API has no batch form). */
+  createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule>;
+  updatePageRule(zoneId: string, ruleId: string, body: PageRuleBody): Promise<LivePageRule>;
+  deletePageRule(zoneId: string, ruleId: string): Promise<void>;
 
   patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void>;
   patchWafGroup(zoneId: string, packageId: string, groupId: string, mode: 'on' | 'off'): Promise<void>;

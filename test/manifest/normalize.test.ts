@@ -39,19 +39,19 @@ describe('normalisation into a DesiredZone', () => {
 
   it('folds OWASP shorthands into overrides, sorted', () => {
     const zone = zoneOf(doc(z, 'managed_rules:', '  - ruleset: owasp', '    paranoia_level: 1', '    score_threshold: high',
-      '    action: log', '    overrides:', '      categories: [{category: wordpress, enabled: false}]',
-      '      rules: [{id: ffffffffffffffffffffffffffffffff, action: block}, {id: 0000000000000000000000000000000a, enabled: false}]'));
+      '    action: log', '    overrides:', '      categories: [{category: xss, enabled: false}]',
+      '      rules: [{id: fa54f3d75ed446e78c22b4ea57b90acf, action: block}, {id: a6be45d4905042b9964ff81dc12e41d2, enabled: false}]'));
     expect(zone.managedRules).toEqual([expect.objectContaining({
       ref: 'owasp', rulesetId: '4814384a9e5d4991b9815dcfc25d2f1f', enabled: true, expression: 'true', description: '',
       overrides: {
         categories: [
           { category: 'paranoia-level-2', enabled: false }, { category: 'paranoia-level-3', enabled: false },
-          { category: 'paranoia-level-4', enabled: false }, { category: 'wordpress', enabled: false },
+          { category: 'paranoia-level-4', enabled: false }, { category: 'xss', enabled: false },
         ],
         rules: [
-          { id: '0000000000000000000000000000000a', enabled: false },
           { id: '6179ae15870a4bb7b2d480d4843b323c', action: 'log', score_threshold: 25 },
-          { id: 'ffffffffffffffffffffffffffffffff', action: 'block' },
+          { id: 'a6be45d4905042b9964ff81dc12e41d2', enabled: false },
+          { id: 'fa54f3d75ed446e78c22b4ea57b90acf', action: 'block' },
         ],
       },
     })]);

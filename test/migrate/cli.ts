@@ -4,6 +4,8 @@
  * previous WAF through the engine's own v4 API (in-process, while no CLI process holds the state).
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../../src/engine/index.js';
 
@@ -66,4 +68,31 @@ export async function withEngine<T>(stateDir: string, fn: (call: (method: string
   } finally {
     await engine.close();
   }
+}
+
+/** A temp directory with an embedded-engine state directory, and CLI runs against it. */
+export interface Workspace {
+  dir: string;
+  stateDir: string;
+  /** `zonewall ARGS --state-dir STATE` in the directory. */
+  run(...args: string[]): Promise<CliResult>;
+  /** The same, expecting exit 0 (the output is in the failure message); resolves with stdout. */
+  ok(...args: string[]): Promise<string>;
+  remove(): void;
+}
+
+/** Creates a workspace; `expectOk` is the test's assertion (vitest's `expect`, passed in). */
+export function workspace(prefix: string, expectOk: (result: CliResult, what: string) => void): Workspace {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `zw-e2e-${prefix}-`));
+  const stateDir = path.join(dir, 'state');
+  const run = (...args: string[]) => zonewall([...args, '--state-dir', stateDir], { cwd: dir });
+  return {
+    dir, stateDir, run,
+    async ok(...args: string[]) {
+      const r = await run(...args);
+      expectOk(r, `zonewall ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
+      return r.stdout;
+    },
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -75,7 +75,7 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
     async deleteWafOverride(_zoneId, id) { calls.push({ op: 'delete-override', id }); overrides = overrides.filter((o) => o.id !== id); },
     createFilters: fail, updateFilters: fail, deleteFilters: fail,
     createFirewallRules: fail, updateFirewallRules: fail, deleteFirewallRules: fail,
-    patchWafPackage: fail, patchWafGroup: fail, patchWafRule: fail,
+    patchWafPackage: fail, patchWafGroup: fail, patchWafRule: fail, createPageRule: fail, updatePageRule: fail, deletePageRule: fail,
     putCustomEntrypoint: fail, createCustomRule: fail, updateCustomRule: fail, deleteCustomRule: fail,
     async close() {},
   };

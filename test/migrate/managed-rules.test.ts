@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactOverrides, desiredBody, proposalBody, rulesetAlias, toManifestEntry } from '../../src/migrate/managed-rules.js';
+import { compactOverrides, desiredBody, proposalBody, rulesetAlias, toManifestEntry } from '../../src/migrate/index.js';
 import { effectiveOwasp, owaspOverrides, readOwaspOverrides, thresholdLevel } from '../../src/migrate/owasp.js';
 import { ManagedRulesetIds, OwaspScoreRuleId } from '../../src/migrate/constants.js';
 import type { EntrypointBody, ExecuteEntrypointRule } from '../../src/plan/index.js';

@@ -6,7 +6,7 @@ import {
   mapOwaspPackage,
   mapPreviousWaf,
   mapVendorRuleMode,
-  withLivePackages,
+  withLiveSettings,
 } from '../../src/migrate/mapping.js';
 import { PreviousWafPackageIds } from '../../src/migrate/constants.js';
 import type { LivePreviousWaf } from '../../src/plan/index.js';
@@ -123,14 +123,14 @@ describe('mapPreviousWaf', () => {
   });
 });
 
-describe('withLivePackages', () => {
+describe('withLiveSettings', () => {
   it('fills what the manifest leaves out from the live package, the manifest winning', () => {
-    const s = withLivePackages({ packages: { [OWASP]: { action_mode: 'simulate' } }, groups: { g: 'off' }, rules: {} }, live);
+    const s = withLiveSettings({ packages: { [OWASP]: { action_mode: 'simulate' } }, groups: { g: 'off' }, rules: {} }, live);
     expect(s.packages[OWASP]).toEqual({ sensitivity: 'low', action_mode: 'simulate' });
     expect(s.groups).toEqual({ g: 'off' });
   });
 
   it('uses only the live packages without a manifest section', () => {
-    expect(withLivePackages(undefined, live).packages).toEqual({ [OWASP]: { sensitivity: 'low', action_mode: 'block' } });
+    expect(withLiveSettings(undefined, live).packages).toEqual({ [OWASP]: { sensitivity: 'low', action_mode: 'block' } });
   });
 });

@@ -221,3 +221,58 @@ describe('status', () => {
     expect(text).toContain('next: delete the URI-based overrides first: zonewall migrate delete-overrides --zone example.com --all --force');
   });
 });
+
+describe('the report reads groups and rules from the live zone at every step', () => {
+  const tuned = (): LivePreviousWaf => ({
+    ...previousWaf(),
+    groups: [{ id: 'g-bad-robots', name: 'OWASP Bad Robots', mode: 'off', package_id: OWASP }, { id: 'g-xss', name: 'OWASP XSS Attacks', mode: 'on', package_id: OWASP }],
+    rules: [
+      { id: '990012', description: 'Rogue web site crawler', group: { id: 'g-bad-robots', name: 'OWASP Bad Robots' }, package_id: OWASP, mode: 'off', allowed_modes: ['on', 'off'] },
+      { id: '950011', description: 'SSI injection', group: { id: 'g-xss', name: 'OWASP XSS Attacks' }, package_id: OWASP, mode: 'on', allowed_modes: ['on', 'off'] },
+    ],
+  });
+  const manual = (r: EquivalenceReport) => r.rows.filter((row) => row.verdict === 'manual').map((row) => row.subject);
+
+  it('keeps the "recreate by hand" rows after --write removed previous_waf, in validation state too, until new only', async () => {
+    const p = fakeProvider({ ...zone('enterprise'), live: { filters: [], firewallRules: [], entrypoint: null, previousWaf: tuned() } });
+    const reports: EquivalenceReport[] = [];
+    const dry = await runMigration(input(p, manifestText), { report: (r) => reports.push(r) });
+    const expected = ['OWASP group g-bad-robots (OWASP Bad Robots)', 'OWASP rule 990012 (Rogue web site crawler)'];
+    expect(manual(reports[0])).toEqual(expected);
+    // The rewritten manifest has no previous_waf: the live zone still says what must be recreated.
+    expect(parse(dry.text).previous_waf).toBeUndefined();
+    await runMigration(input(p, dry.text), { report: (r) => reports.push(r) });
+    expect(manual(reports[1])).toEqual(expected);
+    expect(reports[1].counts.manual).toBe(2);
+    const validated = await runMigration(input(p, dry.text, { mode: 'validation' }), { report: (r) => reports.push(r) });
+    expect(validated.after).toBe('both');
+    await runMigration(input(p, validated.text, { mode: 'pending', force: true }), { report: (r) => reports.push(r) });
+    expect(manual(reports[3])).toEqual(expected);
+  });
+});
+
+describe('the report lists the zone\'s Page Rules', () => {
+  it('pairs disable_security and waf: off Page Rules with the proposal\'s skip rules, and says when one is missing', async () => {
+    const target = (value: string) => [{ target: 'url' as const, constraint: { operator: 'matches', value } }];
+    const pageSkip: EntrypointRule = { ...skip, expression: 'http.request.full_uri wildcard "*example.com/images/*"', description: 'Migrated from Page Rule p1 (*example.com/images/*)' };
+    const p = fakeProvider({ ...zone('business'), proposal: { ...proposal, rules: [pageSkip, ...proposal.rules] }, live: {
+      filters: [], firewallRules: [], entrypoint: null, previousWaf: previousWaf(),
+      pageRules: [
+        { id: 'p1', targets: target('*example.com/images/*'), actions: [{ id: 'disable_security' }], priority: 1, status: 'active' },
+        { id: 'p2', targets: target('example.com/legacy/*'), actions: [{ id: 'waf', value: 'off' }], priority: 1, status: 'active' },
+        { id: 'p3', targets: target('example.com/admin/*'), actions: [{ id: 'waf', value: 'on' }], priority: 1, status: 'active' },
+      ],
+    } });
+    const reports: EquivalenceReport[] = [];
+    await runMigration(input(p, manifestText), { report: (r) => reports.push(r) });
+    const rows = reports[0].rows.filter((r) => r.subject.startsWith('Page Rule'));
+    expect(rows.map((r) => [r.subject, r.verdict, r.previous])).toEqual([
+      ['Page Rule *example.com/images/*', 'maps', 'disable_security'],
+      ['Page Rule example.com/legacy/*', 'manual', 'waf off'],
+      ['Page Rule example.com/admin/*', 'maps', 'waf on'],
+    ]);
+    expect(rows[0].proposed).toBe('skip the rules after it in the entry point when http.request.full_uri wildcard "*example.com/images/*"');
+    // The Page Rule's skip rule is not reported a second time as a firewall rule's.
+    expect(reports[0].rows.filter((r) => r.previous === 'firewall rule: bypass waf')).toHaveLength(1);
+  });
+});

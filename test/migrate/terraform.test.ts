@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseTerraformState } from '../../src/migrate/terraform-state.js';
 import { convertTerraform, kindOf } from '../../src/migrate/terraform-convert.js';
+import { terraformAdoption } from '../../src/migrate/terraform-adopt.js';
 import { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from '../../src/migrate/terraform-render.js';
 import { slug, uniqueKey } from '../../src/migrate/terraform-attributes.js';
 
@@ -131,9 +132,10 @@ describe('convertTerraform: cloudflare_ resources of terraform show -json', () =
   });
 
   it('converts the managed-phase ruleset with nested blocks, status and shorthand', () => {
+    // A ref equal to the rule's id is the API's default, not a key: the item keeps its default key.
     expect(c.managedRules!.entries).toEqual([
       {
-        ruleset: 'managed', ref: '1111aaaa2222bbbb3333cccc4444dddd', description: 'Cloudflare Managed Ruleset',
+        ruleset: 'managed', description: 'Cloudflare Managed Ruleset',
         overrides: { categories: [{ category: 'wordpress', enabled: false }], rules: [{ id: '5f6744fa026a4638bda5b3d7d5e015dd', action: 'log' }] },
       },
       { ruleset: 'owasp', ref: 'owasp-core', enabled: false, paranoia_level: 1, score_threshold: 'medium', action: 'block' },
@@ -185,5 +187,28 @@ describe('zone selection and keys', () => {
     expect(slug('***')).toBeUndefined();
     const taken = new Set<string>();
     expect([uniqueKey(['a'], taken, 'f'), uniqueKey(['a'], taken, 'f'), uniqueKey([undefined, 'bad key'], taken, 'f')]).toEqual(['a', 'a-2', 'f']);
+  });
+});
+
+describe('terraformAdoption: the live objects the state names get their keys as refs', () => {
+  it('writes refs of filters, firewall rules and entry point rules found by id, and lists what the zone lacks', () => {
+    const converted = convertTerraform(parseTerraformState(JSON.stringify({ version: 4, resources: [
+      { mode: 'managed', type: 'svc_filter', name: 'office', instances: [{ attributes: { id: 'f1', zone_id: 'z', expression: 'ip.src in {192.0.2.0/24}' } }] },
+      { mode: 'managed', type: 'svc_filter', name: 'gone', instances: [{ attributes: { id: 'f9', zone_id: 'z', expression: 'http.host eq "x"' } }] },
+      { mode: 'managed', type: 'svc_firewall_rule', name: 'bypass', instances: [{ attributes: { id: 'r1', zone_id: 'z', filter_id: 'f1', action: 'bypass', products: ['waf'], priority: 1 } }] },
+      { mode: 'managed', type: 'svc_ruleset', name: 'm', instances: [{ attributes: { zone_id: 'z', phase: 'http_request_firewall_managed', kind: 'zone',
+        rules: [{ id: 'e1', ref: 'e1', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } }] } }] },
+    ] }), 'tf.json').resources);
+    const filter = { id: 'f1', expression: 'ip.src in {192.0.2.0/24}', paused: false };
+    const a = terraformAdoption(converted, {
+      zone: { id: 'z', name: 'z.test' }, filters: [filter], previousWaf: null, migration: null,
+      firewallRules: [{ id: 'r1', action: 'bypass', priority: 1, paused: false, products: ['waf'], filter }],
+      entrypoint: { id: 'ep', name: 'default', kind: 'zone', phase: 'http_request_firewall_managed', version: '1',
+        rules: [{ id: 'e1', ref: 'e1', version: '1', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } }] },
+    });
+    expect(a.writes.filters).toEqual([{ id: 'f1', expression: 'ip.src in {192.0.2.0/24}', paused: false, ref: 'office' }]);
+    expect(a.writes.firewallRules).toEqual([{ id: 'r1', action: 'bypass', priority: 1, paused: false, products: ['waf'], ref: 'bypass', filter: { id: 'f1' } }]);
+    expect(a.writes.entrypoint!.rules).toEqual([{ id: 'e1', ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } }]);
+    expect(a.missing).toEqual(['svc_filter.gone']);
   });
 });

@@ -122,19 +122,45 @@ describe('diffZone: skip rules in the managed entry point', () => {
 });
 
 describe('diffZone: WAF migration', () => {
-  it('moves the migration on through the entry point PUT, as a danger finding', () => {
-    const plan = diffZone(desired({ wafMigration: 'validation', managedRules: [dManaged('managed', MANAGED)] }), live());
+  it('moves the migration on with the body migrate sends: the proposal\'s skip rules, then managed_rules', () => {
+    const skip = { id: '', version: '', ref: '', action: 'skip' as const, expression: 'ip.src in {203.0.113.0/24}', description: 'office', enabled: true, action_parameters: { ruleset: 'current' as const } };
+    const proposal = { name: 'default', rules: [skip, { ...lManaged('p1', MANAGED), id: '', ref: '' }] };
+    const plan = diffZone(desired({ wafMigration: 'validation', managedRules: [dManaged('managed', MANAGED)] }), live({ migrationConfig: proposal }));
     expect(plan.entrypoint!.wafMigration).toBe('validation');
-    expect(plan.changes.find((c) => c.kind === 'waf_migration')).toMatchObject({ action: 'update', before: { state: 'previous_only' }, after: { state: 'both' } });
+    // Validation bodies omit id, version and ref (seed 002).
+    expect(plan.entrypoint!.body.rules).toEqual([
+      { action: 'skip', expression: 'ip.src in {203.0.113.0/24}', description: 'office', enabled: true, action_parameters: { ruleset: 'current' } },
+      { action: 'execute', expression: 'true', description: '', ref: 'managed', enabled: true, action_parameters: { id: MANAGED } },
+    ]);
+    const change = plan.changes.find((c) => c.kind === 'waf_migration');
+    expect(change).toMatchObject({ action: 'update', before: { state: 'previous_only' }, after: { state: 'both' } });
+    expect(change!.note).toContain('carries 1 skip rule(s) and 1 managed ruleset deployment(s), from the manifest\'s managed_rules');
     expect(plan.findings.map((f) => f.code)).toEqual(['flips-waf-migration']);
   });
 
-  it('re-sends the current entry point when only the migration moves, and warns', () => {
+  it('deploys the proposal as it is when the manifest has no managed_rules, and warns', () => {
+    const proposal = { name: 'default', rules: [{ ...lManaged('p1', MANAGED), id: '', ref: '', version: '' }] };
+    const plan = diffZone(desired({ wafMigration: 'pending' }), live({ migrationConfig: proposal }));
+    expect(plan.entrypoint!.body.rules).toEqual([{ id: '', ref: '', version: '', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }]);
+    expect(plan.findings.map((f) => f.code).sort()).toEqual(['flips-waf-migration', 'migration-without-rules']);
+  });
+
+  it('refuses the step, naming zonewall migrate, when the proposal is missing', () => {
+    for (const migrationConfig of [undefined, null]) {
+      const plan = diffZone(desired({ wafMigration: 'pending', managedRules: [dManaged('managed', MANAGED)] }), live({ ...(migrationConfig === null ? { migrationConfig } : {}) }));
+      expect(plan.entrypoint?.wafMigration).toBeUndefined();
+      const error = plan.findings.find((f) => f.code === 'migration-step-unavailable');
+      expect(error?.level).toBe('error');
+      expect(error?.message).toContain('zonewall migrate zone.yaml --mode pending --force');
+    }
+  });
+
+  it('re-sends the validated entry point when only the migration moves', () => {
     const rules = [lManaged('m1', MANAGED, { ref: 'managed', last_updated: '2024-01-01T00:00:00Z' })];
     const plan = diffZone(desired({ wafMigration: 'pending' }), live({ entrypoint: entrypoint(rules), migration: {
       migration_state: 'start', old_waf_status: 'enabled', new_waf_status: 'enabled', waf_state: 'both' } }));
     expect(plan.entrypoint).toEqual({ body: { name: 'default', rules: [{ id: hex('m1'), ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }] }, wafMigration: 'pending' });
-    expect(plan.findings.map((f) => f.code).sort()).toEqual(['flips-waf-migration', 'migration-without-rules']);
+    expect(plan.findings.map((f) => f.code)).toEqual(['flips-waf-migration']);
   });
 
   it('cannot go back: an earlier state is a warning, not a change', () => {
@@ -162,6 +188,30 @@ describe('diffZone: previous WAF', () => {
     overrides: [],
   };
   const loc = { file: 'zone.yaml', line: 3, column: 1 };
+
+  it('plans a reset to the default, as a change, for an entry removed from previous_waf', () => {
+    const tuned: LivePreviousWaf = {
+      ...previousWaf,
+      packages: [{ ...previousWaf.packages[0]!, sensitivity: 'low', action_mode: 'simulate' }, previousWaf.packages[1]!],
+      groups: [{ ...previousWaf.groups[0]!, mode: 'off' }],
+      rules: [{ ...previousWaf.rules[0]!, mode: 'disable' }],
+    };
+    // The manifest used to list all three; now it lists only the group.
+    const plan = diffZone(desired({ previousWaf: { packages: {}, groups: { g1: 'off' }, rules: {}, location: loc } }), live({ previousWaf: tuned }));
+    const resets = plan.changes.filter((c) => c.reason === 'reset-to-default');
+    expect(resets.map((c) => [c.kind, c.ref, c.before, c.after])).toEqual([
+      ['waf_package', 'owasp1', { sensitivity: 'low', action_mode: 'simulate' }, { sensitivity: 'high', action_mode: 'challenge' }],
+      ['waf_rule', '100048', { mode: 'disable' }, { mode: 'default' }],
+    ]);
+    expect(resets.flatMap((c) => c.writes)).toEqual([
+      { op: 'waf_package.patch', packageId: 'owasp1', body: { sensitivity: 'high', action_mode: 'challenge' } },
+      { op: 'waf_rule.patch', packageId: 'cf1', ruleId: '100048', mode: 'default' },
+    ]);
+    expect(plan.summary.change).toBe(2);
+    expect(renderPlanText(plan)).toContain('~ waf_rule "100048"  # reset-to-default');
+    // Without a previous_waf section nothing of the previous WAF is managed: nothing is reset.
+    expect(diffZone(desired(), live({ previousWaf: tuned })).changes).toEqual([]);
+  });
 
   it('patches only what differs, one request each, and flags weakening', () => {
     const plan = diffZone(desired({ previousWaf: {

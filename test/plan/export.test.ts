@@ -160,7 +160,7 @@ describe('exportManifest: WAF sections', () => {
         {
           id: hex(11), ref: 'owasp', action: 'execute', expression: 'true', enabled: true,
           action_parameters: { id: owasp, overrides: {
-            categories: [{ category: 'paranoia-level-3', enabled: false }, { category: 'paranoia-level-4', enabled: false }, { category: 'wordpress', action: 'log' }],
+            categories: [{ category: 'paranoia-level-3', enabled: false }, { category: 'paranoia-level-4', enabled: false }, { category: 'xss', action: 'log' }],
             rules: [{ id: '6179ae15870a4bb7b2d480d4843b323c', score_threshold: 60, action: 'managed_challenge' }],
           } },
         },
@@ -169,7 +169,7 @@ describe('exportManifest: WAF sections', () => {
     const { result } = roundTrip(live);
     expect(result.document.managed_rules).toEqual([
       { ruleset: 'managed', ref: hex(10), overrides: { rules: [{ id: '5f6744fa026a4638bda5b3d7d5e015dd', action: 'log', enabled: true }] } },
-      { ruleset: 'owasp', paranoia_level: 2, action: 'managed_challenge', score_threshold: 'low', overrides: { categories: [{ category: 'wordpress', action: 'log' }] } },
+      { ruleset: 'owasp', paranoia_level: 2, action: 'managed_challenge', score_threshold: 'low', overrides: { categories: [{ category: 'xss', action: 'log' }] } },
     ]);
     expect(result.adoption.entrypoint).toBeNull();
   });
@@ -234,5 +234,27 @@ describe('exportManifest: WAF sections', () => {
     });
     expect(result.document.waf_migration).toBe('none');
     expect(text).toContain('"100048": simulate');
+  });
+});
+
+describe('exportManifest: Page Rules', () => {
+  it('writes disable_security and waf Page Rules keyed by their URL, plans empty, and reports the rest', () => {
+    const target = (value: string) => [{ target: 'url' as const, constraint: { operator: 'matches', value } }];
+    const live = zoneOf([], [], { pageRules: [
+      { id: 'p1', targets: target('*example.com/images/*'), actions: [{ id: 'disable_security' }], priority: 1, status: 'active' },
+      { id: 'p2', targets: target('example.com/legacy/*'), actions: [{ id: 'waf', value: 'off' }], priority: 2, status: 'disabled' },
+      { id: 'p3', targets: target('example.com/static/*'), actions: [{ id: 'cache_level', value: 'bypass' }], priority: 1, status: 'active' },
+    ] });
+    const result = exportManifest(live);
+    expect(result.document.page_rules).toEqual({
+      'example-com-images': { url: '*example.com/images/*', disable_security: true },
+      'example-com-legacy': { url: 'example.com/legacy/*', waf: 'off', status: 'disabled', priority: 2 },
+    });
+    expect(result.skipped).toEqual([{ kind: 'page_rule', id: 'p3', reason: 'actions cache_level: page_rules holds disable_security and waf only' }]);
+    const loaded = validateManifestText(renderManifestYaml(result.document, { schema: 's.json' }), 'zone.yaml');
+    expect(loaded.issues).toEqual([]);
+    const plan = diffZone(loaded.zone!, live);
+    expect(plan.changes.filter((c) => c.action !== 'no-op')).toEqual([]);
+    expect(plan.unmanaged.map((u) => u.id)).toEqual(['p3']);
   });
 });

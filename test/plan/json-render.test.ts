@@ -104,3 +104,35 @@ describe('markdown rendering', () => {
     expect(md).toContain('1 unmanaged object(s)');
   });
 });
+
+describe('override changes, one line per override', () => {
+  const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
+  const SCORE = '6179ae15870a4bb7b2d480d4843b323c';
+  const RULE = '9d5d6f8a3b0c4e21a7f4c2d1e0b9a8f7';
+  function overridePlan(): Plan {
+    return diffZone(desired({ managedRules: [dManaged('owasp', OWASP, { overrides: {
+      categories: [{ category: 'paranoia-level-4', enabled: false }, { category: 'xss', action: 'block' }],
+      rules: [{ id: SCORE, score_threshold: 60, action: 'block' }, { id: RULE, action: 'block' }],
+    } })] }), live({ entrypoint: { id: hex('ep'), name: 'default', kind: 'zone', phase: 'http_request_firewall_managed', version: '2', rules: [
+      { id: hex('o'), ref: 'owasp', version: '1', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: OWASP, overrides: {
+        categories: [{ category: 'xss', action: 'log' }],
+        rules: [{ id: SCORE, score_threshold: 40, action: 'block' }, { id: RULE, action: 'log' }],
+      } } },
+    ] } }));
+  }
+
+  it('renders text with the rule, the field and old -> new, never a JSON blob', () => {
+    const text = renderPlanText(overridePlan());
+    expect(text).toContain('overrides: category paranoia-level-4 enabled: (default) -> false');
+    expect(text).toContain('overrides: category xss action: log -> block');
+    expect(text).toContain('overrides: rule 6179ae15… score_threshold: 40 -> 60');
+    expect(text).toContain('overrides: rule 9d5d6f8a… action: log -> block');
+    expect(text).not.toContain('{"categories"');
+  });
+
+  it('renders markdown the same way', () => {
+    const md = renderPlanMarkdown(overridePlan());
+    expect(md).toContain('overrides: rule 6179ae15… score_threshold: `40` → `60`');
+    expect(md).not.toContain('{"categories"');
+  });
+});

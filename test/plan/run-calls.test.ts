@@ -14,9 +14,11 @@ describe('run call estimate', () => {
     expect(estimateReads(live({ filters, sections: [] }))).toBe(10 + 1);
     expect(estimateReads(live({ filters, sections: ['migration', 'entrypoint'] }))).toBe(13);
     expect(estimateReads(live({ filters, sections: ['custom_rules'] }))).toBe(10 + 1 + 1);
-    // Every section read (status, managed and custom entry points); a previous WAF that answered
+    // Every section read (custom entry point and Page Rules included); a previous WAF that answered
     // nothing still cost its package list.
-    expect(estimateReads(live({ filters }))).toBe(10 + 1 + 1 + 1 + 1 + 1);
+    expect(estimateReads(live({ filters }))).toBe(10 + 1 + 1 + 1 + 1 + 1 + 1);
+    // The migration proposal only when named, and only before the zone finished migrating.
+    expect(estimateReads(live({ filters, sections: ['migration', 'migration_config'] }))).toBe(10 + 1 + 1 + 1);
   });
 
   it('adds the reads and writes of every zone, and waits a window per 1,200 past the first', () => {

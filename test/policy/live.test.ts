@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyZone } from '../../src/apply/index.js';
 import { Engine, loadCredentials, startServer, type RunningServer } from '../../src/engine/index.js';
 import type { DesiredZone } from '../../src/manifest/index.js';
-import { diffZone } from '../../src/plan/index.js';
+import { diffZone, readsFor } from '../../src/plan/index.js';
 import { PolicyTestsError, buildZoneModel, runAgainstZone, runOffline, type CaseResult, type TestCase } from '../../src/policy/index.js';
 import { openProvider, type Provider } from '../../src/providers/index.js';
 import { casesOf, desiredOf, firewallManifest, wafManifest } from './fixtures.js';
@@ -34,7 +34,7 @@ const wafCases = casesOf(`- name: log4j is logged by the new WAF, blocked by the
 
 async function apply(provider: Provider, desired: DesiredZone): Promise<void> {
   const { zone } = await provider.resolveZone(desired.zone, provider.kind === 'engine' ? { create: { plan: 'enterprise' } } : {});
-  const result = await applyZone(diffZone(desired, await provider.readZone(zone.id)), provider, { force: true });
+  const result = await applyZone(diffZone(desired, await provider.readZone(zone.id, readsFor(desired))), provider, { force: true });
   expect(result.ok).toBe(true);
 }
 

@@ -34,8 +34,17 @@ describe('readZone', () => {
     expect(live.previousWaf?.groups.map((g) => g.id)).toEqual(['p1g', 'p2g']);
     expect(live.previousWaf?.rules.map((r) => r.id)).toEqual(['p1r', 'p2r']);
     expect(live.migration?.waf_state).toBe('previous_only');
-    // status, filters, rules, managed and custom entry points, packages, 2 x (groups, rules), overrides
-    expect(fake.stats.requests).toBe(11);
+    // status, filters, rules, managed and custom entry points, Page Rules, packages, 2 x (groups, rules), overrides
+    expect(fake.stats.requests).toBe(12);
+  });
+
+  it('reads the Page Rules, and takes a 404 as "no Page Rules API" (undefined, not empty)', async () => {
+    const fake = zoneWith({ migration_state: 'done', old_waf_status: 'disabled', new_waf_status: 'enabled', waf_state: 'new_only' });
+    const rule = { id: 'pr1', targets: [{ target: 'url', constraint: { operator: 'matches', value: '*example.com/img/*' } }], actions: [{ id: 'disable_security' }], priority: 1, status: 'active' };
+    fake.canned.set(`GET ${base}/pagerules`, ok([rule]));
+    expect((await readZone(new V4Client(fake), zone)).pageRules).toEqual([rule]);
+    fake.canned.set(`GET ${base}/pagerules`, error(404, 7003, 'Could not route to /zones/x/pagerules'));
+    expect((await readZone(new V4Client(fake), zone)).pageRules).toBeUndefined();
   });
 
   it('does not read the previous WAF of a zone that finished migrating', async () => {

@@ -14,7 +14,8 @@ import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/
 import { ZonewallError } from '../../errors.js';
 import { exportManifest, renderManifestYaml } from '../../plan/index.js';
 import type { ExportResult, ExportedObject } from '../../plan/index.js';
-import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import { DefaultStateDir } from '../../providers/index.js';
+import { sendAdoption } from '../adopt.js';
 import { ExitCodes } from '../exit-codes.js';
 import { addProviderOptions, openProvider } from '../provider-options.js';
 import type { CommandModule } from './command.js';
@@ -93,27 +94,12 @@ async function runExport(opts: ExportCommandOptions): Promise<number> {
     else process.stdout.write(text);
     const report = opts.out !== undefined && opts.out !== '-' ? process.stdout : process.stderr;
     report.write(summaryLine(result, zone.name, opts.out));
-    if (opts.adopt) await adopt(provider, zone.id, result);
+    if (opts.adopt) await sendAdoption(provider, zone.id, result.adoption, 'run zonewall export again');
     report.write(renderReport(result, opts.adopt));
     return ExitCodes.ok;
   } finally {
     lock?.release();
     await provider.close();
-  }
-}
-
-/** Sends the adoption writes: filters, firewall rules (bulk PUTs), then the custom phase and the entry point if needed. */
-async function adopt(provider: Provider, zoneId: string, result: ExportResult): Promise<void> {
-  const { filters, firewallRules, entrypoint, customRules } = result.adoption;
-  try {
-    if (filters.length > 0) await provider.updateFilters(zoneId, filters);
-    if (firewallRules.length > 0) await provider.updateFirewallRules(zoneId, firewallRules);
-    if (customRules !== null) await provider.putCustomEntrypoint(zoneId, customRules);
-    if (entrypoint !== null) await provider.putEntrypoint(zoneId, entrypoint);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    throw new ZonewallError(err instanceof ZonewallError ? err.code : 'ERR_PROVIDER',
-      `the manifest was written, but adopting its objects failed: ${why}; run zonewall export again to finish adopting`, { cause: err });
   }
 }
 

@@ -19,12 +19,13 @@ import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import {
   checkConvertedManifest, convertTerraform, deleteUriOverrides, parseTerraformState, readMigrationStatus, renderBlockers,
   renderConversionReport, renderConvertedManifest, renderMigrationStatus, renderReport, runMigration,
-  WafStateLabels,
+  terraformAdoption, WafStateLabels,
 } from '../../migrate/index.js';
-import type { MigrateOutcome, MigrationMode } from '../../migrate/index.js';
+import type { ConvertedManifest, MigrateOutcome, MigrationMode } from '../../migrate/index.js';
 import { DefaultStateDir } from '../../providers/index.js';
 import type { Provider } from '../../providers/index.js';
-import { addProviderOptions, openProvider, providerFlags } from '../provider-options.js';
+import { sendAdoption } from '../adopt.js';
+import { addProviderOptions, openProvider, providerFlags, providerOptions } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 
 /** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
@@ -181,7 +182,38 @@ async function fromTerraform(path: string | undefined, file: string, opts: Migra
     throw new ZonewallError('ERR_USAGE', `${path} exists; the converted manifest would replace it entirely: pass --force to overwrite it, or choose another PATH`);
   }
   writeFileAtomic(path, manifest);
-  process.stdout.write(`Wrote ${path}.\n${report}`);
+  process.stdout.write(`Wrote ${path}.\n`);
+  process.stdout.write(await adoptConverted(converted, path, opts));
+  process.stdout.write(report);
+}
+
+/**
+ * Adopts the live objects the state's ids name (zonewall's "import into the tool's state": their
+ * ref becomes their manifest key), so a plan of the written manifest shows no changes. Only where
+ * the zone already is: a remote API, or an embedded engine whose state directory exists (a
+ * conversion alone never creates one).
+ */
+async function adoptConverted(converted: ConvertedManifest, path: string, opts: MigrateOptions): Promise<string> {
+  const where = providerOptions(opts, process.env);
+  if (where.remote === undefined && !existsSync(where.stateDir ?? DefaultStateDir)) {
+    return `Nothing adopted: no embedded engine state at ${where.stateDir ?? DefaultStateDir} (pass --state-dir or --remote to adopt the zone's live objects).\n`;
+  }
+  return withProvider(opts, async (provider) => {
+    const found = await provider.resolveZone(converted.zone).catch(() => undefined);
+    if (found === undefined) return `Nothing adopted: zone ${converted.zone} is not at the ${provider.description}.\n`;
+    const { zone } = found;
+    const stateDir = provider.kind === 'engine' ? (typeof opts.stateDir === 'string' ? opts.stateDir : DefaultStateDir) : undefined;
+    const held = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
+    try {
+      const adoption = terraformAdoption(converted, await provider.readZone(zone.id));
+      await sendAdoption(provider, zone.id, adoption.writes, `run zonewall migrate ${path} --from-terraform-state ... --write --force again`);
+      const lines = [`Adopted ${adoption.adopted.length} live object(s) of ${zone.name} named by the state's ids (ref written):`, ...adoption.adopted.map((a) => `  ${a}`)];
+      if (adoption.missing.length > 0) lines.push(`Not in the zone (the plan creates them): ${adoption.missing.join(', ')}`);
+      return `${lines.join('\n')}\n`;
+    } finally {
+      held.release();
+    }
+  });
 }
 
 /** `zonewall migrate delete-overrides`. */

@@ -57,6 +57,12 @@ export interface ZoneManifest {
   managed_rules?: ManagedRuleset[];
   previous_waf?: PreviousWaf;
   /**
+   * Page Rules of the zone (the subset seed 002 names: a URL pattern with `disable_security` or `waf: on|off`), keyed by a name of your choice. Page Rules have no `ref`: a live Page Rule is matched by its URL pattern, so two entries may not have the same `url`; live Page Rules whose URL no entry has are unmanaged (left alone; `--prune` deletes them). The WAF migration turns them into skip rules of the managed phase: `disable_security` and `waf: off` skip the managed rules for the URL pattern; on a zone whose previous WAF is off, `waf: on` makes the managed rules run for its pattern only.
+   */
+  page_rules?: {
+    [k: string]: PageRule;
+  };
+  /**
    * The migration from the previous WAF to managed rulesets. `none`: stay on the previous WAF. `validation` (Enterprise only): run the `managed_rules` configuration beside the previous WAF. `pending`: deploy `managed_rules` and switch the previous WAF off, which cannot be undone. Leave it out when the zone has already migrated or zonewall should not drive the migration. `validation` and `pending` need a `managed_rules` section.
    */
   waf_migration?: 'none' | 'validation' | 'pending';
@@ -324,4 +330,29 @@ export interface PreviousWafPackage {
    * What the package does with anomalous requests: `simulate` (log only), `block`, or `challenge` (the service's default).
    */
   action_mode?: 'simulate' | 'block' | 'challenge';
+}
+/**
+ * One Page Rule: a URL pattern and the security settings it applies to matching requests. At least one of `disable_security` and `waf`.
+ */
+export interface PageRule {
+  /**
+   * The URL pattern (the Page Rule's `url` target, operator `matches`), for example `*example.com/images/*`: it matches the request's full URL (`scheme://host/path?query`), `*` matching any run of characters, case-insensitively; without a scheme it matches both http and https, and without a path it means the path `/`.
+   */
+  url: string;
+  /**
+   * The `disable_security` action: turns off the zone's security features (the previous WAF included) for matching requests. Only `true` is allowed: leave it out to not disable security.
+   */
+  disable_security?: true;
+  /**
+   * The `waf` action: `off` turns the previous WAF off for matching requests, `on` turns it on (even where the zone's WAF setting is off). It affects only the previous WAF: after the migration, `off` becomes a skip rule.
+   */
+  waf?: 'on' | 'off';
+  /**
+   * `active` (default) or `disabled`: a disabled Page Rule is kept but not applied.
+   */
+  status?: 'active' | 'disabled';
+  /**
+   * The Page Rule's priority (the service's `priority`): where URL patterns overlap, the rule with the higher number wins. Default 1.
+   */
+  priority?: number;
 }

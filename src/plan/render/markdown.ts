@@ -7,6 +7,7 @@
 import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
 import { hasChanges, type Plan } from '../plan.js';
+import { deltaLabel, overrideDeltas } from './overrides.js';
 import { formatValue } from './values.js';
 import { renderCalls, renderSummaryLine, UnmanagedListLimit } from './text.js';
 
@@ -28,7 +29,9 @@ function details(c: Change): string {
       .filter(([k, v]) => k !== 'ref' && k !== 'position' && v !== '' && v !== null && !(Array.isArray(v) && v.length === 0) && !(k === 'paused' && v === false))
       .map(([k, v]) => `${k}: ${code(formatValue(k, v))}`).join('<br>');
   }
-  return c.changed.map((n) => `${n}: ${code(formatValue(n, c.before?.[n]))} → ${code(formatValue(n, c.after?.[n]))}`).join('<br>');
+  return c.changed.flatMap((n) => n === 'overrides'
+    ? overrideDeltas(c.before?.[n], c.after?.[n]).map((d) => `overrides: ${deltaLabel(d)}: ${code(d.before)} → ${code(d.after)}`)
+    : [`${n}: ${code(formatValue(n, c.before?.[n]))} → ${code(formatValue(n, c.after?.[n]))}`]).join('<br>');
 }
 
 function expressionDiffs(changes: readonly Change[]): string[] {

@@ -10,13 +10,14 @@ import type { Finding } from '../finding.js';
 import type { RunCalls } from '../calls.js';
 import { hasChanges, type CallEstimate, type Plan, type PlanSummary, type UnmanagedObject } from '../plan.js';
 import { plainStyle, type Style } from './style.js';
+import { deltaLabel, overrideDeltas } from './overrides.js';
 import { formatValue, wordDiff } from './values.js';
 
 /** How many unmanaged objects the text lists before summarising the rest. */
 export const UnmanagedListLimit = 50;
 
 /** Reasons worth naming next to a change's header (the others are implied by its action). */
-const tellReason = new Set(['renamed', 'reordered', 'repointed', 'filter-replaced', 'adopted', 'duplicate-ref', 'prune', 'follows-rule', 'recreated-with-filter']);
+const tellReason = new Set(['renamed', 'reordered', 'repointed', 'filter-replaced', 'adopted', 'duplicate-ref', 'prune', 'follows-rule', 'recreated-with-filter', 'reset-to-default']);
 /** Attributes a create does not list (empty, or already in the header). */
 const hiddenOnCreate = new Set(['ref', 'position']);
 
@@ -66,6 +67,9 @@ function attributeLines(c: Change, s: Style): string[] {
       lines.push(`${pad}position ${formatValue(name, b)} -> ${formatValue(name, a)}`);
     } else if (name === 'expression' && typeof b === 'string' && typeof a === 'string') {
       lines.push(`${pad}expression: ${wordDiff(b, a, s)}`);
+    } else if (name === 'overrides') {
+      // One line per override, not two JSON blobs: a threshold change must not hide in them.
+      for (const d of overrideDeltas(b, a)) lines.push(`${pad}overrides: ${deltaLabel(d)}: ${s.red(d.before)} -> ${s.green(d.after)}`);
     } else {
       lines.push(`${pad}${name}: ${s.red(formatValue(name, b))} -> ${s.green(formatValue(name, a))}`);
     }

@@ -64,6 +64,8 @@ export const V4Paths = {
   migrationCheck: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/check`,
   migrationConfig: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/config`,
   migrationStatus: (zoneId: string) => `/zones/${enc(zoneId)}/waf_migration/status`,
+  pageRules: (zoneId: string) => `/zones/${enc(zoneId)}/pagerules`,
+  pageRule: (zoneId: string, ruleId: string) => `/zones/${enc(zoneId)}/pagerules/${enc(ruleId)}`,
   /** zonewall engine extension: what the zone would do to a request. */
   trace: (zoneId: string) => `/zones/${enc(zoneId)}/trace`,
 } as const;

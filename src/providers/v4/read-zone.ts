@@ -7,10 +7,12 @@
  * zone that has finished migrating has no previous WAF to read). Independent reads run concurrently.
  */
 import type {
+  EntrypointBody,
   LiveEntrypoint,
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LivePageRule,
   LivePreviousWaf,
   LiveSection,
   LiveWafGroup,
@@ -29,25 +31,53 @@ import { ServiceError } from './errors.js';
 
 /**
  * Reads a zone's live state: every section, or only `sections` (plus filters and firewall rules).
- * A section not read is `null` and missing from `LiveZone.sections`.
+ * A section not read is `null` (Page Rules: undefined) and missing from `LiveZone.sections`. The
+ * proposed migration configuration is read only when asked for by name (`migration_config`) and the
+ * zone has not finished migrating: a plan taking a migration step PUTs it.
  */
 export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: readonly LiveSection[]): Promise<LiveZone> {
   const id = zone.id;
   const wants = (s: LiveSection) => sections === undefined || sections.includes(s);
   // The status first: it decides whether the previous WAF still answers.
-  const migration = wants('migration') ? await readMigrationStatus(client, id) : null;
-  const [filters, firewallRules, entrypoint, customEntrypoint, previousWaf] = await Promise.all([
+  const migration = wants('migration') || sections?.includes('migration_config') === true ? await readMigrationStatus(client, id) : null;
+  const migrating = migration !== null && migration.waf_state !== 'new_only';
+  const [filters, firewallRules, entrypoint, customEntrypoint, previousWaf, migrationConfig, pageRules] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
     wants('entrypoint') ? readEntrypoint(client, id) : null,
     wants('custom_rules') ? readCustomEntrypoint(client, id) : undefined,
     wants('previous_waf') && migration?.waf_state !== 'new_only' ? readPreviousWaf(client, id) : null,
+    sections?.includes('migration_config') === true && migrating ? readMigrationConfig(client, id) : undefined,
+    wants('page_rules') ? readPageRules(client, id) : undefined,
   ]);
   const live: LiveZone = { zone, filters, firewallRules, entrypoint, previousWaf, migration };
   // Left out (undefined) when not read: the planner then leaves the custom phase alone.
   if (customEntrypoint !== undefined) live.customEntrypoint = customEntrypoint;
+  if (migrationConfig !== undefined) live.migrationConfig = migrationConfig;
+  if (pageRules !== undefined) live.pageRules = pageRules;
   if (sections !== undefined) live.sections = [...sections];
   return live;
+}
+
+/** The zone's Page Rules (one unpaginated list), or undefined when the service has no such API (404). */
+export async function readPageRules(client: V4Client, zoneId: string): Promise<LivePageRule[] | undefined> {
+  try {
+    const rules = await client.result<LivePageRule[]>('GET', V4Paths.pageRules(zoneId));
+    return Array.isArray(rules) ? rules : [];
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
+/** The proposed new WAF configuration, or null when the service refuses it for the zone (a 4xx). */
+export async function readMigrationConfig(client: V4Client, zoneId: string): Promise<EntrypointBody | null> {
+  try {
+    return await client.result<EntrypointBody>('GET', V4Paths.migrationConfig(zoneId), { query: { phase_two: 1 } });
+  } catch (err) {
+    if (err instanceof ServiceError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429) return null;
+    throw err;
+  }
 }
 
 /**

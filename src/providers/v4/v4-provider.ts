@@ -14,13 +14,15 @@ import type {
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
+  LivePageRule,
   LiveSection,
   LiveZone,
   LiveZoneInfo,
+  PageRuleBody,
   PlanTier,
 } from '../../plan/index.js';
-import type { MigrationCheckResult } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
+import type { MigrationCheckResult } from '../../api/index.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
@@ -170,6 +172,16 @@ export abstract class V4Provider implements Provider {
     return custom.deleteCustomRule(this.client, zoneId, rulesetId, ruleId);
   }
 
+  createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule> {
+    return this.client.result<LivePageRule>('POST', V4Paths.pageRules(zoneId), { body });
+  }
+  updatePageRule(zoneId: string, ruleId: string, body: PageRuleBody): Promise<LivePageRule> {
+    return this.client.result<LivePageRule>('PUT', V4Paths.pageRule(zoneId, ruleId), { body });
+  }
+  async deletePageRule(zoneId: string, ruleId: string): Promise<void> {
+    await this.client.call('DELETE', V4Paths.pageRule(zoneId, ruleId));
+  }
+
   async patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void> {
     await this.client.call('PATCH', V4Paths.wafPackage(zoneId, packageId), { body });
   }
@@ -184,9 +196,10 @@ export abstract class V4Provider implements Provider {
   }
 
   async checkMigration(zoneId: string): Promise<MigrationCheck> {
-    // The reasons are in the result (`MigrationCheckResult.reasons`): a success keeps `messages` empty.
-    const { result } = await this.client.call<Partial<MigrationCheckResult>>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
-    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons: (result.reasons ?? []).map((r) => r.message) };
+    const { result, messages } = await this.client.call<Partial<MigrationCheckResult>>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
+    // zonewall's engine puts the reasons in the result (a success keeps `messages` empty, seed 002); other services may use messages.
+    const reasons = Array.isArray(result.reasons) && result.reasons.length > 0 ? result.reasons.map((r) => r.message) : messages.map((m) => m.message);
+    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons };
   }
 
   migrationConfig(zoneId: string): Promise<EntrypointBody> {

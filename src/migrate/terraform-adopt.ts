@@ -1,0 +1,75 @@
+/**
+ * The seed's "import it into the tool's state" step for a converted Terraform state: zonewall keeps
+ * no state file, a live object is managed when its `ref` is its manifest key. So the live objects the
+ * state's ids name are adopted: each converted filter and firewall rule found by its id gets its key
+ * as ref, and each entry point rule executing a converted ruleset gets the item's ref. Pure: the
+ * writes are data (the export's `AdoptionWrites`), the CLI sends them. Previous-WAF packages, groups
+ * and rules are keyed by their ids already and need nothing.
+ */
+import type { AdoptionWrites, EntrypointRule, LiveZone } from '../plan/index.js';
+import { adoptionFilterBody, adoptionRuleBody, isExecuteRule } from '../plan/index.js';
+import { ManagedRulesetIds } from './constants.js';
+import type { ConvertedManifest } from './terraform-convert.js';
+
+/** What adoption does and what it could not find. */
+export interface TerraformAdoption {
+  writes: AdoptionWrites;
+  /** `kind id as key` for each object that gets its ref. */
+  adopted: string[];
+  /** Addresses whose id the zone does not have (the plan will create them). */
+  missing: string[];
+}
+
+/** A live entry point rule sent back: server-filled fields left out. */
+function kept(rule: EntrypointRule): EntrypointRule {
+  const { version: _v, last_updated: _l, ...rest } = rule;
+  return rest;
+}
+
+/** The entry point with each converted item's ref on the live rule executing its ruleset, or null. */
+function adoptEntrypoint(converted: ConvertedManifest, live: LiveZone, adopted: string[]): AdoptionWrites['entrypoint'] {
+  const entries = converted.managedRules?.entries ?? [];
+  const current = live.entrypoint;
+  if (entries.length === 0 || current === null) return null;
+  const rules = current.rules.map(kept);
+  const claimed = new Set<number>();
+  let changed = false;
+  for (const entry of entries) {
+    const rulesetId = (ManagedRulesetIds as Record<string, string>)[entry.ruleset] ?? entry.ruleset;
+    const i = rules.findIndex((r, j) => !claimed.has(j) && isExecuteRule(r) && r.action_parameters.id === rulesetId);
+    if (i < 0) continue;
+    claimed.add(i);
+    const ref = entry.ref ?? entry.ruleset;
+    if (rules[i]!.ref === ref) continue;
+    rules[i] = { ...rules[i]!, ref };
+    adopted.push(`managed ruleset ${rules[i]!.id ?? ''} as ${ref}`);
+    changed = true;
+  }
+  return changed ? { name: current.name, ...(current.description !== undefined ? { description: current.description } : {}), rules } : null;
+}
+
+/** The writes that adopt the live objects a converted state names. */
+export function terraformAdoption(converted: ConvertedManifest, live: LiveZone): TerraformAdoption {
+  const adopted: string[] = [];
+  const missing: string[] = [];
+  const filters = new Map(live.filters.map((f) => [f.id, f]));
+  const rules = new Map(live.firewallRules.map((r) => [r.id, r]));
+  const writes: AdoptionWrites = { filters: [], firewallRules: [], entrypoint: null };
+  for (const f of converted.filters) {
+    const found = f.id === undefined ? undefined : filters.get(f.id);
+    if (found === undefined) { missing.push(f.address); continue; }
+    // A simplified-flow filter cannot be PUT; the planner matches it through its rule.
+    if (found.locked === true || found.ref === f.key) continue;
+    writes.filters.push(adoptionFilterBody(found, f.key));
+    adopted.push(`filter ${found.id} as ${f.key}`);
+  }
+  for (const r of converted.firewallRules) {
+    const found = r.id === undefined ? undefined : rules.get(r.id);
+    if (found === undefined) { missing.push(r.address); continue; }
+    if (found.ref === r.key) continue;
+    writes.firewallRules.push(adoptionRuleBody(found, r.key));
+    adopted.push(`firewall rule ${found.id} as ${r.key}`);
+  }
+  writes.entrypoint = adoptEntrypoint(converted, live, adopted);
+  return { writes, adopted, missing };
+}
