@@ -9,5 +9,6 @@ export * from './errors.js';
 export * from './zones.js';
 export * from './filters.js';
 export * from './firewall-rules.js';
+export * from './rulesets.js';
 export * from './page-rules.js';
 export * from './migration.js';

@@ -1,12 +1,13 @@
 /**
  * Batches and their execution: the steps of a phase cut into batches of at most `batchSize`
- * objects (one request each; previous-WAF PATCHes and the entry point PUT are one request per
- * step), and one batch sent through the provider. New filters are named by ref in rule bodies
- * until they exist; the create calls' answers (in request order) give their ids.
+ * objects (one request each; previous-WAF PATCHes, the custom phase's calls and the entry point
+ * PUT are one request per step), and one batch sent through the provider. New filters are named by
+ * ref in rule bodies until they exist; the create calls' answers (in request order) give their ids.
  */
 import { ZonewallError } from '../errors.js';
 import type { FilterPointer, FirewallRuleBody, FirewallRuleWriteBody, PhaseName, Write } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
+import { CustomRuleIds, executeCustomStep } from './custom-rules.js';
 import type { Phase, Step } from './phases.js';
 
 /** Steps sent in one request. */
@@ -15,7 +16,7 @@ export interface Batch {
   steps: Step[];
 }
 
-const perStep = new Set<PhaseName>(['page_rules', 'previous_waf', 'entrypoint']);
+const perStep = new Set<PhaseName>(['page_rules', 'previous_waf', 'custom_rules', 'entrypoint']);
 
 /** The batches of a phase; rule deletes that take their filter along are batched apart (one option per call). */
 export function batchesOf(phase: Phase, batchSize: number): Batch[] {
@@ -37,6 +38,17 @@ function splitByFilterOption(steps: Step[]): Step[][] {
 /** Filter ids of filters created during this apply, by ref. */
 export type CreatedFilters = Map<string, string>;
 
+/** What an apply learns as it goes: ids of created filters, and of custom rules, by ref. */
+export interface ApplyIds {
+  filters: CreatedFilters;
+  customRules: CustomRuleIds;
+}
+
+/** Fresh id tables for one apply. */
+export function newApplyIds(): ApplyIds {
+  return { filters: new Map(), customRules: new CustomRuleIds() };
+}
+
 function resolve(pointer: FilterPointer, created: CreatedFilters): { id: string } {
   if ('id' in pointer) return { id: pointer.id };
   const id = created.get(pointer.ref);
@@ -53,7 +65,8 @@ function writesOf<O extends Write['op']>(batch: Batch, op: O): Extract<Write, { 
 }
 
 /** Sends one batch; records the ids of created filters. */
-export async function executeBatch(provider: Provider, zoneId: string, batch: Batch, created: CreatedFilters): Promise<void> {
+export async function executeBatch(provider: Provider, zoneId: string, batch: Batch, ids: ApplyIds): Promise<void> {
+  const created = ids.filters;
   switch (batch.phase) {
     case 'filters.create': {
       const writes = writesOf(batch, 'filter.create');
@@ -80,6 +93,12 @@ export async function executeBatch(provider: Provider, zoneId: string, batch: Ba
       await provider.deleteFirewallRules(zoneId, writes.map((w) => w.id), withFilter ? { deleteFilterIfUnused: true } : undefined);
       return;
     }
+    case 'custom_rules':
+      for (const step of batch.steps) {
+        if (step.kind !== 'custom_rules') throw new ZonewallError('ERR_INTERNAL', 'a custom_rules batch holds another kind of step');
+        await executeCustomStep(provider, zoneId, step.write, step.op, ids.customRules);
+      }
+      return;
     case 'page_rules':
     case 'previous_waf':
     case 'entrypoint':
@@ -93,6 +112,7 @@ async function executeSingle(provider: Provider, zoneId: string, step: Step): Pr
     await provider.putEntrypoint(zoneId, body, wafMigration !== undefined ? { wafMigration } : undefined);
     return;
   }
+  if (step.kind !== 'write') throw new ZonewallError('ERR_INTERNAL', 'a custom_rules step outside its phase');
   const w = step.write;
   switch (w.op) {
     case 'waf_package.patch': return provider.patchWafPackage(zoneId, w.packageId, w.body);

@@ -8,7 +8,7 @@
 import { ZonewallError } from '../errors.js';
 import { CallLimits, PhaseNames, type Action, type Plan, type PhaseName, type ResourceKind } from '../plan/index.js';
 import { isUnknownOutcome, type Provider } from '../providers/index.js';
-import { batchesOf, executeBatch, type CreatedFilters } from './batch.js';
+import { batchesOf, executeBatch, newApplyIds } from './batch.js';
 import type { ApplyListener } from './events.js';
 import { planPhases, stepChanges } from './phases.js';
 
@@ -74,7 +74,8 @@ function outcomesOf(plan: Plan, done: readonly number[], failed: ReadonlySet<num
   const outcomes: ChangeOutcome[] = [];
   plan.changes.forEach((c, i) => {
     if (c.action === 'no-op') return;
-    const entry = c.kind === 'managed_ruleset' || c.kind === 'waf_migration';
+    // Entry point and custom phase changes are carried by steps, not by writes of their own.
+    const entry = c.kind === 'managed_ruleset' || c.kind === 'waf_migration' || c.kind === 'custom_rule';
     const total = entry ? 1 : c.writes.length;
     const status = statusOf(total, done[i]!, failed.has(i), failure, !entry && total === 0);
     outcomes.push({ kind: c.kind, ref: c.ref, ...(c.id !== undefined ? { id: c.id } : {}), action: c.action, status });
@@ -93,7 +94,7 @@ export async function runPlan(plan: Plan, provider: Provider, options: RunOption
   const startRequests = provider.stats.requests;
   const done = plan.changes.map(() => 0);
   const failed = new Set<number>();
-  const created: CreatedFilters = new Map();
+  const ids = newApplyIds();
   let failure: ApplyFailure | undefined;
   walk: for (const phase of planPhases(plan)) {
     const batches = batchesOf(phase, batchSize);
@@ -101,7 +102,7 @@ export async function runPlan(plan: Plan, provider: Provider, options: RunOption
     let sent = 0;
     for (const batch of batches) {
       try {
-        await executeBatch(provider, plan.zone.id, batch, created);
+        await executeBatch(provider, plan.zone.id, batch, ids);
       } catch (err) {
         failure = failureOf(err, phase.name);
         for (const step of batch.steps) for (const c of stepChanges(step)) failed.add(c);

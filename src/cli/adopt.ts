@@ -1,6 +1,6 @@
 /**
  * Sends adoption writes (each object gets its manifest key as `ref`, nothing else changes): filters
- * and firewall rules as bulk PUTs, then the entry point. Used by `export` and by
+ * and firewall rules as bulk PUTs, then the custom rules phase (one PUT keeping ids), then the entry point. Used by `export` and by
  * `migrate --from-terraform-state --write`; the file is written first, so a failure says how to finish.
  */
 import { ZonewallError } from '../errors.js';
@@ -9,10 +9,11 @@ import type { Provider } from '../providers/index.js';
 
 /** Sends the writes; a failure names `retry`, the command that finishes adopting. */
 export async function sendAdoption(provider: Provider, zoneId: string, writes: AdoptionWrites, retry: string): Promise<void> {
-  const { filters, firewallRules, entrypoint } = writes;
+  const { filters, firewallRules, entrypoint, customRules } = writes;
   try {
     if (filters.length > 0) await provider.updateFilters(zoneId, filters);
     if (firewallRules.length > 0) await provider.updateFirewallRules(zoneId, firewallRules);
+    if (customRules != null) await provider.putCustomEntrypoint(zoneId, customRules);
     if (entrypoint !== null) await provider.putEntrypoint(zoneId, entrypoint);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

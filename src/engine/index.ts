@@ -27,7 +27,7 @@ export {
   OwaspThresholdRuleId, OwaspScoreThresholds, CloudflarePackageId, OwaspPackageId, LegacyOwaspThresholds,
   type ManagedRuleset, type ManagedRule, type LegacyPackage, type LegacyGroup, type LegacyRule,
 } from './catalog/index.js';
-export { ManagedPhase, RulesetErrors } from './rulesets/index.js';
+export { ManagedPhase, CustomPhase, RulesetErrors } from './rulesets/index.js';
 export { PreviousWafErrors } from './previous-waf/constants.js';
 export {
   MigrationErrors, MigrationLimits, OwaspSensitivityMapping, entrypointTransition, migrationStateOf, parseMigrationMode,
@@ -37,14 +37,14 @@ export {
 // `zonewall test` evaluates a manifest offline with exactly the code that answers
 // `POST /zones/{id}/trace` (policy tests).
 export {
-  traceZone, traceFirewallRules, traceEntrypoint, tracePreviousWaf, TracePhases,
+  traceZone, traceFirewallRules, traceCustomRules, traceEntrypoint, tracePreviousWaf, TracePhases,
   type ZoneTrace, type ZoneTraceInput, type ZoneTraceDecider,
-  type FirewallTrace, type FirewallMatch, type ManagedTrace, type ManagedMatch, type PreviousTrace, type LegacyMatch,
+  type FirewallTrace, type FirewallMatch, type CustomTrace, type CustomMatch, type ManagedTrace, type ManagedMatch, type PreviousTrace, type LegacyMatch,
 } from './trace/index.js';
 export { LegacyOwaspThresholdRuleId } from './catalog/index.js';
 export type { RuleWithFilter, RuleRecord } from './firewall-rules/store.js';
 export type { FilterRecord } from './filters/store.js';
-export type { Entrypoint, EntrypointRule as EntrypointRuleRecord } from './rulesets/types.js';
+export type { Entrypoint, EntrypointRule as EntrypointRuleRecord, StoredRuleset, StoredRule, CustomEntrypoint, CustomStoredRule } from './rulesets/types.js';
 export type { PreviousWafSettings, WafOverride } from './previous-waf/model.js';
 // Page Rules (seed 002's subset): what the offline trace and `zonewall migrate` read of them.
 export { pageRuleExpression, pageRulesInEvaluationOrder, wafEffect, type PageRuleLike, type PageRuleWafEffect } from './page-rules/index.js';

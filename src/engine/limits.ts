@@ -1,7 +1,8 @@
 /**
  * Plan tiers' quotas and entitlements. The defaults are the real service's figures (api-facts.md
  * §3): firewall rule quota free 5, pro 20, business 100, enterprise 1000; the `log` action on
- * Enterprise only; the `matches` operator on Business and Enterprise. Everything is configurable
+ * Enterprise only; the `matches` operator on Business and Enterprise; WAF custom rules free 5, pro 20,
+ * business 100, enterprise 1000, with a custom block response from Pro (custom-rules.md §2.6). Everything is configurable
  * (`EngineOptions.limits`, `zonewall serve --limits FILE`), tier by tier and field by field.
  *
  * Decision: the quota counts *active* rules, i.e. rules that are not paused (the reference says
@@ -10,6 +11,7 @@
  * would make the active count exceed the quota is refused.
  */
 import { readFileSync } from 'node:fs';
+import { CustomRuleQuota } from '../api/index.js';
 import { ZonewallError } from '../errors.js';
 import { PlanTiers, type PlanTier } from './types.js';
 
@@ -21,6 +23,10 @@ export interface TierLimits {
   log: boolean;
   /** Whether rules may use filters with the `matches` (regex) operator. */
   matches: boolean;
+  /** Most WAF custom rules (enabled or not) the `http_request_firewall_custom` entry point may hold. */
+  custom_rules: number;
+  /** Whether a custom rule's `block` may carry a custom `response`. */
+  custom_response: boolean;
 }
 
 /** Limits of every tier. */
@@ -31,14 +37,14 @@ export type PlanLimitsOverride = Partial<Record<PlanTier, Partial<TierLimits>>>;
 
 /** The real service's figures. */
 export const DefaultPlanLimits: PlanLimitsConfig = {
-  free: { firewall_rules: 5, log: false, matches: false },
-  pro: { firewall_rules: 20, log: false, matches: false },
-  business: { firewall_rules: 100, log: false, matches: true },
-  enterprise: { firewall_rules: 1000, log: true, matches: true },
+  free: { firewall_rules: 5, log: false, matches: false, custom_rules: CustomRuleQuota.free, custom_response: false },
+  pro: { firewall_rules: 20, log: false, matches: false, custom_rules: CustomRuleQuota.pro, custom_response: true },
+  business: { firewall_rules: 100, log: false, matches: true, custom_rules: CustomRuleQuota.business, custom_response: true },
+  enterprise: { firewall_rules: 1000, log: true, matches: true, custom_rules: CustomRuleQuota.enterprise, custom_response: true },
 };
 
 /** The gated features, as named in `TierLimits` and in error messages. */
-export type Feature = 'log' | 'matches';
+export type Feature = 'log' | 'matches' | 'custom_response';
 
 /** Defaults with an override applied (validated: see `validatePlanLimits`). */
 export function resolvePlanLimits(override: PlanLimitsOverride = {}): PlanLimitsConfig {
@@ -48,7 +54,7 @@ export function resolvePlanLimits(override: PlanLimitsOverride = {}): PlanLimits
   return out;
 }
 
-/** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"? } }`. */
+/** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`. */
 export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
   let parsed: unknown;
   try {
@@ -70,12 +76,12 @@ export function validatePlanLimits(value: unknown, where: string): void {
     if (!(PlanTiers as readonly string[]).includes(tier)) fail(`unknown plan tier ${JSON.stringify(tier)} (expected ${PlanTiers.join(', ')})`);
     if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) fail(`${tier} must be an object`);
     for (const [field, v] of Object.entries(limits as object)) {
-      if (field === 'firewall_rules') {
-        if (!Number.isSafeInteger(v) || (v as number) < 0) fail(`${tier}.firewall_rules must be a non-negative integer`);
-      } else if (field === 'log' || field === 'matches') {
+      if (field === 'firewall_rules' || field === 'custom_rules') {
+        if (!Number.isSafeInteger(v) || (v as number) < 0) fail(`${tier}.${field} must be a non-negative integer`);
+      } else if (field === 'log' || field === 'matches' || field === 'custom_response') {
         if (typeof v !== 'boolean') fail(`${tier}.${field} must be true or false`);
       } else {
-        fail(`${tier}: unknown field ${JSON.stringify(field)} (expected firewall_rules, log, matches)`);
+        fail(`${tier}: unknown field ${JSON.stringify(field)} (expected firewall_rules, log, matches, custom_rules, custom_response)`);
       }
     }
   }

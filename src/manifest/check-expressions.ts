@@ -1,6 +1,6 @@
 /**
- * Expression checks: every filter expression (shared and inline) and every managed ruleset
- * expression is parsed and type-checked by `src/expr`, with errors placed at the line and column of
+ * Expression checks: every filter expression (shared and inline), every WAF custom rule expression
+ * (phase `http_request_firewall_custom`) and every managed ruleset expression is parsed and type-checked by `src/expr`, with errors placed at the line and column of
  * the YAML file (not of the string); over-long expressions are refused; two filters with the same
  * canonical expression are refused, as the service would refuse the second one.
  */
@@ -54,20 +54,27 @@ function reportExpressionError(checks: Checks, path: DocPath, source: string, er
   checks.issues.push(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${err.reason}${hint}`));
 }
 
-/** The expression paths of a manifest: shared filters, inline filters, then managed rulesets. */
-function* expressionPaths(data: Record<string, unknown>): Generator<{ path: DocPath; source: unknown; managed: boolean }> {
+/** Where an expression sits: filters must be unique; custom rules and managed rulesets need not. */
+type ExpressionOwner = 'filter' | 'custom' | 'managed';
+
+/** The expression paths of a manifest: shared filters, inline filters, custom rules, then managed rulesets. */
+function* expressionPaths(data: Record<string, unknown>): Generator<{ path: DocPath; source: unknown; owner: ExpressionOwner }> {
   for (const [key, filter] of entriesOf(data.filters)) {
-    yield { path: ['filters', key, 'expression'], source: filter.expression, managed: false };
+    yield { path: ['filters', key, 'expression'], source: filter.expression, owner: 'filter' };
   }
   for (const [key, rule] of entriesOf(data.firewall_rules)) {
     if (isRecord(rule.filter)) {
-      yield { path: ['firewall_rules', key, 'filter', 'expression'], source: rule.filter.expression, managed: false };
+      yield { path: ['firewall_rules', key, 'filter', 'expression'], source: rule.filter.expression, owner: 'filter' };
     }
+  }
+  // Custom rules use the default phase, http_request_firewall_custom.
+  for (const [key, rule] of entriesOf(data.custom_rules)) {
+    yield { path: ['custom_rules', key, 'expression'], source: rule.expression, owner: 'custom' };
   }
   if (Array.isArray(data.managed_rules)) {
     for (const [i, item] of data.managed_rules.entries()) {
       if (isRecord(item) && item.expression !== undefined) {
-        yield { path: ['managed_rules', i, 'expression'], source: item.expression, managed: true };
+        yield { path: ['managed_rules', i, 'expression'], source: item.expression, owner: 'managed' };
       }
     }
   }
@@ -77,12 +84,12 @@ function* expressionPaths(data: Record<string, unknown>): Generator<{ path: DocP
 export function checkExpressions(checks: Checks, data: Record<string, unknown>): ExpressionTable {
   const table: ExpressionTable = new Map();
   const firstFilterWith = new Map<string, DocPath>();
-  for (const { path, source, managed } of expressionPaths(data)) {
+  for (const { path, source, owner } of expressionPaths(data)) {
     if (typeof source !== 'string' || !checks.isClean(path)) continue;
-    const checked = checkExpressionAt(checks, path, source, managed);
+    const checked = checkExpressionAt(checks, path, source, owner === 'managed');
     if (checked === undefined) continue;
     table.set(pathKey(path), checked);
-    if (managed) continue;
+    if (owner !== 'filter') continue;
     const first = firstFilterWith.get(checked.canonical);
     if (first === undefined) {
       firstFilterWith.set(checked.canonical, path);

@@ -63,6 +63,38 @@ export interface DesiredFirewallRule {
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
 
+/** Actions of a WAF custom rule (the service's words, phase `http_request_firewall_custom`). */
+export type DesiredCustomAction = 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log' | 'skip';
+
+/**
+ * `action_parameters` of a custom rule, in the service's shape with sets sorted: `response` only for
+ * block, the skip fields only for skip; undefined parts are left out.
+ */
+export interface DesiredCustomParameters {
+  response?: { status_code: number; content_type: string; content: string };
+  ruleset?: 'current';
+  phases?: string[];
+  products?: string[];
+}
+
+/** A WAF custom rule of the `http_request_firewall_custom` phase entry point. */
+export interface DesiredCustomRule {
+  /** The manifest key; stored on the live rule as `ref`. */
+  ref: string;
+  action: DesiredCustomAction;
+  /** Canonical form of the expression. */
+  expression: string;
+  description: string;
+  enabled: boolean;
+  /** Skip rules only: whether matches are logged (the service's default is true). */
+  logging?: { enabled: boolean };
+  /** Undefined when the action takes none. */
+  actionParameters?: DesiredCustomParameters;
+  location: SourceLocation;
+  /** Where individual fields were written, for errors found after loading (plan tier checks). */
+  fieldLocations?: Partial<Record<string, SourceLocation>>;
+}
+
 /** Overrides of a managed ruleset, in the service's shape. */
 export interface DesiredManagedOverrides {
   action?: string;
@@ -131,6 +163,11 @@ export interface DesiredZone {
   plan?: DesiredPlanTier;
   filters: DesiredFilter[];
   firewallRules: DesiredFirewallRule[];
+  /**
+   * WAF custom rules in evaluation order; undefined when the manifest has no `custom_rules`
+   * section: the custom phase is left alone.
+   */
+  customRules?: DesiredCustomRule[];
   /** undefined when the manifest has no `managed_rules` section: the entry point is left alone. */
   managedRules?: DesiredManagedRuleset[];
   /** undefined when the manifest has no `previous_waf` section. */

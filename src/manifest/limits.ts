@@ -23,3 +23,9 @@ export const ManifestLimits = {
 
 /** Active (not paused) firewall rules allowed per plan tier (reference/api-facts.md §3). */
 export const ActiveRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 1000 } as const;
+
+/**
+ * WAF custom rules allowed per plan tier: every rule of the `http_request_firewall_custom` phase,
+ * enabled or not (reference/custom-rules.md §2.6; Pro+ has 40, zonewall knows the four tiers only).
+ */
+export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 1000 } as const;

@@ -10,21 +10,20 @@ import { resolvePackage } from './catalog.js';
 import type { CheckedExpression, ExpressionTable } from './check-expressions.js';
 import { effectivePriorities } from './check-priorities.js';
 import type {
-  DesiredFilter, DesiredFirewallAction, DesiredFirewallRule, DesiredManagedRuleset, DesiredPreviousWaf, DesiredZone,
+  DesiredCustomRule, DesiredFilter, DesiredFirewallAction, DesiredFirewallRule, DesiredManagedRuleset, DesiredPreviousWaf, DesiredZone,
   SourceLocation,
 } from './desired.js';
 import type { DocPath } from './errors.js';
-import type { FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
+import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
 import type { Locator } from './locate.js';
+import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
 import { normalizePageRules } from './page-rules.js';
 import { pathKey } from './schema.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
-/** Bypass products in the service's documented order; `products` is a set, so it is kept sorted. */
-const productOrder = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'];
 
-const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
+const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
 
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
@@ -52,6 +51,7 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
   if (m.waf_migration !== undefined && checks.isClean(['waf_migration'])) zone.wafMigration = m.waf_migration;
   normalizeFilters(zone, checks, data, expressions);
   normalizeRules(zone, checks, data, expressions);
+  if (isRecord(m.custom_rules)) zone.customRules = normalizeCustom(checks, data, expressions);
   if (Array.isArray(m.managed_rules)) zone.managedRules = normalizeManaged(checks, m.managed_rules, expressions);
   if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, at(['previous_waf']));
   if (isRecord(m.page_rules)) zone.pageRules = normalizePageRules(checks, m.page_rules, at);
@@ -117,7 +117,8 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
 }
 
 function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: number | null, base: DocPath): DesiredFirewallRule {
-  const products = [...(rule.products ?? [])].sort((a, b) => productOrder.indexOf(a) - productOrder.indexOf(b));
+  // Bypass products are the skip products of custom rules; a set, kept in the service's order.
+  const products = inOrder(rule.products ?? [], SkipProducts);
   const out: DesiredFirewallRule = {
     ref: key,
     action: rule.action as DesiredFirewallAction,
@@ -130,6 +131,18 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
     fieldLocations: fieldLocations(locator, base, ['action', 'filter', 'priority', 'paused', 'products', 'description']),
   };
   if (rule.renamed_from !== undefined) out.renamedFrom = rule.renamed_from;
+  return out;
+}
+
+function normalizeCustom(checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): DesiredCustomRule[] {
+  const out: DesiredCustomRule[] = [];
+  for (const [key, raw] of entriesOf(data.custom_rules)) {
+    const base = ['custom_rules', key];
+    const checked = expressions.get(pathKey([...base, 'expression']));
+    if (!checks.isClean(base) || checked === undefined) continue;
+    const fields = fieldLocations(checks.locator, base, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']);
+    out.push(normalizeCustomRule(key, raw as unknown as CustomRule, checked.canonical, locationOf(checks.locator, base), fields));
+  }
   return out;
 }
 

@@ -10,13 +10,17 @@
  * | active (not paused) firewall rules    | free 5, pro 20, business 100, enterprise 1000 |
  * | managed rulesets other than `free`    | pro or higher                  |
  * | `previous_waf` settings               | pro or higher                  |
+ * | custom rules (enabled or not)         | free 5, pro 20, business 100, enterprise 1000 |
+ * | custom rule action `log`              | enterprise                     |
+ * | `matches` in a custom rule            | business or enterprise         |
+ * | a custom block `response`             | pro or higher                  |
  * | `waf_migration: validation`           | enterprise                     |
  */
 import { parse, inspect } from '../expr/index.js';
 import { FreeRulesetId } from './catalog.js';
 import type { DesiredFilter, DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
-import { ActiveRuleQuota } from './limits.js';
+import { ActiveRuleQuota, CustomRuleQuota } from './limits.js';
 
 const rank: Record<DesiredPlanTier, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 
@@ -31,12 +35,12 @@ function operatorsOf(expression: string): ReadonlySet<string> | null {
   }
 }
 
-function usesMatches(filter: DesiredFilter): boolean {
-  const cached = operatorCache.get(filter.expression);
-  const ops = cached === undefined ? operatorsOf(filter.expression) : cached;
+function usesMatches(expression: string): boolean {
+  const cached = operatorCache.get(expression);
+  const ops = cached === undefined ? operatorsOf(expression) : cached;
   if (cached === undefined) {
     if (operatorCache.size > 10_000) operatorCache.clear();
-    operatorCache.set(filter.expression, ops);
+    operatorCache.set(expression, ops);
   }
   return ops !== null && (ops.has('matches') || ops.has('~'));
 }
@@ -68,7 +72,7 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
   }
   if (rank[tier] < rank.business) {
     for (const filter of desired.filters) {
-      if (!usesMatches(filter)) continue;
+      if (!usesMatches(filter.expression)) continue;
       add(filter.fieldLocations?.expression ?? filter.location, filterPath(filter),
         `the matches operator needs a Business or Enterprise plan ${on}`);
     }
@@ -80,6 +84,7 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
     add(first.location, ['firewall_rules', first.ref], `the ${tier} plan allows ${quota} active firewall rules and this is `
       + `active rule ${quota + 1} of ${active.length}: pause or remove ${active.length - quota}, or use a higher plan`);
   }
+  issues.push(...customRuleIssues(desired, tier, on));
   if (tier === 'free') {
     for (const [i, m] of (desired.managedRules ?? []).entries()) {
       if (m.rulesetId === FreeRulesetId) continue;
@@ -91,6 +96,32 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
   if (desired.wafMigration === 'validation' && tier !== 'enterprise') {
     add(desired.locations.waf_migration, ['waf_migration'], `validation mode needs an Enterprise plan ${on}; `
       + 'use waf_migration: pending to migrate in one step');
+  }
+  return issues;
+}
+
+/** What the tier does not allow in `custom_rules`. */
+function customRuleIssues(desired: DesiredZone, tier: DesiredPlanTier, on: string): ManifestIssue[] {
+  const rules = desired.customRules ?? [];
+  const issues: ManifestIssue[] = [];
+  const add = (location: SourceLocation | undefined, path: DocPath, message: string): void => {
+    issues.push(issueAt(desired.file, location, path, message));
+  };
+  for (const r of rules) {
+    const at = (field: string) => r.fieldLocations?.[field] ?? r.location;
+    if (r.action === 'log' && tier !== 'enterprise') add(at('action'), ['custom_rules', r.ref, 'action'], `log needs an Enterprise plan ${on}`);
+    if (rank[tier] < rank.business && usesMatches(r.expression)) {
+      add(at('expression'), ['custom_rules', r.ref, 'expression'], `the matches operator needs a Business or Enterprise plan ${on}`);
+    }
+    if (tier === 'free' && r.actionParameters?.response !== undefined) {
+      add(at('action_parameters'), ['custom_rules', r.ref, 'action_parameters', 'response'], `a custom block response needs a Pro plan or higher ${on}`);
+    }
+  }
+  const quota = CustomRuleQuota[tier];
+  if (rules.length > quota) {
+    const first = rules[quota]!;
+    add(first.location, ['custom_rules', first.ref], `the ${tier} plan allows ${quota} custom rules and this is rule ${quota + 1} of ${rules.length} `
+      + `(disabled rules count too): remove ${rules.length - quota}, or use a higher plan`);
   }
   return issues;
 }

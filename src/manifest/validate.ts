@@ -6,6 +6,7 @@
  * nothing to report. Offline: no provider, no network.
  */
 import { checkManagedCatalog } from './check-catalog.js';
+import { checkCustomRules } from './check-custom-rules.js';
 import { checkPageRules } from './page-rules.js';
 import { checkExpressions } from './check-expressions.js';
 import { checkPriorities } from './check-priorities.js';
@@ -70,6 +71,7 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   const expressions = checkExpressions(checks, doc.data);
   checkRefs(checks, doc.data);
   checkPriorities(checks, doc.data);
+  checkCustomRules(checks, doc.data);
   checkManagedRules(checks, doc.data);
   checkManagedCatalog(checks, doc.data);
   checkPreviousWaf(checks, doc.data);

@@ -1,17 +1,18 @@
 /**
  * How many API requests applying a plan makes, and how long the service's rate budget makes it
  * take. Batched writes cost ceil(objects / batch size) requests per phase; the previous WAF's
- * PATCH-only APIs and Page Rules cost one request per object; the entry point costs one PUT. Reads cost a page per
- * 100 objects of each list. The budget is the service's 1,200 requests per 5 minutes, kept as a
- * sliding window (`providers/http/rate-limiter.ts`): requests within it go out at once, the next
- * ones wait for the window to pass (1,450 requests ≈ one 300 s wait). A run's estimate adds every
- * zone's reads and writes, since all zones share the account's budget.
+ * PATCH-only APIs and Page Rules cost one request per object; the entry point costs one PUT; the
+ * custom phase one request per single-rule call, or one PUT. Reads cost a page per 100 objects of
+ * each list. The budget is the service's 1,200 requests per 5 minutes, kept as a sliding window
+ * (`providers/http/rate-limiter.ts`): requests within it go out at once, the next ones wait for the
+ * window to pass (1,450 requests ≈ one 300 s wait). A run's estimate adds every zone's reads and
+ * writes, since all zones share the account's budget.
  */
 import { PhaseNames, phaseOf, type PhaseName } from './order.js';
 import type { Change } from './change.js';
 import type { LiveSection, LiveZone } from './live.js';
 import type { CallEstimate, PhaseCalls, Plan } from './plan.js';
-import type { EntrypointWrite } from './write.js';
+import type { CustomRulesWrite, EntrypointWrite } from './write.js';
 
 /** Batch size and rate budget defaults. */
 export const CallLimits = {
@@ -29,10 +30,10 @@ export interface CallOptions {
   budgetWindowSeconds?: number;
 }
 
-const unbatched = new Set<PhaseName>(['page_rules', 'previous_waf', 'entrypoint']);
+const unbatched = new Set<PhaseName>(['page_rules', 'previous_waf', 'custom_rules', 'entrypoint']);
 
 /** The call estimate of a plan's changes and entry point write. */
-export function estimateCalls(changes: readonly Change[], entrypoint: EntrypointWrite | null, options: CallOptions = {}): CallEstimate {
+export function estimateCalls(changes: readonly Change[], entrypoint: EntrypointWrite | null, options: CallOptions = {}, customRules: CustomRulesWrite | null = null): CallEstimate {
   const batchSize = options.batchSize ?? CallLimits.batchSize;
   const budget = { requests: options.budgetRequests ?? CallLimits.budgetRequests, windowSeconds: options.budgetWindowSeconds ?? CallLimits.budgetWindowSeconds };
   const objects = new Map<PhaseName, number>();
@@ -45,6 +46,7 @@ export function estimateCalls(changes: readonly Change[], entrypoint: Entrypoint
     }
   }
   if (entrypoint !== null) objects.set('entrypoint', 1);
+  if (customRules !== null) objects.set('custom_rules', customRules.strategy === 'put' ? 1 : customRules.ops.length);
   const phases: PhaseCalls[] = [];
   for (const phase of PhaseNames) {
     const n = objects.get(phase) ?? 0;
@@ -74,6 +76,7 @@ export function estimateReads(live: LiveZone, perPage: number = CallLimits.batch
   let n = pages(live.filters.length, perPage) + pages(live.firewallRules.length, perPage);
   if (read('migration')) n += 1;
   if (read('entrypoint')) n += 1;
+  if (read('custom_rules')) n += 1;
   if (read('page_rules')) n += 1;
   // The proposal is read only when named, and only while the zone has not finished migrating.
   if (live.sections?.includes('migration_config') === true && live.migration !== null && live.migration.waf_state !== 'new_only') n += 1;

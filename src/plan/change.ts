@@ -11,6 +11,7 @@ import type { Write } from './write.js';
 export const ResourceKinds = [
   'filter',
   'firewall_rule',
+  'custom_rule',
   'managed_ruleset',
   'waf_package',
   'waf_group',
@@ -30,7 +31,7 @@ export type ResourceKind = (typeof ResourceKinds)[number];
  * | `new` | create | in the manifest, not in the zone |
  * | `changed` | update | compared attributes differ |
  * | `renamed` | update | the manifest key changed (`renamed_from`); the object and its id are kept |
- * | `reordered` | update | only the evaluation order (priority or entry-point position) changed |
+ * | `reordered` | update | only the evaluation order (priority or entry-point position) changed; a custom rule's `position` shows where it moves |
  * | `repointed` | update | a firewall rule now uses another filter |
  * | `filter-replaced` | update | a firewall rule moves to the new filter that replaces its simplified-flow filter |
  * | `adopted` | update | an unmanaged object with the same expression is taken over (`--prune`) |

@@ -1,13 +1,14 @@
 /**
  * The planner's entry point: desired state × live state → Plan. Pure: values in, a Plan out; no
- * provider, no I/O, no clock (terraform `internal/plans`). The firewall side, the managed entry
- * point, the previous WAF and the migration are diffed by their own files; this file assembles the
- * plan, orders it, adds the safety findings and the call estimate.
+ * provider, no I/O, no clock (terraform `internal/plans`). The firewall side, the custom rules
+ * phase, the managed entry point, the previous WAF and the migration are diffed by their own files;
+ * this file assembles the plan, orders it, adds the safety findings and the call estimate.
  */
 import type { DesiredZone } from '../manifest/index.js';
 import { estimateCalls, estimateReads, type CallOptions } from './calls.js';
 import { createCanonicalizer } from './canonical.js';
 import type { Change } from './change.js';
+import { diffCustom } from './diff-custom.js';
 import { diffFirewall } from './diff-firewall.js';
 import { diffManaged } from './diff-managed.js';
 import { diffMigration } from './diff-migration.js';
@@ -51,12 +52,13 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
   };
   const canon = createCanonicalizer();
   const firewall = diffFirewall(desired, live, canon, settings.prune);
+  const custom = diffCustom(desired, live, canon, settings.prune);
   const managed = diffManaged(desired, live, canon, settings.prune);
   const previousWaf = diffPreviousWaf(desired, live);
   const migration = diffMigration(desired, live);
   const pageRules = diffPageRules(desired, live, settings.prune);
-  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...managed.findings, ...previousWaf.findings, ...pageRules.findings, ...migration.findings];
-  const all: Change[] = [...firewall.changes, ...pageRules.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
+  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...custom.findings, ...managed.findings, ...previousWaf.findings, ...pageRules.findings, ...migration.findings];
+  const all: Change[] = [...firewall.changes, ...custom.changes, ...pageRules.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
   const changes = orderChanges(all);
   // A migration step PUTs what `zonewall migrate --mode` PUTs (migration-body.ts), never the plain diff's body.
   const entrypoint = migration.write !== undefined ? migration.write : entrypointWrite(live, managed.rules);
@@ -66,9 +68,10 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     manifest: { file: desired.file, zone: desired.zone },
     changes,
     entrypoint,
-    unmanaged: [...firewall.unmanaged, ...managed.unmanaged, ...pageRules.unmanaged],
+    customRules: custom.write,
+    unmanaged: [...firewall.unmanaged, ...custom.unmanaged, ...managed.unmanaged, ...pageRules.unmanaged],
     findings,
-    calls: { ...estimateCalls(changes, entrypoint, options), reads: estimateReads(live) },
+    calls: { ...estimateCalls(changes, entrypoint, options, custom.write), reads: estimateReads(live) },
     fingerprint: fingerprint(live),
     settings,
     summary: summarize(changes),

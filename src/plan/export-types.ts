@@ -4,10 +4,10 @@
  */
 import type { ZoneManifest } from '../manifest/index.js';
 import type { KeySource } from './export-keys.js';
-import type { EntrypointBody, FilterBody, FirewallRuleBody } from './live.js';
+import type { CustomRuleBody, EntrypointBody, FilterBody, FirewallRuleBody } from './live.js';
 
 /** Kinds of exported object. */
-export type ExportedKind = 'filter' | 'firewall_rule' | 'managed_ruleset';
+export type ExportedKind = 'filter' | 'firewall_rule' | 'custom_rule' | 'managed_ruleset';
 
 /** One live object written in the manifest, and the key it gets. */
 export interface ExportedObject {
@@ -42,6 +42,8 @@ export interface AdoptionWrites {
   firewallRules: (FirewallRuleBody & { id: string })[];
   /** A PUT of the whole entry point when one of its rules has no usable ref; null otherwise. */
   entrypoint: EntrypointBody | null;
+  /** A PUT of the custom phase entry point (every rule with its id) when a rule's ref changes; null otherwise. */
+  customRules?: { description?: string; rules: CustomRuleBody[] } | null;
 }
 
 /** What `exportManifest` returns. */

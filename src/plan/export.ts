@@ -19,6 +19,7 @@
 import { stringify } from 'yaml';
 import type { ZoneManifest } from '../manifest/index.js';
 import { createCanonicalizer } from './canonical.js';
+import { exportCustomRules } from './export-custom.js';
 import { exportFirewall } from './export-firewall.js';
 import type { ExportResult } from './export-types.js';
 import { exportPageRules } from './export-page-rules.js';
@@ -40,8 +41,9 @@ export interface ExportOptions {
 export function exportManifest(live: LiveZone, options: ExportOptions = {}): ExportResult {
   const canon = createCanonicalizer();
   const firewall = exportFirewall(live, canon);
+  const custom = exportCustomRules(live.customEntrypoint, canon);
   const managed = exportManagedRules(live.entrypoint, canon);
-  const skipped = [...firewall.skipped, ...(managed?.skipped ?? [])];
+  const skipped = [...firewall.skipped, ...(custom?.skipped ?? []), ...(managed?.skipped ?? [])];
   const previousWaf = exportPreviousWaf(live.previousWaf, skipped);
   const wafMigration = exportWafMigration(live, managed !== undefined);
   const pageRules = exportPageRules(live.pageRules, skipped);
@@ -51,6 +53,7 @@ export function exportManifest(live: LiveZone, options: ExportOptions = {}): Exp
   if (live.zone.plan !== undefined) document.plan = live.zone.plan;
   if (Object.keys(firewall.filters).length > 0) document.filters = firewall.filters;
   if (Object.keys(firewall.rules).length > 0) document.firewall_rules = firewall.rules;
+  if (custom !== undefined) document.custom_rules = custom.rules;
   if (managed !== undefined) document.managed_rules = managed.items;
   if (previousWaf !== undefined) document.previous_waf = previousWaf;
   if (pageRules !== undefined) document.page_rules = pageRules;
@@ -58,10 +61,10 @@ export function exportManifest(live: LiveZone, options: ExportOptions = {}): Exp
 
   return {
     document,
-    adopted: [...firewall.objects, ...(managed?.objects ?? [])],
+    adopted: [...firewall.objects, ...(custom?.objects ?? []), ...(managed?.objects ?? [])],
     skipped,
     refs: { filters: firewall.filterKeys, rules: firewall.ruleKeys },
-    adoption: { filters: firewall.adoptFilters, firewallRules: firewall.adoptRules, entrypoint: managed?.adoption ?? null },
+    adoption: { filters: firewall.adoptFilters, firewallRules: firewall.adoptRules, entrypoint: managed?.adoption ?? null, customRules: custom?.adoption ?? null },
   };
 }
 

@@ -27,11 +27,14 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `page-rules-unavailable` | error | `page_rules` on a zone whose service has no Page Rules API |
  * | `locked-filter-duplicate` | error | a simplified-flow filter with the same expression blocks a create |
  * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
- * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass) |
+ * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass), or a custom rule does (-> log/skip) |
  * | `pauses-blocking-rule` | danger | a blocking firewall rule, or the filter of one, is paused |
  * | `disables-managed-ruleset` | danger | a managed ruleset is disabled or removed from the entry point |
  * | `weakens-managed-rule` | danger | an override turns managed rules to log, disables them or raises a score threshold |
  * | `weakens-previous-waf` | danger | a previous-WAF package, group or rule stops blocking |
+ * | `disables-custom-rule` | danger | a custom rule that stops traffic (block or a challenge) is disabled |
+ * | `skips-managed-rules` | danger | a custom skip rule starts skipping the `http_request_firewall_managed` phase |
+ * | `skip-above-block` | danger | a custom skip of the remaining rules now runs before a rule that stops traffic and ran before it |
  * | `flips-waf-migration` | danger | the WAF migration moves on (irreversible for `pending`) |
  * | `unparsable-live-expression` | warning | a live expression does not parse: it is treated as different |
  * | `migration-irreversible` | warning | the manifest asks for an earlier migration state than the zone's |
@@ -60,6 +63,9 @@ export const FindingCodes = {
   'disables-managed-ruleset': 'danger',
   'weakens-managed-rule': 'danger',
   'weakens-previous-waf': 'danger',
+  'disables-custom-rule': 'danger',
+  'skips-managed-rules': 'danger',
+  'skip-above-block': 'danger',
   'flips-waf-migration': 'danger',
   'unparsable-live-expression': 'warning',
   'migration-irreversible': 'warning',

@@ -1,7 +1,7 @@
 /**
  * The fingerprint of a zone's live state: a SHA-256 over every object's id,
- * every field the planner compares, and the server's version markers (`modified_on`, entry point
- * `version`, `last_updated`). A saved plan records it; applying the plan re-reads the zone and
+ * every field the planner compares, and the server's version markers (`modified_on`, the managed and
+ * custom entry points' `version`, `last_updated`). A saved plan records it; applying the plan re-reads the zone and
  * refuses when the fingerprint differs, so a dashboard edit made in between is never overwritten.
  * Objects are sorted by id, so the order a provider lists them in does not matter.
  */
@@ -37,6 +37,9 @@ export function fingerprint(live: LiveZone): string {
   }
   const e = live.entrypoint;
   put('e', e === null ? null : [e.id, e.version, e.last_updated ?? '', stableStringify(e.rules)]);
+  // The custom phase: its ruleset version and every rule (absent when the provider did not read it).
+  const c = live.customEntrypoint;
+  if (c !== undefined) put('c', c === null ? null : [c.id, c.version, c.last_updated ?? '', stableStringify(c.rules)]);
   const w = live.previousWaf;
   if (w === null) put('w', null);
   else {

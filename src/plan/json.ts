@@ -10,10 +10,10 @@ import type { Finding } from './finding.js';
 import type { EntrypointBody, FilterBody, LiveSection, PageRuleBody, PlanTier } from './live.js';
 import type { PhaseName } from './order.js';
 import { hasErrors, type Plan, type PlanSummary, type UnmanagedObject } from './plan.js';
-import type { FirewallRuleWriteBody, Write } from './write.js';
+import type { CustomRuleOp, CustomRulesWrite, FirewallRuleWriteBody, Write } from './write.js';
 
 /** The format version written; readers accept any `1.x`. */
-export const PlanFormatVersion = '1.0';
+export const PlanFormatVersion = '1.1';
 
 /** One write in JSON. */
 export interface WriteJson {
@@ -27,6 +27,11 @@ export interface WriteJson {
   rule_id?: string;
   mode?: string;
 }
+
+/** The custom phase's writes in JSON (format 1.1; absent in 1.0 plans, which have none). */
+export type CustomRulesJson =
+  | { strategy: 'rules'; ruleset_id: string; ops: CustomRuleOp[] }
+  | { strategy: 'put'; body: Extract<CustomRulesWrite, { strategy: 'put' }>['body'] };
 
 /** One change in JSON. */
 export interface ChangeJson {
@@ -51,6 +56,7 @@ export interface ZonePlanJson {
   summary: PlanSummary;
   changes: ChangeJson[];
   entrypoint: { body: EntrypointBody; waf_migration?: 'validation' | 'pending' } | null;
+  custom_rules?: CustomRulesJson | null;
   unmanaged: UnmanagedObject[];
   findings: Finding[];
   calls: {
@@ -139,6 +145,16 @@ function changeFromJson(c: ChangeJson): Change {
   };
 }
 
+function customToJson(w: CustomRulesWrite | null): CustomRulesJson | null {
+  if (w === null) return null;
+  return w.strategy === 'put' ? { strategy: 'put', body: w.body } : { strategy: 'rules', ruleset_id: w.rulesetId, ops: w.ops };
+}
+
+function customFromJson(w: CustomRulesJson | null): CustomRulesWrite | null {
+  if (w === null) return null;
+  return w.strategy === 'put' ? { strategy: 'put', body: w.body } : { strategy: 'rules', rulesetId: w.ruleset_id, ops: w.ops };
+}
+
 /** The JSON form of one zone's plan. */
 export function planToJson(plan: Plan): ZonePlanJson {
   const e = plan.entrypoint;
@@ -150,6 +166,7 @@ export function planToJson(plan: Plan): ZonePlanJson {
     summary: plan.summary,
     changes: plan.changes.map(changeToJson),
     entrypoint: e === null ? null : { body: e.body, ...(e.wafMigration !== undefined ? { waf_migration: e.wafMigration } : {}) },
+    custom_rules: customToJson(plan.customRules),
     unmanaged: plan.unmanaged,
     findings: plan.findings,
     calls: {
@@ -173,6 +190,7 @@ export function planFromJson(json: ZonePlanJson): Plan {
     manifest: json.manifest,
     changes: json.changes.map(changeFromJson),
     entrypoint: e === null ? null : { body: e.body, ...(e.waf_migration !== undefined ? { wafMigration: e.waf_migration } : {}) },
+    customRules: customFromJson(json.custom_rules ?? null),
     unmanaged: json.unmanaged,
     findings: json.findings,
     calls: {

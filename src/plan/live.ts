@@ -131,6 +131,59 @@ export interface LiveEntrypoint {
   rules: EntrypointRule[];
 }
 
+/** Actions of a WAF custom rule (phase `http_request_firewall_custom`). */
+export const CustomRuleActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
+
+/** `action_parameters` of a custom rule: a block `response`, or what a skip rule skips. */
+export interface CustomRuleParameters {
+  response?: { status_code: number; content_type: string; content: string };
+  ruleset?: 'current';
+  phases?: string[];
+  products?: string[];
+}
+
+/** A rule of the `http_request_firewall_custom` entry point, as the Rulesets API returns it. */
+export interface LiveCustomRule {
+  id: string;
+  version?: string;
+  /** The API allows other actions in other phases; the planner compares the string. */
+  action: string;
+  expression: string;
+  description?: string;
+  enabled: boolean;
+  ref?: string;
+  logging?: { enabled: boolean };
+  action_parameters?: CustomRuleParameters;
+  last_updated?: string;
+}
+
+/** The zone's `http_request_firewall_custom` entry point ruleset. */
+export interface LiveCustomEntrypoint {
+  id: string;
+  name: string;
+  description?: string;
+  kind: 'zone';
+  phase: 'http_request_firewall_custom';
+  version: string;
+  last_updated?: string;
+  rules: LiveCustomRule[];
+}
+
+/** A custom rule as a write sends it: server-filled fields left out; `id` keeps a rule in a PUT. */
+export interface CustomRuleBody {
+  id?: string;
+  ref?: string;
+  action: string;
+  expression: string;
+  description?: string;
+  enabled: boolean;
+  logging?: { enabled: boolean };
+  action_parameters?: CustomRuleParameters;
+}
+
+/** Where a single-rule POST or PATCH puts the rule (exactly one key; 1-based `index`). */
+export type CustomRulePosition = { before: string } | { after: string } | { index: number };
+
 /** A package of the previous WAF. */
 export interface LiveWafPackage {
   id: string;
@@ -223,13 +276,13 @@ export interface LiveMigrationStatus {
  * needs them (filters and firewall rules are always read). A section left out is `null` in the
  * `LiveZone`, and `LiveZone.sections` says which were read.
  */
-export type LiveSection = 'migration' | 'entrypoint' | 'previous_waf' | 'page_rules' | 'migration_config';
+export type LiveSection = 'migration' | 'entrypoint' | 'custom_rules' | 'previous_waf' | 'page_rules' | 'migration_config';
 
 /**
  * Every optional section, in the order a read resolves them (the status first: others depend on it).
  * `migration_config` is read only when named, never as part of "all".
  */
-export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'previous_waf', 'page_rules', 'migration_config'];
+export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'custom_rules', 'previous_waf', 'page_rules', 'migration_config'];
 
 /** Everything the planner needs to know about one zone, read in one pass. */
 export interface LiveZone {
@@ -238,6 +291,11 @@ export interface LiveZone {
   firewallRules: LiveFirewallRule[];
   /** null when the zone has no entry point for the phase yet. */
   entrypoint: LiveEntrypoint | null;
+  /**
+   * The `http_request_firewall_custom` entry point: null when the zone has none yet (404 10003);
+   * undefined when it was not read (a provider or test fixture that predates custom rules).
+   */
+  customEntrypoint?: LiveCustomEntrypoint | null;
   /** null once the zone has migrated (the previous WAF's APIs no longer answer). */
   previousWaf: LivePreviousWaf | null;
   migration: LiveMigrationStatus | null;

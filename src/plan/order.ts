@@ -14,6 +14,7 @@
  * | `firewall_rules.create` | POST of rules, in batches |
  * | `page_rules` | one POST, PUT or DELETE per Page Rule (the API has no batch form) |
  * | `previous_waf` | one PATCH per package, group or rule (the API has no batch form) |
+ * | `custom_rules` | single-rule POST/PATCH/DELETE calls, or one PUT of the custom phase entry point |
  * | `entrypoint` | one PUT of the whole entry point (and the migration step) |
  * | `firewall_rules.delete` | DELETE of rules, in batches |
  * | `filters.delete` | DELETE of filters, in batches |
@@ -30,6 +31,7 @@ export const PhaseNames = [
   'firewall_rules.create',
   'page_rules',
   'previous_waf',
+  'custom_rules',
   'entrypoint',
   'firewall_rules.delete',
   'filters.delete',
@@ -57,7 +59,7 @@ export function phaseOf(write: Write): PhaseName {
 }
 
 const kindOrder: Record<Change['kind'], number> = {
-  filter: 0, firewall_rule: 1, waf_package: 2, waf_group: 3, waf_rule: 4, managed_ruleset: 5, waf_migration: 6, page_rule: 7,
+  filter: 0, firewall_rule: 1, custom_rule: 2, waf_package: 3, waf_group: 4, waf_rule: 5, managed_ruleset: 6, waf_migration: 7, page_rule: 8,
 };
 
 /** The rank of a change in apply order: the phase of its first write, entry-point changes at `entrypoint`. */
@@ -65,19 +67,20 @@ function rank(c: Change): number {
   const first = c.writes[0];
   if (first !== undefined) return PhaseNames.indexOf(phaseOf(first));
   if (c.kind === 'managed_ruleset' || c.kind === 'waf_migration') return PhaseNames.indexOf('entrypoint');
+  if (c.kind === 'custom_rule') return PhaseNames.indexOf('custom_rules');
   // No write: no-ops and follows-rule deletions sit with their kind's deletions or updates.
   return PhaseNames.indexOf(c.action === 'delete' ? 'filters.delete' : c.kind === 'filter' ? 'filters.update' : 'firewall_rules.update');
 }
 
 /**
  * Sorts changes into apply order: by phase, then kind, then ref. Stable, so the order of managed
- * rulesets within the entry point is kept.
+ * rulesets within the entry point, and of custom rules within their phase, is kept.
  */
 export function orderChanges(changes: readonly Change[]): Change[] {
   const keyed = changes.map((c, i) => ({ c, i, r: rank(c) }));
   keyed.sort((a, b) => a.r - b.r
     || kindOrder[a.c.kind] - kindOrder[b.c.kind]
-    || (a.c.kind === 'managed_ruleset' ? a.i - b.i : compareText(a.c.ref, b.c.ref))
+    || (a.c.kind === 'managed_ruleset' || a.c.kind === 'custom_rule' ? a.i - b.i : compareText(a.c.ref, b.c.ref))
     || compareText(a.c.id ?? '', b.c.id ?? ''));
   return keyed.map((k) => k.c);
 }

@@ -8,7 +8,7 @@ import type { Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
 import type { LiveSection, PlanTier } from './live.js';
 import type { PhaseName } from './order.js';
-import type { EntrypointWrite } from './write.js';
+import type { CustomRulesWrite, EntrypointWrite } from './write.js';
 
 /** A live object without a known ref: listed, left alone, deleted only with `--prune`. */
 export interface UnmanagedObject {
@@ -69,6 +69,8 @@ export interface Plan {
   changes: Change[];
   /** The entry point PUT, when anything of it changes (one request for all its rules). */
   entrypoint: EntrypointWrite | null;
+  /** The writes of the `http_request_firewall_custom` phase, when any of its rules changes. */
+  customRules: CustomRulesWrite | null;
   unmanaged: UnmanagedObject[];
   findings: Finding[];
   calls: CallEstimate;

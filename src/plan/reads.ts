@@ -12,6 +12,7 @@ import type { LiveSection } from './live.js';
 /**
  * The optional sections `diffZone` looks at for this manifest.
  * - `managed_rules` needs the managed entry point (its rules are diffed, unmatched ones reported);
+ * - `custom_rules` needs the custom phase entry point (the same, for WAF custom rules);
  * - `previous_waf` needs the previous WAF, and the migration status (a migrated zone has none);
  * - `waf_migration` needs the status, the entry point (re-sent by the migration step) and the
  *   previous WAF's URI overrides (they block the migration); a step forward (`validation`,
@@ -22,6 +23,7 @@ import type { LiveSection } from './live.js';
 export function readsFor(desired: DesiredZone): LiveSection[] {
   const sections = new Set<LiveSection>();
   if (desired.managedRules !== undefined) sections.add('entrypoint');
+  if (desired.customRules !== undefined) sections.add('custom_rules');
   if (desired.previousWaf !== undefined) {
     sections.add('migration');
     sections.add('previous_waf');

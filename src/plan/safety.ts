@@ -1,7 +1,7 @@
 /**
  * Safety checks (after octoDNS's `plan.py` thresholds): a plan that deletes more than a share of the
  * managed objects, or weakens protection (blocking turned into logging or allowing, a managed
- * ruleset disabled, the WAF migration moved on), gets a `danger` finding per such change, which
+ * ruleset disabled, the WAF migration moved on; custom rules: `custom-safety.ts`), gets a `danger` finding per such change, which
  * makes apply refuse without `--force`. Pure: reads the changes' before/after attributes only.
  */
 import type { AttributeValue, Attributes, Change } from './change.js';
@@ -26,7 +26,7 @@ const wafWeak = new Set(['simulate', 'disable', 'off']);
 /** The OWASP anomaly threshold's default (api-facts §4): a higher number is less sensitive. */
 const defaultScoreThreshold = 40;
 
-const counted = new Set<Change['kind']>(['filter', 'firewall_rule', 'managed_ruleset']);
+const counted = new Set<Change['kind']>(['filter', 'firewall_rule', 'custom_rule', 'managed_ruleset']);
 
 function label(c: Change): string {
   return `${c.kind} "${c.ref !== '' ? c.ref : c.id}"`;
@@ -125,6 +125,8 @@ function migration(c: Change): Finding[] {
 function changeFindings(c: Change): Finding[] {
   if (c.action === 'no-op' || c.action === 'create') return [];
   if (c.kind === 'managed_ruleset') return managedRuleset(c);
+  // Custom rules' findings need the phase's order: `custom-safety.ts`, run by their diff.
+  if (c.kind === 'custom_rule') return [];
   if (c.action === 'delete') return [];
   switch (c.kind) {
     case 'firewall_rule': return firewallRule(c);

@@ -4,7 +4,7 @@
  * by the same plan names it by `ref`, because the filter's id is only known once it exists; apply
  * resolves the ref from the create call's answer.
  */
-import type { FilterBody, FirewallRuleBody, EntrypointBody, PageRuleBody } from './live.js';
+import type { CustomRuleBody, FilterBody, FirewallRuleBody, EntrypointBody, PageRuleBody } from './live.js';
 
 /** How a rule write names its filter: by id when it exists, by ref when this plan creates it. */
 export type FilterPointer = { id: string } | { ref: string };
@@ -37,3 +37,27 @@ export interface EntrypointWrite {
   /** Set when the PUT also moves the zone's WAF migration on. */
   wafMigration?: 'validation' | 'pending';
 }
+
+/** How a custom rule write names another rule: by id, or by ref when the same apply creates it. */
+export type RulePointer = { id: string } | { ref: string };
+
+/** Where a single-rule write puts its rule: first in the list, or right after another rule. */
+export type PlannedPosition = { first: true } | { after: RulePointer };
+
+/**
+ * One single-rule call of the custom phase: POST (create), PATCH (update: a complete body, a
+ * position, or both; a position alone is a pure move) or DELETE.
+ */
+export type CustomRuleOp =
+  | { op: 'create'; ref: string; body: CustomRuleBody; position?: PlannedPosition }
+  | { op: 'update'; ref: string; id: string; body?: CustomRuleBody; position?: PlannedPosition }
+  | { op: 'delete'; ref: string; id: string };
+
+/**
+ * The writes of the `http_request_firewall_custom` phase: either single-rule calls on the existing
+ * entry point (`rules`, one request each, in order), or one PUT of the whole entry point that sends
+ * every kept rule with its id (`put`; it also creates the entry point when the zone has none).
+ */
+export type CustomRulesWrite =
+  | { strategy: 'rules'; rulesetId: string; ops: CustomRuleOp[] }
+  | { strategy: 'put'; body: { description?: string; rules: CustomRuleBody[] } };

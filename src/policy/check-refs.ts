@@ -1,6 +1,6 @@
 /**
  * Checks a cases file against the manifest it tests: every `matched` name must name a rule the
- * manifest has (a firewall rule key, a deployed managed ruleset's ref, a rule of that ruleset in
+ * manifest has (a firewall rule key, a custom rule key, a deployed managed ruleset's ref, a rule of that ruleset in
  * the catalog, a previous WAF package and one of its rules), and a file that says which `zone` it
  * is for must be run with that zone's manifest. A typo becomes a located error with a suggestion,
  * instead of a case that can never pass.
@@ -36,6 +36,11 @@ function unknownName(name: string, desired: DesiredZone): string | undefined {
     const keys = desired.firewallRules.map((r) => r.ref);
     if (keys.includes(rest)) return undefined;
     return `no firewall rule "${rest}" in ${desired.file}${hint(rest, keys)}`;
+  }
+  if (section === 'custom_rules') {
+    const keys = (desired.customRules ?? []).map((r) => r.ref);
+    if (keys.includes(rest)) return undefined;
+    return `no custom rule "${rest}" in ${desired.file}${hint(rest, keys)}`;
   }
   if (section === 'managed_rules') return unknownManaged(rest, desired);
   return unknownLegacy(rest);

@@ -5,7 +5,7 @@
  * | expectation                 | holds when                                                        |
  * |-----------------------------|-------------------------------------------------------------------|
  * | `action: <terminating>`     | the final action is that action                                   |
- * | `action: log` / `bypass`    | a rule with that action matched and the request was not stopped   |
+ * | `action: log`/`bypass`/`skip` | a rule with that action matched and the request was not stopped |
  * | `allowed: true`             | no final action, or `allow` (the request reaches the origin)      |
  * | `allowed: false`            | a final action other than `allow` (blocked or challenged)         |
  * | `matched: [a, b]`           | each name is a matched rule, or the ruleset/package of one        |
@@ -13,7 +13,7 @@
  */
 import type { CaseExpectation, CaseResult, TestCase, Verdict } from './types.js';
 
-const NonTerminating = new Set(['log', 'bypass']);
+const NonTerminating = new Set(['log', 'bypass', 'skip']);
 /** Matched rules a `why` line spells out when none decided (the JSON view lists them all). */
 const MaxWhyMatches = 3;
 

@@ -5,7 +5,7 @@
  * trace operation does. The zone setting `waf` is not read: the previous WAF counts as on while the
  * zone still has one, which is the engine's default.
  */
-import { traceZone, type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type WafOverride, type ZoneTraceInput } from '../engine/index.js';
+import { traceZone, type Entrypoint, type PageRuleLike, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafOverride, type ZoneTraceInput } from '../engine/index.js';
 import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
 import type { Provider, TraceRequest, TraceResult } from '../providers/index.js';
 
@@ -21,6 +21,10 @@ export function liveTraceInput(live: LiveZone): ZoneTraceInput {
     plan: live.zone.plan ?? 'enterprise',
     firewallRules: evaluationOrder(live.firewallRules).flatMap(toRule),
     entrypoint: (live.entrypoint ?? undefined) as Entrypoint | undefined,
+    // The custom phase as read: the wire shape the engine stores, so the engine's evaluator takes it as it is.
+    customRules: (live.customEntrypoint ?? undefined) as StoredRuleset | undefined,
+    // The service answers only the `matches` operator, which the planner's type leaves as a string.
+    pageRules: live.pageRules as readonly PageRuleLike[] | undefined,
     previousWaf: previousWaf(live),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `--against-zone`: the same cases through the live zone, so what the zone really does, drift
  * included, is what is judged. The zone is read once, to name what the trace reports by the
- * manifest's keys (firewall rules by `ref`, entry point rules by `ref`). Where the service has the
+ * manifest's keys (firewall rules, custom rules and entry point rules by `ref`). Where the service has the
  * trace operation (the embedded engine, `zonewall serve`), each case is one call, a few at a time
  * over HTTP; where it has none (the real service, `serve --strict`: 404/405), the zone as read is
  * evaluated here with the engine's own trace evaluators (`live-model.ts`).
@@ -24,7 +24,9 @@ type LiveZone = Awaited<ReturnType<Provider['readZone']>>;
 export function liveNames(live: LiveZone): ZoneNames {
   const expressions = new Map(live.firewallRules.map((r) => [r.id, 'expression' in r.filter ? r.filter.expression : undefined]));
   const refs = new Map((live.entrypoint?.rules ?? []).map((r) => [r.id ?? '', r.ref || r.id || '']));
-  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => refs.get(id) ?? id };
+  const custom = new Map((live.customEntrypoint?.rules ?? []).map((r) => [r.ref ?? r.id, r.expression]));
+  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => refs.get(id) ?? id, customExpressionOf: (ref) => custom.get(ref),
+    customUnmanaged: (m) => m.ref === m.id };
 }
 
 /**

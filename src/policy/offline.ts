@@ -27,7 +27,8 @@ export function traceRequestOf(c: TestCase, zone: string): TraceRequest {
 /** The names of the model's rules (ids are refs offline). */
 export function modelNames(model: ZoneModel): ZoneNames {
   const expressions = new Map(model.rules.map((r) => [r.rule.id, r.filter?.expression]));
-  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => id };
+  const custom = new Map((model.customRules?.rules ?? []).map((r) => [r.ref, r.expression]));
+  return { expressionOf: (id) => expressions.get(id), entrypointRef: (id) => id, customExpressionOf: (ref) => custom.get(ref) };
 }
 
 /**
@@ -42,6 +43,7 @@ export function traceOffline(model: ZoneModel, request: TraceRequest): TraceResu
     plan: model.plan,
     firewallRules: model.index.candidates(context),
     entrypoint: model.entrypoint,
+    customRules: model.customRules,
     previousWaf: model.previousWaf,
   }, context);
 }

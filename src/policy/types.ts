@@ -13,7 +13,7 @@ import type { TraceRequest, TraceResult } from '../providers/index.js';
 export type CaseRequest = TraceRequest;
 
 /** The firewall actions and the managed-rule actions a case may expect. */
-export const ExpectedActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass'] as const;
+export const ExpectedActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass', 'skip'] as const;
 /** One expected action. */
 export type ExpectedAction = (typeof ExpectedActions)[number];
 
@@ -51,7 +51,7 @@ export type DecidedBy = NonNullable<TraceResult['decided_by']>;
 
 /** One rule that matched the request, named the way cases name rules. */
 export interface MatchedRule {
-  /** `firewall_rules.<key>`, `managed_rules.<ref>.<rule id>`, `previous_waf.<package>.<rule id>`. */
+  /** `firewall_rules.<key>`, `custom_rules.<key>`, `managed_rules.<ref>.<rule id>`, `previous_waf.<package>.<rule id>`. */
   name: string;
   /** Names a case may use for it (the name, and its ruleset or package). */
   aliases: string[];
@@ -68,7 +68,7 @@ export interface Verdict {
   decided_by: DecidedBy | null;
   /** The name of the rule that decided, or null. */
   rule: string | null;
-  /** Every matched rule, in evaluation order (firewall rules, then managed rules, then the previous WAF). */
+  /** Every matched rule, in evaluation order (firewall rules, custom rules, managed rules, the previous WAF). */
   matched: MatchedRule[];
   /** Notes of the evaluation (a WAF skipped, the OWASP score), for the `why` line. */
   notes: string[];

@@ -1,11 +1,11 @@
 /**
  * Reads a trace answer (offline or live, the same shape) into a `Verdict` whose rules carry the
  * names cases use: `firewall_rules.<key>` from the rule's `ref` (a live rule without one is named
- * by its id and called unmanaged), `managed_rules.<ref>.<rule id>` from the entry point rule's
+ * by its id and called unmanaged), `custom_rules.<key>` from the custom rule's `ref`, `managed_rules.<ref>.<rule id>` from the entry point rule's
  * `ref`, `previous_waf.<package>.<rule id>` with the package's alias (`owasp`, `cloudflare`).
  */
 import { PreviousWafPackageAliases } from '../manifest/index.js';
-import type { TraceFirewallMatch, TraceLegacyMatch, TraceManagedMatch, TraceResult } from '../providers/index.js';
+import type { TraceCustomMatch, TraceFirewallMatch, TraceLegacyMatch, TraceManagedMatch, TraceResult } from '../providers/index.js';
 import type { MatchedRule, Verdict } from './types.js';
 
 /** What the answer's ids stand for in the zone that gave it. */
@@ -14,6 +14,10 @@ export interface ZoneNames {
   expressionOf(ruleId: string): string | undefined;
   /** An entry point rule's ref, by rule id. */
   entrypointRef(ruleId: string): string;
+  /** A custom rule's expression, by ref (undefined when unknown). */
+  customExpressionOf?(ref: string): string | undefined;
+  /** True for a live custom rule without a ref of its own (the API shows its id as ref). */
+  customUnmanaged?(match: TraceCustomMatch): boolean;
 }
 
 const packageAliases = new Map<string, string>(Object.entries(PreviousWafPackageAliases).map(([alias, id]) => [id, alias]));
@@ -23,6 +27,12 @@ function firewallRule(m: TraceFirewallMatch, names: ZoneNames): MatchedRule {
   const expression = names.expressionOf(m.id);
   const unmanaged = m.ref === undefined ? ' (unmanaged: no ref)' : '';
   return { name, aliases: [name], action: m.action, detail: `${expression ?? 'filter deleted'}${unmanaged}` };
+}
+
+function customRule(m: TraceCustomMatch, names: ZoneNames): MatchedRule {
+  const name = `custom_rules.${m.ref}`;
+  const unmanaged = names.customUnmanaged?.(m) === true ? ' (unmanaged: no ref)' : '';
+  return { name, aliases: [name], action: m.action, detail: `${names.customExpressionOf?.(m.ref) ?? m.description ?? ''}${unmanaged}` };
 }
 
 function managedRule(m: TraceManagedMatch, names: ZoneNames): MatchedRule {
@@ -43,13 +53,15 @@ function legacyRule(m: TraceLegacyMatch): MatchedRule {
 /** The verdict of a trace answer. */
 export function verdictOf(trace: TraceResult, names: ZoneNames): Verdict {
   const fw = trace.firewall_rules.matched.map((m) => firewallRule(m, names));
+  const custom = trace.custom_rules?.matched.map((m) => customRule(m, names)) ?? [];
   const managed = trace.managed_rules?.matched.map((m) => managedRule(m, names)) ?? [];
   const legacy = trace.previous_waf?.matched.map(legacyRule) ?? [];
   let rule: string | null = null;
   if (trace.decided_by === 'firewall_rules' && trace.firewall_rules.rule !== null) rule = firewallRule(trace.firewall_rules.rule, names).name;
+  if (trace.decided_by === 'custom_rules' && trace.custom_rules?.rule) rule = customRule(trace.custom_rules.rule, names).name;
   if (trace.decided_by === 'managed_rules' && trace.managed_rules?.rule) rule = managedRule(trace.managed_rules.rule, names).name;
   if (trace.decided_by === 'previous_waf' && trace.previous_waf?.rule) rule = legacyRule(trace.previous_waf.rule).name;
-  return { action: trace.action, decided_by: trace.decided_by, rule, matched: [...fw, ...managed, ...legacy], notes: notesOf(trace) };
+  return { action: trace.action, decided_by: trace.decided_by, rule, matched: [...fw, ...custom, ...managed, ...legacy], notes: notesOf(trace) };
 }
 
 /** Scores and skips that explain the verdict (only of the part that decided, or of all when none did). */
@@ -64,8 +76,10 @@ function notesOf(trace: TraceResult): string[] {
   if (legacy !== undefined && legacy.score > 0 && about('previous_waf')) {
     notes.push(`previous WAF OWASP score ${legacy.score} ${legacy.exceeded ? '>=' : '<'} threshold ${legacy.threshold} (sensitivity ${legacy.sensitivity})`);
   }
+  const endedBy = trace.custom_rules?.ended_by;
+  if (endedBy !== undefined && trace.decided_by === null) notes.push(`custom_rules.${endedBy} skipped the remaining custom rules`);
   // When a rule ended the request the WAFs' "skipped" says so again; otherwise it explains a quiet WAF.
   const skipped = trace.previous_waf?.skipped;
-  if (trace.firewall_rules.rule === null && skipped !== undefined) notes.push(`previous WAF skipped: ${skipped}`);
+  if (trace.firewall_rules.rule === null && trace.custom_rules?.rule == null && skipped !== undefined) notes.push(`previous WAF skipped: ${skipped}`);
   return notes;
 }

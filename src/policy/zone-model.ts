@@ -1,8 +1,8 @@
 /**
  * A manifest as the engine would hold it once applied to a new zone of its plan: firewall rules
  * with their filters in evaluation order (effective priority ascending, no priority last, ties by
- * action precedence, then manifest order, which is the order apply creates them), the
- * `http_request_firewall_managed` entry point, and the previous WAF's settings. These are the
+ * action precedence, then manifest order, which is the order apply creates them), the WAF custom
+ * rules in key order, the `http_request_firewall_managed` entry point, and the previous WAF's settings. These are the
  * engine's own shapes, so offline tests run the engine's trace evaluators on them unchanged.
  *
  * What a manifest does not say is taken from a new zone: no `plan:` is `enterprise` (the tier the
@@ -13,7 +13,7 @@
  */
 import {
   FirewallActions, PreviousWafPackages, TracePhases,
-  type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type WafState,
+  type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafState,
 } from '../engine/index.js';
 import type { ExecutionContext } from '../expr/index.js';
 import type { DesiredPreviousWaf, DesiredZone } from '../manifest/index.js';
@@ -41,6 +41,8 @@ export interface ZoneModel {
   /** `rules`, compiled and indexed: a request is evaluated by the rules that match it only. */
   index: RuleCandidates;
   entrypoint: Entrypoint | undefined;
+  /** The `http_request_firewall_custom` entry point; undefined without a `custom_rules` section. */
+  customRules: StoredRuleset | undefined;
   previousWaf: PreviousWafSettings;
 }
 
@@ -56,6 +58,7 @@ export function buildZoneModel(desired: DesiredZone): ZoneModel {
     rules,
     index: new RuleIndex(rules, rules.map((r) => r.filter!.expression), TracePhases.firewall),
     entrypoint: entrypoint(desired),
+    customRules: customRules(desired),
     previousWaf: previousWaf(desired.previousWaf),
   };
 }
@@ -97,6 +100,20 @@ function entrypoint(desired: DesiredZone): Entrypoint | undefined {
       id: m.ref, ref: m.ref, version: '1', last_updated: '',
       action: 'execute' as const, expression: m.expression, description: m.description, enabled: m.enabled,
       action_parameters: { id: m.rulesetId, overrides: m.overrides },
+    })),
+  };
+}
+
+function customRules(desired: DesiredZone): StoredRuleset | undefined {
+  if (desired.customRules === undefined) return undefined;
+  return {
+    id: 'manifest', name: 'default', description: '', version: '1', last_updated: '',
+    rules: desired.customRules.map((r) => ({
+      // The rule's id is its ref offline, so traces name it the way a live zone's refs do.
+      id: r.ref, ref: r.ref, version: '1', last_updated: '', action: r.action, expression: r.expression,
+      description: r.description, enabled: r.enabled,
+      ...(r.actionParameters !== undefined ? { action_parameters: r.actionParameters } : {}),
+      ...(r.logging !== undefined ? { logging: r.logging } : {}),
     })),
   };
 }

@@ -2,12 +2,13 @@
  * The one contract every `Provider` implementation runs (after hono's `router/common.case.test.ts`):
  * zone resolution, reading a zone, batched writes of filters and firewall rules with the request
  * counts the design promises (ceil(N / 100) per resource type, never one per object), the
- * service's refusals passed through with their codes, the entry point, the previous WAF and the
- * migration calls. `test/providers/engine.test.ts` and `http.test.ts` run it; this file holds no test
+ * service's refusals passed through with their codes, the entry point, the custom rules phase
+ * (`contract-custom.suite.ts`), the previous WAF and the migration calls. `test/providers/engine.test.ts` and `http.test.ts` run it; this file holds no test
  * of its own and is only loaded by vitest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FilterBody, FirewallRuleBody, LiveZone, LiveZoneInfo, PlanTier } from '../plan/index.js';
+import { customPhaseContract } from './contract-custom.suite.js';
 import type { Provider } from './provider.js';
 import { V4Codes, V4Limits } from './v4/constants.js';
 import { ServiceError } from './v4/errors.js';
@@ -34,7 +35,7 @@ export function filterBodies(n: number, prefix = 'f'): FilterBody[] {
 
 /** The most requests `readZone` may make for what it returned: one list per resource type. */
 export function readBudget(live: LiveZone): number {
-  let budget = 1 /* migration status */ + pages(live.filters.length) + pages(live.firewallRules.length) + 1 /* entry point */ + 1 /* Page Rules */;
+  let budget = 1 /* migration status */ + pages(live.filters.length) + pages(live.firewallRules.length) + 2 /* managed and custom entry points */ + 1 /* Page Rules */;
   if (live.previousWaf !== null) {
     budget += 1 + pages(live.previousWaf.overrides.length);
     for (const p of live.previousWaf.packages) {
@@ -79,6 +80,7 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
       expect(live.filters).toEqual([]);
       expect(live.firewallRules).toEqual([]);
       expect(live.entrypoint).toBeNull();
+      expect(live.customEntrypoint).toBeNull();
     });
 
     it('writes filters and firewall rules in batches and reads them in pages', async () => {
@@ -205,6 +207,8 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
       expect(live.migration?.waf_state).toBe('new_only');
       expect(live.entrypoint?.rules.length).toBe(config.rules.length);
     });
+
+    customPhaseContract(() => ({ provider: h.provider, zone }));
 
     it('estimates the time a number of requests takes (never negative)', () => {
       const estimate = h.provider.estimateSeconds?.(10) ?? 0;

@@ -4,7 +4,10 @@
  * shapes of `plan/live.ts`; every implementation runs `contract.suite.ts`.
  */
 import type {
+  CustomRuleBody,
+  CustomRulePosition,
   EntrypointBody,
+  LiveCustomEntrypoint,
   FilterBody,
   FirewallRuleBody,
   LiveEntrypoint,
@@ -61,13 +64,26 @@ export interface TraceLegacyMatch {
   rule_id: string; description: string; mode: string; action: string; score?: number;
 }
 
+/** A matched WAF custom rule in a trace. */
+export interface TraceCustomMatch {
+  ref: string;
+  id: string;
+  action: string;
+  description?: string;
+}
+
 /** What the zone would do to a request: the trace operation's answer. */
 export interface TraceResult {
   waf_state: string;
   /** The final action; null when the request reaches the origin. */
   action: string | null;
-  decided_by: 'firewall_rules' | 'managed_rules' | 'previous_waf' | null;
+  decided_by: 'firewall_rules' | 'custom_rules' | 'managed_rules' | 'previous_waf' | null;
   firewall_rules: { matched: TraceFirewallMatch[]; action: string | null; rule: TraceFirewallMatch | null };
+  /** WAF custom rules, when the zone has the entry point; `rule.ref` names the deciding rule. */
+  custom_rules?: {
+    enabled: boolean; matched: TraceCustomMatch[]; action: string | null; rule: TraceCustomMatch | null;
+    skipped_phases: string[]; skipped_products: string[]; ended_by?: string; skipped_by?: string;
+  };
   managed_rules?: {
     enabled: boolean; matched: TraceManagedMatch[]; action: string | null; rule: TraceManagedMatch | null;
     owasp?: { score: number; threshold: number; action: string; exceeded: boolean }; skipped_by?: string;
@@ -124,6 +140,18 @@ export interface Provider {
 
   /** PUT of the `http_request_firewall_managed` entry point, optionally as a migration step. */
   putEntrypoint(zoneId: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<LiveEntrypoint>;
+
+  /**
+   * PUT of the `http_request_firewall_custom` entry point: the whole rule list (rules sent with
+   * their `id` keep it; rules left out are deleted). Creates the entry point when the zone has none.
+   */
+  putCustomEntrypoint(zoneId: string, body: { description?: string; rules: CustomRuleBody[] }): Promise<LiveCustomEntrypoint>;
+  /** POST of one custom rule into the entry point `rulesetId` (appended unless `position` says). */
+  createCustomRule(zoneId: string, rulesetId: string, body: CustomRuleBody, position?: CustomRulePosition): Promise<LiveCustomEntrypoint>;
+  /** PATCH of one custom rule: the complete new rule, a position, or both (a position alone moves it). */
+  updateCustomRule(zoneId: string, rulesetId: string, ruleId: string, change: { body?: CustomRuleBody; position?: CustomRulePosition }): Promise<LiveCustomEntrypoint>;
+  /** DELETE of one custom rule. */
+  deleteCustomRule(zoneId: string, rulesetId: string, ruleId: string): Promise<LiveCustomEntrypoint>;
 
   /** Page Rules: one call per rule (the API has no batch form). */
   createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule>;

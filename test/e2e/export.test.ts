@@ -103,7 +103,7 @@ describe('zonewall export', () => {
     const run = await cli(['export', '--zone', 'shop.example', '--state-dir', state, '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Exported zone shop.example to ${out}: 5 filter(s), 5 firewall rule(s), 1 managed ruleset(s).`);
+    expect(run.stdout).toContain(`Exported zone shop.example to ${out}: 5 filter(s), 5 firewall rule(s), 0 custom rule(s), 1 managed ruleset(s).`);
     expect(run.stdout).toContain('Adopted');
     expect(run.stdout).toMatch(/firewall rule [0-9a-f]{32} as admin-block \(key from its description\)/);
     expect(run.stdout).toContain('Simplified-flow filter(s) written inline');

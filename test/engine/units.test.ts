@@ -79,10 +79,10 @@ describe('credentials', () => {
 
 describe('plan limits', () => {
   it('defaults to the real figures and merges overrides field by field', () => {
-    expect(DefaultPlanLimits.free).toEqual({ firewall_rules: 5, log: false, matches: false });
-    expect(DefaultPlanLimits.enterprise).toEqual({ firewall_rules: 1000, log: true, matches: true });
+    expect(DefaultPlanLimits.free).toEqual({ firewall_rules: 5, log: false, matches: false, custom_rules: 5, custom_response: false });
+    expect(DefaultPlanLimits.enterprise).toEqual({ firewall_rules: 1000, log: true, matches: true, custom_rules: 1000, custom_response: true });
     const limits = resolvePlanLimits({ pro: { matches: true } });
-    expect(limits.pro).toEqual({ firewall_rules: 20, log: false, matches: true });
+    expect(limits.pro).toEqual({ firewall_rules: 20, log: false, matches: true, custom_rules: 20, custom_response: true });
     expect(limits.business.firewall_rules).toBe(100);
   });
 
@@ -94,6 +94,10 @@ describe('plan limits', () => {
     expect(() => loadPlanLimitsFile(file)).toThrow(/unknown plan tier "gold"/);
     writeFileSync(file, JSON.stringify({ free: { firewall_rules: -1 } }));
     expect(() => loadPlanLimitsFile(file)).toThrow(/free.firewall_rules must be a non-negative integer/);
+    writeFileSync(file, JSON.stringify({ pro: { custom_rules: 1.5 } }));
+    expect(() => loadPlanLimitsFile(file)).toThrow(/pro.custom_rules must be a non-negative integer/);
+    writeFileSync(file, JSON.stringify({ pro: { custom_response: 'yes' } }));
+    expect(() => loadPlanLimitsFile(file)).toThrow(/pro.custom_response must be true or false/);
   });
 });
 

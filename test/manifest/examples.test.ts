@@ -5,8 +5,8 @@ import { loadManifests, validateManifestText } from '../../src/manifest/index.js
 const examples = readdirSync('examples').filter((f) => f.endsWith('.yaml')).sort();
 
 describe('examples', () => {
-  it('has the five documented examples', () => {
-    expect(examples).toEqual(expect.arrayContaining(['enterprise-migration.yaml', 'managed-overrides.yaml', 'previous-waf.yaml', 'quickstart.yaml', 'shared-filters.yaml']));
+  it('has the six documented examples', () => {
+    expect(examples).toEqual(expect.arrayContaining(['custom-rules.yaml', 'enterprise-migration.yaml', 'managed-overrides.yaml', 'previous-waf.yaml', 'quickstart.yaml', 'shared-filters.yaml']));
   });
 
   it.each(examples)('%s validates, with the editor completion line', (name) => {
@@ -21,7 +21,7 @@ describe('examples', () => {
     const { zones, errors } = await loadManifests(['examples']);
     expect(errors).toEqual([]);
     expect(zones.map((z) => z.zone)).toEqual(expect.arrayContaining([
-      'enterprise.example.com', 'managed.example.com', 'legacy.example.com', 'quickstart.example.com', 'shared.example.com',
+      'custom.example.com', 'enterprise.example.com', 'managed.example.com', 'legacy.example.com', 'quickstart.example.com', 'shared.example.com',
     ]));
   });
 
@@ -35,5 +35,8 @@ describe('examples', () => {
     expect(byFile.get('previous-waf.yaml')!.wafMigration).toBe('none');
     expect(byFile.get('enterprise-migration.yaml')!.wafMigration).toBe('validation');
     expect(byFile.get('enterprise-migration.yaml')!.plan).toBe('enterprise');
+    const custom = byFile.get('custom-rules.yaml')!.customRules!;
+    expect(custom.map((r) => r.action)).toEqual(expect.arrayContaining(['skip', 'block', 'managed_challenge', 'js_challenge']));
+    expect(custom.some((r) => r.actionParameters?.response !== undefined) && custom.some((r) => !r.enabled)).toBe(true);
   });
 });

@@ -76,6 +76,7 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
     createFilters: fail, updateFilters: fail, deleteFilters: fail,
     createFirewallRules: fail, updateFirewallRules: fail, deleteFirewallRules: fail,
     patchWafPackage: fail, patchWafGroup: fail, patchWafRule: fail, createPageRule: fail, updatePageRule: fail, deletePageRule: fail,
+    putCustomEntrypoint: fail, createCustomRule: fail, updateCustomRule: fail, deleteCustomRule: fail,
     async close() {},
   };
 }

@@ -4,9 +4,9 @@
  */
 import { canonicalize } from '../../src/expr/index.js';
 import type {
-  DesiredFilter, DesiredFirewallRule, DesiredManagedRuleset, DesiredZone, SourceLocation,
+  DesiredCustomRule, DesiredFilter, DesiredFirewallRule, DesiredManagedRuleset, DesiredZone, SourceLocation,
 } from '../../src/manifest/index.js';
-import type { ExecuteEntrypointRule, LiveFilter, LiveFirewallRule, LiveZone, SkipEntrypointRule } from '../../src/plan/index.js';
+import type { ExecuteEntrypointRule, LiveCustomEntrypoint, LiveCustomRule, LiveFilter, LiveFirewallRule, LiveZone, SkipEntrypointRule } from '../../src/plan/index.js';
 
 export const loc: SourceLocation = { file: 'zone.yaml', line: 1, column: 1 };
 
@@ -56,4 +56,17 @@ export function live(more: Partial<LiveZone> = {}): LiveZone {
     migration: { migration_state: 'start', old_waf_status: 'enabled', new_waf_status: 'disabled', waf_state: 'previous_only' },
     ...more,
   };
+}
+
+export function dCustom(ref: string, expression: string, more: Partial<DesiredCustomRule> = {}): DesiredCustomRule {
+  return { ref, action: 'block', expression: canonicalize(expression), description: '', enabled: true, location: loc, ...more };
+}
+
+export function lCustom(tag: string, expression: string, more: Partial<LiveCustomRule> = {}): LiveCustomRule {
+  return { id: hex(tag), ref: tag, version: '1', action: 'block', expression, enabled: true, ...more };
+}
+
+/** The custom phase entry point holding `rules`. */
+export function customEntry(rules: LiveCustomRule[], version = '1'): LiveCustomEntrypoint {
+  return { id: hex('custom-entry'), name: 'default', kind: 'zone', phase: 'http_request_firewall_custom', version, rules };
 }

@@ -13,8 +13,10 @@ describe('run call estimate', () => {
     const filters = Array.from({ length: 1000 }, (_, i) => lFilter(`f${i}`, `ip.src eq 10.0.0.${i % 250}`));
     expect(estimateReads(live({ filters, sections: [] }))).toBe(10 + 1);
     expect(estimateReads(live({ filters, sections: ['migration', 'entrypoint'] }))).toBe(13);
-    // Every section read (Page Rules included); a previous WAF that answered nothing still cost its package list.
-    expect(estimateReads(live({ filters }))).toBe(10 + 1 + 1 + 1 + 1 + 1);
+    expect(estimateReads(live({ filters, sections: ['custom_rules'] }))).toBe(10 + 1 + 1);
+    // Every section read (custom entry point and Page Rules included); a previous WAF that answered
+    // nothing still cost its package list.
+    expect(estimateReads(live({ filters }))).toBe(10 + 1 + 1 + 1 + 1 + 1 + 1);
     // The migration proposal only when named, and only before the zone finished migrating.
     expect(estimateReads(live({ filters, sections: ['migration', 'migration_config'] }))).toBe(10 + 1 + 1 + 1);
   });

@@ -12,6 +12,7 @@ function zoneWith(status: Record<string, unknown>): FakeTransport {
   const fake = new FakeTransport();
   fake.canned.set(`GET ${base}/waf_migration/status`, ok(status));
   fake.canned.set(`GET ${base}/rulesets/phases/http_request_firewall_managed/entrypoint`, error(404, 10003, 'could not find entrypoint ruleset in the http_request_firewall_managed phase'));
+  fake.canned.set(`GET ${base}/rulesets/phases/http_request_firewall_custom/entrypoint`, error(404, 10003, 'could not find entrypoint ruleset in the http_request_firewall_custom phase'));
   return fake;
 }
 
@@ -29,11 +30,12 @@ describe('readZone', () => {
     expect(live.zone).toEqual(zone);
     expect(live.filters.map((f) => f.id)).toEqual(['f1']);
     expect(live.entrypoint).toBeNull();
+    expect(live.customEntrypoint).toBeNull();
     expect(live.previousWaf?.groups.map((g) => g.id)).toEqual(['p1g', 'p2g']);
     expect(live.previousWaf?.rules.map((r) => r.id)).toEqual(['p1r', 'p2r']);
     expect(live.migration?.waf_state).toBe('previous_only');
-    // status, filters, rules, entry point, Page Rules, packages, 2 x (groups, rules), overrides
-    expect(fake.stats.requests).toBe(11);
+    // status, filters, rules, managed and custom entry points, Page Rules, packages, 2 x (groups, rules), overrides
+    expect(fake.stats.requests).toBe(12);
   });
 
   it('reads the Page Rules, and takes a 404 as "no Page Rules API" (undefined, not empty)', async () => {
@@ -58,6 +60,15 @@ describe('readZone', () => {
     expect((await readZone(new V4Client(fake), zone)).previousWaf).toBeNull();
     fake.canned.set(`GET ${base}/firewall/waf/packages`, error(403, 10000, 'Authentication error'));
     await expect(readZone(new V4Client(fake), zone)).rejects.toBeInstanceOf(ServiceError);
+  });
+
+  it('reads the custom phase entry point, and surfaces its read failures other than "not found"', async () => {
+    const fake = zoneWith({ migration_state: 'done', old_waf_status: 'disabled', new_waf_status: 'enabled', waf_state: 'new_only' });
+    const entry = { id: 'e1', name: 'default', kind: 'zone', phase: 'http_request_firewall_custom', version: '3', rules: [{ id: 'r1', ref: 'a', action: 'block', expression: 'true', enabled: true }] };
+    fake.canned.set(`GET ${base}/rulesets/phases/http_request_firewall_custom/entrypoint`, ok(entry));
+    expect((await readZone(new V4Client(fake), zone)).customEntrypoint).toEqual(entry);
+    fake.canned.set(`GET ${base}/rulesets/phases/http_request_firewall_custom/entrypoint`, error(403, 10000, 'Authentication error'));
+    await expect(readZone(new V4Client(fake), zone)).rejects.toThrow(/Authentication error/);
   });
 
   it('surfaces an entry point read failure other than "not found"', async () => {

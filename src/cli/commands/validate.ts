@@ -49,6 +49,7 @@ function counts(zone: DesiredZone): string {
     `${zone.filters.length} filter${zone.filters.length === 1 ? '' : 's'}`,
     `${zone.firewallRules.length} firewall rule${zone.firewallRules.length === 1 ? '' : 's'}`,
   ];
+  if (zone.customRules !== undefined) parts.push(`${zone.customRules.length} custom rule${zone.customRules.length === 1 ? '' : 's'}`);
   if (zone.managedRules !== undefined) parts.push(`${zone.managedRules.length} managed ruleset${zone.managedRules.length === 1 ? '' : 's'}`);
   if (zone.previousWaf !== undefined) parts.push('previous WAF');
   if (zone.wafMigration !== undefined) parts.push(`waf_migration ${zone.wafMigration}`);

@@ -1,132 +1,145 @@
 /**
- * The Rulesets API of a zone for the `http_request_firewall_managed` phase: GET and PUT of the entry
- * point (the PUT also drives the WAF migration with `waf_migration`, see `migration/`), its versions,
- * and the list/get of rulesets (the managed rulesets of the catalog and the zone's entry point).
+ * The Rulesets API of a zone, for the two phases the engine serves (`http_request_firewall_managed`,
+ * `http_request_firewall_custom`): the entry point by phase (GET, PUT, versions), rulesets by id
+ * (list, create, GET, PUT, DELETE, versions), and single-rule operations on the custom entry point
+ * (`rule-handlers.ts`). The writes themselves are `managed-ops.ts` (with the WAF migration step) and
+ * `custom-ops.ts`. Every route refuses unknown query parameters (10017), so nothing is ever saved
+ * under a parameter the engine does not honour (`?dry_run=true`).
  *
- * A PUT runs: (1) `waf_migration` parsed; (2) the body validated (shape, actions, expressions,
- * managed ruleset and rule ids) and the plan's entitlements checked; (3) the migration transition
- * decided (state, plan, compatibility); (4) rules matched to existing ones so kept rules keep their
- * ids; (5) saved, with the ruleset `version` + 1 when anything changed. Any refusal throws, so the
- * request's transaction leaves the zone as it was.
+ * A phase the engine does not serve behaves as a phase without an entry point on reads (404 10003,
+ * versions `[]`, as the real API answers for a zone that has none) and is refused on writes (20213).
  */
-import { ExpressionError, parse } from '../../expr/index.js';
-import { ApiError, apiMessage } from '../api-errors.js';
-import { Problems } from '../body-reader.js';
+import {
+  CustomPhase,
+  ManagedPhase,
+  RulesetRoutes as R,
+  type ServedPhase,
+} from '../../api/index.js';
 import { ManagedRulesets, findManagedRuleset, managedRulesetView } from '../catalog/index.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
-import { newId } from '../ids.js';
 import type { ApiResponse } from '../types.js';
-import { applyMigrationStep } from '../migration/apply.js';
-import { entitlementProblems } from './entitlements.js';
+import { createRuleset } from './create.js';
 import { rulesetError } from './errors.js';
-import { reconcileRules } from './identity.js';
-import { getVersion, listVersions, loadEntrypoint, saveEntrypoint } from './store.js';
-import { ManagedPhase, type Entrypoint, type EntrypointInput } from './types.js';
-import { readEntrypointBody, type ExpressionCheck } from './validate.js';
-import { entrypointView } from './views.js';
-
-const ENTRYPOINT = '/zones/:zone_id/rulesets/phases/:phase/entrypoint';
+import { entrypointById, entrypointNotFound, isServed, phaseNotServed, putRules } from './phases.js';
+import { ruleRoutes } from './rule-handlers.js';
+import { deleteRuleset, getVersion, listVersions, loadRuleset } from './store.js';
+import type { StoredRuleset } from './types.js';
+import { rulesetView } from './views.js';
+import { allowQuery } from './write.js';
 
 /** Routes of the Rulesets API. */
 export const rulesetRoutes: ZoneRoute[] = [
-  { method: 'GET', pattern: ENTRYPOINT, handler: getEntrypoint },
-  { method: 'PUT', pattern: ENTRYPOINT, handler: putEntrypoint },
-  { method: 'GET', pattern: `${ENTRYPOINT}/versions`, handler: versions },
-  { method: 'GET', pattern: `${ENTRYPOINT}/versions/:version`, handler: version },
-  { method: 'GET', pattern: '/zones/:zone_id/rulesets', handler: listRulesets },
-  { method: 'GET', pattern: '/zones/:zone_id/rulesets/:ruleset_id', handler: getRuleset },
+  { method: 'GET', pattern: R.entrypoint, handler: getEntrypoint },
+  { method: 'PUT', pattern: R.entrypoint, handler: putEntrypoint },
+  { method: 'GET', pattern: R.entrypointVersions, handler: entrypointVersions },
+  { method: 'GET', pattern: R.entrypointVersion, handler: entrypointVersion },
+  { method: 'GET', pattern: R.rulesets, handler: listRulesets },
+  { method: 'POST', pattern: R.rulesets, handler: createRuleset },
+  { method: 'GET', pattern: R.ruleset, handler: getRuleset },
+  { method: 'PUT', pattern: R.ruleset, handler: putRuleset },
+  { method: 'DELETE', pattern: R.ruleset, handler: removeRuleset },
+  { method: 'GET', pattern: R.rulesetVersions, handler: rulesetVersions },
+  { method: 'GET', pattern: R.rulesetVersion, handler: rulesetVersion },
+  ...ruleRoutes,
 ];
 
-/** Checks an expression with the fields and functions of the managed phase (`src/expr`). */
-const checkManagedExpression: ExpressionCheck = (source, pointer) => {
-  try {
-    parse(source, { phase: ManagedPhase });
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof ExpressionError)) throw err;
-    return apiMessage('invalidExpression', err.message, { pointer, meta: { line: err.line, column: err.column, offset: err.offset, reason: err.reason } });
-  }
-};
-
-function requirePhase(ctx: ZoneRequestContext): void {
-  const phase = ctx.params.phase!;
-  if (phase !== ManagedPhase) {
-    throw ApiError.of('invalidField',
-      `phase ${JSON.stringify(phase)} is not served by zonewall's engine; it emulates the ${ManagedPhase} phase (WAF managed rules) only`, { pointer: '/phase' });
-  }
-}
-
-function mustEntrypoint(ctx: ZoneRequestContext): Entrypoint {
-  const entry = loadEntrypoint(ctx.sql);
-  if (entry === undefined) throw rulesetError('entrypointNotFound', `could not find entrypoint ruleset in the ${ManagedPhase} phase`);
-  return entry;
-}
-
 function getEntrypoint(ctx: ZoneRequestContext): ApiResponse {
-  requirePhase(ctx);
-  return ok(entrypointView(mustEntrypoint(ctx)));
+  allowQuery(ctx);
+  const phase = ctx.params.phase!;
+  const entry = isServed(phase) ? loadRuleset(ctx.sql, phase) : undefined;
+  if (!isServed(phase) || entry === undefined) throw entrypointNotFound(phase);
+  return ok(rulesetView(entry, phase));
 }
 
 function putEntrypoint(ctx: ZoneRequestContext): ApiResponse {
-  requirePhase(ctx);
-  const problems = new Problems();
-  const input = readEntrypointBody(ctx.body, problems, checkManagedExpression);
-  if (input !== undefined) problems.list.push(...entitlementProblems(input, ctx.zone.plan));
-  problems.throwIfAny();
-  const anyRuleEnabled = input!.rules.some((r) => r.enabled);
-  const step = applyMigrationStep(ctx, anyRuleEnabled);
-  const entry = store(ctx, input!);
-  step.commit();
-  return ok(entrypointView(entry));
+  const phase = ctx.params.phase!;
+  if (!isServed(phase)) {
+    allowQuery(ctx);
+    throw phaseNotServed(phase);
+  }
+  return ok(rulesetView(putRules(ctx, phase, loadRuleset(ctx.sql, phase)), phase));
 }
 
-function store(ctx: ZoneRequestContext, input: EntrypointInput): Entrypoint {
-  const existing = loadEntrypoint(ctx.sql);
-  const reconciled = reconcileRules(existing?.rules ?? [], input.rules, ctx.now, newId);
-  if (reconciled.errors.length > 0) throw new ApiError(400, reconciled.errors);
-  const name = input.name ?? existing?.name ?? 'default';
-  const description = input.description ?? existing?.description ?? '';
-  if (existing !== undefined && !reconciled.changed && name === existing.name && description === existing.description) return existing;
-  const entry: Entrypoint = {
-    id: existing?.id ?? newId(),
-    name,
-    description,
-    version: existing === undefined ? '1' : String(Number(existing.version) + 1),
-    last_updated: ctx.now,
-    rules: reconciled.rules,
-  };
-  saveEntrypoint(ctx.sql, entry);
-  return entry;
+function entrypointVersions(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
+  const phase = ctx.params.phase!;
+  return ok(isServed(phase) ? listVersions(ctx.sql, phase).map((v) => rulesetView(v, phase, false)) : []);
 }
 
-function versions(ctx: ZoneRequestContext): ApiResponse {
-  requirePhase(ctx);
-  mustEntrypoint(ctx);
-  return ok(listVersions(ctx.sql).map((v) => entrypointView(v, false)));
+function entrypointVersion(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
+  const phase = ctx.params.phase!;
+  if (!isServed(phase) || loadRuleset(ctx.sql, phase) === undefined) throw entrypointNotFound(phase);
+  return ok(rulesetView(versionOf(ctx, phase, ctx.params.version!), phase));
 }
 
-function version(ctx: ZoneRequestContext): ApiResponse {
-  requirePhase(ctx);
-  const raw = ctx.params.version!;
-  const found = /^\d+$/.test(raw) ? getVersion(ctx.sql, Number(raw)) : undefined;
-  if (found === undefined) throw rulesetError('versionNotFound', `the ${ManagedPhase} entry point has no version ${JSON.stringify(raw)}`);
-  return ok(entrypointView(found));
+function versionOf(ctx: ZoneRequestContext, phase: ServedPhase, raw: string): StoredRuleset {
+  const found = /^\d+$/.test(raw) ? getVersion(ctx.sql, Number(raw), phase) : undefined;
+  if (found === undefined) throw rulesetError('versionNotFound', `the ${phase} entry point has no version ${JSON.stringify(raw)}`);
+  return found;
 }
 
 function listRulesets(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
   const out = ManagedRulesets.map((rs) => managedRulesetView(rs, false));
-  const entry = loadEntrypoint(ctx.sql);
-  if (entry !== undefined) out.unshift(entrypointView(entry, false));
+  for (const phase of [ManagedPhase, CustomPhase] as const) {
+    const entry = loadRuleset(ctx.sql, phase);
+    if (entry !== undefined) out.unshift(rulesetView(entry, phase, false));
+  }
   return ok(out);
 }
 
-function getRuleset(ctx: ZoneRequestContext): ApiResponse {
+/** The entry point named by the path's `ruleset_id`, or the refusal (managed catalog rulesets are read-only). */
+function mustEntrypointById(ctx: ZoneRequestContext): { phase: ServedPhase; entry: StoredRuleset } {
   const id = ctx.params.ruleset_id!;
-  const entry = loadEntrypoint(ctx.sql);
-  if (entry !== undefined && entry.id === id) return ok(entrypointView(entry));
+  const found = entrypointById(ctx, id);
+  if (found !== undefined) return found;
+  const managed = findManagedRuleset(id);
+  if (managed !== undefined && managed.id === id) {
+    throw rulesetError('immutableField', `${managed.name} is a managed ruleset and cannot be changed; deploy it with overrides in the ${ManagedPhase} entry point`);
+  }
+  throw rulesetNotFound(id);
+}
+
+function rulesetNotFound(id: string): Error {
+  return rulesetError('rulesetNotFound', `no ruleset ${JSON.stringify(id)}: GET /zones/{zone_id}/rulesets lists them`);
+}
+
+function getRuleset(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
+  const id = ctx.params.ruleset_id!;
+  const found = entrypointById(ctx, id);
+  if (found !== undefined) return ok(rulesetView(found.entry, found.phase));
   const ruleset = findManagedRuleset(id);
-  if (ruleset === undefined || ruleset.id !== id) throw rulesetError('rulesetNotFound', `no ruleset ${JSON.stringify(id)}: GET /zones/{zone_id}/rulesets lists them`);
+  if (ruleset === undefined || ruleset.id !== id) throw rulesetNotFound(id);
   return ok(managedRulesetView(ruleset, true));
 }
 
+function putRuleset(ctx: ZoneRequestContext): ApiResponse {
+  const { phase, entry } = mustEntrypointById(ctx);
+  return ok(rulesetView(putRules(ctx, phase, entry), phase));
+}
+
+function removeRuleset(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
+  const { phase } = mustEntrypointById(ctx);
+  // The managed entry point is tied to the WAF migration state: emptied by a PUT, never deleted.
+  if (phase === ManagedPhase) throw rulesetError('phaseNotServed', `DELETE of the ${ManagedPhase} entry point is not served (it carries the WAF migration state); PUT it with "rules": [] instead`);
+  deleteRuleset(ctx.sql, phase);
+  return { status: 204, body: { result: null, success: true, errors: [], messages: [] } };
+}
+
+function rulesetVersions(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
+  const found = entrypointById(ctx, ctx.params.ruleset_id!);
+  if (found === undefined) throw rulesetNotFound(ctx.params.ruleset_id!);
+  return ok(listVersions(ctx.sql, found.phase).map((v) => rulesetView(v, found.phase, false)));
+}
+
+function rulesetVersion(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
+  const found = entrypointById(ctx, ctx.params.ruleset_id!);
+  if (found === undefined) throw rulesetNotFound(ctx.params.ruleset_id!);
+  return ok(rulesetView(versionOf(ctx, found.phase, ctx.params.version!), found.phase));
+}

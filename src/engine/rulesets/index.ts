@@ -1,6 +1,7 @@
 /**
- * The Rulesets API (`http_request_firewall_managed` entry point, versions, managed rulesets) as a
- * zone resource module.
+ * The Rulesets API (the `http_request_firewall_managed` and `http_request_firewall_custom` entry
+ * points, rulesets by id, single-rule operations, versions, managed rulesets) as a zone resource
+ * module.
  */
 import type { ResourceModule } from '../context.js';
 import { rulesetRoutes } from './handlers.js';
@@ -11,4 +12,5 @@ export const rulesetsResource: ResourceModule = { name: 'rulesets', schema: rule
 
 export type * from './types.js';
 export { ManagedPhase } from './types.js';
+export { CustomPhase } from '../../api/index.js';
 export { RulesetErrors } from './constants.js';

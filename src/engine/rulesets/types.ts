@@ -1,53 +1,16 @@
 /**
- * The shapes of the zone's `http_request_firewall_managed` entry point ruleset, as the Rulesets API
- * stores and returns them: `execute` rules that deploy a managed ruleset with overrides at ruleset,
+ * The engine's shapes of the zone's `http_request_firewall_managed` entry point ruleset (the wire
+ * types live in `src/api/rulesets.ts`): `execute` rules that deploy a managed ruleset with overrides at ruleset,
  * category and rule level, and `skip` rules (exceptions) that skip the rest of the entry point,
  * whole managed rulesets or single managed rules for matching requests.
  */
 
-/** The one phase this engine serves through the Rulesets API. */
-export const ManagedPhase = 'http_request_firewall_managed';
+import type { BlockParameters, CustomRuleAction, CustomSkipParameters, ExecuteParameters, ManagedSkipParameters } from '../../api/index.js';
 
-/** Overrides of one category (tag) of the executed ruleset: middle precedence. */
-export interface CategoryOverride {
-  category: string;
-  action?: string;
-  enabled?: boolean;
-}
-
-/** Overrides of one rule of the executed ruleset: highest precedence. */
-export interface RuleOverride {
-  id: string;
-  action?: string;
-  enabled?: boolean;
-  score_threshold?: number;
-}
-
-/** `action_parameters.overrides` of an `execute` rule. */
-export interface Overrides {
-  action?: string;
-  enabled?: boolean;
-  categories?: CategoryOverride[];
-  rules?: RuleOverride[];
-}
-
-/** `action_parameters` of an `execute` rule. */
-export interface ExecuteParameters {
-  id: string;
-  version?: string;
-  overrides?: Overrides;
-  matched_data?: { public_key: string };
-}
-
-/** `action_parameters` of a `skip` rule: exactly one of the three. */
-export interface SkipParameters {
-  /** `current`: skip the remaining rules of the entry point. */
-  ruleset?: 'current';
-  /** Skip executing these managed rulesets. */
-  rulesets?: string[];
-  /** Skip these rules, by managed ruleset id. */
-  rules?: Record<string, string[]>;
-}
+export { ManagedPhase } from '../../api/index.js';
+export type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride } from '../../api/index.js';
+/** `action_parameters` of a managed-phase `skip` rule (the wire type). */
+export type SkipParameters = ManagedSkipParameters;
 
 /** A rule as a PUT body carries it, after validation (server fields not yet assigned). */
 export interface RuleInput {
@@ -96,3 +59,53 @@ export function isExecute(rule: RuleInput): rule is RuleInput & { action: 'execu
 export function deploysEnabledRuleset(entry: Entrypoint | undefined): boolean {
   return entry?.rules.some((r) => isExecute(r) && r.enabled) ?? false;
 }
+
+/** A stored rule of either phase, as the store reads it (parameters and actions not narrowed). */
+export interface StoredRule {
+  id: string;
+  ref: string;
+  version: string;
+  action: string;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  action_parameters?: unknown;
+  logging?: { enabled: boolean };
+  last_updated: string;
+}
+
+/** A stored entry point ruleset of either phase. */
+export interface StoredRuleset<R extends StoredRule = StoredRule> {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  last_updated: string;
+  rules: R[];
+}
+
+/** `action_parameters` of a custom rule (block response or skip targets). */
+export type CustomParameters = BlockParameters | CustomSkipParameters;
+
+/** A custom rule as a body carries it, after validation. */
+export interface CustomRuleInput {
+  id?: string;
+  ref?: string;
+  action: CustomRuleAction;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  action_parameters?: CustomParameters;
+  logging?: { enabled: boolean };
+}
+
+/** A stored custom rule. */
+export interface CustomStoredRule extends CustomRuleInput {
+  id: string;
+  ref: string;
+  version: string;
+  last_updated: string;
+}
+
+/** The stored `http_request_firewall_custom` entry point. */
+export type CustomEntrypoint = StoredRuleset<CustomStoredRule>;

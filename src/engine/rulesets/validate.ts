@@ -9,6 +9,9 @@
  * `phase` must then match. A rule's `id` and `ref` are kept to match existing rules (ids stay stable
  * across PUTs, see `identity.ts`); empty strings, as the migration config has them, mean absent.
  */
+import type { ServedPhase } from '../../api/index.js';
+import { ExpressionError, parse } from '../../expr/index.js';
+import { apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, jsonType } from '../body-reader.js';
 import type { ApiMessage } from '../types.js';
 import { EntrypointActions, EntrypointFields, EntrypointLimits, OtherRuleActions, RuleFields } from './constants.js';
@@ -19,15 +22,49 @@ import { readExecuteParameters, readSkipParameters } from './validate-parameters
 /** Checks one expression; returns the refusal message, or undefined when it is valid. */
 export type ExpressionCheck = (source: string, pointer: string) => ApiMessage | undefined;
 
-/** Reads a PUT body; problems are recorded (the caller throws them). */
+/** The expression check of a phase: its fields and functions (`src/expr`), errors as 10015 with position. */
+export function expressionCheck(phase: ServedPhase): ExpressionCheck {
+  return (source, pointer) => {
+    try {
+      parse(source, { phase });
+      return undefined;
+    } catch (err) {
+      if (!(err instanceof ExpressionError)) throw err;
+      return apiMessage('invalidExpression', err.message, { pointer, meta: { line: err.line, column: err.column, offset: err.offset, reason: err.reason } });
+    }
+  };
+}
+
+/** Reads one rule of a body at `pointer` (the phase's rule reader). */
+export type RuleReader<I> = (item: unknown, pointer: string, problems: Problems, checkExpression: ExpressionCheck) => I | undefined;
+
+/** A validated PUT (or create) body of either phase. */
+export interface RulesetBody<I> {
+  name?: string;
+  description?: string;
+  rules: I[];
+}
+
+/** Reads a PUT body of the managed entry point; problems are recorded (the caller throws them). */
 export function readEntrypointBody(body: unknown, problems: Problems, checkExpression: ExpressionCheck): EntrypointInput | undefined {
+  return readRulesetBody(body, problems, ManagedPhase, readRule, checkExpression);
+}
+
+/**
+ * Reads a PUT body of the entry point of `phase` with the phase's rule reader. `kind` and `phase`
+ * may be sent back as read (immutable: any other value is refused, 20212); `name` is returned
+ * for the caller, which alone knows whether it may be set (on creation) or must match.
+ */
+export function readRulesetBody<I extends { id?: string; ref?: string }>(
+  body: unknown, problems: Problems, expectedPhase: string, read: RuleReader<I>, checkExpression: ExpressionCheck,
+): RulesetBody<I> | undefined {
   const r = new BodyReader(body, '', problems, 'a ruleset object with rules');
   if (!r.valid) return undefined;
   r.allowOnly(EntrypointFields);
   const kind = r.string('kind');
-  if (kind !== undefined && kind !== 'zone') problems.add('/kind', `kind of a zone entry point must be "zone"; got ${JSON.stringify(kind)}`);
+  if (kind !== undefined && kind !== 'zone') addProblem(problems, 'immutableField', `kind of a zone entry point is "zone" and cannot change; got ${JSON.stringify(kind)}`, '/kind');
   const phase = r.string('phase');
-  if (phase !== undefined && phase !== ManagedPhase) problems.add('/phase', `phase must be ${ManagedPhase} (the phase in the path); got ${JSON.stringify(phase)}`);
+  if (phase !== undefined && phase !== expectedPhase) addProblem(problems, 'immutableField', `phase is ${expectedPhase} (the ruleset's phase) and cannot change; got ${JSON.stringify(phase)}`, '/phase');
   const name = r.string('name', { maxLength: EntrypointLimits.name });
   const description = r.string('description', { maxLength: EntrypointLimits.description });
   if (!r.has('rules')) {
@@ -40,9 +77,9 @@ export function readEntrypointBody(body: unknown, problems: Problems, checkExpre
     return undefined;
   }
   if (raw.length > EntrypointLimits.rules) problems.add('/rules', `rules has ${raw.length} rules; the limit is ${EntrypointLimits.rules}`);
-  const rules = raw.map((item, i) => readRule(item, `/rules/${i}`, problems, checkExpression));
+  const rules = raw.map((item, i) => read(item, `/rules/${i}`, problems, checkExpression));
   checkDuplicates(rules, problems);
-  const input: EntrypointInput = { rules: rules.filter((x): x is RuleInput => x !== undefined) };
+  const input: RulesetBody<I> = { rules: rules.filter((x): x is I => x !== undefined) };
   if (name !== undefined) input.name = name;
   if (description !== undefined) input.description = description;
   return input;
@@ -53,26 +90,43 @@ function readRule(item: unknown, pointer: string, problems: Problems, checkExpre
   if (!r.valid) return undefined;
   r.allowOnly(RuleFields);
   const action = readAction(r, pointer, problems);
+  const common = readCommonRuleFields(r, problems, checkExpression);
+  const logging = readLogging(r, action, problems);
+  const params = action === undefined ? undefined : readParameters(r, action, pointer, problems);
+  if (action === undefined || common === undefined || params === undefined) return undefined;
+  const rule: RuleInput = { action, ...common, action_parameters: params };
+  if (logging !== undefined) rule.logging = logging;
+  return rule;
+}
+
+/** The fields every rule has, whatever its phase and action (empty `id` / `ref` mean absent). */
+export interface CommonRuleFields {
+  expression: string;
+  description: string;
+  enabled: boolean;
+  id?: string;
+  ref?: string;
+}
+
+/**
+ * Reads a rule's common fields (the read-only `version` and `last_updated` are type-checked and
+ * ignored); undefined when the expression is missing or refused (the problems are recorded).
+ */
+export function readCommonRuleFields(r: BodyReader, problems: Problems, checkExpression: ExpressionCheck): CommonRuleFields | undefined {
   const expression = r.string('expression', { required: true, nonEmpty: true, maxLength: EntrypointLimits.expression });
-  let expressionOk = expression !== undefined;
-  if (expression !== undefined) {
-    const refused = checkExpression(expression, `${pointer}/expression`);
-    if (refused) { problems.list.push(refused); expressionOk = false; }
-  }
+  const refused = expression === undefined ? undefined : checkExpression(expression, r.at('expression'));
+  if (refused !== undefined) problems.list.push(refused);
   const description = r.string('description', { maxLength: EntrypointLimits.ruleDescription }) ?? '';
   const ref = r.string('ref', { maxLength: EntrypointLimits.ref });
   const id = r.string('id');
   r.string('version');
   r.string('last_updated');
   const enabled = r.boolean('enabled') ?? true;
-  const logging = readLogging(r, action, problems);
-  const params = action === undefined ? undefined : readParameters(r, action, pointer, problems);
-  if (action === undefined || !expressionOk || params === undefined) return undefined;
-  const rule: RuleInput = { action, expression: expression!, description, enabled, action_parameters: params };
-  if (id !== undefined && id !== '') rule.id = id;
-  if (ref !== undefined && ref !== '') rule.ref = ref;
-  if (logging !== undefined) rule.logging = logging;
-  return rule;
+  if (expression === undefined || refused !== undefined) return undefined;
+  const out: CommonRuleFields = { expression, description, enabled };
+  if (id !== undefined && id !== '') out.id = id;
+  if (ref !== undefined && ref !== '') out.ref = ref;
+  return out;
 }
 
 function readAction(r: BodyReader, pointer: string, problems: Problems): RuleInput['action'] | undefined {
@@ -113,12 +167,12 @@ function readParameters(r: BodyReader, action: RuleInput['action'], pointer: str
   return action === 'execute' ? readExecuteParameters(r.raw('action_parameters'), at, problems) : readSkipParameters(r.raw('action_parameters'), at, problems);
 }
 
-function checkDuplicates(rules: (RuleInput | undefined)[], problems: Problems): void {
+function checkDuplicates(rules: ({ id?: string; ref?: string } | undefined)[], problems: Problems): void {
   const refs = new Map<string, number>();
   const ids = new Map<string, number>();
   rules.forEach((rule, i) => {
     if (rule?.ref !== undefined) {
-      if (refs.has(rule.ref)) problems.add(`/rules/${i}/ref`, `ref ${JSON.stringify(rule.ref)} is also used by rule ${refs.get(rule.ref)}; refs must be unique`);
+      if (refs.has(rule.ref)) addProblem(problems, 'duplicateRef', `ref ${JSON.stringify(rule.ref)} is also used by rule ${refs.get(rule.ref)}; refs must be unique within a ruleset`, `/rules/${i}/ref`);
       else refs.set(rule.ref, i);
     }
     if (rule?.id !== undefined) {

@@ -120,6 +120,12 @@ function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
 }
 
 function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Buffer>): void {
+  // 204 (e.g. DELETE of a ruleset) has no body on the wire.
+  if (response.status === 204) {
+    res.writeHead(204, { ...response.headers });
+    res.end();
+    return;
+  }
   const body = response.body as unknown;
   const key = typeof body === 'object' && body !== null ? body : undefined;
   let json = key === undefined ? undefined : bytes.get(key);

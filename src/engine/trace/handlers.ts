@@ -1,9 +1,9 @@
 /**
  * `POST /zones/{zone_id}/trace` (a zonewall engine operation; the real service's trace differs): the
  * request description in, what the zone would do out. This file reads the body and the zone's
- * stored state; `zone.ts`'s `traceZone` evaluates (firewall rules, then the new WAF, then the
- * previous WAF) and gives the answer `{ waf_state, action, decided_by, firewall_rules,
- * managed_rules?, previous_waf? }`, the same function `zonewall test` runs offline.
+ * stored state; `zone.ts`'s `traceZone` evaluates (firewall rules, custom rules, then the new WAF,
+ * then the previous WAF) and gives the answer `{ waf_state, action, decided_by, firewall_rules,
+ * custom_rules?, managed_rules?, previous_waf? }`, the same function `zonewall test` runs offline.
  */
 import { ExpressionError, RequestFieldError } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
@@ -13,7 +13,8 @@ import { rulesInEvaluationOrder } from '../firewall-rules/store.js';
 import { loadWafState } from '../migration/store.js';
 import { listPageRules } from '../page-rules/index.js';
 import { loadSettings } from '../previous-waf/store.js';
-import { loadEntrypoint } from '../rulesets/store.js';
+import { CustomPhase } from '../../api/index.js';
+import { loadEntrypoint, loadRuleset } from '../rulesets/store.js';
 import type { ApiResponse } from '../types.js';
 import { readTraceRequest } from './request.js';
 import { traceZone, type ZoneTraceInput } from './zone.js';
@@ -39,6 +40,7 @@ function loadZone(ctx: ZoneRequestContext): ZoneTraceInput {
     plan: ctx.zone.plan,
     firewallRules: rulesInEvaluationOrder(ctx.sql),
     entrypoint: loadEntrypoint(ctx.sql),
+    customRules: loadRuleset(ctx.sql, CustomPhase),
     previousWaf: loadSettings(ctx.sql),
     pageRules: listPageRules(ctx.sql),
   };

@@ -9,6 +9,7 @@ export const traceResource: ResourceModule = { name: 'trace', schema: [], routes
 
 export { traceZone, type ZoneTrace, type ZoneTraceInput, type ZoneTraceDecider } from './zone.js';
 export { traceFirewallRules, type FirewallTrace, type FirewallMatch } from './firewall.js';
+export { traceCustomRules, customRulesNotRun, type CustomTrace, type CustomMatch } from './custom.js';
 export { traceEntrypoint, type ManagedTrace, type ManagedMatch } from './managed.js';
 export { tracePreviousWaf, type PreviousTrace, type LegacyMatch } from './previous.js';
 export { TracePhases } from './matchers.js';

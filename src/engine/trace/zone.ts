@@ -4,7 +4,8 @@
  * evaluation (a manifest's zone model) give the same answer by running the same code.
  *
  * The firewall rules run first; a terminating one (`allow` included) ends the request before the
- * WAFs. Then the WAFs the zone runs: the new WAF (the entry point, when it deploys an enabled
+ * WAFs. Then the WAF custom rules (`custom.ts`): a terminating one ends the request; a skip rule may
+ * skip the managed phase (`phases`) or the previous WAF (`products: [waf]`). Then the WAFs the zone runs: the new WAF (the entry point, when it deploys an enabled
  * managed ruleset) and the previous WAF (a Pro or higher zone that has not migrated, with the `waf`
  * setting on). A firewall rule that bypasses `waf` skips the previous WAF only (as in the real
  * service, "WAF Managed Rules" of the firewall rules' bypass is the previous version; the migration
@@ -18,7 +19,9 @@ import type { RuleWithFilter } from '../firewall-rules/store.js';
 import type { WafState } from '../migration/state-machine.js';
 import { actionsLabel, wafEffect, type PageRuleLike } from '../page-rules/index.js';
 import type { PreviousWafSettings } from '../previous-waf/model.js';
-import { deploysEnabledRuleset, type Entrypoint } from '../rulesets/types.js';
+import { deploysEnabledRuleset, type Entrypoint, type StoredRuleset } from '../rulesets/types.js';
+import { ManagedPhase } from '../../api/index.js';
+import { customRulesNotRun, traceCustomRules, type CustomTrace } from './custom.js';
 import { traceFirewallRules, type FirewallTrace } from './firewall.js';
 import { traceEntrypoint, type ManagedTrace } from './managed.js';
 import { firstPageRule } from './page-rules.js';
@@ -37,6 +40,8 @@ export interface ZoneTraceInput {
   firewallRules: readonly RuleWithFilter[];
   /** The `http_request_firewall_managed` entry point, if the zone has one. */
   entrypoint: Entrypoint | undefined;
+  /** The `http_request_firewall_custom` entry point (WAF custom rules), if the zone has one. */
+  customRules?: StoredRuleset | undefined;
   /** The previous WAF's settings; `enabled` is the zone setting `waf`. */
   previousWaf: PreviousWafSettings;
   /** Page Rules (any order: the trace orders them); none when left out. */
@@ -44,7 +49,7 @@ export interface ZoneTraceInput {
 }
 
 /** Which part of the zone gave the final verdict. */
-export type ZoneTraceDecider = 'firewall_rules' | 'managed_rules' | 'previous_waf';
+export type ZoneTraceDecider = 'firewall_rules' | 'custom_rules' | 'managed_rules' | 'previous_waf';
 
 /**
  * The trace operation's answer. `action` is the final verdict (null: the request reaches the
@@ -56,27 +61,37 @@ export interface ZoneTrace {
   action: string | null;
   decided_by: ZoneTraceDecider | null;
   firewall_rules: Omit<FirewallTrace, 'bypassed'>;
+  /** Present when the zone has a custom rules entry point; `rule.ref` names the deciding rule. */
+  custom_rules?: CustomTrace;
   managed_rules?: ManagedTrace;
   previous_waf?: PreviousTrace;
 }
 
-/** Evaluates `request` against the zone: firewall rules, then the new WAF, then the previous WAF. */
+/** Evaluates `request` against the zone: firewall rules, custom rules, then the new WAF, then the previous WAF. */
 export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): ZoneTrace {
   const firewall = traceFirewallRules(zone.firewallRules, request);
-  const endedBy = firewall.rule !== null ? `firewall rule ${firewall.rule.id} (${firewall.rule.action}) ended the request before the WAF` : undefined;
+  const firewallEnded = firewall.rule !== null ? `firewall rule ${firewall.rule.id} (${firewall.rule.action}) ended the request before the WAF` : undefined;
+  let custom: CustomTrace | undefined;
+  if (zone.customRules !== undefined) custom = firewallEnded !== undefined ? customRulesNotRun(zone.customRules, firewallEnded) : traceCustomRules(zone.customRules, request);
+  const customEnded = custom?.rule != null ? `custom rule ${custom.rule.ref} (${custom.rule.action}) ended the request before the WAF` : undefined;
+  const endedBy = firewallEnded ?? customEnded;
+  const managedSkip = custom?.skipped_phases.includes(ManagedPhase) === true ? `a custom rule skips ${ManagedPhase}` : undefined;
   const showManaged = zone.wafState !== 'previous_only' || zone.entrypoint !== undefined;
   const showPrevious = zone.wafState !== 'new_only' && zone.plan !== 'free';
   let managed: ManagedTrace | undefined;
   if (showManaged) {
-    managed = endedBy !== undefined
-      ? { enabled: deploysEnabledRuleset(zone.entrypoint), matched: [], action: null, rule: null, skipped: [], skipped_by: endedBy }
+    const notRun = endedBy ?? managedSkip;
+    managed = notRun !== undefined
+      ? { enabled: deploysEnabledRuleset(zone.entrypoint), matched: [], action: null, rule: null, skipped: [], skipped_by: notRun }
       : traceEntrypoint(zone.entrypoint, request);
   }
-  const previous = showPrevious ? previousTrace(zone, firewall, endedBy, request) : undefined;
-  return answer(zone.wafState, firewall, managed, previous);
+  const wafSkip = firewall.bypassed.includes('waf') ? 'a firewall rule bypasses waf (the previous WAF)'
+    : custom?.skipped_products.includes('waf') === true ? 'a custom rule skips waf (the previous WAF)' : undefined;
+  const previous = showPrevious ? previousTrace(zone, wafSkip, endedBy, request) : undefined;
+  return answer(zone.wafState, firewall, custom, managed, previous);
 }
 
-function previousTrace(zone: ZoneTraceInput, firewall: FirewallTrace, endedBy: string | undefined, request: ExecutionContext): PreviousTrace {
+function previousTrace(zone: ZoneTraceInput, wafSkip: string | undefined, endedBy: string | undefined, request: ExecutionContext): PreviousTrace {
   // Off once migrated, on Free, or with the zone setting `waf` off, unless a Page Rule decides.
   const page = firstPageRule(zone.pageRules ?? [], request);
   const switchedOn = page !== undefined ? wafEffect(page) === 'on' : zone.previousWaf.enabled;
@@ -88,20 +103,22 @@ function previousTrace(zone: ZoneTraceInput, firewall: FirewallTrace, endedBy: s
       : 'the previous WAF is switched off (zone setting waf: off)');
   }
   if (endedBy !== undefined) return off(endedBy);
-  if (firewall.bypassed.includes('waf')) return off('a firewall rule bypasses waf (the previous WAF)');
+  if (wafSkip !== undefined) return off(wafSkip);
   // URI-based overrides match on the request's host and path.
   const host = String(request.request['http.host'] ?? '');
   const path = String(request.request['http.request.uri.path'] ?? '/');
   return tracePreviousWaf(zone.previousWaf, request, host, path);
 }
 
-function answer(wafState: WafState, firewall: FirewallTrace, managed: ManagedTrace | undefined, previous: PreviousTrace | undefined): ZoneTrace {
+function answer(wafState: WafState, firewall: FirewallTrace, custom: CustomTrace | undefined, managed: ManagedTrace | undefined, previous: PreviousTrace | undefined): ZoneTrace {
   let action: string | null = firewall.action;
   let decidedBy: ZoneTraceDecider | null = firewall.action !== null ? 'firewall_rules' : null;
+  if (action === null && custom?.action != null) { action = custom.action; decidedBy = 'custom_rules'; }
   if (action === null && managed?.enabled === true && managed.action !== null) { action = managed.action; decidedBy = 'managed_rules'; }
   if (action === null && previous?.enabled === true && previous.action !== null) { action = previous.action; decidedBy = 'previous_waf'; }
   const { bypassed: _bypassed, ...firewallView } = firewall;
   const out: ZoneTrace = { waf_state: wafState, action, decided_by: decidedBy, firewall_rules: firewallView };
+  if (custom !== undefined) out.custom_rules = custom;
   if (managed !== undefined) out.managed_rules = managed;
   if (previous !== undefined) out.previous_waf = previous;
   return out;

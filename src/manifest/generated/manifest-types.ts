@@ -18,7 +18,7 @@ export type Description = string;
 export type Key = string;
 
 /**
- * A zonewall manifest: the desired edge security configuration of one zone (filters, firewall rules, managed rulesets, the previous WAF and the WAF migration). Map keys become the live objects' `ref`, so plans match manifest objects to live ones by key. Add `# yaml-language-server: $schema=<path to this file>` as the first line for completion and help in editors.
+ * A zonewall manifest: the desired edge security configuration of one zone (filters, firewall rules, WAF custom rules, managed rulesets, the previous WAF and the WAF migration). Map keys become the live objects' `ref`, so plans match manifest objects to live ones by key. Add `# yaml-language-server: $schema=<path to this file>` as the first line for completion and help in editors.
  */
 export interface ZoneManifest {
   /**
@@ -44,6 +44,12 @@ export interface ZoneManifest {
    */
   firewall_rules?: {
     [k: string]: FirewallRule;
+  };
+  /**
+   * WAF custom rules: the rules of the zone's `http_request_firewall_custom` phase entry point (the Rulesets API), keyed by ref. Key order is evaluation order: the service runs custom rules top to bottom and the first terminating action (block, challenge, js_challenge, managed_challenge) ends the request's evaluation; `log` and `skip` do not. Fields mirror the rule object of the API. Leave the section out to leave the phase alone; `custom_rules: {}` manages an empty phase (live rules with refs are deleted). Plan limits: 5 rules on free, 20 on pro, 100 on business, 1000 on enterprise (all rules of the phase, enabled or not); `log` needs enterprise; `matches` needs business or higher; a custom block `response` needs pro or higher.
+   */
+  custom_rules?: {
+    [k: string]: CustomRule;
   };
   /**
    * The managed rulesets deployed by the zone's `http_request_firewall_managed` entry point (the ruleset-based WAF), in execution order. Each item becomes one `execute` rule. Leave the section out to leave the entry point alone; `managed_rules: []` deploys nothing.
@@ -121,6 +127,76 @@ export interface InlineFilter {
    * A paused filter matches nothing. Default false.
    */
   paused?: boolean;
+}
+/**
+ * A WAF custom rule: an action applied to the requests its expression matches. Its key is stored as the rule's `ref`, so edits and reorders keep the rule's id.
+ */
+export interface CustomRule {
+  /**
+   * What to do with matching requests. `block`, `challenge`, `js_challenge` and `managed_challenge` end the evaluation (later custom rules and the managed rules phase do not run). `log` (Enterprise only) records the match and goes on. `skip` goes on without the rules, phases or products named in `action_parameters`.
+   */
+  action: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log' | 'skip';
+  expression: Expression;
+  description?: Description;
+  /**
+   * A disabled rule is kept in the phase but not evaluated (it still counts against the plan's rule limit). Default true.
+   */
+  enabled?: boolean;
+  /**
+   * With `action: skip` only: whether matching requests are logged in Security Events. Default `{ enabled: true }` (the service's default).
+   */
+  logging?: {
+    /**
+     * false hides the matches of this skip rule from Security Events.
+     */
+    enabled: boolean;
+  };
+  action_parameters?: CustomRuleParameters;
+}
+/**
+ * Parameters of the action. `block` takes an optional `response`; `skip` needs at least one of `ruleset`, `phases`, `products`. Other actions take none.
+ */
+export interface CustomRuleParameters {
+  response?: CustomBlockResponse;
+  /**
+   * With `skip`: `current` skips the remaining custom rules of the phase (what a firewall rule's `allow` did).
+   */
+  ruleset?: 'current';
+  /**
+   * With `skip`: later phases to skip for matching requests: `http_ratelimit` (rate limiting rules), `http_request_sbfm` (Super Bot Fight Mode), `http_request_firewall_managed` (WAF managed rules). A set: order does not matter.
+   *
+   * @minItems 1
+   */
+  phases?: [
+    'http_ratelimit' | 'http_request_sbfm' | 'http_request_firewall_managed',
+    ...('http_ratelimit' | 'http_request_sbfm' | 'http_request_firewall_managed')[]
+  ];
+  /**
+   * With `skip`: products outside the Ruleset Engine to skip (what a firewall rule's `bypass` did): `zoneLockdown`, `uaBlock`, `bic`, `hot`, `securityLevel`, `rateLimit` (previous rate limiting), `waf` (previous WAF). Case-sensitive; a set.
+   *
+   * @minItems 1
+   */
+  products?: [
+    'zoneLockdown' | 'uaBlock' | 'bic' | 'hot' | 'securityLevel' | 'rateLimit' | 'waf',
+    ...('zoneLockdown' | 'uaBlock' | 'bic' | 'hot' | 'securityLevel' | 'rateLimit' | 'waf')[]
+  ];
+}
+/**
+ * With `block` (Pro plan or higher): the response sent instead of the WAF block page. All three fields are required.
+ */
+export interface CustomBlockResponse {
+  /**
+   * HTTP status, 400 to 499.
+   */
+  status_code: number;
+  /**
+   * The body's media type.
+   */
+  content_type: 'text/html' | 'text/plain' | 'application/json' | 'text/xml';
+  /**
+   * The body, at most 2,048 bytes (UTF-8).
+   */
+  content: string;
 }
 /**
  * One managed ruleset deployed by the `http_request_firewall_managed` entry point, with its overrides.

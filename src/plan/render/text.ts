@@ -62,7 +62,10 @@ function attributeLines(c: Change, s: Style): string[] {
     }
     const b = c.before?.[name];
     const a = c.after?.[name];
-    if (name === 'expression' && typeof b === 'string' && typeof a === 'string') {
+    if (name === 'position') {
+      // A move of a custom rule or managed ruleset: `position 3 -> 1`.
+      lines.push(`${pad}position ${formatValue(name, b)} -> ${formatValue(name, a)}`);
+    } else if (name === 'expression' && typeof b === 'string' && typeof a === 'string') {
       lines.push(`${pad}expression: ${wordDiff(b, a, s)}`);
     } else if (name === 'overrides') {
       // One line per override, not two JSON blobs: a threshold change must not hide in them.

@@ -2,7 +2,7 @@
  * Fixed figures and paths of the v4 API that both providers share: the page size of list calls,
  * the batch size of bulk writes, how many reads run at once, and the zone-scoped resource paths.
  */
-import { ApiErrorCodes, FilterPaths, FirewallRulePaths, ZonePaths } from '../../api/index.js';
+import { ApiErrorCodes, CustomPhase, FilterPaths, FirewallRulePaths, ManagedPhase, RulesetErrorCodes, ZonePaths } from '../../api/index.js';
 
 /** Page, batch and concurrency limits of the v4 client. */
 export const V4Limits = {
@@ -24,13 +24,15 @@ export const V4Limits = {
   createAttempts: 5,
 } as const;
 
-/** The managed phase whose entry point holds the zone's managed rulesets. */
-export const ManagedPhase = 'http_request_firewall_managed';
+/** The phases whose entry points the providers read and write (from the wire contract). */
+export { CustomPhase, ManagedPhase };
 
 /** Service error codes the client branches on (from the reference; see api-facts.md). */
 export const V4Codes = {
   /** `could not find entrypoint ruleset in the <phase> phase` (404). */
-  entrypointNotFound: 10003,
+  entrypointNotFound: RulesetErrorCodes.entrypointNotFound.code,
+  /** zonewall engine: no rule with that id in the ruleset (PATCH/DELETE of one rule; 404). */
+  ruleNotFound: RulesetErrorCodes.ruleNotFound.code,
   /** A filter with the same expression exists; `meta.id` names it. */
   duplicateFilter: ApiErrorCodes.duplicateFilter.code,
   /** A simplified-flow filter refuses PUT and DELETE: how a client without `locked` learns it. */
@@ -47,7 +49,11 @@ export const V4Paths = {
   zone: (zoneId: string) => fill(ZonePaths.item, { zone_id: zoneId }),
   filters: (zoneId: string) => fill(FilterPaths.collection, { zone_id: zoneId }),
   firewallRules: (zoneId: string) => fill(FirewallRulePaths.collection, { zone_id: zoneId }),
-  entrypoint: (zoneId: string) => `/zones/${enc(zoneId)}/rulesets/phases/${ManagedPhase}/entrypoint`,
+  entrypoint: (zoneId: string, phase: string = ManagedPhase) => `/zones/${enc(zoneId)}/rulesets/phases/${enc(phase)}/entrypoint`,
+  /** Single-rule POST of a ruleset (an entry point's id works). */
+  rulesetRules: (zoneId: string, rulesetId: string) => `/zones/${enc(zoneId)}/rulesets/${enc(rulesetId)}/rules`,
+  /** Single-rule PATCH and DELETE. */
+  rulesetRule: (zoneId: string, rulesetId: string, ruleId: string) => `/zones/${enc(zoneId)}/rulesets/${enc(rulesetId)}/rules/${enc(ruleId)}`,
   wafPackages: (zoneId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages`,
   wafPackage: (zoneId: string, packageId: string) => `/zones/${enc(zoneId)}/firewall/waf/packages/${enc(packageId)}`,
   wafGroups: (zoneId: string, packageId: string) => `${V4Paths.wafPackage(zoneId, packageId)}/groups`,

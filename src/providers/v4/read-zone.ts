@@ -1,10 +1,10 @@
 /**
  * Reads what the planner needs about a zone in one pass: one paginated list per resource type
  * (filters, firewall rules, previous WAF packages, and per package its groups and rules, URI
- * overrides), the managed entry point and the migration status. Filters and firewall rules are
- * always read; every other section only when the caller asks for it (`sections`, from the
- * manifest: `plan/reads.ts`) and the zone's status does not rule it out (a zone that has finished
- * migrating has no previous WAF to read). Independent reads run concurrently.
+ * overrides), the managed and custom phase entry points and the migration status. Filters and
+ * firewall rules are always read; every other section only when the caller asks for it
+ * (`sections`, from the manifest: `plan/reads.ts`) and the zone's status does not rule it out (a
+ * zone that has finished migrating has no previous WAF to read). Independent reads run concurrently.
  */
 import type {
   EntrypointBody,
@@ -27,6 +27,7 @@ import { AuthErrorCodes } from '../../api/index.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { mapLimit } from './concurrency.js';
+import { readCustomEntrypoint } from './custom-rules.js';
 import { ServiceError } from './errors.js';
 
 /**
@@ -41,15 +42,18 @@ export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: 
   // The status first: it decides whether the previous WAF still answers.
   const migration = wants('migration') || sections?.includes('migration_config') === true ? await readMigrationStatus(client, id) : null;
   const migrating = migration !== null && migration.waf_state !== 'new_only';
-  const [filters, firewallRules, entrypoint, previousWaf, migrationConfig, pageRules] = await Promise.all([
+  const [filters, firewallRules, entrypoint, customEntrypoint, previousWaf, migrationConfig, pageRules] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
     wants('entrypoint') ? readEntrypoint(client, id) : null,
+    wants('custom_rules') ? readCustomEntrypoint(client, id) : undefined,
     wants('previous_waf') && migration?.waf_state !== 'new_only' ? readPreviousWaf(client, id) : null,
     sections?.includes('migration_config') === true && migrating ? readMigrationConfig(client, id) : undefined,
     wants('page_rules') ? readPageRules(client, id) : undefined,
   ]);
   const live: LiveZone = { zone, filters, firewallRules, entrypoint, previousWaf, migration };
+  // Left out (undefined) when not read: the planner then leaves the custom phase alone.
+  if (customEntrypoint !== undefined) live.customEntrypoint = customEntrypoint;
   if (migrationConfig !== undefined) live.migrationConfig = migrationConfig;
   if (pageRules !== undefined) live.pageRules = pageRules;
   if (sections !== undefined) live.sections = [...sections];

@@ -4,7 +4,10 @@
  * differs: how a missing zone is handled (`createZone`), PITR, and closing.
  */
 import type {
+  CustomRuleBody,
+  CustomRulePosition,
   EntrypointBody,
+  LiveCustomEntrypoint,
   FilterBody,
   FirewallRuleBody,
   LiveEntrypoint,
@@ -25,6 +28,7 @@ import { V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
 import { readMigrationStatus, readZone } from './read-zone.js';
 import type { Transport } from './transport.js';
+import * as custom from './custom-rules.js';
 import * as writes from './writes.js';
 
 /** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
@@ -168,6 +172,19 @@ export abstract class V4Provider implements Provider {
   putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<LiveEntrypoint> {
     const query = options.wafMigration === undefined ? undefined : { waf_migration: options.wafMigration, phase_two: 1 };
     return this.client.result<LiveEntrypoint>('PUT', V4Paths.entrypoint(zoneId), { query, body });
+  }
+
+  putCustomEntrypoint(zoneId: string, body: { description?: string; rules: CustomRuleBody[] }): Promise<LiveCustomEntrypoint> {
+    return custom.putCustomEntrypoint(this.client, zoneId, body);
+  }
+  createCustomRule(zoneId: string, rulesetId: string, body: CustomRuleBody, position?: CustomRulePosition): Promise<LiveCustomEntrypoint> {
+    return custom.createCustomRule(this.client, zoneId, rulesetId, body, position);
+  }
+  updateCustomRule(zoneId: string, rulesetId: string, ruleId: string, change: { body?: CustomRuleBody; position?: CustomRulePosition }): Promise<LiveCustomEntrypoint> {
+    return custom.updateCustomRule(this.client, zoneId, rulesetId, ruleId, change);
+  }
+  deleteCustomRule(zoneId: string, rulesetId: string, ruleId: string): Promise<LiveCustomEntrypoint> {
+    return custom.deleteCustomRule(this.client, zoneId, rulesetId, ruleId);
   }
 
   createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule> {

@@ -99,9 +99,12 @@ describe('GET and PUT of the entry point', () => {
     expect((await kit.put(z, { rules: [execute(Ids.free)] })).status).toBe(200);
   });
 
-  it('serves only the http_request_firewall_managed phase', async () => {
+  it('answers a phase it does not serve as one without an entry point, and refuses writes to it', async () => {
     const z = await zone();
-    expect((await kit.api('GET', `/zones/${z}/rulesets/phases/http_ratelimit/entrypoint`)).status).toBe(400);
+    const get = await kit.api('GET', `/zones/${z}/rulesets/phases/http_ratelimit/entrypoint`);
+    expect([get.status, get.body.errors]).toEqual([404, [{ code: 10003, message: 'could not find entrypoint ruleset in the http_ratelimit phase' }]]);
+    const put = await kit.api('PUT', `/zones/${z}/rulesets/phases/http_ratelimit/entrypoint`, { rules: [] });
+    expect([put.status, codes(put)]).toEqual([400, [20213]]);
   });
 });
 

@@ -34,7 +34,7 @@ describe('reconcileRules', () => {
   });
 
   it('refuses ids that are not rules of the entry point, and one rule claimed twice', () => {
-    const first: EntrypointRule[] = reconcileRules([], [input({ ref: 'a' })], 'T1', newId).rules;
+    const first: EntrypointRule[] = reconcileRules<EntrypointRule>([], [input({ ref: 'a' })], 'T1', newId).rules;
     expect(reconcileRules(first, [input({ id: 'ffff' })], 'T2', newId).errors.map((e) => [e.code, e.source?.pointer])).toEqual([[20205, '/rules/0/id']]);
     expect(reconcileRules(first, [input({ ref: 'a' }), input({ id: first[0]!.id })], 'T2', newId).errors.map((e) => e.source?.pointer)).toEqual(['/rules/1/id']);
   });

@@ -1,0 +1,355 @@
+/**
+ * Wire contract of the Rulesets API at zone level, for the two phases zonewall serves: the
+ * `http_request_firewall_managed` entry point (execute/skip rules deploying managed rulesets) and the
+ * `http_request_firewall_custom` entry point (WAF custom rules). Route patterns, query parameters,
+ * request bodies, response objects and error codes with their HTTP statuses; types and `as const`
+ * constants only, shared by the engine (server) and `providers/v4` (client). Facts come from
+ * `reference/custom-rules.md` and `reference/api-facts.md`; codes the real API does not publish are
+ * zonewall's (marked below).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Phases, kinds, routes, query parameters
+
+/** The managed rules phase (the new WAF's managed rulesets). */
+export const ManagedPhase = 'http_request_firewall_managed';
+/** The WAF custom rules phase (what firewall rules became on 2025-06-15). */
+export const CustomPhase = 'http_request_firewall_custom';
+/** The phases whose zone entry point zonewall's engine serves. */
+export const ServedPhases = [CustomPhase, ManagedPhase] as const;
+export type ServedPhase = (typeof ServedPhases)[number];
+
+/** Ruleset kinds of the real API; a zone entry point is `zone`. */
+export const RulesetKinds = ['root', 'zone', 'managed', 'custom'] as const;
+export type RulesetKind = (typeof RulesetKinds)[number];
+
+/**
+ * Route patterns (`:name` = one path segment, URL-encoded by clients). `entrypoint*` take the phase;
+ * `ruleset*` and `rule*` take a ruleset id (an entry point's id works there too).
+ */
+export const RulesetRoutes = {
+  rulesets: '/zones/:zone_id/rulesets',
+  ruleset: '/zones/:zone_id/rulesets/:ruleset_id',
+  rules: '/zones/:zone_id/rulesets/:ruleset_id/rules',
+  rule: '/zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id',
+  rulesetVersions: '/zones/:zone_id/rulesets/:ruleset_id/versions',
+  rulesetVersion: '/zones/:zone_id/rulesets/:ruleset_id/versions/:version',
+  entrypoint: '/zones/:zone_id/rulesets/phases/:phase/entrypoint',
+  entrypointVersions: '/zones/:zone_id/rulesets/phases/:phase/entrypoint/versions',
+  entrypointVersion: '/zones/:zone_id/rulesets/phases/:phase/entrypoint/versions/:version',
+} as const;
+
+/**
+ * Query parameters the Rulesets routes accept. Any other one (e.g. `dry_run`, which the real API does
+ * not have) is refused with 10017 and nothing is saved. `waf_migration` (and `phase_two`, accepted and
+ * ignored) are the WAF migration's parameters on a write of the managed entry point (seed 002); every
+ * other Rulesets route takes none.
+ */
+export const RulesetQueryParameters = {
+  managedEntrypointWrite: ['waf_migration', 'phase_two'],
+  other: [],
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Rules shared by both phases
+
+/** Read-only fields the server fills on every rule. */
+export interface RuleServerFields {
+  /** 32 hex; kept across versions and across PUTs that send it (or the rule's `ref`). */
+  id: string;
+  /** String in JSON (`"2"`); +1 per content change, not bumped by a move. */
+  version: string;
+  /** ISO-8601 UTC. */
+  last_updated: string;
+  /** The client's stable key, unique within the ruleset; the rule id when none was given. */
+  ref: string;
+}
+
+/** `logging` of a skip rule: whether matches appear in Security Events (default true). */
+export interface RuleLogging {
+  enabled: boolean;
+}
+
+/** Fields every rule carries besides its action. */
+export interface RuleCommonFields extends RuleServerFields {
+  expression: string;
+  /** Omitted by the custom phase when empty; always present ("" allowed) in the managed phase. */
+  description?: string;
+  enabled: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Managed phase (`http_request_firewall_managed`)
+
+/** Overrides of one category (tag) of the executed ruleset: middle precedence. */
+export interface CategoryOverride {
+  category: string;
+  action?: string;
+  enabled?: boolean;
+}
+
+/** Overrides of one rule of the executed ruleset: highest precedence. */
+export interface RuleOverride {
+  id: string;
+  action?: string;
+  enabled?: boolean;
+  score_threshold?: number;
+}
+
+/** `action_parameters.overrides` of an `execute` rule. */
+export interface Overrides {
+  action?: string;
+  enabled?: boolean;
+  categories?: CategoryOverride[];
+  rules?: RuleOverride[];
+}
+
+/** `action_parameters` of an `execute` rule. */
+export interface ExecuteParameters {
+  id: string;
+  version?: string;
+  overrides?: Overrides;
+  matched_data?: { public_key: string };
+}
+
+/** `action_parameters` of a managed-phase `skip` rule: exactly one of the three. */
+export interface ManagedSkipParameters {
+  /** `current`: skip the remaining rules of the entry point. */
+  ruleset?: 'current';
+  /** Skip executing these managed rulesets. */
+  rulesets?: string[];
+  /** Skip these rules, by managed ruleset id. */
+  rules?: Record<string, string[]>;
+}
+
+/** Rule actions of the managed phase. */
+export const ManagedRuleActions = ['execute', 'skip'] as const;
+export type ManagedRuleAction = (typeof ManagedRuleActions)[number];
+
+/** A managed-phase rule as returned. */
+export interface ManagedRule extends RuleCommonFields {
+  action: ManagedRuleAction;
+  action_parameters: ExecuteParameters | ManagedSkipParameters;
+  logging?: RuleLogging;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom phase (`http_request_firewall_custom`)
+
+/** Actions of the custom phase; `log` needs Enterprise (reference §2.6). */
+export const CustomRuleActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
+export type CustomRuleAction = (typeof CustomRuleActions)[number];
+/** Actions that end the request's evaluation (later phases included). */
+export const TerminatingCustomActions = ['block', 'challenge', 'js_challenge', 'managed_challenge'] as const;
+
+/** Content types of a custom block response. */
+export const BlockContentTypes = ['text/html', 'text/plain', 'application/json', 'text/xml'] as const;
+export type BlockContentType = (typeof BlockContentTypes)[number];
+
+/** A custom block response (Pro and higher): all three keys required. */
+export interface BlockResponse {
+  /** 400..499. */
+  status_code: number;
+  content_type: BlockContentType;
+  /** At most 2,048 bytes (UTF-8). */
+  content: string;
+}
+
+/** `action_parameters` of a `block` rule (optional on the rule). */
+export interface BlockParameters {
+  response?: BlockResponse;
+}
+
+/** Later phases a custom-phase skip may skip. */
+export const SkipPhases = ['http_ratelimit', 'http_request_sbfm', 'http_request_firewall_managed'] as const;
+export type SkipPhase = (typeof SkipPhases)[number];
+
+/** Non-Ruleset-Engine products a skip may skip (case-sensitive; same set as firewall rules' bypass). */
+export const SkipProducts = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'] as const;
+export type SkipProduct = (typeof SkipProducts)[number];
+
+/** `action_parameters` of a custom-phase `skip` rule: at least one key; the three combine. */
+export interface CustomSkipParameters {
+  /** `current`: skip the remaining custom rules (the old `allow`). */
+  ruleset?: 'current';
+  phases?: SkipPhase[];
+  /** The old `bypass`. */
+  products?: SkipProduct[];
+}
+
+interface CustomRuleBase extends RuleCommonFields {
+  /** Only on skip rules (default `{enabled: true}` when omitted). */
+  logging?: RuleLogging;
+}
+
+/** A block rule; `action_parameters` present only when a custom response is set. */
+export interface BlockRule extends CustomRuleBase {
+  action: 'block';
+  action_parameters?: BlockParameters;
+}
+
+/** A challenge or log rule: no parameters. */
+export interface PlainCustomRule extends CustomRuleBase {
+  action: 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+}
+
+/** A skip rule. */
+export interface SkipRule extends CustomRuleBase {
+  action: 'skip';
+  action_parameters: CustomSkipParameters;
+}
+
+/** One custom rule as returned. */
+export type CustomRule = BlockRule | PlainCustomRule | SkipRule;
+
+// ---------------------------------------------------------------------------------------------
+// Rulesets and request bodies
+
+/** Fields of a ruleset without its rules (list items, version lists). */
+export interface RulesetSummary {
+  id: string;
+  name: string;
+  /** `""` when unset. */
+  description: string;
+  kind: RulesetKind;
+  phase: string;
+  /** String in JSON; starts at "1". */
+  version: string;
+  last_updated: string;
+  /** Seen on the managed entry point (`firewall_managed`). */
+  source?: string;
+}
+
+/** A ruleset with its rules. */
+export interface Ruleset<R = CustomRule | ManagedRule> extends RulesetSummary {
+  rules: R[];
+}
+
+/** The custom phase's entry point. */
+export type CustomEntrypoint = Ruleset<CustomRule> & { kind: 'zone'; phase: typeof CustomPhase };
+/** The managed phase's entry point. */
+export type ManagedEntrypoint = Ruleset<ManagedRule> & { kind: 'zone'; phase: typeof ManagedPhase };
+
+type Distribute<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * A rule in a request body: the server fields are optional. `id` matches an existing rule (kept
+ * id); `ref` matches too and is checked unique; `version`/`last_updated` are accepted and ignored
+ * (a GET body can be sent back).
+ */
+export type RuleBody<R extends RuleCommonFields> = Distribute<R, keyof RuleServerFields | 'enabled'> &
+  Partial<RuleServerFields> & { enabled?: boolean };
+export type CustomRuleBody = RuleBody<BlockRule> | RuleBody<PlainCustomRule> | RuleBody<SkipRule>;
+export type ManagedRuleBody = RuleBody<ManagedRule>;
+
+/**
+ * Where a single-rule POST or PATCH puts the rule: exactly one key. `before`/`after` take a rule id
+ * of the ruleset (`""` = first / last); `index` is 1-based, 1..count+1 on POST, 1..count on PATCH.
+ */
+export type RulePosition = { before: string } | { after: string } | { index: number };
+
+/** `POST .../rulesets/{ruleset_id}/rules`: one rule, appended unless `position` says otherwise. */
+export type AddRuleBody = CustomRuleBody & { position?: RulePosition };
+
+/**
+ * `PATCH .../rules/{rule_id}`: the complete new rule (fields left out are not kept) and/or a
+ * `position`; a body with only `position` moves the rule without changing it (no version bump).
+ */
+export type PatchRuleBody = AddRuleBody | { position: RulePosition };
+
+/**
+ * `PUT .../phases/{phase}/entrypoint` and `PUT .../rulesets/{ruleset_id}`: the whole rule list
+ * (rules left out are deleted). `name`, `kind` and `phase` are immutable: accepted only when equal
+ * to the stored values (so a GET body can be sent back); an entry point created by the PUT is named
+ * `default`.
+ */
+export interface PutRulesetBody<B = CustomRuleBody> {
+  description?: string;
+  rules: B[];
+  name?: string;
+  kind?: 'zone';
+  phase?: string;
+}
+
+/** `POST /zones/{zone_id}/rulesets`: creates a phase entry point (`kind: zone`). */
+export interface CreateRulesetBody<B = CustomRuleBody> {
+  name: string;
+  kind: 'zone';
+  phase: ServedPhase;
+  description?: string;
+  rules?: B[];
+}
+
+/** Every answer that changes a ruleset returns the whole ruleset at its new version. */
+export type RulesetResult = Ruleset;
+
+// ---------------------------------------------------------------------------------------------
+// Limits and error codes
+
+/** Field limits (zonewall's where the real ones are unpublished; see the reference). */
+export const RulesetFieldLimits = {
+  /** The Rules language's API limit. */
+  expression: 4096,
+  name: 255,
+  description: 500,
+  ruleDescription: 500,
+  /** Unpublished; long enough for manifest keys. */
+  ref: 100,
+  /** Custom block response body, bytes. */
+  responseContent: 2048,
+  /** Rules of the managed entry point. */
+  managedRules: 1000,
+} as const;
+
+/** Custom rules per plan tier (entry point rules; reference §2.6). */
+export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 1000 } as const;
+
+/**
+ * Error codes of the Rulesets API. 10003 and 20217 are the real service's (code and message);
+ * the others are zonewall's, because the reference has none for those refusals. Field type errors
+ * answer the engine's 10014, bad expressions 10015, unknown query parameters 10017.
+ *
+ * | code  | HTTP | condition |
+ * |-------|------|-----------|
+ * | 10003 | 404  | no entry point for the phase (also for a phase the engine does not serve) (real) |
+ * | 20201 | 400  | unknown managed ruleset id |
+ * | 20202 | 400  | unknown rule id or category of a managed ruleset |
+ * | 20203 | 400  | an action that is not valid in the phase (or action_parameters of another action) |
+ * | 20204 | 400  | something the zone's plan does not include (a ruleset, `log`, `matches`, a custom response) |
+ * | 20205 | 400  | a rule `id` in a PUT that is not one of the ruleset's rules, or listed twice |
+ * | 20206 | 404  | no ruleset with that id |
+ * | 20207 | 404  | no such version |
+ * | 20208 | 404  | no rule with that id in the ruleset (PATCH/DELETE of a rule) |
+ * | 20209 | 400  | a bad `position` (several keys, a before/after id not in the ruleset, index out of range) |
+ * | 20210 | 400  | more custom rules than the zone's plan allows |
+ * | 20211 | 400  | `ref` used by two rules of the ruleset |
+ * | 20212 | 400  | a change to an immutable field (`name`, `kind`, `phase`) |
+ * | 20213 | 400  | a write to a phase the engine does not serve |
+ * | 20217 | 400  | a second `kind: zone` ruleset for a phase (real; pointer `/kind`) |
+ */
+export const RulesetErrorCodes = {
+  entrypointNotFound: { code: 10003, status: 404 },
+  unknownRuleset: { code: 20201, status: 400 },
+  unknownRule: { code: 20202, status: 400 },
+  badAction: { code: 20203, status: 400 },
+  notEntitled: { code: 20204, status: 400 },
+  unknownEntrypointRule: { code: 20205, status: 400 },
+  rulesetNotFound: { code: 20206, status: 404 },
+  versionNotFound: { code: 20207, status: 404 },
+  ruleNotFound: { code: 20208, status: 404 },
+  badPosition: { code: 20209, status: 400 },
+  ruleQuota: { code: 20210, status: 400 },
+  duplicateRef: { code: 20211, status: 400 },
+  immutableField: { code: 20212, status: 400 },
+  phaseNotServed: { code: 20213, status: 400 },
+  zoneRulesetExists: { code: 20217, status: 400 },
+} as const;
+export type RulesetErrorKind = keyof typeof RulesetErrorCodes;
+
+/** The real messages, for clients that match on text as well as code. */
+export const RulesetErrorMessages = {
+  /** Followed by the phase and ` phase`: `could not find entrypoint ruleset in the <phase> phase`. */
+  entrypointNotFound: 'could not find entrypoint ruleset in the',
+  /** `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase <phase>`. */
+  zoneRulesetExists: "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase",
+} as const;

@@ -1,0 +1,118 @@
+/**
+ * Writes of the `http_request_firewall_custom` entry point: the whole rule list (PUT of the entry
+ * point or of the ruleset by id, and the rules of a POST that creates it) and the single-rule
+ * operations (POST a rule with an optional `position`, PATCH one with a complete new definition
+ * and/or a `position`, DELETE one). Each validates the whole body first (fields, expressions in the
+ * custom phase, plan gates, the rule quota, `ref` uniqueness) and refuses it whole; ids are kept
+ * for rules matched by `ref` or `id`; a move does not bump the rule's version, any change bumps the
+ * ruleset's. Each runs inside the request's one storage transaction.
+ */
+import { CustomPhase } from '../../api/index.js';
+import { ApiError } from '../api-errors.js';
+import { Problems } from '../body-reader.js';
+import type { ZoneRequestContext } from '../context.js';
+import { newId } from '../ids.js';
+import { customQuotaProblem, customRuleGateProblems, type CustomGate } from './custom-entitlements.js';
+import { addProblem, rulesetError } from './errors.js';
+import { reconcileRules, sameContent, stored } from './identity.js';
+import { readPosition, resolvePosition } from './position.js';
+import type { CustomRuleInput, StoredRule, StoredRuleset } from './types.js';
+import { readCustomRule } from './validate-custom.js';
+import { expressionCheck, readRulesetBody } from './validate.js';
+import { commitRuleset, resolveName } from './write.js';
+
+const checkCustomExpression = expressionCheck(CustomPhase);
+
+function gateOf(ctx: ZoneRequestContext): CustomGate {
+  return { plan: ctx.zone.plan, limits: ctx.limits, planLimits: ctx.planLimits };
+}
+
+/** Replaces every rule of the custom entry point (creating it when absent). */
+export function putCustomRules(ctx: ZoneRequestContext, body: unknown, existing: StoredRuleset | undefined, createName?: string): StoredRuleset {
+  const problems = new Problems();
+  const input = readRulesetBody(body, problems, CustomPhase, readCustomRule, checkCustomExpression);
+  if (input !== undefined) {
+    input.rules.forEach((rule, i) => problems.list.push(...customRuleGateProblems(rule, `/rules/${i}`, gateOf(ctx))));
+    const quota = customQuotaProblem(input.rules.length, gateOf(ctx), '/rules');
+    if (quota !== undefined) problems.list.push(quota);
+  }
+  problems.throwIfAny();
+  const name = createName ?? resolveName(input!.name, existing);
+  const reconciled = reconcileRules(existing?.rules ?? [], input!.rules, ctx.now, newId);
+  if (reconciled.errors.length > 0) throw new ApiError(400, reconciled.errors);
+  const description = input!.description ?? existing?.description ?? '';
+  return commitRuleset(ctx, CustomPhase, existing, { name, description, rules: reconciled.rules, changed: reconciled.changed });
+}
+
+/** Reads a single-rule body (POST, or PATCH with a definition) with its gates and `ref` check. */
+function readOneRule(ctx: ZoneRequestContext, entry: StoredRuleset, ownId: string | undefined, problems: Problems): CustomRuleInput | undefined {
+  const rule = readCustomRule(ctx.body, '', problems, checkCustomExpression, ['position']);
+  if (rule === undefined) return undefined;
+  problems.list.push(...customRuleGateProblems(rule, '', gateOf(ctx)));
+  if (rule.id !== undefined && rule.id !== ownId) {
+    problems.add('/id', ownId === undefined
+      ? 'id is assigned by the server: leave it out of a new rule'
+      : `id ${rule.id} differs from the rule in the path (${ownId}); ids cannot change`);
+  }
+  const clash = rule.ref === undefined ? undefined : entry.rules.find((r) => r.ref === rule.ref && r.id !== ownId);
+  if (clash !== undefined) addProblem(problems, 'duplicateRef', `ref ${JSON.stringify(rule.ref)} is already used by rule ${clash.id}; refs must be unique within a ruleset`, '/ref');
+  return rule;
+}
+
+/** `POST .../rules`: adds one rule (at the end unless `position` says otherwise). */
+export function addCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset): StoredRuleset {
+  const problems = new Problems();
+  const rule = readOneRule(ctx, entry, undefined, problems);
+  const position = readPosition(ctx.body, problems);
+  const quota = customQuotaProblem(entry.rules.length + 1, gateOf(ctx));
+  if (quota !== undefined) problems.list.push(quota);
+  problems.throwIfAny();
+  const at = insertionIndex(entry.rules, position, entry.rules.length + 1);
+  const added = stored(rule!, undefined, ctx.now, newId);
+  const rules = [...entry.rules];
+  rules.splice(at, 0, added);
+  return commitRuleset(ctx, CustomPhase, entry, { name: entry.name, description: entry.description, rules, changed: true });
+}
+
+/** `PATCH .../rules/{rule_id}`: a complete new definition and/or a move. */
+export function patchCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, ruleId: string): StoredRuleset {
+  const current = findRule(entry, ruleId);
+  const problems = new Problems();
+  const onlyMove = isOnlyPosition(ctx.body);
+  const rule = onlyMove ? undefined : readOneRule(ctx, entry, ruleId, problems);
+  const position = readPosition(ctx.body, problems);
+  problems.throwIfAny();
+  const next = rule === undefined ? current : stored({ ...rule, ref: rule.ref ?? current.ref }, current, ctx.now, newId);
+  const others = entry.rules.filter((r) => r.id !== ruleId);
+  const at = position === undefined ? entry.rules.indexOf(current) : insertionIndex(others, position, entry.rules.length);
+  const rules = [...others];
+  rules.splice(at, 0, next);
+  const changed = !sameContent(current, next) || rules.some((r, i) => r.id !== entry.rules[i]!.id);
+  return commitRuleset(ctx, CustomPhase, entry, { name: entry.name, description: entry.description, rules, changed });
+}
+
+/** `DELETE .../rules/{rule_id}`. */
+export function deleteCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, ruleId: string): StoredRuleset {
+  findRule(entry, ruleId);
+  const rules = entry.rules.filter((r) => r.id !== ruleId);
+  return commitRuleset(ctx, CustomPhase, entry, { name: entry.name, description: entry.description, rules, changed: true });
+}
+
+function findRule(entry: StoredRuleset, ruleId: string): StoredRule {
+  const rule = entry.rules.find((r) => r.id === ruleId);
+  if (rule === undefined) throw rulesetError('ruleNotFound', `ruleset ${entry.id} has no rule ${JSON.stringify(ruleId)}`);
+  return rule;
+}
+
+function isOnlyPosition(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && 'position' in body;
+}
+
+function insertionIndex(others: readonly StoredRule[], position: ReturnType<typeof readPosition>, total: number): number {
+  const at = resolvePosition(others.map((r) => r.id), position, total);
+  if (typeof at === 'string') {
+    const key = position === undefined ? '' : Object.keys(position)[0]!;
+    throw rulesetError('badPosition', at, `/position/${key}`);
+  }
+  return at;
+}

@@ -1,0 +1,41 @@
+/**
+ * The write of the `http_request_firewall_managed` entry point (PUT of the entry point or of the
+ * ruleset by id, POST that creates it). It runs: (1) `waf_migration` parsed; (2) the body validated
+ * (shape, actions, expressions, managed ruleset and rule ids) and the plan's entitlements checked;
+ * (3) the migration transition decided (state, plan, compatibility); (4) rules matched to existing
+ * ones so kept rules keep their ids; (5) saved, with the ruleset `version` + 1 when anything
+ * changed. Any refusal throws, so the request's transaction leaves the zone as it was.
+ */
+import { ManagedPhase, RulesetQueryParameters } from '../../api/index.js';
+import { ApiError } from '../api-errors.js';
+import { Problems } from '../body-reader.js';
+import type { ZoneRequestContext } from '../context.js';
+import { newId } from '../ids.js';
+import { applyMigrationStep } from '../migration/apply.js';
+import { entitlementProblems } from './entitlements.js';
+import { reconcileRules } from './identity.js';
+import type { StoredRuleset } from './types.js';
+import { expressionCheck, readEntrypointBody } from './validate.js';
+import { commitRuleset, resolveName } from './write.js';
+
+const checkManagedExpression = expressionCheck(ManagedPhase);
+
+/** Query parameters of a managed entry point write: the migration's (`phase_two` is accepted and ignored). */
+export const ManagedWriteQuery = RulesetQueryParameters.managedEntrypointWrite;
+
+
+/** Replaces every rule of the managed entry point (creating it when absent), with the migration step. */
+export function putManagedRules(ctx: ZoneRequestContext, body: unknown, existing: StoredRuleset | undefined, createName?: string): StoredRuleset {
+  const problems = new Problems();
+  const input = readEntrypointBody(body, problems, checkManagedExpression);
+  if (input !== undefined) problems.list.push(...entitlementProblems(input, ctx.zone.plan));
+  problems.throwIfAny();
+  const name = createName ?? resolveName(input!.name, existing);
+  const step = applyMigrationStep(ctx, input!.rules.some((r) => r.enabled));
+  const reconciled = reconcileRules(existing?.rules ?? [], input!.rules, ctx.now, newId);
+  if (reconciled.errors.length > 0) throw new ApiError(400, reconciled.errors);
+  const description = input!.description ?? existing?.description ?? '';
+  const entry = commitRuleset(ctx, ManagedPhase, existing, { name, description, rules: reconciled.rules, changed: reconciled.changed });
+  step.commit();
+  return entry;
+}

@@ -1,0 +1,50 @@
+/**
+ * Checks of `custom_rules` that the JSON Schema cannot state: which `action_parameters` go with
+ * which action (a block `response` only with block, the skip fields only with skip, and a skip
+ * needs at least one of them), `logging` only with skip, and the block response body's byte limit.
+ * These are the service's rules (reference/custom-rules.md §3), checked offline so a plan never
+ * fails on them at apply time.
+ */
+import { entriesOf, isRecord, type Checks } from './view.js';
+import type { DocPath } from './errors.js';
+
+/** The skip fields of `action_parameters`. */
+const SkipFields = ['ruleset', 'phases', 'products'] as const;
+/** The service's limit on a custom block response body (bytes). */
+export const BlockResponseBytes = 2048;
+
+/** Checks every custom rule's fields against its action. */
+export function checkCustomRules(checks: Checks, data: Record<string, unknown>): void {
+  for (const [key, rule] of entriesOf(data.custom_rules)) {
+    const base: DocPath = ['custom_rules', key];
+    if (!checks.isClean(base) || typeof rule.action !== 'string') continue;
+    checkParameters(checks, base, rule.action, isRecord(rule.action_parameters) ? rule.action_parameters : undefined);
+    if (rule.logging !== undefined && rule.action !== 'skip') {
+      checks.report([...base, 'logging'], `logging is for skip rules only (this rule's action is ${rule.action}); remove it`, 'key');
+    }
+  }
+}
+
+function checkParameters(checks: Checks, base: DocPath, action: string, params: Record<string, unknown> | undefined): void {
+  const at = (field: string): DocPath => [...base, 'action_parameters', field];
+  if (action === 'skip') {
+    if (params === undefined || !SkipFields.some((f) => params[f] !== undefined)) {
+      checks.report(params === undefined ? [...base, 'action'] : [...base, 'action_parameters'],
+        'a skip rule needs action_parameters with at least one of ruleset: current, phases, products');
+    }
+    if (params?.response !== undefined) checks.report(at('response'), 'response is for block rules only; a skip rule sends no response', 'key');
+    return;
+  }
+  if (params === undefined) return;
+  for (const f of SkipFields) {
+    if (params[f] !== undefined) checks.report(at(f), `${f} is for skip rules only (this rule's action is ${action})`, 'key');
+  }
+  if (params.response !== undefined && action !== 'block') {
+    checks.report(at('response'), `response is for block rules only (this rule's action is ${action})`, 'key');
+  }
+  const response = isRecord(params.response) ? params.response : undefined;
+  if (typeof response?.content === 'string') {
+    const bytes = new TextEncoder().encode(response.content).length;
+    if (bytes > BlockResponseBytes) checks.report([...at('response'), 'content'], `content is ${bytes} bytes long; the service accepts at most ${BlockResponseBytes}`);
+  }
+}
