@@ -9,6 +9,7 @@ import Cloudflare from 'cloudflare';
 import type { FirewallFilter } from 'cloudflare/resources/filters/filters';
 import type { PhaseGetResponse, PhaseUpdateResponse } from 'cloudflare/resources/rulesets/phases/phases';
 import type { FirewallRule } from 'cloudflare/resources/firewall/rules';
+import type { RuleCreateResponse, RuleDeleteResponse, RuleEditResponse } from 'cloudflare/resources/rulesets/rules';
 import type { Zone } from 'cloudflare/resources/zones/zones';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL, KEY, TOKEN, startHarness, type Harness } from '../engine/helpers.js';
@@ -123,6 +124,51 @@ describe.each([false, true])('the official cloudflare client against zonewall se
       // The client's `delete` sends no body; the option goes as the real API takes it, a JSON body.
       await cf.firewall.rules.delete(taken!.id!, { zone_id }, { body: { delete_filter_if_unused: true } });
       await expect(cf.filters.get(filterOf(taken!), { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+    });
+  });
+
+  describe('WAF custom rules (the http_request_firewall_custom phase)', () => {
+    it('puts the entry point, adds a rule at a position, edits and deletes one, and lists versions', async () => {
+      const zone_id = await h.zone('custom.example', 'enterprise');
+      const cf = client(h);
+      const phase = 'http_request_firewall_custom';
+      await expect(cf.rulesets.phases.get(phase, { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+      // The client types the PUT's answer as `Ruleset | unknown`; the real API answers the ruleset.
+      const put = (await cf.rulesets.phases.update(phase, {
+        zone_id,
+        rules: [
+          { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', ref: 'office', action_parameters: { ruleset: 'current' }, logging: { enabled: true } },
+          { action: 'block', expression: 'http.user_agent contains "sqlmap"', ref: 'sqlmap', description: 'sqlmap' },
+        ],
+      })) as PhaseUpdateResponse.Ruleset;
+      expect([put.kind, put.phase, put.rules.map((r) => r.ref)]).toEqual(['zone', phase, ['office', 'sqlmap']]);
+      const [office, sqlmap] = put.rules;
+      // A single-rule POST answers the whole ruleset, with the new rule where `position` put it (the
+      // client types the rule calls' answers as `Ruleset | unknown`, like the PUT's).
+      const added = (await cf.rulesets.rules.create(put.id, {
+        zone_id, action: 'managed_challenge', expression: 'http.request.uri.path eq "/login"', ref: 'login', position: { before: sqlmap!.id! },
+      })) as RuleCreateResponse.Ruleset;
+      expect(added.rules.map((r) => r.ref)).toEqual(['office', 'login', 'sqlmap']);
+      expect(added.rules.map((r) => r.id)).toEqual([office!.id, expect.stringMatching(hex32), sqlmap!.id]);
+      const edited = (await cf.rulesets.rules.edit(sqlmap!.id!, {
+        ruleset_id: put.id, zone_id, action: 'block', expression: 'http.user_agent contains "nikto"', enabled: false,
+      })) as RuleEditResponse.Ruleset;
+      expect(edited.rules.find((r) => r.id === sqlmap!.id)).toMatchObject({ expression: 'http.user_agent contains "nikto"', enabled: false });
+      const afterDelete = (await cf.rulesets.rules.delete(office!.id!, { ruleset_id: put.id, zone_id })) as RuleDeleteResponse.Ruleset;
+      expect(afterDelete.rules.map((r) => r.ref)).toEqual(['login', 'sqlmap']);
+      const got: PhaseGetResponse = await cf.rulesets.phases.get(phase, { zone_id });
+      expect(got.version).toBe(afterDelete.version);
+      const versions = [];
+      for await (const v of cf.rulesets.versions.list(put.id, { zone_id })) versions.push(v.version);
+      expect(versions.length).toBeGreaterThanOrEqual(4);
+    });
+
+    it('refuses an invalid rule with the client\'s typed error, naming the field', async () => {
+      const zone_id = await h.zone('custom-bad.example', 'enterprise');
+      const cf = client(h);
+      const bad = cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ action: 'block', expression: 'http.nope eq 1', ref: 'x' }] });
+      await expect(bad).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+      await expect(cf.rulesets.phases.get('http_request_firewall_custom', { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
     });
   });
 
