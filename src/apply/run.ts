@@ -48,6 +48,8 @@ export interface ApplyResult {
 export interface RunOptions {
   batchSize?: number;
   onEvent?: ApplyListener;
+  /** When aborted (Ctrl-C, SIGTERM), the run stops before its next request; what was sent is reported as usual. */
+  signal?: AbortSignal;
 }
 
 function failureOf(err: unknown, phase: PhaseName): ApplyFailure {
@@ -101,6 +103,11 @@ export async function runPlan(plan: Plan, provider: Provider, options: RunOption
     emit({ type: 'phase-start', zone, phase: phase.name, objects: phase.steps.length, requests: batches.length });
     let sent = 0;
     for (const batch of batches) {
+      if (options.signal?.aborted === true) {
+        failure = { phase: phase.name, code: 'ERR_INTERRUPTED', message: 'interrupted: stopped before this request; nothing after it was sent', outcome: 'not-applied' };
+        emit({ type: 'failed', zone, phase: phase.name, message: failure.message });
+        break walk;
+      }
       try {
         await executeBatch(provider, plan.zone.id, batch, ids);
       } catch (err) {

@@ -85,6 +85,10 @@ export function providerOptions(opts: ProviderCliOptions | Readonly<Record<strin
 /** Says on stderr why a remote call is being retried, so a long wait is never silent. */
 function retryNotice(event: RetryEvent): void {
   const seconds = (event.delayMs / 1000).toFixed(1);
+  if (event.reason === 'lost-answer') {
+    process.stderr.write(`zonewall: ${event.method} ${event.path}: the answer was lost; re-reading in ${seconds}s to send only what is missing (attempt ${event.attempt + 1})\n`);
+    return;
+  }
   const why = { 'rate-limited': 'rate limited (429)', 'server-error': 'server error', timeout: 'timed out', network: 'network error' }[event.reason];
   process.stderr.write(`zonewall: ${event.method} ${event.path}: ${why}; retrying in ${seconds}s (attempt ${event.attempt + 1})\n`);
 }

@@ -20,6 +20,8 @@ import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument } from '../views/json.js';
 import { confirm } from '../views/prompt.js';
+import { InterruptedError } from '../error-boundary.js';
+import { catchInterrupts } from '../interrupts.js';
 import { createdNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
@@ -119,20 +121,29 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
   }
   const results: ApplyZoneResult[] = [];
   const s = styleFor(process.stdout, opts);
-  for (const plan of pending) {
-    const progress = process.stderr.isTTY === true && opts.json !== true ? progressLine(process.stderr) : undefined;
-    const result = await applyZone(plan, provider, {
-      force: opts.force === true, stateDir: stateDirOf(provider, opts), ...(progress ? { onEvent: progress.listener } : {}),
-    }).finally(() => progress?.done());
-    results.push(result);
-    if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
-    if (!result.ok) {
-      const skipped = pending.slice(results.length).map((p) => p.zone.name);
-      if (skipped.length > 0 && opts.json !== true) process.stdout.write(`Not applied, as an earlier zone failed: ${skipped.join(', ')}.\n`);
-      break;
+  const interrupts = catchInterrupts();
+  try {
+    for (const plan of pending) {
+      if (interrupts.signal.aborted) break;
+      const progress = process.stderr.isTTY === true && opts.json !== true ? progressLine(process.stderr) : undefined;
+      const result = await applyZone(plan, provider, {
+        force: opts.force === true, stateDir: stateDirOf(provider, opts), signal: interrupts.signal, ...(progress ? { onEvent: progress.listener } : {}),
+      }).finally(() => progress?.done());
+      results.push(result);
+      if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
+      if (!result.ok) break;
     }
+  } finally {
+    interrupts.dispose();
   }
+  const skipped = pending.slice(results.length).map((p) => p.zone.name);
+  const why = interrupts.received() !== undefined ? `the apply was interrupted (${interrupts.received()})` : 'an earlier zone failed';
+  if (skipped.length > 0 && opts.json !== true) process.stdout.write(`Not applied, as ${why}: ${skipped.join(', ')}.\n`);
   if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(doc, results), null, 2)}\n`);
+  const signal = interrupts.received();
+  if (signal !== undefined) {
+    throw new InterruptedError(signal, `apply interrupted by ${signal}: stopped after the request in flight; what was applied and what was not is listed above. Run zonewall plan to see what remains.`);
+  }
   return results.every((r) => r.ok) && results.length === pending.length ? ExitCodes.ok : ExitCodes.error;
 }
 

@@ -9,6 +9,7 @@
  * | 5xx                                      | retried              | returned: outcome unknown         |
  * | not connected (refused, DNS, connect tmo)| retried              | retried (nothing was sent)        |
  * | timeout or dropped connection after send | retried              | thrown, outcome unknown           |
+ * | 2xx whose JSON body is cut off           | retried              | thrown, outcome unknown           |
  *
  * A POST whose outcome is unknown is never repeated here: `v4/writes.ts` re-reads by `ref` first.
  * Secrets are scrubbed from every answer body and error text before anything else sees them.
@@ -25,7 +26,7 @@ import { RateLimiter } from './rate-limiter.js';
 import type { RateLimit } from './rate-limiter.js';
 
 /** Why a call is being retried. */
-export type RetryReason = 'rate-limited' | 'server-error' | 'timeout' | 'network';
+export type RetryReason = 'rate-limited' | 'server-error' | 'timeout' | 'network' | 'lost-answer';
 
 /** Reported before each retry, so a CLI can say why it is waiting. */
 export interface RetryEvent {
@@ -145,6 +146,9 @@ export class HttpTransport implements Transport {
         bodyTimeout: this.options.timeoutMs,
       });
       const text = redact(await res.body.text(), this.secrets);
+      if (isCutOff(text, res.statusCode)) {
+        return { error: { code: 'ERR_CUT_BODY', message: `the answer (HTTP ${res.statusCode}) was cut off after ${text.length} characters`, notSent: false, cause: undefined } };
+      }
       return { response: { status: res.statusCode, headers: flattenHeaders(res.headers), body: parseEnvelope(text, res.statusCode) } };
     } catch (cause) {
       const code = errorCode(cause);
@@ -157,9 +161,14 @@ export class HttpTransport implements Transport {
     return `${this.options.url.origin}${this.basePath}${path}`;
   }
 
-  /** Waits before re-reading after a lost answer (full-jitter backoff). */
-  async backoff(attempt: number): Promise<void> {
-    await this.clock.sleep(backoffMs(attempt, this.options, this.random));
+  /** Waits before re-reading after a lost answer (full-jitter backoff), reporting it like every retry. */
+  async backoff(attempt: number, request?: { method: string; path: string }): Promise<void> {
+    const delayMs = backoffMs(attempt, this.options, this.random);
+    if (request !== undefined) {
+      this.stats.retries++;
+      this.options.onRetry?.({ method: request.method, path: request.path, attempt, delayMs, reason: 'lost-answer' });
+    }
+    await this.clock.sleep(delayMs);
   }
 
   async close(): Promise<void> {
@@ -178,6 +187,22 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/**
+ * A success answer whose JSON stops short (the connection closed before the end of a body without
+ * a length): a network fault, not an answer. A body that is not JSON at all (a proxy's page) is an answer.
+ */
+function isCutOff(text: string, status: number): boolean {
+  if (status < 200 || status >= 300) return false;
+  const t = text.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** The answer's envelope; a body that is not one (a proxy's HTML page) becomes an error envelope. */

@@ -31,7 +31,7 @@ export interface Transport {
   send(request: TransportRequest): Promise<TransportResponse>;
   /** Requests made so far (HTTP requests including retries, or in-process dispatches). */
   readonly stats: { requests: number; retries: number };
-  /** Waits before another attempt of a call whose outcome is unknown (no wait in-process). */
-  backoff(attempt: number): Promise<void>;
+  /** Waits before another attempt of a call whose outcome is unknown (no wait in-process); reports it as a retry of `request`. */
+  backoff(attempt: number, request?: { method: string; path: string }): Promise<void>;
   close(): Promise<void>;
 }

@@ -93,7 +93,7 @@ async function createBatch<B, L extends { id: string }>(client: V4Client, path: 
       if (attempt >= V4Limits.createAttempts) {
         throw new ProviderError(`POST ${path}: gave up after ${attempt} attempts whose answers were lost; the last: ${err.message}`, { cause: err, outcome: 'unknown' });
       }
-      await client.transport.backoff(attempt);
+      await client.transport.backoff(attempt, { method: 'POST', path });
       pending = await settleFromLive(client, path, pending, created, identity);
     }
   }

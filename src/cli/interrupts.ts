@@ -1,0 +1,46 @@
+/**
+ * Ctrl-C and SIGTERM during a run that writes (apply, rollback): the first signal asks the run to
+ * stop after the request in flight (never in the middle of one: the service would be left in a
+ * state nobody reports), so the command can print what was applied and what was not and release
+ * its locks; a second signal ends the process at once.
+ */
+import { ExitCodes } from './exit-codes.js';
+
+/** The signal that stopped the run, once one arrived. */
+export interface Interrupts {
+  readonly signal: AbortSignal;
+  /** Which signal arrived first, if any. */
+  received(): 'SIGINT' | 'SIGTERM' | undefined;
+  /** Removes the handlers (the default behaviour comes back). */
+  dispose(): void;
+}
+
+/**
+ * Catches SIGINT and SIGTERM until `dispose()`.
+ * @example const interrupts = catchInterrupts(); try { await run({ signal: interrupts.signal }); } finally { interrupts.dispose(); }
+ */
+export function catchInterrupts(notice: (text: string) => void = (t) => process.stderr.write(t)): Interrupts {
+  const controller = new AbortController();
+  let first: 'SIGINT' | 'SIGTERM' | undefined;
+  const on = (signal: 'SIGINT' | 'SIGTERM'): void => {
+    if (first !== undefined) {
+      notice(`\n${signal} again: stopping now; the request in flight may or may not have been applied (plan again to see)\n`);
+      process.exit(signal === 'SIGTERM' ? ExitCodes.terminated : ExitCodes.interrupted);
+    }
+    first = signal;
+    notice(`\n${signal} received: stopping after the request in flight (again to stop at once)\n`);
+    controller.abort();
+  };
+  const onInt = (): void => on('SIGINT');
+  const onTerm = (): void => on('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return {
+    signal: controller.signal,
+    received: () => first,
+    dispose() {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    },
+  };
+}

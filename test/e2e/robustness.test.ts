@@ -1,0 +1,144 @@
+/**
+ * The rough edges a user meets, with the real CLI in child processes: output piped to `head`, Ctrl-C
+ * at the confirmation prompt (under a real pseudo-terminal, through `script`), `serve` on a busy
+ * port, and SIGINT/SIGTERM in the middle of an apply. Each ends with one clean line and the right
+ * exit code, never a stack trace; an interrupted apply says what was applied and releases its lock.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, requireBuild, startServe, tempDir, withEngine, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+
+const bin = join(repoRoot, 'bin', 'zonewall.js');
+const stackLine = /\n\s+at .+:\d+:\d+/;
+let tmp: ReturnType<typeof tempDir>;
+
+beforeAll(() => { requireBuild(); tmp = tempDir('robust'); });
+afterAll(() => tmp?.cleanup());
+
+/** A manifest with `n` filters and rules: large enough output and several batches of writes. */
+function bigManifest(name: string, zone: string, n: number): string {
+  const lines = [`zone: ${zone}`, 'plan: enterprise', 'filters:'];
+  for (let i = 0; i < n; i++) lines.push(`  f${i}:`, `    expression: ip.src eq 192.0.${Math.floor(i / 250)}.${i % 250 + 1}`, `    description: filter number ${i} with a long description to make the plan large`);
+  lines.push('firewall_rules:');
+  for (let i = 0; i < n; i++) lines.push(`  r${i}:`, '    action: block', `    filter: f${i}`);
+  return writeManifest(tmp.dir, name, `${lines.join('\n')}\n`);
+}
+
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('ZONEWALL_')) delete env[k];
+  return { ...env, NO_COLOR: '1', ...extra };
+}
+
+function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; input?: (child: ReturnType<typeof spawn>, out: () => string) => void } = {}): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const child = spawn(command, args, { cwd: tmp.dir, env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  options.input?.(child, () => stdout + stderr);
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
+describe('output to a closed pipe', () => {
+  it('`NO_COLOR=1 zonewall plan --json x.yaml | head -1` prints one line and no error', async () => {
+    const file = bigManifest('big.yaml', 'pipe.example', 400);
+    const state = join(tmp.dir, 'pipe-state');
+    const r = await run('sh', ['-c', `"${process.execPath}" "${bin}" plan --json "${file}" --state-dir "${state}" | head -1; echo "status=$?"`]);
+    expect(r.stdout).toBe('{\nstatus=0\n');
+    expect(r.stderr).not.toMatch(/EPIPE|Error|internal/);
+    expect(r.stderr).not.toMatch(stackLine);
+  }, 60_000);
+});
+
+describe('zonewall serve on a busy port', () => {
+  it('says so in one line and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await zonewall(['serve', '--port', String(port), '--state-dir', join(tmp.dir, 'busy-state')], { env: { ZONEWALL_SERVE_TOKEN: 'busy-port-token-123' }, cwd: tmp.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`error: port ${port} on 127.0.0.1 is already in use (another zonewall serve?): stop it, or pass --port with another port (0 picks a free one)\n`);
+    } finally {
+      blocker.close();
+    }
+  }, 30_000);
+});
+
+describe('Ctrl-C at the confirmation prompt', () => {
+  it('cancels with one line and exit 130, nothing applied', async () => {
+    const file = bigManifest('prompt.yaml', 'prompt.example', 2);
+    const state = join(tmp.dir, 'prompt-state');
+    const command = `"${process.execPath}" "${bin}" apply "${file}" --state-dir "${state}"`;
+    const r = await run('script', ['-qec', command, '/dev/null'], {
+      input: (child, out) => {
+        const timer = setInterval(() => {
+          if (out().includes('Enter a value:')) {
+            clearInterval(timer);
+            child.stdin!.write('\x03');
+          }
+        }, 50);
+        child.on('close', () => clearInterval(timer));
+      },
+    });
+    const all = r.stdout + r.stderr;
+    expect(all).toContain('Apply cancelled at the prompt: nothing was applied.');
+    expect(all).not.toMatch(/AbortError|internal error/);
+    expect(all).not.toMatch(stackLine);
+    expect(r.code).toBe(130);
+    const { rules } = await withEngine(state, async (engine) => {
+      const z = await engine.getZone('prompt.example');
+      return { rules: z === undefined ? [] : ((await engine.dispatch({ method: 'GET', path: `/zones/${z.id}/filters` })).body as { result: unknown[] }).result };
+    });
+    expect(rules).toEqual([]);
+    expect(readdirSync(join(state, 'locks'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('SIGINT and SIGTERM during an apply', () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal}: stops after the request in flight, reports what was applied, releases the lock, exits ${code}`, async () => {
+      const zone = `${signal.toLowerCase()}.example`;
+      const state = join(tmp.dir, `${signal}-state`);
+      const locks = join(tmp.dir, `${signal}-tmp`);
+      mkdirSync(locks);
+      await withEngine(state, async (engine) => { await engine.createZone(zone, { plan: 'enterprise' }); });
+      const served = await startServe(state);
+      try {
+        const file = bigManifest(`${signal}.yaml`, zone, 350);
+        const env = cleanEnv({ ZONEWALL_API_TOKEN: served.token, TMPDIR: locks });
+        let sent = false;
+        const r = await run(process.execPath, [bin, 'apply', file, '--remote', served.url, '--auto-approve', '--rate-limit', '1/1s'], {
+          env,
+          input: (child, out) => {
+            const timer = setInterval(() => {
+              // The plan is shown before the first write; one second later the first batch is in flight.
+              if (!sent && out().includes('Plan:')) {
+                sent = true;
+                setTimeout(() => child.kill(signal), 1500);
+                clearInterval(timer);
+              }
+            }, 50);
+            child.on('close', () => clearInterval(timer));
+          },
+        });
+        expect(sent).toBe(true);
+        expect(r.code, r.stderr).toBe(code);
+        expect(r.stderr).toContain(`${signal} received: stopping after the request in flight`);
+        expect(r.stderr).toContain(`apply interrupted by ${signal}`);
+        expect(r.stderr).not.toMatch(stackLine);
+        expect(r.stdout).toMatch(/stopped in phase [a-z_.]+: interrupted/);
+        expect(r.stdout).toMatch(/ {2}applied:\n[\s\S]*not applied:/);
+        const lockDir = readdirSync(locks).find((d) => d.startsWith('zonewall-locks'));
+        expect(lockDir === undefined || readdirSync(join(locks, lockDir)).length === 0).toBe(true);
+        expect(existsSync(locks)).toBe(true);
+      } finally {
+        await served.stop();
+      }
+    }, 120_000);
+  }
+});
