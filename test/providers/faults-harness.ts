@@ -1,0 +1,66 @@
+/**
+ * The harness of the nock fault suites: a real engine behind `zonewall serve`'s HTTP server on
+ * 127.0.0.1, the HTTP provider pointed at it with a fake clock (backoff and Retry-After waits are
+ * recorded, not slept; request timeouts stay real and short), and the retries it reported.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import nock from 'nock';
+import { Engine, startServer } from '../../src/engine/index.js';
+import type { RunningServer } from '../../src/engine/index.js';
+import { openHttpProvider } from '../../src/providers/http/index.js';
+import type { HttpProvider, RetryEvent } from '../../src/providers/http/index.js';
+import type { LiveZoneInfo } from '../../src/plan/index.js';
+import { FakeClock } from './fake-clock.js';
+
+export const FaultToken = 'zw-fault-suite-token-0123456789abcdefghijklmnop';
+/** Short, so a stalled answer times out quickly; far above what the local server needs. */
+export const FaultTimeoutMs = 300;
+
+/** One harness per test. */
+export interface FaultHarness {
+  engine: Engine;
+  server: RunningServer;
+  provider: HttpProvider;
+  clock: FakeClock;
+  retries: RetryEvent[];
+  zone: LiveZoneInfo;
+  /** The server's origin, for nock. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function openFaultHarness(zoneName = 'faults.example'): Promise<FaultHarness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-faults-'));
+  const engine = await Engine.open({ dir });
+  const server = await startServer(engine, { port: 0, credentials: [{ type: 'token', token: FaultToken, zones: '*' }] });
+  const clock = new FakeClock();
+  const retries: RetryEvent[] = [];
+  const provider = openHttpProvider({ url: server.url, env: { ZONEWALL_API_TOKEN: FaultToken }, timeoutMs: FaultTimeoutMs, clock, onRetry: (e) => retries.push(e) });
+  await engine.createZone(zoneName, { plan: 'enterprise' });
+  const zone = (await provider.resolveZone(zoneName)).zone;
+  return {
+    engine, server, provider, clock, retries, zone, origin: new URL(server.url).origin,
+    async close() {
+      nock.cleanAll();
+      await provider.close();
+      await server.close();
+      await engine.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `/client/v4` + path, as nock matches it. */
+export const apiPath = (p: string): string => `/client/v4${p}`;
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** nock 15 hands a reply function the fetch `Request`. */
+export type Intercepted = { json(): Promise<unknown> };
+
+/** The first `n` characters of a JSON text: the answer as a connection cut short delivers it. */
+export function cut(body: unknown, n = 40): string {
+  return JSON.stringify(body).slice(0, n);
+}
