@@ -31,13 +31,15 @@ export interface FaultHarness {
   close(): Promise<void>;
 }
 
-export async function openFaultHarness(zoneName = 'faults.example'): Promise<FaultHarness> {
+/** `realClock` runs the backoff on the real clock (short, fixed jitter): for calls that overlap in time. */
+export async function openFaultHarness(zoneName = 'faults.example', options: { realClock?: { backoffBaseMs: number } } = {}): Promise<FaultHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-faults-'));
   const engine = await Engine.open({ dir });
   const server = await startServer(engine, { port: 0, credentials: [{ type: 'token', token: FaultToken, zones: '*' }] });
   const clock = new FakeClock();
   const retries: RetryEvent[] = [];
-  const provider = openHttpProvider({ url: server.url, env: { ZONEWALL_API_TOKEN: FaultToken }, timeoutMs: FaultTimeoutMs, clock, onRetry: (e) => retries.push(e) });
+  const timing = options.realClock !== undefined ? { backoffBaseMs: options.realClock.backoffBaseMs, random: () => 0.99 } : { clock };
+  const provider = openHttpProvider({ url: server.url, env: { ZONEWALL_API_TOKEN: FaultToken }, timeoutMs: FaultTimeoutMs, onRetry: (e) => retries.push(e), ...timing });
   await engine.createZone(zoneName, { plan: 'enterprise' });
   const zone = (await provider.resolveZone(zoneName)).zone;
   return {

@@ -11,6 +11,9 @@
  * | timeout or dropped connection after send | retried              | thrown, outcome unknown           |
  * | 2xx whose JSON body is cut off           | retried              | thrown, outcome unknown           |
  *
+ * Connection faults (the last three rows) are the link's: concurrent calls that meet one share a
+ * single wait, reported once, and no call is sent while it lasts.
+ *
  * A POST whose outcome is unknown is never repeated here: `v4/writes.ts` re-reads by `ref` first.
  * Secrets are scrubbed from every answer body and error text before anything else sees them.
  */
@@ -70,6 +73,8 @@ export class HttpTransport implements Transport {
   private readonly secrets: string[];
   private readonly clock: Clock;
   private readonly random: () => number;
+  /** The shared wait after a connection fault, while one is under way. */
+  private outage: Promise<void> | undefined;
 
   constructor(private readonly options: HttpTransportOptions) {
     this.clock = options.clock ?? systemClock;
@@ -86,21 +91,44 @@ export class HttpTransport implements Transport {
   async send(request: TransportRequest): Promise<TransportResponse> {
     const idempotent = request.method !== 'POST';
     for (let attempt = 1; ; attempt++) {
+      // A known outage: nothing is sent into it (queued calls would only fail and each retry on its own).
+      if (this.outage !== undefined) await this.outage;
       await this.limiter.acquire();
       this.stats.requests++;
       const result = await this.once(request);
       const retry = this.retryDecision(result, idempotent);
       if (retry !== undefined && attempt <= this.options.retries) {
-        const delayMs = retry.delayMs ?? backoffMs(attempt, this.options, this.random);
-        if (retry.reason === 'rate-limited') this.limiter.pause(delayMs);
         this.stats.retries++;
-        this.options.onRetry?.({ method: request.method, path: request.path, attempt, delayMs, reason: retry.reason });
-        await this.clock.sleep(delayMs);
+        if (retry.reason === 'network' || retry.reason === 'timeout') await this.waitOutOutage(request, attempt, retry.reason);
+        else await this.waitAndReport(request, attempt, retry);
         continue;
       }
       if ('response' in result) return result.response;
       throw this.failure(request, result.error, attempt, idempotent);
     }
+  }
+
+  /** One call's own wait (429, 5xx): reported, then slept. */
+  private async waitAndReport(request: TransportRequest, attempt: number, retry: { reason: RetryReason; delayMs?: number }): Promise<void> {
+    const delayMs = retry.delayMs ?? backoffMs(attempt, this.options, this.random);
+    if (retry.reason === 'rate-limited') this.limiter.pause(delayMs);
+    this.options.onRetry?.({ method: request.method, path: request.path, attempt, delayMs, reason: retry.reason });
+    await this.clock.sleep(delayMs);
+  }
+
+  /**
+   * A connection fault (refused, reset, timed out, cut off) is the link's, not the call's: concurrent
+   * calls that meet it share one wait, reported once, instead of one line (and one backoff) each.
+   */
+  private async waitOutOutage(request: TransportRequest, attempt: number, reason: RetryReason): Promise<void> {
+    if (this.outage !== undefined) return this.outage;
+    const delayMs = backoffMs(attempt, this.options, this.random);
+    this.options.onRetry?.({ method: request.method, path: request.path, attempt, delayMs, reason });
+    const outage = this.clock.sleep(delayMs).finally(() => {
+      if (this.outage === outage) this.outage = undefined;
+    });
+    this.outage = outage;
+    return outage;
   }
 
   /** Whether (and how long) to wait and send again; undefined to stop here. */
