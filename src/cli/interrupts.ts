@@ -1,5 +1,5 @@
 /**
- * Ctrl-C and SIGTERM during a run that writes (apply, rollback): the first signal asks the run to
+ * Ctrl-C and SIGTERM during an apply: the first signal asks the run to
  * stop after the request in flight (never in the middle of one: the service would be left in a
  * state nobody reports), so the command can print what was applied and what was not and release
  * its locks; a second signal ends the process at once.

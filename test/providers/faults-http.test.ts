@@ -51,6 +51,21 @@ describe('HTTP faults: cut-off bodies', () => {
   });
 });
 
+describe('HTTP faults: a custom rule create whose answer is cut off', () => {
+  it('looks the rule up by ref instead of sending it again, and reports the retry', async () => {
+    const phase = await h.provider.putCustomEntrypoint(h.zone.id, { rules: [{ ref: 'a', action: 'block', expression: 'ip.src eq 192.0.2.1', enabled: true }] });
+    const rulesPath = `/zones/${h.zone.id}/rulesets/${phase.id}/rules`;
+    nock(h.origin, { allowUnmocked: true })
+      .post(apiPath(rulesPath)).reply(async (req: Intercepted) => {
+        const res = await h.engine.dispatch({ method: 'POST', path: rulesPath, body: await req.json() });
+        return [res.status, cut(res.body, 60)];
+      });
+    const live = await h.provider.createCustomRule(h.zone.id, phase.id, { ref: 'b', action: 'block', expression: 'ip.src eq 192.0.2.2', enabled: true });
+    expect(live.rules.map((r) => r.ref)).toEqual(['a', 'b']);
+    expect(h.retries.map((r) => [r.method, r.path, r.reason])).toEqual([['POST', rulesPath, 'lost-answer']]);
+  });
+});
+
 describe('HTTP faults: connection reset after the write reached the server', () => {
   it('re-reads, finds what was created, sends only the rest', async () => {
     let posts = 0;

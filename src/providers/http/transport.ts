@@ -190,12 +190,10 @@ export class HttpTransport implements Transport {
   }
 
   /** Waits before re-reading after a lost answer (full-jitter backoff), reporting it like every retry. */
-  async backoff(attempt: number, request?: { method: string; path: string }): Promise<void> {
+  async backoff(attempt: number, request: { method: string; path: string }): Promise<void> {
     const delayMs = backoffMs(attempt, this.options, this.random);
-    if (request !== undefined) {
-      this.stats.retries++;
-      this.options.onRetry?.({ method: request.method, path: request.path, attempt, delayMs, reason: 'lost-answer' });
-    }
+    this.stats.retries++;
+    this.options.onRetry?.({ method: request.method, path: request.path, attempt, delayMs, reason: 'lost-answer' });
     await this.clock.sleep(delayMs);
   }
 

@@ -38,7 +38,7 @@ export async function createCustomRule(client: V4Client, zoneId: string, ruleset
       if (!isUnknownOutcome(err)) throw err;
       if (body.ref === undefined) throw new ProviderError(`${err.message}; the rule has no ref to re-read it by, so it is not sent again: read the zone before retrying`, { cause: err, outcome: 'unknown' });
       if (attempt >= V4Limits.createAttempts) throw err;
-      await client.transport.backoff(attempt);
+      await client.transport.backoff(attempt, { method: 'POST', path });
       const live = await readCustomEntrypoint(client, zoneId);
       if (live?.rules.some((r) => r.ref === body.ref) === true) return live;
     }

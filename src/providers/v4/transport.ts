@@ -32,6 +32,6 @@ export interface Transport {
   /** Requests made so far (HTTP requests including retries, or in-process dispatches). */
   readonly stats: { requests: number; retries: number };
   /** Waits before another attempt of a call whose outcome is unknown (no wait in-process); reports it as a retry of `request`. */
-  backoff(attempt: number, request?: { method: string; path: string }): Promise<void>;
+  backoff(attempt: number, request: { method: string; path: string }): Promise<void>;
   close(): Promise<void>;
 }
