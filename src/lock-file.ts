@@ -156,17 +156,28 @@ export function tryLockFile(path: string): { held: HeldLock } | { holder: LockHo
   return { holder: undefined };
 }
 
+/** The locks this process holds, so an interrupt can release them before it exits. */
+const holding = new Set<HeldLock>();
+
 function heldLock(path: string, mine: LockHolder): HeldLock {
   let held = true;
-  return {
+  const lock: HeldLock = {
     path,
     release() {
       if (!held) return;
       held = false;
+      holding.delete(lock);
       const seen = look(path);
       if (seen?.holder?.nonce === mine.nonce) rmSync(path, { force: true });
     },
   };
+  holding.add(lock);
+  return lock;
+}
+
+/** Releases every lock this process holds (synchronous: safe in a signal handler that then exits). */
+export function releaseHeldLocks(): void {
+  for (const lock of [...holding]) lock.release();
 }
 
 /**

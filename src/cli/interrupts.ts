@@ -4,7 +4,34 @@
  * state nobody reports), so the command can print what was applied and what was not and release
  * its locks; a second signal ends the process at once.
  */
+import { releaseHeldLocks } from '../lock-file.js';
 import { ExitCodes } from './exit-codes.js';
+
+/** How many `catchInterrupts` are in force: while one is, it decides, not `stopOnInterrupt`. */
+let catching = 0;
+
+/**
+ * Before any write (reading zones, planning): the first SIGINT/SIGTERM releases the locks held and
+ * exits with 130/143 and one line, as nothing was applied. Until `dispose()`.
+ */
+export function stopOnInterrupt(what: string, notice: (text: string) => void = (t) => process.stderr.write(t)): { dispose(): void } {
+  const on = (signal: 'SIGINT' | 'SIGTERM'): void => {
+    if (catching > 0) return;
+    releaseHeldLocks();
+    notice(`\n${signal} received while ${what}: nothing was applied\n`);
+    process.exit(signal === 'SIGTERM' ? ExitCodes.terminated : ExitCodes.interrupted);
+  };
+  const onInt = (): void => on('SIGINT');
+  const onTerm = (): void => on('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return {
+    dispose() {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    },
+  };
+}
 
 /** The signal that stopped the run, once one arrived. */
 export interface Interrupts {
@@ -35,10 +62,15 @@ export function catchInterrupts(notice: (text: string) => void = (t) => process.
   const onTerm = (): void => on('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  catching++;
+  let disposed = false;
   return {
     signal: controller.signal,
     received: () => first,
     dispose() {
+      if (disposed) return;
+      disposed = true;
+      catching--;
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
     },

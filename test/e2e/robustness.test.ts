@@ -142,3 +142,42 @@ describe('SIGINT and SIGTERM during an apply', () => {
     }, 120_000);
   }
 });
+
+describe('SIGINT while an apply reads the zone (before any write)', () => {
+  it('releases the lock, says nothing was applied, exits 130', async () => {
+    const zone = 'early.example';
+    const state = join(tmp.dir, 'early-state');
+    const locks = join(tmp.dir, 'early-tmp');
+    mkdirSync(locks);
+    await withEngine(state, async (engine) => { await engine.createZone(zone, { plan: 'enterprise' }); });
+    const served = await startServe(state);
+    try {
+      const file = bigManifest('early.yaml', zone, 3);
+      let sent = false;
+      const r = await run(process.execPath, [bin, 'apply', file, '--remote', served.url, '--auto-approve', '--rate-limit', '1/2s'], {
+        env: cleanEnv({ ZONEWALL_API_TOKEN: served.token, TMPDIR: locks }),
+        input: (child, out) => {
+          const timer = setInterval(() => {
+            // The request budget makes the reads wait; the lock is held by then, and no plan is shown yet.
+            if (!sent && out().includes('waiting')) {
+              sent = true;
+              clearInterval(timer);
+              child.kill('SIGINT');
+            }
+          }, 20);
+          child.on('close', () => clearInterval(timer));
+        },
+      });
+      expect(sent).toBe(true);
+      expect(r.stdout).not.toContain('Plan:');
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toContain('SIGINT received while reading the zones and planning: nothing was applied');
+      expect(r.stderr).not.toMatch(stackLine);
+      const lockDir = readdirSync(locks).find((d) => d.startsWith('zonewall-locks'));
+      expect(lockDir).toBeDefined();
+      expect(readdirSync(join(locks, lockDir!))).toEqual([]);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+});

@@ -21,7 +21,7 @@ import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument } from '../views/json.js';
 import { confirm } from '../views/prompt.js';
 import { InterruptedError } from '../error-boundary.js';
-import { catchInterrupts } from '../interrupts.js';
+import { catchInterrupts, stopOnInterrupt } from '../interrupts.js';
 import { createdNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
@@ -49,7 +49,13 @@ export const command: CommandModule = {
       .option('--lock-timeout <duration>', 'wait this long (e.g. 30s, 2m) for another apply to the same zone to finish; 0 refuses at once', '0');
     addProviderOptions(cmd);
     cmd.action(async (paths: string[], opts: ApplyCommandOptions) => {
-      process.exitCode = await apply(paths, opts);
+      // Until the writes start, an interrupt releases the locks and exits: nothing was applied.
+      const early = stopOnInterrupt('reading the zones and planning');
+      try {
+        process.exitCode = await apply(paths, opts);
+      } finally {
+        early.dispose();
+      }
     });
   },
 };
