@@ -1,8 +1,9 @@
 /**
- * Ctrl-C and SIGTERM during an apply: the first signal asks the run to
- * stop after the request in flight (never in the middle of one: the service would be left in a
- * state nobody reports), so the command can print what was applied and what was not and release
- * its locks; a second signal ends the process at once.
+ * Ctrl-C and SIGTERM in `apply`. Before any write (reading, planning), the first signal releases
+ * the held locks and exits 130/143: nothing was applied. During the writes it asks the run to stop
+ * after the request in flight (never in the middle of one: the service would be left in a state
+ * nobody reports), so the command can print what was applied and what was not and release its
+ * locks; a second signal releases the locks and ends the process at once.
  */
 import { releaseHeldLocks } from '../lock-file.js';
 import { ExitCodes } from './exit-codes.js';
@@ -21,6 +22,11 @@ export function stopOnInterrupt(what: string, notice: (text: string) => void = (
     notice(`\n${signal} received while ${what}: nothing was applied\n`);
     process.exit(signal === 'SIGTERM' ? ExitCodes.terminated : ExitCodes.interrupted);
   };
+  return onSignals(on);
+}
+
+/** Listens for SIGINT and SIGTERM until `dispose()` (the default behaviour then comes back). */
+function onSignals(on: (signal: 'SIGINT' | 'SIGTERM') => void): { dispose(): void } {
   const onInt = (): void => on('SIGINT');
   const onTerm = (): void => on('SIGTERM');
   process.on('SIGINT', onInt);
@@ -51,6 +57,7 @@ export function catchInterrupts(notice: (text: string) => void = (t) => process.
   let first: 'SIGINT' | 'SIGTERM' | undefined;
   const on = (signal: 'SIGINT' | 'SIGTERM'): void => {
     if (first !== undefined) {
+      releaseHeldLocks();
       notice(`\n${signal} again: stopping now; the request in flight may or may not have been applied (plan again to see)\n`);
       process.exit(signal === 'SIGTERM' ? ExitCodes.terminated : ExitCodes.interrupted);
     }
@@ -58,10 +65,7 @@ export function catchInterrupts(notice: (text: string) => void = (t) => process.
     notice(`\n${signal} received: stopping after the request in flight (again to stop at once)\n`);
     controller.abort();
   };
-  const onInt = (): void => on('SIGINT');
-  const onTerm = (): void => on('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  const listening = onSignals(on);
   catching++;
   let disposed = false;
   return {
@@ -71,8 +75,7 @@ export function catchInterrupts(notice: (text: string) => void = (t) => process.
       if (disposed) return;
       disposed = true;
       catching--;
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      listening.dispose();
     },
   };
 }
