@@ -47,7 +47,7 @@ export async function openFaultHarness(zoneName = 'faults.example', options: { r
     async close() {
       nock.cleanAll();
       await provider.close();
-      await server.close();
+      await server.close().catch(() => undefined); // a test may have stopped it (the server going down)
       await engine.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -1,7 +1,8 @@
 /**
- * One dropped link, many calls: when the concurrent reads of a zone all meet a reset connection, the
- * transport reports one retry line for the outage (not one per call), sends nothing while it waits,
- * and the read converges. The issue's run printed 25 "network error; retrying" lines for 6 requests.
+ * One broken link, many calls. The issue's 25 "network error; retrying" lines for 6 requests came
+ * from a server that stopped answering while a zone's reads ran concurrently: each read retried and
+ * reported on its own, with its own backoff (30 lines here before the fix). Now calls that meet a
+ * connection fault share one wait and one line per round, and nothing is sent while it lasts.
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,5 +41,26 @@ describe('HTTP faults: an outage met by concurrent reads', () => {
     expect(failed).toBeGreaterThanOrEqual(6);
     expect(h.retries.length).toBeLessThanOrEqual(2);
     expect(h.retries.map((r) => [r.method, r.reason])).toEqual(h.retries.map(() => ['GET', 'network']));
+  });
+});
+
+describe('HTTP faults: the server goes down under concurrent reads', () => {
+  it('one retry line per round of the shared wait, not one per call and round', async () => {
+    const outage = await openFaultHarness('down.example', { realClock: { backoffBaseMs: 50 } });
+    try {
+      // The migration status answers; then nothing listens any more (connection refused).
+      nock(outage.origin, { allowUnmocked: true })
+        .get((uri) => uri.includes('waf_migration')).reply(async () => {
+          await outage.server.close();
+          return [200, { success: true, errors: [], messages: [], result: { version: 0, waf_state: 'previous_only' } }];
+        });
+      const err = await outage.provider.readZone(outage.zone.id).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/failed after 6 attempts: .*ECONNREFUSED/);
+      // Before: every concurrent read retried and reported on its own (28 lines for 5 retries).
+      expect(outage.retries.length).toBeGreaterThan(0);
+      expect(outage.retries.length).toBeLessThanOrEqual(5);
+    } finally {
+      await outage.close();
+    }
   });
 });
