@@ -37,3 +37,5 @@ export type { ConversionNote, ConvertedManifest, Sourced, TerraformKind } from '
 export { terraformAdoption } from './terraform-adopt.js';
 export type { TerraformAdoption } from './terraform-adopt.js';
 export { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from './terraform-render.js';
+export { FirewallActionPrecedence, convertFirewallRules, evaluationOrder } from './firewall/index.js';
+export type { ConversionFinding, ConversionFindingKind, FirewallConversion, FirewallConversionInput } from './firewall/index.js';
