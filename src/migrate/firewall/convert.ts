@@ -23,10 +23,20 @@ export interface ConversionFinding {
   message: string;
 }
 
+/** Where a converted custom rule came from. */
+export interface ConversionSource {
+  /** The firewall rule's key (its ref). */
+  ruleKey: string;
+  /** Its filter's ref (the rule's key for an inline filter). */
+  filterRef: string;
+}
+
 /** The custom rules in evaluation order, and what did not carry over exactly. */
 export interface FirewallConversion {
   customRules: DesiredCustomRule[];
   findings: ConversionFinding[];
+  /** custom rule ref -> the firewall rule and filter it came from. */
+  sources: Map<string, ConversionSource>;
 }
 
 /** What to convert; `reservedRefs` are refs of custom rules the zone already has (a converted rule may not take one). */
@@ -61,14 +71,20 @@ export function convertFirewallRules(input: FirewallConversionInput): FirewallCo
   const findings: ConversionFinding[] = [];
   const customRules: DesiredCustomRule[] = [];
   const taken = new Set(input.reservedRefs ?? []);
+  const sources = new Map<string, ConversionSource>();
   for (const rule of evaluationOrder(input.firewallRules)) {
     const converted = convertRule(rule, filters.get(rule.filterRef), findings);
     if (converted === undefined) continue;
     converted.ref = freeRef(rule.ref, taken, findings);
     taken.add(converted.ref);
+    sources.set(converted.ref, { ruleKey: rule.ref, filterRef: rule.filterRef });
     customRules.push(converted);
   }
-  return { customRules, findings };
+  const used = new Set(input.firewallRules.map((r) => r.filterRef));
+  for (const f of input.filters) {
+    if (!used.has(f.ref)) findings.push({ ref: `filters.${f.ref}`, kind: 'note', message: 'no firewall rule uses this filter: it goes without a custom rule' });
+  }
+  return { customRules, findings, sources };
 }
 
 function convertRule(rule: DesiredFirewallRule, filter: DesiredFilter | undefined, findings: ConversionFinding[]): DesiredCustomRule | undefined {

@@ -3,4 +3,8 @@
  * upgrade did it) and the rewrite of a manifest's sections.
  */
 export { FirewallActionPrecedence, convertFirewallRules, evaluationOrder } from './convert.js';
-export type { ConversionFinding, ConversionFindingKind, FirewallConversion, FirewallConversionInput } from './convert.js';
+export type { ConversionFinding, ConversionFindingKind, ConversionSource, FirewallConversion, FirewallConversionInput } from './convert.js';
+export { ConvertedComment, convertedEntries, rewriteFirewallRules } from './rewrite.js';
+export type { FirewallRewrite } from './rewrite.js';
+export { hasFirewallRules, upgradeFirewallManifest } from './upgrade.js';
+export type { FirewallUpgrade } from './upgrade.js';
