@@ -118,6 +118,10 @@ function convertRule(rule: DesiredFirewallRule, filter: DesiredFilter | undefine
 function actionOf(rule: DesiredFirewallRule, name: string, findings: ConversionFinding[]): { action: DesiredCustomRule['action']; parameters?: DesiredCustomParameters } | undefined {
   switch (rule.action) {
     case 'allow':
+      findings.push({
+        ref: name, kind: 'note',
+        message: 'allow becomes a skip of the remaining custom rules; the WAF managed rules and the previous WAF still run for its requests, as they did after an allow on the service (zonewall\'s own evaluation of firewall rules lets an allow end them: the proof lists any request a WAF now decides)',
+      });
       return { action: 'skip', parameters: { ruleset: 'current' } };
     case 'bypass':
       return bypassOf(rule, name, findings);

@@ -6,7 +6,8 @@
  *
  * Two verdicts are the same when the request meets the same end (the same terminating action by
  * the same rule, or the origin: a firewall rule's `allow` and a request no rule stops both reach
- * it) and the same rules matched on the way, in the same order. Rules are compared by name, with
+ * it) and the same firewall and custom rules matched on the way, in the same order (managed and
+ * previous WAF rules count only when they decide: one that adds to a score is no verdict). Rules are compared by name, with
  * `firewall_rules.<key>` of the old manifest standing for the custom rule it became
  * (`renames`, default: the same key under `custom_rules`).
  */
@@ -69,10 +70,13 @@ function summary(v: Verdict): ProofVerdict {
   return { action: v.action, decided_by: v.decided_by, rule: v.rule, matched: v.matched.map((m) => m.name) };
 }
 
+/** Rules of the two generations being compared (a WAF rule that only adds to a score is not a verdict). */
+const compared = (name: string) => name.startsWith('firewall_rules.') || name.startsWith('custom_rules.');
+
 /** The comparable form of a verdict, old names mapped to the new ones. */
 function keyOf(v: ProofVerdict, rename: (name: string) => string): string {
   const end = v.action === null || v.action === 'allow' ? 'origin' : `${v.action} by ${v.rule === null ? '' : rename(v.rule)}`;
-  return `${end} | ${v.matched.map(rename).join(',')}`;
+  return `${end} | ${v.matched.filter(compared).map(rename).join(',')}`;
 }
 
 /**

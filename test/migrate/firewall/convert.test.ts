@@ -38,7 +38,7 @@ describe('convertFirewallRules', () => {
         rule('by', 'bypass', 'f', 2, { products: ['waf', 'zoneLockdown'] }),
       ],
     });
-    expect(findings).toEqual([]);
+    expect(findings).toEqual([expect.objectContaining({ ref: 'firewall_rules.ok', kind: 'note', message: expect.stringContaining('WAF managed rules and the previous WAF still run') })]);
     expect(customRules.map((r) => [r.ref, r.action, r.actionParameters])).toEqual([
       ['ok', 'skip', { ruleset: 'current' }],
       ['by', 'skip', { products: ['zoneLockdown', 'waf'] }],
