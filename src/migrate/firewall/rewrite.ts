@@ -71,9 +71,8 @@ function rulesOf(node: unknown): Raw {
   return ((node as { toJSON?: () => unknown } | null | undefined)?.toJSON?.() ?? {}) as Raw;
 }
 
-/** The converted rules as manifest entries, in order. */
-export function convertedEntries(text: string, change: FirewallRewrite): [string, ManifestRule][] {
-  const js = (parseDocument(text).toJS() ?? {}) as Raw;
+/** The converted rules as manifest entries, in order (`js`: the manifest as data). */
+export function convertedEntries(js: Raw, change: FirewallRewrite): [string, ManifestRule][] {
   const filters = new Map(change.filters.map((f) => [f.ref, f]));
   return change.customRules.map((rule) => {
     const source = change.sources.get(rule.ref);
@@ -163,8 +162,9 @@ export function rewriteFirewallRules(text: string, change: FirewallRewrite): str
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new ZonewallError('ERR_MANIFEST', `cannot rewrite the manifest: ${doc.errors[0]!.message}`);
   if (!isMap(doc.contents)) throw new ZonewallError('ERR_MANIFEST', 'cannot rewrite the manifest: its top level is not a mapping');
-  const entries = convertedEntries(text, change);
-  const existingCustom = (doc.toJS() as Raw).custom_rules as Raw | null | undefined;
+  const js = (doc.toJS() ?? {}) as Raw;
+  const entries = convertedEntries(js, change);
+  const existingCustom = js.custom_rules as Raw | null | undefined;
   const existingKeys = Object.keys(existingCustom ?? {});
   if (!doc.contents.flow) {
     const spliced = applyEdits(text, spliceEdits(text, doc.contents, entries));
