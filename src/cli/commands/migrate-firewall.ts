@@ -34,8 +34,9 @@ export function registerFirewallRules(migrate: Command): Command {
     .option('--write', 'write the rewritten manifest (refused when the proof finds a difference or a rule cannot carry over, unless --force)')
     .option('--force', 'write even with differences or rules that cannot carry over')
     .option('--json', 'print the report as JSON')
-    .action(async (manifest: string, opts: FirewallRulesOptions) => {
-      process.exitCode = await migrateFirewallRules(manifest, opts);
+    .action(async (manifest: string, _opts: unknown, cmd: Command) => {
+      // `migrate` declares --write and --force too: written after the subcommand they may land on either.
+      process.exitCode = await migrateFirewallRules(manifest, cmd.optsWithGlobals() as FirewallRulesOptions);
     });
 }
 
@@ -80,7 +81,7 @@ export async function migrateFirewallRules(path: string, opts: FirewallRulesOpti
 
 function textOutcome(path: string, before: DesiredZone, up: FirewallUpgrade, report: FirewallUpgradeReport, asked: boolean): string {
   let out = renderFirewallUpgradeText(report) + up.diff;
-  if (report.written) return `${out}Wrote ${path}: ${report.converted.length} custom rule(s) in place of ${before.firewallRules.length} firewall rule(s) and ${before.filters.length} filter(s).\n`;
+  if (report.written) return `${out}Wrote ${path}: ${report.converted.length} custom rule(s) in place of ${before.firewallRules.length} firewall rule(s) and ${before.filters.length} filter(s) (inline ones included).\n`;
   if (report.blockers.length > 0 && !report.forced) {
     out += `${path} ${asked ? 'not written' : 'would not be written'}: ${report.blockers.join('; ')}. Review them; pass --force to write it anyway.\n`;
     return out;
