@@ -42,3 +42,4 @@ export type { ConversionFinding, ConversionFindingKind, ConversionSource, Firewa
 export { ConvertedComment, rewriteFirewallRules } from './firewall/index.js';
 export { hasFirewallRules, upgradeFirewallManifest } from './firewall/index.js';
 export type { FirewallUpgrade } from './firewall/index.js';
+export { rewriteCases } from './firewall/index.js';

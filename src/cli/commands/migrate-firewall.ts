@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText, type DesiredZone } from '../../manifest/index.js';
-import { hasFirewallRules, upgradeFirewallManifest, type FirewallUpgrade } from '../../migrate/index.js';
+import { hasFirewallRules, manifestDiff, rewriteCases, upgradeFirewallManifest, type FirewallUpgrade } from '../../migrate/index.js';
 import { PolicyTestsError, findCasesFile, loadCasesFile, proveEquivalence, type TestCase } from '../../policy/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText, type FirewallUpgradeReport } from '../views/firewall-upgrade.js';
@@ -47,12 +47,20 @@ async function readText(path: string): Promise<string> {
 }
 
 /** The zone's cases: `--cases`, else the file `zonewall test` would use; none when there is none. */
-async function casesOf(manifest: string, given: string | undefined): Promise<{ file?: string; cases: TestCase[] }> {
+async function casesOf(manifest: string, given: string | undefined): Promise<{ file?: string; text?: string; cases: TestCase[] }> {
   const file = given ?? (await findCasesFile(manifest));
   if (file === undefined) return { cases: [] };
   const loaded = await loadCasesFile(file);
   if (loaded.cases === undefined) throw new PolicyTestsError(`invalid cases file ${file}`, loaded.issues);
-  return { file, cases: loaded.cases.cases };
+  return { file, text: await readText(file), cases: loaded.cases.cases };
+}
+
+/** The cases file's new text and diff: its names of firewall rules become the custom rules'. */
+function casesRewrite(up: FirewallUpgrade, file: string | undefined, text: string | undefined): { text: string; diff: string } | undefined {
+  if (file === undefined || text === undefined) return undefined;
+  const refOf = new Map([...up.conversion.sources].map(([ref, source]) => [source.ruleKey, ref]));
+  const rewritten = rewriteCases(text, refOf);
+  return { text: rewritten, diff: manifestDiff(file, text, rewritten) };
 }
 
 /** Runs the subcommand; returns the exit code. */
@@ -66,13 +74,17 @@ export async function migrateFirewallRules(path: string, opts: FirewallRulesOpti
     return ExitCodes.ok;
   }
   const up = upgradeFirewallManifest(path, text, before);
-  const { file: casesFile, cases } = await casesOf(path, opts.cases);
+  const { file: casesFile, text: casesText, cases } = await casesOf(path, opts.cases);
   const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases, renames: up.renames });
+  const newCases = casesRewrite(up, casesFile, casesText);
   const force = opts.force === true;
-  const draft = firewallUpgradeReport(path, before.zone, up, proof, casesFile, { force, written: false });
+  const draft = firewallUpgradeReport(path, before.zone, up, proof, { file: casesFile, diff: newCases?.diff ?? '' }, { force, written: false });
   const blocked = draft.blockers.length > 0 && !force;
   const written = opts.write === true && !blocked;
-  if (written) writeFileAtomic(path, up.text);
+  if (written) {
+    writeFileAtomic(path, up.text);
+    if (casesFile !== undefined && newCases !== undefined && newCases.diff !== '') writeFileAtomic(casesFile, newCases.text);
+  }
   const report: FirewallUpgradeReport = { ...draft, written };
   if (opts.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(textOutcome(path, before, up, report, opts.write === true));
@@ -80,8 +92,9 @@ export async function migrateFirewallRules(path: string, opts: FirewallRulesOpti
 }
 
 function textOutcome(path: string, before: DesiredZone, up: FirewallUpgrade, report: FirewallUpgradeReport, asked: boolean): string {
-  let out = renderFirewallUpgradeText(report) + up.diff;
-  if (report.written) return `${out}Wrote ${path}: ${report.converted.length} custom rule(s) in place of ${before.firewallRules.length} firewall rule(s) and ${before.filters.length} filter(s) (inline ones included).\n`;
+  let out = renderFirewallUpgradeText(report) + up.diff + report.cases_diff;
+  const cases = report.cases_diff !== '' && report.proof?.cases_file != null ? ` and ${report.proof.cases_file} (its cases now name the custom rules)` : '';
+  if (report.written) return `${out}Wrote ${path}: ${report.converted.length} custom rule(s) in place of ${before.firewallRules.length} firewall rule(s) and ${before.filters.length} filter(s) (inline ones included)${cases}.\n`;
   if (report.blockers.length > 0 && !report.forced) {
     out += `${path} ${asked ? 'not written' : 'would not be written'}: ${report.blockers.join('; ')}. Review them; pass --force to write it anyway.\n`;
     return out;

@@ -27,13 +27,17 @@ export interface FirewallUpgradeReport {
   /** Why the write is refused without --force (empty: nothing blocks it). */
   blockers: string[];
   forced: boolean;
+  /** Whether the manifest (and the cases file, when its diff is not empty) were written. */
   written: boolean;
   diff: string;
+  /** The diff of the cases file: its `firewall_rules.<key>` names become the custom rules' (empty: no change). */
+  cases_diff: string;
 }
 
 /** The report of an upgrade and its proof (undefined when the rewritten manifest could not be loaded). */
 export function firewallUpgradeReport(
-  manifest: string, zone: string, up: FirewallUpgrade, proof: EquivalenceProof | undefined, casesFile: string | undefined, flags: { force: boolean; written: boolean },
+  manifest: string, zone: string, up: FirewallUpgrade, proof: EquivalenceProof | undefined,
+  cases: { file: string | undefined; diff: string }, flags: { force: boolean; written: boolean },
 ): FirewallUpgradeReport {
   const blockers: string[] = [];
   const cannot = up.conversion.findings.filter((f) => f.kind === 'cannot-carry');
@@ -50,11 +54,12 @@ export function firewallUpgradeReport(
       return row;
     }),
     findings: up.conversion.findings.map((f) => ({ ...f })),
-    proof: proof === undefined ? null : { cases_file: casesFile ?? null, cases: proof.cases, generated: proof.generated, expressions: proof.expressions, differences: proof.differences },
+    proof: proof === undefined ? null : { cases_file: cases.file ?? null, cases: proof.cases, generated: proof.generated, expressions: proof.expressions, differences: proof.differences },
     blockers,
     forced: flags.force,
     written: flags.written,
     diff: up.diff,
+    cases_diff: cases.diff,
   };
 }
 

@@ -8,3 +8,5 @@ export { ConvertedComment, convertedEntries, rewriteFirewallRules } from './rewr
 export type { FirewallRewrite } from './rewrite.js';
 export { hasFirewallRules, upgradeFirewallManifest } from './upgrade.js';
 export type { FirewallUpgrade } from './upgrade.js';
+export { rewriteCases } from './cases.js';
+export type { CustomRefOf } from './cases.js';

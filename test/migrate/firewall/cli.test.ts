@@ -28,9 +28,9 @@ firewall_rules:
 `;
 
 const cases = `cases:
-  - name: office reaches the API
+  - name: office reaches the API   # trusted
     request: { path: /api/orders, ip: 203.0.113.9 }
-    expect: { allowed: true }
+    expect: { action: allow, matched: firewall_rules.allow-office }
   - name: outsiders are challenged on the API
     request: { path: /api/orders, ip: 198.51.100.1 }
     expect: { action: managed_challenge }
@@ -66,11 +66,17 @@ describe('zonewall migrate firewall-rules', () => {
     expect(readFileSync(path, 'utf8')).toBe(manifest);
   });
 
-  it('--write writes the custom rules, and the written manifest validates', async () => {
-    const path = files('shop-write', manifest);
+  it('--write writes the custom rules and the cases; the manifest validates and its cases still pass', async () => {
+    const path = files('shop-write', manifest, cases);
+    const casesFile = join(dir, 'shop-write.tests.yaml');
+    expect((await zonewall(['test', path])).code).toBe(0);
     const run = await zonewall(['migrate', 'firewall-rules', path, '--write']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Wrote ${path}: 4 custom rule(s) in place of 4 firewall rule(s) and 3 filter(s) (inline ones included).`);
+    expect(run.stdout).toContain(`Wrote ${path}: 4 custom rule(s) in place of 4 firewall rule(s) and 3 filter(s) (inline ones included) and ${casesFile} (its cases now name the custom rules).`);
+    expect(readFileSync(casesFile, 'utf8')).toContain('expect: { matched: custom_rules.allow-office, allowed: true }');
+    const tested = await zonewall(['test', path]);
+    expect(tested.stdout).toMatch(/2 passed/);
+    expect(tested.code).toBe(0);
     const written = readFileSync(path, 'utf8');
     expect(written).toContain('  allow-office:\n    action: skip\n');
     expect(written).not.toMatch(/^(firewall_rules|filters):/m);
