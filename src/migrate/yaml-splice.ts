@@ -88,7 +88,8 @@ export function renderPairs(pairs: [string, unknown][], text: string, comment?: 
   shape?.(doc);
   if (comment !== undefined && isMap(doc.contents)) {
     const first = doc.contents.items[0];
-    if (first !== undefined && isScalar(first.key)) first.key.commentBefore = comment;
+    // Above a comment the shape gave the first key, not in its place.
+    if (first !== undefined && isScalar(first.key)) first.key.commentBefore = first.key.commentBefore ? `${comment}\n${first.key.commentBefore}` : comment;
   }
   const rendered = doc.toString({ indentSeq: indentsSequences(text), lineWidth: 0 });
   // Keep the file's line endings.

@@ -49,10 +49,30 @@ export interface FirewallRewrite {
   sources: ReadonlyMap<string, ConversionSource>;
 }
 
-/** Writes each rule's `action_parameters` and `logging` as one-line flow maps. */
-function flowRules(rules: unknown): void {
+/** Comments of the manifest's firewall rules (above a key, after it, after a flow rule), by the custom rule ref they became. */
+type RuleComments = ReadonlyMap<string, string>;
+
+function ruleComments(map: YAMLMap, sources: FirewallRewrite['sources']): Map<string, string> {
+  const out = new Map<string, string>();
+  const rules = map.get('firewall_rules', true);
+  if (!isMap(rules)) return out;
+  const refOf = new Map([...sources].map(([ref, s]) => [s.ruleKey, ref]));
+  rules.items.forEach((pair, i) => {
+    const key = pair.key as { value?: unknown; commentBefore?: string | null };
+    const value = pair.value as { commentBefore?: string | null; comment?: string | null } | null;
+    const parts = [i === 0 ? rules.commentBefore : undefined, key.commentBefore, value?.commentBefore, value?.comment].filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+    const ref = refOf.get(String(key.value));
+    if (ref !== undefined && parts.length > 0) out.set(ref, parts.join('\n'));
+  });
+  return out;
+}
+
+/** Writes each rule's `action_parameters` and `logging` as one-line flow maps, and its firewall rule's comments above it. */
+function flowRules(rules: unknown, comments: RuleComments): void {
   if (!isMap(rules)) return;
   for (const pair of rules.items) {
+    const comment = isScalar(pair.key) ? comments.get(String(pair.key.value)) : undefined;
+    if (comment !== undefined && isScalar(pair.key)) pair.key.commentBefore = comment;
     if (!isMap(pair.value)) continue;
     for (const key of ['action_parameters', 'logging']) {
       const node = pair.value.get(key);
@@ -62,8 +82,10 @@ function flowRules(rules: unknown): void {
 }
 
 /** The same, for a document holding the `custom_rules` section. */
-function flowSection(doc: Document): void {
-  if (isMap(doc.contents)) flowRules(doc.contents.get('custom_rules'));
+function flowSection(comments: RuleComments): (doc: Document) => void {
+  return (doc) => {
+    if (isMap(doc.contents)) flowRules(doc.contents.get('custom_rules'), comments);
+  };
 }
 
 /** The rules of an existing `custom_rules` value, as data (none for an empty or null value). */
@@ -99,7 +121,7 @@ function aboveComments(text: string, start: number): number {
 }
 
 /** The edits of a block-mapping manifest. */
-function spliceEdits(text: string, map: YAMLMap, entries: [string, ManifestRule][]): Edit[] {
+function spliceEdits(text: string, map: YAMLMap, entries: [string, ManifestRule][], comments: RuleComments): Edit[] {
   const filters = findPair(map, 'filters');
   const rules = findPair(map, 'firewall_rules');
   const custom = findPair(map, 'custom_rules');
@@ -107,7 +129,7 @@ function spliceEdits(text: string, map: YAMLMap, entries: [string, ManifestRule]
   if (filters) edits.push(spanEdit(text, filters, ''));
   const existing = custom?.value;
   if (custom === undefined) {
-    const section = renderPairs([['custom_rules', Object.fromEntries(entries)]], text, ConvertedComment, flowSection);
+    const section = renderPairs([['custom_rules', Object.fromEntries(entries)]], text, ConvertedComment, flowSection(comments));
     if (rules) edits.push(spanEdit(text, rules, section));
     else edits.push({ start: text.length, end: text.length, text: (text === '' || text.endsWith('\n') ? '' : '\n') + section });
     return edits;
@@ -118,13 +140,13 @@ function spliceEdits(text: string, map: YAMLMap, entries: [string, ManifestRule]
     const first = (existing.items[0]!.key as { range?: [number, number, number] | null }).range;
     if (!first) throw new ZonewallError('ERR_INTERNAL', 'manifest rewrite: a custom rule key has no source range');
     const column = first[0] - lineStart(text, first[0]);
-    const body = renderPairs(entries, text, ConvertedComment, (doc) => flowRules(doc.contents));
+    const body = renderPairs(entries, text, ConvertedComment, (doc) => flowRules(doc.contents, comments));
     const at = aboveComments(text, lineStart(text, first[0]));
     edits.push({ start: at, end: at, text: indent(body, column) });
   } else {
     const [start, end] = pairSpan(text, custom, false);
     const merged = { ...Object.fromEntries(entries), ...rulesOf(existing) };
-    edits.push({ start, end, text: renderPairs([['custom_rules', merged]], text, ConvertedComment, flowSection) });
+    edits.push({ start, end, text: renderPairs([['custom_rules', merged]], text, ConvertedComment, flowSection(comments)) });
   }
   return edits;
 }
@@ -167,7 +189,7 @@ export function rewriteFirewallRules(text: string, change: FirewallRewrite): str
   const existingCustom = js.custom_rules as Raw | null | undefined;
   const existingKeys = Object.keys(existingCustom ?? {});
   if (!doc.contents.flow) {
-    const spliced = applyEdits(text, spliceEdits(text, doc.contents, entries));
+    const spliced = applyEdits(text, spliceEdits(text, doc.contents, entries, ruleComments(doc.contents, change.sources)));
     if (verify(spliced, entries, existingKeys)) return spliced;
   }
   const whole = reserialise(doc, entries);

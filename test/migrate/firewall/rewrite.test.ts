@@ -69,6 +69,11 @@ describe('upgradeFirewallManifest', () => {
     expect([...out.renames]).toEqual([['existing', 'existing-2']]);
   });
 
+  it('carries each firewall rule\'s comments to the custom rule it became', () => {
+    const text = 'zone: example.com\nfirewall_rules:\n  # reviewed 2024\n  a:   # the office\n    action: allow\n    filter: { expression: \'ip.src eq 192.0.2.1\' }\n  b: { action: block, filter: { expression: \'true\' } }   # everything else\n';
+    expect(upgrade(text).text).toBe(`zone: example.com\n#${ConvertedComment}\ncustom_rules:\n  # reviewed 2024\n  # the office\n  a:\n    action: skip\n    expression: ip.src eq 192.0.2.1\n    action_parameters: { ruleset: current }\n  # everything else\n  b:\n    action: block\n    expression: "true"\n`);
+  });
+
   it('re-serialises a flow-mapping manifest', () => {
     const out = upgrade("{zone: example.com, filters: {f: {expression: 'true'}}, firewall_rules: {r: {action: block, filter: f}}, custom_rules: {}}\n");
     expect(parse(out.text)).toEqual({ zone: 'example.com', custom_rules: { r: { action: 'block', expression: 'true' } } });
