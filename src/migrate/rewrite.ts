@@ -133,8 +133,43 @@ export function rewriteManifest(text: string, changes: RewriteChanges): string {
   return whole;
 }
 
-/** A unified diff of the manifest before and after, headed with its path. */
+/** Edits past which a line diff stops looking for common lines (its cost grows with their square). */
+const MaxDiffEdits = 1000;
+
+/**
+ * A unified diff of the manifest before and after, headed with its path. A rewrite too large to
+ * diff line by line quickly (whole sections of thousands of lines replaced) is shown as one hunk:
+ * the changed middle removed and added, between the unchanged start and end.
+ */
 export function manifestDiff(path: string, before: string, after: string): string {
   if (before === after) return '';
-  return createTwoFilesPatch(path, path, before, after, 'current', 'migrated', { context: 3, headerOptions: FILE_HEADERS_ONLY });
+  const options = { context: 3, headerOptions: FILE_HEADERS_ONLY, maxEditLength: MaxDiffEdits };
+  return createTwoFilesPatch(path, path, before, after, 'current', 'migrated', options) ?? replacementDiff(path, before, after);
+}
+
+function lines(text: string): string[] {
+  const out = text.split('\n');
+  if (out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+/** One hunk replacing everything between the common first and last lines, with 3 lines of context. */
+function replacementDiff(path: string, before: string, after: string): string {
+  const a = lines(before);
+  const b = lines(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const from = Math.max(0, head - 3);
+  const after3 = Math.min(3, tail);
+  const oldEnd = a.length - tail + after3;
+  const newEnd = b.length - tail + after3;
+  const body = [
+    ...a.slice(from, head).map((l) => ` ${l}`),
+    ...a.slice(head, a.length - tail).map((l) => `-${l}`),
+    ...b.slice(head, b.length - tail).map((l) => `+${l}`),
+    ...a.slice(a.length - tail, oldEnd).map((l) => ` ${l}`),
+  ];
+  return `--- ${path}\tcurrent\n+++ ${path}\tmigrated\n@@ -${from + 1},${oldEnd - from} +${from + 1},${newEnd - from} @@\n${body.join('\n')}\n`;
 }

@@ -1,8 +1,10 @@
 /** The manifest rewrite: filters + firewall_rules out, custom_rules in, everything else as written. */
 import { describe, expect, it } from 'vitest';
+import { applyPatch } from 'diff';
 import { parse } from 'yaml';
 import { validateManifestText } from '../../../src/manifest/index.js';
-import { ConvertedComment, upgradeFirewallManifest } from '../../../src/migrate/index.js';
+import { ConvertedComment, manifestDiff, upgradeFirewallManifest } from '../../../src/migrate/index.js';
+import { generatedZone } from './generated-zone.js';
 
 function upgrade(text: string) {
   const loaded = validateManifestText(text, 'zone.yaml');
@@ -84,5 +86,15 @@ describe('upgradeFirewallManifest', () => {
     const out = upgrade(`zone: example.com\nplan: free\nfirewall_rules:\n${rules}\n`);
     expect(out.after).toBeUndefined();
     expect(out.conversion.findings.filter((f) => f.kind === 'cannot-carry').map((f) => f.message).join('\n')).toMatch(/custom rules/);
+  });
+
+  it('diffs a rewrite of thousands of lines as one hunk that still applies', () => {
+    const text = generatedZone({ rules: 1000, filters: 700 });
+    const big = upgrade(text);
+    expect(big.diff.match(/^@@ /gm)).toHaveLength(1);
+    expect(applyPatch(text, big.diff)).toBe(big.text);
+    // A small rewrite keeps the line diff, whose hunks apply too.
+    expect(applyPatch(manifest, up.diff)).toBe(up.text);
+    expect(manifestDiff('a.yaml', 'a: 1\nb: 2\n', 'a: 1\nb: 3\n')).toBe('--- a.yaml\tcurrent\n+++ a.yaml\tmigrated\n@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n');
   });
 });
