@@ -106,6 +106,9 @@ function convertRule(rule: DesiredFirewallRule, filter: DesiredFilter | undefine
   };
   if (action.parameters !== undefined) out.actionParameters = action.parameters;
   if (out.action === 'skip') out.logging = { enabled: true };
+  if (rule.renamedFrom !== undefined) {
+    findings.push({ ref: name, kind: 'note', message: `renamed_from: ${rule.renamedFrom} goes: it names a live firewall rule, and the custom rule is a new object` });
+  }
   if (!rule.paused && filter.paused) {
     findings.push({
       ref: name, kind: 'note',

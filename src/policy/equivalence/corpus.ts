@@ -1,8 +1,8 @@
 /**
  * The generated corpus of an equivalence proof: requests built from the expressions themselves.
  * For each expression, every value of every probe (`probes.ts`) is tried twice: alone on a plain
- * request, and in the expression's witness (every comparison given a value that makes it true, so
- * the conjunctions of the expression hold) with that one comparison changed. A probe's value lands
+ * request, and in the expression's witness (every comparison given a value that makes it true, or
+ * false under a `not`, so the conjunctions of the expression hold) with that one comparison changed. A probe's value lands
  * in the request part the service derives the field from (path, host, a header, the query, the
  * client IP, the country), else in `fields`. Duplicates are dropped.
  */
@@ -57,7 +57,8 @@ const label = (t: ProbeTarget) => (t.key !== undefined ? `${t.field}["${t.key}"]
 /** The requests of one expression's probes. */
 function requestsOfProbes(probes: readonly Probe[]): CorpusRequest[] {
   const out: CorpusRequest[] = [];
-  const witness = probes.map((p): [ProbeTarget, ProbeValue] => [p.target, (p.values.find((v) => v.hit) ?? p.values[0]!).value]);
+  // Each comparison given a value that makes the expression hold (the opposite one under `not`).
+  const witness = probes.map((p): [ProbeTarget, ProbeValue] => [p.target, (p.values.find((v) => v.hit !== (p.negated === true)) ?? p.values[0]!).value]);
   out.push({ name: 'witness', request: requestOf(witness) });
   probes.forEach((p, i) => {
     for (const { value } of p.values) {

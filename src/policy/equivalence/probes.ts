@@ -25,6 +25,8 @@ export type ProbeValue = string | number | boolean;
 export interface Probe {
   target: ProbeTarget;
   values: { value: ProbeValue; hit: boolean }[];
+  /** Under an odd number of `not`s: the expression holds when the comparison does not. */
+  negated?: boolean;
 }
 
 /** Functions that hand their first argument's value through (enough to reach the field). */
@@ -33,20 +35,20 @@ const PassThrough = new Set(['lower', 'upper', 'url_decode', 'remove_bytes', 'to
 /** The probe of every comparison of an expression, in source order. */
 export function probesOf(expr: Expression): Probe[] {
   const out: Probe[] = [];
-  visit(expr, out);
+  visit(expr, out, false);
   return out;
 }
 
-function visit(expr: Expression | ValueExpr | Literal, out: Probe[]): void {
+function visit(expr: Expression | ValueExpr | Literal, out: Probe[], negated: boolean): void {
   switch (expr.type) {
-    case 'logical': for (const item of expr.items) visit(item, out); return;
-    case 'not': visit(expr.arg, out); return;
-    case 'quantifier': visit(expr.arg, out); return;
+    case 'logical': for (const item of expr.items) visit(item, out, negated); return;
+    case 'not': visit(expr.arg, out, !negated); return;
+    case 'quantifier': visit(expr.arg, out, negated); return;
     case 'comparison': {
       const p = comparisonProbe(expr);
-      if (p !== undefined) out.push(p);
+      if (p !== undefined) out.push(negated ? { ...p, negated } : p);
       // Bool arguments of calls (`any(x[*] eq "a")`) hold comparisons of their own.
-      if (expr.lhs.base.type === 'call') for (const a of expr.lhs.base.args) if (a.type !== 'value' && a.type !== 'bytes' && a.type !== 'int' && a.type !== 'ip') visit(a, out);
+      if (expr.lhs.base.type === 'call') for (const a of expr.lhs.base.args) if (a.type !== 'value' && a.type !== 'bytes' && a.type !== 'int' && a.type !== 'ip') visit(a, out, negated);
       return;
     }
     default: return;

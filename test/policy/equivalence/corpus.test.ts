@@ -52,3 +52,10 @@ describe('generateCorpus', () => {
     expect(corpus.map((c) => c.request.fields?.['http.request.body.raw'])).toContain('aaaa');
   });
 });
+
+describe('the witness of an expression with not', () => {
+  it('gives a negated comparison a value that makes it false, so the expression holds', () => {
+    const corpus = generateCorpus(['starts_with(http.request.uri.path, "/api/") and not ip.src in {203.0.113.0/24}'], phase);
+    expect(corpus.find((c) => c.name === 'witness')!.request).toEqual({ path: '/api/', ip: '203.0.112.255' });
+  });
+});
