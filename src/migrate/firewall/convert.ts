@@ -7,9 +7,9 @@
  * rule's `ref` and description carry over and each rule gets its own copy of its filter's
  * expression. What cannot be carried over exactly is reported as a finding, by name.
  */
-import { SkipProducts, inOrder } from '../../manifest/index.js';
+import { SkipProducts, firewallEvaluationOrder, inOrder } from '../../manifest/index.js';
 import type {
-  DesiredCustomParameters, DesiredCustomRule, DesiredFilter, DesiredFirewallAction, DesiredFirewallRule,
+  DesiredCustomParameters, DesiredCustomRule, DesiredFilter, DesiredFirewallRule,
 } from '../../manifest/index.js';
 
 /** How exactly a rule carried over: `cannot-carry` blocks a write without `--force`. */
@@ -46,22 +46,6 @@ export interface FirewallConversionInput {
   reservedRefs?: ReadonlySet<string>;
 }
 
-/** Action precedence for equal priorities (reference/api-facts.md): earlier runs first. */
-export const FirewallActionPrecedence: readonly DesiredFirewallAction[] = [
-  'log', 'bypass', 'allow', 'challenge', 'managed_challenge', 'js_challenge', 'block',
-];
-
-/** Firewall rules in the order the service evaluates them (a stable sort: ties keep list order). */
-export function evaluationOrder<T extends Pick<DesiredFirewallRule, 'priority' | 'action'>>(rules: readonly T[]): T[] {
-  const rank = (a: DesiredFirewallAction) => FirewallActionPrecedence.indexOf(a);
-  return rules.map((rule, i) => ({ rule, i })).sort((a, b) => {
-    const pa = a.rule.priority;
-    const pb = b.rule.priority;
-    if (pa !== pb) return pa === null ? 1 : pb === null ? -1 : pa - pb;
-    return rank(a.rule.action) - rank(b.rule.action) || a.i - b.i;
-  }).map(({ rule }) => rule);
-}
-
 /**
  * Converts filters + firewall rules into custom rules in evaluation order.
  * @example const { customRules, findings } = convertFirewallRules({ filters: d.filters, firewallRules: d.firewallRules });
@@ -72,7 +56,7 @@ export function convertFirewallRules(input: FirewallConversionInput): FirewallCo
   const customRules: DesiredCustomRule[] = [];
   const taken = new Set(input.reservedRefs ?? []);
   const sources = new Map<string, ConversionSource>();
-  for (const rule of evaluationOrder(input.firewallRules)) {
+  for (const rule of firewallEvaluationOrder(input.firewallRules)) {
     const converted = convertRule(rule, filters.get(rule.filterRef), findings);
     if (converted === undefined) continue;
     converted.ref = freeRef(rule.ref, taken, findings);
