@@ -15,7 +15,7 @@ import { ManifestError, validateManifestText, type DesiredZone } from '../../man
 import { hasFirewallRules, manifestDiff, rewriteCases, upgradeFirewallManifest, type FirewallUpgrade } from '../../migrate/index.js';
 import { PolicyTestsError, findCasesFile, loadCasesFile, proveEquivalence, type TestCase } from '../../policy/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { firewallUpgradeReport, renderFirewallUpgradeText, type FirewallUpgradeReport } from '../views/firewall-upgrade.js';
+import { FirewallUpgradeJsonVersion, firewallUpgradeReport, renderFirewallUpgradeText, type FirewallUpgradeReport } from '../views/firewall-upgrade.js';
 
 /** Options of `migrate firewall-rules`. */
 export interface FirewallRulesOptions {
@@ -70,7 +70,11 @@ export async function migrateFirewallRules(path: string, opts: FirewallRulesOpti
   if (loaded.zone === undefined || loaded.issues.length > 0) throw new ManifestError(loaded.issues);
   const before = loaded.zone;
   if (!hasFirewallRules(before)) {
-    process.stdout.write(opts.json === true ? `${JSON.stringify({ format_version: 1, manifest: path, zone: before.zone, converted: [], nothing_to_convert: true }, null, 2)}\n` : `${path} has no filters or firewall_rules: nothing to convert.\n`);
+    const empty: FirewallUpgradeReport = {
+      format_version: FirewallUpgradeJsonVersion, manifest: path, zone: before.zone, converted: [], findings: [], proof: null,
+      blockers: [], forced: opts.force === true, written: false, diff: '', cases_diff: '',
+    };
+    process.stdout.write(opts.json === true ? `${JSON.stringify(empty, null, 2)}\n` : `${path} has no filters or firewall_rules: nothing to convert.\n`);
     return ExitCodes.ok;
   }
   const up = upgradeFirewallManifest(path, text, before);

@@ -84,6 +84,8 @@ describe('zonewall migrate firewall-rules', () => {
     // Nothing left to convert: a second run says so.
     const again = await zonewall(['migrate', 'firewall-rules', path]);
     expect(again.stdout).toContain('has no filters or firewall_rules: nothing to convert');
+    const json = JSON.parse((await zonewall(['migrate', 'firewall-rules', path, '--json'])).stdout);
+    expect(json).toMatchObject({ format_version: 1, converted: [], findings: [], proof: null, blockers: [], written: false });
   });
 
   it('--json prints the report as data', async () => {
