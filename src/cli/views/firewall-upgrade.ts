@@ -6,6 +6,9 @@
 import type { FirewallUpgrade } from '../../migrate/index.js';
 import type { EquivalenceProof, ProofVerdict } from '../../policy/index.js';
 
+/** Differences the text report shows (cases first, then generated requests, in order); JSON has all. */
+const MaxShown = 20;
+
 /** The JSON report's version; bumped when a field changes meaning or goes. */
 export const FirewallUpgradeJsonVersion = 1;
 
@@ -79,11 +82,12 @@ function proofText(r: FirewallUpgradeReport): string[] {
   const what = `${p.cases} case(s)${p.cases_file !== null ? ` of ${p.cases_file}` : ''} + ${p.generated} request(s) generated from ${p.expressions} expression(s)`;
   if (p.differences.length === 0) return [`Equivalence proof: ${what}: every verdict is the same.`];
   const lines = [`Equivalence proof: ${what}: ${p.differences.length} verdict(s) differ:`];
-  for (const d of p.differences) {
+  for (const d of p.differences.slice(0, MaxShown)) {
     lines.push(`  ${d.source} ${JSON.stringify(d.name)}: ${JSON.stringify(d.request)}`);
     lines.push(`    before: ${verdictText(d.before)}`);
     lines.push(`    after:  ${verdictText(d.after)}`);
   }
+  if (p.differences.length > MaxShown) lines.push(`  ... and ${p.differences.length - MaxShown} more (--json lists every one)`);
   return lines;
 }
 

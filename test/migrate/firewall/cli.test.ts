@@ -131,6 +131,17 @@ describe('zonewall migrate firewall-rules', () => {
     expect(json.proof.differences[0]).toMatchObject({ source: 'generated', before: { action: 'allow', rule: 'firewall_rules.allow-scanner' }, after: { decided_by: 'previous_waf' } });
   });
 
+  it('shows the first 20 differences in text, and every one in JSON', async () => {
+    const rules = Array.from({ length: 12 }, (_, i) => `  allow-${i}: { action: allow, filter: { expression: 'http.user_agent contains "sqlmap${i}"' } }`).join('\n');
+    const path = files('many', `zone: many.example.com\nfirewall_rules:\n${rules}\n`);
+    const json = JSON.parse((await zonewall(['migrate', 'firewall-rules', path, '--json'])).stdout);
+    const n = json.proof.differences.length as number;
+    expect(n).toBeGreaterThan(20);
+    const text = (await zonewall(['migrate', 'firewall-rules', path])).stdout;
+    expect(text.match(/^    before: /gm)).toHaveLength(20);
+    expect(text).toContain(`  ... and ${n - 20} more (--json lists every one)`);
+  });
+
   it('bad input: an invalid manifest, a missing file, an invalid cases file', async () => {
     const bad = files('bad', 'zone: a.example.com\nfirewall_rules:\n  r: { action: blok, filter: { expression: "true" } }\n');
     const run = await zonewall(['migrate', 'firewall-rules', bad]);
