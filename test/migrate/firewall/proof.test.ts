@@ -131,3 +131,26 @@ describe('the proof catches a broken conversion', () => {
     expect(proof.differences.length).toBeGreaterThan(0);
   });
 });
+
+describe('a zone with custom rules already', () => {
+  it('runs the converted rules first, so an allow still skips the custom rules that were there', () => {
+    const text = `zone: both.example.com
+firewall_rules:
+  office: { action: allow, filter: { expression: 'ip.src in {192.0.2.0/24}' } }
+  api: { action: log, filter: { expression: 'starts_with(http.request.uri.path, "/api")' } }
+custom_rules:
+  api:
+    action: block
+    expression: starts_with(http.request.uri.path, "/api/admin")
+`;
+    const before = validateManifestText(text, 'both.yaml').zone!;
+    const up = upgradeFirewallManifest('both.yaml', text, before);
+    expect(up.after!.customRules!.map((r) => r.ref)).toEqual(['office', 'api-2', 'api']);
+    expect([...up.renames]).toEqual([['api', 'api-2']]);
+    expect(proveEquivalence({ before, after: up.after!, renames: up.renames }).differences).toEqual([]);
+    // Put last instead, the allow no longer protects the office from the block.
+    const last = { ...up.after!, customRules: [...up.after!.customRules!.slice(2), ...up.after!.customRules!.slice(0, 2)] };
+    const proof = proveEquivalence({ before, after: last, renames: up.renames });
+    expect(proof.differences.some((d) => d.before.action === 'allow' && d.after.action === 'block')).toBe(true);
+  });
+});
