@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, tempDir, zonewall } from '../../helpers/e2e-cli.js';
+import { generatedZone } from './generated-zone.js';
 
 const manifest = `# the shop
 zone: shop.example.com
@@ -86,6 +87,30 @@ describe('zonewall migrate firewall-rules', () => {
     expect(again.stdout).toContain('has no filters or firewall_rules: nothing to convert');
     const json = JSON.parse((await zonewall(['migrate', 'firewall-rules', path, '--json'])).stdout);
     expect(json).toMatchObject({ format_version: 1, converted: [], findings: [], proof: null, blockers: [], written: false });
+  });
+
+  it('on a zone that runs the firewall rules, the written manifest plans the custom rules and the deletions; applied, the next plan is empty', async () => {
+    const path = files('live', manifest);
+    const state = join(dir, 'live-state');
+    expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve'])).code).toBe(0);
+    expect((await zonewall(['migrate', 'firewall-rules', path, '--write'])).code).toBe(0);
+    const plan = await zonewall(['plan', path, '--state-dir', state]);
+    expect(plan.stdout).toContain('Plan: 4 to add, 0 to change, 0 to replace, 7 to destroy.');
+    expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve'])).code).toBe(0);
+    expect((await zonewall(['plan', path, '--state-dir', state, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('the same on a zone of 200 firewall rules: the deletions are a danger finding until apply --force', async () => {
+    const path = files('live-200', generatedZone({ rules: 200, filters: 150, zone: 'live200.example.com' }));
+    const state = join(dir, 'live-200-state');
+    expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve'])).code).toBe(0);
+    expect((await zonewall(['migrate', 'firewall-rules', path, '--write'])).code).toBe(0);
+    const plan = await zonewall(['plan', path, '--state-dir', state]);
+    expect(plan.stdout).toContain('Plan: 200 to add, 0 to change, 0 to replace, 350 to destroy.');
+    expect(plan.stdout).toContain('deletes-too-many');
+    expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve'])).code).not.toBe(0);
+    expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve', '--force'])).code).toBe(0);
+    expect((await zonewall(['plan', path, '--state-dir', state, '--detailed-exitcode'])).code).toBe(0);
   });
 
   it('--json prints the report as data', async () => {
