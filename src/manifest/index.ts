@@ -17,6 +17,7 @@ export { manifestSchema, pointerToPath } from './schema.js';
 export { closest } from './suggest.js';
 export { ManifestLimits, ActiveRuleQuota, CustomRuleQuota } from './limits.js';
 export { SkipPhases, SkipProducts, inOrder } from './normalize-custom.js';
+export { FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './evaluation-order.js';
 export {
   ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, PreviousWafPackageAliases,
   resolveManagedRuleset, resolvePackage,

@@ -37,3 +37,9 @@ export type { ConversionNote, ConvertedManifest, Sourced, TerraformKind } from '
 export { terraformAdoption } from './terraform-adopt.js';
 export type { TerraformAdoption } from './terraform-adopt.js';
 export { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from './terraform-render.js';
+export { FirewallActionPrecedence, convertFirewallRules, evaluationOrder } from './firewall/index.js';
+export type { ConversionFinding, ConversionFindingKind, ConversionSource, FirewallConversion, FirewallConversionInput, FirewallRewrite } from './firewall/index.js';
+export { ConvertedComment, rewriteFirewallRules } from './firewall/index.js';
+export { hasFirewallRules, upgradeFirewallManifest } from './firewall/index.js';
+export type { FirewallUpgrade } from './firewall/index.js';
+export { rewriteCases } from './firewall/index.js';

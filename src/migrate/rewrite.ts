@@ -11,10 +11,16 @@
  * head the next section).
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { Document, isMap, isScalar, parseDocument } from 'yaml';
-import type { Pair, YAMLMap } from 'yaml';
+import { isMap, isScalar, parseDocument } from 'yaml';
+import type { Document, Pair, YAMLMap } from 'yaml';
 import { ZonewallError } from '../errors.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
+import { applyEdits, findPair, pairSpan, renderPairs as renderTopPairs, spanEdit, type Edit } from './yaml-splice.js';
+
+/** Renders top-level pairs, overrides as one-line flow maps. */
+function renderPairs(pairs: [string, unknown][], text: string, comment?: string): string {
+  return renderTopPairs(pairs, text, comment, flowSmallMaps);
+}
 
 /** What the rewrite sets. */
 export interface RewriteChanges {
@@ -26,41 +32,6 @@ export interface RewriteChanges {
 
 /** The comment written above the new `managed_rules` when it replaces `previous_waf`. */
 export const MigratedComment = ' Converted from previous_waf by `zonewall migrate`: review its equivalence report.';
-
-/** One text replacement: [start, end) of the original becomes `text`. */
-interface Edit { start: number; end: number; text: string }
-
-/** A top-level pair with its key name. */
-type TopPair = Pair<unknown, unknown> & { key: { value: unknown; range?: [number, number, number] | null } };
-
-/** Finds a top-level key of the document's mapping. */
-function findPair(map: YAMLMap, name: string): TopPair | undefined {
-  return map.items.find((p) => isScalar(p.key) && p.key.value === name) as TopPair | undefined;
-}
-
-/** Start of the line holding `offset`. */
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** Whether the source indents sequences under their key (`key:\n  - x`) or not (`key:\n- x`). */
-function indentsSequences(text: string): boolean {
-  return !/^([A-Za-z_][\w-]*):[ \t]*\r?\n-[ \t]/m.test(text);
-}
-
-/** Renders top-level `key: value` pairs as block YAML; nothing for no pairs. */
-function renderPairs(pairs: [string, unknown][], text: string, comment?: string): string {
-  if (pairs.length === 0) return '';
-  const doc = new Document(Object.fromEntries(pairs));
-  flowSmallMaps(doc);
-  if (comment !== undefined && isMap(doc.contents)) {
-    const first = doc.contents.items[0];
-    if (first !== undefined && isScalar(first.key)) first.key.commentBefore = comment;
-  }
-  const rendered = doc.toString({ indentSeq: indentsSequences(text), lineWidth: 0 });
-  // Keep the file's line endings.
-  return text.includes('\r\n') ? rendered.replace(/\r?\n/g, '\r\n') : rendered;
-}
 
 /** Writes category and rule overrides as one-line flow maps (`- { id: ..., action: log }`). */
 function flowSmallMaps(doc: Document): void {
@@ -78,45 +49,6 @@ function flowSmallMaps(doc: Document): void {
       for (const item of (items as { items: unknown[] }).items) if (isMap(item)) item.flow = true;
     }
   }
-}
-
-/**
- * The span a top-level pair occupies, from the start of its line (and of the comment lines directly
- * above it, when `withCommentsAbove`) to the end of its value, leaving trailing blank lines and
- * column-0 comments outside.
- */
-function pairSpan(text: string, pair: TopPair, withCommentsAbove: boolean): [number, number] {
-  const keyRange = pair.key.range;
-  const valueRange = (pair.value as { range?: [number, number, number] } | null)?.range;
-  if (!keyRange) throw new ZonewallError('ERR_INTERNAL', 'manifest rewrite: a top-level key has no source range');
-  let start = lineStart(text, keyRange[0]);
-  if (withCommentsAbove) {
-    while (start > 0) {
-      const above = lineStart(text, start - 1);
-      if (!/^[ \t]*#/.test(text.slice(above, start))) break;
-      start = above;
-    }
-  }
-  let end = valueRange ? valueRange[2] : keyRange[2];
-  const nl = text.indexOf('\n', end - 1);
-  if (end > 0 && text[end - 1] !== '\n') end = nl === -1 ? text.length : nl + 1;
-  // Give back trailing blank lines and column-0 comments: they belong to what follows.
-  for (;;) {
-    const last = lineStart(text, end - 1 < start ? start : end - 1);
-    if (last <= start) break;
-    const line = text.slice(last, end);
-    if (!/^(#.*)?\r?\n?$/.test(line) && line.trim() !== '') break;
-    end = last;
-  }
-  return [start, end];
-}
-
-/** Applies edits (non-overlapping) to the text. */
-function applyEdits(text: string, edits: Edit[]): string {
-  let out = text;
-  // Last first, so earlier offsets stay valid; at one offset the removal runs before the insertion.
-  for (const e of [...edits].sort((a, b) => b.start - a.start || b.end - a.end)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
 }
 
 /** The edits that splice the new sections into a block-mapping manifest. */
@@ -148,16 +80,6 @@ function spliceEdits(text: string, map: YAMLMap, changes: RewriteChanges): Edit[
     if (rendered !== '') edits.push({ start: text.length, end: text.length, text: tail + rendered });
   }
   return edits;
-}
-
-/** An edit replacing a pair's span (with the comments above it) by `replacement`. */
-function spanEdit(text: string, pair: TopPair, replacement: string): Edit {
-  const [start, end] = pairSpan(text, pair, true);
-  // A section removed from between two blank lines takes one of them along.
-  const blankAfter = /^[ \t]*\r?\n/.exec(text.slice(end));
-  const blankBefore = start === 0 || /\n[ \t]*\r?\n$/.test(text.slice(0, start));
-  const extra = replacement === '' && blankAfter !== null && blankBefore ? blankAfter[0].length : 0;
-  return { start, end: end + extra, text: replacement };
 }
 
 /** Re-serialises the whole document with the Document API (for manifests that are not block mappings). */
@@ -211,8 +133,43 @@ export function rewriteManifest(text: string, changes: RewriteChanges): string {
   return whole;
 }
 
-/** A unified diff of the manifest before and after, headed with its path. */
+/** Edits past which a line diff stops looking for common lines (its cost grows with their square). */
+const MaxDiffEdits = 1000;
+
+/**
+ * A unified diff of the manifest before and after, headed with its path. A rewrite too large to
+ * diff line by line quickly (whole sections of thousands of lines replaced) is shown as one hunk:
+ * the changed middle removed and added, between the unchanged start and end.
+ */
 export function manifestDiff(path: string, before: string, after: string): string {
   if (before === after) return '';
-  return createTwoFilesPatch(path, path, before, after, 'current', 'migrated', { context: 3, headerOptions: FILE_HEADERS_ONLY });
+  const options = { context: 3, headerOptions: FILE_HEADERS_ONLY, maxEditLength: MaxDiffEdits };
+  return createTwoFilesPatch(path, path, before, after, 'current', 'migrated', options) ?? replacementDiff(path, before, after);
+}
+
+function lines(text: string): string[] {
+  const out = text.split('\n');
+  if (out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+/** One hunk replacing everything between the common first and last lines, with 3 lines of context. */
+function replacementDiff(path: string, before: string, after: string): string {
+  const a = lines(before);
+  const b = lines(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const from = Math.max(0, head - 3);
+  const after3 = Math.min(3, tail);
+  const oldEnd = a.length - tail + after3;
+  const newEnd = b.length - tail + after3;
+  const body = [
+    ...a.slice(from, head).map((l) => ` ${l}`),
+    ...a.slice(head, a.length - tail).map((l) => `-${l}`),
+    ...b.slice(head, b.length - tail).map((l) => `+${l}`),
+    ...a.slice(a.length - tail, oldEnd).map((l) => ` ${l}`),
+  ];
+  return `--- ${path}\tcurrent\n+++ ${path}\tmigrated\n@@ -${from + 1},${oldEnd - from} +${from + 1},${newEnd - from} @@\n${body.join('\n')}\n`;
 }

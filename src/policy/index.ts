@@ -17,7 +17,7 @@ export { policyTestsSchema } from './schema.js';
 export { checkCasesAgainstZone } from './check-refs.js';
 export { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
 export { buildZoneModel, type ZoneModel, type RuleCandidates } from './zone-model.js';
-export { evaluateOffline, runOffline, traceOffline, traceRequestOf, modelNames } from './offline.js';
+export { evaluateOffline, runOffline, traceOffline, traceRequestOf, withZoneHost, modelNames } from './offline.js';
 export { runAgainstZone, liveNames, TraceConcurrency } from './live.js';
 export { verdictOf, type ZoneNames } from './verdict.js';
 export { judgeCase, failuresOf, whyOf, outcomeText } from './judge.js';
@@ -25,3 +25,5 @@ export { runPolicyTests, runPassed, reportOf, type PolicyRunOptions, type Policy
 export { renderReportText, renderRunText, runJson, expectationText, plainTextStyle, PolicyJsonVersion, type TextStyle } from './render.js';
 export { RuleIndex } from './rule-index.js';
 export { guardOf, type Guard, type GuardAlternative } from './guard.js';
+export { proveEquivalence, generateCorpus, probesOf } from './equivalence/index.js';
+export type { CorpusRequest, EquivalenceInput, EquivalenceProof, Probe, ProbeTarget, ProbeValue, ProofDifference, ProofVerdict } from './equivalence/index.js';

@@ -7,19 +7,19 @@
  */
 import { traceZone, type Entrypoint, type PageRuleLike, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafOverride, type ZoneTraceInput } from '../engine/index.js';
 import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
+import { firewallEvaluationOrder } from '../manifest/index.js';
 import type { Provider, TraceRequest, TraceResult } from '../providers/index.js';
 
 type LiveZone = Awaited<ReturnType<Provider['readZone']>>;
 type LiveRule = LiveZone['firewallRules'][number];
-
-const Precedence = ['log', 'bypass', 'allow', 'challenge', 'managed_challenge', 'js_challenge', 'block'];
 
 /** The trace input of a live zone. */
 export function liveTraceInput(live: LiveZone): ZoneTraceInput {
   return {
     wafState: live.migration?.waf_state ?? 'previous_only',
     plan: live.zone.plan ?? 'enterprise',
-    firewallRules: evaluationOrder(live.firewallRules).flatMap(toRule),
+    // Priority ascending, no priority last, ties by action precedence, then list order (as the engine orders them).
+    firewallRules: firewallEvaluationOrder(live.firewallRules).flatMap(toRule),
     entrypoint: (live.entrypoint ?? undefined) as Entrypoint | undefined,
     // The custom phase as read: the wire shape the engine stores, so the engine's evaluator takes it as it is.
     customRules: (live.customEntrypoint ?? undefined) as StoredRuleset | undefined,
@@ -32,17 +32,6 @@ export function liveTraceInput(live: LiveZone): ZoneTraceInput {
 /** What the live zone would do to one request, evaluated here. */
 export function traceLocally(input: ZoneTraceInput, request: TraceRequest): TraceResult {
   return traceZone(input, new ExecutionContext(requestFields(request as RequestDescription)));
-}
-
-/** Priority ascending, no priority last, ties by action precedence, then list order (as the engine orders them). */
-function evaluationOrder(rules: readonly LiveRule[]): LiveRule[] {
-  const rank = (a: string) => Precedence.indexOf(a);
-  return rules.map((r, i) => ({ r, i })).sort((a, b) => {
-    const pa = a.r.priority;
-    const pb = b.r.priority;
-    if (pa !== pb) return pa === null ? 1 : pb === null ? -1 : pa - pb;
-    return rank(a.r.action) - rank(b.r.action) || a.i - b.i;
-  }).map(({ r }) => r);
 }
 
 /** A live rule and its filter as the evaluator's record; a rule whose filter is gone matches nothing. */

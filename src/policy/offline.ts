@@ -19,7 +19,12 @@ const ZoneId = /^[0-9a-f]{32}$/;
  * send exactly this, so both see the same request.
  */
 export function traceRequestOf(c: TestCase, zone: string): TraceRequest {
-  const r: TraceRequest = { ...c.request };
+  return withZoneHost(c.request, zone);
+}
+
+/** A request with its host defaulted to the zone's name (a zone given by id leaves it alone). */
+export function withZoneHost(request: TraceRequest, zone: string): TraceRequest {
+  const r: TraceRequest = { ...request };
   if (r.url === undefined && r.host === undefined && !ZoneId.test(zone)) r.host = zone;
   return r;
 }

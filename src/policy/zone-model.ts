@@ -12,11 +12,11 @@
  * from a new one shows up there.
  */
 import {
-  FirewallActions, PreviousWafPackages, TracePhases,
+  PreviousWafPackages, TracePhases,
   type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafState,
 } from '../engine/index.js';
 import type { ExecutionContext } from '../expr/index.js';
-import type { DesiredPreviousWaf, DesiredZone } from '../manifest/index.js';
+import { firewallEvaluationOrder, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
 import { RuleIndex } from './rule-index.js';
 
 /**
@@ -65,11 +65,9 @@ export function buildZoneModel(desired: DesiredZone): ZoneModel {
 
 function firewallRules(desired: DesiredZone): RuleWithFilter[] {
   const filters = new Map(desired.filters.map((f) => [f.ref, f]));
-  const rank = (action: string) => (FirewallActions as readonly string[]).indexOf(action);
-  const rules = desired.firewallRules.map((r, order): RuleWithFilter & { order: number } => {
+  const rules = desired.firewallRules.map((r): RuleWithFilter => {
     const f = filters.get(r.filterRef)!;
     return {
-      order,
       rule: {
         id: r.ref, filterId: f.ref, action: r.action, priority: r.priority, paused: r.paused,
         description: r.description, ref: r.ref, products: r.products as RuleWithFilter['rule']['products'],
@@ -82,13 +80,7 @@ function firewallRules(desired: DesiredZone): RuleWithFilter[] {
       },
     };
   });
-  rules.sort((a, b) => {
-    const pa = a.rule.priority;
-    const pb = b.rule.priority;
-    if (pa !== pb) return pa === null ? 1 : pb === null ? -1 : pa - pb;
-    return rank(a.rule.action) - rank(b.rule.action) || a.order - b.order;
-  });
-  return rules.map(({ rule, filter }) => ({ rule, filter }));
+  return firewallEvaluationOrder(rules, (r) => r.rule);
 }
 
 function entrypoint(desired: DesiredZone): Entrypoint | undefined {

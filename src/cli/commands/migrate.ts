@@ -9,6 +9,8 @@
  * - `zonewall migrate status --zone NAME`: both WAFs' state and the migration mode.
  * - `zonewall migrate delete-overrides --zone NAME (ID...|--all) [--force]`: deletes URI-based
  *   overrides, which block the migration.
+ * - `zonewall migrate firewall-rules MANIFEST [--write] [--force] [--json]`: filters + firewall rules
+ *   into custom rules, with an equivalence proof (`migrate-firewall.ts`).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -27,6 +29,7 @@ import type { Provider } from '../../providers/index.js';
 import { sendAdoption } from '../adopt.js';
 import { addProviderOptions, openProvider, providerFlags, providerOptions } from '../provider-options.js';
 import type { CommandModule } from './command.js';
+import { registerFirewallRules } from './migrate-firewall.js';
 
 /** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
 interface MigrateOptions extends Record<string, unknown> {
@@ -86,6 +89,8 @@ export const command: CommandModule = {
     del.action(async (ids: string[], _opts: unknown, cmd: Command) => {
       await deleteOverrides(ids, subcommandOptions(cmd));
     });
+
+    registerFirewallRules(migrate);
   },
 };
 

@@ -1,0 +1,112 @@
+/**
+ * The equivalence proof of a rewrite: the same requests go through the manifest before and after
+ * (each as the engine's trace evaluators see it, the offline zone models of `zonewall test`) and
+ * every request whose verdict differs is listed with both verdicts. The requests are the zone's
+ * `zonewall test` cases and a corpus generated from every expression of both manifests.
+ *
+ * Two verdicts are the same when the request meets the same end (the same terminating action by
+ * the same rule, or the origin: a firewall rule's `allow` and a request no rule stops both reach
+ * it) and the same firewall and custom rules matched on the way, in the same order (managed and
+ * previous WAF rules count only when they decide: one that adds to a score is no verdict). Rules are compared by name, with
+ * `firewall_rules.<key>` of the old manifest standing for the custom rule it became
+ * (`renames`, default: the same key under `custom_rules`).
+ */
+import type { DesiredZone } from '../../manifest/index.js';
+import type { TraceRequest } from '../../providers/index.js';
+import { evaluateOffline, modelNames, traceRequestOf, withZoneHost } from '../offline.js';
+import type { TestCase, Verdict } from '../types.js';
+import { buildZoneModel, type ZoneModel } from '../zone-model.js';
+import { generateCorpus } from './corpus.js';
+
+/** What the proof compares. */
+export interface EquivalenceInput {
+  before: DesiredZone;
+  after: DesiredZone;
+  /** The zone's `zonewall test` cases (their requests only are used: the proof compares, it does not judge). */
+  cases?: readonly TestCase[];
+  /** Firewall rule key -> the custom rule key it became, where they differ. */
+  renames?: ReadonlyMap<string, string>;
+}
+
+/** A verdict as the proof reports it. */
+export interface ProofVerdict {
+  /** The final action, or null when the request reaches the origin. */
+  action: string | null;
+  decided_by: Verdict['decided_by'];
+  rule: string | null;
+  /** Names of every rule that matched, in evaluation order. */
+  matched: string[];
+}
+
+/** One request whose verdict differs. */
+export interface ProofDifference {
+  source: 'case' | 'generated';
+  /** The case's name, or what the generated request tests. */
+  name: string;
+  request: TraceRequest;
+  before: ProofVerdict;
+  after: ProofVerdict;
+}
+
+/** The proof's answer. */
+export interface EquivalenceProof {
+  /** Requests from the zone's cases. */
+  cases: number;
+  /** Requests generated from the expressions. */
+  generated: number;
+  /** Expressions the corpus was built from. */
+  expressions: number;
+  differences: ProofDifference[];
+}
+
+/** The phase both generations' expressions are parsed in. */
+const Phase = 'http_request_firewall_custom';
+
+function expressionsOf(zone: DesiredZone): string[] {
+  return [...zone.filters.map((f) => f.expression), ...(zone.customRules ?? []).map((r) => r.expression)];
+}
+
+function summary(v: Verdict): ProofVerdict {
+  return { action: v.action, decided_by: v.decided_by, rule: v.rule, matched: v.matched.map((m) => m.name) };
+}
+
+/** Rules of the two generations being compared (a WAF rule that only adds to a score is not a verdict). */
+const compared = (name: string) => name.startsWith('firewall_rules.') || name.startsWith('custom_rules.');
+
+/** The comparable form of a verdict, old names mapped to the new ones. */
+function keyOf(v: ProofVerdict, rename: (name: string) => string): string {
+  const end = v.action === null || v.action === 'allow' ? 'origin' : `${v.action} by ${v.rule === null ? '' : rename(v.rule)}`;
+  return `${end} | ${v.matched.filter(compared).map(rename).join(',')}`;
+}
+
+/**
+ * Runs the proof.
+ * @example const proof = proveEquivalence({ before: old, after: rewritten, cases });
+ */
+export function proveEquivalence(input: EquivalenceInput): EquivalenceProof {
+  const before = buildZoneModel(input.before);
+  const after = buildZoneModel(input.after);
+  const renames = input.renames ?? new Map<string, string>();
+  const rename = (name: string) => {
+    if (!name.startsWith('firewall_rules.')) return name;
+    const key = name.slice('firewall_rules.'.length);
+    return `custom_rules.${renames.get(key) ?? key}`;
+  };
+  const expressions = new Set([...expressionsOf(input.before), ...expressionsOf(input.after)]);
+  const corpus = generateCorpus(expressions, Phase);
+  const differences: ProofDifference[] = [];
+  const check = compare(before, after, rename, differences);
+  for (const c of input.cases ?? []) check('case', c.name, traceRequestOf(c, input.before.zone));
+  for (const g of corpus) check('generated', g.name, withZoneHost(g.request, input.before.zone));
+  return { cases: input.cases?.length ?? 0, generated: corpus.length, expressions: expressions.size, differences };
+}
+
+function compare(before: ZoneModel, after: ZoneModel, rename: (n: string) => string, out: ProofDifference[]) {
+  const namesBefore = modelNames(before);
+  const namesAfter = modelNames(after);
+  return (source: ProofDifference['source'], name: string, request: TraceRequest): void => {
+    const b = summary(evaluateOffline(before, request, namesBefore));
+    const a = summary(evaluateOffline(after, request, namesAfter));
+    if (keyOf(b, rename) !== keyOf(a, rename)) out.push({ source, name, request, before: b, after: a });
+  };
+}
