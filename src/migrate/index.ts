@@ -41,5 +41,7 @@ export { FirewallActionPrecedence, convertFirewallRules, evaluationOrder } from 
 export type { ConversionFinding, ConversionFindingKind, ConversionSource, FirewallConversion, FirewallConversionInput, FirewallRewrite } from './firewall/index.js';
 export { ConvertedComment, rewriteFirewallRules } from './firewall/index.js';
 export { hasFirewallRules, upgradeFirewallManifest } from './firewall/index.js';
+export { CutoverSteps, cutoverSteps, removalOrder, resumeStep } from './firewall/index.js';
+export type { CutoverStep, CutoverStepName } from './firewall/index.js';
 export type { FirewallUpgrade } from './firewall/index.js';
 export { rewriteCases } from './firewall/index.js';

@@ -40,14 +40,14 @@ export function registerFirewallRules(migrate: Command): Command {
     });
 }
 
-async function readText(path: string): Promise<string> {
+export async function readText(path: string): Promise<string> {
   return readFile(path, 'utf8').catch((err: unknown) => {
     throw new ZonewallError('ERR_USAGE', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
   });
 }
 
 /** The zone's cases: `--cases`, else the file `zonewall test` would use; none when there is none. */
-async function casesOf(manifest: string, given: string | undefined): Promise<{ file?: string; text?: string; cases: TestCase[] }> {
+export async function casesOf(manifest: string, given: string | undefined): Promise<{ file?: string; text?: string; cases: TestCase[] }> {
   const file = given ?? (await findCasesFile(manifest));
   if (file === undefined) return { cases: [] };
   const loaded = await loadCasesFile(file);
@@ -56,7 +56,7 @@ async function casesOf(manifest: string, given: string | undefined): Promise<{ f
 }
 
 /** The cases file's new text and diff: its names of firewall rules become the custom rules'. */
-function casesRewrite(up: FirewallUpgrade, file: string | undefined, text: string | undefined): { text: string; diff: string } | undefined {
+export function casesRewrite(up: FirewallUpgrade, file: string | undefined, text: string | undefined): { text: string; diff: string } | undefined {
   if (file === undefined || text === undefined) return undefined;
   const refOf = new Map([...up.conversion.sources].map(([ref, source]) => [source.ruleKey, ref]));
   const rewritten = rewriteCases(text, refOf);

@@ -30,6 +30,7 @@ import { sendAdoption } from '../adopt.js';
 import { addProviderOptions, openProvider, providerFlags, providerOptions } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { registerFirewallRules } from './migrate-firewall.js';
+import { registerFirewallCutover } from './migrate-cutover.js';
 
 /** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
 interface MigrateOptions extends Record<string, unknown> {
@@ -91,6 +92,7 @@ export const command: CommandModule = {
     });
 
     registerFirewallRules(migrate);
+    registerFirewallCutover(migrate);
   },
 };
 

@@ -12,3 +12,5 @@ export { hasFirewallRules, upgradeFirewallManifest } from './upgrade.js';
 export type { FirewallUpgrade } from './upgrade.js';
 export { rewriteCases } from './cases.js';
 export type { CustomRefOf } from './cases.js';
+export { CutoverSteps, cutoverSteps, removalOrder, resumeStep } from './cutover.js';
+export type { CutoverStep, CutoverStepName } from './cutover.js';

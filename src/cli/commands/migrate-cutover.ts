@@ -1,0 +1,146 @@
+/**
+ * `zonewall migrate firewall-cutover MANIFEST [--auto-approve] [--force]`: moves a live zone from its
+ * filters + firewall rules to custom rules in three steps (`src/migrate/firewall/cutover.ts`):
+ * stage the converted rules disabled, enable them, delete the firewall rules and their filters.
+ * The equivalence proof runs first (a difference or a rule that cannot carry over refuses the
+ * cutover without `--force`); each step is planned against the zone, shown, confirmed as `apply`
+ * confirms (`--auto-approve` otherwise), applied with the zone locked; the manifest (and its
+ * cases) is rewritten once the last step is done, so the next plan is empty. A re-run after a
+ * failure plans each step again: finished steps plan empty and are passed.
+ */
+import type { Command } from 'commander';
+import { acquireZoneLock, applyZone, lockDir, lockKey, writeFileAtomic, type ApplyZoneResult } from '../../apply/index.js';
+import { ZonewallError } from '../../errors.js';
+import { ManifestError, validateManifestText } from '../../manifest/index.js';
+import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep } from '../../migrate/index.js';
+import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
+import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import { renderApplyResult } from '../views/apply-text.js';
+import { styleFor } from '../views/color.js';
+import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
+import { confirm } from '../views/prompt.js';
+import { proveEquivalence } from '../../policy/index.js';
+import { casesOf, casesRewrite, readText } from './migrate-firewall.js';
+
+/** Options of `migrate firewall-cutover`. */
+export interface CutoverOptions extends Record<string, unknown> {
+  autoApprove?: boolean;
+  force?: boolean;
+  cases?: string;
+}
+
+/** Registers `migrate firewall-cutover` under the `migrate` command. */
+export function registerFirewallCutover(migrate: Command): Command {
+  const cmd = migrate.command('firewall-cutover')
+    .description('move the live zone from its filters + firewall_rules to custom_rules in three confirmed steps, then rewrite the manifest')
+    .argument('<manifest>', 'the zone\'s manifest (with its filters and firewall_rules)')
+    .option('--cases <file>', 'the zone\'s cases file for the proof (default: the one zonewall test finds beside the manifest)')
+    .option('--auto-approve', 'do not ask for confirmation before each step (required without a terminal)')
+    .option('--force', 'cut over despite differences in the proof or rules that cannot carry over');
+  addProviderOptions(cmd);
+  return cmd.action(async (manifest: string, _opts: unknown, sub: Command) => {
+    process.exitCode = await firewallCutover(manifest, sub.optsWithGlobals() as CutoverOptions);
+  });
+}
+
+/** How the steps meet the user: output, and the confirmation of a step's plan. */
+export interface CutoverIo {
+  write(text: string): void;
+  confirm(step: CutoverStep, plan: Plan): Promise<boolean>;
+}
+
+/** Where the cutover stopped (undefined: every step is done). */
+export interface CutoverOutcome {
+  done: boolean;
+  stoppedAt?: CutoverStep['name'];
+  reason?: 'cancelled' | 'failed';
+}
+
+/**
+ * Plans, confirms and applies each step in turn; stops at the first refusal or failure.
+ * @example const outcome = await runCutover(steps, provider, { force: false, stateDir }, io);
+ */
+export async function runCutover(steps: readonly CutoverStep[], provider: Provider, options: { force: boolean; stateDir?: string; color?: boolean; batchSize?: number }, io: CutoverIo): Promise<CutoverOutcome> {
+  const s = styleFor(process.stdout, { color: options.color ?? false });
+  const first = steps[0];
+  if (first === undefined) return { done: true };
+  const { zone } = await provider.resolveZone(first.desired.zone, {});
+  const from = resumeStep(steps, await provider.readZone(zone.id, readsFor(first.desired)));
+  if (from > 0) io.write(`The cutover of ${zone.name} has begun: resuming at step ${from + 1}/${steps.length} (${steps[from]!.name}).\n`);
+  for (const [i, step] of steps.entries()) {
+    if (i < from) continue;
+    io.write(`\nStep ${i + 1}/${steps.length} (${step.name}): ${step.summary}\n`);
+    const lock = await acquireZoneLock({ dir: lockDir(provider, options.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: 0 });
+    try {
+      // The deletions of the last step are its purpose, proved before: no mass-deletion guard there.
+      const planOptions = step.name === 'remove' ? { deleteThreshold: 100 } : {};
+      const planned = diffZone(step.desired, await provider.readZone(zone.id, readsFor(step.desired)), planOptions);
+      const plan = step.name === 'remove' ? removalOrder(planned, steps[0]!.desired) : planned;
+      io.write(renderPlanText(plan, s));
+      if (!hasChanges(plan)) continue;
+      if (!(await io.confirm(step, plan))) return { done: false, stoppedAt: step.name, reason: 'cancelled' };
+      const result: ApplyZoneResult = await applyZone(plan, provider, { force: options.force, ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}), ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}) });
+      io.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
+      if (!result.ok) return { done: false, stoppedAt: step.name, reason: 'failed' };
+    } finally {
+      lock.release();
+    }
+  }
+  return { done: true };
+}
+
+function stoppedMessage(outcome: CutoverOutcome): string {
+  const state = outcome.stoppedAt === 'remove'
+    ? 'the custom rules enforce; what is left of the firewall rules runs before them and decides as they do'
+    : 'the firewall rules still enforce; the converted custom rules are disabled or decide as they do';
+  return `Cutover ${outcome.reason === 'cancelled' ? 'cancelled' : 'stopped'} at step ${outcome.stoppedAt}: ${state}. Run the command again to continue; the manifest was not rewritten.\n`;
+}
+
+/** Runs the subcommand; returns the exit code. */
+export async function firewallCutover(path: string, opts: CutoverOptions): Promise<number> {
+  const text = await readText(path);
+  const loaded = validateManifestText(text, path);
+  if (loaded.zone === undefined || loaded.issues.length > 0) throw new ManifestError(loaded.issues);
+  const before = loaded.zone;
+  if (!hasFirewallRules(before)) {
+    process.stdout.write(`${path} has no filters or firewall_rules: nothing to cut over.\n`);
+    return ExitCodes.ok;
+  }
+  const up = upgradeFirewallManifest(path, text, before);
+  const cases = await casesOf(path, opts.cases);
+  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: cases.cases, renames: up.renames });
+  const force = opts.force === true;
+  const report = firewallUpgradeReport(path, before.zone, up, proof, { file: cases.file, diff: '' }, { force, written: false });
+  process.stdout.write(renderFirewallUpgradeText(report));
+  if (up.after === undefined || (report.blockers.length > 0 && !force)) {
+    process.stderr.write(`error: nothing cut over: ${report.blockers.join('; ') || 'the rewritten manifest does not load'}${up.after === undefined ? '' : '; pass --force to cut over anyway'}\n`);
+    return ExitCodes.error;
+  }
+  if (opts.autoApprove !== true && (process.stdin.isTTY !== true || process.stderr.isTTY !== true)) {
+    throw new ZonewallError('ERR_USAGE', 'firewall-cutover asks for confirmation of each step on a terminal; without one, pass --auto-approve (nothing was applied)');
+  }
+  const steps = cutoverSteps(before, up.after, up.conversion.customRules.map((r) => r.ref));
+  const provider = await openProvider(opts, process.env);
+  try {
+    const stateDir = provider.kind === 'engine' ? (providerOptions(opts, process.env).stateDir ?? DefaultStateDir) : undefined;
+    const io: CutoverIo = {
+      write: (t) => process.stdout.write(t),
+      confirm: async (step) => opts.autoApprove === true || confirm(`\nApply step ${step.name} to ${before.zone}?`),
+    };
+    const outcome = await runCutover(steps, provider, { force, ...(stateDir !== undefined ? { stateDir } : {}) }, io);
+    if (!outcome.done) {
+      process.stderr.write(stoppedMessage(outcome));
+      return ExitCodes.error;
+    }
+  } finally {
+    await provider.close();
+  }
+  writeFileAtomic(path, up.text);
+  const newCases = casesRewrite(up, cases.file, cases.text);
+  const casesChanged = cases.file !== undefined && newCases !== undefined && newCases.diff !== '';
+  if (casesChanged) writeFileAtomic(cases.file!, newCases!.text);
+  process.stdout.write(`\nCutover done: ${before.zone} runs ${up.conversion.customRules.length} converted custom rule(s); no filter or firewall rule is left. Wrote ${path}${casesChanged ? ` and ${cases.file}` : ''}.\n`);
+  return ExitCodes.ok;
+}

@@ -1,0 +1,137 @@
+/**
+ * The staged cutover on the embedded engine, in process: the three steps' desired states, a clean
+ * cutover of a generated zone (many rules, shared filters) that leaves no filter or firewall rule
+ * and an empty next plan, and a provider write that fails at chosen points of every step: the zone
+ * then gives every request of the corpus the verdict it had before the cutover (one complete
+ * generation enforces), its objects are those of a step boundary or within a step, and a re-run
+ * finishes the cutover.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyZone } from '../../../src/apply/index.js';
+import { runCutover, type CutoverIo } from '../../../src/cli/commands/migrate-cutover.js';
+import { validateManifestText, type DesiredZone } from '../../../src/manifest/index.js';
+import { cutoverSteps, upgradeFirewallManifest, type FirewallUpgrade } from '../../../src/migrate/index.js';
+import { diffZone, hasChanges, readsFor } from '../../../src/plan/index.js';
+import { generateCorpus } from '../../../src/policy/index.js';
+import { openEngineProvider, type EngineProvider } from '../../../src/providers/engine/index.js';
+import type { Provider, TraceRequest, TraceResult } from '../../../src/providers/index.js';
+import { generatedZone } from './generated-zone.js';
+
+let dir: string;
+let engine: EngineProvider;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'zw-cutover-'));
+  engine = await openEngineProvider({ stateDir: join(dir, 'state') });
+});
+afterAll(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function load(text: string): DesiredZone {
+  const loaded = validateManifestText(text, 'zone.yaml');
+  expect(loaded.issues).toEqual([]);
+  return loaded.zone!;
+}
+
+/** A zone running `text`'s firewall rules, and its upgrade. */
+async function liveZone(name: string, rules: number, filters: number): Promise<{ before: DesiredZone; up: FirewallUpgrade; zoneId: string }> {
+  const text = generatedZone({ rules, filters, zone: name });
+  const before = load(text);
+  const up = upgradeFirewallManifest('zone.yaml', text, before);
+  expect(up.after).toBeDefined();
+  const { zone } = await engine.resolveZone(name, { create: { plan: 'enterprise' } });
+  const plan = diffZone(before, await engine.readZone(zone.id, readsFor(before)), {});
+  expect((await applyZone(plan, engine, { force: true })).ok).toBe(true);
+  return { before, up, zoneId: zone.id };
+}
+
+const quiet: CutoverIo = { write: () => undefined, confirm: async () => true };
+
+/** How a request ends: the origin (no action, or allow) or a terminating action. */
+function verdict(t: TraceResult): string {
+  return t.action === null || t.action === 'allow' || t.action === 'log' || t.action === 'skip' ? 'origin' : t.action;
+}
+
+async function verdicts(zoneId: string, requests: readonly TraceRequest[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const r of requests) out.push(verdict(await engine.trace(zoneId, r)));
+  return out;
+}
+
+/** The engine, with its `n`-th write call (0-based, over the whole run) failing. */
+function failingAt(n: number): { provider: Provider; writes: () => number } {
+  let writes = 0;
+  const provider = new Proxy(engine, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || typeof prop !== 'string' || !/^(create|update|delete|put|patch)[A-Z]/.test(prop)) return value;
+      return (...args: unknown[]) => {
+        if (writes++ === n) return Promise.reject(new Error(`injected failure of ${prop}`));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { provider, writes: () => writes };
+}
+
+describe('cutoverSteps', () => {
+  it('stages the converted rules disabled, then enables them with the firewall rules kept, then is the rewritten manifest', () => {
+    const text = generatedZone({ rules: 40, filters: 30, zone: 'steps.example.com' });
+    const before = load(text);
+    const up = upgradeFirewallManifest('zone.yaml', text, before);
+    const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
+    expect(steps.map((s) => s.name)).toEqual(['stage', 'enable', 'remove']);
+    expect(steps[0]!.desired.firewallRules).toEqual(before.firewallRules);
+    expect(steps[0]!.desired.customRules!.every((r) => !r.enabled)).toBe(true);
+    expect(steps[1]!.desired.filters).toEqual(before.filters);
+    expect(steps[1]!.desired.customRules).toEqual(up.after!.customRules);
+    expect(steps[2]!.desired).toBe(up.after);
+  });
+});
+
+describe('runCutover on the embedded engine', () => {
+  it('a zone of 200 firewall rules over 150 shared filters: no filter or firewall rule is left, verdicts are kept, the next plan is empty', async () => {
+    const { before, up, zoneId } = await liveZone('many.example.com', 200, 150);
+    const corpus = generateCorpus(before.filters.map((f) => f.expression), 'http_request_firewall_custom').slice(0, 300).map((c) => c.request);
+    const old = await verdicts(zoneId, corpus);
+    const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
+    expect(await runCutover(steps, engine, { force: false }, quiet)).toEqual({ done: true });
+    const live = await engine.readZone(zoneId);
+    expect(live.filters).toEqual([]);
+    expect(live.firewallRules).toEqual([]);
+    expect(hasChanges(diffZone(up.after!, await engine.readZone(zoneId, readsFor(up.after!)), {}))).toBe(false);
+    expect(await verdicts(zoneId, corpus)).toEqual(old);
+  });
+
+  it('a write that fails in any step leaves a zone whose verdicts are the old ones; a re-run finishes', async () => {
+    const { before, up } = await liveZone('probe.example.com', 40, 30);
+    const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
+    // Batches of 4: the deletions take several writes, so a failure can land between two of them.
+    const small = { force: false, batchSize: 4 };
+    const counting = failingAt(-1);
+    expect((await runCutover(steps, counting.provider, small, quiet)).done).toBe(true);
+    const total = counting.writes();
+    expect(total).toBeGreaterThan(10);
+    const points = [0, 1, 2, 3, 4, Math.floor(total / 2), total - 3, total - 2, total - 1];
+    for (const point of points) {
+      const zone = `fail${point}.example.com`;
+      const z = await liveZone(zone, 40, 30);
+      const corpus = generateCorpus(z.before.filters.map((f) => f.expression), 'http_request_firewall_custom').slice(0, 200).map((c) => c.request);
+      const old = await verdicts(z.zoneId, corpus);
+      const zSteps = cutoverSteps(z.before, z.up.after!, z.up.conversion.customRules.map((r) => r.ref));
+      const outcome = await runCutover(zSteps, failingAt(point).provider, small, quiet);
+      expect(outcome, `failure at write ${point}`).toMatchObject({ done: false, reason: 'failed' });
+      expect(await verdicts(z.zoneId, corpus), `verdicts after a failure at write ${point} (step ${outcome.stoppedAt})`).toEqual(old);
+      const live = await engine.readZone(z.zoneId);
+      const enabled = (live.customEntrypoint?.rules ?? []).filter((r) => r.enabled !== false).length;
+      // Before the custom rules are enabled, every firewall rule is there.
+      if (enabled === 0) expect(live.firewallRules.length).toBe(z.before.firewallRules.length);
+      expect(await runCutover(zSteps, engine, { force: false }, quiet)).toEqual({ done: true });
+      expect(hasChanges(diffZone(z.up.after!, await engine.readZone(z.zoneId, readsFor(z.up.after!)), {}))).toBe(false);
+    }
+  });
+});
