@@ -42,6 +42,7 @@ export type { ConversionFinding, ConversionFindingKind, ConversionSource, Firewa
 export { ConvertedComment, rewriteFirewallRules } from './firewall/index.js';
 export { hasFirewallRules, upgradeFirewallManifest } from './firewall/index.js';
 export { CutoverSteps, cutoverSteps, removalOrder, resumeStep } from './firewall/index.js';
+export { hclString, renderCustomRulesetHcl, renderTerraformFinish } from './firewall/index.js';
 export type { CutoverStep, CutoverStepName } from './firewall/index.js';
 export type { FirewallUpgrade } from './firewall/index.js';
 export { rewriteCases } from './firewall/index.js';

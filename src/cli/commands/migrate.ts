@@ -31,6 +31,7 @@ import { addProviderOptions, openProvider, providerFlags, providerOptions } from
 import type { CommandModule } from './command.js';
 import { registerFirewallRules } from './migrate-firewall.js';
 import { registerFirewallCutover } from './migrate-cutover.js';
+import { registerFirewallTerraform } from './migrate-firewall-terraform.js';
 
 /** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
 interface MigrateOptions extends Record<string, unknown> {
@@ -93,6 +94,7 @@ export const command: CommandModule = {
 
     registerFirewallRules(migrate);
     registerFirewallCutover(migrate);
+    registerFirewallTerraform(migrate);
   },
 };
 

@@ -14,3 +14,5 @@ export { rewriteCases } from './cases.js';
 export type { CustomRefOf } from './cases.js';
 export { CutoverSteps, cutoverSteps, removalOrder, resumeStep } from './cutover.js';
 export type { CutoverStep, CutoverStepName } from './cutover.js';
+export { hclString, renderCustomRulesetHcl, renderTerraformFinish } from './terraform.js';
+export type { TerraformFinishInput } from './terraform.js';

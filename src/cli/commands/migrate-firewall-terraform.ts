@@ -1,0 +1,73 @@
+/**
+ * `zonewall migrate firewall-terraform STATE [--zone NAME] [--manifest PATH] [--name NAME] [--force]`:
+ * the state's `cloudflare_filter` + `cloudflare_firewall_rule` resources (any address: count,
+ * for_each, modules) converted as `migrate --from-terraform-state` converts them, then into custom
+ * rules by the firewall upgrade (with its equivalence proof over the generated corpus). Prints the
+ * `cloudflare_ruleset` of the custom phase as HCL on stdout (so `> custom_rules.tf` works) and the
+ * report and the steps that finish in Terraform on stderr. Nothing is written; no zone is touched.
+ */
+import type { Command } from 'commander';
+import { ZonewallError } from '../../errors.js';
+import { ManifestError, validateManifestText } from '../../manifest/index.js';
+import {
+  convertTerraform, kindOf, parseTerraformState, renderConvertedManifest, renderCustomRulesetHcl, renderTerraformFinish, upgradeFirewallManifest,
+} from '../../migrate/index.js';
+import { proveEquivalence } from '../../policy/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
+import { readText } from './migrate-firewall.js';
+
+/** Options of `migrate firewall-terraform`. */
+export interface FirewallTerraformOptions {
+  zone?: string;
+  manifest?: string;
+  name?: string;
+  force?: boolean;
+}
+
+/** Registers `migrate firewall-terraform` under the `migrate` command. */
+export function registerFirewallTerraform(migrate: Command): Command {
+  return migrate.command('firewall-terraform')
+    .description('convert a Terraform state\'s filters + firewall rules into a cloudflare_ruleset of custom rules (HCL on stdout) and print the steps to finish')
+    .argument('<state>', 'a .tfstate file or the output of `terraform show -json`')
+    .option('--zone <name>', 'the zone to convert (a zone id of the state, or its name)')
+    .option('--manifest <path>', 'the manifest `migrate --from-terraform-state` wrote, named in the steps', 'zone.yaml')
+    .option('--name <name>', 'the cloudflare_ruleset resource name', 'custom_rules')
+    .option('--force', 'print the HCL even when the proof finds a difference or a rule cannot carry over (exit 0)')
+    .action(async (state: string, _opts: unknown, cmd: Command) => {
+      process.exitCode = await firewallTerraform(state, cmd.optsWithGlobals() as FirewallTerraformOptions);
+    });
+}
+
+/** Runs the subcommand; returns the exit code. */
+export async function firewallTerraform(file: string, opts: FirewallTerraformOptions): Promise<number> {
+  const resources = parseTerraformState(await readText(file), file).resources.filter((r) => {
+    const kind = kindOf(r.type);
+    return kind === 'filter' || kind === 'firewall_rule' || kind === 'zone';
+  });
+  const converted = convertTerraform(resources, opts.zone);
+  if (converted.firewallRules.length === 0) {
+    throw new ZonewallError('ERR_USAGE', `${file}: no cloudflare_firewall_rule resource of zone ${converted.zone}: nothing to convert`);
+  }
+  const text = renderConvertedManifest(converted, file);
+  const manifest = opts.manifest ?? 'zone.yaml';
+  const loaded = validateManifestText(text, manifest);
+  if (loaded.zone === undefined || loaded.issues.length > 0) throw new ManifestError(loaded.issues);
+  const before = loaded.zone;
+  const up = upgradeFirewallManifest(manifest, text, before);
+  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: [], renames: up.renames });
+  const force = opts.force === true;
+  const report = firewallUpgradeReport(manifest, before.zone, up, proof, { file: undefined, diff: '' }, { force, written: false });
+  process.stderr.write(renderFirewallUpgradeText(report));
+  for (const note of converted.notes) process.stderr.write(`${note.severity}: ${note.address}: ${note.message}\n`);
+  if (report.blockers.length > 0 && !force) {
+    process.stderr.write(`error: no HCL printed: ${report.blockers.join('; ')}. Review them; pass --force to print it anyway.\n`);
+    return ExitCodes.error;
+  }
+  const name = opts.name ?? 'custom_rules';
+  const zoneId = converted.zoneId ?? before.zone;
+  process.stdout.write(renderCustomRulesetHcl(name, zoneId, up.conversion.customRules));
+  const addresses = converted.converted.filter((a) => /(^|\.)(?:svc|cloudflare)_(?:filter|firewall_rule)\./.test(a));
+  process.stderr.write(renderTerraformFinish({ resourceName: name, zoneId, addresses, manifest }));
+  return ExitCodes.ok;
+}
