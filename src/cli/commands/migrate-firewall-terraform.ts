@@ -68,6 +68,6 @@ export async function firewallTerraform(file: string, opts: FirewallTerraformOpt
   const zoneId = converted.zoneId ?? before.zone;
   process.stdout.write(renderCustomRulesetHcl(name, zoneId, up.conversion.customRules));
   const addresses = converted.converted.filter((a) => /(^|\.)(?:svc|cloudflare)_(?:filter|firewall_rule)\./.test(a));
-  process.stderr.write(renderTerraformFinish({ resourceName: name, zoneId, addresses, manifest }));
+  process.stderr.write(renderTerraformFinish({ resourceName: name, zoneId, addresses, manifest, state: file }));
   return ExitCodes.ok;
 }

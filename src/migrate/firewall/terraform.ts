@@ -68,6 +68,8 @@ export interface TerraformFinishInput {
   addresses: readonly string[];
   /** The manifest the cutover runs on. */
   manifest: string;
+  /** The state file it was converted from. */
+  state: string;
 }
 
 /**
@@ -77,13 +79,14 @@ export interface TerraformFinishInput {
 export function renderTerraformFinish(input: TerraformFinishInput): string {
   const quoted = input.addresses.map((a) => `'${a.replace(/'/g, "'\\''")}'`);
   return [
-    'To finish in Terraform:',
-    `  1. zonewall migrate firewall-cutover ${input.manifest}   # the zone moves to the custom rules, step by step`,
-    '  2. add the cloudflare_ruleset above to your configuration, then import the entry point the cutover made:',
+    'To finish:',
+    `  1. zonewall migrate ${input.manifest} --from-terraform-state ${input.state} --write   # the manifest of the firewall rules; their live objects adopted (plan: no changes)`,
+    `  2. zonewall migrate firewall-cutover ${input.manifest}   # the zone moves to the custom rules, step by step; the manifest is rewritten`,
+    '  3. add the cloudflare_ruleset above to your configuration, then import the entry point the cutover made:',
     `       terraform import cloudflare_ruleset.${input.resourceName} zone/${input.zoneId}/<the id of the zone's http_request_firewall_custom entry point>`,
-    `  3. remove the ${input.addresses.length} old resource(s) from the state first, then their blocks from the configuration:`,
+    `  4. remove the ${input.addresses.length} old resource(s) from the state first, then their blocks from the configuration:`,
     ...(quoted.length === 0 ? [] : [`       terraform state rm ${quoted.join(' ')}`]),
-    '  4. terraform plan   # expected: No changes.',
+    '  5. terraform plan   # expected: No changes.',
     '',
   ].join('\n');
 }
