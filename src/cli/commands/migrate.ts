@@ -11,6 +11,10 @@
  *   overrides, which block the migration.
  * - `zonewall migrate firewall-rules MANIFEST [--write] [--force] [--json]`: filters + firewall rules
  *   into custom rules, with an equivalence proof (`migrate-firewall.ts`).
+ * - `zonewall migrate firewall-cutover MANIFEST [--auto-approve] [--force]`: the live zone moves to
+ *   the custom rules in three confirmed steps (`migrate-cutover.ts`).
+ * - `zonewall migrate firewall-terraform STATE`: a Terraform state's filters + firewall rules as a
+ *   `cloudflare_ruleset` of custom rules, and the steps to finish (`migrate-firewall-terraform.ts`).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
