@@ -27,3 +27,4 @@ export { RuleIndex } from './rule-index.js';
 export { guardOf, type Guard, type GuardAlternative } from './guard.js';
 export { proveEquivalence, generateCorpus, probesOf } from './equivalence/index.js';
 export type { CorpusRequest, EquivalenceInput, EquivalenceProof, Probe, ProbeTarget, ProbeValue, ProofDifference, ProofVerdict } from './equivalence/index.js';
+export { liveTraceInput, traceLocally } from './live-model.js';

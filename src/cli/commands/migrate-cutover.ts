@@ -1,7 +1,8 @@
 /**
  * `zonewall migrate firewall-cutover MANIFEST [--auto-approve] [--force]`: moves a live zone from its
  * filters + firewall rules to custom rules in three steps (`src/migrate/firewall/cutover.ts`):
- * stage the converted rules disabled, enable them, delete the firewall rules and their filters.
+ * stage the converted rules disabled, compare the live zone's two generations (`migrate-cutover-compare.ts`),
+ * enable them, delete the firewall rules and their filters.
  * The equivalence proof runs first (a difference or a rule that cannot carry over refuses the
  * cutover without `--force`); each step is planned against the zone, shown, confirmed as `apply`
  * confirms (`--auto-approve` otherwise), applied with the zone locked; the manifest (and its
@@ -21,7 +22,9 @@ import { renderApplyResult } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
 import { confirm } from '../views/prompt.js';
-import { proveEquivalence } from '../../policy/index.js';
+import { proveEquivalence, traceRequestOf } from '../../policy/index.js';
+import type { TraceRequest } from '../../providers/index.js';
+import { compareLive } from './migrate-cutover-compare.js';
 import { casesOf, casesRewrite, readText } from './migrate-firewall.js';
 
 /** Options of `migrate firewall-cutover`. */
@@ -55,14 +58,26 @@ export interface CutoverIo {
 export interface CutoverOutcome {
   done: boolean;
   stoppedAt?: CutoverStep['name'];
-  reason?: 'cancelled' | 'failed';
+  reason?: 'cancelled' | 'failed' | 'differs';
+}
+
+/** The compare step, before `enable`: the live zone's two generations over the corpus. */
+async function compareStep(provider: Provider, zoneId: string, step: CutoverStep, requests: readonly TraceRequest[], io: CutoverIo): Promise<boolean> {
+  const { compared, differences } = compareLive(await provider.readZone(zoneId), step.desired, requests);
+  if (differences.length === 0) {
+    io.write(`Compare: ${compared} request(s) traced through the zone's firewall rules and through its staged custom rules: every verdict is the same.\n`);
+    return true;
+  }
+  io.write(`Compare: ${differences.length} of ${compared} request(s) end differently on the zone's staged custom rules:\n`);
+  for (const d of differences.slice(0, 20)) io.write(`  ${JSON.stringify(d.request)}: ${d.before} -> ${d.after}\n`);
+  return false;
 }
 
 /**
  * Plans, confirms and applies each step in turn; stops at the first refusal or failure.
  * @example const outcome = await runCutover(steps, provider, { force: false, stateDir }, io);
  */
-export async function runCutover(steps: readonly CutoverStep[], provider: Provider, options: { force: boolean; stateDir?: string; color?: boolean; batchSize?: number }, io: CutoverIo): Promise<CutoverOutcome> {
+export async function runCutover(steps: readonly CutoverStep[], provider: Provider, options: { force: boolean; stateDir?: string; color?: boolean; batchSize?: number; requests?: readonly TraceRequest[] }, io: CutoverIo): Promise<CutoverOutcome> {
   const s = styleFor(process.stdout, { color: options.color ?? false });
   const first = steps[0];
   if (first === undefined) return { done: true };
@@ -74,6 +89,9 @@ export async function runCutover(steps: readonly CutoverStep[], provider: Provid
     io.write(`\nStep ${i + 1}/${steps.length} (${step.name}): ${step.summary}\n`);
     const lock = await acquireZoneLock({ dir: lockDir(provider, options.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: 0 });
     try {
+      if (step.name === 'enable' && !(await compareStep(provider, zone.id, step, options.requests ?? [], io)) && !options.force) {
+        return { done: false, stoppedAt: step.name, reason: 'differs' };
+      }
       // The deletions of the last step are its purpose, proved before: no mass-deletion guard there.
       const planOptions = step.name === 'remove' ? { deleteThreshold: 100 } : {};
       const planned = diffZone(step.desired, await provider.readZone(zone.id, readsFor(step.desired)), planOptions);
@@ -95,7 +113,7 @@ function stoppedMessage(outcome: CutoverOutcome): string {
   const state = outcome.stoppedAt === 'remove'
     ? 'the custom rules enforce; what is left of the firewall rules runs before them and decides as they do'
     : 'the firewall rules still enforce; the converted custom rules are disabled or decide as they do';
-  return `Cutover ${outcome.reason === 'cancelled' ? 'cancelled' : 'stopped'} at step ${outcome.stoppedAt}: ${state}. Run the command again to continue; the manifest was not rewritten.\n`;
+  return `Cutover ${outcome.reason === 'cancelled' ? 'cancelled' : outcome.reason === 'differs' ? 'stopped by the compare (pass --force to go on)' : 'stopped'} at step ${outcome.stoppedAt}: ${state}. Run the command again to continue; the manifest was not rewritten.\n`;
 }
 
 /** Runs the subcommand; returns the exit code. */
@@ -129,7 +147,8 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
       write: (t) => process.stdout.write(t),
       confirm: async (step) => opts.autoApprove === true || confirm(`\nApply step ${step.name} to ${before.zone}?`),
     };
-    const outcome = await runCutover(steps, provider, { force, ...(stateDir !== undefined ? { stateDir } : {}) }, io);
+    const requests = cases.cases.map((c) => traceRequestOf(c, before.zone));
+    const outcome = await runCutover(steps, provider, { force, requests, ...(stateDir !== undefined ? { stateDir } : {}) }, io);
     if (!outcome.done) {
       process.stderr.write(stoppedMessage(outcome));
       return ExitCodes.error;

@@ -134,4 +134,29 @@ describe('runCutover on the embedded engine', () => {
       expect(hasChanges(diffZone(z.up.after!, await engine.readZone(z.zoneId, readsFor(z.up.after!)), {}))).toBe(false);
     }
   });
+
+  it('the compare step stops before enable when the staged rules the zone holds would decide differently', async () => {
+    const { before, up, zoneId } = await liveZone('compare.example.com', 40, 30);
+    const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
+    // What the zone stores differs from the proved conversion: the first staged rule blocks everything.
+    const [first, ...rest] = steps[0]!.desired.customRules!;
+    const tampered = { ...first!, expression: 'true', action: 'block' as const, actionParameters: undefined };
+    steps[0] = { ...steps[0]!, desired: { ...steps[0]!.desired, customRules: [tampered, ...rest] } };
+    steps[1] = { ...steps[1]!, desired: { ...steps[1]!.desired, customRules: [{ ...tampered, enabled: true }, ...rest.map((r) => up.after!.customRules!.find((a) => a.ref === r.ref)!)] } };
+    const written: string[] = [];
+    const outcome = await runCutover(steps, engine, { force: false }, { write: (t) => written.push(t), confirm: async () => true });
+    expect(outcome).toEqual({ done: false, stoppedAt: 'enable', reason: 'differs' });
+    expect(written.join('')).toMatch(/Compare: \d+ of \d+ request\(s\) end differently/);
+    const live = await engine.readZone(zoneId);
+    expect(live.firewallRules.length).toBe(before.firewallRules.length);
+    expect(live.customEntrypoint!.rules.every((r) => !r.enabled)).toBe(true);
+  });
+
+  it('the compare step passes on a faithful stage and says so', async () => {
+    const { before, up } = await liveZone('compare-ok.example.com', 40, 30);
+    const written: string[] = [];
+    const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
+    expect(await runCutover(steps, engine, { force: false }, { write: (t) => written.push(t), confirm: async () => true })).toEqual({ done: true });
+    expect(written.join('')).toMatch(/Compare: \d+ request\(s\) traced through the zone's firewall rules and through its staged custom rules: every verdict is the same\./);
+  });
 });

@@ -1,0 +1,49 @@
+/**
+ * The cutover's compare step: on the zone as it is after `stage` (the firewall rules enforcing, the
+ * converted custom rules stored but disabled), every request of the corpus generated from the live
+ * expressions (and the zone's cases) is traced through the zone as stored, and through the same
+ * zone with the custom rules as `enable` makes them and no firewall rules: the new generation, from
+ * what the service holds rather than from the manifest. Evaluated locally with the live-zone model
+ * of `zonewall test --against-zone`, so no request reaches the zone.
+ */
+import type { DesiredZone } from '../../manifest/index.js';
+import type { LiveZone } from '../../plan/index.js';
+import { generateCorpus, liveTraceInput, traceLocally, withZoneHost } from '../../policy/index.js';
+import type { TraceRequest, TraceResult } from '../../providers/index.js';
+
+/** One request the two generations end differently. */
+export interface LiveDifference { request: TraceRequest; before: string; after: string }
+
+/** What the compare step found. */
+export interface LiveComparison { compared: number; differences: LiveDifference[] }
+
+/** How a request ends: at the origin (no action, allow, log, skip) or by a terminating action. */
+function outcome(t: TraceResult): string {
+  return t.action === null || t.action === 'allow' || t.action === 'log' || t.action === 'skip' ? 'origin' : t.action;
+}
+
+/**
+ * Compares the zone's old generation with its staged new one.
+ * @example const { differences } = compareLive(live, enableStep.desired, extraRequests);
+ */
+export function compareLive(live: LiveZone, enabled: DesiredZone, extra: readonly TraceRequest[] = []): LiveComparison {
+  const wanted = new Map((enabled.customRules ?? []).map((r) => [r.ref, r.enabled]));
+  const ep = live.customEntrypoint ?? null;
+  const next: LiveZone = {
+    ...live,
+    firewallRules: [],
+    filters: [],
+    customEntrypoint: ep === null ? null : { ...ep, rules: ep.rules.map((r) => (r.ref !== undefined && wanted.has(r.ref) ? { ...r, enabled: wanted.get(r.ref)! } : r)) },
+  };
+  const expressions = live.firewallRules.flatMap((r) => ('deleted' in r.filter ? [] : [r.filter.expression]));
+  const requests = [...extra, ...generateCorpus(expressions, 'http_request_firewall_custom').map((c) => c.request)].map((r) => withZoneHost(r, live.zone.name));
+  const before = liveTraceInput(live);
+  const after = liveTraceInput(next);
+  const differences: LiveDifference[] = [];
+  for (const request of requests) {
+    const a = outcome(traceLocally(before, request));
+    const b = outcome(traceLocally(after, request));
+    if (a !== b) differences.push({ request, before: a, after: b });
+  }
+  return { compared: requests.length, differences };
+}
