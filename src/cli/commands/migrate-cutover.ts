@@ -7,13 +7,13 @@
  * cutover without `--force`); each step is planned against the zone, shown, confirmed as `apply`
  * confirms (`--auto-approve` otherwise), applied with the zone locked; the manifest (and its
  * cases) is rewritten once the last step is done, so the next plan is empty. A re-run after a
- * failure plans each step again: finished steps plan empty and are passed.
+ * failure resumes at the step the zone is in (`resumeStep`).
  */
 import type { Command } from 'commander';
 import { acquireZoneLock, applyZone, lockDir, lockKey, writeFileAtomic, type ApplyZoneResult } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
-import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep } from '../../migrate/index.js';
+import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep, type FirewallUpgrade } from '../../migrate/index.js';
 import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
 import { DefaultStateDir, type Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
@@ -156,10 +156,15 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
   } finally {
     await provider.close();
   }
+  process.stdout.write(writeRewritten(path, before.zone, up, cases));
+  return ExitCodes.ok;
+}
+
+/** The manifest and its cases as `migrate firewall-rules --write` writes them; returns the closing line. */
+function writeRewritten(path: string, zone: string, up: FirewallUpgrade, cases: { file?: string; text?: string }): string {
   writeFileAtomic(path, up.text);
   const newCases = casesRewrite(up, cases.file, cases.text);
   const casesChanged = cases.file !== undefined && newCases !== undefined && newCases.diff !== '';
   if (casesChanged) writeFileAtomic(cases.file!, newCases!.text);
-  process.stdout.write(`\nCutover done: ${before.zone} runs ${up.conversion.customRules.length} converted custom rule(s); no filter or firewall rule is left. Wrote ${path}${casesChanged ? ` and ${cases.file}` : ''}.\n`);
-  return ExitCodes.ok;
+  return `\nCutover done: ${zone} runs ${up.conversion.customRules.length} converted custom rule(s); no filter or firewall rule is left. Wrote ${path}${casesChanged ? ` and ${cases.file}` : ''}.\n`;
 }
