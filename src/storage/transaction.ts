@@ -38,23 +38,22 @@ export class ObjectTransaction {
   /** As `storage.get`, inside the transaction. */
   get<T = unknown>(key: string, options?: GetOptions): Promise<T | undefined>;
   get<T = unknown>(keys: string[], options?: GetOptions): Promise<Map<string, T>>;
-  get(keys: string | string[], options?: GetOptions): Promise<unknown> {
-    return this.#forward('get()', () => this.#storage.get(keys as string, options));
+  get(...args: unknown[]): Promise<unknown> {
+    return this.#forward('get()', () => (this.#storage.get as (...a: unknown[]) => Promise<unknown>)(...args));
   }
 
   /** As `storage.put`, inside the transaction. */
   put<T>(key: string, value: T, options?: PutOptions): Promise<void>;
   put<T>(entries: Record<string, T>, options?: PutOptions): Promise<void>;
-  put(keyOrEntries: unknown, value?: unknown, options?: PutOptions): Promise<void> {
-    return this.#forward('put()', () =>
-      (this.#storage.put as (a: unknown, b?: unknown, c?: PutOptions) => Promise<void>)(keyOrEntries, value, options));
+  put(...args: unknown[]): Promise<void> {
+    return this.#forward('put()', () => (this.#storage.put as (...a: unknown[]) => Promise<void>)(...args));
   }
 
   /** As `storage.delete`, inside the transaction. */
   delete(key: string, options?: PutOptions): Promise<boolean>;
   delete(keys: string[], options?: PutOptions): Promise<number>;
-  delete(keys: string | string[], options?: PutOptions): Promise<boolean | number> {
-    return this.#forward('delete()', () => this.#storage.delete(keys as string, options));
+  delete(...args: unknown[]): Promise<boolean | number> {
+    return this.#forward('delete()', () => (this.#storage.delete as (...a: unknown[]) => Promise<boolean | number>)(...args));
   }
 
   /** As `storage.list`, inside the transaction. */
