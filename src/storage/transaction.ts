@@ -126,33 +126,48 @@ export async function runTransaction<T>(
   if (session.depth === 0) session.commitNow();
   return gate.runBlocking(async () => {
     const level = session.openSavepoint(EXPLICIT);
-    let rolledBack = false;
-    const txn = new ObjectTransaction(storage, () => {
-      if (session.depth > level + 1) {
-        throw new TransactionError('Cannot roll back an outer transaction while a nested transaction is still running.');
-      }
-      session.rollbackSavepoint(EXPLICIT, level, false);
-      rolledBack = true;
-    });
-    let result: T;
+    session.asyncTransactions++;
     try {
-      result = await closure(txn);
-    } catch (err) {
-      txn.finish();
-      if (!session.broken && !session.closed) session.rollbackSavepoint(EXPLICIT, level, true);
-      throw err;
+      return await runClosure(storage, session, level, closure);
+    } finally {
+      session.asyncTransactions--;
     }
-    txn.finish();
-    session.requireUsable();
-    // After txn.rollback(), writes made directly on ctx.storage are discarded too: nothing commits.
-    if (rolledBack) session.rollbackSavepoint(EXPLICIT, level, true);
-    else session.releaseSavepoint(EXPLICIT, level);
-    if (level === 0) {
-      session.commitNow();
-      await session.sync();
-    }
-    return result;
   });
+}
+
+/** The closure of `transaction()` inside its savepoint at `level`: commit, roll back or rethrow. */
+async function runClosure<T>(
+  storage: ObjectStorage,
+  session: StorageSession,
+  level: number,
+  closure: (txn: ObjectTransaction) => T | Promise<T>,
+): Promise<T> {
+  let rolledBack = false;
+  const txn = new ObjectTransaction(storage, () => {
+    if (session.depth > level + 1) {
+      throw new TransactionError('Cannot roll back an outer transaction while a nested transaction is still running.');
+    }
+    session.rollbackSavepoint(EXPLICIT, level, false);
+    rolledBack = true;
+  });
+  let result: T;
+  try {
+    result = await closure(txn);
+  } catch (err) {
+    txn.finish();
+    if (!session.broken && !session.closed) session.rollbackSavepoint(EXPLICIT, level, true);
+    throw err;
+  }
+  txn.finish();
+  session.requireUsable();
+  // After txn.rollback(), writes made directly on ctx.storage are discarded too: nothing commits.
+  if (rolledBack) session.rollbackSavepoint(EXPLICIT, level, true);
+  else session.releaseSavepoint(EXPLICIT, level);
+  if (level === 0) {
+    session.commitNow();
+    await session.sync();
+  }
+  return result;
 }
 
 /** `storage.transactionSync(fn)`. */
