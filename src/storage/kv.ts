@@ -67,10 +67,16 @@ export class KvStore {
   /** The value bytes of `key`, or undefined. */
   get(key: string, noCache: boolean): unknown {
     const cached = this.#cache.lookup(key, !noCache);
-    if (cached !== undefined) return cached === null ? undefined : deserialize(cached, key);
+    if (cached !== undefined) return cached === null ? undefined : this.#decode(cached, key);
     const blob = this.#tableExists() ? (this.#statements().get.get(key) as Buffer | undefined) : undefined;
     if (!noCache) this.#cache.store(key, blob ?? null);
-    return blob === undefined ? undefined : deserialize(blob, key);
+    return blob === undefined ? undefined : this.#decode(blob, key);
+  }
+
+  /** A stored value: through the fast decoder, or `v8.Deserializer` for what it does not read. */
+  #decode(blob: Buffer, key: string): unknown {
+    const value = this.#decoder.decode(blob, 0, blob.length);
+    return value === UNSUPPORTED ? deserialize(blob, key) : value;
   }
 
   /** Values of the keys that exist, in ascending UTF-8 key order. */
@@ -132,22 +138,24 @@ export class KvStore {
     }
     const [lengths, keys, values] = row;
     if (lengths === null || keys === null || values === null) return { count: 0, last: null };
-    const sizes = lengths.split(',');
-    const count = sizes.length / 2;
+    const sizes = parseSizes(lengths);
     if (!inOrder(keys, sizes, reverse)) return this.#listRows(args, end !== null, reverse, into);
+    const text = keys as unknown as { utf8Slice(start: number, end: number): string };
     let keyAt = 0;
     let valueAt = 0;
+    let lastAt = 0;
     for (let i = 0; i < sizes.length; i += 2) {
-      const keyEnd = keyAt + +(sizes[i] as string);
-      const valueEnd = valueAt + +(sizes[i + 1] as string);
-      const key = keys.toString('utf8', keyAt, keyEnd);
+      const keyEnd = keyAt + (sizes[i] as number);
+      const valueEnd = valueAt + (sizes[i + 1] as number);
+      const key = text.utf8Slice(keyAt, keyEnd);
       let value = this.#decoder.decode(values, valueAt, valueEnd);
       if (value === UNSUPPORTED) value = deserialize(values.subarray(valueAt, valueEnd), key);
       into.set(key, value);
+      lastAt = keyAt;
       keyAt = keyEnd;
       valueAt = valueEnd;
     }
-    return { count, last: keys.subarray(keyAt - +(sizes[sizes.length - 2] as string), keyAt) };
+    return { count: sizes.length / 2, last: keys.subarray(lastAt, keyAt) };
   }
 
   /** The row-by-row reading of one chunk (the fallback of `#listChunk`). */
@@ -249,18 +257,40 @@ export class KvStore {
   }
 }
 
-/** True when the keys of a chunk (concatenated, sizes alternating key, value) strictly ascend (or descend). */
-function inOrder(keys: Buffer, sizes: string[], reverse: boolean): boolean {
-  let prevAt = 0;
-  let prevEnd = 0;
-  for (let i = 0, at = 0; i < sizes.length; i += 2) {
-    const end = at + +(sizes[i] as string);
-    if (i > 0) {
-      const cmp = keys.compare(keys, prevAt, prevEnd, at, end);
-      if (reverse ? cmp >= 0 : cmp <= 0) return false;
+/** The comma-separated decimal sizes of a chunk (key, value, key, value...), parsed without split(). */
+function parseSizes(text: string): number[] {
+  const sizes: number[] = [];
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) { // ,
+      sizes.push(n);
+      n = 0;
+    } else {
+      n = n * 10 + (c - 48);
     }
-    prevAt = at;
-    prevEnd = end;
+  }
+  sizes.push(n);
+  return sizes;
+}
+
+/** Compares bytes `buf[a, aEnd)` with `buf[b, bEnd)`: negative, zero or positive. */
+function compareBytes(buf: Buffer, a: number, aEnd: number, b: number, bEnd: number): number {
+  const n = Math.min(aEnd - a, bEnd - b);
+  for (let i = 0; i < n; i++) {
+    const d = (buf[a + i] as number) - (buf[b + i] as number);
+    if (d !== 0) return d;
+  }
+  return (aEnd - a) - (bEnd - b);
+}
+
+/** True when the keys of a chunk (concatenated, sizes alternating key, value) strictly ascend (or descend). */
+function inOrder(keys: Buffer, sizes: number[], reverse: boolean): boolean {
+  for (let i = 2, prev = 0, at = sizes[0] as number; i < sizes.length; i += 2) {
+    const end = at + (sizes[i] as number);
+    const cmp = compareBytes(keys, at, end, prev, at);
+    if (reverse ? cmp >= 0 : cmp <= 0) return false;
+    prev = at;
     at = end;
   }
   return true;

@@ -23,11 +23,36 @@ const WIRE_VERSION = 15;
 /** Longest sparse array decoded here; longer ones (mostly holes) go to the full deserializer. */
 const MAX_SPARSE_LENGTH = 65_536;
 
+/** Property names up to this many Latin-1 bytes are looked up in the name cache. */
+const MAX_CACHED_NAME = 32;
+const NAME_SLOTS = 512;
+
+/**
+ * Node's own Buffer decoders, which `toString(encoding, start, end)` dispatches to: called
+ * directly they skip the dispatch, a measurable share of a list of thousands of values.
+ */
+interface BufferSlices {
+  latin1Slice(start: number, end: number): string;
+  ucs2Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+/** A cached property name: its bytes and the string (interned by V8 after its first use as a key). */
+interface CachedName {
+  bytes: Buffer;
+  name: string;
+}
+
 /** Reads one value per call from a buffer; `decode` returns UNSUPPORTED instead of throwing. */
 export class WireDecoder {
   #buf: Buffer = Buffer.alloc(0);
   #pos = 0;
   #end = 0;
+  /**
+   * Objects of one list mostly share their property names: reusing one string per name saves a
+   * decode per property and lets V8 find the property without interning a fresh string each time.
+   */
+  readonly #names: Array<CachedName | undefined> = new Array(NAME_SLOTS);
 
   /** Decodes the serialized value in `buf[start, end)`, or returns UNSUPPORTED. */
   decode(buf: Buffer, start: number, end: number): unknown {
@@ -50,6 +75,11 @@ export class WireDecoder {
   }
 
   #varint(): number {
+    const first = this.#buf[this.#pos];
+    if (first !== undefined && first < 0x80 && this.#pos < this.#end) {
+      this.#pos++;
+      return first;
+    }
     let result = 0;
     let shift = 0;
     for (;;) {
@@ -103,12 +133,42 @@ export class WireDecoder {
     const start = this.#pos;
     if (start + length > this.#end) throw UNSUPPORTED;
     this.#pos += length;
-    return this.#buf.toString(encoding, start, start + length);
+    const buf = this.#buf as unknown as BufferSlices;
+    if (encoding === 'latin1') return buf.latin1Slice(start, start + length);
+    return encoding === 'utf16le' ? buf.ucs2Slice(start, start + length) : buf.utf8Slice(start, start + length);
+  }
+
+  /** A short Latin-1 property name, from the name cache when the same bytes were seen before. */
+  #name(): string {
+    const length = this.#varint();
+    const start = this.#pos;
+    const end = start + length;
+    if (end > this.#end) throw UNSUPPORTED;
+    this.#pos = end;
+    const buf = this.#buf;
+    if (length === 0 || length > MAX_CACHED_NAME) return (buf as unknown as BufferSlices).latin1Slice(start, end);
+    let hash = length;
+    for (let i = start; i < end; i++) hash = (hash * 31 + (buf[i] as number)) | 0;
+    const slot = hash & (NAME_SLOTS - 1);
+    const cached = this.#names[slot];
+    if (cached !== undefined && cached.bytes.length === length) {
+      let same = true;
+      for (let i = 0; i < length; i++) {
+        if (cached.bytes[i] !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return cached.name;
+    }
+    const name = (buf as unknown as BufferSlices).latin1Slice(start, end);
+    this.#names[slot] = { bytes: Buffer.from(buf.subarray(start, end)), name };
+    return name;
   }
 
   /** A property key: a string or a number (array-index keys are written as numbers). */
   #key(tag: number): string | number {
-    const key = this.#valueOf(tag);
+    const key = tag === 0x22 ? this.#name() : this.#valueOf(tag);
     if (typeof key === 'string') {
       // Assignment would set the prototype, where the deserializer defines an own property.
       if (key === '__proto__') throw UNSUPPORTED;
