@@ -3,13 +3,22 @@
  * reference stores (header plus wire-format version 15). The plain `v8.Serializer` is used, not
  * `v8.serialize()`: Node's default serializer writes typed arrays as Node host objects, which the
  * reference's blobs do not contain. Clone failures become a `DataCloneError` `DOMException`, as
- * `structuredClone` throws.
+ * `structuredClone` throws; an error thrown by a getter of the value passes through unchanged, as
+ * in the reference.
  */
 import v8 from 'node:v8';
 import { dataCloneError, StorageError } from './errors.js';
 import { UNSUPPORTED_VALUE, WireEncoder } from './wire-encoder.js';
 
 const encoder = new WireEncoder();
+
+/** `v8.Serializer` whose clone failures are `DataCloneError`s (Node makes them plain `Error`s). */
+class CloneSerializer extends v8.Serializer {
+  // Node calls this hook (not in its typings) to build the error of a value that cannot be cloned.
+  _getDataCloneError(message: string): Error {
+    return dataCloneError(message) as unknown as Error;
+  }
+}
 
 /**
  * Serializes `value` with a V8 header; throws `DataCloneError` for functions, symbols, promises...
@@ -19,13 +28,9 @@ const encoder = new WireEncoder();
 export function serialize(value: unknown): Buffer {
   const fast = encoder.encode(value);
   if (fast !== UNSUPPORTED_VALUE) return fast;
-  const serializer = new v8.Serializer();
+  const serializer = new CloneSerializer();
   serializer.writeHeader();
-  try {
-    serializer.writeValue(value);
-  } catch (err) {
-    throw dataCloneError(err instanceof Error ? err.message : String(err));
-  }
+  serializer.writeValue(value);
   return serializer.releaseBuffer();
 }
 

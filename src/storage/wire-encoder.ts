@@ -10,7 +10,8 @@
  * The bytes are those `v8.Serializer` writes for the same value (`test/storage/wire-encoder.test.ts`
  * checks it value by value), with two representation-level exceptions that decode to the same
  * value: an integral number V8 holds as a heap double is written here as an integer, and an
- * array V8 holds with holey elements (though it has no holes) is written dense, not sparse.
+ * array V8 holds with holey elements (though it has no holes) is written dense, not sparse. A value
+ * given up on after some of its getters ran has them run again by `v8.Serializer`.
  */
 import { types } from 'node:util';
 

@@ -66,6 +66,24 @@ describe('WireEncoder', () => {
 });
 
 describe('serialize() with the encoder', () => {
+  it('lets a getter\'s error through unchanged (as workerd) and makes clone failures DataCloneErrors, on both paths', async () => {
+    const { serialize } = await import('../../src/storage/serialize.js');
+    const thrown = (value: unknown): unknown => { try { serialize(value); } catch (err) { return err; } return null; };
+    class Instance { get x(): number { throw new RangeError('from a getter'); } }
+    const throwing = Object.defineProperty(new Instance(), 'y', { get: () => { throw new RangeError('from a getter'); }, enumerable: true });
+    for (const value of [{ get x(): number { throw new RangeError('from a getter'); } }, throwing]) {
+      const err = thrown(value);
+      expect(err).toBeInstanceOf(RangeError);
+      expect((err as Error).message).toBe('from a getter');
+    }
+    for (const value of [{ f: () => 1 }, new Map([[1, Symbol('s')]])]) {
+      const err = thrown(value);
+      expect(err).toBeInstanceOf(DOMException);
+      expect((err as DOMException).name).toBe('DataCloneError');
+      expect((err as Error).message).toMatch(/could not be cloned\.$/);
+    }
+  });
+
   it('a getter that serializes while its object is being encoded gets its own buffer', async () => {
     const { serialize } = await import('../../src/storage/serialize.js');
     let inner: Buffer | undefined;
