@@ -19,6 +19,9 @@ import { types } from 'node:util';
 export const UNSUPPORTED_VALUE: unique symbol = Symbol('unsupported value');
 
 const WIRE_VERSION = 15;
+const BUFFER_BYTES = 64 * 1024;
+/** A buffer grown past this (values are at most 128 KiB) is dropped after the value. */
+const MAX_KEPT_BYTES = 1024 * 1024;
 const MAX_DEPTH = 256;
 /** Longest array written here: checking a longer one for extra properties costs more than it saves. */
 const MAX_ARRAY = 4096;
@@ -32,7 +35,7 @@ const INDEX = /^(?:0|[1-9][0-9]*)$/;
 
 /** Serializes values into a reused buffer; `encode` returns a fresh Buffer or UNSUPPORTED_VALUE. */
 export class WireEncoder {
-  #buf = Buffer.allocUnsafe(64 * 1024);
+  #buf = Buffer.allocUnsafe(BUFFER_BYTES);
   #pos = 0;
   readonly #seen = new Set<object>();
   #busy = false;
@@ -53,6 +56,8 @@ export class WireEncoder {
     } finally {
       this.#seen.clear();
       this.#busy = false;
+      // One huge value (refused by the size limit afterwards, most likely) must not pin its buffer.
+      if (this.#buf.length > MAX_KEPT_BYTES) this.#buf = Buffer.allocUnsafe(BUFFER_BYTES);
     }
   }
 
