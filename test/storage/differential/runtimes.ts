@@ -1,0 +1,87 @@
+/**
+ * The two runtimes of the differential suite, each started once per test file: workerd through
+ * Miniflare 3 (the worker script bundled by esbuild from `worker.ts`, an in-memory SQLite-backed
+ * Durable Object namespace, 127.0.0.1 only) and a zonewall `ObjectNamespace` with the `sqlite`
+ * backend in a temporary directory. Both expose `run(caseName)`, answering the case's observations.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { ObjectNamespace, type AlarmInvocationInfo, type ObjectNamespaceOptions, type ObjectState } from '../../../src/storage/index.js';
+import { onAlarm, runCase } from './cases.js';
+import type { Json } from './observe.js';
+
+/** A runtime the suite can run a case in. */
+export interface Runtime {
+  run(caseName: string): Promise<Json>;
+  dispose(): Promise<void>;
+}
+
+/** Bundles `worker.ts` and the cases into one ES module script. */
+async function workerScript(): Promise<string> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  return (result.outputFiles[0] as { text: string }).text;
+}
+
+/** workerd through Miniflare: one SQLite-backed object class, storage in memory. */
+export async function startWorkerd(): Promise<Runtime> {
+  const mf = new Miniflare({
+    modules: true,
+    script: await workerScript(),
+    // Before 2026-02-24 (delete_all_deletes_alarm), as zonewall: deleteAll() keeps the alarm.
+    compatibilityDate: '2025-07-01',
+    durableObjects: { OBJ: { className: 'Obj', useSQLite: true } },
+    host: '127.0.0.1',
+    port: 0,
+  });
+  await mf.ready;
+  return {
+    async run(caseName) {
+      const response = await mf.dispatchFetch(`http://127.0.0.1/?case=${encodeURIComponent(caseName)}`);
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`workerd answered ${response.status}: ${text}`);
+      return JSON.parse(text) as Json;
+    },
+    dispose: () => mf.dispose(),
+  };
+}
+
+/** The zonewall case object: the same runner and alarm handler as the workerd one. */
+class CaseObject {
+  readonly #ctx: ObjectState;
+  constructor(ctx: ObjectState) {
+    this.#ctx = ctx;
+  }
+  run(caseName: string): Promise<Json> {
+    return runCase(caseName, this.#ctx.storage, this.#ctx);
+  }
+  alarm(info: AlarmInvocationInfo): Promise<void> {
+    return onAlarm(this.#ctx.storage, info);
+  }
+}
+
+/** A zonewall namespace (sqlite backend) in a temporary directory, removed on dispose. */
+export function startZonewall(options: Partial<ObjectNamespaceOptions> = {}): Runtime & { ns: ObjectNamespace<CaseObject> } {
+  const dir = mkdtempSync(join(tmpdir(), 'zw-differential-'));
+  const ns = new ObjectNamespace(CaseObject, { dir, backend: 'sqlite', onAlarmError: () => undefined, ...options });
+  return {
+    ns,
+    // Through JSON text as the workerd side's answer is, so both compare in the same form.
+    run: async (caseName) => JSON.parse(JSON.stringify(await ns.get(caseName).run(caseName))) as Json,
+    async dispose() {
+      await ns.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
