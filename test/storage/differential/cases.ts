@@ -5,11 +5,19 @@
  */
 import type { ObjectState, ObjectStorage } from '../../../src/storage/index.js';
 import type { DiffCase } from './case.js';
+import { alarmCases } from './alarm.cases.js';
+import { counterCases } from './counters.cases.js';
 import { kvCases } from './kv.cases.js';
+import { listCases } from './list.cases.js';
+import { pitrCases } from './pitr.cases.js';
+import { sqlCases } from './sql.cases.js';
+import { txnCases } from './txn.cases.js';
 import { errorOf, toJson, type Json } from './observe.js';
 
 /** Every case, in the order the suite runs them. */
-export const cases: DiffCase[] = [...kvCases];
+export const cases: DiffCase[] = [
+  ...kvCases, ...listCases, ...txnCases, ...sqlCases, ...counterCases, ...alarmCases, ...pitrCases,
+];
 
 /** The observations of case `name`, as JSON; an error the case lets escape is observed too. */
 export async function runCase(name: string, storage: ObjectStorage, ctx: ObjectState): Promise<Json> {
