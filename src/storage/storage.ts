@@ -14,6 +14,7 @@ import {
   compileListOptions, optionsObject, toKey, type GetOptions, type ListOptions, type PutOptions,
 } from './list-options.js';
 import type { PitrApi } from './pitr.js';
+import { parkCursors } from './open-cursors.js';
 import { serialize } from './serialize.js';
 import type { StorageSession } from './session.js';
 import type { SqlStorage } from './sql.js';
@@ -162,6 +163,8 @@ export class ObjectStorage {
         if (session.backend === 'kv') return kv.clearInChunks(opts.allowUnconfirmed !== true);
         // Always confirmed (allowUnconfirmed is ignored), and atomic with the rest of the batch.
         session.write(true);
+        // DROP TABLE fails while an unfinished SQL cursor still runs its statement.
+        parkCursors(session.db);
         runTransactionSync(session, () => {
           kv.clear();
           dropUserSchema(session.db);

@@ -24,7 +24,7 @@ describe('parseQuery splitting', () => {
   });
 
   it('marks statements with parameters', () => {
-    expect(parseQuery('SELECT 1; SELECT ?, :name').map((s) => s.hasParams)).toEqual([false, true]);
+    expect(parseQuery('SELECT 1; SELECT ?, :name').map((s) => s.parameters.count)).toEqual([0, 2]);
   });
 
   it('tokenizes every character exactly once', () => {

@@ -1,0 +1,33 @@
+/**
+ * The SQL cursors of a connection that still hold a running statement. Cursors step their
+ * statement lazily (`cursor.ts`), and SQLite refuses a few things while a statement runs on the
+ * connection: a WAL checkpoint and DROP TABLE fail with SQLITE_LOCKED, and better-sqlite3 will not
+ * close the connection. Before those, the storage layer parks every open cursor: its remaining rows
+ * are read into memory and its statement reset, so the cursor goes on from its buffer.
+ */
+import type Database from 'better-sqlite3';
+
+/** A cursor that can give up its statement. */
+export interface Parkable {
+  /** Reads the remaining rows into memory and resets the statement. */
+  park(): void;
+}
+
+const openByDb = new WeakMap<Database.Database, Set<Parkable>>();
+
+/** The open cursors of `db` (a live set: cursors add and remove themselves). */
+export function openCursors(db: Database.Database): Set<Parkable> {
+  let set = openByDb.get(db);
+  if (!set) {
+    set = new Set();
+    openByDb.set(db, set);
+  }
+  return set;
+}
+
+/** Parks every open cursor of `db`, so checkpoints, drops and close can run. */
+export function parkCursors(db: Database.Database): void {
+  const set = openByDb.get(db);
+  if (!set) return;
+  for (const cursor of [...set]) cursor.park();
+}
