@@ -72,3 +72,20 @@ export function checkLimits(tokens: Token[], start: number): ParameterLayout {
   }
   return { count, names };
 }
+
+/** Bindings as better-sqlite3 takes them: unnamed parameters by position, named ones in an object. */
+export function bindArguments(layout: ParameterLayout, values: unknown[]): unknown[] {
+  if (values.length !== layout.count) {
+    throw new SqlError('Wrong number of parameter bindings for SQL query.', 'SQLITE_RANGE');
+  }
+  if (layout.names.size === 0) return values;
+  const positional: unknown[] = [];
+  // better-sqlite3 names a parameter without its prefix character (`:a` -> `a`, `?2` -> `2`).
+  const named: Record<string, unknown> = {};
+  values.forEach((value, i) => {
+    const name = layout.names.get(i + 1);
+    if (name === undefined) positional.push(value);
+    else named[name.slice(1)] = value;
+  });
+  return [...positional, named];
+}

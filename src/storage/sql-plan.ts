@@ -36,11 +36,13 @@ interface Op {
   p2: number;
 }
 
-const SEEKS = new Set(['Rewind', 'Last', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists', 'NoConflict', 'Found', 'NotFound']);
+// Ops that land a cursor on existing rows. Uniqueness probes (NoConflict, Found) are not among them:
+// the reference counts 0 rows read for an insert into a WITHOUT ROWID table, which probes its key.
+const SEEKS = new Set(['Rewind', 'Last', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists']);
 
-/** Reads the program of `sql` (parameters unbound, nothing runs) and derives its counting facts. */
-export function planStatement(db: Database.Database, sql: string, parameterCount: number): StatementPlan {
-  const ops = db.prepare(`EXPLAIN ${sql}`).all(...Array(parameterCount).fill(null)) as Op[];
+/** Reads the program of `sql` (parameters bound to NULL, nothing runs) and derives its counting facts. */
+export function planStatement(db: Database.Database, sql: string, nullBindings: unknown[]): StatementPlan {
+  const ops = db.prepare(`EXPLAIN ${sql}`).all(...nullBindings) as Op[];
   const opened = new Map<number, number>();
   const countCursors = new Set<number>();
   let idxInserts = 0;

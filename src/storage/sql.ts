@@ -15,7 +15,7 @@ import type Database from 'better-sqlite3';
 import { notSqliteBackend, SqlError, StorageTypeError } from './errors.js';
 import { CursorSource, SqlStorageCursor, type SourceCounts, type SqlStorageValue } from './cursor.js';
 import { sqlError } from './sql-errors.js';
-import type { ParameterLayout } from './sql-limits.js';
+import { bindArguments } from './sql-limits.js';
 import { parseQuery, type ParsedStatement } from './sql-parse.js';
 import { planStatement, rowsUnder, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
@@ -75,23 +75,6 @@ function toBinding(value: unknown): Binding {
   if (value instanceof ArrayBuffer) return Buffer.from(value);
   if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   return String(value);
-}
-
-/** Bindings as better-sqlite3 takes them: unnamed parameters by position, named ones in an object. */
-function bindArguments(layout: ParameterLayout, values: Binding[]): unknown[] {
-  if (values.length !== layout.count) {
-    throw new SqlError('Wrong number of parameter bindings for SQL query.', 'SQLITE_RANGE');
-  }
-  if (layout.names.size === 0) return values;
-  const positional: Binding[] = [];
-  // better-sqlite3 names a parameter without its prefix character (`:a` -> `a`, `?2` -> `2`).
-  const named: Record<string, Binding> = {};
-  values.forEach((value, i) => {
-    const name = layout.names.get(i + 1);
-    if (name === undefined) positional.push(value);
-    else named[name.slice(1)] = value;
-  });
-  return [...positional, named];
 }
 
 /** A prepared statement with its counting facts. */
@@ -166,7 +149,7 @@ export class SqlStorage {
       const stmt = db.prepare(statement.sql);
       if (stmt.reader) stmt.raw(true);
       const columns = stmt.reader ? stmt.columns().map((c) => c.name) : [];
-      prepared = { stmt, plan: planStatement(db, statement.sql, statement.parameters.count), columns };
+      prepared = { stmt, plan: planStatement(db, statement.sql, bindArguments(statement.parameters, Array(statement.parameters.count).fill(null))), columns };
       this.#statements.set(statement.sql, prepared);
     }
     // A statement still stepped by an earlier cursor cannot be run again: compile a one-off copy.

@@ -61,10 +61,8 @@ function alarmTime(scheduledTime: unknown): number {
   if (scheduledTime instanceof Date) time = scheduledTime.getTime();
   else if (typeof scheduledTime === 'number') time = scheduledTime;
   else {
-    throw new StorageTypeError(
-      "Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'. " +
-        'Pass a Date or a number of milliseconds since the epoch.',
-    );
+    // The reference's message exactly (the differential suite compares it).
+    throw new StorageTypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'.");
   }
   if (!Number.isFinite(time)) throw new StorageTypeError('The value cannot be converted because it is not a valid Date.');
   if (time <= 0) throw new StorageTypeError('setAlarm() cannot be called with an alarm time <= 0');
