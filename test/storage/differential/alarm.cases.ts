@@ -38,4 +38,25 @@ export const alarmCases = defineCases('alarm', {
     });
     return s.getAlarm();
   },
+  'an alarm due now runs once the object is idle, then is cleared': {
+    run: async (s) => {
+      await s.setAlarm(Date.now() + 10);
+      return s.getAlarm().then((time) => typeof time);
+    },
+    later: {
+      run: async (s) => ({ attempts: await s.get('alarm-attempts'), alarm: await s.getAlarm() }),
+      settled: (o) => (o as { alarm: unknown }).alarm === null,
+    },
+  },
+  'a failing alarm is retried with retryCount and isRetry': {
+    run: async (s) => {
+      await s.put('alarm-fail', 1);
+      await s.setAlarm(Date.now() + 10);
+      return 'set';
+    },
+    later: {
+      run: async (s) => ({ attempts: await s.get('alarm-attempts'), alarm: await s.getAlarm() }),
+      settled: (o) => ((o as { attempts?: unknown[] }).attempts?.length ?? 0) >= 2 && (o as { alarm: unknown }).alarm === null,
+    },
+  },
 });

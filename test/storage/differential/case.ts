@@ -19,6 +19,12 @@ export interface DiffCase {
   /** Unique; also the object's name on both sides, so each case starts from empty storage. */
   name: string;
   run(storage: ObjectStorage, ctx: ObjectState): unknown;
+  /**
+   * A later phase, for what happens after the first event ends (an alarm runs only once the object
+   * is idle): run as fresh events on the same object until `settled` says the observations are
+   * final. The case then observes `{ first, later }`.
+   */
+  later?: { run(storage: ObjectStorage, ctx: ObjectState): unknown; settled(observed: unknown): boolean };
   /** Set where zonewall deliberately differs; each side's observations must then equal its own. */
   differs?: Difference;
 }

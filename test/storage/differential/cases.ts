@@ -20,19 +20,21 @@ export const cases: DiffCase[] = [
 ];
 
 /** The observations of case `name`, as JSON; an error the case lets escape is observed too. */
-export async function runCase(name: string, storage: ObjectStorage, ctx: ObjectState): Promise<Json> {
+export async function runCase(name: string, storage: ObjectStorage, ctx: ObjectState, phase = 'first'): Promise<Json> {
   const found = cases.find((c) => c.name === name);
-  if (!found) return { noSuchCase: name };
+  const run = phase === 'later' ? found?.later?.run : found?.run;
+  if (!run) return { noSuchCase: name, phase };
   try {
-    return toJson(await found.run(storage, ctx));
+    return toJson(await run(storage, ctx));
   } catch (err) {
     return { escaped: toJson(errorOf(err)) };
   }
 }
 
-/** The alarm handler of the case object: counts invocations and fails while `alarm-fail` is set. */
+/** The alarm handler of the case object: records each attempt; the first `alarm-fail` attempts throw. */
 export async function onAlarm(storage: ObjectStorage, info: { retryCount: number; isRetry: boolean }): Promise<void> {
-  const attempts = ((await storage.get<unknown[]>('alarm-attempts')) ?? []).concat([info]);
+  const attempt = { retryCount: info.retryCount, isRetry: info.isRetry };
+  const attempts = ((await storage.get<unknown[]>('alarm-attempts')) ?? []).concat([attempt]);
   await storage.put('alarm-attempts', attempts);
   const failures = (await storage.get<number>('alarm-fail')) ?? 0;
   if (attempts.length <= failures) throw new Error(`alarm attempt ${attempts.length} fails on purpose`);

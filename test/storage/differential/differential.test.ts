@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cases } from './cases.js';
-import { startWorkerd, startZonewall, type Runtime } from './runtimes.js';
+import { observe, startWorkerd, startZonewall, type Runtime } from './runtimes.js';
 
 let workerd: Runtime;
 let zonewall: Runtime;
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe('zonewall storage against workerd', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const [onWorkerd, onZonewall] = [await workerd.run(c.name), await zonewall.run(c.name)];
+    const [onWorkerd, onZonewall] = await Promise.all([observe(workerd, c), observe(zonewall, c)]);
     if (c.differs) {
       expect({ workerd: onWorkerd, zonewall: onZonewall }).toEqual({ workerd: c.differs.workerd, zonewall: c.differs.zonewall });
     } else {

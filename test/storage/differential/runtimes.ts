@@ -11,12 +11,27 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { ObjectNamespace, type AlarmInvocationInfo, type ObjectNamespaceOptions, type ObjectState } from '../../../src/storage/index.js';
+import type { DiffCase } from './case.js';
 import { onAlarm, runCase } from './cases.js';
 import type { Json } from './observe.js';
 
+/** Runs a case on `runtime`: its first phase, then its later phase until settled (about 5 s at most). */
+export async function observe(runtime: Runtime, c: DiffCase): Promise<Json> {
+  const first = await runtime.run(c.name);
+  if (!c.later) return first;
+  let later = await runtime.run(c.name, 'later');
+  // Polling, not timing: each round is a fresh event, so the object is idle (and alarms run) between.
+  for (let round = 0; round < 100 && !c.later.settled(later); round++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    later = await runtime.run(c.name, 'later');
+  }
+  return { first, later };
+}
+
 /** A runtime the suite can run a case in. */
 export interface Runtime {
-  run(caseName: string): Promise<Json>;
+  /** One event on the case's object: the case's first phase, or its `later` one. */
+  run(caseName: string, phase?: 'first' | 'later'): Promise<Json>;
   dispose(): Promise<void>;
 }
 
@@ -47,8 +62,8 @@ export async function startWorkerd(): Promise<Runtime> {
   });
   await mf.ready;
   return {
-    async run(caseName) {
-      const response = await mf.dispatchFetch(`http://127.0.0.1/?case=${encodeURIComponent(caseName)}`);
+    async run(caseName, phase = 'first') {
+      const response = await mf.dispatchFetch(`http://127.0.0.1/?case=${encodeURIComponent(caseName)}&phase=${phase}`);
       const text = await response.text();
       if (response.status !== 200) throw new Error(`workerd answered ${response.status}: ${text}`);
       return JSON.parse(text) as Json;
@@ -63,22 +78,27 @@ class CaseObject {
   constructor(ctx: ObjectState) {
     this.#ctx = ctx;
   }
-  run(caseName: string): Promise<Json> {
-    return runCase(caseName, this.#ctx.storage, this.#ctx);
+  run(caseName: string, phase: string): Promise<Json> {
+    return runCase(caseName, this.#ctx.storage, this.#ctx, phase);
   }
   alarm(info: AlarmInvocationInfo): Promise<void> {
     return onAlarm(this.#ctx.storage, info);
   }
 }
 
-/** A zonewall namespace (sqlite backend) in a temporary directory, removed on dispose. */
+/**
+ * A zonewall namespace (sqlite backend) in a temporary directory, removed on dispose. Failed alarms
+ * retry after 10 ms instead of 2 s (the policy is an option; the retry count and flags are the same).
+ */
 export function startZonewall(options: Partial<ObjectNamespaceOptions> = {}): Runtime & { ns: ObjectNamespace<CaseObject> } {
   const dir = mkdtempSync(join(tmpdir(), 'zw-differential-'));
-  const ns = new ObjectNamespace(CaseObject, { dir, backend: 'sqlite', onAlarmError: () => undefined, ...options });
+  const ns = new ObjectNamespace(CaseObject, {
+    dir, backend: 'sqlite', onAlarmError: () => undefined, alarmRetry: { baseDelayMs: 10, maxRetries: 6 }, ...options,
+  });
   return {
     ns,
     // Through JSON text as the workerd side's answer is, so both compare in the same form.
-    run: async (caseName) => JSON.parse(JSON.stringify(await ns.get(caseName).run(caseName))) as Json,
+    run: async (caseName, phase = 'first') => JSON.parse(JSON.stringify(await ns.get(caseName).run(caseName, phase))) as Json,
     async dispose() {
       await ns.close();
       rmSync(dir, { recursive: true, force: true });

@@ -23,8 +23,10 @@ export class Obj {
   }
 
   async fetch(request: Request): Promise<Response> {
-    const name = new URL(request.url).searchParams.get('case') ?? '';
-    const observed = await runCase(name, this.#ctx.storage as ObjectStorage, this.#ctx as unknown as ObjectState);
+    const url = new URL(request.url);
+    const name = url.searchParams.get('case') ?? '';
+    const phase = url.searchParams.get('phase') ?? 'first';
+    const observed = await runCase(name, this.#ctx.storage as ObjectStorage, this.#ctx as unknown as ObjectState, phase);
     return new Response(JSON.stringify(observed), { headers: { 'content-type': 'application/json' } });
   }
 
