@@ -30,6 +30,7 @@ export const ErrorCodes = {
   ERR_STORAGE_SQL: 'user', // a SQL statement failed or is not authorized
   ERR_STORAGE_UNSUPPORTED: 'user', // the API is not offered by this backend (SQL or PITR on 'kv')
   ERR_STORAGE_RESET: 'system', // the object was reset (failed write, abort); callers get this error
+  ERR_STORAGE_LOCKED: 'user', // another process has the namespace directory open
   // engine and providers
   ERR_API: 'user', // the service refused a request (see the service's errors)
   ERR_PROVIDER: 'system', // the provider could not reach or understand the service

@@ -15,6 +15,25 @@ export class StorageError extends ZonewallError {
   }
 }
 
+/**
+ * Another process has the namespace directory open (`ERR_STORAGE_LOCKED`): two processes on one
+ * directory would each keep their own live instance of an object and lose each other's updates.
+ */
+export class StorageLockedError extends StorageError {
+  /** The namespace directory, absolute. */
+  readonly dir: string;
+
+  constructor(dir: string, waitedMs: number, options?: { cause?: unknown }) {
+    super(
+      `The namespace directory ${dir} is in use by another process` +
+        (waitedMs > 0 ? ` (still after waiting ${waitedMs} ms)` : '') +
+        '; close its ObjectNamespace or stop that process, or pass { lockTimeoutMs } to wait for it.',
+      { ...options, code: 'ERR_STORAGE_LOCKED' },
+    );
+    this.dir = dir;
+  }
+}
+
 /** A bad argument to a storage call, as the reference's `TypeError`: `ERR_STORAGE_ARGUMENT`. */
 export class StorageTypeError extends TypeError {
   readonly code: ErrorCode = 'ERR_STORAGE_ARGUMENT';

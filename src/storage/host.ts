@@ -159,7 +159,11 @@ export class ObjectHost {
     this.#live = live;
     try {
       const storage = new ObjectStorage({ ...live.parts, gate: this.#gate, alarmView: this.#scheduler, now: this.#cfg.now });
-      const ctx = new ObjectState(this.id, storage, { gate: this.#gate, reset: (err) => this.#reset(err, live) });
+      const ctx = new ObjectState(this.id, storage, {
+        gate: this.#gate,
+        reset: (err) => this.#reset(err, live),
+        commitPending: () => live.parts.session.commitNow(),
+      });
       live.object = new this.#cfg.ObjectClass(ctx, this.#cfg.env as never) as Record<string, unknown>;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

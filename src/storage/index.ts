@@ -15,5 +15,5 @@ export { StorageLimits } from './limits.js';
 export type { Backend } from './session.js';
 export {
   StorageError, StorageTypeError, StorageRangeError, SqlError, TransactionError, StorageUnsupportedError,
-  StorageResetError,
+  StorageResetError, StorageLockedError,
 } from './errors.js';

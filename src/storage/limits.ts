@@ -20,8 +20,6 @@ export const StorageLimits = {
   maxKeysPerCall: 128,
   /** How far back point-in-time recovery reaches. */
   pitrWindowMs: 30 * 24 * 60 * 60 * 1000,
-  /** Nesting depth of `blockConcurrencyWhile()`. */
-  maxBlockConcurrencyDepth: 64,
   /** Length of one `sql.exec()` query string, in UTF-16 units (reference: 100,000). */
   maxSqlLength: 100_000,
 } as const;

@@ -54,16 +54,61 @@ export interface CompiledListOptions {
 
 /** Coerces a key as the reference does (`ToString`); a Symbol throws `TypeError`. */
 export function toKey(key: unknown): string {
-  return typeof key === 'string' ? key : `${key as string}`;
+  return typeof key === 'string' ? key : coerce(() => `${key as string}`);
 }
 
-/** Reads an optional options argument; anything but an object or undefined is a `TypeError`. */
-export function optionsObject<T extends object>(options: unknown, method: string): T {
-  if (options === undefined || options === null) return {} as T;
-  if (typeof options !== 'object') {
-    throw new StorageTypeError(`${method}() options must be an object, got ${typeof options}.`);
+/** Runs a `ToString`/`ToNumber` coercion; its `TypeError` (Symbol, BigInt) gets the storage code. */
+function coerce<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof TypeError && !(err instanceof StorageTypeError)) throw new StorageTypeError(err.message);
+    throw err;
   }
+}
+
+/**
+ * The runtime's error for an argument of the wrong type, worded as its bindings word it
+ * (`Failed to execute 'get' on 'DurableObjectStorage': parameter 2 is not of type 'GetOptions'.`):
+ * code ported from the runtime may match on it.
+ */
+export function argumentTypeError(where: string, method: string, position: number, type: string): StorageTypeError {
+  return new StorageTypeError(`Failed to execute '${method}' on '${where}': parameter ${position} is not of type '${type}'.`);
+}
+
+/**
+ * Reads an optional options argument as the runtime does: undefined and null mean none, any object
+ * (arrays and functions too) is read for its fields, anything else is a `TypeError`.
+ */
+export function optionsObject<T extends object>(
+  options: unknown, where: string, method: string, position: number, type: string,
+): T {
+  if (options === undefined || options === null) return {} as T;
+  if (typeof options !== 'object' && typeof options !== 'function') throw argumentTypeError(where, method, position, type);
   return options as T;
+}
+
+/** True for a value the runtime reads as a dictionary (`put(entries)`, an options argument). */
+export function isDictionary(value: unknown): value is Record<string, unknown> {
+  return (typeof value === 'object' && value !== null && !Array.isArray(value)) || typeof value === 'function';
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/**
+ * `limit` as the runtime's `int` conversion reads it: `ToNumber` (a Symbol or BigInt throws), NaN
+ * and the infinities become 0 (so "must be positive"), a finite value outside int32 is a
+ * `TypeError`, anything else is truncated toward zero. `undefined` means no limit. Whether it is
+ * positive is checked later, after start/startAfter, in the runtime's order.
+ */
+function listLimit(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const number = coerce(() => +(value as number));
+  if (Number.isFinite(number) && (number < INT32_MIN || number > INT32_MAX)) {
+    throw new StorageTypeError(`Value out of range. Must be between ${INT32_MIN} and ${INT32_MAX} (inclusive).`);
+  }
+  return Number.isFinite(number) ? Math.trunc(number) : 0;
 }
 
 /** The least byte string greater than every string that begins with `prefix`, or null. */
@@ -76,32 +121,26 @@ function prefixUpperBound(prefix: Buffer): Buffer | null {
   return bound;
 }
 
-function optionalString(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new StorageTypeError(`list() option "${name}" must be a string.`);
-  return value;
+/** A string option: absent when undefined, else `ToString` of it (null is "null"), as the runtime reads it. */
+function optionalString(value: unknown): string | undefined {
+  return value === undefined ? undefined : toKey(value);
 }
 
 /** Validates `list()` options and compiles them into a byte range, as the reference does. */
 export function compileListOptions(options: ListOptions): CompiledListOptions {
-  const start = optionalString(options.start, 'start');
-  const startAfter = optionalString(options.startAfter, 'startAfter');
-  const endOption = optionalString(options.end, 'end');
-  const prefixOption = optionalString(options.prefix, 'prefix');
+  const start = optionalString(options.start);
+  const startAfter = optionalString(options.startAfter);
+  const endOption = optionalString(options.end);
+  const prefixOption = optionalString(options.prefix);
+  const limit = listLimit(options.limit);
   if (start !== undefined && startAfter !== undefined) {
     throw new StorageTypeError('list() cannot be called with both start and startAfter values.');
   }
-  let limit = -1;
-  if (options.limit !== undefined) {
-    if (typeof options.limit !== 'number' || Number.isNaN(options.limit)) {
-      throw new StorageTypeError('List limit must be a number.');
-    }
-    if (options.limit <= 0) throw new StorageTypeError('List limit must be positive.');
-    limit = Number.isFinite(options.limit) ? Math.floor(options.limit) : -1;
-    if (limit === 0) throw new StorageTypeError('List limit must be positive.');
+  if (limit !== undefined && limit <= 0) {
+    throw new StorageTypeError('List limit must be positive.');
   }
-  const reverse = options.reverse === true;
-  const result: CompiledListOptions = { start: Buffer.alloc(0), end: null, reverse, limit, empty: false };
+  const reverse = Boolean(options.reverse);
+  const result: CompiledListOptions = { start: Buffer.alloc(0), end: null, reverse, limit: limit ?? -1, empty: false };
   // startAfter s is the inclusive start s + NUL, its immediate successor in byte order.
   if (startAfter !== undefined) result.start = Buffer.concat([Buffer.from(startAfter), Buffer.of(0)]);
   else if (start !== undefined) result.start = Buffer.from(start);

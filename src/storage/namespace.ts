@@ -3,13 +3,16 @@
  * objects of one class; `ns.get(name)` returns a stub whose method calls are events delivered to the
  * one live instance of that object; `ns.close()` commits and closes everything. Reopening a
  * namespace on the same directory sees all confirmed data and arms the alarms recorded there
- * (overdue ones fire at once). One process may have a directory open once at a time.
+ * (overdue ones fire at once). One process may have a directory open once at a time, and one
+ * process at a time may have it open at all (`dir-lock.ts`): a second opener gets a
+ * `StorageLockedError` at once, or after `lockTimeoutMs`, never a second live instance.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AlarmIndex } from './alarm-index.js';
 import { AlarmDefaults, type AlarmInvocationInfo, type AlarmRetryOptions } from './alarms.js';
-import { StorageError, StorageTypeError } from './errors.js';
+import { lockDir, type DirLock } from './dir-lock.js';
+import { StorageError, StorageLockedError, StorageTypeError } from './errors.js';
 import { ObjectHost, type HostConfig } from './host.js';
 import { objectsDir } from './open.js';
 import type { Backend } from './session.js';
@@ -29,7 +32,16 @@ export interface ObjectNamespaceOptions<Env = unknown> {
   now?: () => number;
   /** Receives each failed alarm attempt (default: one line on stderr). */
   onAlarmError?: (err: unknown, info: AlarmInvocationInfo, name: string) => void;
+  /**
+   * How long to wait when another process has the directory open (default 0: refuse at once with
+   * `StorageLockedError`). The constructor waits synchronously; `ObjectNamespace.open()` waits
+   * without blocking the event loop.
+   */
+  lockTimeoutMs?: number;
 }
+
+/** Polling interval of `ObjectNamespace.open()` while another process holds the directory. */
+const LOCK_POLL_MS = 25;
 
 /** A class of stateful objects: constructed with `(ctx, env)`; `alarm(info)` is the alarm handler. */
 export type ObjectClass<T extends object, Env = unknown> = new (ctx: ObjectState, env: Env) => T;
@@ -46,6 +58,14 @@ const openDirs = new Set<string>();
 function defaultAlarmError(err: unknown, info: AlarmInvocationInfo, name: string): void {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`zonewall storage: alarm() of object "${name}" failed (retry ${info.retryCount}): ${message}\n`);
+}
+
+function lockTimeout(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
+    throw new StorageTypeError('lockTimeoutMs must be a finite number of milliseconds >= 0.');
+  }
+  return value;
 }
 
 function retryOptions(options: AlarmRetryOptions | undefined): Required<AlarmRetryOptions> {
@@ -73,7 +93,29 @@ export class ObjectNamespace<T extends object, Env = unknown> {
   readonly #dir: string;
   readonly #hosts = new Map<string, ObjectHost>();
   readonly #stubs = new Map<string, ObjectStub<T>>();
+  readonly #lock: DirLock;
   #closed = false;
+
+  /**
+   * Opens a namespace, waiting up to `options.lockTimeoutMs` without blocking the event loop
+   * while another process has the directory open.
+   */
+  static async open<T extends object, Env = unknown>(
+    ObjectClass: ObjectClass<T, Env>, options: ObjectNamespaceOptions<Env>,
+  ): Promise<ObjectNamespace<T, Env>> {
+    const timeoutMs = lockTimeout(options?.lockTimeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        return new ObjectNamespace(ObjectClass, { ...options, lockTimeoutMs: 0 });
+      } catch (err) {
+        if (!(err instanceof StorageLockedError) || Date.now() >= deadline) {
+          throw err instanceof StorageLockedError ? new StorageLockedError(err.dir, timeoutMs, { cause: err.cause }) : err;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, Math.max(1, deadline - Date.now()))));
+    }
+  }
 
   constructor(ObjectClass: ObjectClass<T, Env>, options: ObjectNamespaceOptions<Env>) {
     if (typeof ObjectClass !== 'function') throw new StorageTypeError('ObjectNamespace needs an object class.');
@@ -89,12 +131,20 @@ export class ObjectNamespace<T extends object, Env = unknown> {
       throw new StorageError(`The namespace directory ${this.#dir} is already open in this process; close the other ObjectNamespace first.`);
     }
     const alarmRetry = retryOptions(options.alarmRetry);
+    const timeoutMs = lockTimeout(options.lockTimeoutMs);
     try {
       mkdirSync(objectsDir(this.#dir), { recursive: true });
     } catch (err) {
       throw new StorageError(`Cannot create the namespace directory ${this.#dir}: ${(err as Error).message}`, { cause: err });
     }
-    const alarmIndex = new AlarmIndex(join(this.#dir, 'alarms.sqlite'));
+    this.#lock = lockDir(this.#dir, timeoutMs);
+    let alarmIndex: AlarmIndex;
+    try {
+      alarmIndex = new AlarmIndex(join(this.#dir, 'alarms.sqlite'));
+    } catch (err) {
+      this.#lock.release();
+      throw err;
+    }
     openDirs.add(this.#dir);
     this.#cfg = {
       dir: this.#dir, backend, env: options.env, alarmRetry, alarmIndex,
@@ -147,8 +197,13 @@ export class ObjectNamespace<T extends object, Env = unknown> {
         errors.push(err);
       }
     }
-    this.#cfg.alarmIndex.close();
-    openDirs.delete(this.#dir);
+    try {
+      this.#cfg.alarmIndex.close();
+    } finally {
+      // Last: another process may open the directory once everything here is on disk and closed.
+      this.#lock.release();
+      openDirs.delete(this.#dir);
+    }
     if (errors.length > 0) throw new StorageError(`Closing the namespace ${this.#dir} failed`, { cause: errors[0] });
   }
 

@@ -7,7 +7,8 @@
  *
  * Decisions where the seed is silent:
  * - `getCurrentBookmark()` waits for pending implicit writes to commit (inside a transaction it
- *   answers at once with the state before the transaction), so the bookmark covers them.
+ *   answers at once with the state before the transaction), so the bookmark covers them. Each call
+ *   returns a bookmark strictly greater than the last, as the reference's do (`pitr/bookmark.ts`).
  * - `getBookmarkForTime(t)` refuses times older than 30 days or in the future (`RangeError`).
  * - `onNextSessionRestoreBookmark(b)` returns the bookmark of the state at the call: writes made
  *   between the call and the restart are undone by the restore and not covered by that bookmark,
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageRangeError, StorageTypeError } from './errors.js';
 import { StorageLimits } from './limits.js';
-import { formatBookmark, parseBookmark } from './pitr/bookmark.js';
+import { BookmarkCounter, formatBookmark, parseBookmark } from './pitr/bookmark.js';
 import { ChangeLog, RecordKind } from './pitr/log.js';
 import { WalRecorder } from './pitr/recorder.js';
 import { applyRestore, finishRestore, pendingRestore, requestRestore } from './pitr/restore.js';
@@ -103,18 +104,20 @@ export class PitrService implements PitrApi {
   readonly #parts: PitrParts;
   readonly #session: StorageSession;
   readonly #now: () => number;
+  readonly #calls: BookmarkCounter;
 
   /** @internal built by `open.ts` per session. */
   constructor(parts: PitrParts, session: StorageSession, now: () => number) {
     this.#parts = parts;
     this.#session = session;
     this.#now = now;
+    this.#calls = new BookmarkCounter(parts.dir);
   }
 
-  /** Bookmark of the latest commit, after pending implicit writes commit. */
+  /** Bookmark of the latest commit, after pending implicit writes commit; greater than every earlier one. */
   async current(): Promise<string> {
     await this.#settled();
-    return formatBookmark(this.#parts.log.lastSeq, this.#parts.log.lineage);
+    return formatBookmark(this.#parts.log.lastSeq, this.#parts.log.lineage, this.#calls.next());
   }
 
   /** Bookmark of the state at `timestamp` (number or Date) within the window. */
@@ -153,7 +156,7 @@ export class PitrService implements PitrApi {
       );
     }
     requestRestore(dir, { target: seq, token: randomInt(2 ** 32 - 1) });
-    return formatBookmark(log.lastSeq, log.lineage);
+    return formatBookmark(log.lastSeq, log.lineage, this.#calls.next());
   }
 
   /** Waits for pending implicit writes; inside a transaction, the state before it counts. */

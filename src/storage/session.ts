@@ -16,7 +16,7 @@
  * a fresh instance on the next event.
  */
 import Database from 'better-sqlite3';
-import { StorageResetError, TransactionError } from './errors.js';
+import { StorageResetError } from './errors.js';
 import { parkCursors } from './open-cursors.js';
 
 /** Which storage backend a namespace uses. */
@@ -172,13 +172,17 @@ export class StorageSession {
     return this.#batch ? this.#batch.promise : Promise.resolve();
   }
 
-  /** `storage.sync()`: as `sync()`, refused inside an explicit transaction, where it could never resolve. */
+  /** Open `transaction()` closures: their writes become durable when the outermost one returns. */
+  asyncTransactions = 0;
+
+  /**
+   * `storage.sync()`: as `sync()`, but inside a `transaction()` closure it resolves at once, as in
+   * the reference: the writes before the transaction committed when it began, and the
+   * transaction's own become durable before `transaction()` resolves (waiting for them here would
+   * wait for the closure that is waiting: a deadlock).
+   */
   syncFromApi(): Promise<void> {
-    if (this.#depth > 0) {
-      return Promise.reject(new TransactionError(
-        'sync() cannot be awaited inside a transaction: its writes become durable when the transaction closure returns.',
-      ));
-    }
+    if (this.asyncTransactions > 0) return this.#broken ? Promise.reject(this.#broken) : Promise.resolve();
     return this.sync();
   }
 

@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { StorageResetError } from './errors.js';
 import type { InputGate } from './gates.js';
-import { StorageLimits } from './limits.js';
 import type { ObjectStorage } from './storage.js';
 
 /** The identity of an object: its name in the namespace. */
@@ -37,6 +36,8 @@ export interface StateHooks {
   gate: InputGate;
   /** Resets the instance with `err` as the reason callers see. */
   reset(err: StorageResetError): void;
+  /** Commits the writes of the current batch now (outside explicit transactions). */
+  commitPending(): void;
 }
 
 /** The `ctx` passed to an object's constructor. */
@@ -56,17 +57,15 @@ export class ObjectState {
 
   /**
    * Runs `fn` while no other event is delivered to this object, and resolves to its result. If
-   * `fn` throws, the object is reset (the next event constructs a fresh instance) and the error
-   * is rethrown.
+   * `fn` throws, the object is reset (the next event constructs a fresh instance), the writes `fn`
+   * made are discarded, and the error is rethrown. Writes made before the call commit first, as
+   * in the reference (where the callback starts on a later turn), so a throwing `fn` cannot undo
+   * them. Calls may nest to any depth.
    * @example
    * constructor(ctx, env) { ctx.blockConcurrencyWhile(async () => { this.n = (await ctx.storage.get('n')) ?? 0; }); }
    */
   async blockConcurrencyWhile<T>(fn: () => T | Promise<T>): Promise<T> {
-    if (this.#hooks.gate.depth >= StorageLimits.maxBlockConcurrencyDepth) {
-      throw new Error(
-        `blockConcurrencyWhile() calls are nested too deeply (limit ${StorageLimits.maxBlockConcurrencyDepth}).`,
-      );
-    }
+    this.#hooks.commitPending();
     try {
       return await this.#hooks.gate.runBlocking(fn);
     } catch (err) {

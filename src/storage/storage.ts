@@ -11,7 +11,7 @@ import type { InputGate } from './gates.js';
 import type { KvStore } from './kv.js';
 import { checkKeyCount, checkKeySize, checkValueSize } from './limits.js';
 import {
-  compileListOptions, optionsObject, toKey, type GetOptions, type ListOptions, type PutOptions,
+  argumentTypeError, compileListOptions, isDictionary, optionsObject, toKey, type GetOptions, type ListOptions, type PutOptions,
 } from './list-options.js';
 import type { PitrApi } from './pitr.js';
 import { parkCursors } from './open-cursors.js';
@@ -69,68 +69,88 @@ function alarmTime(scheduledTime: unknown): number {
   return Math.trunc(time);
 }
 
+/** The runtime's interface names, used in its argument-type messages. */
+export type StorageInterface = 'DurableObjectStorage' | 'DurableObjectTransaction';
+
+const PUT_SHAPE_MESSAGE =
+  'put() may only be called with a single key-value pair and optional options as put(key, value, options) ' +
+  'or with multiple key-value pairs and optional options as put(entries, options)';
+
 /** The storage of one object instance (`ctx.storage`). */
 export class ObjectStorage {
   readonly #p: StorageParts;
+  readonly #where: StorageInterface;
+  #txnView: ObjectStorage | null = null;
 
-  /** @internal built by the namespace for each instance. */
-  constructor(parts: StorageParts) {
+  /** @internal built by the namespace for each instance (and once more as the view `txn` forwards to). */
+  constructor(parts: StorageParts, where: StorageInterface = 'DurableObjectStorage') {
     this.#p = parts;
+    this.#where = where;
+  }
+
+  #options<T extends object>(options: unknown, method: string, position: number, type: string): T {
+    return optionsObject<T>(options, this.#where, method, position, type);
   }
 
   /** Value of `key` (undefined if absent), or a Map of the existing keys among up to 128 `keys`. */
   get<T = unknown>(key: string, options?: GetOptions): Promise<T | undefined>;
   get<T = unknown>(keys: string[], options?: GetOptions): Promise<Map<string, T>>;
-  get(keys: unknown, options?: GetOptions): Promise<unknown> {
+  get(...args: unknown[]): Promise<unknown> {
     return settle(() => {
-      const opts = optionsObject<GetOptions>(options, 'get');
+      // A missing key is a TypeError; an explicit undefined reads the key "undefined", as in the runtime.
+      if (args.length === 0) throw argumentTypeError(this.#where, 'get', 1, 'string or Array');
+      const [keys, options] = args;
+      const opts = this.#options<GetOptions>(options, 'get', 2, 'GetOptions');
       this.#p.session.requireUsable();
-      if (opts.allowConcurrency !== true) this.#p.gate.lockForTurn();
+      if (!opts.allowConcurrency) this.#p.gate.lockForTurn();
       if (Array.isArray(keys)) {
         checkKeyCount(keys.length, 'keys');
         const list = keys.map(toKey);
         for (const key of list) checkKeySize(key, true);
-        return this.#p.kv.getMany(list, opts.noCache === true);
+        return this.#p.kv.getMany(list, Boolean(opts.noCache));
       }
       const key = toKey(keys);
       checkKeySize(key);
-      return this.#p.kv.get(key, opts.noCache === true);
+      return this.#p.kv.get(key, Boolean(opts.noCache));
     });
   }
 
   /** Stores `value` at `key`, or every pair of `entries` (up to 128) atomically. */
   put<T>(key: string, value: T, options?: PutOptions): Promise<void>;
   put<T>(entries: Record<string, T>, options?: PutOptions): Promise<void>;
-  put(keyOrEntries: unknown, valueOrOptions?: unknown, options?: PutOptions): Promise<void> {
+  put(...args: unknown[]): Promise<void> {
     return settle(() => {
-      if (typeof keyOrEntries === 'object' && keyOrEntries !== null) {
-        if (options !== undefined || (valueOrOptions !== undefined && typeof valueOrOptions !== 'object')) {
-          throw new StorageTypeError(
-            'put() may only be called with a single key-value pair and optional options as put(key, value, options) ' +
-              'or with multiple key-value pairs and optional options as put(entries, options)',
-          );
+      if (args.length === 0) throw argumentTypeError(this.#where, 'put', 1, 'string or object');
+      const [keyOrEntries, valueOrOptions, options] = args;
+      // As the runtime reads its arguments: any non-array object (or function) is a set of entries,
+      // whose second argument must be options; anything else is a key, coerced with ToString.
+      if (isDictionary(keyOrEntries)) {
+        if (valueOrOptions !== undefined && valueOrOptions !== null && typeof valueOrOptions !== 'object' && typeof valueOrOptions !== 'function') {
+          throw new StorageTypeError(PUT_SHAPE_MESSAGE);
         }
-        return this.#putMany(keyOrEntries as Record<string, unknown>, optionsObject<PutOptions>(valueOrOptions, 'put'));
+        return this.#putMany(keyOrEntries, this.#options<PutOptions>(valueOrOptions, 'put', 2, 'PutOptions'));
       }
+      const opts = this.#options<PutOptions>(options, 'put', 3, 'PutOptions');
       const key = toKey(keyOrEntries);
-      const opts = optionsObject<PutOptions>(options, 'put');
       if (valueOrOptions === undefined) throw new StorageTypeError('put() called with undefined value.');
       checkKeySize(key);
       const blob = serialize(valueOrOptions);
       checkValueSize(blob.length, key, false, valueOrOptions);
       this.#p.session.requireUsable();
-      this.#p.kv.put(key, blob, opts.allowUnconfirmed !== true, opts.noCache === true);
+      this.#p.kv.put(key, blob, !opts.allowUnconfirmed, Boolean(opts.noCache));
     });
   }
 
   /** Deletes `key` (resolves true if it existed) or up to 128 `keys` (resolves the number deleted). */
   delete(key: string, options?: PutOptions): Promise<boolean>;
   delete(keys: string[], options?: PutOptions): Promise<number>;
-  delete(keys: unknown, options?: PutOptions): Promise<boolean | number> {
+  delete(...args: unknown[]): Promise<boolean | number> {
     return settle(() => {
-      const opts = optionsObject<PutOptions>(options, 'delete');
-      const confirmed = opts.allowUnconfirmed !== true;
-      const noCache = opts.noCache === true;
+      if (args.length === 0) throw argumentTypeError(this.#where, 'delete', 1, 'string or Array');
+      const [keys, options] = args;
+      const opts = this.#options<PutOptions>(options, 'delete', 2, 'PutOptions');
+      const confirmed = !opts.allowUnconfirmed;
+      const noCache = Boolean(opts.noCache);
       if (Array.isArray(keys)) {
         checkKeyCount(keys.length, 'keys');
         const list = keys.map(toKey);
@@ -153,12 +173,12 @@ export class ObjectStorage {
    */
   deleteAll(options?: PutOptions): Promise<void> {
     return settle(() => {
-      const opts = optionsObject<PutOptions>(options, 'deleteAll');
+      const opts = this.#options<PutOptions>(options, 'deleteAll', 1, 'PutOptions');
       const { session, kv } = this.#p;
       session.requireUsable();
       if (session.depth > 0) throw new TransactionError('Cannot call deleteAll() within a transaction');
       try {
-        if (session.backend === 'kv') return kv.clearInChunks(opts.allowUnconfirmed !== true);
+        if (session.backend === 'kv') return kv.clearInChunks(!opts.allowUnconfirmed);
         // Always confirmed (allowUnconfirmed is ignored), and atomic with the rest of the batch.
         session.write(true);
         // DROP TABLE fails while an unfinished SQL cursor still runs its statement.
@@ -178,10 +198,10 @@ export class ObjectStorage {
   /** Pairs in ascending (or with `reverse`, descending) UTF-8 key order, per the range options. */
   list<T = unknown>(options?: ListOptions): Promise<Map<string, T>> {
     return settle(() => {
-      const opts = optionsObject<ListOptions>(options, 'list');
+      const opts = this.#options<ListOptions>(options, 'list', 1, 'ListOptions');
       const range = compileListOptions(opts);
       this.#p.session.requireUsable();
-      if (opts.allowConcurrency !== true) this.#p.gate.lockForTurn();
+      if (!opts.allowConcurrency) this.#p.gate.lockForTurn();
       return this.#p.kv.list(range) as Map<string, T>;
     });
   }
@@ -189,9 +209,9 @@ export class ObjectStorage {
   /** The scheduled alarm time in ms since epoch, or null. */
   getAlarm(options?: GetAlarmOptions): Promise<number | null> {
     return settle(() => {
-      const opts = optionsObject<GetAlarmOptions>(options, 'getAlarm');
+      const opts = this.#options<GetAlarmOptions>(options, 'getAlarm', 1, 'GetAlarmOptions');
       this.#p.session.requireUsable();
-      if (opts.allowConcurrency !== true) this.#p.gate.lockForTurn();
+      if (!opts.allowConcurrency) this.#p.gate.lockForTurn();
       return this.#p.alarmView.report(this.#p.alarms.get());
     });
   }
@@ -200,12 +220,12 @@ export class ObjectStorage {
   setAlarm(scheduledTime: number | Date, options?: SetAlarmOptions): Promise<void> {
     return settle(() => {
       const time = alarmTime(scheduledTime);
-      const opts = optionsObject<SetAlarmOptions>(options, 'setAlarm');
+      const opts = this.#options<SetAlarmOptions>(options, 'setAlarm', 2, 'SetAlarmOptions');
       if (!this.#p.alarmView.hasHandler()) {
         throw new StorageTypeError('Your object class must have an alarm() handler in order to call setAlarm()');
       }
       this.#p.session.requireUsable();
-      this.#p.alarms.set(Math.max(time, this.#p.now()), opts.allowUnconfirmed !== true);
+      this.#p.alarms.set(Math.max(time, this.#p.now()), !opts.allowUnconfirmed);
       this.#p.alarmView.noteWrite();
     });
   }
@@ -213,9 +233,9 @@ export class ObjectStorage {
   /** Deletes the alarm; a handler that is already running is not cancelled. */
   deleteAlarm(options?: SetAlarmOptions): Promise<void> {
     return settle(() => {
-      const opts = optionsObject<SetAlarmOptions>(options, 'deleteAlarm');
+      const opts = this.#options<SetAlarmOptions>(options, 'deleteAlarm', 1, 'SetAlarmOptions');
       this.#p.session.requireUsable();
-      this.#p.alarms.set(null, opts.allowUnconfirmed !== true);
+      this.#p.alarms.set(null, !opts.allowUnconfirmed);
       this.#p.alarmView.noteWrite();
     });
   }
@@ -227,7 +247,8 @@ export class ObjectStorage {
 
   /** Runs `closure` as one transaction: commits when it resolves, rolls back when it throws. */
   transaction<T>(closure: (txn: ObjectTransaction) => T | Promise<T>): Promise<T> {
-    return runTransaction(this, this.#p.session, this.#p.gate, closure);
+    this.#txnView ??= new ObjectStorage(this.#p, 'DurableObjectTransaction');
+    return runTransaction(this.#txnView, this.#p.session, this.#p.gate, closure);
   }
 
   /** Runs synchronous `fn` in a savepoint (SQLite backend): rolls back and rethrows if it throws. */
@@ -266,8 +287,8 @@ export class ObjectStorage {
       return blob;
     });
     this.#p.session.requireUsable();
-    const confirmed = opts.allowUnconfirmed !== true;
-    const noCache = opts.noCache === true;
+    const confirmed = !opts.allowUnconfirmed;
+    const noCache = Boolean(opts.noCache);
     pairs.forEach(([key], i) => this.#p.kv.put(key, blobs[i] as Buffer, confirmed, noCache));
   }
 

@@ -38,23 +38,22 @@ export class ObjectTransaction {
   /** As `storage.get`, inside the transaction. */
   get<T = unknown>(key: string, options?: GetOptions): Promise<T | undefined>;
   get<T = unknown>(keys: string[], options?: GetOptions): Promise<Map<string, T>>;
-  get(keys: string | string[], options?: GetOptions): Promise<unknown> {
-    return this.#forward('get()', () => this.#storage.get(keys as string, options));
+  get(...args: unknown[]): Promise<unknown> {
+    return this.#forward('get()', () => (this.#storage.get as (...a: unknown[]) => Promise<unknown>)(...args));
   }
 
   /** As `storage.put`, inside the transaction. */
   put<T>(key: string, value: T, options?: PutOptions): Promise<void>;
   put<T>(entries: Record<string, T>, options?: PutOptions): Promise<void>;
-  put(keyOrEntries: unknown, value?: unknown, options?: PutOptions): Promise<void> {
-    return this.#forward('put()', () =>
-      (this.#storage.put as (a: unknown, b?: unknown, c?: PutOptions) => Promise<void>)(keyOrEntries, value, options));
+  put(...args: unknown[]): Promise<void> {
+    return this.#forward('put()', () => (this.#storage.put as (...a: unknown[]) => Promise<void>)(...args));
   }
 
   /** As `storage.delete`, inside the transaction. */
   delete(key: string, options?: PutOptions): Promise<boolean>;
   delete(keys: string[], options?: PutOptions): Promise<number>;
-  delete(keys: string | string[], options?: PutOptions): Promise<boolean | number> {
-    return this.#forward('delete()', () => this.#storage.delete(keys as string, options));
+  delete(...args: unknown[]): Promise<boolean | number> {
+    return this.#forward('delete()', () => (this.#storage.delete as (...a: unknown[]) => Promise<boolean | number>)(...args));
   }
 
   /** As `storage.list`, inside the transaction. */
@@ -127,33 +126,48 @@ export async function runTransaction<T>(
   if (session.depth === 0) session.commitNow();
   return gate.runBlocking(async () => {
     const level = session.openSavepoint(EXPLICIT);
-    let rolledBack = false;
-    const txn = new ObjectTransaction(storage, () => {
-      if (session.depth > level + 1) {
-        throw new TransactionError('Cannot roll back an outer transaction while a nested transaction is still running.');
-      }
-      session.rollbackSavepoint(EXPLICIT, level, false);
-      rolledBack = true;
-    });
-    let result: T;
+    session.asyncTransactions++;
     try {
-      result = await closure(txn);
-    } catch (err) {
-      txn.finish();
-      if (!session.broken && !session.closed) session.rollbackSavepoint(EXPLICIT, level, true);
-      throw err;
+      return await runClosure(storage, session, level, closure);
+    } finally {
+      session.asyncTransactions--;
     }
-    txn.finish();
-    session.requireUsable();
-    // After txn.rollback(), writes made directly on ctx.storage are discarded too: nothing commits.
-    if (rolledBack) session.rollbackSavepoint(EXPLICIT, level, true);
-    else session.releaseSavepoint(EXPLICIT, level);
-    if (level === 0) {
-      session.commitNow();
-      await session.sync();
-    }
-    return result;
   });
+}
+
+/** The closure of `transaction()` inside its savepoint at `level`: commit, roll back or rethrow. */
+async function runClosure<T>(
+  storage: ObjectStorage,
+  session: StorageSession,
+  level: number,
+  closure: (txn: ObjectTransaction) => T | Promise<T>,
+): Promise<T> {
+  let rolledBack = false;
+  const txn = new ObjectTransaction(storage, () => {
+    if (session.depth > level + 1) {
+      throw new TransactionError('Cannot roll back an outer transaction while a nested transaction is still running.');
+    }
+    session.rollbackSavepoint(EXPLICIT, level, false);
+    rolledBack = true;
+  });
+  let result: T;
+  try {
+    result = await closure(txn);
+  } catch (err) {
+    txn.finish();
+    if (!session.broken && !session.closed) session.rollbackSavepoint(EXPLICIT, level, true);
+    throw err;
+  }
+  txn.finish();
+  session.requireUsable();
+  // After txn.rollback(), writes made directly on ctx.storage are discarded too: nothing commits.
+  if (rolledBack) session.rollbackSavepoint(EXPLICIT, level, true);
+  else session.releaseSavepoint(EXPLICIT, level);
+  if (level === 0) {
+    session.commitNow();
+    await session.sync();
+  }
+  return result;
 }
 
 /** `storage.transactionSync(fn)`. */

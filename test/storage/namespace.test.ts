@@ -113,6 +113,32 @@ describe('ObjectNamespace', () => {
     expect(await stub.ping()).toBe(before + 1);
   });
 
+  it('a throwing blockConcurrencyWhile keeps the writes made before it and discards those made inside (as workerd)', async () => {
+    const ns = openNamespace(Probe, { backend: 'sqlite' });
+    const run = probe(ns);
+    const outcome = await run(async (ctx) => {
+      void ctx.storage.put('before', 1);
+      void ctx.storage.put('before2', 2);
+      await ctx.blockConcurrencyWhile(async () => {
+        void ctx.storage.put('inside', 3);
+        await ctx.storage.put('inside-awaited', 4);
+        throw new Error('boom');
+      });
+    }).catch((e: Error) => e.message);
+    expect(outcome).toMatch(/boom/);
+    const after = await run(async ({ storage }) => [...(await storage.list()).keys()]);
+    expect(after).toEqual(['before', 'before2']);
+  });
+
+  it('blockConcurrencyWhile nests deeper than 64 (workerd has no limit)', async () => {
+    const run = probe(openNamespace(Probe, { backend: 'sqlite' }));
+    const depth = await run((ctx) => {
+      const nest = async (n: number): Promise<number> => (n < 200 ? ctx.blockConcurrencyWhile(() => nest(n + 1)) : n);
+      return nest(0);
+    });
+    expect(depth).toBe(200);
+  });
+
   it('close() commits pending writes; reopening sees them; calls after close are refused', async () => {
     const dir = tempDir();
     const ns = new ObjectNamespace(Probe, { dir, backend: 'sqlite' });
