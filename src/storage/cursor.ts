@@ -49,6 +49,7 @@ export class CursorSource implements Parkable {
   #iterator: Iterator<unknown[]> | null;
   #buffer: unknown[][] = [];
   #ahead: unknown[] | undefined;
+  #canceled: Error | null = null;
   rowsRead: number;
   rowsWritten: number;
   readonly #readsPerRow: number;
@@ -67,6 +68,7 @@ export class CursorSource implements Parkable {
 
   /** The next row (its values converted), or undefined once consumed. */
   take(): SqlStorageValue[] | undefined {
+    if (this.#canceled) throw this.#canceled;
     const row = this.#ahead;
     if (row === undefined) return undefined;
     this.#ahead = this.#fetch();
@@ -87,6 +89,11 @@ export class CursorSource implements Parkable {
   park(): void {
     if (!this.#iterator) return;
     for (let row = this.#step(); row !== undefined; row = this.#step()) this.#buffer.push(row);
+  }
+
+  cancel(err: Error): void {
+    this.close();
+    this.#canceled = err;
   }
 
   /** Ends the cursor: no more rows, the statement is reset. */

@@ -3,7 +3,8 @@
  * statement lazily (`cursor.ts`), and SQLite refuses a few things while a statement runs on the
  * connection: a WAL checkpoint and DROP TABLE fail with SQLITE_LOCKED, and better-sqlite3 will not
  * close the connection. Before those, the storage layer parks every open cursor: its remaining rows
- * are read into memory and its statement reset, so the cursor goes on from its buffer.
+ * are read into memory and its statement reset, so the cursor goes on from its buffer. `deleteAll()`
+ * cancels them instead, as the reference does: the data they would read is gone.
  */
 import type Database from 'better-sqlite3';
 
@@ -11,6 +12,8 @@ import type Database from 'better-sqlite3';
 export interface Parkable {
   /** Reads the remaining rows into memory and resets the statement. */
   park(): void;
+  /** Ends the cursor: its statement is reset and every later read throws `err`. */
+  cancel(err: Error): void;
 }
 
 const openByDb = new WeakMap<Database.Database, Set<Parkable>>();
@@ -30,4 +33,11 @@ export function parkCursors(db: Database.Database): void {
   const set = openByDb.get(db);
   if (!set) return;
   for (const cursor of [...set]) cursor.park();
+}
+
+/** Cancels every open cursor of `db`: their statements are reset and their reads throw `err`. */
+export function cancelCursors(db: Database.Database, err: Error): void {
+  const set = openByDb.get(db);
+  if (!set) return;
+  for (const cursor of [...set]) cursor.cancel(err);
 }

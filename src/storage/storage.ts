@@ -6,7 +6,7 @@
  * the returned promise, as the reference does.
  */
 import type { AlarmStore } from './alarm-store.js';
-import { notSqliteBackend, StorageError, StorageTypeError, TransactionError } from './errors.js';
+import { notSqliteBackend, SqlError, StorageError, StorageTypeError, TransactionError } from './errors.js';
 import type { InputGate } from './gates.js';
 import type { KvStore } from './kv.js';
 import { checkKeyCount, checkKeySize, checkValueSize } from './limits.js';
@@ -14,7 +14,7 @@ import {
   argumentTypeError, compileListOptions, isDictionary, optionsObject, toKey, type GetOptions, type ListOptions, type PutOptions,
 } from './list-options.js';
 import type { PitrApi } from './pitr.js';
-import { parkCursors } from './open-cursors.js';
+import { cancelCursors } from './open-cursors.js';
 import { serialize } from './serialize.js';
 import type { StorageSession } from './session.js';
 import type { SqlStorage } from './sql.js';
@@ -181,8 +181,8 @@ export class ObjectStorage {
         if (session.backend === 'kv') return kv.clearInChunks(!opts.allowUnconfirmed);
         // Always confirmed (allowUnconfirmed is ignored), and atomic with the rest of the batch.
         session.write(true);
-        // DROP TABLE fails while an unfinished SQL cursor still runs its statement.
-        parkCursors(session.db);
+        // The reference cancels unfinished SQL cursors (their data is gone); DROP TABLE would fail under them.
+        cancelCursors(session.db, new SqlError('SQLite query was canceled because the database was deleted.'));
         runTransactionSync(session, () => {
           kv.clear();
           dropUserSchema(session.db);

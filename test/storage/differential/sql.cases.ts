@@ -178,4 +178,37 @@ export const sqlCases = defineCases('sql', {
     return { tables: rows(s.sql, "SELECT name FROM sqlite_master WHERE name NOT LIKE '\\_%' ESCAPE '\\'") };
   },
   'integers beyond 2^53 lose precision, no BigInt': ({ sql }) => rows(sql, 'SELECT 9007199254740993 AS n, -9007199254740993 AS m'),
+  'deleteAll() drops SQL tables too, and databaseSize is a fresh one': async (s) => {
+    const fresh = s.sql.databaseSize;
+    s.sql.exec('CREATE TABLE t (a); INSERT INTO t VALUES (1)');
+    await s.put('k', 1);
+    await s.deleteAll();
+    return { tables: rows(s.sql, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 't'"), same: s.sql.databaseSize === fresh };
+  },
+  'deleteAll() while a cursor is still open': async (s) => {
+    s.sql.exec('CREATE TABLE t (a); INSERT INTO t VALUES (1), (2), (3)');
+    const c = s.sql.exec('SELECT a FROM t');
+    const first = c.next().value;
+    const result = await s.deleteAll().then(() => 'done', (err: unknown) => String(err));
+    return { first, result, rest: attempt(() => c.toArray()) };
+  },
+  'SQL writes in a rolled-back transaction are undone': async (s) => {
+    s.sql.exec('CREATE TABLE t (a)');
+    await s.transaction(async (txn) => {
+      s.sql.exec('INSERT INTO t VALUES (1)');
+      await txn.put('k', 1);
+      txn.rollback();
+    });
+    return { rows: rows(s.sql, 'SELECT * FROM t'), k: await s.get('k') };
+  },
+  'a runtime error while stepping surfaces from the cursor': ({ sql }) => {
+    const c = sql.exec("SELECT value, abs(CASE WHEN value = 2 THEN -9223372036854775808 ELSE value END) AS x FROM json_each('[1,2,3]')");
+    return { first: c.next(), then: attempt(() => c.next()) };
+  },
+  'blobs come back as ArrayBuffers; views bind their own bytes': ({ sql }) => {
+    sql.exec('CREATE TABLE b (v BLOB)');
+    const bytes = new Uint8Array([0, 1, 2, 3, 4, 5]);
+    sql.exec('INSERT INTO b VALUES (?), (?)', bytes.subarray(2, 4), bytes.buffer);
+    return sql.exec('SELECT v, length(v) AS n FROM b').toArray();
+  },
 });
