@@ -10,8 +10,11 @@
  * | any identifier beginning `_zw_` (hidden tables) or `_cf_`   | not authorized: SQLITE_AUTH            |
  * | ATTACH, DETACH, CREATE TEMP, virtual tables other than fts5 | not authorized: SQLITE_AUTH            |
  * | pragmas outside the reference's allow-list                  | not authorized: SQLITE_AUTH            |
- * | functions named `sqlite_*`, `load_extension`                | not authorized to use function: NAME   |
+ * | functions named `sqlite_*`, `load_extension`                | not authorized to use function: NAME at offset N: SQLITE_ERROR |
  * | parameters in a statement that is not the last              | only the last statement can have ...   |
+ *
+ * Each statement then goes through the reference's SQLite limits and has its parameters numbered
+ * (`sql-limits.ts`).
  */
 import { SqlError, TRANSACTION_STATEMENT_MESSAGE } from './errors.js';
 import { StorageLimits } from './limits.js';
