@@ -1,5 +1,5 @@
 /** Differential cases of the cursor counters `rowsRead` and `rowsWritten`, and of lazily stepped cursors. */
-import type { SqlStorage } from '../../../src/storage/index.js';
+import type { ObjectStorage, SqlStorage } from '../../../src/storage/index.js';
 import { defineCases } from './case.js';
 
 /** A table `t (a, b)` of `n` rows. */
@@ -14,6 +14,14 @@ function counts(sql: SqlStorage, query: string, ...bindings: unknown[]): unknown
   const atExec = [c.rowsRead, c.rowsWritten];
   c.toArray();
   return { atExec, atEnd: [c.rowsRead, c.rowsWritten] };
+}
+
+/** A case body: the counts of `query` over a table of `n` rows. */
+function countsOver(n: number, query: string): (storage: ObjectStorage) => unknown {
+  return ({ sql }) => {
+    table(sql, n);
+    return counts(sql, query);
+  };
 }
 
 export const counterCases = defineCases('counters', {
@@ -55,15 +63,9 @@ export const counterCases = defineCases('counters', {
       empty: counts(sql, 'SELECT * FROM t WHERE 0'),
     };
   },
-  'count(*) reads the whole table': ({ sql }) => {
-    table(sql, 10);
-    return counts(sql, 'SELECT count(*) AS n FROM t');
-  },
+  'count(*) reads the whole table': countsOver(10, 'SELECT count(*) AS n FROM t'),
   'a filtered scan reads every row it passes over': {
-    run: ({ sql }) => {
-      table(sql, 10);
-      return counts(sql, 'SELECT * FROM t WHERE a = 3');
-    },
+    run: countsOver(10, 'SELECT * FROM t WHERE a = 3'),
     differs: {
       reason: 'stock SQLite counts no b-tree steps: a query reads the rows it returns here, every row it passes in workerd',
       workerd: { atExec: [4, 0], atEnd: [10, 0] },
@@ -137,10 +139,7 @@ export const counterCases = defineCases('counters', {
     return [one.rowsRead, two.rowsRead];
   },
   'rows read through a sort': {
-    run: ({ sql }) => {
-      table(sql, 3);
-      return counts(sql, 'SELECT a FROM t ORDER BY b DESC');
-    },
+    run: countsOver(3, 'SELECT a FROM t ORDER BY b DESC'),
     differs: {
       reason: "workerd also counts reading SQLite's internal sorter back, which stock SQLite does not expose",
       workerd: { atExec: [4, 0], atEnd: [6, 0] },
