@@ -12,12 +12,12 @@
  * connection runs in better-sqlite3's unsafe mode (`session.ts`), which lifts that rule and leaves
  * SQLite's own: the other statements run, and see and change the same data, as on the reference.
  * What SQLite itself refuses while a statement runs (checkpoint, DROP, close) is preceded by
- * parking the open cursors (`open-cursors.ts`). A statement busy in one cursor is never stepped by
+ * parking the open cursors (`open-cursors.ts`), which also bounds how many run at once. A statement busy in one cursor is never stepped by
  * another: `sql.ts` compiles a one-off copy then.
  */
 import type Database from 'better-sqlite3';
 import { SqlError } from './errors.js';
-import { openCursors, type Parkable } from './open-cursors.js';
+import { addOpenCursor, openCursors, type Parkable } from './open-cursors.js';
 
 /** A value SQL can return. */
 export type SqlStorageValue = ArrayBuffer | string | number | null;
@@ -35,13 +35,6 @@ function toValue(value: unknown): SqlStorageValue {
 
 const DONE = Object.freeze({ done: true }) as IteratorReturnResult<undefined>;
 
-/** @internal How a source counts: reads per fetched row and fixed reads and writes. */
-export interface SourceCounts {
-  readsPerRow: 0 | 1;
-  read: number;
-  written: number;
-}
-
 /** @internal The statement behind a cursor and its raw view: position, look-ahead and counters. */
 export class CursorSource implements Parkable {
   readonly #open: Set<Parkable>;
@@ -54,15 +47,25 @@ export class CursorSource implements Parkable {
   rowsWritten: number;
   readonly #readsPerRow: number;
 
-  /** Fetches the first row now, as the reference steps the statement once at `exec()`. */
-  constructor(db: Database.Database, iterator: Iterator<unknown[]> | null, counts: SourceCounts, onError: (err: unknown) => Error) {
+  /** The statement's column names (duplicates kept). */
+  readonly columns: string[];
+
+  /**
+   * Fetches the first row now, as the reference steps the statement once at `exec()`. `read` is
+   * what the statement read before any row (a `count(*)`); each fetched row adds `readsPerRow`.
+   */
+  constructor(
+    db: Database.Database, iterator: Iterator<unknown[]> | null, columns: string[], readsPerRow: number, read: number,
+    onError: (err: unknown) => Error,
+  ) {
     this.#open = openCursors(db);
     this.#onError = onError;
     this.#iterator = iterator;
-    this.rowsRead = counts.read;
-    this.rowsWritten = counts.written;
-    this.#readsPerRow = counts.readsPerRow;
-    if (iterator) this.#open.add(this);
+    this.columns = columns;
+    this.rowsRead = read;
+    this.rowsWritten = 0;
+    this.#readsPerRow = readsPerRow;
+    if (iterator) addOpenCursor(this.#open, this);
     this.#ahead = this.#fetch();
   }
 
@@ -130,19 +133,13 @@ export class CursorSource implements Parkable {
   }
 }
 
-// A cursor dropped before its end would hold its statement (and a read snapshot) forever.
-const dropped = new FinalizationRegistry<CursorSource>((source) => source.close());
-
 /** `cursor.raw()`: the same rows as arrays of column values, sharing the cursor's position. */
 export class SqlStorageRawCursor<T extends SqlStorageValue[] = SqlStorageValue[]> implements IterableIterator<T> {
   readonly #source: CursorSource;
-  // Keeps the cursor (whose collection would end the statement) alive while this view is.
-  readonly #owner: object;
 
   /** @internal built by `SqlStorageCursor.raw()`. */
-  constructor(source: CursorSource, owner: object) {
+  constructor(source: CursorSource) {
     this.#source = source;
-    this.#owner = owner;
   }
 
   /** The next row as an array, or `{ done: true }`. */
@@ -178,7 +175,6 @@ export class SqlStorageCursor<T extends Record<string, SqlStorageValue> = SqlRow
   constructor(columnNames: string[], source: CursorSource) {
     this.columnNames = columnNames;
     this.#source = source;
-    dropped.register(this, source);
   }
 
   /** Rows read so far: grows as rows are fetched (see `sql-plan.ts` for what is counted). */
@@ -211,7 +207,7 @@ export class SqlStorageCursor<T extends Record<string, SqlStorageValue> = SqlRow
 
   /** An iterator of value arrays over the same position. */
   raw<R extends SqlStorageValue[] = SqlStorageValue[]>(): SqlStorageRawCursor<R> {
-    return new SqlStorageRawCursor<R>(this.#source, this);
+    return new SqlStorageRawCursor<R>(this.#source);
   }
 
   [Symbol.iterator](): this {

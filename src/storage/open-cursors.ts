@@ -18,6 +18,23 @@ export interface Parkable {
 
 const openByDb = new WeakMap<Database.Database, Set<Parkable>>();
 
+/**
+ * Cursors left running at once on one connection. A cursor dropped unfinished would otherwise hold
+ * its statement (and a read snapshot) for good; past this many, the oldest is parked. Cheaper than a
+ * FinalizationRegistry entry per `exec()`, and a parked cursor still reads on from its buffer.
+ */
+const MAX_RUNNING = 64;
+
+/** Records `cursor` as running on its connection (`set` from `openCursors`), parking the oldest past the cap. */
+export function addOpenCursor(set: Set<Parkable>, cursor: Parkable): void {
+  set.add(cursor);
+  if (set.size <= MAX_RUNNING) return;
+  for (const oldest of set) {
+    oldest.park();
+    break;
+  }
+}
+
 /** The open cursors of `db` (a live set: cursors add and remove themselves). */
 export function openCursors(db: Database.Database): Set<Parkable> {
   let set = openByDb.get(db);

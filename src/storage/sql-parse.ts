@@ -35,6 +35,8 @@ export interface ParsedStatement {
   sql: string;
   tokens: Token[];
   parameters: ParameterLayout;
+  /** CREATE, DROP or ALTER: cached facts about other statements (their indexes) may be stale after it. */
+  schemaChange: boolean;
 }
 
 // `_zw_` names our hidden tables; `_cf_` is the reference runtime's reserved prefix, refused too so
@@ -239,6 +241,7 @@ export function parseQuery(sql: string): ParsedStatement[] {
         'When executing multiple SQL statements in a single call, only the last statement can have parameters.',
       );
     }
-    return { sql: sql.slice(first.start, last.end), tokens: group, parameters };
+    const schemaChange = ['CREATE', 'DROP', 'ALTER'].includes(first.text.toUpperCase());
+    return { sql: sql.slice(first.start, last.end), tokens: group, parameters, schemaChange };
   });
 }

@@ -13,7 +13,7 @@
  */
 import type Database from 'better-sqlite3';
 import { notSqliteBackend, SqlError, StorageTypeError } from './errors.js';
-import { CursorSource, SqlStorageCursor, type SourceCounts, type SqlStorageValue } from './cursor.js';
+import { CursorSource, SqlStorageCursor, type SqlStorageValue } from './cursor.js';
 import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { parseQuery, type ParsedStatement } from './sql-parse.js';
@@ -84,8 +84,6 @@ interface Prepared {
   columns: string[];
 }
 
-/** Statements after which cached counting facts may be stale (an index added or dropped). */
-const SCHEMA_VERBS = new Set(['CREATE', 'DROP', 'ALTER']);
 
 /** The SQL API of one session (`ctx.storage.sql`). */
 export class SqlStorage {
@@ -122,10 +120,10 @@ export class SqlStorage {
       plan = parseQuery(query);
       this.#plans.set(query, plan);
     }
-    for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, [])[0].close();
+    for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, []).close();
     const last = plan[plan.length - 1] as ParsedStatement;
-    const [source, columns] = this.#run(session, last, bindArguments(last.parameters, values));
-    return new SqlStorageCursor<T>(columns, source);
+    const source = this.#run(session, last, bindArguments(last.parameters, values));
+    return new SqlStorageCursor<T>(source.columns, source);
   }
 
   /** Bytes in use by the database: (page_count - freelist_count) * page_size. */
@@ -161,18 +159,20 @@ export class SqlStorage {
     return prepared;
   }
 
+  /** Maps an error from SQLite while stepping: a critical one breaks the session first. */
+  readonly #onError = (err: unknown): Error => {
+    this.#session?.checkStatementError(err);
+    return sqlError(err);
+  };
+
   /** Runs one statement: a reader as a lazily stepped source, a plain write to completion. */
-  #run(session: StorageSession, statement: ParsedStatement, args: unknown[]): [CursorSource, string[]] {
-    const result = this.#runStatement(session, statement, args);
-    if (SCHEMA_VERBS.has(statement.tokens[0]?.text.toUpperCase() ?? '')) this.#statements.clear();
-    return result;
+  #run(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
+    const source = this.#runStatement(session, statement, args);
+    if (statement.schemaChange) this.#statements.clear();
+    return source;
   }
 
-  #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[]): [CursorSource, string[]] {
-    const onError = (err: unknown): Error => {
-      session.checkStatementError(err);
-      return sqlError(err);
-    };
+  #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
     let prepared: Prepared;
     try {
       prepared = this.#prepare(session.db, statement);
@@ -184,9 +184,8 @@ export class SqlStorage {
     const read = plan.countRoots.length > 0 ? rowsUnder(session.db, plan.countRoots) : 0;
     const readsPerRow = plan.readsPerRow ? 1 : 0;
     if (stmt.readonly) {
-      const counts = { readsPerRow, read, written: 0 } as const;
-      if (!stmt.reader) return [this.#complete(session, stmt, args, counts, onError), columns];
-      return [new CursorSource(session.db, this.#iterate(stmt, args, onError), counts, onError), columns];
+      if (!stmt.reader) return this.#complete(session, stmt, args, columns, read);
+      return new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError);
     }
     session.write(true);
     this.#totalChanges ??= session.db.prepare('SELECT total_changes()').pluck();
@@ -195,12 +194,12 @@ export class SqlStorage {
     const before = session.writeSeq === this.#lastWriteSeq + 1 ? this.#lastTotal : (this.#totalChanges.get() as number);
     let source: CursorSource;
     if (stmt.reader) {
-      source = new CursorSource(session.db, this.#iterate(stmt, args, onError), { readsPerRow, read, written: 0 }, onError);
+      source = new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError);
       // A write with RETURNING has done all its writes at the first step (SQLite buffers the rows),
       // but while it is unfinished SQLite refuses to COMMIT: read its rows out now.
       source.park();
     } else {
-      source = this.#complete(session, stmt, args, { readsPerRow: 0, read, written: 0 }, onError);
+      source = this.#complete(session, stmt, args, columns, read);
     }
     this.#lastTotal = this.#totalChanges.get() as number;
     this.#lastWriteSeq = session.writeSeq;
@@ -209,24 +208,24 @@ export class SqlStorage {
     const rows = stmt.reader ? changed : this.#lastChanges;
     source.rowsWritten = changed + rows * plan.indexWritesPerRow;
     if (!stmt.reader && plan.seeks) source.rowsRead += rows;
-    return [source, columns];
+    return source;
   }
 
-  #iterate(stmt: Database.Statement, args: unknown[], onError: (err: unknown) => Error): Iterator<unknown[]> {
+  #iterate(stmt: Database.Statement, args: unknown[]): Iterator<unknown[]> {
     try {
       return stmt.iterate(...args) as Iterator<unknown[]>;
     } catch (err) {
-      throw onError(err);
+      throw this.#onError(err);
     }
   }
 
   /** Runs a statement that returns no rows; its source is already at its end. */
-  #complete(session: StorageSession, stmt: Database.Statement, args: unknown[], counts: SourceCounts, onError: (err: unknown) => Error): CursorSource {
+  #complete(session: StorageSession, stmt: Database.Statement, args: unknown[], columns: string[], read: number): CursorSource {
     try {
       this.#lastChanges = stmt.run(...args).changes;
     } catch (err) {
-      throw onError(err);
+      throw this.#onError(err);
     }
-    return new CursorSource(session.db, null, counts, onError);
+    return new CursorSource(session.db, null, columns, 0, read, this.#onError);
   }
 }

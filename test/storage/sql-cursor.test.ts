@@ -69,4 +69,16 @@ describe('an unfinished SQL cursor', () => {
     });
     expect(result).toEqual([{ a: 1 }, [{ a: 1 }, { a: 2 }], [{ a: 1 }, { a: 2 }], [{ a: 2 }]]);
   });
+
+  it('many left unfinished: the oldest are parked and still read on', async () => {
+    const run = probe(openNamespace(Probe, { backend: 'sqlite' }));
+    const result = await run(({ storage: { sql } }) => {
+      sql.exec('CREATE TABLE t (a); INSERT INTO t VALUES (1), (2), (3)');
+      const cursors = Array.from({ length: 100 }, () => sql.exec<{ a: number }>('SELECT a FROM t'));
+      sql.exec('INSERT INTO t VALUES (4)');
+      // The first cursors were parked (their rows buffered) before the insert; the last still run.
+      return { first: cursors[0]?.toArray().length, last: cursors[99]?.toArray().length };
+    });
+    expect(result).toEqual({ first: 3, last: 4 });
+  });
 });
