@@ -67,6 +67,15 @@ export function checkLimits(tokens: Token[], start: number): ParameterLayout {
     }
     if (numberOf.has(token.text)) continue;
     if (++count > MAX_VARIABLES) throw limitError('too many SQL variables', offset);
+    // better-sqlite3 binds named parameters by their name without its prefix, so `:a` and `@a` in
+    // one statement (two parameters to SQLite) would get the same value: refuse rather than guess.
+    const twin = [...numberOf.keys()].find((other) => other.slice(1) === token.text.slice(1));
+    if (twin !== undefined) {
+      throw new SqlError(
+        `Parameters ${twin} and ${token.text} differ only in their prefix, which zonewall cannot bind apart; rename one.`,
+        'SQLITE_RANGE',
+      );
+    }
     names.set(count, token.text);
     numberOf.set(token.text, count);
   }
