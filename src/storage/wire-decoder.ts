@@ -1,0 +1,234 @@
+/**
+ * A decoder of the common subset of V8's serialization format, for `list()`, which turns
+ * thousands of stored values into objects at once. Node's `v8.Deserializer` costs an object, a
+ * native call and a copy per value; this reads the plain data most values are made of (strings,
+ * numbers, booleans, null, undefined, plain objects, dense arrays) straight from the page's bytes
+ * and gives up on anything else - a tag it does not know, a back-reference (shared or circular
+ * objects), a `__proto__` key - so the caller decodes that value with `v8.Deserializer` instead.
+ * Giving up is always safe: each stored value is a complete serialization of its own.
+ *
+ * Tags (V8 `src/objects/value-serializer.cc`, wire format version 15, as written by
+ * `v8.Serializer` with `writeHeader()`): header `0xFF <version>`; `\0` padding; `_` undefined, `0`
+ * null, `T` true, `F` false; `I` zigzag int32, `U` uint32, `N` double (little-endian); `"` one-byte
+ * (Latin-1) string, `c` two-byte (UTF-16LE) string, `S` UTF-8 string, each with a varint byte
+ * length; `o` ... `{ <count>` object; `A <length>` ... `$ <count> <length>` dense array, `-` a hole;
+ * `a <length>` key/value pairs `@ <count> <length>` sparse (holey) array, up to `MAX_SPARSE_LENGTH`.
+ */
+
+/** Thrown (as a value, never escaping this module's caller) when a value needs the full deserializer. */
+export const UNSUPPORTED: unique symbol = Symbol('unsupported');
+
+const WIRE_VERSION = 15;
+
+/** Longest sparse array decoded here; longer ones (mostly holes) go to the full deserializer. */
+const MAX_SPARSE_LENGTH = 65_536;
+
+/** Property names up to this many Latin-1 bytes are looked up in the name cache. */
+const MAX_CACHED_NAME = 32;
+const NAME_SLOTS = 512;
+
+/**
+ * Node's own Buffer decoders, which `toString(encoding, start, end)` dispatches to: called
+ * directly they skip the dispatch, a measurable share of a list of thousands of values.
+ */
+interface BufferSlices {
+  latin1Slice(start: number, end: number): string;
+  ucs2Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+/** A cached property name: its bytes and the string (interned by V8 after its first use as a key). */
+interface CachedName {
+  bytes: Buffer;
+  name: string;
+}
+
+/** Reads one value per call from a buffer; `decode` returns UNSUPPORTED instead of throwing. */
+export class WireDecoder {
+  #buf: Buffer = Buffer.alloc(0);
+  #pos = 0;
+  #end = 0;
+  /**
+   * Objects of one list mostly share their property names: reusing one string per name saves a
+   * decode per property and lets V8 find the property without interning a fresh string each time.
+   */
+  readonly #names: Array<CachedName | undefined> = new Array(NAME_SLOTS);
+
+  /** Decodes the serialized value in `buf[start, end)`, or returns UNSUPPORTED. */
+  decode(buf: Buffer, start: number, end: number): unknown {
+    this.#buf = buf;
+    this.#pos = start;
+    this.#end = end;
+    try {
+      if (buf[start] !== 0xff || this.#byte() !== 0xff || this.#varint() !== WIRE_VERSION) return UNSUPPORTED;
+      const value = this.#value();
+      return this.#pos === end ? value : UNSUPPORTED;
+    } catch (err) {
+      if (err === UNSUPPORTED) return UNSUPPORTED;
+      throw err;
+    }
+  }
+
+  #byte(): number {
+    if (this.#pos >= this.#end) throw UNSUPPORTED;
+    return this.#buf[this.#pos++] as number;
+  }
+
+  #varint(): number {
+    const first = this.#buf[this.#pos];
+    if (first !== undefined && first < 0x80 && this.#pos < this.#end) {
+      this.#pos++;
+      return first;
+    }
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const b = this.#byte();
+      result += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return result;
+      shift += 7;
+      if (shift > 49) throw UNSUPPORTED;
+    }
+  }
+
+  #tag(): number {
+    let tag = this.#byte();
+    while (tag === 0x00) tag = this.#byte(); // padding
+    return tag;
+  }
+
+  #value(): unknown {
+    return this.#valueOf(this.#tag());
+  }
+
+  #valueOf(tag: number): unknown {
+    switch (tag) {
+      case 0x22: return this.#string('latin1'); // "
+      case 0x63: return this.#string('utf16le'); // c
+      case 0x53: return this.#string('utf8'); // S
+      case 0x49: { // I: zigzag int32
+        const z = this.#varint();
+        return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+      }
+      case 0x55: return this.#varint(); // U
+      case 0x4e: { // N
+        if (this.#pos + 8 > this.#end) throw UNSUPPORTED;
+        const n = this.#buf.readDoubleLE(this.#pos);
+        this.#pos += 8;
+        return n;
+      }
+      case 0x54: return true; // T
+      case 0x46: return false; // F
+      case 0x30: return null; // 0
+      case 0x5f: return undefined; // _
+      case 0x6f: return this.#object(); // o
+      case 0x41: return this.#denseArray(); // A
+      case 0x61: return this.#sparseArray(); // a
+      default: throw UNSUPPORTED;
+    }
+  }
+
+  #string(encoding: 'latin1' | 'utf16le' | 'utf8'): string {
+    const length = this.#varint();
+    const start = this.#pos;
+    if (start + length > this.#end) throw UNSUPPORTED;
+    this.#pos += length;
+    const buf = this.#buf as unknown as BufferSlices;
+    if (encoding === 'latin1') return buf.latin1Slice(start, start + length);
+    return encoding === 'utf16le' ? buf.ucs2Slice(start, start + length) : buf.utf8Slice(start, start + length);
+  }
+
+  /** A short Latin-1 property name, from the name cache when the same bytes were seen before. */
+  #name(): string {
+    const length = this.#varint();
+    const start = this.#pos;
+    const end = start + length;
+    if (end > this.#end) throw UNSUPPORTED;
+    this.#pos = end;
+    const buf = this.#buf;
+    if (length === 0 || length > MAX_CACHED_NAME) return (buf as unknown as BufferSlices).latin1Slice(start, end);
+    let hash = length;
+    for (let i = start; i < end; i++) hash = (hash * 31 + (buf[i] as number)) | 0;
+    const slot = hash & (NAME_SLOTS - 1);
+    const cached = this.#names[slot];
+    if (cached !== undefined && cached.bytes.length === length) {
+      let same = true;
+      for (let i = 0; i < length; i++) {
+        if (cached.bytes[i] !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return cached.name;
+    }
+    const name = (buf as unknown as BufferSlices).latin1Slice(start, end);
+    this.#names[slot] = { bytes: Buffer.from(buf.subarray(start, end)), name };
+    return name;
+  }
+
+  /** A property key: a string or a number (array-index keys are written as numbers). */
+  #key(tag: number): string | number {
+    const key = tag === 0x22 ? this.#name() : this.#valueOf(tag);
+    if (typeof key === 'string') {
+      // Assignment would set the prototype, where the deserializer defines an own property.
+      if (key === '__proto__') throw UNSUPPORTED;
+      return key;
+    }
+    if (typeof key === 'number') return key;
+    throw UNSUPPORTED;
+  }
+
+  #object(): Record<string | number, unknown> {
+    const object: Record<string | number, unknown> = {};
+    let count = 0;
+    for (;;) {
+      const tag = this.#tag();
+      if (tag === 0x7b) { // {
+        if (this.#varint() !== count) throw UNSUPPORTED;
+        return object;
+      }
+      const key = this.#key(tag);
+      object[key] = this.#value();
+      count++;
+    }
+  }
+
+  #sparseArray(): unknown[] {
+    const length = this.#varint();
+    if (length > MAX_SPARSE_LENGTH) throw UNSUPPORTED;
+    const array: unknown[] = new Array(length);
+    let count = 0;
+    for (;;) {
+      const tag = this.#tag();
+      if (tag === 0x40) { // @
+        if (this.#varint() !== count || this.#varint() !== length) throw UNSUPPORTED;
+        return array;
+      }
+      const key = this.#key(tag);
+      (array as unknown as Record<string | number, unknown>)[key] = this.#value();
+      count++;
+    }
+  }
+
+  #denseArray(): unknown[] {
+    const length = this.#varint();
+    if (length > this.#end - this.#pos) throw UNSUPPORTED;
+    const array: unknown[] = new Array(length);
+    for (let i = 0; i < length; i++) {
+      const tag = this.#tag();
+      if (tag === 0x2d) continue; // - : a hole
+      array[i] = this.#valueOf(tag);
+    }
+    let count = 0;
+    for (;;) {
+      const tag = this.#tag();
+      if (tag === 0x24) { // $
+        if (this.#varint() !== count || this.#varint() !== length) throw UNSUPPORTED;
+        return array;
+      }
+      const key = this.#key(tag);
+      (array as unknown as Record<string | number, unknown>)[key] = this.#value();
+      count++;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * `list()` over ranges longer than one read chunk (256 rows): every pair once, in UTF-8 byte order
+ * forward and backward, limits that end inside, at and past a chunk boundary, keys with NUL and
+ * non-ASCII characters at the boundaries, and values the fast decoder hands to the full
+ * deserializer (Date, Map, shared objects) mixed with plain ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { BACKENDS, openNamespace, Probe, probe } from './helpers.js';
+
+const byUtf8 = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+function fixture(): Record<string, unknown> {
+  const entries: Record<string, unknown> = {};
+  for (let i = 0; i < 700; i++) {
+    const key = i % 7 === 0 ? `k${String(i).padStart(4, '0')}\u0000nul` : i % 11 === 0 ? `k${String(i).padStart(4, '0')}\u00e9\u4e2d` : `k${String(i).padStart(4, '0')}`;
+    const shared = { i };
+    entries[key] = i % 5 === 0 ? new Date(i) : i % 13 === 0 ? { a: shared, b: shared } : i % 17 === 0 ? new Map([[i, 'm']]) : { i, s: 'x'.repeat(i % 50), list: [i, null, true] };
+  }
+  return entries;
+}
+
+describe.each(BACKENDS)('list() across read chunks (%s backend)', (backend) => {
+  const entries = fixture();
+  const keys = Object.keys(entries).sort(byUtf8);
+
+  it.each([
+    ['everything', {}, keys],
+    ['everything backwards', { reverse: true }, [...keys].reverse()],
+    ['limit 255', { limit: 255 }, keys.slice(0, 255)],
+    ['limit 256', { limit: 256 }, keys.slice(0, 256)],
+    ['limit 257', { limit: 257 }, keys.slice(0, 257)],
+    ['limit 513 backwards', { limit: 513, reverse: true }, [...keys].reverse().slice(0, 513)],
+    ['startAfter a NUL key, limit 300', { startAfter: keys[6], limit: 300 }, keys.slice(7, 307)],
+    ['end, backwards, limit 400', { end: keys[600], reverse: true, limit: 400 }, keys.slice(200, 600).reverse()],
+    ['prefix', { prefix: 'k03' }, keys.filter((k) => k.startsWith('k03'))],
+  ] as Array<[string, Record<string, unknown>, string[]]>)('%s', async (_name, options, expected) => {
+    const run = probe(openNamespace(Probe, { backend }));
+    await run(async ({ storage }) => {
+      const names = Object.keys(entries);
+      for (let i = 0; i < names.length; i += 100) await storage.put(Object.fromEntries(names.slice(i, i + 100).map((k) => [k, entries[k]])));
+    });
+    const listed = await run(async ({ storage }) => [...(await storage.list(options)).entries()]);
+    expect(listed.map(([k]) => k)).toEqual(expected);
+    for (const [key, value] of listed) expect(value).toEqual(entries[key]);
+    const shared = listed.find(([key]) => key.startsWith('k0013'))?.[1] as { a: object; b: object };
+    if (shared) expect(shared.a).toBe(shared.b);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The in-JS decoder of V8's serialization format that `list()` uses: for every value it accepts it
+ * must give exactly what `v8.Deserializer` gives (same values, same own keys in the same order,
+ * same holes), and it must refuse (UNSUPPORTED) every value outside its subset, so the caller
+ * falls back to the full deserializer.
+ */
+import v8 from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { UNSUPPORTED, WireDecoder } from '../../src/storage/wire-decoder.js';
+
+function serialize(value: unknown): Buffer {
+  const s = new v8.Serializer();
+  s.writeHeader();
+  s.writeValue(value);
+  return s.releaseBuffer();
+}
+
+function reference(bytes: Buffer): unknown {
+  const d = new v8.Deserializer(bytes);
+  d.readHeader();
+  return d.readValue();
+}
+
+/** A structural description that tells holes from undefined and records key order. */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return { array: Object.keys(value).map((k) => [k, shape((value as unknown as Record<string, unknown>)[k])]), length: value.length };
+  }
+  if (typeof value === 'object' && value !== null) {
+    return { proto: Object.getPrototypeOf(value) === Object.prototype, keys: Object.keys(value).map((k) => [k, shape((value as Record<string, unknown>)[k])]) };
+  }
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : Number.isNaN(value) ? 'NaN' : value;
+  return value;
+}
+
+const supported: Array<[string, unknown]> = [
+  ['undefined', undefined], ['null', null], ['true', true], ['false', false],
+  ['small int', 42], ['negative int', -7], ['int32 extremes', [2 ** 31 - 1, -(2 ** 31)]], ['double', 3.25],
+  ['-0, NaN, Infinity', [-0, NaN, Infinity, -Infinity]], ['large integer', 2 ** 53 - 1],
+  ['empty string', ''], ['latin1 string', 'caf\u00e9 \u00ff'], ['two-byte string', 'z\u00fc\u0301rich \u4e2d \ud83d\ude00'],
+  ['lone surrogate', 'a\ud800b'], ['1 KiB string', 'v'.repeat(1024)],
+  ['object', { id: 1, name: 'item 1', tags: ['a', 'b'], nested: { deep: [null, { x: true }] } }],
+  ['index keys first', { b: 1, 2: 'two', a: 3, 1: 'one', 4294967294: 'big index', '-1': 'neg' }],
+  ['empty object and array', [{}, []]],
+  ['holey array', [1, , 3, , undefined]], // eslint-disable-line no-sparse-arrays
+  ['sparse array with properties', Object.assign((() => { const a: unknown[] = []; a[1000] = 1; return a; })(), { p: 2 })],
+  ['array with properties', Object.assign([1, 2], { extra: 'x' })],
+  ['two-byte keys', { 'cl\u00e9': 1, '\u4e2d': 2 }],
+];
+
+const unsupported: Array<[string, unknown]> = [
+  ['Date', new Date(0)], ['RegExp', /x/g], ['Map', new Map([[1, 2]])], ['Set', new Set([1])],
+  ['BigInt', 10n], ['ArrayBuffer', new ArrayBuffer(4)], ['Uint8Array', new Uint8Array([1, 2])],
+  ['boxed string', Object('s')], ['Error', new Error('e')],
+  ['shared object (back-reference)', (() => { const a = { x: 1 }; return { a, b: a }; })()],
+  ['circular', (() => { const a: Record<string, unknown> = {}; a.self = a; return a; })()],
+  ['__proto__ key', JSON.parse('{"__proto__": {"polluted": true}}')],
+  ['very sparse array', (() => { const a: unknown[] = []; a[100_000] = 1; return a; })()],
+  ['object inside Date-bearing array', [1, new Date(5)]],
+];
+
+describe('WireDecoder', () => {
+  const decoder = new WireDecoder();
+
+  it.each(supported)('decodes %s exactly as v8.Deserializer does', (_name, value) => {
+    const bytes = serialize(value);
+    const decoded = decoder.decode(bytes, 0, bytes.length);
+    expect(decoded).not.toBe(UNSUPPORTED);
+    expect(shape(decoded)).toEqual(shape(reference(bytes)));
+  });
+
+  it.each(unsupported)('refuses %s (the caller falls back)', (_name, value) => {
+    const bytes = serialize(value);
+    expect(decoder.decode(bytes, 0, bytes.length)).toBe(UNSUPPORTED);
+  });
+
+  it('decodes a value in the middle of a larger buffer, and refuses truncated or corrupt bytes', () => {
+    const parts = [serialize('first'), serialize({ k: [1, 2] }), serialize(3)];
+    const all = Buffer.concat(parts);
+    const at = (parts[0] as Buffer).length;
+    expect(decoder.decode(all, at, at + (parts[1] as Buffer).length)).toEqual({ k: [1, 2] });
+    const object = serialize({ k: 'value' });
+    expect(decoder.decode(object, 0, object.length - 3)).toBe(UNSUPPORTED);
+    expect(decoder.decode(Buffer.from([1, 2, 3]), 0, 3)).toBe(UNSUPPORTED);
+    expect(decoder.decode(all, 0, at + 1)).toBe(UNSUPPORTED); // trailing bytes
+  });
+});
