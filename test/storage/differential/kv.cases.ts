@@ -97,4 +97,41 @@ export const kvCases = defineCases('kv', {
       },
     },
   },
+  'more values: errors, boxed primitives, typed arrays, unicode, circular references': async (s) => {
+    const circular: Record<string, unknown> = { name: 'loop' };
+    circular.self = circular;
+    const values = {
+      error: new RangeError('bad range'), boxedString: new String('s'), boxedNumber: new Number(-0),
+      floats: new Float64Array([1.5, -0, NaN, Infinity]), bigints: new BigInt64Array([-1n, 2n ** 62n]),
+      view: new DataView(new Uint8Array([7, 8, 9]).buffer, 1, 2), unicode: 'a\u00e9\u{1F600}\uD800z',
+      nestedMap: new Map<unknown, unknown>([[1, new Set(['x'])], ['k', { deep: [new Date(86_400_000)] }]]),
+      big: -(2n ** 70n), sparse: Object.assign([1, , 3], { extra: 'prop' }), invalidDate: new Date(NaN),
+    };
+    await s.put(values);
+    await s.put('circular', circular);
+    const back = await s.get<Record<string, unknown>>('circular');
+    const got = await s.get(Object.keys(values));
+    const error = got.get('error') as Error;
+    return {
+      circular: back?.self === back, name: back?.name,
+      errorKind: [error instanceof RangeError, error.message],
+      boxed: [typeof got.get('boxedString'), String(got.get('boxedString')), Object.is(Number(got.get('boxedNumber')), -0)],
+      rest: [...got].filter(([k]) => !['error', 'boxedString', 'boxedNumber'].includes(k)),
+    };
+  },
+  'options are accepted and change nothing observable': async (s) => {
+    await s.put('a', 1, { allowUnconfirmed: true, noCache: true });
+    await s.put({ b: 2 }, { allowConcurrency: true });
+    return {
+      get: await s.get('a', { allowConcurrency: true, noCache: true }),
+      list: [...(await s.list({ allowConcurrency: true, noCache: true }))],
+      deleted: await s.delete('b', { allowUnconfirmed: true }),
+    };
+  },
+  'reads see writes not yet committed; sync() resolves after them': async (s) => {
+    const put = s.put('a', 1);
+    const seen = await s.get('a');
+    await put;
+    return { seen, synced: await s.sync(), after: await s.get('a') };
+  },
 });

@@ -68,4 +68,29 @@ export const txnCases = defineCases('txn', {
       many: [...(await txn.get(['b', 'c']))],
     }));
   },
+  'transactionSync: nesting, KV and SQL together, return value': (s) => {
+    s.sql.exec('CREATE TABLE t (v)');
+    const value = s.transactionSync(() => {
+      s.sql.exec('INSERT INTO t VALUES (1)');
+      const inner = attempt(() => s.transactionSync(() => {
+        s.sql.exec('INSERT INTO t VALUES (2)');
+        throw new Error('inner fails');
+      }));
+      return { inner, rows: s.sql.exec('SELECT v FROM t').raw().toArray() };
+    });
+    return { value, after: s.sql.exec('SELECT v FROM t').raw().toArray() };
+  },
+  'alarm operations inside a transaction': async (s) => s.transaction(async (txn) => {
+    await txn.setAlarm(4_102_444_800_000);
+    const inside = await txn.getAlarm();
+    await txn.deleteAlarm();
+    return { inside, afterDelete: await txn.getAlarm() };
+  }),
+  'blockConcurrencyWhile returns the callback value': async (_s, ctx) => ({
+    sync: await ctx.blockConcurrencyWhile(() => 1),
+    async: await ctx.blockConcurrencyWhile(async () => {
+      await ctx.storage.put('a', 2);
+      return ctx.storage.get('a');
+    }),
+  }),
 });
