@@ -59,6 +59,8 @@ export async function startWorkerd(): Promise<Runtime> {
     durableObjects: { OBJ: { className: 'Obj', useSQLite: true } },
     host: '127.0.0.1',
     port: 0,
+    // No network: never fetch the Request.cf data (Miniflare skips it only when NODE_ENV is test).
+    cf: false,
   });
   await mf.ready;
   return {
