@@ -100,6 +100,8 @@ export class SqlStorage {
   /** @internal built by the storage; `null` on the `kv` backend, where every call throws. */
   constructor(session: StorageSession | null) {
     this.#session = session;
+    // A rollback can undo DDL (an added column or index): cached column names and counting facts go.
+    session?.onRollback(() => this.#statements.clear());
   }
 
   /**

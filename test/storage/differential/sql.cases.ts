@@ -211,4 +211,16 @@ export const sqlCases = defineCases('sql', {
     sql.exec('INSERT INTO b VALUES (?), (?)', bytes.subarray(2, 4), bytes.buffer);
     return sql.exec('SELECT v, length(v) AS n FROM b').toArray();
   },
+  'SELECT * follows the schema: ALTER, and ALTER rolled back': async (s) => {
+    s.sql.exec('CREATE TABLE t (a); INSERT INTO t VALUES (1)');
+    const before = s.sql.exec('SELECT * FROM t').toArray();
+    s.sql.exec('ALTER TABLE t ADD COLUMN b DEFAULT 2');
+    const altered = s.sql.exec('SELECT * FROM t').toArray();
+    await s.transaction(async (txn) => {
+      s.sql.exec('ALTER TABLE t ADD COLUMN c DEFAULT 3');
+      s.sql.exec('SELECT * FROM t').toArray();
+      txn.rollback();
+    });
+    return { before, altered, rolledBack: s.sql.exec('SELECT * FROM t').toArray() };
+  },
 });
