@@ -59,4 +59,16 @@ export const alarmCases = defineCases('alarm', {
       settled: (o) => ((o as { attempts?: unknown[] }).attempts?.length ?? 0) >= 2 && (o as { alarm: unknown }).alarm === null,
     },
   },
+  'an alarm that falls due while an event awaits a timer': {
+    run: async (s) => {
+      await s.setAlarm(Date.now() + 10);
+      // Awaiting a timer opens the input gate; does the alarm event run meanwhile?
+      for (let i = 0; i < 200 && (await s.get('alarm-attempts')) === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+      return { ranDuringEvent: (await s.get('alarm-attempts')) !== undefined };
+    },
+    later: {
+      run: async (s) => ({ attempts: await s.get('alarm-attempts'), alarm: await s.getAlarm() }),
+      settled: (o) => (o as { alarm: unknown }).alarm === null,
+    },
+  },
 });
