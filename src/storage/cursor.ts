@@ -12,8 +12,8 @@
  * connection runs in better-sqlite3's unsafe mode (`session.ts`), which lifts that rule and leaves
  * SQLite's own: the other statements run, and see and change the same data, as on the reference.
  * What SQLite itself refuses while a statement runs (checkpoint, DROP, close) is preceded by
- * parking the open cursors (`open-cursors.ts`), which also bounds how many run at once. A statement busy in one cursor is never stepped by
- * another: `sql.ts` compiles a one-off copy then.
+ * parking the open cursors (`open-cursors.ts`), which also bounds how many run at once. A
+ * statement busy in one cursor is never stepped by another: `sql.ts` compiles a one-off copy then.
  */
 import type Database from 'better-sqlite3';
 import { SqlError } from './errors.js';
@@ -41,6 +41,9 @@ export class CursorSource implements Parkable {
   readonly #onError: (err: unknown) => Error;
   #iterator: Iterator<unknown[]> | null;
   #buffer: unknown[][] = [];
+  #buffered = 0;
+  /** An error met while parking, thrown when the reader reaches it. */
+  #deferred: Error | null = null;
   #ahead: unknown[] | undefined;
   #canceled: Error | null = null;
   rowsRead: number;
@@ -90,8 +93,12 @@ export class CursorSource implements Parkable {
   }
 
   park(): void {
-    if (!this.#iterator) return;
-    for (let row = this.#step(); row !== undefined; row = this.#step()) this.#buffer.push(row);
+    try {
+      for (let row = this.#step(); row !== undefined; row = this.#step()) this.#buffer.push(row);
+    } catch (err) {
+      // Parking runs for someone else (a checkpoint, a cap): the error belongs to this cursor's reader.
+      this.#deferred = err as Error;
+    }
   }
 
   cancel(err: Error): void {
@@ -103,6 +110,8 @@ export class CursorSource implements Parkable {
   close(): void {
     this.#ahead = undefined;
     this.#buffer = [];
+    this.#buffered = 0;
+    this.#deferred = null;
     if (this.#iterator) {
       this.#iterator.return?.();
       this.#iterator = null;
@@ -111,7 +120,21 @@ export class CursorSource implements Parkable {
   }
 
   #fetch(): unknown[] | undefined {
-    const row = this.#buffer.length > 0 ? this.#buffer.shift() : this.#step();
+    let row: unknown[] | undefined;
+    if (this.#buffered < this.#buffer.length) {
+      row = this.#buffer[this.#buffered];
+      this.#buffer[this.#buffered++] = [];
+    } else if (this.#buffer.length > 0) {
+      this.#buffer = [];
+      this.#buffered = 0;
+      return this.#fetch();
+    } else if (this.#deferred) {
+      const err = this.#deferred;
+      this.#deferred = null;
+      throw err;
+    } else {
+      row = this.#step();
+    }
     if (row !== undefined) this.rowsRead += this.#readsPerRow;
     return row;
   }

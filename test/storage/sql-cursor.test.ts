@@ -81,4 +81,23 @@ describe('an unfinished SQL cursor', () => {
     });
     expect(result).toEqual({ first: 3, last: 4 });
   });
+
+  it('parked, keeps an error met in its rest for when the reader reaches it', async () => {
+    const run = probe(openNamespace(Probe, { backend: 'sqlite' }));
+    const result = await run(({ storage: { sql } }) => {
+      const failing = sql.exec("SELECT abs(CASE WHEN value = 3 THEN -9223372036854775808 ELSE value END) AS a FROM json_each('[1,2,3]')");
+      // Enough unfinished cursors after it that it is parked (its rest read, the error met).
+      const others = Array.from({ length: 70 }, () => sql.exec('SELECT 1 AS x UNION ALL SELECT 2'));
+      const rows = [failing.next().value];
+      let error = '';
+      try {
+        // Takes row 2 and fetches row 3 ahead, as an unparked cursor would: that fetch fails.
+        failing.next();
+      } catch (err) {
+        error = (err as Error).message;
+      }
+      return { rows, error, others: others.length };
+    });
+    expect(result).toEqual({ rows: [{ a: 1 }], error: 'integer overflow: SQLITE_ERROR', others: 70 });
+  });
 });
