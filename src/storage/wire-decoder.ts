@@ -37,6 +37,9 @@ interface BufferSlices {
   utf8Slice(start: number, end: number): string;
 }
 
+/** The 256 one-character Latin-1 strings: a one-byte string of length 1 needs no decoding. */
+const ONE_CHAR: readonly string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b));
+
 /** A cached property name: its bytes and the string (interned by V8 after its first use as a key). */
 interface CachedName {
   bytes: Buffer;
@@ -134,7 +137,7 @@ export class WireDecoder {
     if (start + length > this.#end) throw UNSUPPORTED;
     this.#pos += length;
     const buf = this.#buf as unknown as BufferSlices;
-    if (encoding === 'latin1') return buf.latin1Slice(start, start + length);
+    if (encoding === 'latin1') return length === 1 ? (ONE_CHAR[this.#buf[start] as number] as string) : buf.latin1Slice(start, start + length);
     return encoding === 'utf16le' ? buf.ucs2Slice(start, start + length) : buf.utf8Slice(start, start + length);
   }
 

@@ -25,6 +25,8 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const MAX_INDEX = 2 ** 32 - 2;
 const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+/** Strings up to this length are checked and written by a JS loop (its varint length is one byte). */
+const SHORT_STRING = 64;
 const INDEX = /^(?:0|[1-9][0-9]*)$/;
 
 /** Serializes values into a reused buffer; `encode` returns a fresh Buffer or UNSUPPORTED_VALUE. */
@@ -44,7 +46,9 @@ export class WireEncoder {
       this.#byte(0xff);
       this.#byte(WIRE_VERSION);
       if (!this.#value(value, 0)) return UNSUPPORTED_VALUE;
-      return Buffer.from(this.#buf.subarray(0, this.#pos));
+      const out = Buffer.allocUnsafe(this.#pos);
+      this.#buf.copy(out, 0, 0, this.#pos);
+      return out;
     } finally {
       this.#seen.clear();
       this.#busy = false;
@@ -104,6 +108,7 @@ export class WireEncoder {
   }
 
   #string(s: string): void {
+    if (s.length <= SHORT_STRING && this.#shortLatin1(s)) return;
     if (!NOT_LATIN1.test(s)) {
       this.#byte(0x22); // "
       this.#varint(s.length);
@@ -118,6 +123,27 @@ export class WireEncoder {
     this.#varint(bytes);
     this.#room(bytes);
     this.#pos += this.#buf.write(s, this.#pos, 'utf16le');
+  }
+
+  /**
+   * Writes a short string as a one-byte string in one pass that also checks it is Latin-1 (a JS
+   * loop beats a regular expression plus a native write at this size); false, with nothing
+   * written, when it is not.
+   */
+  #shortLatin1(s: string): boolean {
+    const length = s.length;
+    this.#room(2 + length);
+    const buf = this.#buf;
+    const at = this.#pos + 2; // tag and a one-byte varint (length < 128)
+    for (let i = 0; i < length; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0xff) return false;
+      buf[at + i] = c;
+    }
+    buf[this.#pos] = 0x22; // "
+    buf[this.#pos + 1] = length;
+    this.#pos = at + length;
+    return true;
   }
 
   /** A property key: array-index keys as numbers, as V8 writes them. */

@@ -16,6 +16,8 @@ function fixture(): Record<string, unknown> {
     const shared = { i };
     entries[key] = i % 5 === 0 ? new Date(i) : i % 13 === 0 ? { a: shared, b: shared } : i % 17 === 0 ? new Map([[i, 'm']]) : { i, s: 'x'.repeat(i % 50), list: [i, null, true] };
   }
+  entries[''] = 'the empty key';
+  entries['\u{1d655} astral'] = 'after every BMP key in UTF-8 order';
   return entries;
 }
 
@@ -30,7 +32,7 @@ describe.each(BACKENDS)('list() across read chunks (%s backend)', (backend) => {
     ['limit 256', { limit: 256 }, keys.slice(0, 256)],
     ['limit 257', { limit: 257 }, keys.slice(0, 257)],
     ['limit 513 backwards', { limit: 513, reverse: true }, [...keys].reverse().slice(0, 513)],
-    ['startAfter a NUL key, limit 300', { startAfter: keys[6], limit: 300 }, keys.slice(7, 307)],
+    ['startAfter a NUL key, limit 300', { startAfter: keys[7], limit: 300 }, keys.slice(8, 308)],
     ['end, backwards, limit 400', { end: keys[600], reverse: true, limit: 400 }, keys.slice(200, 600).reverse()],
     ['prefix', { prefix: 'k03' }, keys.filter((k) => k.startsWith('k03'))],
   ] as Array<[string, Record<string, unknown>, string[]]>)('%s', async (_name, options, expected) => {

@@ -37,7 +37,7 @@ const supported: Array<[string, unknown]> = [
   ['undefined', undefined], ['null', null], ['true', true], ['false', false],
   ['small int', 42], ['negative int', -7], ['int32 extremes', [2 ** 31 - 1, -(2 ** 31)]], ['double', 3.25],
   ['-0, NaN, Infinity', [-0, NaN, Infinity, -Infinity]], ['large integer', 2 ** 53 - 1],
-  ['empty string', ''], ['latin1 string', 'caf\u00e9 \u00ff'], ['two-byte string', 'z\u00fc\u0301rich \u4e2d \ud83d\ude00'],
+  ['empty string', ''], ['single characters', ['a', '\u00e9', '\u00ff', '\u0000']], ['latin1 string', 'caf\u00e9 \u00ff'], ['two-byte string', 'z\u00fc\u0301rich \u4e2d \ud83d\ude00'],
   ['lone surrogate', 'a\ud800b'], ['1 KiB string', 'v'.repeat(1024)],
   ['object', { id: 1, name: 'item 1', tags: ['a', 'b'], nested: { deep: [null, { x: true }] } }],
   ['index keys first', { b: 1, 2: 'two', a: 3, 1: 'one', 4294967294: 'big index', '-1': 'neg' }],
