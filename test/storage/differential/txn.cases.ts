@@ -93,4 +93,18 @@ export const txnCases = defineCases('txn', {
       return ctx.storage.get('a');
     }),
   }),
+  'an un-awaited put before a throwing blockConcurrencyWhile is kept': {
+    run: async (s, ctx) => {
+      void s.put('a', 1);
+      await ctx.blockConcurrencyWhile(() => {
+        throw new Error('boom');
+      });
+    },
+    later: { run: (s) => s.get('a'), settled: () => true },
+  },
+  'blockConcurrencyWhile nests 70 deep': async (_s, ctx) => {
+    const nest = (depth: number): Promise<number> =>
+      ctx.blockConcurrencyWhile(() => (depth === 70 ? depth : nest(depth + 1)));
+    return settle(() => nest(1));
+  },
 });
