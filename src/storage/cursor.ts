@@ -1,11 +1,23 @@
 /**
  * `SqlStorageCursor`, the result of `sql.exec()`: an iterator and iterable over row objects, with
  * `toArray`, `one`, `raw` (arrays of values over the same position), `columnNames`, `rowsRead` and
- * `rowsWritten`. The statement has already run to completion when the cursor exists (see `sql.ts`
- * for why), so the cursor walks a buffered result. BLOBs come out as standalone `ArrayBuffer`s and
- * duplicate column names keep the later column in row objects, as the reference does.
+ * `rowsWritten`. As in the reference, the statement is stepped lazily with one row of look-ahead:
+ * the first row is fetched at `exec()` (so writes happen there), each row taken fetches the next,
+ * and `rowsRead` grows as rows are fetched. A cursor left unfinished sees rows written after it,
+ * as SQLite gives them. BLOBs come out as standalone `ArrayBuffer`s and duplicate column names keep
+ * the later column in row objects.
+ *
+ * better-sqlite3 allows one running statement per connection; an open iterator makes every other
+ * statement throw, which would block the object's writes between two steps of a cursor. The
+ * connection runs in better-sqlite3's unsafe mode (`session.ts`), which lifts that rule and leaves
+ * SQLite's own: the other statements run, and see and change the same data, as on the reference.
+ * What SQLite itself refuses while a statement runs (checkpoint, DROP, close) is preceded by
+ * parking the open cursors (`open-cursors.ts`), which also bounds how many run at once. A
+ * statement busy in one cursor is never stepped by another: `sql.ts` compiles a one-off copy then.
  */
+import type Database from 'better-sqlite3';
 import { SqlError } from './errors.js';
+import { addOpenCursor, openCursors, type Parkable } from './open-cursors.js';
 
 /** A value SQL can return. */
 export type SqlStorageValue = ArrayBuffer | string | number | null;
@@ -23,64 +35,152 @@ function toValue(value: unknown): SqlStorageValue {
 
 const DONE = Object.freeze({ done: true }) as IteratorReturnResult<undefined>;
 
-/** @internal The shared position and counters of a cursor and its raw view. */
-export class ResultBuffer {
-  readonly rows: unknown[][];
-  readonly written: number;
-  position = 0;
+/** @internal The statement behind a cursor and its raw view: position, look-ahead and counters. */
+export class CursorSource implements Parkable {
+  readonly #open: Set<Parkable>;
+  readonly #onError: (err: unknown) => Error;
+  #iterator: Iterator<unknown[]> | null;
+  #buffer: unknown[][] = [];
+  #buffered = 0;
+  /** An error met while parking, thrown when the reader reaches it. */
+  #deferred: Error | null = null;
+  #ahead: unknown[] | undefined;
+  #canceled: Error | null = null;
+  rowsRead: number;
+  rowsWritten: number;
+  readonly #readsPerRow: number;
 
-  constructor(rows: unknown[][], written: number) {
-    this.rows = rows;
-    this.written = written;
+  /** The statement's column names (duplicates kept). */
+  readonly columns: string[];
+
+  /**
+   * Fetches the first row now, as the reference steps the statement once at `exec()`. `read` is
+   * what the statement read before any row (a `count(*)`); each fetched row adds `readsPerRow`.
+   */
+  constructor(
+    db: Database.Database, iterator: Iterator<unknown[]> | null, columns: string[], readsPerRow: number, read: number,
+    onError: (err: unknown) => Error,
+  ) {
+    this.#open = openCursors(db);
+    this.#onError = onError;
+    this.#iterator = iterator;
+    this.columns = columns;
+    this.rowsRead = read;
+    this.rowsWritten = 0;
+    this.#readsPerRow = readsPerRow;
+    if (iterator) addOpenCursor(this.#open, this);
+    this.#ahead = this.#fetch();
   }
 
+  /** The next row (its values converted), or undefined once consumed. */
   take(): SqlStorageValue[] | undefined {
-    const row = this.rows[this.position];
+    if (this.#canceled) throw this.#canceled;
+    const row = this.#ahead;
     if (row === undefined) return undefined;
-    this.rows[this.position++] = [];
+    this.#ahead = this.#fetch();
     for (let i = 0; i < row.length; i++) row[i] = toValue(row[i]);
     return row as SqlStorageValue[];
   }
 
   one<T>(convert: (row: SqlStorageValue[]) => T): T {
-    const remaining = this.rows.length - this.position;
-    if (remaining === 0) throw new SqlError('Expected exactly one result from SQL query, but got no results.');
-    if (remaining > 1) {
-      this.position = this.rows.length;
+    const row = this.take();
+    if (row === undefined) throw new SqlError('Expected exactly one result from SQL query, but got no results.');
+    if (this.#ahead !== undefined) {
+      this.close();
       throw new SqlError('Expected exactly one result from SQL query, but got multiple results.');
     }
-    return convert(this.take() as SqlStorageValue[]);
+    return convert(row);
+  }
+
+  park(): void {
+    try {
+      for (let row = this.#step(); row !== undefined; row = this.#step()) this.#buffer.push(row);
+    } catch (err) {
+      // Parking runs for someone else (a checkpoint, a cap): the error belongs to this cursor's reader.
+      this.#deferred = err as Error;
+    }
+  }
+
+  cancel(err: Error): void {
+    this.close();
+    this.#canceled = err;
+  }
+
+  /** Ends the cursor: no more rows, the statement is reset. */
+  close(): void {
+    this.#ahead = undefined;
+    this.#buffer = [];
+    this.#buffered = 0;
+    this.#deferred = null;
+    if (this.#iterator) {
+      this.#iterator.return?.();
+      this.#iterator = null;
+      this.#open.delete(this);
+    }
+  }
+
+  #fetch(): unknown[] | undefined {
+    let row: unknown[] | undefined;
+    if (this.#buffered < this.#buffer.length) {
+      row = this.#buffer[this.#buffered];
+      this.#buffer[this.#buffered++] = [];
+    } else if (this.#buffer.length > 0) {
+      this.#buffer = [];
+      this.#buffered = 0;
+      return this.#fetch();
+    } else if (this.#deferred) {
+      const err = this.#deferred;
+      this.#deferred = null;
+      throw err;
+    } else {
+      row = this.#step();
+    }
+    if (row !== undefined) this.rowsRead += this.#readsPerRow;
+    return row;
+  }
+
+  #step(): unknown[] | undefined {
+    if (!this.#iterator) return undefined;
+    let result: IteratorResult<unknown[]>;
+    try {
+      result = this.#iterator.next();
+    } catch (err) {
+      this.#iterator = null;
+      this.#open.delete(this);
+      throw this.#onError(err);
+    }
+    if (!result.done) return result.value;
+    this.#iterator = null;
+    this.#open.delete(this);
+    return undefined;
   }
 }
 
 /** `cursor.raw()`: the same rows as arrays of column values, sharing the cursor's position. */
 export class SqlStorageRawCursor<T extends SqlStorageValue[] = SqlStorageValue[]> implements IterableIterator<T> {
-  readonly #result: ResultBuffer;
-  /** Column names in the order of each array. */
-  readonly columnNames: string[];
+  readonly #source: CursorSource;
 
   /** @internal built by `SqlStorageCursor.raw()`. */
-  constructor(result: ResultBuffer, columnNames: string[]) {
-    this.#result = result;
-    this.columnNames = columnNames;
+  constructor(source: CursorSource) {
+    this.#source = source;
   }
 
   /** The next row as an array, or `{ done: true }`. */
   next(): IteratorResult<T> {
-    const row = this.#result.take();
+    const row = this.#source.take();
     return row === undefined ? DONE : { done: false, value: row as T };
   }
 
   /** The remaining rows as arrays. */
   toArray(): T[] {
     const rows: T[] = [];
-    for (let row = this.#result.take(); row !== undefined; row = this.#result.take()) rows.push(row as T);
+    for (let row = this.#source.take(); row !== undefined; row = this.#source.take()) rows.push(row as T);
     return rows;
   }
 
-  /** The only remaining row; throws when there are none or several. */
+  /** The only remaining row; throws when there are none or several (seed 001; the reference lacks it). */
   one(): T {
-    return this.#result.one((row) => row as T);
+    return this.#source.one((row) => row as T);
   }
 
   [Symbol.iterator](): this {
@@ -92,51 +192,45 @@ export class SqlStorageRawCursor<T extends SqlStorageValue[] = SqlStorageValue[]
 export class SqlStorageCursor<T extends Record<string, SqlStorageValue> = SqlRow> implements IterableIterator<T> {
   /** Column names, in the order of `raw()` arrays; duplicates kept. */
   readonly columnNames: string[];
-  readonly #result: ResultBuffer;
-  readonly #rowsRead: number;
+  readonly #source: CursorSource;
 
   /** @internal built by `SqlStorage.exec()`. */
-  constructor(columnNames: string[], rows: unknown[][], rowsRead: number, rowsWritten: number) {
+  constructor(columnNames: string[], source: CursorSource) {
     this.columnNames = columnNames;
-    this.#result = new ResultBuffer(rows, rowsWritten);
-    this.#rowsRead = rowsRead;
+    this.#source = source;
   }
 
-  /**
-   * Rows read by the query. SQLite does not count rows scanned, so this is the number of rows the
-   * query returned, or for a write the rows it wrote (the reference counts b-tree visits; do not
-   * compare the two exactly).
-   */
+  /** Rows read so far: grows as rows are fetched (see `sql-plan.ts` for what is counted). */
   get rowsRead(): number {
-    return this.#rowsRead;
+    return this.#source.rowsRead;
   }
 
-  /** Rows written by the query, counting rows written by triggers (SQLite `total_changes()`). */
+  /** Rows written by the query: rows changed (triggers included) plus index entries. */
   get rowsWritten(): number {
-    return this.#result.written;
+    return this.#source.rowsWritten;
   }
 
   /** The next row object, or `{ done: true }` once consumed. */
   next(): IteratorResult<T> {
-    const row = this.#result.take();
+    const row = this.#source.take();
     return row === undefined ? DONE : { done: false, value: this.#object(row) };
   }
 
   /** The remaining rows as objects. */
   toArray(): T[] {
     const rows: T[] = [];
-    for (let row = this.#result.take(); row !== undefined; row = this.#result.take()) rows.push(this.#object(row));
+    for (let row = this.#source.take(); row !== undefined; row = this.#source.take()) rows.push(this.#object(row));
     return rows;
   }
 
   /** The only remaining row; throws when there are none or several. */
   one(): T {
-    return this.#result.one((row) => this.#object(row));
+    return this.#source.one((row) => this.#object(row));
   }
 
   /** An iterator of value arrays over the same position. */
   raw<R extends SqlStorageValue[] = SqlStorageValue[]>(): SqlStorageRawCursor<R> {
-    return new SqlStorageRawCursor<R>(this.#result, this.columnNames);
+    return new SqlStorageRawCursor<R>(this.#source);
   }
 
   [Symbol.iterator](): this {

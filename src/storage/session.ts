@@ -17,6 +17,7 @@
  */
 import Database from 'better-sqlite3';
 import { StorageResetError } from './errors.js';
+import { parkCursors } from './open-cursors.js';
 
 /** Which storage backend a namespace uses. */
 export type Backend = 'sqlite' | 'kv';
@@ -57,6 +58,9 @@ export function openDatabase(file: string, manualCheckpoints: boolean): Database
   // FULL: a COMMIT returns only after the WAL is fsynced, so SIGKILL never loses a confirmed batch.
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  // SQL cursors step lazily and other statements run between their steps, as SQLite allows and the
+  // reference does; better-sqlite3 refuses that outside unsafe mode (see cursor.ts).
+  db.unsafeMode(true);
   // PITR copies each commit's pages out of the WAL before any checkpoint may overwrite them.
   if (manualCheckpoints) db.pragma('wal_autocheckpoint = 0');
   return db;
@@ -289,6 +293,7 @@ export class StorageSession {
     if (this.#closed) return;
     this.#closed = true;
     try {
+      if (this.db.open) parkCursors(this.db);
       this.#hooks.beforeClose?.();
     } finally {
       if (this.db.open) this.db.close();

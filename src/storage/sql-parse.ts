@@ -10,25 +10,33 @@
  * | any identifier beginning `_zw_` (hidden tables) or `_cf_`   | not authorized: SQLITE_AUTH            |
  * | ATTACH, DETACH, CREATE TEMP, virtual tables other than fts5 | not authorized: SQLITE_AUTH            |
  * | pragmas outside the reference's allow-list                  | not authorized: SQLITE_AUTH            |
- * | functions named `sqlite_*`, `load_extension`                | not authorized to use function: NAME   |
+ * | functions named `sqlite_*`, `load_extension`                | not authorized to use function: NAME at offset N: SQLITE_ERROR |
  * | parameters in a statement that is not the last              | only the last statement can have ...   |
+ *
+ * Each statement then goes through the reference's SQLite limits and has its parameters numbered
+ * (`sql-limits.ts`).
  */
 import { SqlError, TRANSACTION_STATEMENT_MESSAGE } from './errors.js';
 import { StorageLimits } from './limits.js';
+import { checkLimits, type ParameterLayout } from './sql-limits.js';
 
 type TokenType = 'space' | 'comment' | 'string' | 'qident' | 'word' | 'param' | 'semi' | 'other';
 
-interface Token {
+/** One token of a query: its kind, text and offsets in the query string. */
+export interface Token {
   type: TokenType;
   text: string;
   start: number;
   end: number;
 }
 
-/** One statement of a query: its SQL text and whether it has parameters. */
+/** One statement of a query: its SQL text, its tokens and how its parameters are numbered. */
 export interface ParsedStatement {
   sql: string;
-  hasParams: boolean;
+  tokens: Token[];
+  parameters: ParameterLayout;
+  /** CREATE, DROP or ALTER: cached facts about other statements (their indexes) may be stale after it. */
+  schemaChange: boolean;
 }
 
 // `_zw_` names our hidden tables; `_cf_` is the reference runtime's reserved prefix, refused too so
@@ -176,7 +184,7 @@ function checkCreate(tokens: Token[]): void {
   }
 }
 
-function checkNames(tokens: Token[]): void {
+function checkNames(tokens: Token[], start: number): void {
   tokens.forEach((token, index) => {
     if (token.type !== 'word' && token.type !== 'qident' && token.type !== 'string') return;
     const name = identifierName(token).toLowerCase();
@@ -189,7 +197,8 @@ function checkNames(tokens: Token[]): void {
     if (isReserved(name)) throw notAuthorized();
     if (token.type === 'word' && tokens[index + 1]?.text === '(' &&
         (name.startsWith('sqlite_') || name === 'load_extension')) {
-      throw new SqlError(`not authorized to use function: ${token.text}`, 'SQLITE_AUTH');
+      // The reference's authorizer denies the function while SQLite resolves it: a positioned SQLITE_ERROR.
+      throw new SqlError(`not authorized to use function: ${token.text} at offset ${token.start - start}: SQLITE_ERROR`, 'SQLITE_ERROR');
     }
   });
 }
@@ -205,7 +214,7 @@ function authorize(tokens: Token[]): void {
   if (head === 'ATTACH' || head === 'DETACH') throw notAuthorized();
   if (head === 'CREATE') checkCreate(words);
   if (head === 'PRAGMA') checkPragma(words);
-  checkNames(words);
+  checkNames(words, tokens[0]?.start ?? 0);
 }
 
 /**
@@ -224,14 +233,15 @@ export function parseQuery(sql: string): ParsedStatement[] {
   if (groups.length === 0 || trailingComment) throw new SqlError('SQL code did not contain a statement.');
   return groups.map((group, index) => {
     authorize(group);
-    const hasParams = group.some((t) => t.type === 'param');
-    if (hasParams && index < groups.length - 1) {
+    const first = group[0] as Token;
+    const last = group[group.length - 1] as Token;
+    const parameters = checkLimits(group, first.start);
+    if (parameters.count > 0 && index < groups.length - 1) {
       throw new SqlError(
         'When executing multiple SQL statements in a single call, only the last statement can have parameters.',
       );
     }
-    const first = group[0] as Token;
-    const last = group[group.length - 1] as Token;
-    return { sql: sql.slice(first.start, last.end), hasParams };
+    const schemaChange = ['CREATE', 'DROP', 'ALTER'].includes(first.text.toUpperCase());
+    return { sql: sql.slice(first.start, last.end), tokens: group, parameters, schemaChange };
   });
 }

@@ -1,19 +1,23 @@
 /**
  * `ctx.storage.sql` (SQLite backend): `exec(query, ...bindings)` and `databaseSize`. A query string is
- * split and authorized once (`sql-parse.ts`) and each statement is prepared once; both are cached
- * per SQL string (LRU, like the reference's 1 MiB statement cache). Statements run eagerly at
- * `exec()` time and to completion: better-sqlite3 refuses any write on a connection while a read
- * iterator is open, so a lazily streamed cursor would block the object's other writes. Writes join
- * the implicit transaction and are always confirmed, as in the reference.
+ * split, authorized and checked against the reference's limits once (`sql-parse.ts`); each statement
+ * is prepared once and its counting facts read once (`sql-plan.ts`); all are cached per SQL string
+ * (LRU, like the reference's 1 MiB statement cache). The leading statements of a multi-statement
+ * query run to completion; the last one becomes a lazily stepped cursor (`cursor.ts` says how that
+ * coexists with other statements). Writes join the implicit transaction and are always confirmed.
  *
  * Bindings follow the reference's conversions: `undefined`/`null` are NULL, numbers bind as REAL,
  * booleans as the strings "true"/"false", ArrayBuffer and views as BLOBs, other objects as their
- * string form, and BigInt is a `TypeError`.
+ * string form, and BigInt is a `TypeError`. The i-th binding goes to parameter number i, whatever
+ * the parameter's form (`?`, `?NNN`, `:name`), as the reference binds them.
  */
 import type Database from 'better-sqlite3';
 import { notSqliteBackend, SqlError, StorageTypeError } from './errors.js';
-import { SqlStorageCursor, type SqlStorageValue } from './cursor.js';
+import { CursorSource, SqlStorageCursor, type SqlStorageValue } from './cursor.js';
+import { sqlError } from './sql-errors.js';
+import { bindArguments } from './sql-limits.js';
 import { parseQuery, type ParsedStatement } from './sql-parse.js';
+import { planStatement, rowsUnder, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 
 /** Total SQL text the statement caches may hold, in UTF-16 units (reference: 1 MiB). */
@@ -31,6 +35,11 @@ class TextLru<V> {
       this.#map.set(key, value);
     }
     return value;
+  }
+
+  clear(): void {
+    this.#map.clear();
+    this.#chars = 0;
   }
 
   set(key: string, value: V): void {
@@ -68,34 +77,31 @@ function toBinding(value: unknown): Binding {
   return String(value);
 }
 
-/** Formats a better-sqlite3 error the way the reference does: `message: SQLITE_X (extended: ...)`. */
-export function sqlError(err: unknown): Error {
-  if (err instanceof SqlError || !(err instanceof Error)) return err as Error;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
-    const primary = code.split('_').slice(0, 2).join('_');
-    const extended = primary === code ? '' : ` (extended: ${code})`;
-    return new SqlError(`${err.message}: ${primary}${extended}`, code, { cause: err });
-  }
-  if (err instanceof RangeError && /parameter/.test(err.message)) {
-    return new SqlError('Wrong number of parameter bindings for SQL query.', 'SQLITE_RANGE', { cause: err });
-  }
-  return err;
+/** A prepared statement with its counting facts. */
+interface Prepared {
+  stmt: Database.Statement;
+  plan: StatementPlan;
+  columns: string[];
 }
+
 
 /** The SQL API of one session (`ctx.storage.sql`). */
 export class SqlStorage {
   readonly #session: StorageSession | null;
   readonly #plans = new TextLru<ParsedStatement[]>();
-  readonly #statements = new TextLru<Database.Statement>();
+  readonly #statements = new TextLru<Prepared>();
   #totalChanges: Database.Statement | null = null;
   #sizeStatement: Database.Statement | null = null;
   #lastTotal = 0;
   #lastWriteSeq = -2;
+  /** Rows changed by the last statement run to completion (better-sqlite3's `changes`). */
+  #lastChanges = 0;
 
   /** @internal built by the storage; `null` on the `kv` backend, where every call throws. */
   constructor(session: StorageSession | null) {
     this.#session = session;
+    // A rollback can undo DDL (an added column or index): cached column names and counting facts go.
+    session?.onRollback(() => this.#statements.clear());
   }
 
   /**
@@ -116,13 +122,10 @@ export class SqlStorage {
       plan = parseQuery(query);
       this.#plans.set(query, plan);
     }
-    try {
-      for (let i = 0; i < plan.length - 1; i++) this.#run(session, (plan[i] as ParsedStatement).sql, []);
-      return this.#run(session, (plan[plan.length - 1] as ParsedStatement).sql, values) as SqlStorageCursor<T>;
-    } catch (err) {
-      session.checkStatementError(err);
-      throw sqlError(err);
-    }
+    for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, []).close();
+    const last = plan[plan.length - 1] as ParsedStatement;
+    const source = this.#run(session, last, bindArguments(last.parameters, values));
+    return new SqlStorageCursor<T>(source.columns, source);
   }
 
   /** Bytes in use by the database: (page_count - freelist_count) * page_size. */
@@ -140,32 +143,91 @@ export class SqlStorage {
     return this.#session;
   }
 
-  #prepare(db: Database.Database, sql: string): Database.Statement {
-    let stmt = this.#statements.get(sql);
-    if (stmt === undefined) {
-      stmt = db.prepare(sql);
+  #prepare(db: Database.Database, statement: ParsedStatement): Prepared {
+    let prepared = this.#statements.get(statement.sql);
+    if (prepared === undefined) {
+      const stmt = db.prepare(statement.sql);
       if (stmt.reader) stmt.raw(true);
-      this.#statements.set(sql, stmt);
+      const columns = stmt.reader ? stmt.columns().map((c) => c.name) : [];
+      prepared = { stmt, plan: planStatement(db, statement.sql, bindArguments(statement.parameters, Array(statement.parameters.count).fill(null))), columns };
+      this.#statements.set(statement.sql, prepared);
     }
-    return stmt;
+    // A statement still stepped by an earlier cursor cannot be run again: compile a one-off copy.
+    if (prepared.stmt.busy) {
+      const stmt = db.prepare(statement.sql);
+      if (stmt.reader) stmt.raw(true);
+      return { ...prepared, stmt };
+    }
+    return prepared;
   }
 
-  #run(session: StorageSession, sql: string, values: Binding[]): SqlStorageCursor {
-    const stmt = this.#prepare(session.db, sql);
+  /** Maps an error from SQLite while stepping: a critical one breaks the session first. */
+  readonly #onError = (err: unknown): Error => {
+    this.#session?.checkStatementError(err);
+    return sqlError(err);
+  };
+
+  /** Runs one statement: a reader as a lazily stepped source, a plain write to completion. */
+  #run(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
+    const source = this.#runStatement(session, statement, args);
+    if (statement.schemaChange) this.#statements.clear();
+    return source;
+  }
+
+  #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
+    let prepared: Prepared;
+    try {
+      prepared = this.#prepare(session.db, statement);
+    } catch (err) {
+      session.checkStatementError(err);
+      throw sqlError(err, session.db, statement);
+    }
+    const { stmt, plan, columns } = prepared;
+    const read = plan.countRoots.length > 0 ? rowsUnder(session.db, plan.countRoots) : 0;
+    const readsPerRow = plan.readsPerRow ? 1 : 0;
     if (stmt.readonly) {
-      const rows = stmt.reader ? (stmt.all(...values) as unknown[][]) : (stmt.run(...values), []);
-      return new SqlStorageCursor(stmt.reader ? stmt.columns().map((c) => c.name) : [], rows, rows.length, 0);
+      if (!stmt.reader) return this.#complete(session, stmt, args, columns, read);
+      return new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError);
     }
     session.write(true);
     this.#totalChanges ??= session.db.prepare('SELECT total_changes()').pluck();
     // total_changes() only moves on writes: when nothing but this statement wrote since the last
     // reading, that reading is still the "before" value (saves a query per statement in a batch).
     const before = session.writeSeq === this.#lastWriteSeq + 1 ? this.#lastTotal : (this.#totalChanges.get() as number);
-    const rows = stmt.reader ? (stmt.all(...values) as unknown[][]) : (stmt.run(...values), []);
+    let source: CursorSource;
+    if (stmt.reader) {
+      source = new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError);
+      // A write with RETURNING has done all its writes at the first step (SQLite buffers the rows),
+      // but while it is unfinished SQLite refuses to COMMIT: read its rows out now.
+      source.park();
+    } else {
+      source = this.#complete(session, stmt, args, columns, read);
+    }
     this.#lastTotal = this.#totalChanges.get() as number;
     this.#lastWriteSeq = session.writeSeq;
-    const written = this.#lastTotal - before;
-    const columns = stmt.reader ? stmt.columns().map((c) => c.name) : [];
-    return new SqlStorageCursor(columns, rows, Math.max(rows.length, written), written);
+    const changed = this.#lastTotal - before;
+    // A RETURNING statement did all its writes at the first step; its own changes are not reported apart.
+    const rows = stmt.reader ? changed : this.#lastChanges;
+    source.rowsWritten = changed + rows * plan.indexWritesPerRow;
+    if (!stmt.reader && plan.seeks) source.rowsRead += rows;
+    return source;
+  }
+
+  #iterate(stmt: Database.Statement, args: unknown[]): Iterator<unknown[]> {
+    try {
+      return stmt.iterate(...args) as Iterator<unknown[]>;
+    } catch (err) {
+      throw this.#onError(err);
+    }
+  }
+
+  /** Runs a statement that returns no rows; its source is already at its end. */
+  #complete(session: StorageSession, stmt: Database.Statement, args: unknown[], columns: string[], read: number): CursorSource {
+    try {
+      this.#lastChanges = stmt.run(...args).changes;
+    } catch (err) {
+      throw this.#onError(err);
+    }
+    return new CursorSource(session.db, null, columns, 0, read, this.#onError);
   }
 }

@@ -6,7 +6,7 @@
  * the returned promise, as the reference does.
  */
 import type { AlarmStore } from './alarm-store.js';
-import { notSqliteBackend, StorageError, StorageTypeError, TransactionError } from './errors.js';
+import { notSqliteBackend, SqlError, StorageError, StorageTypeError, TransactionError } from './errors.js';
 import type { InputGate } from './gates.js';
 import type { KvStore } from './kv.js';
 import { checkKeyCount, checkKeySize, checkValueSize } from './limits.js';
@@ -14,6 +14,7 @@ import {
   argumentTypeError, compileListOptions, isDictionary, optionsObject, toKey, type GetOptions, type ListOptions, type PutOptions,
 } from './list-options.js';
 import type { PitrApi } from './pitr.js';
+import { cancelCursors } from './open-cursors.js';
 import { serialize } from './serialize.js';
 import type { StorageSession } from './session.js';
 import type { SqlStorage } from './sql.js';
@@ -60,10 +61,8 @@ function alarmTime(scheduledTime: unknown): number {
   if (scheduledTime instanceof Date) time = scheduledTime.getTime();
   else if (typeof scheduledTime === 'number') time = scheduledTime;
   else {
-    throw new StorageTypeError(
-      "Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'. " +
-        'Pass a Date or a number of milliseconds since the epoch.',
-    );
+    // The reference's message exactly (the differential suite compares it).
+    throw new StorageTypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'.");
   }
   if (!Number.isFinite(time)) throw new StorageTypeError('The value cannot be converted because it is not a valid Date.');
   if (time <= 0) throw new StorageTypeError('setAlarm() cannot be called with an alarm time <= 0');
@@ -182,6 +181,8 @@ export class ObjectStorage {
         if (session.backend === 'kv') return kv.clearInChunks(!opts.allowUnconfirmed);
         // Always confirmed (allowUnconfirmed is ignored), and atomic with the rest of the batch.
         session.write(true);
+        // The reference cancels unfinished SQL cursors (their data is gone); DROP TABLE would fail under them.
+        cancelCursors(session.db, new SqlError('SQLite query was canceled because the database was deleted.'));
         runTransactionSync(session, () => {
           kv.clear();
           dropUserSchema(session.db);

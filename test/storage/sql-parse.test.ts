@@ -2,7 +2,7 @@
  * The statement splitter and authorizer emulation (`sql-parse.ts`), table-driven.
  */
 import { describe, it, expect } from 'vitest';
-import { parseQuery, tokenize } from '../../src/storage/sql-parse.js';
+import { parseQuery, tokenize, type ParsedStatement } from '../../src/storage/sql-parse.js';
 
 describe('parseQuery splitting', () => {
   const cases: Array<[string, string[]]> = [
@@ -24,7 +24,7 @@ describe('parseQuery splitting', () => {
   });
 
   it('marks statements with parameters', () => {
-    expect(parseQuery('SELECT 1; SELECT ?, :name').map((s) => s.hasParams)).toEqual([false, true]);
+    expect(parseQuery('SELECT 1; SELECT ?, :name').map((s) => s.parameters.count)).toEqual([0, 2]);
   });
 
   it('tokenizes every character exactly once', () => {
@@ -69,5 +69,32 @@ describe('parseQuery authorization', () => {
 
   it('refuses a query over the SQL length limit', () => {
     expect(() => parseQuery(`SELECT '${'x'.repeat(100_001)}'`)).toThrow(/exceeds the limit of 100000/);
+  });
+});
+
+describe('parameter numbering and limits', () => {
+  const layout = (sql: string) => {
+    const { count, names } = (parseQuery(sql)[0] as ParsedStatement).parameters;
+    return { count, names: Object.fromEntries(names) };
+  };
+
+  it('numbers parameters as SQLite does: ? next, ?NNN its own, a name on first use', () => {
+    expect(layout('SELECT ?, ?, ?')).toEqual({ count: 3, names: {} });
+    expect(layout('SELECT ?2, ?1')).toEqual({ count: 2, names: { 1: '?1', 2: '?2' } });
+    expect(layout('SELECT :a, ?, :a, @b')).toEqual({ count: 3, names: { 1: ':a', 3: '@b' } });
+    expect(layout('SELECT ?3, :n')).toEqual({ count: 4, names: { 3: '?3', 4: ':n' } });
+  });
+
+  it('refuses more than 100 parameters and a compound SELECT of more than 5 terms, with SQLite messages', () => {
+    const many = `SELECT ${Array(101).fill('?').join(',')}`;
+    expect(() => parseQuery(many)).toThrow('too many SQL variables at offset 207: SQLITE_ERROR');
+    expect(() => parseQuery('SELECT ?101')).toThrow('variable number must be between ?1 and ?100 at offset 7: SQLITE_ERROR');
+    expect(() => parseQuery('SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6'))
+      .toThrow('too many terms in compound SELECT: SQLITE_ERROR');
+    expect(() => parseQuery('SELECT (SELECT 1 UNION SELECT 2) UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6')).not.toThrow();
+  });
+
+  it('refuses two names that differ only in their prefix (better-sqlite3 would bind them alike)', () => {
+    expect(() => parseQuery('SELECT :a, @a')).toThrow(/Parameters :a and @a differ only in their prefix/);
   });
 });

@@ -12,6 +12,7 @@
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { parkCursors } from '../open-cursors.js';
 import { ChangeLog, RecordKind, type PageImage } from './log.js';
 import {
   checksumThrough, FRAME_HEADER, frameOffset, headerValid, parseWalHeader, readCommits, WAL_HEADER,
@@ -122,6 +123,8 @@ export class WalRecorder {
   checkpoint(): void {
     if (!this.#db?.open) return;
     this.#log.sync();
+    // A running statement (an unfinished SQL cursor) would make the checkpoint fail with SQLITE_LOCKED.
+    parkCursors(this.#db);
     const [result] = this.#db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
     if (result?.busy === 0) this.#reset();
   }

@@ -1,0 +1,149 @@
+/** Differential cases of the cursor counters `rowsRead` and `rowsWritten`, and of lazily stepped cursors. */
+import type { ObjectStorage, SqlStorage } from '../../../src/storage/index.js';
+import { defineCases } from './case.js';
+
+/** A table `t (a, b)` of `n` rows. */
+function table(sql: SqlStorage, n: number): void {
+  sql.exec('CREATE TABLE t (a, b)');
+  for (let i = 0; i < n; i++) sql.exec('INSERT INTO t VALUES (?, ?)', i, `v${i}`);
+}
+
+/** `[rowsRead, rowsWritten]` of a cursor after `exec()` and after reading it to the end. */
+function counts(sql: SqlStorage, query: string, ...bindings: unknown[]): unknown {
+  const c = sql.exec(query, ...bindings);
+  const atExec = [c.rowsRead, c.rowsWritten];
+  c.toArray();
+  return { atExec, atEnd: [c.rowsRead, c.rowsWritten] };
+}
+
+/** A case body: the counts of `query` over a table of `n` rows. */
+function countsOver(n: number, query: string): (storage: ObjectStorage) => unknown {
+  return ({ sql }) => {
+    table(sql, n);
+    return counts(sql, query);
+  };
+}
+
+export const counterCases = defineCases('counters', {
+  'rowsRead grows as rows are read': ({ sql }) => {
+    table(sql, 10);
+    const c = sql.exec('SELECT * FROM t');
+    const seen = [c.rowsRead];
+    for (const _row of c) seen.push(c.rowsRead);
+    return seen;
+  },
+  'writes: insert, without and with an index': ({ sql }) => {
+    table(sql, 3);
+    sql.exec('CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX uv ON u (v)');
+    sql.exec('CREATE TABLE w (k TEXT PRIMARY KEY, v) WITHOUT ROWID; CREATE INDEX wv ON w (v)');
+    return {
+      insert: counts(sql, 'INSERT INTO t VALUES (1, 2)'),
+      insertMany: counts(sql, 'INSERT INTO t VALUES (1, 2), (3, 4)'),
+      indexedInsert: counts(sql, 'INSERT INTO u (v) VALUES (?)', 'x'),
+      withoutRowid: counts(sql, "INSERT INTO w VALUES ('a', 1), ('b', 2)"),
+    };
+  },
+  'writes that scan the table': {
+    run: ({ sql }) => {
+      table(sql, 6);
+      return { update: counts(sql, 'UPDATE t SET b = 0 WHERE a < 3'), deleteMissing: counts(sql, 'DELETE FROM t WHERE a = 99') };
+    },
+    differs: {
+      reason: 'stock SQLite counts no b-tree steps: a write reads the rows it changes here, every row it passes in workerd',
+      workerd: { update: { atExec: [6, 3], atEnd: [6, 3] }, deleteMissing: { atExec: [6, 0], atEnd: [6, 0] } },
+      zonewall: { update: { atExec: [3, 3], atEnd: [3, 3] }, deleteMissing: { atExec: [0, 0], atEnd: [0, 0] } },
+    },
+  },
+  'reads: count(*), filtered scans, LIMIT, constant selects': ({ sql }) => {
+    table(sql, 10);
+    return {
+      all: counts(sql, 'SELECT * FROM t'),
+      limit: counts(sql, 'SELECT * FROM t LIMIT 3'),
+      constant: counts(sql, 'SELECT 1'),
+      empty: counts(sql, 'SELECT * FROM t WHERE 0'),
+    };
+  },
+  'count(*) reads the whole table': countsOver(10, 'SELECT count(*) AS n FROM t'),
+  'a filtered scan reads every row it passes over': {
+    run: countsOver(10, 'SELECT * FROM t WHERE a = 3'),
+    differs: {
+      reason: 'stock SQLite counts no b-tree steps: a query reads the rows it returns here, every row it passes in workerd',
+      workerd: { atExec: [4, 0], atEnd: [10, 0] },
+      zonewall: { atExec: [1, 0], atEnd: [1, 0] },
+    },
+  },
+  'key lookups read one row': ({ sql }) => {
+    sql.exec('CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX uv ON u (v)');
+    sql.exec("INSERT INTO u (v) VALUES ('a'), ('b'), ('c')");
+    return {
+      byKey: counts(sql, 'SELECT * FROM u WHERE id = 2'),
+      insertWithKey: counts(sql, "INSERT INTO u (id, v) VALUES (5, 'y')"),
+      updateByKey: counts(sql, "UPDATE u SET v = 'z' WHERE id = 5"),
+      deleteByKey: counts(sql, 'DELETE FROM u WHERE id = 5'),
+    };
+  },
+  'RETURNING rows are written at exec()': ({ sql }) => {
+    table(sql, 0);
+    const c = sql.exec('INSERT INTO t VALUES (7, 7), (8, 8) RETURNING a');
+    const written = sql.exec('SELECT count(*) AS n FROM t').one();
+    return { written, rows: c.toArray(), rowsWritten: c.rowsWritten };
+  },
+  'rows read by a RETURNING write': {
+    run: ({ sql }) => {
+      table(sql, 0);
+      const c = sql.exec('INSERT INTO t VALUES (7, 7), (8, 8) RETURNING a');
+      c.toArray();
+      return c.rowsRead;
+    },
+    differs: {
+      reason: "workerd also counts SQLite's internal read-back of the RETURNING rows, which stock SQLite does not expose",
+      workerd: 4,
+      zonewall: 2,
+    },
+  },
+  'KV operations are not counted in a cursor': async (s) => {
+    await s.put('a', 1);
+    return counts(s.sql, 'SELECT 1 AS x');
+  },
+  'an unfinished cursor sees rows written after it': ({ sql }) => {
+    table(sql, 4);
+    const c = sql.exec('SELECT a FROM t');
+    const first = c.next().value;
+    sql.exec('INSERT INTO t VALUES (99, 99)');
+    return { first, rest: c.toArray() };
+  },
+  'writes between steps of an open cursor succeed': async (s) => {
+    table(s.sql, 3);
+    const c = s.sql.exec('SELECT a FROM t ORDER BY a');
+    const seen: unknown[] = [];
+    for (const row of c) {
+      s.sql.exec('UPDATE t SET b = ? WHERE a = ?', 'seen', row.a);
+      await s.put(`k${String(row.a)}`, row.a);
+      seen.push(row.a);
+    }
+    return { seen, updated: s.sql.exec("SELECT count(*) AS n FROM t WHERE b = 'seen'").one(), keys: [...(await s.list()).keys()] };
+  },
+  'two open cursors over the same query': ({ sql }) => {
+    table(sql, 3);
+    const one = sql.exec('SELECT a FROM t ORDER BY a');
+    const two = sql.exec('SELECT a FROM t ORDER BY a');
+    return [one.next().value, two.next().value, one.next().value, two.toArray(), one.toArray()];
+  },
+  'counters of two interleaved cursors': ({ sql }) => {
+    table(sql, 3);
+    const one = sql.exec('SELECT a FROM t');
+    const two = sql.exec('SELECT a FROM t');
+    one.next();
+    two.toArray();
+    one.toArray();
+    return [one.rowsRead, two.rowsRead];
+  },
+  'rows read through a sort': {
+    run: countsOver(3, 'SELECT a FROM t ORDER BY b DESC'),
+    differs: {
+      reason: "workerd also counts reading SQLite's internal sorter back, which stock SQLite does not expose",
+      workerd: { atExec: [4, 0], atEnd: [6, 0] },
+      zonewall: { atExec: [1, 0], atEnd: [3, 0] },
+    },
+  },
+});
