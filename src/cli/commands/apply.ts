@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import {
-  acquireZoneLock, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, type ApplyZoneResult,
+  acquireZoneLock, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
@@ -22,7 +22,7 @@ import { applyDocument, plansDocument, runDocument } from '../views/json.js';
 import { confirm } from '../views/prompt.js';
 import { InterruptedError } from '../error-boundary.js';
 import { catchInterrupts, stopOnInterrupt } from '../interrupts.js';
-import { createdNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
+import { createdNotices, missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
@@ -80,7 +80,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
     const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
     runs = await planZones(provider, loaded.zones, planOptions(opts, provider), { stateDir: stateDirOf(provider, opts), timeoutMs });
     for (const run of runs) {
-      const notice = createdNotice(run, provider);
+      const notice = missingNotice(run, provider);
       if (notice !== undefined) process.stderr.write(`${notice}\n`);
     }
     if (opts.json !== true) showPlans(runs, opts, provider);
@@ -136,6 +136,7 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
         force: opts.force === true, stateDir: stateDirOf(provider, opts), signal: interrupts.signal, ...(progress ? { onEvent: progress.listener } : {}),
       }).finally(() => progress?.done());
       results.push(result);
+      process.stderr.write(createdNotices(provider, plan.zone.id));
       if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
       if (!result.ok) break;
     }
@@ -167,7 +168,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
     const plans = doc.zones.map(planFromJson);
     await mapLimit(plans, ZoneConcurrency, async (plan) => {
-      const { zone } = await provider.resolveZone(plan.zone.id);
+      const zone = await savedPlanZone(provider, plan);
       locks.push(await acquireZoneLock({ dir: lockDir(provider, stateDirOf(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
       assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
     });

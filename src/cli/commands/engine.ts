@@ -1,8 +1,8 @@
 /**
  * `zonewall engine zone create|list|show|delete`: manage the zones of the embedded engine in a
- * state directory (default `.zonewall/`). Plans and applies against the embedded engine create a
- * missing zone by themselves; these commands are for choosing its plan tier up front, inspecting
- * and cleaning up. `--json` prints the v4 zone objects instead of text.
+ * state directory (default `.zonewall/`). An apply against the embedded engine creates a missing
+ * zone by itself (at its first write); these commands are for choosing its plan tier up front,
+ * inspecting and cleaning up. `--json` prints the v4 zone objects instead of text.
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';

@@ -66,8 +66,8 @@ export class HttpProvider extends V4Provider {
     return this.transport.limiter.estimateSeconds(requests);
   }
 
-  protected createZone(name: string, plan: PlanTier): Promise<LiveZoneInfo> {
-    void plan;
+  protected missingZone(name: string, create: { plan: PlanTier }): Promise<LiveZoneInfo> {
+    void create;
     return Promise.reject(new ProviderError(`zone ${JSON.stringify(name)} not found at ${this.description}: the HTTP provider never creates zones; create it on the service first`, { code: 'ERR_API' }));
   }
 }

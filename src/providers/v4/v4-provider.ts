@@ -64,16 +64,19 @@ export abstract class V4Provider implements Provider {
     return this.transport.stats;
   }
 
-  /** Creates a zone that does not exist; providers that cannot create zones throw. */
-  protected abstract createZone(name: string, plan: PlanTier): Promise<LiveZoneInfo>;
+  /**
+   * A zone that does not exist, for a run that would create it: providers that create zones return
+   * it as it will be (created at its first write); providers that cannot create zones throw.
+   */
+  protected abstract missingZone(name: string, create: { plan: PlanTier; id?: string }): Promise<LiveZoneInfo>;
 
-  async resolveZone(zone: string, options: { create?: { plan: PlanTier } } = {}): Promise<{ zone: LiveZoneInfo; created: boolean }> {
+  async resolveZone(zone: string, options: { create?: { plan: PlanTier; id?: string } } = {}): Promise<{ zone: LiveZoneInfo; missing: boolean }> {
     const found = await this.findZone(zone);
-    if (found !== undefined) return { zone: this.remember(found), created: false };
+    if (found !== undefined) return { zone: this.remember(found), missing: false };
     if (options.create === undefined || ZoneIdPattern.test(zone)) {
       throw new ProviderError(`zone ${JSON.stringify(zone)} not found at ${this.description}; check the name (or id) and the provider (--remote, --state-dir)`, { code: 'ERR_API' });
     }
-    return { zone: this.remember(await this.createZone(zone, options.create.plan)), created: true };
+    return { zone: this.remember(await this.missingZone(zone, options.create)), missing: true };
   }
 
   private remember(zone: LiveZoneInfo): LiveZoneInfo {
