@@ -13,9 +13,9 @@ import {
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
 import { assertApplicable, hasChanges, planFromJson, renderPlanText, type Plan, type PlanJson } from '../../plan/index.js';
-import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument } from '../views/json.js';
@@ -60,11 +60,6 @@ export const command: CommandModule = {
   },
 };
 
-/** The engine's state directory (where rollback records and locks go); undefined for remote providers. */
-function stateDirOf(provider: Provider, opts: ApplyCommandOptions): string | undefined {
-  return provider.kind === 'engine' ? (providerOptions(opts, process.env).stateDir ?? DefaultStateDir) : undefined;
-}
-
 async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number> {
   const saved = paths.length === 1 ? readSavedPlan(paths[0]!) : undefined;
   if (saved !== undefined) return applySaved(saved, opts);
@@ -78,7 +73,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
   let runs: ZoneRun[] = [];
   try {
     const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-    runs = await planZones(provider, loaded.zones, planOptions(opts, provider), { stateDir: stateDirOf(provider, opts), timeoutMs });
+    runs = await planZones(provider, loaded.zones, planOptions(opts, provider), { stateDir: engineStateDir(provider, opts), timeoutMs });
     for (const run of runs) {
       const notice = missingNotice(run, provider);
       if (notice !== undefined) process.stderr.write(`${notice}\n`);
@@ -133,7 +128,7 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
       if (interrupts.signal.aborted) break;
       const progress = process.stderr.isTTY === true && opts.json !== true ? progressLine(process.stderr) : undefined;
       const result = await applyZone(plan, provider, {
-        force: opts.force === true, stateDir: stateDirOf(provider, opts), signal: interrupts.signal, ...(progress ? { onEvent: progress.listener } : {}),
+        force: opts.force === true, stateDir: engineStateDir(provider, opts), signal: interrupts.signal, ...(progress ? { onEvent: progress.listener } : {}),
       }).finally(() => progress?.done());
       results.push(result);
       process.stderr.write(createdNotices(provider, plan.zone.id));
@@ -169,7 +164,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     const plans = doc.zones.map(planFromJson);
     await mapLimit(plans, ZoneConcurrency, async (plan) => {
       const zone = await savedPlanZone(provider, plan);
-      locks.push(await acquireZoneLock({ dir: lockDir(provider, stateDirOf(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
+      locks.push(await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
       assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
     });
     if (opts.json !== true) {

@@ -8,11 +8,19 @@ import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
 import { Engine, PlanTiers, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
 import type { CommandModule } from './command.js';
-import { DefaultStateDir } from './serve.js';
+import { StateDirHelp, stateDirOption } from '../provider-options.js';
 
 interface CommonOptions {
   stateDir: string;
   json?: boolean;
+}
+
+/** The options as commander gives them: `--state-dir` may be absent. */
+type Flags = Omit<CommonOptions, 'stateDir'> & { stateDir?: string };
+
+/** The options with the state directory found when `--state-dir` is not given (`stateDirOption`). */
+function withStateDir<T extends Flags>(opts: T): T & CommonOptions {
+  return { ...opts, stateDir: stateDirOption(opts) };
 }
 
 /** The `engine` command and its `zone` subcommands. */
@@ -21,15 +29,15 @@ export const command: CommandModule = {
     const engine = program.command('engine').description('manage the embedded engine');
     const zone = engine.command('zone').description('zones of the embedded engine');
     const common = (c: Command): Command => c
-      .option('--state-dir <dir>', 'engine state directory', DefaultStateDir)
+      .option('--state-dir <dir>', StateDirHelp)
       .option('--json', 'print JSON');
     common(zone.command('create <name>').description('create a zone'))
       .option('--plan <tier>', `plan tier: ${PlanTiers.join(', ')}`, 'enterprise')
       .option('--waf <version>', 'WAF the zone starts with: previous or new')
-      .action(async (name: string, opts: CommonOptions & { plan: string; waf?: string }) => create(name, opts));
-    common(zone.command('list').description('list zones')).action(async (opts: CommonOptions) => list(opts));
-    common(zone.command('show <zone>').description('show a zone (name or id)')).action(async (z: string, opts: CommonOptions) => show(z, opts));
-    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id)')).action(async (z: string, opts: CommonOptions) => remove(z, opts));
+      .action(async (name: string, opts: Flags & { plan: string; waf?: string }) => create(name, withStateDir(opts)));
+    common(zone.command('list').description('list zones')).action(async (opts: Flags) => list(withStateDir(opts)));
+    common(zone.command('show <zone>').description('show a zone (name or id)')).action(async (z: string, opts: Flags) => show(z, withStateDir(opts)));
+    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id)')).action(async (z: string, opts: Flags) => remove(z, withStateDir(opts)));
   },
 };
 

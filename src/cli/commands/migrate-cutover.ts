@@ -15,9 +15,9 @@ import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep, type FirewallUpgrade } from '../../migrate/index.js';
 import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
-import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import { renderApplyResult } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
@@ -142,7 +142,7 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
   const steps = cutoverSteps(before, up.after, up.conversion.customRules.map((r) => r.ref));
   const provider = await openProvider(opts, process.env);
   try {
-    const stateDir = provider.kind === 'engine' ? (providerOptions(opts, process.env).stateDir ?? DefaultStateDir) : undefined;
+    const stateDir = engineStateDir(provider, opts);
     const io: CutoverIo = {
       write: (t) => process.stdout.write(t),
       confirm: async (step) => opts.autoApprove === true || confirm(`\nApply step ${step.name} to ${before.zone}?`),

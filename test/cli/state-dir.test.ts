@@ -1,0 +1,42 @@
+/**
+ * How commands find the embedded engine's state directory without `--state-dir`: the nearest
+ * `.zonewall` directory in the working directory or a parent (as git finds `.git`), else
+ * `./.zonewall`; `--state-dir` wins.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findStateDir, providerOptions, stateDirOption } from '../../src/cli/provider-options.js';
+
+let root: string;
+beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'zw-state-dir-')); });
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('findStateDir', () => {
+  it('finds .zonewall in the working directory', () => {
+    mkdirSync(join(root, '.zonewall'));
+    expect(findStateDir(root)).toBe('.zonewall');
+  });
+
+  it('finds the nearest .zonewall in a parent, relative to the working directory', () => {
+    mkdirSync(join(root, '.zonewall'));
+    mkdirSync(join(root, 'zones', 'prod'), { recursive: true });
+    expect(findStateDir(join(root, 'zones', 'prod'))).toBe(join('..', '..', '.zonewall'));
+    mkdirSync(join(root, 'zones', '.zonewall'));
+    expect(findStateDir(join(root, 'zones', 'prod'))).toBe(join('..', '.zonewall'));
+  });
+
+  it('ignores a file named .zonewall, and falls back to ./.zonewall when none is found', () => {
+    mkdirSync(join(root, 'a', 'b'), { recursive: true });
+    writeFileSync(join(root, 'a', '.zonewall'), '');
+    // The temp root has no .zonewall above it on a test machine; the fallback is the working directory's.
+    expect(findStateDir(join(root, 'a', 'b'))).toBe('.zonewall');
+  });
+
+  it('--state-dir wins over the lookup, for every provider option path', () => {
+    expect(stateDirOption({ stateDir: 'elsewhere' })).toBe('elsewhere');
+    expect(providerOptions({ stateDir: 'elsewhere' }, {}).stateDir).toBe('elsewhere');
+    expect(providerOptions({}, {}).stateDir).toBe(findStateDir());
+  });
+});
