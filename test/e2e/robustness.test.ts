@@ -96,6 +96,39 @@ describe('Ctrl-C at the confirmation prompt', () => {
   }, 60_000);
 });
 
+describe('engine zone delete on a terminal', () => {
+  /** Runs `engine zone delete` under a pseudo-terminal and sends `keys` once the prompt shows. */
+  const deleteAt = (state: string, keys: string) => run('script', ['-qec', `"${process.execPath}" "${bin}" engine zone delete doomed.example --state-dir "${state}"`, '/dev/null'], {
+    input: (child, out) => {
+      const timer = setInterval(() => {
+        if (out().includes('Enter a value:')) {
+          clearInterval(timer);
+          child.stdin!.write(keys);
+        }
+      }, 50);
+      child.on('close', () => clearInterval(timer));
+    },
+  });
+
+  it('asks first; Ctrl-C cancels with one line and exit 130, and "yes" deletes', async () => {
+    const state = join(tmp.dir, 'delete-state');
+    await withEngine(state, async (engine) => { await engine.createZone('doomed.example', { plan: 'pro' }); });
+    const cancelled = await deleteAt(state, '\x03');
+    const all = cancelled.stdout + cancelled.stderr;
+    expect(all).toContain('Delete zone doomed.example (id ');
+    expect(all).toContain('Zone deletion cancelled at the prompt: nothing was deleted.');
+    expect(all).not.toMatch(/AbortError|internal error/);
+    expect(all).not.toMatch(stackLine);
+    expect(cancelled.code).toBe(130);
+    expect(await withEngine(state, (engine) => engine.getZone('doomed.example'))).toBeDefined();
+
+    const deleted = await deleteAt(state, 'yes\n');
+    expect(deleted.code, deleted.stdout).toBe(0);
+    expect(deleted.stdout).toMatch(/deleted zone doomed\.example \(id [0-9a-f]{32}\) and all its data/);
+    expect(await withEngine(state, (engine) => engine.getZone('doomed.example'))).toBeUndefined();
+  }, 60_000);
+});
+
 describe('SIGINT and SIGTERM during an apply', () => {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     it(`${signal}: stops after the request in flight, reports what was applied, releases the lock, exits ${code}`, async () => {

@@ -19,7 +19,7 @@ import { addProviderOptions, engineStateDir, openProvider } from '../provider-op
 import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument } from '../views/json.js';
-import { confirm } from '../views/prompt.js';
+import { assertCanConfirm, confirm } from '../views/prompt.js';
 import { InterruptedError } from '../error-boundary.js';
 import { catchInterrupts, stopOnInterrupt } from '../interrupts.js';
 import { createdNotices, missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
@@ -110,10 +110,8 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
     else process.stdout.write('\nNo changes. Nothing to apply.\n');
     return ExitCodes.ok;
   }
+  assertCanConfirm(opts.autoApprove === true, 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
   if (opts.autoApprove !== true) {
-    if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
-      throw new ZonewallError('ERR_USAGE', 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
-    }
     const names = pending.map((p) => p.zone.name).join(', ');
     if (!(await confirm(`\nApply these changes to ${names}?`))) {
       process.stderr.write('Apply cancelled.\n');

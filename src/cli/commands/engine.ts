@@ -7,6 +7,8 @@
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
 import { Engine, PlanTiers, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { assertCanConfirm, confirm } from '../views/prompt.js';
 import type { CommandModule } from './command.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
 
@@ -37,7 +39,9 @@ export const command: CommandModule = {
       .action(async (name: string, opts: Flags & { plan: string; waf?: string }) => create(name, withStateDir(opts)));
     common(zone.command('list').description('list zones')).action(async (opts: Flags) => list(withStateDir(opts)));
     common(zone.command('show <zone>').description('show a zone (name or id)')).action(async (z: string, opts: Flags) => show(z, withStateDir(opts)));
-    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id)')).action(async (z: string, opts: Flags) => remove(z, withStateDir(opts)));
+    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id), after confirmation'))
+      .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
+      .action(async (z: string, opts: Flags & { autoApprove?: boolean }) => remove(z, withStateDir(opts)));
   },
 };
 
@@ -83,12 +87,28 @@ async function show(nameOrId: string, opts: CommonOptions): Promise<void> {
   });
 }
 
-async function remove(nameOrId: string, opts: CommonOptions): Promise<void> {
+/**
+ * Deletes a zone after the same confirmation as `apply` (type `yes`; `--auto-approve` skips it and
+ * is required without a terminal): the deletion cannot be undone, bookmarks included.
+ */
+async function remove(nameOrId: string, opts: CommonOptions & { autoApprove?: boolean }): Promise<void> {
+  const approved = opts.autoApprove === true;
+  assertCanConfirm(approved, 'engine zone delete asks for confirmation on a terminal; without one, pass --auto-approve (nothing was deleted)');
   const zone = await withEngine(opts, async (e) => {
     const z = await mustFind(e, nameOrId, opts);
+    if (!approved) {
+      const counts = await countObjects(e, z);
+      const question = `\nDelete zone ${z.name} (id ${z.id}, ${counts.filters} filters, ${counts.rules} firewall rules) and all its data from ${opts.stateDir}? This cannot be undone.`;
+      if (!(await confirm(question, 'Zone deletion cancelled at the prompt: nothing was deleted.'))) return undefined;
+    }
     await e.deleteZone(z.id);
     return z;
   });
+  if (zone === undefined) {
+    process.stderr.write('Zone deletion cancelled: nothing was deleted.\n');
+    process.exitCode = ExitCodes.error;
+    return;
+  }
   print(opts, { id: zone.id }, `deleted zone ${zone.name} (id ${zone.id}) and all its data\n`);
 }
 
