@@ -97,19 +97,18 @@ export function providerOptions(opts: ProviderCliOptions | Readonly<Record<strin
   }
   const remote = remoteFlag ?? (stateDir === undefined ? env[ProviderEnv.url]?.trim() || undefined : undefined);
   // Every option is checked whichever provider runs: a typo must not pass unnoticed until the day it is used remotely.
-  const rateText = text(o, 'rateLimit');
+  // The flag, else the environment's budget, checked on the embedded engine too (where it is not used).
+  const rateText = text(o, 'rateLimit') ?? (env[ProviderEnv.rateLimit]?.trim() || undefined);
   const rateLimit = rateText !== undefined ? parseRateLimit(rateText) : undefined;
   const timeoutText = text(o, 'timeout');
   const timeoutMs = timeoutText !== undefined ? parseTimeout(timeoutText) : undefined;
   const lockText = o.lockTimeout;
+  const lockTimeoutMs = typeof lockText === 'string' ? parseDuration(lockText, '--lock-timeout') : undefined;
   if (remote === undefined) {
-    const lockTimeoutMs = typeof lockText === 'string' ? parseDuration(lockText, '--lock-timeout') : undefined;
     return { stateDir: stateDir ?? findStateDir(), ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) };
   }
-  const envRate = env[ProviderEnv.rateLimit]?.trim() || undefined;
   const options: ProviderOptions = { remote, env };
   if (rateLimit !== undefined) options.rateLimit = rateLimit;
-  else if (envRate !== undefined) options.rateLimit = parseRateLimit(envRate);
   if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
   return options;
 }

@@ -1,7 +1,8 @@
 /**
- * How commands find the embedded engine's state directory without `--state-dir`: the nearest
- * `.zonewall` directory in the working directory or a parent (as git finds `.git`), else
- * `./.zonewall`; `--state-dir` wins.
+ * The provider options every zone command shares: how commands find the embedded engine's state
+ * directory without `--state-dir` (the nearest `.zonewall` directory in the working directory or a
+ * parent, as git finds `.git`, else `./.zonewall`; `--state-dir` wins), and option values checked
+ * the same way whichever provider runs.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,5 +39,22 @@ describe('findStateDir', () => {
     expect(stateDirOption({ stateDir: 'elsewhere' })).toBe('elsewhere');
     expect(providerOptions({ stateDir: 'elsewhere' }, {}).stateDir).toBe('elsewhere');
     expect(providerOptions({}, {}).stateDir).toBe(findStateDir());
+  });
+});
+
+describe('option values are checked on every provider', () => {
+  const remote = { remote: 'http://127.0.0.1:9/client/v4' };
+  for (const [name, where] of [['the embedded engine', {}], ['a remote API', remote]] as const) {
+    it(`${name}: --rate-limit, ZONEWALL_RATE_LIMIT, --timeout and --lock-timeout with bad values are refused`, () => {
+      expect(() => providerOptions({ ...where, rateLimit: 'abc' }, {})).toThrow(/invalid rate limit "abc"/);
+      expect(() => providerOptions(where, { ZONEWALL_RATE_LIMIT: 'abc' })).toThrow(/invalid rate limit "abc"/);
+      expect(() => providerOptions({ ...where, timeout: 'soon' }, {})).toThrow(/--timeout must be a positive number/);
+      expect(() => providerOptions({ ...where, lockTimeout: 'later' }, {})).toThrow(/--lock-timeout must be a duration/);
+    });
+  }
+
+  it('the flag wins over ZONEWALL_RATE_LIMIT, which is then not read', () => {
+    expect(providerOptions({ remote: 'http://127.0.0.1:9', rateLimit: '10/1s' }, { ZONEWALL_RATE_LIMIT: 'abc' }).rateLimit).toEqual({ requests: 10, seconds: 1 });
+    expect(providerOptions({ remote: 'http://127.0.0.1:9' }, { ZONEWALL_RATE_LIMIT: '600/300s' }).rateLimit).toEqual({ requests: 600, seconds: 300 });
   });
 });
