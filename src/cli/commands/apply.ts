@@ -43,7 +43,7 @@ export const command: CommandModule = {
       .command('apply')
       .description('apply manifests (or a plan saved with `plan --out`) to their zones, in dependency order')
       .argument('<paths...>', 'manifest files, directories of manifests, or one saved plan (plan.json)');
-    addPlanFlags(cmd)
+    addPlanFlags(cmd, 'print one JSON document (kind zonewall.apply): the plans, then each zone\'s apply result; no text')
       .option('--force', 'apply plans with danger findings (mass deletions, weakened protection, WAF migration)')
       .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
       .option('--lock-timeout <duration>', 'wait this long (e.g. 30s, 2m) for another apply to the same zone to finish; 0 refuses at once', '0');

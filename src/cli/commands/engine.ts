@@ -30,16 +30,16 @@ export const command: CommandModule = {
   register(program: Command): void {
     const engine = program.command('engine').description('manage the embedded engine');
     const zone = engine.command('zone').description('zones of the embedded engine');
-    const common = (c: Command): Command => c
+    const common = (c: Command, json: string): Command => c
       .option('--state-dir <dir>', StateDirHelp)
-      .option('--json', 'print JSON');
-    common(zone.command('create <name>').description('create a zone'))
+      .option('--json', json);
+    common(zone.command('create <name>').description('create a zone'), 'print the new zone as the v4 API\'s zone object (JSON)')
       .option('--plan <tier>', `plan tier: ${PlanTiers.join(', ')}`, 'enterprise')
       .option('--waf <version>', 'WAF the zone starts with: previous or new')
       .action(async (name: string, opts: Flags & { plan: string; waf?: string }) => create(name, withStateDir(opts)));
-    common(zone.command('list').description('list zones')).action(async (opts: Flags) => list(withStateDir(opts)));
-    common(zone.command('show <zone>').description('show a zone (name or id)')).action(async (z: string, opts: Flags) => show(z, withStateDir(opts)));
-    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id), after confirmation'))
+    common(zone.command('list').description('list zones'), 'print the zones as a JSON list of the v4 API\'s zone objects').action(async (opts: Flags) => list(withStateDir(opts)));
+    common(zone.command('show <zone>').description('show a zone (name or id)'), 'print the v4 API\'s zone object with filters and firewall_rules counts (JSON)').action(async (z: string, opts: Flags) => show(z, withStateDir(opts)));
+    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id), after confirmation'), 'print {"id": ...} of the deleted zone (JSON)')
       .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
       .action(async (z: string, opts: Flags & { autoApprove?: boolean }) => remove(z, withStateDir(opts)));
   },

@@ -35,6 +35,7 @@ import type { CommandModule } from './command.js';
 import { registerFirewallRules } from './migrate-firewall.js';
 import { registerFirewallCutover } from './migrate-cutover.js';
 import { registerFirewallTerraform } from './migrate-firewall-terraform.js';
+import { jsonDocument } from '../views/json.js';
 
 /** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
 interface MigrateOptions extends Record<string, unknown> {
@@ -77,12 +78,12 @@ export const command: CommandModule = {
 
     const status = migrate.command('status').description('show both WAFs\' state and the migration mode of a zone')
       .option('--zone <name>', 'zone name or id (required)')
-      .option('--json', 'print JSON');
+      .option('--json', 'print the status as JSON (snake_case fields, format_version, kind zonewall.migration-status)');
     addProviderOptions(status);
     status.action(async (_opts: unknown, cmd: Command) => {
       const opts = subcommandOptions(cmd);
       const report = await withProvider(opts, (p) => readMigrationStatus(p, opts.zone));
-      process.stdout.write(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderMigrationStatus(report));
+      process.stdout.write(opts.json === true ? `${JSON.stringify(jsonDocument('migration-status', report), null, 2)}\n` : renderMigrationStatus(report));
     });
 
     const del = migrate.command('delete-overrides').description('delete URI-based WAF overrides, which block the migration (dry run without --force)')

@@ -26,12 +26,12 @@ export interface PlanFlags {
 /** How many zones are planned at once. */
 export const ZoneConcurrency = 4;
 
-/** Adds the plan options to a command. */
-export function addPlanFlags(cmd: Command): Command {
+/** Adds the plan options to a command; `json` says what its `--json` prints (commands print different documents). */
+export function addPlanFlags(cmd: Command, json: string): Command {
   return cmd
     .option('--prune', 'also plan the deletion of unmanaged objects (no ref), and adopt same-expression filters')
     .option('--delete-threshold <pct>', `refuse (without --force) plans deleting more than this percentage of managed objects (default ${SafetyDefaults.deleteThreshold}; applies from ${SafetyDefaults.minObjects} objects)`)
-    .option('--json', 'print the plan as JSON (schemas/plan.schema.json)')
+    .option('--json', json)
     .option('--no-color', 'never color the output (colors are used only on a terminal, and never with NO_COLOR set)');
 }
 

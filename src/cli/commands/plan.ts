@@ -32,7 +32,7 @@ export const command: CommandModule = {
       .command('plan')
       .description('show what apply would change in each manifest\'s zone')
       .argument('<paths...>', 'manifest files, or directories of *.yaml / *.yml manifests');
-    addPlanFlags(cmd)
+    addPlanFlags(cmd, 'print the plan as JSON (kind zonewall.plan, schemas/plan.schema.json)')
       .option('--markdown', 'print the plan as markdown (for pull-request comments)')
       .option('--out <file>', 'save the plan (JSON, with a fingerprint of the zone) for `zonewall apply FILE`')
       .option('--detailed-exitcode', 'exit 0 without changes, 1 on error, 2 with changes');

@@ -11,7 +11,7 @@
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
-import { CredentialEnv, Engine, loadCredentials, loadPlanLimitsFile, startServer } from '../../engine/index.js';
+import { CredentialEnv, CredentialLimits, Engine, loadCredentials, loadPlanLimitsFile, startServer } from '../../engine/index.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 
@@ -42,7 +42,7 @@ export const command: CommandModule = {
       .option('--insecure-no-auth', 'accept every request without credentials (local experiments only)')
       .option('--strict', 'answer with the real API\'s shapes only: no zonewall extension fields or routes')
       .addHelpText('after', `
-Credentials (never on the command line):
+Credentials (never on the command line; tokens and keys: at least ${CredentialLimits.secretMinLength} characters, no whitespace):
   ${CredentialEnv.token}=...      bearer token (Authorization: Bearer), every zone
   ${CredentialEnv.email}=... and ${CredentialEnv.key}=...
                                 X-Auth-Email / X-Auth-Key, every zone
