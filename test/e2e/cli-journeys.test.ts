@@ -91,7 +91,8 @@ describe('CLI journeys of a new user', () => {
       expect(run.code).toBe(1);
       const all = run.stdout + run.stderr;
       expect(all).toContain('zone "journey.example" not found');
-      expect(all).toContain('never creates zones; create it on the service first');
+      expect(all).toContain('or not visible to this token');
+      expect(all).toContain('zonewall never creates zones on a remote API');
       expect(all).not.toContain(served.token);
       const wrong = await zonewall(['plan', file, '--remote', served.url], { env: { ZONEWALL_API_TOKEN: 'journey-wrong-token-0123456789' } });
       expect(wrong.code).toBe(1);
