@@ -113,15 +113,15 @@ export function providerOptions(opts: ProviderCliOptions | Readonly<Record<strin
   return options;
 }
 
-/** Says on stderr why a remote call is being retried, so a long wait is never silent. */
-function retryNotice(event: RetryEvent): void {
+/** Says on stderr (or `write`) why a remote call is being retried, so a long wait is never silent and every retry is reported. */
+export function retryNotice(event: RetryEvent, write: (text: string) => void = (t) => process.stderr.write(t)): void {
   const seconds = (event.delayMs / 1000).toFixed(1);
   if (event.reason === 'lost-answer') {
-    process.stderr.write(`zonewall: ${event.method} ${event.path}: the answer was lost; re-reading in ${seconds}s to send only what is missing (attempt ${event.attempt + 1})\n`);
+    write(`zonewall: ${event.method} ${event.path}: the answer was lost; re-reading in ${seconds}s to send only what is missing (attempt ${event.attempt + 1})\n`);
     return;
   }
   const why = { 'rate-limited': 'rate limited (429)', 'server-error': 'server error', timeout: 'timed out', network: 'network error' }[event.reason];
-  process.stderr.write(`zonewall: ${event.method} ${event.path}: ${why}; retrying in ${seconds}s (attempt ${event.attempt + 1})\n`);
+  write(`zonewall: ${event.method} ${event.path}: ${why}; retrying in ${seconds}s (attempt ${event.attempt + 1})\n`);
 }
 
 /**
@@ -131,7 +131,7 @@ function retryNotice(event: RetryEvent): void {
 export async function openProvider(opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): Promise<Provider> {
   const options = providerOptions(opts, env);
   if (options.remote !== undefined) {
-    options.onRetry = retryNotice;
+    options.onRetry = (event) => retryNotice(event);
     options.budgetListener = budgetProgress(process.stderr);
   }
   return openProviderWith(options);

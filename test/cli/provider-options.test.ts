@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findStateDir, providerOptions, stateDirOption } from '../../src/cli/provider-options.js';
+import { findStateDir, providerOptions, retryNotice, stateDirOption } from '../../src/cli/provider-options.js';
 
 let root: string;
 beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'zw-state-dir-')); });
@@ -56,5 +56,21 @@ describe('option values are checked on every provider', () => {
   it('the flag wins over ZONEWALL_RATE_LIMIT, which is then not read', () => {
     expect(providerOptions({ remote: 'http://127.0.0.1:9', rateLimit: '10/1s' }, { ZONEWALL_RATE_LIMIT: 'abc' }).rateLimit).toEqual({ requests: 10, seconds: 1 });
     expect(providerOptions({ remote: 'http://127.0.0.1:9' }, { ZONEWALL_RATE_LIMIT: '600/300s' }).rateLimit).toEqual({ requests: 600, seconds: 300 });
+  });
+});
+
+describe('provider wiring', () => {
+  it('--lock-timeout reaches the embedded engine (its state-directory lock waits too)', () => {
+    expect(providerOptions({ stateDir: 's', lockTimeout: '2s' }, {})).toEqual({ stateDir: 's', lockTimeoutMs: 2000 });
+  });
+
+  it('every retry is reported in one line, a lost POST answer included', () => {
+    const lines: string[] = [];
+    retryNotice({ method: 'POST', path: '/zones/z/filters', reason: 'lost-answer', attempt: 0, delayMs: 300 }, (t) => lines.push(t));
+    retryNotice({ method: 'GET', path: '/zones/z/filters', reason: 'network', attempt: 1, delayMs: 400 }, (t) => lines.push(t));
+    expect(lines).toEqual([
+      'zonewall: POST /zones/z/filters: the answer was lost; re-reading in 0.3s to send only what is missing (attempt 1)\n',
+      'zonewall: GET /zones/z/filters: network error; retrying in 0.4s (attempt 2)\n',
+    ]);
   });
 });

@@ -54,6 +54,19 @@ describe('output to a closed pipe', () => {
   }, 60_000);
 });
 
+describe('export to a closed pipe', () => {
+  it('`zonewall export --zone Z | head -1` prints one line and no error', async () => {
+    const file = bigManifest('export-big.yaml', 'export-pipe.example', 400);
+    const state = join(tmp.dir, 'export-pipe-state');
+    const applied = await run(process.execPath, [bin, 'apply', file, '--auto-approve', '--state-dir', state]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const r = await run('sh', ['-c', `"${process.execPath}" "${bin}" export --zone export-pipe.example --no-adopt --state-dir "${state}" | head -1; echo "status=$?"`]);
+    expect(r.stdout).toMatch(/^# yaml-language-server: \$schema=\S+\nstatus=0\n$/);
+    expect(r.stderr).not.toMatch(/EPIPE|Error|internal/);
+    expect(r.stderr).not.toMatch(stackLine);
+  }, 60_000);
+});
+
 describe('zonewall serve on a busy port', () => {
   it('says so in one line and exits 1', async () => {
     const blocker = createServer();
