@@ -25,6 +25,8 @@ export class PendingZones {
   readonly #byId = new Map<string, ZoneInfo>();
   readonly #creating = new Map<string, Promise<void>>();
   #scratch: Promise<{ engine: Engine; dir: string }> | undefined;
+  /** Removes the scratch directory if the process exits without `close` (an interrupt while planning). */
+  #removeOnExit: (() => void) | undefined;
   /** Zones created at their first write, in creation order. */
   readonly created: LiveZoneInfo[] = [];
 
@@ -84,6 +86,7 @@ export class PendingZones {
     try {
       await engine.close();
     } finally {
+      if (this.#removeOnExit !== undefined) process.off('exit', this.#removeOnExit);
       rmSync(dir, { recursive: true, force: true });
     }
   }
@@ -91,6 +94,8 @@ export class PendingZones {
   #scratchEngine(): Promise<{ engine: Engine; dir: string }> {
     this.#scratch ??= (async () => {
       const dir = mkdtempSync(join(tmpdir(), 'zonewall-new-zones-'));
+      this.#removeOnExit = () => rmSync(dir, { recursive: true, force: true });
+      process.once('exit', this.#removeOnExit);
       try {
         return { engine: await Engine.open({ dir, limits: this.#engine.planLimits, strict: this.#engine.strict }), dir };
       } catch (err) {
