@@ -12,4 +12,4 @@ export { readApplyRecord, writeApplyRecord, removeApplyRecord, type ApplyRecord 
 export { applyZone, ApplyError, type ApplyZoneOptions, type ApplyZoneResult } from './apply-zone.js';
 export { rollbackZone } from './rollback.js';
 export { writeFileAtomic } from './write-file.js';
-export { readSavedPlan, writeSavedPlan, assertFresh, isPlanDocument, StalePlanError } from './saved-plan.js';
+export { readSavedPlan, writeSavedPlan, assertFresh, isPlanDocument, savedPlanZone, StalePlanError } from './saved-plan.js';

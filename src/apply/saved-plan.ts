@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ZonewallError } from '../errors.js';
 import { writeFileAtomic } from './write-file.js';
-import { fingerprint, type LiveZone, type Plan, type PlanJson } from '../plan/index.js';
+import { fingerprint, type LiveZone, type LiveZoneInfo, type Plan, type PlanJson } from '../plan/index.js';
+import type { Provider } from '../providers/index.js';
 
 /** The zone changed since the plan was saved. */
 export class StalePlanError extends ZonewallError {
@@ -72,6 +73,17 @@ export function readSavedPlan(file: string): PlanJson | undefined {
  */
 export function writeSavedPlan(file: string, doc: PlanJson): void {
   writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`, `the plan to ${file}`);
+}
+
+/**
+ * The saved plan's zone on `provider`: by id; on the embedded engine by name, so that a plan saved
+ * for a zone the engine did not have yet finds it missing again (it reads as new, with the plan's
+ * id, and apply's first write creates it). A zone of that name made since has another id, which
+ * `assertFresh` refuses.
+ */
+export async function savedPlanZone(provider: Provider, plan: Pick<Plan, 'zone'>): Promise<LiveZoneInfo> {
+  if (provider.kind !== 'engine') return (await provider.resolveZone(plan.zone.id)).zone;
+  return (await provider.resolveZone(plan.zone.name, { create: { plan: plan.zone.plan ?? 'enterprise', id: plan.zone.id } })).zone;
 }
 
 /** Throws `StalePlanError` unless the zone is still in the state the plan was computed on. */

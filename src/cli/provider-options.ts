@@ -8,11 +8,13 @@
  * | `--remote URL`                | HTTP, at URL                               |
  * | `--state-dir DIR`             | embedded engine in DIR (even if `ZONEWALL_API_URL` is set) |
  * | `ZONEWALL_API_URL` in the env | HTTP, at that URL                          |
- * | nothing                       | embedded engine in `.zonewall`             |
+ * | nothing                       | embedded engine in the nearest `.zonewall` (`findStateDir`) |
  *
  * Credentials are never options: the HTTP provider reads `ZONEWALL_API_TOKEN`, or
  * `ZONEWALL_AUTH_EMAIL` + `ZONEWALL_AUTH_KEY`, from the environment.
  */
+import { statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ZonewallError } from '../errors.js';
 import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider as openProviderWith, parseRateLimit } from '../providers/index.js';
@@ -28,11 +30,41 @@ export interface ProviderCliOptions {
   timeout?: string;
 }
 
+/** How `--state-dir` defaults, in every command's help. */
+export const StateDirHelp = `state directory of the embedded engine (default: the nearest ${DefaultStateDir} in the working directory or a parent, else ./${DefaultStateDir})`;
+
+/**
+ * The embedded engine's state directory when `--state-dir` is not given: the nearest existing
+ * `.zonewall` directory in `cwd` or above it (as git finds `.git`), so a command run from a
+ * subdirectory of the project uses the project's engine instead of starting an empty one; when
+ * there is none, `.zonewall` in `cwd` (created by the first command that needs it). Relative to
+ * `cwd`, so messages stay short (`../.zonewall`).
+ */
+export function findStateDir(cwd: string = process.cwd()): string {
+  const start = resolve(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, DefaultStateDir);
+    if (statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === true) return relative(start, candidate);
+    if (dirname(dir) === dir) return DefaultStateDir;
+  }
+}
+
+/** The state directory of an embedded-engine command: `--state-dir`, else `findStateDir()`. */
+export function stateDirOption(opts: object): string {
+  const given = (opts as { readonly stateDir?: unknown }).stateDir;
+  return typeof given === 'string' && given !== '' ? given : findStateDir();
+}
+
+/** Where the embedded engine of this run keeps its state (locks, rollback records); undefined for a remote provider. */
+export function engineStateDir(provider: { kind: 'engine' | 'http' }, opts: object): string | undefined {
+  return provider.kind === 'engine' ? stateDirOption(opts) : undefined;
+}
+
 /** Adds the provider options to a command, with help on the environment variables. */
 export function addProviderOptions(cmd: Command): Command {
   return cmd
     .option('--remote <url>', `base URL of a v4 API, e.g. http://127.0.0.1:8484/client/v4 (default: $${ProviderEnv.url}, else the embedded engine)`)
-    .option('--state-dir <dir>', `state directory of the embedded engine (default: ${DefaultStateDir})`)
+    .option('--state-dir <dir>', StateDirHelp)
     .option('--rate-limit <n/seconds>', `remote request budget, e.g. 1200/300s (default: $${ProviderEnv.rateLimit}, else ${HttpDefaults.rateLimit.requests}/${HttpDefaults.rateLimit.seconds}s)`)
     .option('--timeout <ms>', `remote request timeout in milliseconds, or with a unit: 500ms, 30s, 2m (default: ${HttpDefaults.timeoutMs})`)
     .addHelpText('after', `
@@ -65,32 +97,31 @@ export function providerOptions(opts: ProviderCliOptions | Readonly<Record<strin
   }
   const remote = remoteFlag ?? (stateDir === undefined ? env[ProviderEnv.url]?.trim() || undefined : undefined);
   // Every option is checked whichever provider runs: a typo must not pass unnoticed until the day it is used remotely.
-  const rateText = text(o, 'rateLimit');
+  // The flag, else the environment's budget, checked on the embedded engine too (where it is not used).
+  const rateText = text(o, 'rateLimit') ?? (env[ProviderEnv.rateLimit]?.trim() || undefined);
   const rateLimit = rateText !== undefined ? parseRateLimit(rateText) : undefined;
   const timeoutText = text(o, 'timeout');
   const timeoutMs = timeoutText !== undefined ? parseTimeout(timeoutText) : undefined;
   const lockText = o.lockTimeout;
+  const lockTimeoutMs = typeof lockText === 'string' ? parseDuration(lockText, '--lock-timeout') : undefined;
   if (remote === undefined) {
-    const lockTimeoutMs = typeof lockText === 'string' ? parseDuration(lockText, '--lock-timeout') : undefined;
-    return { stateDir: stateDir ?? DefaultStateDir, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) };
+    return { stateDir: stateDir ?? findStateDir(), ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) };
   }
-  const envRate = env[ProviderEnv.rateLimit]?.trim() || undefined;
   const options: ProviderOptions = { remote, env };
   if (rateLimit !== undefined) options.rateLimit = rateLimit;
-  else if (envRate !== undefined) options.rateLimit = parseRateLimit(envRate);
   if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
   return options;
 }
 
-/** Says on stderr why a remote call is being retried, so a long wait is never silent. */
-function retryNotice(event: RetryEvent): void {
+/** Says on stderr (or `write`) why a remote call is being retried, so a long wait is never silent and every retry is reported. */
+export function retryNotice(event: RetryEvent, write: (text: string) => void = (t) => process.stderr.write(t)): void {
   const seconds = (event.delayMs / 1000).toFixed(1);
   if (event.reason === 'lost-answer') {
-    process.stderr.write(`zonewall: ${event.method} ${event.path}: the answer was lost; re-reading in ${seconds}s to send only what is missing (attempt ${event.attempt + 1})\n`);
+    write(`zonewall: ${event.method} ${event.path}: the answer was lost; re-reading in ${seconds}s to send only what is missing (attempt ${event.attempt + 1})\n`);
     return;
   }
   const why = { 'rate-limited': 'rate limited (429)', 'server-error': 'server error', timeout: 'timed out', network: 'network error' }[event.reason];
-  process.stderr.write(`zonewall: ${event.method} ${event.path}: ${why}; retrying in ${seconds}s (attempt ${event.attempt + 1})\n`);
+  write(`zonewall: ${event.method} ${event.path}: ${why}; retrying in ${seconds}s (attempt ${event.attempt + 1})\n`);
 }
 
 /**
@@ -100,7 +131,7 @@ function retryNotice(event: RetryEvent): void {
 export async function openProvider(opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): Promise<Provider> {
   const options = providerOptions(opts, env);
   if (options.remote !== undefined) {
-    options.onRetry = retryNotice;
+    options.onRetry = (event) => retryNotice(event);
     options.budgetListener = budgetProgress(process.stderr);
   }
   return openProviderWith(options);

@@ -166,11 +166,17 @@ export class Engine {
     throw noRouteError(request.path);
   }
 
-  /** Creates a zone (default plan: enterprise). Refuses a taken or malformed name. */
-  async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new' } = {}): Promise<ZoneInfo> {
+  /**
+   * Creates a zone (default plan: enterprise). Refuses a taken or malformed name. `id` chooses the
+   * zone's id (32 lowercase hex; default: a new random one): a provider that planned a zone before
+   * it existed creates it with the id its plan shows.
+   */
+  async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string } = {}): Promise<ZoneInfo> {
     this.#requireOpen();
-    const zone: ZoneInfo = { id: newId(), name: normalizeZoneName(name), plan: options.plan ?? 'enterprise', status: 'active', created_on: timestamp() };
+    if (options.id !== undefined && !isId(options.id)) throw new TypeError(`zone id must be 32 lowercase hex characters, got ${JSON.stringify(options.id)}`);
+    const zone: ZoneInfo = { id: options.id ?? newId(), name: normalizeZoneName(name), plan: options.plan ?? 'enterprise', status: 'active', created_on: timestamp() };
     if ([...this.#zones.values()].some((z) => z.name === zone.name)) throw zoneExists(zone.name);
+    if (this.#zones.has(zone.id)) throw ApiError.of('zoneExists', `a zone with id ${zone.id} already exists`);
     const createOptions: ZoneCreateOptions = options.waf !== undefined ? { waf: options.waf } : {};
     const stub = this.#zoneStub(zone.id);
     await stub.init(zone, createOptions);

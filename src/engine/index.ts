@@ -5,7 +5,7 @@
  */
 export { Engine, type EngineOptions } from './engine.js';
 export { startServer, type RunningServer, type ServerOptions } from './server/server.js';
-export { loadCredentials, CredentialEnv, type Credential } from './server/credentials.js';
+export { loadCredentials, CredentialEnv, CredentialLimits, type Credential } from './server/credentials.js';
 export { DefaultMaxBodyBytes } from './server/body.js';
 export {
   DefaultPlanLimits, loadPlanLimitsFile, resolvePlanLimits,

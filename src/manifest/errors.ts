@@ -52,11 +52,23 @@ export function formatIssueWithExcerpt(issue: ManifestIssue): string {
   const head = formatIssue(issue);
   if (issue.excerpt === undefined || issue.line === 0) return head;
   const gutter = String(issue.line);
-  const lineText = issue.excerpt.replace(/\t/g, ' ');
-  const room = Math.max(1, lineText.length - (issue.column - 1));
+  const { text: lineText, column } = excerptWindow(issue.excerpt.replace(/\t/g, ' '), issue.column);
+  const room = Math.max(1, lineText.length - (column - 1));
   const carets = '^'.repeat(Math.max(1, Math.min(issue.length ?? 1, room)));
   const pad = ' '.repeat(gutter.length);
-  return `${head}\n ${gutter} | ${lineText}\n ${pad} | ${' '.repeat(issue.column - 1)}${carets}`;
+  return `${head}\n ${gutter} | ${lineText}\n ${pad} | ${' '.repeat(column - 1)}${carets}`;
+}
+
+/** Excerpt lines longer than this are cut to a window around the column (a minified JSON file is one line). */
+const ExcerptMax = 200;
+
+/** The part of a long line around `column` (1-based), with `…` where it was cut, and the column in it. */
+function excerptWindow(line: string, column: number): { text: string; column: number } {
+  if (line.length <= ExcerptMax) return { text: line, column };
+  const start = Math.max(0, Math.min(column - 1 - ExcerptMax / 4, line.length - ExcerptMax));
+  const end = Math.min(line.length, start + ExcerptMax);
+  const before = start > 0 ? '…' : '';
+  return { text: `${before}${line.slice(start, end)}${end < line.length ? '…' : ''}`, column: column - start + before.length };
 }
 
 /** Orders issues by file, then position, then path, then message. */

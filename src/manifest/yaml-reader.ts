@@ -4,8 +4,9 @@
  * first occurrence is kept), keys are taken as written (`00123` stays "00123", not 123), aliases are
  * expanded within a budget, and a stream of several documents is refused: one manifest, one zone.
  */
-import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document } from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, type Document } from 'yaml';
 import { ManifestLimits } from './limits.js';
+import { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 import { LineIndex, setEntry, type MapInfo, type ParsedDocument, type ScalarStyle, type SeqInfo, type Span } from './source.js';
 
 const styles: Record<string, ScalarStyle> = {
@@ -21,7 +22,15 @@ export function readYaml(text: string, lines = new LineIndex(text)): ParsedDocum
   const parsed: ParsedDocument = {
     text, data: undefined, root: { start: 0, end: 0 }, containers: new WeakMap(), problems: [], fatal: false,
   };
-  const docs = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false });
+  const tokens = yamlTokens(text);
+  // Refused before composing: the composer recurses, and thousands of levels exhaust the call stack.
+  const deep = tooDeep(tokens, ManifestLimits.maxDepth);
+  if (deep !== undefined) {
+    parsed.problems.push({ offset: deep, length: 1, message: nestingMessage() });
+    parsed.fatal = true;
+    return parsed;
+  }
+  const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false }).compose(tokens));
   for (const doc of docs) {
     for (const err of doc.errors) {
       parsed.problems.push({ offset: err.pos[0], length: Math.max(1, err.pos[1] - err.pos[0]), message: err.message });
@@ -66,7 +75,7 @@ class Converter {
   convert(node: unknown, path: (string | number)[], depth: number): unknown {
     if (node === null || node === undefined) return null;
     if (depth > ManifestLimits.maxDepth) {
-      this.problem(node, `nesting deeper than ${ManifestLimits.maxDepth} levels`, path);
+      this.problem(node, nestingMessage(), path);
       return null;
     }
     if (this.insideAlias > 0 && ++this.aliasNodes > ManifestLimits.maxAliasNodes) {

@@ -12,19 +12,19 @@ import { rulesetAlias } from './managed-rules.js';
 import { describeThreshold, effectiveOwasp } from './owasp.js';
 import { wafStateOf } from './sequence.js';
 
-/** The status of a zone's migration. */
+/** The status of a zone's migration; its fields are snake_case, as in every `--json` document. */
 export interface MigrationStatusReport {
   zone: LiveZoneInfo;
   state: WafState;
   /** The service's `migration_state` (`start` at the beginning). */
-  migrationState: string;
-  oldWaf: 'enabled' | 'disabled';
-  newWaf: 'enabled' | 'disabled';
+  migration_state: string;
+  old_waf: 'enabled' | 'disabled';
+  new_waf: 'enabled' | 'disabled';
   /** null once the previous WAF can no longer be read (after the migration). */
   previous: {
     owasp?: { sensitivity?: string; action_mode?: string };
-    groupsOff: number;
-    rulesSet: number;
+    groups_off: number;
+    rules_set: number;
     overrides: LiveWafOverride[];
   } | null;
   /** The entry point's rules, one line each; empty when there is none. */
@@ -80,12 +80,12 @@ export async function readMigrationStatus(provider: Provider, zoneName: string):
   const owasp = prev?.packages.find((p) => p.detection_mode === 'anomaly');
   const previous = prev === null ? null : {
     ...(owasp !== undefined ? { owasp: { sensitivity: owasp.sensitivity, action_mode: owasp.action_mode } } : {}),
-    groupsOff: prev.groups.filter((g) => g.mode === 'off').length,
-    rulesSet: prev.rules.filter((r) => r.mode !== 'default' && r.default_mode !== undefined).length,
+    groups_off: prev.groups.filter((g) => g.mode === 'off').length,
+    rules_set: prev.rules.filter((r) => r.mode !== 'default' && r.default_mode !== undefined).length,
     overrides: prev.overrides,
   };
   return {
-    zone, state, migrationState: status.migration_state, oldWaf: status.old_waf_status, newWaf: status.new_waf_status,
+    zone, state, migration_state: status.migration_state, old_waf: status.old_waf_status, new_waf: status.new_waf_status,
     previous, rulesets: (live.entrypoint?.rules ?? []).map(describeRule),
     next: nextStep(state, zone, prev?.overrides.length ?? 0),
   };
@@ -95,16 +95,16 @@ export async function readMigrationStatus(provider: Provider, zoneName: string):
 export function renderMigrationStatus(s: MigrationStatusReport): string {
   const lines = [
     `zone ${s.zone.name} (${s.zone.id}${s.zone.plan !== undefined ? `, ${s.zone.plan}` : ''})`,
-    `  migration:    ${s.zone.plan === 'free' && s.state === 'previous_only' ? 'none (Free plan: no previous WAF)' : WafStateLabels[s.state]}; migration_state ${s.migrationState}`,
-    `  previous WAF: ${s.oldWaf}`,
+    `  migration:    ${s.zone.plan === 'free' && s.state === 'previous_only' ? 'none (Free plan: no previous WAF)' : WafStateLabels[s.state]}; migration_state ${s.migration_state}`,
+    `  previous WAF: ${s.old_waf}`,
   ];
   if (s.previous !== null) {
     const o = s.previous.owasp;
     if (o !== undefined) lines.push(`    OWASP package: sensitivity ${o.sensitivity ?? '?'}, action_mode ${o.action_mode ?? '?'}`);
-    lines.push(`    groups off: ${s.previous.groupsOff}; traditional rules set away from default: ${s.previous.rulesSet}`);
+    lines.push(`    groups off: ${s.previous.groups_off}; traditional rules set away from default: ${s.previous.rules_set}`);
     lines.push(`    URI-based overrides: ${s.previous.overrides.length}${s.previous.overrides.length > 0 ? ` (${s.previous.overrides.map((x) => x.id).join(', ')}): they block the migration` : ''}`);
   }
-  lines.push(`  new WAF:      ${s.newWaf}`);
+  lines.push(`  new WAF:      ${s.new_waf}`);
   for (const r of s.rulesets) lines.push(`    ${r}`);
   if (s.rulesets.length === 0) lines.push('    no http_request_firewall_managed entry point');
   lines.push(`  next: ${s.next}`);

@@ -20,8 +20,8 @@ export interface TextStyle {
 /** No colors. */
 export const plainTextStyle: TextStyle = { red: (s) => s, green: (s) => s, dim: (s) => s, bold: (s) => s };
 
-/** Version of the JSON document (`zonewall test --json`); bumped on incompatible changes. */
-export const PolicyJsonVersion = 1;
+/** Version of the JSON document (`zonewall test --json`), `MAJOR.MINOR` like every `--json` document's; the major is bumped on incompatible changes. */
+export const PolicyJsonVersion = '1.0';
 
 const MaxColumn = 40;
 
@@ -93,5 +93,5 @@ export function renderRunText(run: PolicyRunResult, style: TextStyle = plainText
 export function runJson(run: PolicyRunResult): Record<string, unknown> {
   const errors = run.errors.map(({ file, line, column, path, message }: ManifestIssue) => ({ file, line, column, path, message }));
   const passed = errors.length === 0 && run.reports.every((r) => r.failed === 0);
-  return { format_version: PolicyJsonVersion, passed, reports: run.reports, skipped: run.skipped, errors };
+  return { format_version: PolicyJsonVersion, kind: 'zonewall.test', passed, reports: run.reports, skipped: run.skipped, errors };
 }

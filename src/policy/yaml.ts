@@ -5,8 +5,8 @@
  * document nodes carry the ranges; duplicate keys, syntax errors and several documents in one
  * file are reported as located problems, never thrown.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { formatPath, type DocPath, type ManifestIssue } from '../manifest/index.js';
+import { Composer, Document, isAlias, isMap, isScalar, isSeq, LineCounter, YAMLParseError, type CST } from 'yaml';
+import { formatPath, nestingMessage, tooDeep, yamlTokens, type DocPath, type ManifestIssue } from '../manifest/index.js';
 
 /** Aliases may expand to at most this many nodes (a "billion laughs" file is refused). */
 const MaxAliasCount = 1000;
@@ -23,7 +23,10 @@ export interface PositionedYaml {
 /** Parses `text` (the contents of `file`). */
 export function readPositionedYaml(text: string, file: string): PositionedYaml {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const tokens = yamlTokens(text, lines.addNewLine);
+  // Thousands of levels would exhaust the composer's call stack: refused at the first node too deep, before composing.
+  const deep = tooDeep(tokens);
+  const doc = deep === undefined ? firstDocument(tokens, text.length) : new Document(null);
   const lineTexts = text.split(/\r?\n/);
   const at = (offset: number, length: number, path: string, message: string): ManifestIssue => {
     const pos = lines.linePos(offset);
@@ -31,7 +34,9 @@ export function readPositionedYaml(text: string, file: string): PositionedYaml {
     const room = Math.max(1, excerpt.length - pos.col + 1);
     return { file, line: pos.line, column: pos.col, path, message, length: Math.min(Math.max(1, length), room), excerpt };
   };
-  const problems = [...doc.errors, ...doc.warnings].map((e) => at(e.pos[0], e.pos[1] - e.pos[0], '', e.message.split('\n')[0]!));
+  const problems = deep !== undefined
+    ? [at(deep, 1, '', nestingMessage())]
+    : [...doc.errors, ...doc.warnings].map((e) => at(e.pos[0], e.pos[1] - e.pos[0], '', e.message.split('\n')[0]!));
   let data: unknown;
   if (problems.length === 0) {
     try {
@@ -48,6 +53,20 @@ export function readPositionedYaml(text: string, file: string): PositionedYaml {
       return at(start, end - start, formatPath(path), message);
     },
   };
+}
+
+/** The first document of the tokens, as `parseDocument` composes it: a second document is an error on the first. */
+function firstDocument(tokens: readonly CST.Token[], length: number): Document.Parsed | Document {
+  let doc: Document.Parsed | undefined;
+  for (const next of new Composer({ prettyErrors: false, uniqueKeys: true }).compose(tokens, true, length)) {
+    if (doc === undefined) {
+      doc = next;
+      continue;
+    }
+    doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'a cases file holds one YAML document, but this file has a second (after ---): put every case in one document'));
+    break;
+  }
+  return doc ?? new Document(null);
 }
 
 type Range = { start: number; end: number };

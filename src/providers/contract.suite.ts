@@ -69,7 +69,7 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
 
     it('resolves a zone by name and by id, and names a zone it cannot find', async () => {
       expect((await h.provider.resolveZone('contract.example')).zone).toMatchObject({ id: zone.id, name: 'contract.example', plan: 'enterprise' });
-      expect((await h.provider.resolveZone(zone.id)).created).toBe(false);
+      expect((await h.provider.resolveZone(zone.id)).missing).toBe(false);
       await expect(h.provider.resolveZone('missing.example')).rejects.toThrow(/zone "missing\.example" not found/);
       expect(h.provider.description).not.toMatch(/token|key/i);
     });

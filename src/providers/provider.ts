@@ -111,10 +111,14 @@ export interface Provider {
   readonly stats: ProviderStats;
 
   /**
-   * Finds a zone by name or id. With `create`, a missing zone is created on the embedded engine
-   * (other providers refuse) and `created` is true.
+   * Finds a zone by name or id. With `create`, a zone the embedded engine does not have is
+   * `missing`: it reads as a new zone of that tier would (with `create.id` as its id, when given),
+   * and the engine creates it at the first write to it, so a run that writes nothing creates
+   * nothing. Other providers refuse.
    */
-  resolveZone(zone: string, options?: { create?: { plan: PlanTier } }): Promise<{ zone: LiveZoneInfo; created: boolean }>;
+  resolveZone(zone: string, options?: { create?: { plan: PlanTier; id?: string } }): Promise<{ zone: LiveZoneInfo; missing: boolean }>;
+  /** Embedded engine only: the zones created during this run (at their first write). */
+  readonly zonesCreated?: readonly LiveZoneInfo[];
   /**
    * Reads a zone's state: one paginated list per resource type. Filters and firewall rules always;
    * the other sections all, or only `sections` (`readsFor(desired)` of `plan`).

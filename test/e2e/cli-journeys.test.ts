@@ -3,7 +3,7 @@
  * `export --out` into a directory that does not exist yet, a saved plan that was cut short, and a
  * remote plan of a zone the service does not have (remote APIs never create zones).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requireBuild, startServe, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
@@ -23,6 +23,25 @@ beforeEach(() => { requireBuild(); tmp = tempDir('journeys'); });
 afterEach(() => tmp.cleanup());
 
 describe('CLI journeys of a new user', () => {
+  it('a command run from a subdirectory uses the project\'s .zonewall (found upward), not a new empty engine', async () => {
+    const project = join(tmp.dir, 'project');
+    const zones = join(project, 'zones', 'prod');
+    mkdirSync(zones, { recursive: true });
+    // The project's state directory (an empty one is made here so that the lookup cannot climb past the temp directory).
+    mkdirSync(join(project, '.zonewall'));
+    writeManifest(zones, 'journey.yaml', Manifest);
+    const applied = await zonewall(['apply', 'zones/prod/journey.yaml', '--auto-approve'], { cwd: project });
+    expect(applied.code, applied.stderr).toBe(0);
+    const plan = await zonewall(['plan', 'journey.yaml', '--detailed-exitcode'], { cwd: zones });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(`(zone `);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.stderr).not.toContain('not in the embedded engine');
+    const list = await zonewall(['engine', 'zone', 'list'], { cwd: zones });
+    expect(list.stdout).toContain('journey.example');
+    expect(existsSync(join(zones, '.zonewall'))).toBe(false);
+  });
+
   it('export --out creates the missing directory (zones/NAME.yaml in a fresh repository)', async () => {
     const state = join(tmp.dir, 'state');
     const file = writeManifest(tmp.dir, 'zone.yaml', Manifest);
@@ -72,7 +91,8 @@ describe('CLI journeys of a new user', () => {
       expect(run.code).toBe(1);
       const all = run.stdout + run.stderr;
       expect(all).toContain('zone "journey.example" not found');
-      expect(all).toContain('never creates zones; create it on the service first');
+      expect(all).toContain('or not visible to this token');
+      expect(all).toContain('zonewall never creates zones on a remote API');
       expect(all).not.toContain(served.token);
       const wrong = await zonewall(['plan', file, '--remote', served.url], { env: { ZONEWALL_API_TOKEN: 'journey-wrong-token-0123456789' } });
       expect(wrong.code).toBe(1);

@@ -115,7 +115,7 @@ describe('an Enterprise zone: validation, then pending', () => {
     expect(parse(fs.readFileSync(file, 'utf8')).waf_migration).toBe('validation');
     await expectEmptyPlan(file);
     const both = await run('migrate', 'status', '--zone', 'ent.test', '--json');
-    expect(JSON.parse(both.stdout)).toMatchObject({ state: 'both', oldWaf: 'enabled', newWaf: 'enabled' });
+    expect(JSON.parse(both.stdout)).toMatchObject({ kind: 'zonewall.migration-status', state: 'both', old_waf: 'enabled', new_waf: 'enabled' });
 
     const finished = await run('migrate', file, '--mode', 'pending', '--force', '--write');
     expect(finished.code, finished.stderr).toBe(0);

@@ -24,6 +24,7 @@ describe('saved plans', () => {
   it('apply plan.json applies the saved plan, and refuses it once the zone changed', async () => {
     const file = writeManifest(tmp.dir, 'zone.yaml', v1);
     const out = join(tmp.dir, 'plan.json');
+    await withEngine(state, (engine) => engine.createZone(ZONE, { plan: 'enterprise' }));
     const saved = await cli('plan', file, '--out', out);
     expect(saved.code).toBe(0);
     expect(saved.stderr).toContain(`zonewall apply ${out}`);

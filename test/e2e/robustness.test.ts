@@ -54,6 +54,19 @@ describe('output to a closed pipe', () => {
   }, 60_000);
 });
 
+describe('export to a closed pipe', () => {
+  it('`zonewall export --zone Z | head -1` prints one line and no error', async () => {
+    const file = bigManifest('export-big.yaml', 'export-pipe.example', 400);
+    const state = join(tmp.dir, 'export-pipe-state');
+    const applied = await run(process.execPath, [bin, 'apply', file, '--auto-approve', '--state-dir', state]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const r = await run('sh', ['-c', `"${process.execPath}" "${bin}" export --zone export-pipe.example --no-adopt --state-dir "${state}" | head -1; echo "status=$?"`]);
+    expect(r.stdout).toMatch(/^# yaml-language-server: \$schema=\S+\nstatus=0\n$/);
+    expect(r.stderr).not.toMatch(/EPIPE|Error|internal/);
+    expect(r.stderr).not.toMatch(stackLine);
+  }, 60_000);
+});
+
 describe('zonewall serve on a busy port', () => {
   it('says so in one line and exits 1', async () => {
     const blocker = createServer();
@@ -90,12 +103,42 @@ describe('Ctrl-C at the confirmation prompt', () => {
     expect(all).not.toMatch(/AbortError|internal error/);
     expect(all).not.toMatch(stackLine);
     expect(r.code).toBe(130);
-    const { rules } = await withEngine(state, async (engine) => {
-      const z = await engine.getZone('prompt.example');
-      return { rules: z === undefined ? [] : ((await engine.dispatch({ method: 'GET', path: `/zones/${z.id}/filters` })).body as { result: unknown[] }).result };
-    });
-    expect(rules).toEqual([]);
+    // Nothing at all: the zone is created only at the first write.
+    expect(await withEngine(state, (engine) => engine.getZone('prompt.example'))).toBeUndefined();
     expect(readdirSync(join(state, 'locks'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('engine zone delete on a terminal', () => {
+  /** Runs `engine zone delete` under a pseudo-terminal and sends `keys` once the prompt shows. */
+  const deleteAt = (state: string, keys: string) => run('script', ['-qec', `"${process.execPath}" "${bin}" engine zone delete doomed.example --state-dir "${state}"`, '/dev/null'], {
+    input: (child, out) => {
+      const timer = setInterval(() => {
+        if (out().includes('Enter a value:')) {
+          clearInterval(timer);
+          child.stdin!.write(keys);
+        }
+      }, 50);
+      child.on('close', () => clearInterval(timer));
+    },
+  });
+
+  it('asks first; Ctrl-C cancels with one line and exit 130, and "yes" deletes', async () => {
+    const state = join(tmp.dir, 'delete-state');
+    await withEngine(state, async (engine) => { await engine.createZone('doomed.example', { plan: 'pro' }); });
+    const cancelled = await deleteAt(state, '\x03');
+    const all = cancelled.stdout + cancelled.stderr;
+    expect(all).toContain('Delete zone doomed.example (id ');
+    expect(all).toContain('Zone deletion cancelled at the prompt: nothing was deleted.');
+    expect(all).not.toMatch(/AbortError|internal error/);
+    expect(all).not.toMatch(stackLine);
+    expect(cancelled.code).toBe(130);
+    expect(await withEngine(state, (engine) => engine.getZone('doomed.example'))).toBeDefined();
+
+    const deleted = await deleteAt(state, 'yes\n');
+    expect(deleted.code, deleted.stdout).toBe(0);
+    expect(deleted.stdout).toMatch(/deleted zone doomed\.example \(id [0-9a-f]{32}\) and all its data/);
+    expect(await withEngine(state, (engine) => engine.getZone('doomed.example'))).toBeUndefined();
   }, 60_000);
 });
 

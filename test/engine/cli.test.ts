@@ -44,7 +44,12 @@ describe('zonewall engine zone', () => {
     expect(show.out).toMatch(/firewall rules\s+0/);
     const bad = await cli('engine', 'zone', 'create', 'x.example', '--plan', 'gold', '--state-dir', dir);
     expect([bad.code, bad.err]).toEqual([1, expect.stringMatching(/--plan must be one of free, pro, business, enterprise/)]);
-    expect((await cli('engine', 'zone', 'delete', 'shop.example', '--state-dir', dir)).code).toBe(0);
+    // Without a terminal, deleting needs --auto-approve: one line, nothing deleted.
+    const refused = await cli('engine', 'zone', 'delete', 'shop.example', '--state-dir', dir);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('error: engine zone delete asks for confirmation on a terminal; without one, pass --auto-approve (nothing was deleted)\n');
+    expect((await cli('engine', 'zone', 'show', 'shop.example', '--state-dir', dir)).code).toBe(0);
+    expect((await cli('engine', 'zone', 'delete', 'shop.example', '--state-dir', dir, '--auto-approve')).code).toBe(0);
     expect((await cli('engine', 'zone', 'show', 'shop.example', '--state-dir', dir)).err).toMatch(/no zone "shop.example"/);
   });
 });

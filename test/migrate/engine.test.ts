@@ -34,7 +34,9 @@ let counter = 0;
 /** A new zone of a tier, its previous OWASP package set as given. */
 async function zoneWith(plan: PlanTier, owasp?: { sensitivity?: string; action_mode?: string }): Promise<{ id: string; name: string }> {
   counter += 1;
-  const { zone } = await provider.resolveZone(`z${counter}.test`, { create: { plan } });
+  // Made on the engine itself: the provider would create a missing zone only at its first write.
+  const made = await (provider as EngineProvider).engine.createZone(`z${counter}.test`, { plan });
+  const { zone } = await provider.resolveZone(made.id);
   if (owasp !== undefined) await provider.patchWafPackage(zone.id, OWASP, owasp);
   return zone;
 }

@@ -48,7 +48,7 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
     kind: 'engine', description: 'fake', stats: { requests: 0 }, calls, state: () => state,
     async resolveZone(name) {
       if (name !== start.zone.name && name !== start.zone.id) throw new Error(`no zone ${name}`);
-      return { zone: start.zone, created: false };
+      return { zone: start.zone, missing: false };
     },
     async readZone() {
       const previousWaf = state === 'new_only' || start.live.previousWaf === null ? null : { ...start.live.previousWaf, overrides };

@@ -214,7 +214,7 @@ describe('status', () => {
   it('shows both WAFs and the next step', async () => {
     const p = fakeProvider(zone('enterprise', [{ id: 'ov1', urls: ['example.com/a'] }]));
     const s = await readMigrationStatus(p, 'example.com');
-    expect(s).toMatchObject({ state: 'previous_only', migrationState: 'start', oldWaf: 'enabled', newWaf: 'disabled' });
+    expect(s).toMatchObject({ state: 'previous_only', migration_state: 'start', old_waf: 'enabled', new_waf: 'disabled' });
     const text = renderMigrationStatus(s);
     expect(text).toContain('migration:    previous WAF only; migration_state start');
     expect(text).toContain('OWASP package: sensitivity medium, action_mode simulate');

@@ -115,8 +115,8 @@ describe('views', () => {
   it('JSON: versioned, every result with expected and actual, and the errors', async () => {
     const manifest = write('table.yaml', firewallManifest);
     write('table.tests.yaml', failing);
-    const doc = runJson(await runPolicyTests([manifest])) as { format_version: number; passed: boolean; reports: { results: unknown[] }[]; errors: unknown[] };
-    expect(doc.format_version).toBe(1);
+    const doc = runJson(await runPolicyTests([manifest])) as { format_version: string; passed: boolean; reports: { results: unknown[] }[]; errors: unknown[] };
+    expect(doc.format_version).toBe('1.0');
     expect(doc.passed).toBe(false);
     expect(doc.reports[0]!.results[0]).toEqual({
       name: 'admin from outside is allowed',

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine, startServer } from '../../src/engine/index.js';
-import type { RunningServer } from '../../src/engine/index.js';
+import type { Credential, RunningServer } from '../../src/engine/index.js';
 import { openHttpProvider } from '../../src/providers/http/index.js';
 import { providerContract } from '../../src/providers/contract.suite.js';
 import type { ContractHarness } from '../../src/providers/contract.suite.js';
@@ -19,10 +19,10 @@ interface Served {
   stop(): Promise<void>;
 }
 
-async function serve(strict = false): Promise<Served> {
+async function serve(strict = false, credentials: Credential[] = [{ type: 'token', token: Token, zones: '*' }]): Promise<Served> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-provider-http-'));
   const engine = await Engine.open({ dir, strict });
-  const server = await startServer(engine, { port: 0, credentials: [{ type: 'token', token: Token, zones: '*' }] });
+  const server = await startServer(engine, { port: 0, credentials });
   return {
     engine, server, dir,
     stop: async () => {
@@ -66,11 +66,24 @@ describe('HTTP provider', () => {
     s = undefined;
   });
 
-  it('never creates zones: a missing zone says to create it first', async () => {
+  it('never creates zones: a missing zone is an error that says so', async () => {
     s = await serve();
     const provider = openHttpProvider({ url: s.server.url, env: { ZONEWALL_API_TOKEN: Token } });
-    await expect(provider.resolveZone('new.example', { create: { plan: 'pro' } })).rejects.toThrow(/never creates zones; create it on the service first/);
+    await expect(provider.resolveZone('new.example', { create: { plan: 'pro' } })).rejects.toThrow(/zone "new\.example" not found at v4 API at .*, or not visible to this token: .*zonewall never creates zones on a remote API/);
     expect(await s.engine.getZone('new.example')).toBeUndefined();
+    await provider.close();
+  });
+
+  it('a zone outside the token\'s zones, by name or by id, is "not found or not visible to this token", never one to create', async () => {
+    const scoped = 'scoped-token-abcdefghijklmnopqrstuvwxyz';
+    s = await serve(false, [{ type: 'token', token: scoped, zones: ['a.example'] }]);
+    await s.engine.createZone('a.example');
+    const hidden = await s.engine.createZone('b.example');
+    const provider = openHttpProvider({ url: s.server.url, env: { ZONEWALL_API_TOKEN: scoped } });
+    for (const zone of ['b.example', hidden.id]) {
+      await expect(provider.resolveZone(zone, { create: { plan: 'enterprise' } })).rejects.toThrow(`zone "${zone}" not found at v4 API at ${s.server.url}, or not visible to this token: check the zone's name (or id) and the token's zone permissions`);
+    }
+    expect((await provider.resolveZone('a.example')).zone.name).toBe('a.example');
     await provider.close();
   });
 

@@ -8,21 +8,21 @@
  */
 import type { Command } from 'commander';
 import {
-  acquireZoneLock, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, type ApplyZoneResult,
+  acquireZoneLock, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
 import { assertApplicable, hasChanges, planFromJson, renderPlanText, type Plan, type PlanJson } from '../../plan/index.js';
-import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument } from '../views/json.js';
-import { confirm } from '../views/prompt.js';
+import { assertCanConfirm, confirm } from '../views/prompt.js';
 import { InterruptedError } from '../error-boundary.js';
 import { catchInterrupts, stopOnInterrupt } from '../interrupts.js';
-import { createdNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
+import { createdNotices, missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
@@ -43,7 +43,7 @@ export const command: CommandModule = {
       .command('apply')
       .description('apply manifests (or a plan saved with `plan --out`) to their zones, in dependency order')
       .argument('<paths...>', 'manifest files, directories of manifests, or one saved plan (plan.json)');
-    addPlanFlags(cmd)
+    addPlanFlags(cmd, 'print one JSON document (kind zonewall.apply): the plans, then each zone\'s apply result; no text')
       .option('--force', 'apply plans with danger findings (mass deletions, weakened protection, WAF migration)')
       .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
       .option('--lock-timeout <duration>', 'wait this long (e.g. 30s, 2m) for another apply to the same zone to finish; 0 refuses at once', '0');
@@ -60,11 +60,6 @@ export const command: CommandModule = {
   },
 };
 
-/** The engine's state directory (where rollback records and locks go); undefined for remote providers. */
-function stateDirOf(provider: Provider, opts: ApplyCommandOptions): string | undefined {
-  return provider.kind === 'engine' ? (providerOptions(opts, process.env).stateDir ?? DefaultStateDir) : undefined;
-}
-
 async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number> {
   const saved = paths.length === 1 ? readSavedPlan(paths[0]!) : undefined;
   if (saved !== undefined) return applySaved(saved, opts);
@@ -78,9 +73,9 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
   let runs: ZoneRun[] = [];
   try {
     const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-    runs = await planZones(provider, loaded.zones, planOptions(opts, provider), { stateDir: stateDirOf(provider, opts), timeoutMs });
+    runs = await planZones(provider, loaded.zones, planOptions(opts, provider), { stateDir: engineStateDir(provider, opts), timeoutMs });
     for (const run of runs) {
-      const notice = createdNotice(run, provider);
+      const notice = missingNotice(run, provider);
       if (notice !== undefined) process.stderr.write(`${notice}\n`);
     }
     if (opts.json !== true) showPlans(runs, opts, provider);
@@ -115,10 +110,8 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
     else process.stdout.write('\nNo changes. Nothing to apply.\n');
     return ExitCodes.ok;
   }
+  assertCanConfirm(opts.autoApprove === true, 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
   if (opts.autoApprove !== true) {
-    if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
-      throw new ZonewallError('ERR_USAGE', 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
-    }
     const names = pending.map((p) => p.zone.name).join(', ');
     if (!(await confirm(`\nApply these changes to ${names}?`))) {
       process.stderr.write('Apply cancelled.\n');
@@ -133,9 +126,10 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
       if (interrupts.signal.aborted) break;
       const progress = process.stderr.isTTY === true && opts.json !== true ? progressLine(process.stderr) : undefined;
       const result = await applyZone(plan, provider, {
-        force: opts.force === true, stateDir: stateDirOf(provider, opts), signal: interrupts.signal, ...(progress ? { onEvent: progress.listener } : {}),
+        force: opts.force === true, stateDir: engineStateDir(provider, opts), signal: interrupts.signal, ...(progress ? { onEvent: progress.listener } : {}),
       }).finally(() => progress?.done());
       results.push(result);
+      process.stderr.write(createdNotices(provider, plan.zone.id));
       if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
       if (!result.ok) break;
     }
@@ -167,8 +161,8 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
     const plans = doc.zones.map(planFromJson);
     await mapLimit(plans, ZoneConcurrency, async (plan) => {
-      const { zone } = await provider.resolveZone(plan.zone.id);
-      locks.push(await acquireZoneLock({ dir: lockDir(provider, stateDirOf(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
+      const zone = await savedPlanZone(provider, plan);
+      locks.push(await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
       assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
     });
     if (opts.json !== true) {

@@ -1,18 +1,28 @@
 /**
  * `zonewall engine zone create|list|show|delete`: manage the zones of the embedded engine in a
- * state directory (default `.zonewall/`). Plans and applies against the embedded engine create a
- * missing zone by themselves; these commands are for choosing its plan tier up front, inspecting
- * and cleaning up. `--json` prints the v4 zone objects instead of text.
+ * state directory (default `.zonewall/`). An apply against the embedded engine creates a missing
+ * zone by itself (at its first write); these commands are for choosing its plan tier up front,
+ * inspecting and cleaning up. `--json` prints the v4 zone objects instead of text.
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
 import { Engine, PlanTiers, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
+import { ExitCodes } from '../exit-codes.js';
+import { assertCanConfirm, confirm } from '../views/prompt.js';
 import type { CommandModule } from './command.js';
-import { DefaultStateDir } from './serve.js';
+import { StateDirHelp, stateDirOption } from '../provider-options.js';
 
 interface CommonOptions {
   stateDir: string;
   json?: boolean;
+}
+
+/** The options as commander gives them: `--state-dir` may be absent. */
+type Flags = Omit<CommonOptions, 'stateDir'> & { stateDir?: string };
+
+/** The options with the state directory found when `--state-dir` is not given (`stateDirOption`). */
+function withStateDir<T extends Flags>(opts: T): T & CommonOptions {
+  return { ...opts, stateDir: stateDirOption(opts) };
 }
 
 /** The `engine` command and its `zone` subcommands. */
@@ -20,16 +30,18 @@ export const command: CommandModule = {
   register(program: Command): void {
     const engine = program.command('engine').description('manage the embedded engine');
     const zone = engine.command('zone').description('zones of the embedded engine');
-    const common = (c: Command): Command => c
-      .option('--state-dir <dir>', 'engine state directory', DefaultStateDir)
-      .option('--json', 'print JSON');
-    common(zone.command('create <name>').description('create a zone'))
+    const common = (c: Command, json: string): Command => c
+      .option('--state-dir <dir>', StateDirHelp)
+      .option('--json', json);
+    common(zone.command('create <name>').description('create a zone'), 'print the new zone as the v4 API\'s zone object (JSON)')
       .option('--plan <tier>', `plan tier: ${PlanTiers.join(', ')}`, 'enterprise')
       .option('--waf <version>', 'WAF the zone starts with: previous or new')
-      .action(async (name: string, opts: CommonOptions & { plan: string; waf?: string }) => create(name, opts));
-    common(zone.command('list').description('list zones')).action(async (opts: CommonOptions) => list(opts));
-    common(zone.command('show <zone>').description('show a zone (name or id)')).action(async (z: string, opts: CommonOptions) => show(z, opts));
-    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id)')).action(async (z: string, opts: CommonOptions) => remove(z, opts));
+      .action(async (name: string, opts: Flags & { plan: string; waf?: string }) => create(name, withStateDir(opts)));
+    common(zone.command('list').description('list zones'), 'print the zones as a JSON list of the v4 API\'s zone objects').action(async (opts: Flags) => list(withStateDir(opts)));
+    common(zone.command('show <zone>').description('show a zone (name or id)'), 'print the v4 API\'s zone object with filters and firewall_rules counts (JSON)').action(async (z: string, opts: Flags) => show(z, withStateDir(opts)));
+    common(zone.command('delete <zone>').description('delete a zone and all its data (name or id), after confirmation'), 'print {"id": ...} of the deleted zone (JSON)')
+      .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
+      .action(async (z: string, opts: Flags & { autoApprove?: boolean }) => remove(z, withStateDir(opts)));
   },
 };
 
@@ -75,12 +87,28 @@ async function show(nameOrId: string, opts: CommonOptions): Promise<void> {
   });
 }
 
-async function remove(nameOrId: string, opts: CommonOptions): Promise<void> {
+/**
+ * Deletes a zone after the same confirmation as `apply` (type `yes`; `--auto-approve` skips it and
+ * is required without a terminal): the deletion cannot be undone, bookmarks included.
+ */
+async function remove(nameOrId: string, opts: CommonOptions & { autoApprove?: boolean }): Promise<void> {
+  const approved = opts.autoApprove === true;
+  assertCanConfirm(approved, 'engine zone delete asks for confirmation on a terminal; without one, pass --auto-approve (nothing was deleted)');
   const zone = await withEngine(opts, async (e) => {
     const z = await mustFind(e, nameOrId, opts);
+    if (!approved) {
+      const counts = await countObjects(e, z);
+      const question = `\nDelete zone ${z.name} (id ${z.id}, ${counts.filters} filters, ${counts.rules} firewall rules) and all its data from ${opts.stateDir}? This cannot be undone.`;
+      if (!(await confirm(question, 'Zone deletion cancelled at the prompt: nothing was deleted.'))) return undefined;
+    }
     await e.deleteZone(z.id);
     return z;
   });
+  if (zone === undefined) {
+    process.stderr.write('Zone deletion cancelled: nothing was deleted.\n');
+    process.exitCode = ExitCodes.error;
+    return;
+  }
   print(opts, { id: zone.id }, `deleted zone ${zone.name} (id ${zone.id}) and all its data\n`);
 }
 

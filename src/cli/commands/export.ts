@@ -14,10 +14,9 @@ import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/
 import { ZonewallError } from '../../errors.js';
 import { exportManifest, renderManifestYaml } from '../../plan/index.js';
 import type { ExportResult, ExportedObject } from '../../plan/index.js';
-import { DefaultStateDir } from '../../providers/index.js';
 import { sendAdoption } from '../adopt.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 
 /** Options of `export`. */
@@ -81,7 +80,7 @@ async function runExport(opts: ExportCommandOptions): Promise<number> {
   try {
     const { zone } = await provider.resolveZone(opts.zone);
     if (opts.adopt) {
-      const stateDir = provider.kind === 'engine' ? opts.stateDir ?? DefaultStateDir : undefined;
+      const stateDir = engineStateDir(provider, opts);
       lock = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
     }
     const live = await provider.readZone(zone.id);

@@ -11,17 +11,16 @@
  */
 import type { Command } from 'commander';
 import { acquireZoneLock, applyZone, lockDir, lockKey, writeFileAtomic, type ApplyZoneResult } from '../../apply/index.js';
-import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep, type FirewallUpgrade } from '../../migrate/index.js';
 import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
-import { DefaultStateDir, type Provider } from '../../providers/index.js';
+import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import { renderApplyResult } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
-import { confirm } from '../views/prompt.js';
+import { assertCanConfirm, confirm } from '../views/prompt.js';
 import { proveEquivalence, traceRequestOf } from '../../policy/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { compareLive } from './migrate-cutover-compare.js';
@@ -136,16 +135,15 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
     process.stderr.write(`error: nothing cut over: ${report.blockers.join('; ') || 'the rewritten manifest does not load'}${up.after === undefined ? '' : '; pass --force to cut over anyway'}\n`);
     return ExitCodes.error;
   }
-  if (opts.autoApprove !== true && (process.stdin.isTTY !== true || process.stderr.isTTY !== true)) {
-    throw new ZonewallError('ERR_USAGE', 'firewall-cutover asks for confirmation of each step on a terminal; without one, pass --auto-approve (nothing was applied)');
-  }
+  assertCanConfirm(opts.autoApprove === true, 'firewall-cutover asks for confirmation of each step on a terminal; without one, pass --auto-approve (nothing was applied)');
   const steps = cutoverSteps(before, up.after, up.conversion.customRules.map((r) => r.ref));
   const provider = await openProvider(opts, process.env);
   try {
-    const stateDir = provider.kind === 'engine' ? (providerOptions(opts, process.env).stateDir ?? DefaultStateDir) : undefined;
+    const stateDir = engineStateDir(provider, opts);
     const io: CutoverIo = {
       write: (t) => process.stdout.write(t),
-      confirm: async (step) => opts.autoApprove === true || confirm(`\nApply step ${step.name} to ${before.zone}?`),
+      confirm: async (step) => opts.autoApprove === true || confirm(`\nApply step ${step.name} to ${before.zone}?`,
+        `Cutover cancelled at the prompt of step ${step.name}: that step and the ones after it were not applied; the steps before it stay applied (run the command again to resume).`),
     };
     const requests = cases.cases.map((c) => traceRequestOf(c, before.zone));
     const outcome = await runCutover(steps, provider, { force, requests, ...(stateDir !== undefined ? { stateDir } : {}) }, io);

@@ -71,7 +71,7 @@ export async function migrateFirewallRules(path: string, opts: FirewallRulesOpti
   const before = loaded.zone;
   if (!hasFirewallRules(before)) {
     const empty: FirewallUpgradeReport = {
-      format_version: FirewallUpgradeJsonVersion, manifest: path, zone: before.zone, converted: [], findings: [], proof: null,
+      format_version: FirewallUpgradeJsonVersion, kind: 'zonewall.firewall-upgrade', manifest: path, zone: before.zone, converted: [], findings: [], proof: null,
       blockers: [], forced: opts.force === true, written: false, diff: '', cases_diff: '',
     };
     process.stdout.write(opts.json === true ? `${JSON.stringify(empty, null, 2)}\n` : `${path} has no filters or firewall_rules: nothing to convert.\n`);

@@ -28,14 +28,14 @@ import {
   terraformAdoption, WafStateLabels,
 } from '../../migrate/index.js';
 import type { ConvertedManifest, MigrateOutcome, MigrationMode } from '../../migrate/index.js';
-import { DefaultStateDir } from '../../providers/index.js';
 import type { Provider } from '../../providers/index.js';
 import { sendAdoption } from '../adopt.js';
-import { addProviderOptions, openProvider, providerFlags, providerOptions } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openProvider, providerFlags, providerOptions, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { registerFirewallRules } from './migrate-firewall.js';
 import { registerFirewallCutover } from './migrate-cutover.js';
 import { registerFirewallTerraform } from './migrate-firewall-terraform.js';
+import { jsonDocument } from '../views/json.js';
 
 /** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
 interface MigrateOptions extends Record<string, unknown> {
@@ -78,12 +78,12 @@ export const command: CommandModule = {
 
     const status = migrate.command('status').description('show both WAFs\' state and the migration mode of a zone')
       .option('--zone <name>', 'zone name or id (required)')
-      .option('--json', 'print JSON');
+      .option('--json', 'print the status as JSON (snake_case fields, format_version, kind zonewall.migration-status)');
     addProviderOptions(status);
     status.action(async (_opts: unknown, cmd: Command) => {
       const opts = subcommandOptions(cmd);
       const report = await withProvider(opts, (p) => readMigrationStatus(p, opts.zone));
-      process.stdout.write(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderMigrationStatus(report));
+      process.stdout.write(opts.json === true ? `${JSON.stringify(jsonDocument('migration-status', report), null, 2)}\n` : renderMigrationStatus(report));
     });
 
     const del = migrate.command('delete-overrides').description('delete URI-based WAF overrides, which block the migration (dry run without --force)')
@@ -137,8 +137,7 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
       provider, manifest: { path, text, desired }, flags: providerFlags(opts), ...(opts.mode !== undefined ? { mode: opts.mode as MigrationMode } : {}), force: opts.force === true,
       // The apply lock of the zone: no apply writes between the migration's read and its PUT.
       lock: opts.mode === undefined ? undefined : async (zone) => {
-        const stateDir = typeof opts.stateDir === 'string' ? opts.stateDir : DefaultStateDir;
-        const held = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
+        const held = await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name });
         return () => held.release();
       },
     },
@@ -208,14 +207,14 @@ async function fromTerraform(path: string | undefined, file: string, opts: Migra
  */
 async function adoptConverted(converted: ConvertedManifest, path: string, opts: MigrateOptions): Promise<string> {
   const where = providerOptions(opts, process.env);
-  if (where.remote === undefined && !existsSync(where.stateDir ?? DefaultStateDir)) {
-    return `Nothing adopted: no embedded engine state at ${where.stateDir ?? DefaultStateDir} (pass --state-dir or --remote to adopt the zone's live objects).\n`;
+  if (where.remote === undefined && !existsSync(where.stateDir ?? stateDirOption(opts))) {
+    return `Nothing adopted: no embedded engine state at ${where.stateDir ?? stateDirOption(opts)} (pass --state-dir or --remote to adopt the zone's live objects).\n`;
   }
   return withProvider(opts, async (provider) => {
     const found = await provider.resolveZone(converted.zone).catch(() => undefined);
     if (found === undefined) return `Nothing adopted: zone ${converted.zone} is not at the ${provider.description}.\n`;
     const { zone } = found;
-    const stateDir = provider.kind === 'engine' ? (typeof opts.stateDir === 'string' ? opts.stateDir : DefaultStateDir) : undefined;
+    const stateDir = engineStateDir(provider, opts);
     const held = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
     try {
       const adoption = terraformAdoption(converted, await provider.readZone(zone.id));

@@ -1,7 +1,8 @@
 /**
  * What `plan` and `apply` share: their plan options (`--prune`, `--delete-threshold`, output and
  * color flags) and planning a set of manifests against a provider, zone by zone with bounded
- * concurrency: resolve the zone (the embedded engine creates a missing one), optionally lock it,
+ * concurrency: resolve the zone (a zone the embedded engine lacks reads as new, created at the
+ * first write), optionally lock it,
  * read it once, and diff. Each zone's failure is kept with the zone, so one bad zone does not hide
  * the others' plans. Wiring only: the decisions are in `plan` and `apply`.
  */
@@ -25,12 +26,12 @@ export interface PlanFlags {
 /** How many zones are planned at once. */
 export const ZoneConcurrency = 4;
 
-/** Adds the plan options to a command. */
-export function addPlanFlags(cmd: Command): Command {
+/** Adds the plan options to a command; `json` says what its `--json` prints (commands print different documents). */
+export function addPlanFlags(cmd: Command, json: string): Command {
   return cmd
     .option('--prune', 'also plan the deletion of unmanaged objects (no ref), and adopt same-expression filters')
     .option('--delete-threshold <pct>', `refuse (without --force) plans deleting more than this percentage of managed objects (default ${SafetyDefaults.deleteThreshold}; applies from ${SafetyDefaults.minObjects} objects)`)
-    .option('--json', 'print the plan as JSON (schemas/plan.schema.json)')
+    .option('--json', json)
     .option('--no-color', 'never color the output (colors are used only on a terminal, and never with NO_COLOR set)');
 }
 
@@ -55,8 +56,8 @@ export function planOptions(flags: PlanFlags, provider: Provider): PlanOptions {
 export interface ZoneRun {
   desired: DesiredZone;
   zone?: LiveZoneInfo;
-  /** True when the embedded engine created the zone for this run. */
-  created?: boolean;
+  /** True when the embedded engine does not have the zone yet (it reads as new; apply's first write creates it). */
+  missing?: boolean;
   plan?: Plan;
   error?: Error;
   lock?: ZoneLock;
@@ -85,11 +86,12 @@ export interface RunLocking {
 async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined): Promise<ZoneRun> {
   const run: ZoneRun = { desired };
   try {
-    // Always ask for creation: the embedded engine creates a missing zone, and the HTTP provider
-    // refuses with a message that says remote APIs never create zones (create it there first).
-    const { zone, created } = await provider.resolveZone(desired.zone, { create: { plan: desired.plan ?? 'enterprise' } });
+    // Always ask for creation: on the embedded engine a missing zone reads as new (its first write
+    // creates it), and the HTTP provider refuses with a message that says remote APIs never create
+    // zones (create it there first).
+    const { zone, missing } = await provider.resolveZone(desired.zone, { create: { plan: desired.plan ?? 'enterprise' } });
     run.zone = zone;
-    run.created = created;
+    run.missing = missing;
     if (locking !== undefined) {
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }

@@ -1,5 +1,5 @@
 /**
- * `zonewall plan PATH...`: reads each manifest's zone (the embedded engine creates a missing zone),
+ * `zonewall plan PATH...`: reads each manifest's zone (a zone the embedded engine lacks reads as new; nothing is created),
  * prints what applying would change, unmanaged objects, safety findings and the API call estimate.
  * `--json` / `--markdown` choose the format; `--out FILE` saves the plan (with the fingerprint of
  * the state it was computed on) for `zonewall apply FILE`. Exit 0, or 1 on any error (including a
@@ -15,7 +15,7 @@ import { addProviderOptions, openProvider } from '../provider-options.js';
 import { styleFor } from '../views/color.js';
 import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
-import { createdNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
+import { missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { addPlanFlags, planOptions, planZones, type PlanFlags, type ZoneRun } from './plan-run.js';
 
@@ -32,7 +32,7 @@ export const command: CommandModule = {
       .command('plan')
       .description('show what apply would change in each manifest\'s zone')
       .argument('<paths...>', 'manifest files, or directories of *.yaml / *.yml manifests');
-    addPlanFlags(cmd)
+    addPlanFlags(cmd, 'print the plan as JSON (kind zonewall.plan, schemas/plan.schema.json)')
       .option('--markdown', 'print the plan as markdown (for pull-request comments)')
       .option('--out <file>', 'save the plan (JSON, with a fingerprint of the zone) for `zonewall apply FILE`')
       .option('--detailed-exitcode', 'exit 0 without changes, 1 on error, 2 with changes');
@@ -66,7 +66,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
   try {
     const runs = await planZones(provider, loaded.zones, planOptions(opts, provider));
     for (const run of runs) {
-      const notice = createdNotice(run, provider);
+      const notice = missingNotice(run, provider);
       if (notice !== undefined) process.stderr.write(`${notice}\n`);
     }
     const doc = runDocument(runs, provider, manifestErrorJson(loaded.errors));

@@ -6,9 +6,8 @@
 import type { Command } from 'commander';
 import { acquireZoneLock, lockDir, lockKey, rollbackZone } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { DefaultStateDir } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider, providerOptions } from '../provider-options.js';
+import { addProviderOptions, openProvider, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { parseDuration } from './duration.js';
 
@@ -41,7 +40,7 @@ async function rollback(opts: RollbackOptions): Promise<number> {
     if (provider.kind !== 'engine') {
       throw new ZonewallError('ERR_USAGE', `rollback needs the embedded engine; ${provider.description} keeps no bookmarks: undo a remote apply by applying the previous manifest`);
     }
-    const stateDir = providerOptions(opts, process.env).stateDir ?? DefaultStateDir;
+    const stateDir = stateDirOption(opts);
     const { zone } = await provider.resolveZone(opts.zone);
     const lock = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: parseDuration(opts.lockTimeout ?? '0', '--lock-timeout') });
     try {

@@ -6,23 +6,22 @@
  * `ZONEWALL_SERVE_AUTH_KEY`: every zone) or `--credentials FILE` (per-zone scopes), never from argv.
  * With none configured the server refuses to start unless `--insecure-no-auth` is given, and then
  * says loudly that every request is allowed. `--strict` serves the real API's shapes only (no
- * zonewall extension fields or routes). The state directory defaults to `.zonewall/`. SIGINT
+ * zonewall extension fields or routes). The state directory defaults to the nearest `.zonewall/` (`findStateDir`). SIGINT
  * and SIGTERM stop the server and close the engine cleanly.
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
-import { CredentialEnv, Engine, loadCredentials, loadPlanLimitsFile, startServer } from '../../engine/index.js';
+import { CredentialEnv, CredentialLimits, Engine, loadCredentials, loadPlanLimitsFile, startServer } from '../../engine/index.js';
+import { StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 
 /** Default TCP port of `zonewall serve`. */
 export const DefaultServePort = 8484;
-/** Default state directory of the embedded engine. */
-export const DefaultStateDir = '.zonewall';
 
 interface ServeOptions {
   port: string;
   host: string;
-  stateDir: string;
+  stateDir?: string;
   credentials?: string;
   limits?: string;
   insecureNoAuth?: boolean;
@@ -37,13 +36,13 @@ export const command: CommandModule = {
       .description('serve the embedded engine\'s v4 API on http://127.0.0.1:PORT/client/v4')
       .option('--port <n>', 'TCP port (0 picks a free one)', String(DefaultServePort))
       .option('--host <host>', 'loopback address to bind (127.0.0.1, localhost or ::1)', '127.0.0.1')
-      .option('--state-dir <dir>', 'engine state directory', DefaultStateDir)
+      .option('--state-dir <dir>', StateDirHelp)
       .option('--credentials <file>', 'JSON file of accepted credentials with zone scopes')
       .option('--limits <file>', 'JSON file overriding plan quotas and entitlements per tier')
       .option('--insecure-no-auth', 'accept every request without credentials (local experiments only)')
       .option('--strict', 'answer with the real API\'s shapes only: no zonewall extension fields or routes')
       .addHelpText('after', `
-Credentials (never on the command line):
+Credentials (never on the command line; tokens and keys: at least ${CredentialLimits.secretMinLength} characters, no whitespace):
   ${CredentialEnv.token}=...      bearer token (Authorization: Bearer), every zone
   ${CredentialEnv.email}=... and ${CredentialEnv.key}=...
                                 X-Auth-Email / X-Auth-Key, every zone
@@ -64,7 +63,8 @@ async function serve(opts: ServeOptions): Promise<void> {
         'or pass --credentials FILE; or, for local experiments only, --insecure-no-auth');
   }
   const limits = opts.limits !== undefined ? loadPlanLimitsFile(opts.limits) : undefined;
-  const engine = await Engine.open({ dir: opts.stateDir, strict: opts.strict === true, ...(limits !== undefined ? { limits } : {}) });
+  const stateDir = stateDirOption(opts);
+  const engine = await Engine.open({ dir: stateDir, strict: opts.strict === true, ...(limits !== undefined ? { limits } : {}) });
   let server;
   try {
     server = await startServer(engine, { port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true });
@@ -75,7 +75,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   if (opts.insecureNoAuth === true) {
     process.stderr.write('WARNING: --insecure-no-auth: authentication is OFF; every request to this server is allowed, for every zone.\n');
   }
-  process.stdout.write(`zonewall serve: listening on ${server.url} (state: ${opts.stateDir}${opts.strict === true ? ', strict: real API shapes only' : ''}); Ctrl-C to stop\n`);
+  process.stdout.write(`zonewall serve: listening on ${server.url} (state: ${stateDir}${opts.strict === true ? ', strict: real API shapes only' : ''}); Ctrl-C to stop\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', stop);

@@ -11,6 +11,7 @@ import {
   formatIssueWithExcerpt, loadManifests, type DesiredPlanTier, type DesiredZone, type LoadResult,
 } from '../../manifest/index.js';
 import { ExitCodes } from '../exit-codes.js';
+import { jsonDocument } from '../views/json.js';
 import type { CommandModule } from './command.js';
 
 const tiers: readonly DesiredPlanTier[] = ['free', 'pro', 'business', 'enterprise'];
@@ -71,7 +72,7 @@ function toText(result: LoadResult): string {
 }
 
 function toJson(result: LoadResult): unknown {
-  return {
+  return jsonDocument('validate', {
     valid: result.errors.length === 0,
     files: result.files,
     zones: result.zones.map((z) => ({
@@ -79,5 +80,5 @@ function toJson(result: LoadResult): unknown {
       managed_rules: z.managedRules?.length ?? null,
     })),
     errors: result.errors.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
-  };
+  });
 }

@@ -9,12 +9,13 @@ import type { EquivalenceProof, ProofVerdict } from '../../policy/index.js';
 /** Differences the text report shows (cases first, then generated requests, in order); JSON has all. */
 const MaxShown = 20;
 
-/** The JSON report's version; bumped when a field changes meaning or goes. */
-export const FirewallUpgradeJsonVersion = 1;
+/** The JSON report's version, `MAJOR.MINOR` like every `--json` document's; the major is bumped when a field changes meaning or goes. */
+export const FirewallUpgradeJsonVersion = '1.0';
 
 /** The report (its JSON form is this object). */
 export interface FirewallUpgradeReport {
   format_version: typeof FirewallUpgradeJsonVersion;
+  kind: 'zonewall.firewall-upgrade';
   manifest: string;
   zone: string;
   /** One entry per converted rule, in the new list order. */
@@ -48,6 +49,7 @@ export function firewallUpgradeReport(
   if (proof !== undefined && proof.differences.length > 0) blockers.push(`${proof.differences.length} request(s) get a different verdict`);
   return {
     format_version: FirewallUpgradeJsonVersion,
+    kind: 'zonewall.firewall-upgrade',
     manifest,
     zone,
     converted: up.conversion.customRules.map((r) => {

@@ -12,6 +12,19 @@ import type { ZoneRun } from '../commands/plan-run.js';
 /** The zonewall version written into documents. */
 export const ZonewallVersion = '0.1.0';
 
+/**
+ * The format version of the CLI's own `--json` documents (`apply`, `validate`, `migrate status`).
+ * Every zonewall document follows one convention: snake_case fields, a `kind` (`zonewall.<what>`)
+ * and a `format_version` string `MAJOR.MINOR` (the plan's is `PlanFormatVersion`); readers accept
+ * any minor of their major and ignore fields they do not know.
+ */
+export const JsonFormatVersion = '1.0';
+
+/** A `--json` document: `format_version`, `kind`, then the body's fields. */
+export function jsonDocument<T extends object>(kind: string, body: T): { format_version: string; kind: string } & T {
+  return { format_version: JsonFormatVersion, kind: `zonewall.${kind}`, ...body };
+}
+
 /** A run's errors in the plan document's shape. */
 export function runErrors(runs: readonly ZoneRun[], manifestErrors: readonly PlanErrorJson[] = []): PlanErrorJson[] {
   const out = [...manifestErrors];
@@ -30,9 +43,7 @@ export function runDocument(runs: readonly ZoneRun[], provider: Pick<Provider, '
 
 /** The apply document: the plan document and a result per zone that was applied. */
 export function applyDocument(plan: PlanJson, results: readonly ApplyZoneResult[]): unknown {
-  return {
-    format_version: '1.0',
-    kind: 'zonewall.apply',
+  return jsonDocument('apply', {
     zonewall_version: ZonewallVersion,
     plan,
     results: results.map((r) => ({
@@ -43,7 +54,7 @@ export function applyDocument(plan: PlanJson, results: readonly ApplyZoneResult[
       ...(r.error !== undefined ? { error: r.error } : {}),
       ...(r.record !== undefined ? { rollback: { bookmark: r.record.bookmark, at: r.record.at } } : {}),
     })),
-  };
+  });
 }
 
 /** A plan document holding given plans (apply of a saved plan re-renders them). */

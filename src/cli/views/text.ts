@@ -1,6 +1,7 @@
 /**
  * Text views of `plan` and `apply`: each zone's plan (through `plan/render/text.ts`), what the run
- * did besides planning (a zone created in the embedded engine), per-zone errors, and the closing
+ * did besides planning (a zone the embedded engine does not have yet, and creates at apply's first
+ * write), per-zone errors, and the closing
  * summary of a multi-zone run. Renders only.
  */
 import { ZonewallError } from '../../errors.js';
@@ -8,10 +9,15 @@ import { addSummaries, estimateRun, hasChanges, renderPlanText, renderRunCalls, 
 import type { Provider } from '../../providers/index.js';
 import type { ZoneRun } from '../commands/plan-run.js';
 
-/** The notice printed when the embedded engine created a zone for the run. */
-export function createdNotice(run: ZoneRun, provider: Pick<Provider, 'description'>): string | undefined {
-  if (run.created !== true || run.zone === undefined) return undefined;
-  return `created zone ${run.zone.name} (${run.zone.plan ?? run.desired.plan ?? 'enterprise'}) in the ${provider.description}`;
+/** The notice printed when the embedded engine does not have a run's zone yet (nothing is created by planning). */
+export function missingNotice(run: ZoneRun, provider: Pick<Provider, 'description'>): string | undefined {
+  if (run.missing !== true || run.zone === undefined) return undefined;
+  return `zone ${run.zone.name} is not in the ${provider.description} yet: planned as a new ${run.zone.plan ?? run.desired.plan ?? 'enterprise'} zone, created by apply at its first write`;
+}
+
+/** The notice of a zone the embedded engine created during the run (at its first write); empty when it did not. */
+export function createdNotices(provider: Pick<Provider, 'description' | 'zonesCreated'>, zoneId: string): string {
+  return (provider.zonesCreated ?? []).filter((z) => z.id === zoneId).map((z) => `created zone ${z.name} (${z.plan ?? 'enterprise'}) in the ${provider.description}\n`).join('');
 }
 
 /** One line for an error, with the code when it is a zonewall error. */

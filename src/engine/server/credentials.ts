@@ -4,6 +4,7 @@
  * is ever printed: errors name the variable or the file entry, not the value.
  *
  * - `ZONEWALL_SERVE_TOKEN`: a bearer token (`Authorization: Bearer ...`) for every zone.
+ *   Tokens and keys (here and in the file) are at least 8 characters, with no whitespace.
  * - `ZONEWALL_SERVE_AUTH_EMAIL` + `ZONEWALL_SERVE_AUTH_KEY`: an `X-Auth-Email` / `X-Auth-Key` pair
  *   for every zone (both or neither).
  * - `--credentials FILE`: `{"credentials": [{"token": "...", "zones": ["example.com"]},
@@ -23,6 +24,12 @@ export const CredentialEnv = {
   token: 'ZONEWALL_SERVE_TOKEN',
   email: 'ZONEWALL_SERVE_AUTH_EMAIL',
   key: 'ZONEWALL_SERVE_AUTH_KEY',
+} as const;
+
+/** What a secret (a token or a key) must be: long enough not to be guessed in a few tries, and one word. */
+export const CredentialLimits = {
+  /** Fewest characters of a token or key, from the environment or the file. */
+  secretMinLength: 8,
 } as const;
 
 /** Credentials from the environment and, when given, a JSON config file. */
@@ -97,8 +104,8 @@ function readZones(value: unknown, where: string): '*' | string[] {
 }
 
 function checkSecret(value: string, where: string): string {
-  if (/\s/.test(value) || value.length < 8) {
-    throw new ZonewallError('ERR_AUTH', `${where} must be at least 8 characters with no whitespace (the value is not shown)`);
+  if (/\s/.test(value) || value.length < CredentialLimits.secretMinLength) {
+    throw new ZonewallError('ERR_AUTH', `${where} must be at least ${CredentialLimits.secretMinLength} characters with no whitespace (the value is not shown)`);
   }
   return value;
 }

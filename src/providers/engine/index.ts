@@ -1,12 +1,14 @@
 /**
  * The embedded-engine provider: the shared v4 provider over `EngineTransport`, with the engine's
  * state in a directory (`.zonewall/` unless `--state-dir` says otherwise). It is the only provider
- * that creates missing zones (when asked to) and that offers PITR bookmarks, so an apply can be
- * undone. This folder is the only part of `providers` that imports the engine.
+ * that creates missing zones (when asked to: at the zone's first write, `pending.ts`) and that
+ * offers PITR bookmarks, so an apply can be undone. This folder is the only part of `providers`
+ * that imports the engine.
  */
 import { Engine } from '../../engine/index.js';
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 import { V4Provider } from '../v4/v4-provider.js';
+import { PendingZones } from './pending.js';
 import { EngineTransport } from './transport.js';
 
 /** Options of the embedded-engine provider. */
@@ -21,15 +23,23 @@ export interface EngineProviderOptions {
 export class EngineProvider extends V4Provider {
   readonly kind = 'engine' as const;
   readonly description: string;
+  readonly #pending: PendingZones;
 
   constructor(readonly engine: Engine, stateDir: string) {
-    super(new EngineTransport(engine));
+    const pending = new PendingZones(engine);
+    super(new EngineTransport(engine, pending));
+    this.#pending = pending;
     this.description = `embedded engine at ${stateDir}`;
   }
 
-  protected async createZone(name: string, plan: PlanTier): Promise<LiveZoneInfo> {
-    const zone = await this.engine.createZone(name, { plan });
-    return { id: zone.id, name: zone.name, plan: zone.plan };
+  /** A missing zone reads as new; the engine creates it at its first write. */
+  protected missingZone(name: string, create: { plan: PlanTier; id?: string }): Promise<LiveZoneInfo> {
+    return this.#pending.add(name, create.plan, create.id);
+  }
+
+  /** Zones this provider created at their first write. */
+  get zonesCreated(): readonly LiveZoneInfo[] {
+    return this.#pending.created;
   }
 
   /** The in-process engine marks simplified-flow filters unless it runs strict. */
@@ -37,8 +47,9 @@ export class EngineProvider extends V4Provider {
     return !this.engine.strict;
   }
 
-  /** A PITR bookmark of the zone's storage now. */
-  bookmark(zoneId: string): Promise<string> {
+  /** A PITR bookmark of the zone's storage now (taken just before an apply's first write: a zone not created yet is created first). */
+  async bookmark(zoneId: string): Promise<string> {
+    await this.#pending.create(zoneId);
     return this.engine.bookmark(zoneId);
   }
 

@@ -66,9 +66,21 @@ export class HttpProvider extends V4Provider {
     return this.transport.limiter.estimateSeconds(requests);
   }
 
-  protected createZone(name: string, plan: PlanTier): Promise<LiveZoneInfo> {
-    void plan;
-    return Promise.reject(new ProviderError(`zone ${JSON.stringify(name)} not found at ${this.description}: the HTTP provider never creates zones; create it on the service first`, { code: 'ERR_API' }));
+  /** Never creates zones: a zone the service does not show is an error, never a plan to create it. */
+  protected missingZone(name: string, create: { plan: PlanTier }): Promise<LiveZoneInfo> {
+    void create;
+    return Promise.reject(this.notFound(name));
+  }
+
+  /**
+   * A zone the service does not show may exist and be outside the token's zones (a scoped token
+   * lists only its zones): say both, and that zonewall will not create it.
+   */
+  protected override notFound(zone: string): ProviderError {
+    return new ProviderError(
+      `zone ${JSON.stringify(zone)} not found at ${this.description}, or not visible to this token: check the zone's name (or id) and the token's zone permissions (zonewall never creates zones on a remote API: create a missing zone on the service first)`,
+      { code: 'ERR_API' },
+    );
   }
 }
 

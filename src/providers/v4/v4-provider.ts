@@ -35,6 +35,8 @@ import * as writes from './writes.js';
 type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
 
 const ZoneIdPattern = /^[0-9a-f]{32}$/;
+/** The service's code for a zone outside the credential's scope (a 403). */
+const OutOfScopeCode = 10000;
 /** Plan tiers by name (a local list: `providers` imports only types from `plan`). */
 const Tiers: readonly string[] = ['free', 'pro', 'business', 'enterprise'] satisfies readonly PlanTier[];
 
@@ -64,16 +66,22 @@ export abstract class V4Provider implements Provider {
     return this.transport.stats;
   }
 
-  /** Creates a zone that does not exist; providers that cannot create zones throw. */
-  protected abstract createZone(name: string, plan: PlanTier): Promise<LiveZoneInfo>;
+  /**
+   * A zone that does not exist, for a run that would create it: providers that create zones return
+   * it as it will be (created at its first write); providers that cannot create zones throw.
+   */
+  protected abstract missingZone(name: string, create: { plan: PlanTier; id?: string }): Promise<LiveZoneInfo>;
 
-  async resolveZone(zone: string, options: { create?: { plan: PlanTier } } = {}): Promise<{ zone: LiveZoneInfo; created: boolean }> {
+  async resolveZone(zone: string, options: { create?: { plan: PlanTier; id?: string } } = {}): Promise<{ zone: LiveZoneInfo; missing: boolean }> {
     const found = await this.findZone(zone);
-    if (found !== undefined) return { zone: this.remember(found), created: false };
-    if (options.create === undefined || ZoneIdPattern.test(zone)) {
-      throw new ProviderError(`zone ${JSON.stringify(zone)} not found at ${this.description}; check the name (or id) and the provider (--remote, --state-dir)`, { code: 'ERR_API' });
-    }
-    return { zone: this.remember(await this.createZone(zone, options.create.plan)), created: true };
+    if (found !== undefined) return { zone: this.remember(found), missing: false };
+    if (options.create === undefined || ZoneIdPattern.test(zone)) throw this.notFound(zone);
+    return { zone: this.remember(await this.missingZone(zone, options.create)), missing: true };
+  }
+
+  /** The error for a zone the service does not show; the HTTP provider adds that a token may not see it. */
+  protected notFound(zone: string): ProviderError {
+    return new ProviderError(`zone ${JSON.stringify(zone)} not found at ${this.description}; check the name (or id) and the provider (--remote, --state-dir)`, { code: 'ERR_API' });
   }
 
   private remember(zone: LiveZoneInfo): LiveZoneInfo {
@@ -115,7 +123,8 @@ export abstract class V4Provider implements Provider {
       try {
         return this.toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
       } catch (err) {
-        if (err instanceof ServiceError && err.status === 404) return undefined;
+        // 404, or 403 "outside the credential's zones" (10000): to this credential, there is no such zone.
+        if (err instanceof ServiceError && (err.status === 404 || (err.status === 403 && err.errors.some((e) => e.code === OutOfScopeCode)))) return undefined;
         throw err;
       }
     }
@@ -146,7 +155,7 @@ export abstract class V4Provider implements Provider {
   /** The zone's identity for `readZone` (one GET). */
   protected async zoneInfo(zoneId: string): Promise<LiveZoneInfo> {
     const found = this.known.get(zoneId) ?? (await this.findZone(zoneId));
-    if (found === undefined) throw new ProviderError(`zone ${JSON.stringify(zoneId)} not found at ${this.description}`, { code: 'ERR_API' });
+    if (found === undefined) throw this.notFound(zoneId);
     return found;
   }
 

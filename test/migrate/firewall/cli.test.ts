@@ -86,7 +86,7 @@ describe('zonewall migrate firewall-rules', () => {
     const again = await zonewall(['migrate', 'firewall-rules', path]);
     expect(again.stdout).toContain('has no filters or firewall_rules: nothing to convert');
     const json = JSON.parse((await zonewall(['migrate', 'firewall-rules', path, '--json'])).stdout);
-    expect(json).toMatchObject({ format_version: 1, converted: [], findings: [], proof: null, blockers: [], written: false });
+    expect(json).toMatchObject({ format_version: '1.0', kind: 'zonewall.firewall-upgrade', converted: [], findings: [], proof: null, blockers: [], written: false });
   });
 
   it('on a zone that runs the firewall rules, the written manifest plans the custom rules and the deletions; applied, the next plan is empty', async () => {
@@ -118,7 +118,7 @@ describe('zonewall migrate firewall-rules', () => {
     const run = await zonewall(['migrate', 'firewall-rules', path, '--json']);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(report).toMatchObject({ format_version: 1, manifest: path, zone: 'shop.example.com', blockers: [], forced: false, written: false });
+    expect(report).toMatchObject({ format_version: '1.0', manifest: path, zone: 'shop.example.com', blockers: [], forced: false, written: false });
     expect(report.converted[0]).toEqual({ firewall_rule: 'allow-office', filter: 'allow-office', custom_rule: 'allow-office', action: 'skip', enabled: true, action_parameters: { ruleset: 'current' } });
     expect(report.proof).toMatchObject({ cases: 2, differences: [] });
     expect(report.proof.generated).toBeGreaterThan(10);

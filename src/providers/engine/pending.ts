@@ -1,0 +1,108 @@
+/**
+ * Zones the embedded engine plans before they exist. A manifest whose zone the state directory does
+ * not have yet is planned against the zone as it would be created, and the zone is created only at
+ * the first write: a plan, or an apply that writes nothing (refused at the prompt, stopped by a
+ * safety check, nothing to do), leaves the state directory without it. Until then a scratch engine
+ * in a temporary directory holds a zone of the same name, tier and id and answers its reads, so
+ * the plan sees exactly what a new zone holds (the previous WAF's packages, the migration state)
+ * and shows the id the zone will have.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine, type ZoneInfo } from '../../engine/index.js';
+import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
+
+/** The zone id of a zone-scoped v4 path (`/zones/{id}` or `/zones/{id}/...`). */
+const ZonePath = /^\/zones\/([0-9a-f]{32})(?:\/|$)/;
+
+/** Zone-scoped routes that only read although they are not GETs: the engine's trace. */
+const ReadOnlyPost = /^\/zones\/[0-9a-f]{32}\/trace$/;
+
+/** The zones a run planned before they existed, and the ones it then created. */
+export class PendingZones {
+  readonly #engine: Engine;
+  readonly #byId = new Map<string, ZoneInfo>();
+  readonly #creating = new Map<string, Promise<void>>();
+  #scratch: Promise<{ engine: Engine; dir: string }> | undefined;
+  /** Removes the scratch directory if the process exits without `close` (an interrupt while planning). */
+  #removeOnExit: (() => void) | undefined;
+  /** Zones created at their first write, in creation order. */
+  readonly created: LiveZoneInfo[] = [];
+
+  constructor(engine: Engine) {
+    this.#engine = engine;
+  }
+
+  /** The pending zone of that name, if the run already planned it. */
+  byName(name: string): LiveZoneInfo | undefined {
+    const key = name.trim().toLowerCase();
+    const zone = [...this.#byId.values()].find((z) => z.name === key);
+    return zone === undefined ? undefined : { id: zone.id, name: zone.name, plan: zone.plan };
+  }
+
+  /** Plans a zone that does not exist: it reads as new and is created at its first write (with `id`, when given). */
+  async add(name: string, plan: PlanTier, id?: string): Promise<LiveZoneInfo> {
+    const known = this.byName(name);
+    if (known !== undefined) return known;
+    const { engine } = await this.#scratchEngine();
+    const zone = await engine.createZone(name, { plan, ...(id !== undefined ? { id } : {}) });
+    this.#byId.set(zone.id, zone);
+    return { id: zone.id, name: zone.name, plan: zone.plan };
+  }
+
+  /**
+   * The engine that answers a v4 call: the scratch engine for a read of a pending zone; for a write
+   * to one, the state directory's engine, once the zone has been created there.
+   */
+  async engineFor(method: string, path: string): Promise<Engine> {
+    const id = ZonePath.exec(path)?.[1];
+    if (id === undefined) return this.#engine;
+    const reads = method.toUpperCase() === 'GET' || (method.toUpperCase() === 'POST' && ReadOnlyPost.test(path));
+    if (reads && this.#byId.has(id)) return (await this.#scratchEngine()).engine;
+    await this.create(id);
+    return this.#engine;
+  }
+
+  /** Creates a pending zone in the state directory now (its first write is next); nothing when it is not pending. */
+  create(id: string): Promise<void> {
+    const zone = this.#byId.get(id);
+    if (zone === undefined) return this.#creating.get(id) ?? Promise.resolve();
+    // Concurrent first writes share one creation.
+    const creating = this.#engine.createZone(zone.name, { plan: zone.plan, id }).then((made) => {
+      this.created.push({ id: made.id, name: made.name, plan: made.plan });
+    });
+    this.#byId.delete(id);
+    this.#creating.set(id, creating);
+    return creating;
+  }
+
+  /** Closes the scratch engine and removes its directory. */
+  async close(): Promise<void> {
+    const scratch = this.#scratch;
+    this.#scratch = undefined;
+    if (scratch === undefined) return;
+    const { engine, dir } = await scratch;
+    try {
+      await engine.close();
+    } finally {
+      if (this.#removeOnExit !== undefined) process.off('exit', this.#removeOnExit);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  #scratchEngine(): Promise<{ engine: Engine; dir: string }> {
+    this.#scratch ??= (async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'zonewall-new-zones-'));
+      this.#removeOnExit = () => rmSync(dir, { recursive: true, force: true });
+      process.once('exit', this.#removeOnExit);
+      try {
+        return { engine: await Engine.open({ dir, limits: this.#engine.planLimits, strict: this.#engine.strict }), dir };
+      } catch (err) {
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    })();
+    return this.#scratch;
+  }
+}

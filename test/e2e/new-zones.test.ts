@@ -1,0 +1,82 @@
+/**
+ * Zones the embedded engine does not have yet, with the built CLI: a plan, and an apply that writes
+ * nothing (refused without a terminal, stopped by a safety check, nothing to do), create no zone in
+ * the state directory; the zone reads as new and apply creates it at its first write, with the id
+ * the plan showed (a saved plan included).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { requireBuild, tempDir, withEngine, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let state: string;
+const cli = (...args: string[]) => zonewall([...args, '--state-dir', state]);
+const zoneNames = () => withEngine(state, async (engine) => (await engine.listZones()).map((z) => z.name).sort());
+
+const good = (zone: string) => `zone: ${zone}\nfilters:\n  api:\n    expression: http.request.uri.path eq "/api"\nfirewall_rules:\n  block-api:\n    action: block\n    filter: api\n`;
+
+beforeAll(() => requireBuild());
+beforeEach(() => { tmp = tempDir('new-zones'); state = join(tmp.dir, 'state'); });
+afterEach(() => tmp.cleanup());
+
+describe('a zone the embedded engine does not have yet', () => {
+  it('plan of a directory creates no zone and says the zone is planned as new', async () => {
+    writeManifest(tmp.dir, 'a.yaml', good('a.example'));
+    writeManifest(tmp.dir, 'b.yaml', `zone: b.example\nplan: pro\n`);
+    const r = await cli('plan', tmp.dir, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('zone a.example is not in the embedded engine at');
+    expect(r.stderr).toContain('planned as a new pro zone, created by apply at its first write');
+    expect(r.stderr).not.toContain('created zone');
+    expect(await zoneNames()).toEqual([]);
+  });
+
+  it('apply that ends "nothing applied" creates no zone: no terminal, a danger finding, an error finding, nothing to do', async () => {
+    const a = writeManifest(tmp.dir, 'a.yaml', good('a.example'));
+    writeManifest(tmp.dir, 'b.yaml', `${good('b.example')}managed_rules:\n  - ruleset: managed\nwaf_migration: pending\n`);
+    const noTerminal = await cli('apply', a);
+    expect(noTerminal.code).toBe(1);
+    expect(noTerminal.stderr).toContain('nothing was applied');
+    const danger = await cli('apply', tmp.dir, '--auto-approve');
+    expect(danger.code).toBe(1);
+    expect(danger.stderr).toMatch(/flips-waf-migration|--force/);
+    expect(await zoneNames()).toEqual([]);
+
+    writeManifest(tmp.dir, 'dup-a.yaml', good('c.example'));
+    const same = 'expression: ip.src eq 192.0.2.1';
+    writeManifest(tmp.dir, 'dup-b.yaml', `zone: d.example\nfilters:\n  one:\n    ${same}\n  two:\n    ${same}\n`);
+    const error = await cli('apply', join(tmp.dir, 'dup-a.yaml'), join(tmp.dir, 'dup-b.yaml'), '--auto-approve', '--force');
+    expect(error.code, error.stdout).toBe(1);
+
+    writeManifest(tmp.dir, 'empty.yaml', 'zone: e.example\n');
+    const nothing = await cli('apply', join(tmp.dir, 'empty.yaml'), '--auto-approve');
+    expect(nothing.code, nothing.stderr).toBe(0);
+    expect(nothing.stdout).toContain('No changes. Nothing to apply.');
+    expect(await zoneNames()).toEqual([]);
+  });
+
+  it('apply creates the zone at its first write, with the id the plan showed, and says so', async () => {
+    const file = writeManifest(tmp.dir, 'a.yaml', good('a.example'));
+    const plan = await cli('plan', file, '--out', join(tmp.dir, 'plan.json'));
+    expect(plan.code, plan.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(join(tmp.dir, 'plan.json'), 'utf8')) as { zones: { zone: { id: string } }[] };
+    const id = saved.zones[0]!.zone.id;
+    expect(await zoneNames()).toEqual([]);
+    const apply = await cli('apply', join(tmp.dir, 'plan.json'), '--auto-approve');
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stderr).toMatch(/created zone a\.example \(enterprise\) in the embedded engine at /);
+    expect(await withEngine(state, async (engine) => (await engine.getZone('a.example'))?.id)).toBe(id);
+    // A zone of that name made after the plan was saved is another zone: the plan is refused.
+    const other = writeManifest(tmp.dir, 'b.yaml', good('b.example'));
+    expect((await cli('plan', other, '--out', join(tmp.dir, 'b.json'))).code).toBe(0);
+    await withEngine(state, (engine) => engine.createZone('b.example', { plan: 'enterprise' }));
+    const stale = await cli('apply', join(tmp.dir, 'b.json'), '--auto-approve');
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('plan again');
+    expect(stale.stderr).not.toContain('created zone');
+    const again = await cli('plan', file, '--detailed-exitcode');
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stderr).not.toContain('not in the embedded engine');
+  });
+});
