@@ -62,7 +62,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
   const changes = orderChanges(all);
   // A migration step PUTs what `zonewall migrate --mode` PUTs (migration-body.ts), never the plain diff's body.
   const entrypoint = migration.write !== undefined ? migration.write : entrypointWrite(live, managed.rules);
-  findings.push(...safetyFindings(changes, settings));
+  findings.push(...safetyFindings(changes, settings, { desired, live }));
   return {
     zone: { id: live.zone.id, name: live.zone.name, ...(live.zone.plan !== undefined ? { plan: live.zone.plan } : {}) },
     manifest: { file: desired.file, zone: desired.zone },
