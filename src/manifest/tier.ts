@@ -15,12 +15,15 @@
  * | `matches` in a custom rule            | business or enterprise         |
  * | a custom block `response`             | pro or higher                  |
  * | `waf_migration: validation`           | enterprise                     |
+ * | Page Rules (active or disabled)       | free 3, pro 20, business 50, enterprise 125 |
+ *
+ * These count the manifest alone; `src/plan/quota.ts` adds what the live zone keeps.
  */
 import { parse, inspect } from '../expr/index.js';
 import { FreeRulesetId } from './catalog.js';
 import type { DesiredFilter, DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
-import { ActiveRuleQuota, CustomRuleQuota } from './limits.js';
+import { ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';
 
 const rank: Record<DesiredPlanTier, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 
@@ -85,6 +88,12 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
       + `active rule ${quota + 1} of ${active.length}: pause or remove ${active.length - quota}, or use a higher plan`);
   }
   issues.push(...customRuleIssues(desired, tier, on));
+  const pages = desired.pageRules ?? [];
+  if (pages.length > PageRuleQuota[tier]) {
+    const first = pages[PageRuleQuota[tier]]!;
+    add(first.location, ['page_rules', first.key], `the ${tier} plan allows ${PageRuleQuota[tier]} Page Rules and this is rule ${PageRuleQuota[tier] + 1} of ${pages.length} `
+      + `(disabled ones count too): remove ${pages.length - PageRuleQuota[tier]}, or use a higher plan`);
+  }
   if (tier === 'free') {
     for (const [i, m] of (desired.managedRules ?? []).entries()) {
       if (m.rulesetId === FreeRulesetId) continue;

@@ -35,6 +35,14 @@ describe('checkAgainstZone (plan tiers)', () => {
     ]);
   });
 
+  it('counts Page Rules against the plan quota (disabled ones count too)', () => {
+    const pages = (n: number) => Array.from({ length: n }, (_, i) => [`  p${i}:`, `    url: "example.com/p${i}/*"`, '    disable_security: true', ...(i === 0 ? ['    status: disabled'] : [])]).flat();
+    expect(checkAgainstZone(zoneOf(doc('zone: x', 'page_rules:', ...pages(3))), { plan: 'free' })).toEqual([]);
+    expect(checkAgainstZone(zoneOf(doc('zone: x', 'page_rules:', ...pages(4))), { plan: 'free' }).map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'page_rules.p3: the free plan allows 3 Page Rules and this is rule 4 of 4 (disabled ones count too): remove 1, or use a higher plan',
+    ]);
+  });
+
   it('free zones deploy only the free managed ruleset and have no previous WAF', () => {
     const zone = zoneOf(doc('zone: x', 'managed_rules:', '  - ruleset: free', '  - ruleset: managed', 'previous_waf:', '  rules: {"100048": disable}'));
     expect(checkAgainstZone(zone, { plan: 'free' }).map(formatIssue)).toEqual([
