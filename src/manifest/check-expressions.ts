@@ -4,7 +4,7 @@
  * the YAML file (not of the string); over-long expressions are refused; two filters with the same
  * expression by meaning (canonical form, sets as sets) are refused, as the service would refuse the second one.
  */
-import { ExpressionError, formsOf, inspect, parse } from '../expr/index.js';
+import { ExpressionError, formsOf, inspect, operatorOffset, parse } from '../expr/index.js';
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
@@ -17,6 +17,8 @@ export interface CheckedExpression {
   /** Equal for expressions that differ only in how a set is written (order, repeats, ranges). */
   key: string;
   operators: ReadonlySet<string>;
+  /** Offset in the source text of the first `matches` operator (the plan-gated one), if any. */
+  matchesAt?: number;
 }
 
 /** Valid expressions of a document, by `pathKey` of the expression's path. */
@@ -33,7 +35,9 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
   }
   try {
     const expr = managed ? parse(source, { phase: managedPhase }) : parse(source);
-    return { ...formsOf(expr), operators: inspect(expr).operators };
+    const operators = inspect(expr).operators;
+    const matchesAt = operators.has('matches') ? operatorOffset(expr, source, 'matches') : undefined;
+    return { ...formsOf(expr), operators, ...(matchesAt !== undefined ? { matchesAt } : {}) };
   } catch (err) {
     if (err instanceof ExpressionError) {
       reportExpressionError(checks, path, source, err);

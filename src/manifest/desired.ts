@@ -33,8 +33,8 @@ export interface DesiredFilter {
   location: SourceLocation;
   /**
    * Where individual fields were written (`expression`, `action`, `priority`, ...), so errors found
-   * after loading (plan tier checks) can point at the field rather than the key. Absent for objects
-   * not loaded from a file.
+   * after loading (plan tier checks) can point at the field rather than the key; `matches` is where
+   * the expression's first `matches` operator is. Absent for objects not loaded from a file.
    */
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
@@ -91,7 +91,7 @@ export interface DesiredCustomRule {
   /** Undefined when the action takes none. */
   actionParameters?: DesiredCustomParameters;
   location: SourceLocation;
-  /** Where individual fields were written, for errors found after loading (plan tier checks). */
+  /** Where individual fields were written, for errors found after loading (plan tier checks); `matches`: the expression's first `matches` operator. */
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
 

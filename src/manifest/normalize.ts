@@ -15,6 +15,7 @@ import type {
 } from './desired.js';
 import type { DocPath } from './errors.js';
 import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
+import { mapValueOffset } from './expression-position.js';
 import type { Locator } from './locate.js';
 import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
@@ -64,6 +65,18 @@ export function locationOf(locator: Locator, path: DocPath): SourceLocation {
   return { file: locator.file, line, column };
 }
 
+/**
+ * Where the first `matches` operator of the expression at `path` is in the file (`matches` in
+ * `fieldLocations`, for the tier check's caret), added to `fields` when the expression has one.
+ */
+function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: Locator, path: DocPath, checked: CheckedExpression): Partial<Record<string, SourceLocation>> {
+  const source = locator.resolve(path).data;
+  if (checked.matchesAt === undefined || typeof source !== 'string') return fields;
+  const at = mapValueOffset(locator.doc.text, locator.resolve(path).value, source, checked.matchesAt);
+  const { line, column } = locator.lines.position(at);
+  return { ...fields, matches: { file: locator.file, line, column } };
+}
+
 function fieldLocations(locator: Locator, base: DocPath, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
   const out: Partial<Record<string, SourceLocation>> = {};
   for (const [f, span] of locator.fieldSpans(base, fields)) {
@@ -92,7 +105,7 @@ function filterOf(
     paused: f.paused === true,
     inline,
     location: locationOf(locator, base),
-    fieldLocations: fieldLocations(locator, base, ['expression', 'description', 'paused']),
+    fieldLocations: withMatches(fieldLocations(locator, base, ['expression', 'description', 'paused']), locator, [...base, 'expression'], checked),
   };
   if (typeof f.renamed_from === 'string') filter.renamedFrom = f.renamed_from;
   return filter;
@@ -140,7 +153,11 @@ function normalizeCustom(checks: Checks, data: Record<string, unknown>, expressi
     const base = ['custom_rules', key];
     const checked = expressions.get(pathKey([...base, 'expression']));
     if (!checks.isClean(base) || checked === undefined) continue;
-    const fields = fieldLocations(checks.locator, base, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']);
+    const fields = withMatches({
+      ...fieldLocations(checks.locator, base, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']),
+      // A block `response` is plan-gated: the tier check points at it.
+      ...fieldLocations(checks.locator, [...base, 'action_parameters'], ['response']),
+    }, checks.locator, [...base, 'expression'], checked);
     out.push(normalizeCustomRule(key, raw as unknown as CustomRule, checked.canonical, locationOf(checks.locator, base), fields));
   }
   return out;

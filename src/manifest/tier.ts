@@ -76,7 +76,7 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
   if (rank[tier] < rank.business) {
     for (const filter of desired.filters) {
       if (!usesMatches(filter.expression)) continue;
-      add(filter.fieldLocations?.expression ?? filter.location, filterPath(filter),
+      add(filter.fieldLocations?.matches ?? filter.fieldLocations?.expression ?? filter.location, filterPath(filter),
         `the matches operator needs a Business or Enterprise plan ${on}`);
     }
   }
@@ -120,10 +120,10 @@ function customRuleIssues(desired: DesiredZone, tier: DesiredPlanTier, on: strin
     const at = (field: string) => r.fieldLocations?.[field] ?? r.location;
     if (r.action === 'log' && tier !== 'enterprise') add(at('action'), ['custom_rules', r.ref, 'action'], `log needs an Enterprise plan ${on}`);
     if (rank[tier] < rank.business && usesMatches(r.expression)) {
-      add(at('expression'), ['custom_rules', r.ref, 'expression'], `the matches operator needs a Business or Enterprise plan ${on}`);
+      add(r.fieldLocations?.matches ?? at('expression'), ['custom_rules', r.ref, 'expression'], `the matches operator needs a Business or Enterprise plan ${on}`);
     }
     if (tier === 'free' && r.actionParameters?.response !== undefined) {
-      add(at('action_parameters'), ['custom_rules', r.ref, 'action_parameters', 'response'], `a custom block response needs a Pro plan or higher ${on}`);
+      add(at('response'), ['custom_rules', r.ref, 'action_parameters', 'response'], `a custom block response needs a Pro plan or higher ${on}`);
     }
   }
   const quota = CustomRuleQuota[tier];

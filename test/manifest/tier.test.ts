@@ -22,10 +22,19 @@ describe('checkAgainstZone (plan tiers)', () => {
     const zone = zoneOf(doc('zone: x', 'firewall_rules:', '  audit:', '    action: log', '    filter: {expression: http.host matches "a"}'));
     expect(checkAgainstZone(zone, { plan: 'pro' }).map(formatIssue)).toEqual([
       'zone.yaml:4:13: firewall_rules.audit.action: log needs an Enterprise plan (the zone is on the pro plan)',
-      'zone.yaml:5:26: firewall_rules.audit.filter.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
+      'zone.yaml:5:36: firewall_rules.audit.filter.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
     ]);
     expect(checkAgainstZone(zone, { plan: 'business' }).map((i) => i.path)).toEqual(['firewall_rules.audit.action']);
     expect(checkAgainstZone(zone, { plan: 'enterprise' })).toEqual([]);
+  });
+
+  it('points the matches caret at the operator, also in quoted and multi-line expressions', () => {
+    const zone = zoneOf(doc('zone: x', 'filters:', '  quoted:', '    expression: "ssl and http.host ~ \\"a\\""', '  block:', '    expression: >-',
+      '      ssl and', '      http.host matches "b"'));
+    expect(checkAgainstZone(zone, { plan: 'pro' }).map(formatIssue)).toEqual([
+      'zone.yaml:4:36: filters.quoted.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
+      'zone.yaml:8:17: filters.block.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
+    ]);
   });
 
   it('counts active rules against the plan quota (paused rules do not count)', () => {
