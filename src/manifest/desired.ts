@@ -133,6 +133,8 @@ export interface DesiredPreviousWaf {
   /** Rule id to mode. */
   rules: Record<string, string>;
   location: SourceLocation;
+  /** Where each package (by resolved id), group and rule id was written, for findings about one of them. */
+  keyLocations?: { packages: Record<string, SourceLocation>; groups: Record<string, SourceLocation>; rules: Record<string, SourceLocation> };
 }
 
 /** One Page Rule (`page_rules.<key>`): matched to a live Page Rule by its URL pattern. */

@@ -54,7 +54,7 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
   normalizeRules(zone, checks, data, expressions);
   if (isRecord(m.custom_rules)) zone.customRules = normalizeCustom(checks, data, expressions);
   if (Array.isArray(m.managed_rules)) zone.managedRules = normalizeManaged(checks, m.managed_rules, expressions);
-  if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, at(['previous_waf']));
+  if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, locator);
   if (isRecord(m.page_rules)) zone.pageRules = normalizePageRules(checks, m.page_rules, at);
   return zone;
 }
@@ -176,8 +176,14 @@ function normalizeManaged(checks: Checks, items: ManagedRuleset[], expressions: 
   return out;
 }
 
-function normalizePreviousWaf(waf: PreviousWaf, location: SourceLocation): DesiredPreviousWaf {
+function normalizePreviousWaf(waf: PreviousWaf, locator: Locator): DesiredPreviousWaf {
+  const keyAt = (path: DocPath): SourceLocation => ({ file: locator.file, ...locator.lines.position(locator.spanOf(path, 'key').start) });
+  const keys = (section: 'packages' | 'groups' | 'rules', resolve: (key: string) => string = (k) => k): Record<string, SourceLocation> =>
+    Object.fromEntries(Object.keys(waf[section] ?? {}).map((key) => [resolve(key), keyAt(['previous_waf', section, key])]));
   const packages: DesiredPreviousWaf['packages'] = {};
   for (const [key, settings] of Object.entries(waf.packages ?? {})) packages[resolvePackage(key)] = { ...settings };
-  return { packages, groups: { ...(waf.groups ?? {}) }, rules: { ...(waf.rules ?? {}) }, location };
+  return {
+    packages, groups: { ...(waf.groups ?? {}) }, rules: { ...(waf.rules ?? {}) }, location: locationOf(locator, ['previous_waf']),
+    keyLocations: { packages: keys('packages', resolvePackage), groups: keys('groups'), rules: keys('rules') },
+  };
 }
