@@ -29,7 +29,7 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
  * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass), or a custom rule does (-> log/skip) |
  * | `pauses-blocking-rule` | danger | a blocking firewall rule, or a filter an active blocking rule uses, is paused |
- * | `widens-exception` | danger | an exception lets more through: an allow or bypass firewall rule unpaused, a bypass gaining products, a custom skip rule enabled or skipping more (phases, products, the remaining rules) |
+ * | `widens-exception` | danger | an exception lets more through: an allow or bypass firewall rule unpaused, a bypass gaining products, a firewall rule turned from log to allow or bypass (or bypass to allow), a custom skip rule enabled or skipping more (phases, products, the remaining rules), a Page Rule updated or made active to switch security or the WAF off |
  * | `disables-managed-ruleset` | danger | a managed ruleset is disabled or removed from the entry point |
  * | `weakens-managed-rule` | danger | an override turns managed rules to log, disables them or raises a score threshold |
  * | `weakens-previous-waf` | danger | a previous-WAF package, group or rule stops blocking |

@@ -61,6 +61,10 @@ function firewallRule(c: Change): Finding[] {
   if (b.paused === false && a.paused === true && blocking.has(String(a.action))) {
     out.push(finding('pauses-blocking-rule', `${label(c)}: a ${String(a.action)} rule is paused`, about));
   }
+  // log -> allow or bypass, bypass -> allow: later rules stop seeing what this rule now lets through.
+  if (!blocking.has(String(b.action)) && exempts.has(String(a.action)) && b.action !== a.action && b.action !== 'allow' && a.paused === false) {
+    out.push(finding('widens-exception', `${label(c)}: action ${String(b.action)} -> ${String(a.action)} lets through traffic that later rules would see`, about));
+  }
   if (a.paused === false && exempts.has(String(a.action)) && b.action === a.action) {
     if (b.paused === true) out.push(finding('widens-exception', `${label(c)}: an ${String(a.action)} rule is unpaused: the traffic it matches is let through again`, about));
     else if (a.action === 'bypass') {
@@ -139,6 +143,19 @@ function migration(c: Change): Finding[] {
   return [finding('flips-waf-migration', `waf_migration: ${String(c.before?.state)} -> ${String(to)} ${what}`, { kind: c.kind, ref: c.ref })];
 }
 
+/** What an active Page Rule switches off: `disable_security`, the WAF (`waf: off`). */
+function pageRuleOff(attrs: Attributes): string[] {
+  if (attrs.status !== 'active') return [];
+  return [...(attrs.disable_security === true ? ['security (disable_security)'] : []), ...(attrs.waf === 'off' ? ['the WAF (waf: off)'] : [])];
+}
+
+/** A Page Rule that starts switching security or the WAF off for its URL (updated, or made active). */
+function pageRule(c: Change): Finding[] {
+  const had = new Set(pageRuleOff(c.before!));
+  const added = pageRuleOff(c.after!).filter((x) => !had.has(x));
+  return added.length === 0 ? [] : [finding('widens-exception', `${label(c)}: now switches off ${added.join(' and ')} for ${String(c.after!.url)}`, { kind: c.kind, ref: c.ref })];
+}
+
 function changeFindings(c: Change): Finding[] {
   if (c.action === 'no-op' || c.action === 'create') return [];
   if (c.kind === 'managed_ruleset') return managedRuleset(c);
@@ -150,8 +167,7 @@ function changeFindings(c: Change): Finding[] {
     case 'filter': return [];
     case 'waf_package': case 'waf_group': case 'waf_rule': return previousWaf(c);
     case 'waf_migration': return migration(c);
-    // Page Rules that switch security off are shown as changes; the migration turns them into skip rules.
-    case 'page_rule': return [];
+    case 'page_rule': return pageRule(c);
   }
 }
 
