@@ -67,3 +67,18 @@ export function typeMismatch(err: unknown, src: string, pos: number, expected: L
   return new LexFailure('TypeMismatch', `expected value of type ${what}, but got ${found.type}`, pos, found.end,
     `${lhs} is of type ${wanted}: ${howToWrite(expected, found)}`);
 }
+
+/**
+ * A hint for a right-hand side the real engine's error leaves unexplained, or undefined: a CIDR or
+ * range after `eq`/`ne` (`ip.src eq 10.0.0.0/24`: a network is a set item), a decimal number for an
+ * Int (`cf.threat_score eq 1.5`).
+ */
+export function rhsHint(src: string, pos: number, expected: LiteralType | 'pattern', lhs: string, negated = false): string | undefined {
+  const rest = src.slice(pos);
+  if (expected === 'Ip') {
+    const net = /^[0-9a-fA-F:.]+(?:\/\d+|\.\.[0-9a-fA-F:.]+)/.exec(rest);
+    if (net !== null) return `a network or range is a set item: write ${negated ? 'not ' : ''}${lhs} in {${net[0]}}`;
+  }
+  if (expected === 'Int' && /^-?\d+\.\d/.test(rest)) return `${lhs} is of type Int: it takes whole numbers only`;
+  return undefined;
+}

@@ -6,7 +6,7 @@
  * pattern is a parse error at its literal, as in the real engine.
  */
 import type { ComparisonExpr, ComparisonOp, Rhs, SetItem } from './ast.js';
-import { fail } from './errors.js';
+import { fail, LexFailure } from './errors.js';
 import { boolOperatorHint, rhsKind, unsupportedOp, type RhsKind } from './check.js';
 import {
   expectLiteral, keywordAt, lexBytes, lexInt, lexIntRange, lexListName,
@@ -19,7 +19,7 @@ import { compileRegex, RegexSyntaxError } from './regex.js';
 import { T, arrayOf, type Type } from './types.js';
 import { parseWildcard, WildcardSyntaxError } from './wildcard.js';
 import { formatValue } from './format.js';
-import { typeMismatch } from './literal-type.js';
+import { rhsHint, typeMismatch } from './literal-type.js';
 
 // Spellings in wirefilter's lexing order; English ones need a word boundary (lex.ts `keywordAt`).
 const OPERATORS: ReadonlyArray<readonly [string, ComparisonOp]> = [
@@ -65,9 +65,18 @@ export function parseComparisonWithLhs(state: ParserState, lhs: TypedValue): Typ
   } catch (err) {
     // A literal of another type (`path gt 5`, `port eq "80"`): a type error, not a lexing one.
     const expected = kind === 'bytes' ? 'Bytes' : kind === 'int' ? 'Int' : kind === 'ip' ? 'Ip' : kind === 'set' ? undefined : 'pattern';
-    throw (expected !== undefined ? typeMismatch(err, src, at, expected, lhsText) : undefined) ?? err;
+    throw (expected !== undefined ? typeMismatch(err, src, at, expected, lhsText) : undefined) ?? withHint(err, kind === 'ip' ? rhsHint(src, at, 'Ip', lhsText, op.op === 'ne') : undefined);
   }
+  const hint = kind === 'int' ? rhsHint(src, at, 'Int', lhsText) : undefined;
+  // `1.5` lexes as `1` and leaves `.5`: the real engine's "unrecognised input" there, with a hint.
+  if (hint !== undefined) fail('UnrecognisedInput', 'unrecognised input', rhs.span.end, src.length, hint);
   return { node: comparison(lhs, op.op, rhs, rhs.span.end), type: resultType, end: rhs.span.end };
+}
+
+/** `err` with `hint` added when it is a lexing failure without one. */
+function withHint(err: unknown, hint: string | undefined): unknown {
+  if (hint === undefined || !(err instanceof LexFailure) || err.hint !== undefined) return err;
+  return new LexFailure(err.errorKind, err.reason, err.start, err.end, hint);
 }
 
 /**

@@ -91,10 +91,10 @@ describe('ExpressionError', () => {
   });
 
   it('renders like the real engine, caret run under the span', () => {
-    const err = parseError('ip.src==1.2.3.0/24');
-    expect(err.message).toBe("Filter parsing error (1:9):\nip.src==1.2.3.0/24\n        ^^^^^^^^^^ couldn't parse address in network: invalid IP address syntax");
-    expect(err.snippet).toBe('ip.src==1.2.3.0/24\n        ^^^^^^^^^^');
-    expect(err.offset).toBe(8);
+    const err = parseError('ip.src in {10.0.0.1/8}');
+    expect(err.message).toBe('Filter parsing error (1:12):\nip.src in {10.0.0.1/8}\n           ^^^^^^^^ host part of address was not zero');
+    expect(err.snippet).toBe('ip.src in {10.0.0.1/8}\n           ^^^^^^^^');
+    expect(err.offset).toBe(11);
   });
 
   it('clips the caret run to the offending line and counts lines from 1', () => {
@@ -183,6 +183,9 @@ describe('a right-hand side of another type is a type error naming both types', 
     ['http.request.headers.names eq "x"', 'http.request.headers.names is of type Array<Bytes>: compare its items with any(http.request.headers.names[*] ...) or all(...), or one item by index (http.request.headers.names[0])'],
     ['http.request.headers eq "x"', 'http.request.headers is of type Map<Array<Bytes>>: compare one entry by key first (http.request.headers["key"])'],
     ['ssl eq 1', 'ssl is of type Bool: write it alone (ssl, not ssl), without an operator'],
+    ['ip.src eq 10.0.0.0/24', 'a network or range is a set item: write ip.src in {10.0.0.0/24}'],
+    ['ip.src ne 10.0.0.1..10.0.0.9', 'a network or range is a set item: write not ip.src in {10.0.0.1..10.0.0.9}'],
+    ['cf.threat_score eq 1.5', 'cf.threat_score is of type Int: it takes whole numbers only'],
   ])('%s: the hint names the type and what it takes', (source, hint) => {
     expect(parseError(source).hint).toBe(hint);
   });
