@@ -1,16 +1,18 @@
 /**
  * The engine's use of `src/expr`: check a filter expression and derive what the engine stores with
  * it. The expression text is stored as the user gave it (the real service echoes what was sent);
- * duplicates are compared on the canonical form, so `a eq "x"` duplicates `a == "x"`; the operators
+ * duplicates are compared by meaning: on the canonical form with sets as sets (the equivalence key),
+ * so `a eq "x"` duplicates `a == "x"` and `ip.src in {10.0.0.2 10.0.0.1}` duplicates
+ * `ip.src in {10.0.0.1 10.0.0.2}`; the operators
  * an expression uses decide its entitlements (the `matches` operator needs Business or higher).
  */
-import { ExpressionError, format, inspect, parse } from '../expr/index.js';
+import { ExpressionError, formsOf, inspect, parse } from '../expr/index.js';
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ApiMessage } from './types.js';
 
 /** What the engine keeps about a valid expression. */
 export interface CheckedExpression {
-  /** The canonical form, for duplicate detection. */
+  /** The equivalence key (canonical form, sets as sets), for duplicate detection. */
   canonical: string;
   /** Whether it uses the `matches` (regex) operator, which is plan-gated. */
   usesMatches: boolean;
@@ -23,7 +25,7 @@ export interface CheckedExpression {
 export function checkExpression(source: string, pointer: string): CheckedExpression | ApiMessage {
   try {
     const ast = parse(source);
-    return { canonical: format(ast), usesMatches: inspect(ast).operators.has('matches') };
+    return { canonical: formsOf(ast).key, usesMatches: inspect(ast).operators.has('matches') };
   } catch (err) {
     if (err instanceof ExpressionError) {
       return apiMessage('invalidExpression', err.message, {

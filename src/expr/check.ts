@@ -19,7 +19,7 @@ import type { ComparisonOp, IndexStep } from './ast.js';
 import { fail } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions/catalog.js';
 import { FIELDS, inPhase, type FieldDef, type Phase } from './scheme.js';
-import { typeName, type Type } from './types.js';
+import { T, typeName, type Type } from './types.js';
 
 /** What a right-hand side must be for a given LHS type and operator. */
 export type RhsKind = 'bytes' | 'int' | 'ip' | 'regex' | 'wildcard' | 'set';
@@ -38,9 +38,24 @@ export function rhsKind(lhs: Type, op: ComparisonOp): RhsKind | undefined {
   return MATRIX[lhs.kind]?.[op];
 }
 
-/** Fails with the real engine's UnsupportedOp error. */
-export function unsupportedOp(lhs: Type, start: number, end: number): never {
-  return fail('UnsupportedOp', `cannot perform this operation on type ${typeName(lhs)}`, start, end);
+/** What a value of type `lhs` can be compared with: its operators, or how to reach a scalar. */
+function operatorsHint(lhs: Type, what: string | undefined): string | undefined {
+  if (what === undefined) return undefined;
+  const ops = MATRIX[lhs.kind];
+  if (ops !== undefined) return `${what} is of type ${typeName(lhs)}, which takes ${Object.keys(ops).join(', ')}`;
+  if (lhs.kind === 'Array') return `${what} is of type ${typeName(lhs)}: compare its items with any(${what}[*] ...) or all(...), or one item by index (${what}[0])`;
+  if (lhs.kind === 'Map') return `${what} is of type ${typeName(lhs)}: compare one entry by key first (${what}["key"])`;
+  return `${what} is of type ${typeName(lhs)}: write it alone (${what}, not ${what}), without an operator`;
+}
+
+/** Fails with the real engine's UnsupportedOp error; `what` (the left-hand side's text) adds a hint. */
+export function unsupportedOp(lhs: Type, start: number, end: number, what?: string): never {
+  return fail('UnsupportedOp', `cannot perform this operation on type ${typeName(lhs)}`, start, end, operatorsHint(lhs, what));
+}
+
+/** The hint for a comparison operator written after a Bool value (which stands alone). */
+export function boolOperatorHint(what: string): string {
+  return operatorsHint(T.Bool, what)!;
 }
 
 /** A resolved identifier. */

@@ -12,13 +12,16 @@
  */
 import type { Expression } from './ast.js';
 import { compileExpression, type CompileOptions, type CompiledFilter } from './compile.js';
+import { equivalenceKey } from './equivalence.js';
 import { format as formatExpression } from './format.js';
 import { parseExpression, type ParseOptions } from './parse.js';
 import { inspectExpression, type Inspection } from './inspect.js';
+export { operatorOffset } from './inspect.js';
 
 export type * from './ast.js';
 export { equalExpressions, stripSpans, bytesToText, textToBytes, isExpression } from './ast.js';
 export { ExpressionError, type ExpressionErrorKind } from './errors.js';
+export { equivalenceKey } from './equivalence.js';
 export { type ParseOptions } from './parse.js';
 export { ExpressionLimits } from './limits.js';
 export { PHASES, DEFAULT_PHASE, FIELDS, fieldType, getField, fieldNames, type Phase, type FieldDef } from './scheme.js';
@@ -47,6 +50,22 @@ export function format(expr: Expression): string {
 /** `format(parse(source, options))`: what the planner compares. */
 export function canonicalize(source: string, options?: ParseOptions): string {
   return formatExpression(parseExpression(source, options));
+}
+
+/**
+ * The canonical text of `source` and its equivalence key (set literals as sets: order, repeats and
+ * range spellings ignored), from one parse. Equal keys evaluate identically on every request.
+ * @example canonicalForms('ip.src in {10.0.0.2 10.0.0.1}') // { canonical: 'ip.src in {10.0.0.2 10.0.0.1}', key: 'ip.src in {10.0.0.1..10.0.0.2}' }
+ */
+export function canonicalForms(source: string, options?: ParseOptions): { canonical: string; key: string } {
+  return formsOf(parseExpression(source, options));
+}
+
+/** The canonical text and equivalence key of a parsed expression. */
+export function formsOf(expr: Expression): { canonical: string; key: string } {
+  const canonical = formatExpression(expr);
+  // Only a set literal can make the two differ; its text always has a `{`.
+  return { canonical, key: canonical.includes('{') ? equivalenceKey(expr) : canonical };
 }
 
 /** Compiles a parsed expression into `(request) => boolean`. */

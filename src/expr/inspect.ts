@@ -4,8 +4,9 @@
  * `strict wildcard`, `in`, ..., and the logical `and`/`or`/`xor`/`not`). The engine uses it for plan
  * entitlements (`operators.has('matches')`: Business and Enterprise only).
  */
-import type { CallArg, Expression, ValueExpr } from './ast.js';
+import type { CallArg, ComparisonOp, Expression, ValueExpr } from './ast.js';
 import { isExpression } from './ast.js';
+import { skipSpace } from './lex.js';
 
 /** The names an expression uses. */
 export interface Inspection {
@@ -45,4 +46,35 @@ function visitValue(value: ValueExpr, out: Inspection): void {
 function visitArg(arg: CallArg, out: Inspection): void {
   if (arg.type === 'value') visitValue(arg, out);
   else if (isExpression(arg)) visitExpr(arg, out);
+}
+
+/**
+ * The source offset of the first comparison with operator `op` (where the operator's token starts:
+ * `matches` or `~`), or undefined when the expression has none; `source` is the text it was parsed
+ * from, for placing errors about the operator (the `matches` tier check).
+ * @example operatorOffset(parse(s), s, 'matches')
+ */
+export function operatorOffset(expr: Expression, source: string, op: ComparisonOp): number | undefined {
+  let found: number | undefined;
+  const visit = (e: Expression): void => {
+    if (found !== undefined) return;
+    switch (e.type) {
+      case 'const': return;
+      case 'not': visit(e.arg); return;
+      case 'logical': e.items.forEach(visit); return;
+      case 'quantifier': if (isExpression(e.arg)) visit(e.arg); else if (e.arg.type === 'value') visitArgs(e.arg); return;
+      case 'comparison':
+        visitArgs(e.lhs);
+        if (found === undefined && e.op === op) found = skipSpace(source, e.lhs.span.end);
+    }
+  };
+  const visitArgs = (v: ValueExpr): void => {
+    if (v.base.type !== 'call') return;
+    for (const a of v.base.args) {
+      if (a.type === 'value') visitArgs(a);
+      else if (isExpression(a)) visit(a);
+    }
+  };
+  visit(expr);
+  return found;
 }

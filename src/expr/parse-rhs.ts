@@ -6,8 +6,8 @@
  * pattern is a parse error at its literal, as in the real engine.
  */
 import type { ComparisonExpr, ComparisonOp, Rhs, SetItem } from './ast.js';
-import { fail } from './errors.js';
-import { rhsKind, unsupportedOp, type RhsKind } from './check.js';
+import { fail, LexFailure } from './errors.js';
+import { boolOperatorHint, rhsKind, unsupportedOp, type RhsKind } from './check.js';
 import {
   expectLiteral, keywordAt, lexBytes, lexInt, lexIntRange, lexListName,
   lexQuotedOrRaw, lexRegexLiteral, skipSpace,
@@ -18,6 +18,8 @@ import type { ParserState, TypedExpr } from './parse.js';
 import { compileRegex, RegexSyntaxError } from './regex.js';
 import { T, arrayOf, type Type } from './types.js';
 import { parseWildcard, WildcardSyntaxError } from './wildcard.js';
+import { formatValue } from './format.js';
+import { rhsHint, typeMismatch } from './literal-type.js';
 
 // Spellings in wirefilter's lexing order; English ones need a word boundary (lex.ts `keywordAt`).
 const OPERATORS: ReadonlyArray<readonly [string, ComparisonOp]> = [
@@ -43,6 +45,7 @@ export function parseComparisonWithLhs(state: ParserState, lhs: TypedValue): Typ
   const { src } = state;
   const resultType = lhs.mapped ? arrayOf(T.Bool) : T.Bool;
   if (lhs.type.kind === 'Bool') {
+    refuseBoolOperator(src, lhs);
     return { node: comparison(lhs, 'is_true', null, lhs.end), type: resultType, end: lhs.end };
   }
   if (lhs.type.kind === 'Array' && lhs.type.of.kind === 'Bool') {
@@ -53,16 +56,45 @@ export function parseComparisonWithLhs(state: ParserState, lhs: TypedValue): Typ
   const op = comparisonOpAt(src, opStart);
   if (!op) return fail('ExpectedName', 'expected ComparisonOp', opStart, src.length);
   const kind = rhsKind(lhs.type, op.op);
-  if (!kind) unsupportedOp(lhs.type, opStart, op.end);
-  const rhs = lexRhs(src, skipSpace(src, op.end), kind, lhs.type);
+  if (!kind) unsupportedOp(lhs.type, opStart, op.end, formatValue(lhs.node));
+  const at = skipSpace(src, op.end);
+  const lhsText = formatValue(lhs.node);
+  let rhs: Rhs;
+  try {
+    rhs = lexRhs(src, at, kind, lhs.type, lhsText);
+  } catch (err) {
+    // A literal of another type (`path gt 5`, `port eq "80"`): a type error, not a lexing one.
+    const expected = kind === 'bytes' ? 'Bytes' : kind === 'int' ? 'Int' : kind === 'ip' ? 'Ip' : kind === 'set' ? undefined : 'pattern';
+    throw (expected !== undefined ? typeMismatch(err, src, at, expected, lhsText) : undefined) ?? withHint(err, kind === 'ip' ? rhsHint(src, at, 'Ip', lhsText, op.op === 'ne') : undefined);
+  }
+  const hint = kind === 'int' ? rhsHint(src, at, 'Int', lhsText) : undefined;
+  // `1.5` lexes as `1` and leaves `.5`: the real engine's "unrecognised input" there, with a hint.
+  if (hint !== undefined) fail('UnrecognisedInput', 'unrecognised input', rhs.span.end, src.length, hint);
   return { node: comparison(lhs, op.op, rhs, rhs.span.end), type: resultType, end: rhs.span.end };
+}
+
+/** `err` with `hint` added when it is a lexing failure without one. */
+function withHint(err: unknown, hint: string | undefined): unknown {
+  if (hint === undefined || !(err instanceof LexFailure) || err.hint !== undefined) return err;
+  return new LexFailure(err.errorKind, err.reason, err.start, err.end, hint);
+}
+
+/**
+ * `ssl eq 1`: a Bool takes no operator. The real engine stops at the operator with "unrecognised
+ * input"; so does this, with a hint. (`&` is left alone: `ssl && x` is an `and`.)
+ */
+function refuseBoolOperator(src: string, lhs: TypedValue): void {
+  const at = skipSpace(src, lhs.end);
+  const op = src[at] === '&' ? null : comparisonOpAt(src, at);
+  // The real engine's span: from the end of the value to the end of the input.
+  if (op !== null) fail('UnrecognisedInput', 'unrecognised input', lhs.end, src.length, boolOperatorHint(formatValue(lhs.node)));
 }
 
 function comparison(lhs: TypedValue, op: ComparisonOp, rhs: Rhs | null, end: number): ComparisonExpr {
   return { type: 'comparison', lhs: lhs.node, op, rhs, span: { start: lhs.node.span.start, end } };
 }
 
-function lexRhs(src: string, pos: number, kind: RhsKind, lhsType: Type): Rhs {
+function lexRhs(src: string, pos: number, kind: RhsKind, lhsType: Type, lhsText: string): Rhs {
   switch (kind) {
     case 'bytes': {
       const l = lexBytes(src, pos);
@@ -78,7 +110,7 @@ function lexRhs(src: string, pos: number, kind: RhsKind, lhsType: Type): Rhs {
     }
     case 'regex': return lexRegex(src, pos);
     case 'wildcard': return lexWildcard(src, pos);
-    case 'set': return src[pos] === '$' ? lexList(src, pos) : lexSet(src, pos, lhsType);
+    case 'set': return src[pos] === '$' ? lexList(src, pos) : lexSet(src, pos, lhsType, lhsText);
   }
 }
 
@@ -110,15 +142,25 @@ function lexList(src: string, pos: number): Rhs {
 }
 
 // `{ item item ... }`: items separated by spaces only (no commas), possibly none.
-function lexSet(src: string, pos: number, lhsType: Type): Rhs {
+function lexSet(src: string, pos: number, lhsType: Type, lhsText: string): Rhs {
   let p = expectLiteral(src, pos, '{');
   const items: SetItem[] = [];
   for (;;) {
     p = skipSpace(src, p);
     if (src[p] === '}') return { type: 'set', items, span: { start: pos, end: p + 1 } };
-    const item = lexSetItem(src, p, lhsType);
+    const item = lexSetItemTyped(src, p, lhsType, lhsText);
     items.push(item);
     p = item.span.end;
+  }
+}
+
+/** A set item, or a type error for an item written as a literal of another type. */
+function lexSetItemTyped(src: string, pos: number, lhsType: Type, lhsText: string): SetItem {
+  try {
+    return lexSetItem(src, pos, lhsType);
+  } catch (err) {
+    const kind = lhsType.kind === 'Int' || lhsType.kind === 'Ip' ? lhsType.kind : 'Bytes';
+    throw typeMismatch(err, src, pos, kind, lhsText) ?? err;
   }
 }
 

@@ -2,19 +2,23 @@
  * Expression checks: every filter expression (shared and inline), every WAF custom rule expression
  * (phase `http_request_firewall_custom`) and every managed ruleset expression is parsed and type-checked by `src/expr`, with errors placed at the line and column of
  * the YAML file (not of the string); over-long expressions are refused; two filters with the same
- * canonical expression are refused, as the service would refuse the second one.
+ * expression by meaning (canonical form, sets as sets) are refused, as the service would refuse the second one.
  */
-import { ExpressionError, format, inspect, parse } from '../expr/index.js';
+import { ExpressionError, formsOf, inspect, operatorOffset, parse } from '../expr/index.js';
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
 import { pathKey } from './schema.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
-/** A valid expression: its canonical form and the operators it uses (for plan checks). */
+/** A valid expression: its canonical form, its equivalence key and the operators it uses (for plan checks). */
 export interface CheckedExpression {
   canonical: string;
+  /** Equal for expressions that differ only in how a set is written (order, repeats, ranges). */
+  key: string;
   operators: ReadonlySet<string>;
+  /** Offset in the source text of the first `matches` operator (the plan-gated one), if any. */
+  matchesAt?: number;
 }
 
 /** Valid expressions of a document, by `pathKey` of the expression's path. */
@@ -31,7 +35,9 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
   }
   try {
     const expr = managed ? parse(source, { phase: managedPhase }) : parse(source);
-    return { canonical: format(expr), operators: inspect(expr).operators };
+    const operators = inspect(expr).operators;
+    const matchesAt = operators.has('matches') ? operatorOffset(expr, source, 'matches') : undefined;
+    return { ...formsOf(expr), operators, ...(matchesAt !== undefined ? { matchesAt } : {}) };
   } catch (err) {
     if (err instanceof ExpressionError) {
       reportExpressionError(checks, path, source, err);
@@ -90,9 +96,9 @@ export function checkExpressions(checks: Checks, data: Record<string, unknown>):
     if (checked === undefined) continue;
     table.set(pathKey(path), checked);
     if (owner !== 'filter') continue;
-    const first = firstFilterWith.get(checked.canonical);
+    const first = firstFilterWith.get(checked.key);
     if (first === undefined) {
-      firstFilterWith.set(checked.canonical, path);
+      firstFilterWith.set(checked.key, path);
       continue;
     }
     checks.report(path, duplicateMessage(checks, first, path));

@@ -33,8 +33,8 @@ export interface DesiredFilter {
   location: SourceLocation;
   /**
    * Where individual fields were written (`expression`, `action`, `priority`, ...), so errors found
-   * after loading (plan tier checks) can point at the field rather than the key. Absent for objects
-   * not loaded from a file.
+   * after loading (plan tier checks) can point at the field rather than the key; `matches` is where
+   * the expression's first `matches` operator is. Absent for objects not loaded from a file.
    */
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
@@ -91,7 +91,7 @@ export interface DesiredCustomRule {
   /** Undefined when the action takes none. */
   actionParameters?: DesiredCustomParameters;
   location: SourceLocation;
-  /** Where individual fields were written, for errors found after loading (plan tier checks). */
+  /** Where individual fields were written, for errors found after loading (plan tier checks); `matches`: the expression's first `matches` operator. */
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
 
@@ -133,6 +133,8 @@ export interface DesiredPreviousWaf {
   /** Rule id to mode. */
   rules: Record<string, string>;
   location: SourceLocation;
+  /** Where each package (by resolved id), group and rule id was written, for findings about one of them. */
+  keyLocations?: { packages: Record<string, SourceLocation>; groups: Record<string, SourceLocation>; rules: Record<string, SourceLocation> };
 }
 
 /** One Page Rule (`page_rules.<key>`): matched to a live Page Rule by its URL pattern. */

@@ -15,7 +15,7 @@ export { checkAgainstZone } from './tier.js';
 export { manifestSchema, pointerToPath } from './schema.js';
 // Shared with the cases files of policy tests, which report their errors the same way.
 export { closest } from './suggest.js';
-export { ManifestLimits, ActiveRuleQuota, CustomRuleQuota } from './limits.js';
+export { ManifestLimits, ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { SkipPhases, SkipProducts, inOrder } from './normalize-custom.js';
 export { FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './evaluation-order.js';

@@ -29,3 +29,6 @@ export const ActiveRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 10
  * enabled or not (reference/custom-rules.md §2.6; Pro+ has 40, zonewall knows the four tiers only).
  */
 export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 1000 } as const;
+
+/** Page Rules allowed per plan tier, active or disabled (the service's figures, as `src/api`'s `PageRuleLimits.perPlan`). */
+export const PageRuleQuota = { free: 3, pro: 20, business: 50, enterprise: 125 } as const;

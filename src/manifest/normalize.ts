@@ -15,6 +15,7 @@ import type {
 } from './desired.js';
 import type { DocPath } from './errors.js';
 import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
+import { mapValueOffset } from './expression-position.js';
 import type { Locator } from './locate.js';
 import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
@@ -53,7 +54,7 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
   normalizeRules(zone, checks, data, expressions);
   if (isRecord(m.custom_rules)) zone.customRules = normalizeCustom(checks, data, expressions);
   if (Array.isArray(m.managed_rules)) zone.managedRules = normalizeManaged(checks, m.managed_rules, expressions);
-  if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, at(['previous_waf']));
+  if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, locator);
   if (isRecord(m.page_rules)) zone.pageRules = normalizePageRules(checks, m.page_rules, at);
   return zone;
 }
@@ -62,6 +63,18 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
 export function locationOf(locator: Locator, path: DocPath): SourceLocation {
   const { line, column } = locator.lines.position(locator.spanOf(path).start);
   return { file: locator.file, line, column };
+}
+
+/**
+ * Where the first `matches` operator of the expression at `path` is in the file (`matches` in
+ * `fieldLocations`, for the tier check's caret), added to `fields` when the expression has one.
+ */
+function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: Locator, path: DocPath, checked: CheckedExpression): Partial<Record<string, SourceLocation>> {
+  const source = locator.resolve(path).data;
+  if (checked.matchesAt === undefined || typeof source !== 'string') return fields;
+  const at = mapValueOffset(locator.doc.text, locator.resolve(path).value, source, checked.matchesAt);
+  const { line, column } = locator.lines.position(at);
+  return { ...fields, matches: { file: locator.file, line, column } };
 }
 
 function fieldLocations(locator: Locator, base: DocPath, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
@@ -92,7 +105,7 @@ function filterOf(
     paused: f.paused === true,
     inline,
     location: locationOf(locator, base),
-    fieldLocations: fieldLocations(locator, base, ['expression', 'description', 'paused']),
+    fieldLocations: withMatches(fieldLocations(locator, base, ['expression', 'description', 'paused']), locator, [...base, 'expression'], checked),
   };
   if (typeof f.renamed_from === 'string') filter.renamedFrom = f.renamed_from;
   return filter;
@@ -140,7 +153,11 @@ function normalizeCustom(checks: Checks, data: Record<string, unknown>, expressi
     const base = ['custom_rules', key];
     const checked = expressions.get(pathKey([...base, 'expression']));
     if (!checks.isClean(base) || checked === undefined) continue;
-    const fields = fieldLocations(checks.locator, base, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']);
+    const fields = withMatches({
+      ...fieldLocations(checks.locator, base, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']),
+      // A block `response` is plan-gated: the tier check points at it.
+      ...fieldLocations(checks.locator, [...base, 'action_parameters'], ['response']),
+    }, checks.locator, [...base, 'expression'], checked);
     out.push(normalizeCustomRule(key, raw as unknown as CustomRule, checked.canonical, locationOf(checks.locator, base), fields));
   }
   return out;
@@ -159,8 +176,14 @@ function normalizeManaged(checks: Checks, items: ManagedRuleset[], expressions: 
   return out;
 }
 
-function normalizePreviousWaf(waf: PreviousWaf, location: SourceLocation): DesiredPreviousWaf {
+function normalizePreviousWaf(waf: PreviousWaf, locator: Locator): DesiredPreviousWaf {
+  const keyAt = (path: DocPath): SourceLocation => ({ file: locator.file, ...locator.lines.position(locator.spanOf(path, 'key').start) });
+  const keys = (section: 'packages' | 'groups' | 'rules', resolve: (key: string) => string = (k) => k): Record<string, SourceLocation> =>
+    Object.fromEntries(Object.keys(waf[section] ?? {}).map((key) => [resolve(key), keyAt(['previous_waf', section, key])]));
   const packages: DesiredPreviousWaf['packages'] = {};
   for (const [key, settings] of Object.entries(waf.packages ?? {})) packages[resolvePackage(key)] = { ...settings };
-  return { packages, groups: { ...(waf.groups ?? {}) }, rules: { ...(waf.rules ?? {}) }, location };
+  return {
+    packages, groups: { ...(waf.groups ?? {}) }, rules: { ...(waf.rules ?? {}) }, location: locationOf(locator, ['previous_waf']),
+    keyLocations: { packages: keys('packages', resolvePackage), groups: keys('groups'), rules: keys('rules') },
+  };
 }

@@ -15,12 +15,15 @@
  * | `matches` in a custom rule            | business or enterprise         |
  * | a custom block `response`             | pro or higher                  |
  * | `waf_migration: validation`           | enterprise                     |
+ * | Page Rules (active or disabled)       | free 3, pro 20, business 50, enterprise 125 |
+ *
+ * These count the manifest alone; `src/plan/quota.ts` adds what the live zone keeps.
  */
 import { parse, inspect } from '../expr/index.js';
 import { FreeRulesetId } from './catalog.js';
 import type { DesiredFilter, DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
-import { ActiveRuleQuota, CustomRuleQuota } from './limits.js';
+import { ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';
 
 const rank: Record<DesiredPlanTier, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 
@@ -73,7 +76,7 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
   if (rank[tier] < rank.business) {
     for (const filter of desired.filters) {
       if (!usesMatches(filter.expression)) continue;
-      add(filter.fieldLocations?.expression ?? filter.location, filterPath(filter),
+      add(filter.fieldLocations?.matches ?? filter.fieldLocations?.expression ?? filter.location, filterPath(filter),
         `the matches operator needs a Business or Enterprise plan ${on}`);
     }
   }
@@ -85,6 +88,12 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
       + `active rule ${quota + 1} of ${active.length}: pause or remove ${active.length - quota}, or use a higher plan`);
   }
   issues.push(...customRuleIssues(desired, tier, on));
+  const pages = desired.pageRules ?? [];
+  if (pages.length > PageRuleQuota[tier]) {
+    const first = pages[PageRuleQuota[tier]]!;
+    add(first.location, ['page_rules', first.key], `the ${tier} plan allows ${PageRuleQuota[tier]} Page Rules and this is rule ${PageRuleQuota[tier] + 1} of ${pages.length} `
+      + `(disabled ones count too): remove ${pages.length - PageRuleQuota[tier]}, or use a higher plan`);
+  }
   if (tier === 'free') {
     for (const [i, m] of (desired.managedRules ?? []).entries()) {
       if (m.rulesetId === FreeRulesetId) continue;
@@ -111,10 +120,10 @@ function customRuleIssues(desired: DesiredZone, tier: DesiredPlanTier, on: strin
     const at = (field: string) => r.fieldLocations?.[field] ?? r.location;
     if (r.action === 'log' && tier !== 'enterprise') add(at('action'), ['custom_rules', r.ref, 'action'], `log needs an Enterprise plan ${on}`);
     if (rank[tier] < rank.business && usesMatches(r.expression)) {
-      add(at('expression'), ['custom_rules', r.ref, 'expression'], `the matches operator needs a Business or Enterprise plan ${on}`);
+      add(r.fieldLocations?.matches ?? at('expression'), ['custom_rules', r.ref, 'expression'], `the matches operator needs a Business or Enterprise plan ${on}`);
     }
     if (tier === 'free' && r.actionParameters?.response !== undefined) {
-      add(at('action_parameters'), ['custom_rules', r.ref, 'action_parameters', 'response'], `a custom block response needs a Pro plan or higher ${on}`);
+      add(at('response'), ['custom_rules', r.ref, 'action_parameters', 'response'], `a custom block response needs a Pro plan or higher ${on}`);
     }
   }
   const quota = CustomRuleQuota[tier];

@@ -1,25 +1,28 @@
 /**
- * Canonical comparison of live expressions. Desired expressions arrive canonical; live ones are
- * canonicalised here with `src/expr`, once per distinct text within one plan, so notation and
- * whitespace never show as changes. A live expression that does not parse is kept as an
- * `unparsable` result: the planner treats it as different and says so.
+ * Comparison of live expressions with desired ones by meaning. Desired expressions arrive canonical;
+ * live ones are canonicalised here with `src/expr`, once per distinct text within one plan, so
+ * notation and whitespace never show as changes. Each result also carries the expression's
+ * equivalence key (set literals as sets: `{10.0.0.2 10.0.0.1}` and `{10.0.0.1 10.0.0.2 10.0.0.1}`
+ * are one set), which is what the planner compares; the text it shows stays the canonical form of
+ * what the user wrote. A live expression that does not parse is kept as an `unparsable` result: the
+ * planner treats it as different and says so.
  */
-import { canonicalize } from '../expr/index.js';
+import { canonicalForms } from '../expr/index.js';
 
-/** The canonical form of a live expression, or why there is none. */
-export type CanonicalResult = { ok: true; canonical: string } | { ok: false; reason: string };
+/** The canonical form and equivalence key of a live expression, or why there are none. */
+export type CanonicalResult = { ok: true; canonical: string; key: string } | { ok: false; reason: string };
 
 /** Canonicalises expressions, memoised for the life of one plan. */
 export type Canonicalizer = (source: string) => CanonicalResult;
 
-/** A memoising canonicalizer over `src/expr`'s `canonicalize`. */
+/** A memoising canonicalizer over `src/expr`'s `canonicalForms`. */
 export function createCanonicalizer(): Canonicalizer {
   const memo = new Map<string, CanonicalResult>();
   return (source) => {
     let r = memo.get(source);
     if (r === undefined) {
       try {
-        r = { ok: true, canonical: canonicalize(source) };
+        r = { ok: true, ...canonicalForms(source) };
       } catch (err) {
         r = { ok: false, reason: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
       }
@@ -29,8 +32,33 @@ export function createCanonicalizer(): Canonicalizer {
   };
 }
 
-/** The text to compare a live expression by: its canonical form, else the raw text. */
+/** The key to compare an expression by: its equivalence key, else (it does not parse) the raw text. */
 export function comparable(c: Canonicalizer, source: string): string {
   const r = c(source);
-  return r.ok ? r.canonical : source;
+  return r.ok ? r.key : source;
+}
+
+/**
+ * The key of a desired expression (already canonical): without a set literal (no `{`) it is the
+ * text itself, so large plans parse desired expressions only when they hold a set.
+ */
+export function desiredKey(c: Canonicalizer, canonical: string): string {
+  return canonical.includes('{') ? comparable(c, canonical) : canonical;
+}
+
+/** True when a live expression means what a desired (canonical) one means. */
+export function sameMeaning(c: Canonicalizer, live: string, desired: string): boolean {
+  const r = c(live);
+  if (!r.ok) return false;
+  return r.canonical === desired || r.key === desiredKey(c, desired);
+}
+
+/**
+ * A live expression as a compared attribute: the desired text when the two mean the same (so a
+ * reordered set is no change), else the live canonical form, else the raw text.
+ */
+export function liveExpressionText(c: Canonicalizer, live: string, desired?: string): string {
+  if (desired !== undefined && sameMeaning(c, live, desired)) return desired;
+  const r = c(live);
+  return r.ok ? r.canonical : live;
 }

@@ -5,7 +5,7 @@
  * `action_parameters` / `logging` only where the action takes them. Also the request body of a rule.
  */
 import { SkipPhases, SkipProducts, inOrder, type DesiredCustomRule } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
+import { liveExpressionText, type Canonicalizer } from './canonical.js';
 import type { AttributeValue, Attributes } from './change.js';
 import type { CustomRuleBody, CustomRuleParameters, LiveCustomRule } from './live.js';
 
@@ -33,12 +33,11 @@ function logging(action: string, l: { enabled: boolean } | undefined): Attribute
   return action === 'skip' ? { enabled: l?.enabled ?? true } : null;
 }
 
-/** A live rule's attributes. */
-export function liveCustomAttributes(r: LiveCustomRule, canon: Canonicalizer): Attributes {
-  const c = canon(r.expression);
+/** A live rule's attributes; its expression is the desired text when it means the same (`desired`, the rule it is compared with). */
+export function liveCustomAttributes(r: LiveCustomRule, canon: Canonicalizer, desired?: string): Attributes {
   return {
     action: r.action,
-    expression: c.ok ? c.canonical : r.expression,
+    expression: liveExpressionText(canon, r.expression, desired),
     description: r.description ?? '',
     enabled: r.enabled !== false,
     logging: logging(r.action, r.logging),

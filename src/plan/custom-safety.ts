@@ -2,7 +2,8 @@
  * The weakening guard of the custom phase: `danger` findings (apply refuses them without `--force`)
  * when a plan lets through traffic a custom rule stopped. A terminating rule turned into `log` or
  * `skip`; a rule that stops traffic disabled; a skip of the `http_request_firewall_managed` phase
- * added (WAF managed rules no longer see what it matches); a skip of the remaining custom rules
+ * added (WAF managed rules no longer see what it matches); a skip rule enabled, or given more to
+ * skip (the remaining rules, a phase, a product); a skip of the remaining custom rules
  * (`ruleset: current`) placed above a rule that stops traffic and ran before it until now.
  */
 import type { AttributeValue, Change } from './change.js';
@@ -23,6 +24,15 @@ function skipsManaged(params: AttributeValue | undefined): boolean {
   return Array.isArray(phases) && phases.includes(ManagedPhase);
 }
 
+/** What an enabled skip rule skips: `the remaining custom rules`, phases and products; nothing for other rules. */
+function skipped(attrs: Change['after']): string[] {
+  if (attrs === null || attrs.action !== 'skip' || attrs.enabled !== true) return [];
+  const p = attrs.action_parameters;
+  if (p === null || typeof p !== 'object' || Array.isArray(p)) return [];
+  const list = (v: AttributeValue | undefined) => (Array.isArray(v) ? v.map(String) : []);
+  return [...(p.ruleset === 'current' ? ['the remaining custom rules'] : []), ...list(p.phases).map((x) => `phase ${x}`), ...list(p.products).map((x) => `product ${x}`)];
+}
+
 function changeFindings(c: Change): Finding[] {
   const about = { kind: c.kind, ref: c.ref };
   const a = c.after;
@@ -33,8 +43,15 @@ function changeFindings(c: Change): Finding[] {
     out.push(finding('skips-managed-rules', `${name(c)}: a skip of the ${ManagedPhase} phase: WAF managed rules no longer inspect the requests it matches`, about));
   }
   if (b === null) return out;
-  if (Terminating.has(String(b.action)) && (a.action === 'log' || a.action === 'skip')) {
+  const weakened = Terminating.has(String(b.action)) && (a.action === 'log' || a.action === 'skip');
+  if (weakened) {
     out.push(finding('weakens-action', `${name(c)}: action ${String(b.action)} -> ${String(a.action)} stops blocking the traffic it matches`, about));
+  }
+  // A skip enabled, or skipping more than before (the managed phase has its own finding above).
+  const had = new Set(skipped(b));
+  const added = skipped(a).filter((x) => !had.has(x) && x !== `phase ${ManagedPhase}`);
+  if (!weakened && added.length > 0) {
+    out.push(finding('widens-exception', `${name(c)}: the skip ${b.enabled === true && b.action === 'skip' ? 'now also skips' : 'is enabled and skips'} ${added.join(', ')} for the requests it matches`, about));
   }
   if (b.enabled === true && a.enabled === false && Terminating.has(String(a.action))) {
     out.push(finding('disables-custom-rule', `${name(c)}: a ${String(a.action)} rule is disabled`, about));

@@ -70,7 +70,7 @@ function wantedChange(item: TargetItem, live: readonly LiveCustomRule[], canon: 
     return { kind: 'custom_rule', action: 'create', reason: 'new', ref: d.ref, before: null, after: { ...after, position: item.position }, changed: Object.keys(after), writes: [] };
   }
   const l = live[item.live]!;
-  const before = liveCustomAttributes(l, canon);
+  const before = liveCustomAttributes(l, canon, d.expression);
   if (item.moved) { before.position = item.live + 1; after.position = item.position; }
   const changed = changedAttributes(before, after);
   // A rule that moves relative to the others is a change even when its number stays the same.

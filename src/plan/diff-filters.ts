@@ -7,6 +7,7 @@
  * case where a rule's id changes.
  */
 import type { DesiredFilter } from '../manifest/index.js';
+import { sameMeaning } from './canonical.js';
 import { changedAttributes, noOpChange, type Change, type ChangeReason } from './change.js';
 import { finding } from './finding.js';
 import {
@@ -24,7 +25,7 @@ export function filterBody(d: DesiredFilter): FilterBody {
 
 /** Changed attribute names of a matched filter: expressions by meaning, ref ignored when locked. */
 function filterDifferences(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter): string[] {
-  const before = liveFilterAttributes(l, ctx.canon);
+  const before = liveFilterAttributes(l, ctx.canon, d.expression);
   const after = desiredFilterAttributes(d);
   const changed = changedAttributes({ ...before, expression: '' }, { ...after, expression: '' });
   const c = ctx.canon(l.expression);
@@ -33,7 +34,7 @@ function filterDifferences(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter
       `filter "${d.ref}" (id ${l.id}): the zone's expression does not parse (${c.reason}); it is treated as different`,
       { kind: 'filter', ref: d.ref, location: d.location }));
   }
-  if (!c.ok || c.canonical !== d.expression) changed.unshift('expression');
+  if (!sameMeaning(ctx.canon, l.expression, d.expression)) changed.unshift('expression');
   // A simplified-flow filter cannot be given a ref; it stays matched through its rule.
   return l.locked === true ? changed.filter((n) => n !== 'ref') : changed;
 }
@@ -42,8 +43,7 @@ function filterDifferences(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter
 function inSync(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter): boolean {
   if (l.paused !== d.paused || (l.description ?? '') !== d.description) return false;
   if (l.locked !== true && (l.ref ?? '') !== d.ref) return false;
-  const c = ctx.canon(l.expression);
-  return c.ok && c.canonical === d.expression;
+  return sameMeaning(ctx.canon, l.expression, d.expression);
 }
 
 function updateReason(m: Matched<LiveFilter>, changed: string[]): ChangeReason {
@@ -65,7 +65,7 @@ function diffFilter(ctx: FirewallContext, d: DesiredFilter): Change {
     ctx.filterTarget.set(d.ref, { id: l.id });
     return noOpChange('filter', d.ref, l.id);
   }
-  const base = { kind: 'filter' as const, ref: d.ref, id: l.id, before: liveFilterAttributes(l, ctx.canon), after: desiredFilterAttributes(d) };
+  const base = { kind: 'filter' as const, ref: d.ref, id: l.id, before: liveFilterAttributes(l, ctx.canon, d.expression), after: desiredFilterAttributes(d) };
   const changed = filterDifferences(ctx, d, l);
   if (l.locked !== true) {
     ctx.filterTarget.set(d.ref, { id: l.id });

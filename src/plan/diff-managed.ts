@@ -10,7 +10,7 @@
  * Without a `managed_rules` section the entry point is left alone.
  */
 import type { DesiredManagedOverrides, DesiredManagedRuleset, DesiredZone } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
+import { liveExpressionText, type Canonicalizer } from './canonical.js';
 import { changedAttributes, noOpChange, type AttributeValue, type Attributes, type Change } from './change.js';
 import { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './entrypoint-rules.js';
 import { isExecuteRule, type EntrypointRule, type ExecuteEntrypointRule, type LiveZone, type ManagedOverrides } from './live.js';
@@ -46,9 +46,8 @@ export function normalizeOverrides(o: ManagedOverrides | DesiredManagedOverrides
 }
 
 /** A live rule's attributes; a skip rule (only ever deleted, by `--prune`) says what it skips. */
-function liveAttributes(r: EntrypointRule, canon: Canonicalizer): Attributes {
-  const c = canon(r.expression);
-  const common = { enabled: r.enabled, expression: c.ok ? c.canonical : r.expression, description: r.description ?? '' };
+function liveAttributes(r: EntrypointRule, canon: Canonicalizer, desired?: string): Attributes {
+  const common = { enabled: r.enabled, expression: liveExpressionText(canon, r.expression, desired), description: r.description ?? '' };
   if (!isExecuteRule(r)) return { action: r.action, skips: describeSkip(r.action_parameters), ...common, ref: r.ref ?? '' };
   return { ruleset: r.action_parameters.id, ...common, overrides: normalizeOverrides(r.action_parameters.overrides), ref: r.ref ?? '' };
 }
@@ -113,7 +112,7 @@ function diffWanted(wanted: readonly DesiredManagedRuleset[], liveRules: readonl
       continue;
     }
     const l = liveRules[i]!;
-    const before = liveAttributes(l, canon);
+    const before = liveAttributes(l, canon, d.expression);
     desiredRank += 1;
     before.position = liveRank.get(i)!;
     after.position = desiredRank;

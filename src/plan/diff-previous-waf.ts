@@ -26,12 +26,12 @@ function diffPackages(want: DesiredPreviousWaf, live: LivePreviousWaf, out: Prev
     const pkg = live.packages.find((p) => p.id === id);
     if (pkg === undefined) {
       out.findings.push(finding('unknown-previous-waf-object', `previous WAF package ${id} does not exist in the zone (packages: ${live.packages.map((p) => `${p.id} ${p.name}`).join(', ')})`,
-        { kind: 'waf_package', ref: id, location: want.location }));
+        { kind: 'waf_package', ref: id, location: want.keyLocations?.packages[id] ?? want.location }));
       continue;
     }
     if (pkg.detection_mode !== 'anomaly') {
       out.findings.push(finding('invalid-previous-waf-setting', `previous WAF package ${id} (${pkg.name}) is a traditional package: only anomaly packages have a sensitivity and an action mode`,
-        { kind: 'waf_package', ref: id, location: want.location }));
+        { kind: 'waf_package', ref: id, location: want.keyLocations?.packages[id] ?? want.location }));
       continue;
     }
     const before: Attributes = {};
@@ -50,7 +50,7 @@ function diffGroups(want: DesiredPreviousWaf, live: LivePreviousWaf, out: Previo
   for (const [id, mode] of Object.entries(want.groups)) {
     const group = live.groups.find((g) => g.id === id);
     if (group === undefined) {
-      out.findings.push(finding('unknown-previous-waf-object', `previous WAF group ${id} does not exist in the zone`, { kind: 'waf_group', ref: id, location: want.location }));
+      out.findings.push(finding('unknown-previous-waf-object', `previous WAF group ${id} does not exist in the zone`, { kind: 'waf_group', ref: id, location: want.keyLocations?.groups[id] ?? want.location }));
       continue;
     }
     const before = { mode: group.mode };
@@ -65,12 +65,12 @@ function diffRules(want: DesiredPreviousWaf, live: LivePreviousWaf, out: Previou
   for (const [id, mode] of Object.entries(want.rules)) {
     const rule = live.rules.find((r) => r.id === id);
     if (rule === undefined) {
-      out.findings.push(finding('unknown-previous-waf-object', `previous WAF rule ${id} does not exist in the zone`, { kind: 'waf_rule', ref: id, location: want.location }));
+      out.findings.push(finding('unknown-previous-waf-object', `previous WAF rule ${id} does not exist in the zone`, { kind: 'waf_rule', ref: id, location: want.keyLocations?.rules[id] ?? want.location }));
       continue;
     }
     if (!rule.allowed_modes.includes(mode)) {
       out.findings.push(finding('invalid-previous-waf-setting', `previous WAF rule ${id} cannot be set to "${mode}"; allowed modes: ${rule.allowed_modes.join(', ')}`,
-        { kind: 'waf_rule', ref: id, location: want.location }));
+        { kind: 'waf_rule', ref: id, location: want.keyLocations?.rules[id] ?? want.location }));
       continue;
     }
     const before: Attributes = { mode: rule.mode, ...(rule.default_mode !== undefined ? { default_mode: rule.default_mode } : {}) };

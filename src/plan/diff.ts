@@ -20,6 +20,7 @@ import type { LiveZone } from './live.js';
 import { orderChanges } from './order.js';
 import { summarize, type Plan, type PlanSettings } from './plan.js';
 import { SafetyDefaults, safetyFindings } from './safety.js';
+import { quotaFindings } from './quota.js';
 import { tierFindings } from './tier.js';
 import type { EntrypointWrite } from './write.js';
 
@@ -62,7 +63,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
   const changes = orderChanges(all);
   // A migration step PUTs what `zonewall migrate --mode` PUTs (migration-body.ts), never the plain diff's body.
   const entrypoint = migration.write !== undefined ? migration.write : entrypointWrite(live, managed.rules);
-  findings.push(...safetyFindings(changes, settings));
+  findings.push(...quotaFindings(desired, live, changes, custom.write), ...safetyFindings(changes, settings, { desired, live }));
   return {
     zone: { id: live.zone.id, name: live.zone.name, ...(live.zone.plan !== undefined ? { plan: live.zone.plan } : {}) },
     manifest: { file: desired.file, zone: desired.zone },

@@ -6,18 +6,20 @@
  * without `renamed_from`), and simplified-flow filters that are only removed later. The plan says
  * so before apply instead of failing halfway.
  */
+import { desiredKey } from './canonical.js';
 import type { Change } from './change.js';
 import { finding } from './finding.js';
 import type { FirewallContext } from './firewall-context.js';
 import type { LiveFilter } from './live.js';
 
-function byCanonical(ctx: FirewallContext): Map<string, LiveFilter[]> {
+/** Live filters by the equivalence key of their expression (the service's duplicate check compares meaning). */
+function byKey(ctx: FirewallContext): Map<string, LiveFilter[]> {
   const out = new Map<string, LiveFilter[]>();
   for (const l of ctx.match.liveFilters.values()) {
     const c = ctx.canon(l.expression);
     if (!c.ok) continue;
-    const list = out.get(c.canonical);
-    if (list === undefined) out.set(c.canonical, [l]);
+    const list = out.get(c.key);
+    if (list === undefined) out.set(c.key, [l]);
     else list.push(l);
   }
   return out;
@@ -54,25 +56,27 @@ function conflictMessage(ref: string, l: LiveFilter, ctx: FirewallContext): { co
 export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]): void {
   const seen = new Map<string, string>();
   for (const d of ctx.desired.filters) {
-    const other = seen.get(d.expression);
+    const key = desiredKey(ctx.canon, d.expression);
+    const other = seen.get(key);
     if (other !== undefined) {
       ctx.findings.push(finding('duplicate-desired-expression',
         `filters "${other}" and "${d.ref}" have the same expression; the service refuses duplicates: share one filter between the rules`,
         { kind: 'filter', ref: d.ref, location: d.location }));
-    } else seen.set(d.expression, d.ref);
+    } else seen.set(key, d.ref);
   }
   const creates = changes.filter((c) => c.kind === 'filter' && c.writes.some((w) => w.op === 'filter.create'));
   if (creates.length === 0) return;
-  const live = byCanonical(ctx);
+  const live = byKey(ctx);
   for (const c of creates) {
     for (const w of c.writes) {
       if (w.op !== 'filter.create') continue;
-      const holders = (live.get(w.body.expression) ?? []).filter((l) => l.id !== c.id && holdsAtCreate(ctx, l));
+      const holders = (live.get(desiredKey(ctx.canon, w.body.expression)) ?? []).filter((l) => l.id !== c.id && holdsAtCreate(ctx, l));
       const location = ctx.desiredFilters.get(c.ref)?.location;
       for (const l of holders) {
         // Two desired filters with one expression are reported once, above.
         const claimer = [...ctx.match.filters.entries()].find(([, m]) => m.live.id === l.id)?.[0];
-        if (claimer !== undefined && ctx.desiredFilters.get(claimer)?.expression === w.body.expression) continue;
+        const claimerExpression = claimer === undefined ? undefined : ctx.desiredFilters.get(claimer)?.expression;
+        if (claimerExpression !== undefined && desiredKey(ctx.canon, claimerExpression) === desiredKey(ctx.canon, w.body.expression)) continue;
         const { code, text } = conflictMessage(c.ref, l, ctx);
         ctx.findings.push(finding(code, text, { kind: 'filter', ref: c.ref, ...(location ? { location } : {}) }));
       }

@@ -28,7 +28,8 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `locked-filter-duplicate` | error | a simplified-flow filter with the same expression blocks a create |
  * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
  * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass), or a custom rule does (-> log/skip) |
- * | `pauses-blocking-rule` | danger | a blocking firewall rule, or the filter of one, is paused |
+ * | `pauses-blocking-rule` | danger | a blocking firewall rule, or a filter an active blocking rule uses, is paused |
+ * | `widens-exception` | danger | an exception lets more through: an allow or bypass firewall rule unpaused, a bypass gaining products, a firewall rule turned from log to allow or bypass (or bypass to allow), a custom skip rule enabled or skipping more (phases, products, the remaining rules), a Page Rule updated or made active to switch security or the WAF off |
  * | `disables-managed-ruleset` | danger | a managed ruleset is disabled or removed from the entry point |
  * | `weakens-managed-rule` | danger | an override turns managed rules to log, disables them or raises a score threshold |
  * | `weakens-previous-waf` | danger | a previous-WAF package, group or rule stops blocking |
@@ -60,6 +61,7 @@ export const FindingCodes = {
   'deletes-too-many': 'danger',
   'weakens-action': 'danger',
   'pauses-blocking-rule': 'danger',
+  'widens-exception': 'danger',
   'disables-managed-ruleset': 'danger',
   'weakens-managed-rule': 'danger',
   'weakens-previous-waf': 'danger',

@@ -1,7 +1,12 @@
 /**
- * The fingerprint of a zone's live state: a SHA-256 over every object's id,
- * every field the planner compares, and the server's version markers (`modified_on`, the managed and
- * custom entry points' `version`, `last_updated`). A saved plan records it; applying the plan re-reads the zone and
+ * The fingerprint of a zone's live state: a SHA-256 over everything the plan depends on: every
+ * object's id, every field the planner compares or copies into a write, and the server's version
+ * markers (`modified_on`, the managed and custom entry points' `version`, `last_updated`). That
+ * includes the zone's plan tier (tier findings), the whole migration status (the previous WAF's
+ * on/off switch shows as `old_waf_status`), the service's proposed migration configuration (a
+ * migration step PUTs it), the entry points' name and description (kept by their PUTs), every
+ * field of the previous WAF's packages, groups, rules and URI overrides, and whether the service
+ * reports simplified-flow filters. A saved plan records it; applying the plan re-reads the zone and
  * refuses when the fingerprint differs, so a dashboard edit made in between is never overwritten.
  * Objects are sorted by id, so the order a provider lists them in does not matter.
  */
@@ -27,7 +32,7 @@ export function stableStringify(value: unknown): string {
 export function fingerprint(live: LiveZone): string {
   const hash = createHash('sha256');
   const put = (tag: string, value: unknown) => hash.update(`${tag}${JSON.stringify(value)}\n`);
-  put('zone', live.zone.id);
+  put('zone', [live.zone.id, live.zone.plan ?? '', live.filterLocks ?? 'reported']);
   for (const f of [...live.filters].sort(byId)) {
     put('f', [f.id, f.expression, f.paused, f.description ?? '', f.ref ?? '', f.locked === true]);
   }
@@ -36,19 +41,22 @@ export function fingerprint(live: LiveZone): string {
       r.filter.id, 'deleted' in r.filter, r.modified_on ?? '']);
   }
   const e = live.entrypoint;
-  put('e', e === null ? null : [e.id, e.version, e.last_updated ?? '', stableStringify(e.rules)]);
+  put('e', e === null ? null : [e.id, e.version, e.last_updated ?? '', e.name, e.description ?? '', stableStringify(e.rules)]);
   // The custom phase: its ruleset version and every rule (absent when the provider did not read it).
   const c = live.customEntrypoint;
-  if (c !== undefined) put('c', c === null ? null : [c.id, c.version, c.last_updated ?? '', stableStringify(c.rules)]);
+  if (c !== undefined) put('c', c === null ? null : [c.id, c.version, c.last_updated ?? '', c.name, c.description ?? '', stableStringify(c.rules)]);
   const w = live.previousWaf;
   if (w === null) put('w', null);
   else {
-    for (const p of [...w.packages].sort(byId)) put('wp', [p.id, p.sensitivity ?? '', p.action_mode ?? '']);
-    for (const g of [...w.groups].sort(byId)) put('wg', [g.id, g.mode]);
-    for (const r of [...w.rules].sort(byId)) put('wr', [r.id, r.mode]);
-    for (const o of [...w.overrides].sort(byId)) put('wo', o.id);
+    // Whole objects: the diff reads detection modes, allowed and default modes, override URLs.
+    for (const p of [...w.packages].sort(byId)) put('wp', stableStringify(p));
+    for (const g of [...w.groups].sort(byId)) put('wg', stableStringify(g));
+    for (const r of [...w.rules].sort(byId)) put('wr', stableStringify(r));
+    for (const o of [...w.overrides].sort(byId)) put('wo', stableStringify(o));
   }
-  put('m', live.migration === null ? null : live.migration.waf_state);
+  // The whole status: `old_waf_status` is the previous WAF's on/off switch.
+  put('m', live.migration === null ? null : stableStringify(live.migration));
+  if (live.migrationConfig !== undefined) put('mc', live.migrationConfig === null ? null : stableStringify(live.migrationConfig));
   for (const p of [...(live.pageRules ?? [])].sort(byId)) put('pr', [p.id, stableStringify(p.targets), stableStringify(p.actions), p.priority, p.status, p.modified_on ?? '']);
   return `sha256:${hash.digest('hex')}`;
 }

@@ -4,7 +4,7 @@
  * filters force their rule to be recreated). Internal to `plan`.
  */
 import type { DesiredFilter, DesiredFirewallRule, DesiredZone } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
+import { liveExpressionText, type Canonicalizer } from './canonical.js';
 import type { Attributes } from './change.js';
 import type { Finding } from './finding.js';
 import type { LiveFilter, LiveFirewallRule, LiveZone } from './live.js';
@@ -33,10 +33,12 @@ export interface FirewallContext {
   expressionFreed: Set<string>;
 }
 
-/** The compared attributes of a live filter; the expression in canonical form when it parses. */
-export function liveFilterAttributes(l: LiveFilter, canon: Canonicalizer): Attributes {
-  const c = canon(l.expression);
-  return { expression: c.ok ? c.canonical : l.expression, description: l.description ?? '', paused: l.paused, ref: l.ref ?? '' };
+/**
+ * The compared attributes of a live filter; the expression in canonical form when it parses, and
+ * the desired text when it means the same (`desired`, the filter it is compared with).
+ */
+export function liveFilterAttributes(l: LiveFilter, canon: Canonicalizer, desired?: string): Attributes {
+  return { expression: liveExpressionText(canon, l.expression, desired), description: l.description ?? '', paused: l.paused, ref: l.ref ?? '' };
 }
 
 /** The compared attributes of a desired filter. */

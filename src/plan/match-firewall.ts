@@ -10,7 +10,7 @@
  * this plan anyway, and creating the new one first would be refused as a duplicate.
  */
 import type { DesiredFilter, DesiredFirewallRule } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
+import { desiredKey, type Canonicalizer } from './canonical.js';
 import type { LiveFilter, LiveFirewallRule } from './live.js';
 
 /** How a desired object found its live object. */
@@ -176,12 +176,12 @@ function matchByExpression(
   for (const l of liveFilters.values()) {
     if (claimed.has(l.id) || !rule.live(l)) continue;
     const c = canon(l.expression);
-    if (c.ok && !byExpression.has(c.canonical)) byExpression.set(c.canonical, l);
+    if (c.ok && !byExpression.has(c.key)) byExpression.set(c.key, l);
   }
   if (byExpression.size === 0) return;
   for (const d of desiredFilters) {
     if (filters.has(d.ref) || !rule.desired(d)) continue;
-    const l = byExpression.get(d.expression);
+    const l = byExpression.get(desiredKey(canon, d.expression));
     if (l === undefined || claimed.has(l.id)) continue;
     filters.set(d.ref, { live: l, via: rule.via });
     claimed.add(l.id);

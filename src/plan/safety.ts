@@ -4,8 +4,10 @@
  * ruleset disabled, the WAF migration moved on; custom rules: `custom-safety.ts`), gets a `danger` finding per such change, which
  * makes apply refuse without `--force`. Pure: reads the changes' before/after attributes only.
  */
+import type { DesiredZone } from '../manifest/index.js';
 import type { AttributeValue, Attributes, Change } from './change.js';
 import { finding, type Finding } from './finding.js';
+import type { LiveZone } from './live.js';
 import type { PlanSettings } from './plan.js';
 
 /** Defaults of the safety thresholds. */
@@ -20,6 +22,8 @@ export const SafetyDefaults = {
 const blocking = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
 /** Firewall rule actions that let traffic through. */
 const letsThrough = new Set(['log', 'allow', 'bypass']);
+/** Firewall rule actions that exempt the traffic they match from later rules or products. */
+const exempts = new Set(['allow', 'bypass']);
 /** Previous WAF modes that stop traffic, and those that do not. */
 const wafStrong = new Set(['block', 'challenge', 'on', 'default']);
 const wafWeak = new Set(['simulate', 'disable', 'off']);
@@ -42,15 +46,32 @@ function deleteThreshold(changes: readonly Change[], settings: PlanSettings): Fi
     `the plan deletes ${deletes.length} of ${managed.length} managed objects (${pct}%, more than the ${settings.deleteThreshold}% threshold): ${names}; apply with --force if this is intended, or raise --delete-threshold`)];
 }
 
+function strings(v: AttributeValue | undefined): string[] {
+  return Array.isArray(v) ? v.map(String) : [];
+}
+
 function firewallRule(c: Change): Finding[] {
   const b = c.before!;
   const a = c.after!;
+  const about = { kind: c.kind, ref: c.ref };
   const out: Finding[] = [];
   if (blocking.has(String(b.action)) && letsThrough.has(String(a.action))) {
-    out.push(finding('weakens-action', `${label(c)}: action ${String(b.action)} -> ${String(a.action)} stops blocking the traffic it matches`, { kind: c.kind, ref: c.ref }));
+    out.push(finding('weakens-action', `${label(c)}: action ${String(b.action)} -> ${String(a.action)} stops blocking the traffic it matches`, about));
   }
   if (b.paused === false && a.paused === true && blocking.has(String(a.action))) {
-    out.push(finding('pauses-blocking-rule', `${label(c)}: a ${String(a.action)} rule is paused`, { kind: c.kind, ref: c.ref }));
+    out.push(finding('pauses-blocking-rule', `${label(c)}: a ${String(a.action)} rule is paused`, about));
+  }
+  // log -> allow or bypass, bypass -> allow: later rules stop seeing what this rule now lets through.
+  if (!blocking.has(String(b.action)) && exempts.has(String(a.action)) && b.action !== a.action && b.action !== 'allow' && a.paused === false) {
+    out.push(finding('widens-exception', `${label(c)}: action ${String(b.action)} -> ${String(a.action)} lets through traffic that later rules would see`, about));
+  }
+  if (a.paused === false && exempts.has(String(a.action)) && b.action === a.action) {
+    if (b.paused === true) out.push(finding('widens-exception', `${label(c)}: an ${String(a.action)} rule is unpaused: the traffic it matches is let through again`, about));
+    else if (a.action === 'bypass') {
+      const before = new Set(strings(b.products));
+      const added = strings(a.products).filter((p) => !before.has(p));
+      if (added.length > 0) out.push(finding('widens-exception', `${label(c)}: the bypass now also skips ${added.join(', ')} for the traffic it matches`, about));
+    }
   }
   return out;
 }
@@ -122,6 +143,19 @@ function migration(c: Change): Finding[] {
   return [finding('flips-waf-migration', `waf_migration: ${String(c.before?.state)} -> ${String(to)} ${what}`, { kind: c.kind, ref: c.ref })];
 }
 
+/** What an active Page Rule switches off: `disable_security`, the WAF (`waf: off`). */
+function pageRuleOff(attrs: Attributes): string[] {
+  if (attrs.status !== 'active') return [];
+  return [...(attrs.disable_security === true ? ['security (disable_security)'] : []), ...(attrs.waf === 'off' ? ['the WAF (waf: off)'] : [])];
+}
+
+/** A Page Rule that starts switching security or the WAF off for its URL (updated, or made active). */
+function pageRule(c: Change): Finding[] {
+  const had = new Set(pageRuleOff(c.before!));
+  const added = pageRuleOff(c.after!).filter((x) => !had.has(x));
+  return added.length === 0 ? [] : [finding('widens-exception', `${label(c)}: now switches off ${added.join(' and ')} for ${String(c.after!.url)}`, { kind: c.kind, ref: c.ref })];
+}
+
 function changeFindings(c: Change): Finding[] {
   if (c.action === 'no-op' || c.action === 'create') return [];
   if (c.kind === 'managed_ruleset') return managedRuleset(c);
@@ -130,18 +164,48 @@ function changeFindings(c: Change): Finding[] {
   if (c.action === 'delete') return [];
   switch (c.kind) {
     case 'firewall_rule': return firewallRule(c);
-    case 'filter': return c.before!.paused === false && c.after!.paused === true
-      ? [finding('pauses-blocking-rule', `${label(c)}: the filter is paused, so every rule using it stops matching`, { kind: c.kind, ref: c.ref })] : [];
+    case 'filter': return [];
     case 'waf_package': case 'waf_group': case 'waf_rule': return previousWaf(c);
     case 'waf_migration': return migration(c);
-    // Page Rules that switch security off are shown as changes; the migration turns them into skip rules.
-    case 'page_rule': return [];
+    case 'page_rule': return pageRule(c);
   }
 }
 
-/** The danger findings of a list of changes. */
-export function safetyFindings(changes: readonly Change[], settings: PlanSettings): Finding[] {
+/**
+ * The rules that stop traffic (a blocking action, not paused) through each filter once the plan
+ * is applied: the manifest's rules by filter ref, and the live rules the plan leaves alone
+ * (unmanaged, not deleted) by filter id.
+ */
+function stoppingUsers(changes: readonly Change[], zone: { desired: DesiredZone; live: LiveZone }): { byRef: Map<string, string[]>; byId: Map<string, string[]> } {
+  const byRef = new Map<string, string[]>();
+  const byId = new Map<string, string[]>();
+  const add = (m: Map<string, string[]>, key: string, who: string) => m.set(key, [...(m.get(key) ?? []), who]);
+  const managed = new Set(zone.desired.firewallRules.map((r) => r.ref));
+  for (const r of zone.desired.firewallRules) if (!r.paused && blocking.has(r.action)) add(byRef, r.filterRef, `"${r.ref}"`);
+  const deleted = new Set(changes.filter((c) => c.kind === 'firewall_rule' && c.action === 'delete').map((c) => c.id));
+  for (const r of zone.live.firewallRules) {
+    if (managed.has(r.ref ?? '') || deleted.has(r.id) || r.paused || !blocking.has(r.action)) continue;
+    add(byId, r.filter.id, r.id);
+  }
+  return { byRef, byId };
+}
+
+/** A filter paused while a rule that stops traffic still uses it: that rule stops matching. */
+function filterPauses(changes: readonly Change[], zone: { desired: DesiredZone; live: LiveZone }): Finding[] {
+  const paused = changes.filter((c) => c.kind === 'filter' && c.action === 'update' && c.before?.paused === false && c.after?.paused === true);
+  if (paused.length === 0) return [];
+  const users = stoppingUsers(changes, zone);
+  return paused.flatMap((c) => {
+    const who = [...(users.byRef.get(c.ref) ?? []), ...(c.id !== undefined ? users.byId.get(c.id) ?? [] : [])];
+    if (who.length === 0) return [];
+    const names = who.slice(0, 3).join(', ') + (who.length > 3 ? ` and ${who.length - 3} more` : '');
+    return [finding('pauses-blocking-rule', `${label(c)}: the filter is paused, so the rule(s) using it stop matching: ${names}`, { kind: c.kind, ref: c.ref })];
+  });
+}
+
+/** The danger findings of a list of changes; `zone` says which rules use a filter once the plan is applied. */
+export function safetyFindings(changes: readonly Change[], settings: PlanSettings, zone: { desired: DesiredZone; live: LiveZone }): Finding[] {
   const out: Finding[] = [];
   for (const c of changes) if (c.action !== 'no-op' && c.action !== 'create') out.push(...changeFindings(c));
-  return [...out, ...deleteThreshold(changes, settings)];
+  return [...out, ...filterPauses(changes, zone), ...deleteThreshold(changes, settings)];
 }

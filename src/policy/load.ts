@@ -1,6 +1,8 @@
 /**
  * Loading a cases file: YAML with positions, the JSON Schema, then the checks the schema cannot
- * make (requests, unique names), all issues collected at once. `defaults.request` is merged into
+ * make (requests, unique names), all issues collected at once: the latter run also in the cases the
+ * schema flagged, and the cases that load are returned (`partial`) for the checks against the
+ * manifest, so one run reports every error. `defaults.request` is merged into
  * every case here: the case's own properties win, `headers` and `fields` merge key by key, and a
  * case that gives `url` drops the defaults' `scheme`/`host`/`path`/`query` (and the other way
  * round), so the merged request is never ambiguous. The result does not depend on any manifest.
@@ -17,6 +19,11 @@ export interface CasesResult {
   file: string;
   cases?: CaseFile;
   issues: ManifestIssue[];
+  /**
+   * When the file has issues: the cases that loaded without any, so that later checks (the rule
+   * names of `expect.matched` against the manifest) report theirs in the same run.
+   */
+  partial?: CaseFile;
 }
 
 type Raw = Record<string, unknown>;
@@ -29,28 +36,57 @@ export function parseCasesText(text: string, file: string): CasesResult {
     return { file, issues: [{ file, line: 1, column: 1, path: '', message: 'the file has no cases: write a list of cases, or a map with `cases:`' }] };
   }
   const schemaIssues = checkCasesSchema(doc.data, doc);
-  if (schemaIssues.length > 0) return { file, issues: schemaIssues };
   const top = doc.data;
-  const list = (Array.isArray(top) ? top : (top as Raw).cases) as Raw[];
+  const list = Array.isArray(top) ? top : isRaw(top) ? top.cases : undefined;
+  // A file whose outline is broken (no list of cases: the schema says so) has nothing more to check.
+  if (!Array.isArray(list)) return { file, issues: schemaIssues };
   const base: DocPath = Array.isArray(top) ? [] : ['cases'];
-  const defaults = Array.isArray(top) ? undefined : ((top as Raw).defaults as Raw | undefined)?.request as Raw | undefined;
-  const issues: ManifestIssue[] = defaults === undefined ? [] : checkRequest(defaults, ['defaults', 'request'], doc);
+  const { cases, issues } = checkCases(list, base, isRaw(top) ? top : {}, doc, schemaIssues);
+  const out: CaseFile = { file, cases };
+  if (isRaw(top) && typeof top.zone === 'string') out.zone = top.zone;
+  if (issues.length > 0) return { file, issues, partial: out };
+  return { file, cases: out, issues: [] };
+}
+
+/** True when the issue at `issuePath` is about `at` or something inside it. */
+function under(issuePath: string, at: string): boolean {
+  return issuePath === at || issuePath.startsWith(`${at}.`) || issuePath.startsWith(`${at}[`);
+}
+
+/**
+ * Every case's checks beside the schema's issues, also in cases the schema flagged elsewhere, so one
+ * run reports every error; the cases without any issue are built.
+ */
+function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYaml, schemaIssues: ManifestIssue[]): { cases: TestCase[]; issues: ManifestIssue[] } {
+  const flagged = (path: DocPath) => schemaIssues.some((i) => under(i.path, formatPath(path)));
+  // What the schema already says about a place in a request is not said twice.
+  const requestIssues = (request: Raw, path: DocPath) => {
+    const at = formatPath(path);
+    return checkRequest(request, path, doc).filter((r) => !schemaIssues.some((i) => under(i.path, at) && (under(r.path, i.path) || under(i.path, r.path))));
+  };
+  const rawDefaults = isRaw(top.defaults) ? top.defaults.request : undefined;
+  const defaults = isRaw(rawDefaults) && !flagged(['defaults']) ? rawDefaults : undefined;
+  const issues: ManifestIssue[] = [...schemaIssues, ...(defaults === undefined ? [] : requestIssues(defaults, ['defaults', 'request']))];
   const cases: TestCase[] = [];
   const names = new Map<string, number>();
   list.forEach((raw, i) => {
     const path = [...base, i];
-    const own = (raw.request as Raw | undefined) ?? {};
-    issues.push(...checkRequest(own, [...path, 'request'], doc));
-    const name = raw.name as string;
-    const first = names.get(name);
-    if (first !== undefined) issues.push(doc.issue([...path, 'name'], `duplicate case name "${name}": already used at line ${first}; names must be unique`));
-    else names.set(name, doc.issue([...path, 'name'], '').line);
-    cases.push(buildCase(raw, path, mergeRequest(defaults ?? {}, own), doc));
+    if (!isRaw(raw)) return;
+    const own = isRaw(raw.request) ? raw.request : {};
+    const found = requestIssues(own, [...path, 'request']);
+    issues.push(...found);
+    if (typeof raw.name === 'string') {
+      const first = names.get(raw.name);
+      if (first !== undefined) issues.push(doc.issue([...path, 'name'], `duplicate case name "${raw.name}": already used at line ${first}; names must be unique`));
+      else names.set(raw.name, doc.issue([...path, 'name'], '').line);
+    }
+    if (found.length === 0 && !flagged(path)) cases.push(buildCase(raw, path, mergeRequest(defaults ?? {}, own), doc));
   });
-  if (issues.length > 0) return { file, issues };
-  const out: CaseFile = { file, cases };
-  if (!Array.isArray(top) && typeof (top as Raw).zone === 'string') out.zone = (top as Raw).zone as string;
-  return { file, cases: out, issues: [] };
+  return { cases, issues };
+}
+
+function isRaw(v: unknown): v is Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Reads and validates a cases file. */

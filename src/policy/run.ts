@@ -77,9 +77,13 @@ export async function runPolicyTests(paths: readonly string[], options: PolicyRu
 }
 
 async function loadChecked(file: string, desired: DesiredZone, errors: ManifestIssue[]): Promise<CaseFile | undefined> {
-  const { cases, issues } = await loadCasesFile(file);
+  const { cases, issues, partial } = await loadCasesFile(file);
   errors.push(...issues);
-  if (cases === undefined) return undefined;
+  // The cases that did load are checked against the manifest too: one run reports every error.
+  if (cases === undefined) {
+    if (partial !== undefined) errors.push(...checkCasesAgainstZone(partial, desired));
+    return undefined;
+  }
   const refIssues = checkCasesAgainstZone(cases, desired);
   errors.push(...refIssues);
   return refIssues.length === 0 ? cases : undefined;

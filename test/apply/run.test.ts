@@ -121,14 +121,19 @@ describe('partial failure', () => {
   beforeEach(async () => { fx = await engineFixture('free'); });
 
   it('stops at the quota refusal, reports what was applied, and the next apply finishes', async () => {
-    // A free zone allows 5 active rules; 4 exist outside the manifest (no ref: unmanaged).
-    const filters = await fx.provider.createFilters(fx.zoneId, [0, 1, 2, 3].map((i) => ({ expression: `ip.src eq 192.0.2.${i + 1}`, paused: false })));
-    const unmanaged = await fx.provider.createFirewallRules(fx.zoneId, filters.map((f, i) => ({ action: 'block' as const, priority: i + 1, paused: false, filter: { id: f.id } })));
+    // A free zone allows 5 active rules. The plan fits the zone it read; then 4 rules appear outside
+    // the manifest (someone else's write between plan and apply), and the service refuses the rules.
     const want = desired({
       filters: [dFilter('a', 'ip.src eq 198.51.100.1'), dFilter('b', 'ip.src eq 198.51.100.2')],
       firewallRules: [dRule('a', 'a', { priority: 5 }), dRule('b', 'b', { priority: 6 })],
     });
-    const result = await applyZone(await fx.plan(want), fx.provider, { stateDir: fx.dir });
+    const planned = await fx.plan(want);
+    expect(planned.findings).toEqual([]);
+    const filters = await fx.provider.createFilters(fx.zoneId, [0, 1, 2, 3].map((i) => ({ expression: `ip.src eq 192.0.2.${i + 1}`, paused: false })));
+    const unmanaged = await fx.provider.createFirewallRules(fx.zoneId, filters.map((f, i) => ({ action: 'block' as const, priority: i + 1, paused: false, filter: { id: f.id } })));
+    // The plan made now knows better: it fails before any write.
+    expect((await fx.plan(want)).findings.map((f) => f.code)).toEqual(['tier']);
+    const result = await applyZone(planned, fx.provider, { stateDir: fx.dir });
     expect(result.ok).toBe(false);
     expect(result.error).toMatchObject({ phase: 'firewall_rules.create', code: 'ERR_API', outcome: 'not-applied' });
     expect(result.outcomes.map((o) => `${o.kind} ${o.ref} ${o.status}`)).toEqual([

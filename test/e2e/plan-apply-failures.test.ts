@@ -1,6 +1,6 @@
 /**
- * `zonewall apply` when it must not, or cannot, finish: the seed's quota case (the filter is created,
- * the rule is not; the next apply creates only the rule), unsafe plans refused without `--force`,
+ * `zonewall apply` when it must not, or cannot, finish: the seed's quota case (found at plan time,
+ * counting the rules outside the manifest, so nothing is written), unsafe plans refused without `--force`,
  * the mass-deletion threshold, confirmation without a terminal, and a zone locked by another apply.
  * The built CLI in a child process on the embedded engine.
  */
@@ -20,7 +20,7 @@ beforeEach(() => { tmp = tempDir('fail'); state = join(tmp.dir, 'state'); });
 afterEach(() => tmp.cleanup());
 
 describe('apply failures', () => {
-  it('the quota case: the filter is created, the rule is not; the next apply creates only the rule', async () => {
+  it('the quota case is found at plan time: rules outside the manifest count, nothing is written', async () => {
     const file = writeManifest(tmp.dir, 'free.yaml', 'zone: quota.example.com\nplan: free\nfirewall_rules:\n  block-one:\n    action: block\n    filter:\n      expression: ip.src eq 192.0.2.1\n');
     // A free zone allows 5 active rules; another tool already uses all 5.
     const other = await withEngine(state, async (engine) => {
@@ -29,19 +29,18 @@ describe('apply failures', () => {
       const rules = await v4<{ id: string }[]>(engine, 'POST', `/zones/${zone.id}/firewall/rules`, filters.map((f, i) => ({ action: 'block', priority: i + 10, filter: { id: f.id } })));
       return { zone: zone.id, rules: rules.map((r) => r.id) };
     });
-    const failed = await cli('apply', file, '--auto-approve');
-    expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain('Apply to quota.example.com stopped in phase firewall_rules.create');
-    expect(failed.stdout).toMatch(/ {2}applied:\n {4}\+ filter "block-one"/);
-    expect(failed.stdout).toMatch(/ {2}failed \(not applied\):\n {4}\+ firewall_rule "block-one"/);
-    expect(failed.stdout).toContain('zonewall rollback --zone quota.example.com');
-    const remainder = planJson(await cli('plan', file, '--json'));
-    expect(active(remainder).map((c) => `${c.action} ${c.kind} ${c.ref}`)).toEqual(['create firewall_rule block-one']);
-    // Resolve the quota, and the next apply makes only the rule.
+    const plan = await cli('plan', file);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout + plan.stderr).toContain('the free plan allows 5 active firewall rules, and applying this plan needs 6 at once (counting 5 active rule(s) not in the manifest that the plan leaves in place)');
+    const refused = await cli('apply', file, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('cannot be applied');
+    expect((await liveObjects(state, 'quota.example.com')).filters).toHaveLength(5);
+    // Resolve the quota, and the apply makes the filter and the rule.
     await withEngine(state, (engine) => v4(engine, 'DELETE', `/zones/${other.zone}/firewall/rules?${other.rules.map((id) => `id=${id}`).join('&')}`));
     const finish = await cli('apply', file, '--auto-approve');
     expect(finish.code, finish.stderr).toBe(0);
-    expect(finish.stdout).toContain('Apply complete for quota.example.com: 1 added, 0 changed, 0 replaced, 0 destroyed');
+    expect(finish.stdout).toContain('Apply complete for quota.example.com: 2 added, 0 changed, 0 replaced, 0 destroyed');
     expect((await cli('plan', file, '--detailed-exitcode')).code).toBe(0);
   });
 

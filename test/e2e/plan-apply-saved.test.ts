@@ -50,6 +50,21 @@ describe('saved plans', () => {
     expect(fresh.stdout).toContain(`Apply complete for ${ZONE}: 6 added`);
     expect((await cli('plan', file, '--detailed-exitcode')).code).toBe(0);
   });
+
+  it("refuses a saved plan once the previous WAF's on/off switch changed", async () => {
+    // `waf_migration` makes the plan read the migration status, whose `old_waf_status` is the switch.
+    const file = writeManifest(tmp.dir, 'zone.yaml', `${v1}waf_migration: none\n`);
+    const out = join(tmp.dir, 'plan.json');
+    expect((await cli('plan', file, '--out', out)).code).toBe(0);
+    await withEngine(state, async (engine) => {
+      const zone = (await engine.getZone(ZONE))!;
+      await v4(engine, 'PATCH', `/zones/${zone.id}/settings/waf`, { value: 'off' });
+    });
+    const stale = await cli('apply', out, '--auto-approve');
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain(`zone ${ZONE} changed since the plan was saved`);
+    expect((await liveObjects(state, ZONE)).rules).toEqual([]);
+  });
 });
 
 describe('exit codes and formats', () => {

@@ -1,6 +1,6 @@
 /**
  * The filters API over HTTP: every operation, pagination and query filters, field limits,
- * duplicates (10102 with the existing id, compared on the canonical form), bulk atomicity.
+ * duplicates (10102 with the existing id, compared on the canonical form, sets as sets), bulk atomicity.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codes, result, startHarness, type Harness } from './helpers.js';
@@ -31,6 +31,14 @@ describe('create', () => {
     expect(same.status).toBe(400);
     expect(same.body.errors[0]).toMatchObject({ code: 10102, meta: { id: orig.id } });
     expect(same.body.errors[0]!.message).toMatch(/^config duplicates an already existing config/);
+  });
+
+  it('refuses a duplicate whose set is written in another order (sets compare as sets)', async () => {
+    const [orig] = result(await h.api('POST', F(''), [{ expression: 'ip.src in {192.0.2.1 192.0.2.2}' }]));
+    const same = await h.api('POST', F(''), [{ expression: 'ip.src in {192.0.2.2 192.0.2.1 192.0.2.2}' }]);
+    expect(same.status).toBe(400);
+    expect(same.body.errors[0]).toMatchObject({ code: 10102, meta: { id: orig.id } });
+    expect((await h.api('POST', F(''), [{ expression: 'ip.src in {192.0.2.2 192.0.2.3}' }])).status).toBe(200);
   });
 
   it('refuses duplicates inside one request and creates none of the batch', async () => {

@@ -25,7 +25,7 @@ const TABLE: Array<[string, string, string, number, number, number]> = [
   ['http.host eq 1x', 'ParseInt', 'invalid digit found in string while parsing with radix 16', 1, 14, 2],
   ['cf.edge.server_port == 9223372036854775808', 'ParseInt', 'number too large to fit in target type while parsing with radix 10', 1, 24, 19],
   ['cf.edge.server_port == 08', 'ParseInt', 'invalid digit found in string while parsing with radix 8', 1, 24, 2],
-  ['ip.src==34', 'ParseNetwork', "couldn't parse address in network: invalid IP address syntax", 1, 9, 2],
+  ['ip.src==34', 'TypeMismatch', 'expected value of type Ip, but got Int', 1, 9, 2],
   ['ip.src == 1.2.3.0/24', 'ParseNetwork', "couldn't parse address in network: invalid IP address syntax", 1, 11, 10],
   ['ip.src in {10.0.0.1/8}', 'ParseNetwork', 'host part of address was not zero', 1, 12, 8],
   ['ip.src in {10.0.0.0/33}', 'ParseNetwork', 'invalid length for network: Network length 33 is too long for Ipv4 (maximum: 32)', 1, 12, 11],
@@ -37,8 +37,10 @@ const TABLE: Array<[string, string, string, number, number, number]> = [
   ['http.host == "\\n"', 'InvalidCharacterEscape', 'expected ", xHH or OOO after \\', 1, 16, 1],
   ['http.host == "abc', 'MissingEndingQuote', 'could not find an ending quote', 1, 15, 3],
   [`http.host == r${'#'.repeat(256)}"a"`, 'InvalidRawStringHashCount', "invalid raw string hash count, there can't be more than 255 #s", 1, 15, 259],
-  ['http.host == 80', 'CountMismatch', 'expected 1 characters, but found 0', 1, 16, 1],
-  ['http.host < 12', 'CountMismatch', 'expected 1 characters, but found 0', 1, 15, 1],
+  ['http.host == a', 'CountMismatch', 'expected 2 characters, but found 1', 1, 14, 1],
+  // A literal of another type: zonewall's type error where the real engine fails lexing the expected one.
+  ['http.host == 80', 'TypeMismatch', 'expected value of type Bytes, but got Int', 1, 14, 2],
+  ['http.host < 12', 'TypeMismatch', 'expected value of type Bytes, but got Int', 1, 13, 2],
   ['ip.src contains "1"', 'UnsupportedOp', 'cannot perform this operation on type Ip', 1, 8, 8],
   ['ip.src < 1.2.3.4', 'UnsupportedOp', 'cannot perform this operation on type Ip', 1, 8, 1],
   ['http.request.headers.names[*] == "x"', 'TypeMismatch', 'expected value of type Bool, but got Array<Bool>', 1, 37, 1],
@@ -89,10 +91,10 @@ describe('ExpressionError', () => {
   });
 
   it('renders like the real engine, caret run under the span', () => {
-    const err = parseError('ip.src==34');
-    expect(err.message).toBe("Filter parsing error (1:9):\nip.src==34\n        ^^ couldn't parse address in network: invalid IP address syntax");
-    expect(err.snippet).toBe('ip.src==34\n        ^^');
-    expect(err.offset).toBe(8);
+    const err = parseError('ip.src in {10.0.0.1/8}');
+    expect(err.message).toBe('Filter parsing error (1:12):\nip.src in {10.0.0.1/8}\n           ^^^^^^^^ host part of address was not zero');
+    expect(err.snippet).toBe('ip.src in {10.0.0.1/8}\n           ^^^^^^^^');
+    expect(err.offset).toBe(11);
   });
 
   it('clips the caret run to the offending line and counts lines from 1', () => {
@@ -150,5 +152,41 @@ describe('limits', () => {
 describe('non-string input', () => {
   it('is an ExpressionError too', () => {
     expect(() => parse(42 as unknown as string)).toThrow(ExpressionError);
+  });
+});
+
+describe('a right-hand side of another type is a type error naming both types', () => {
+  it.each([
+    ['http.request.uri.path gt 5', 'expected value of type Bytes, but got Int', 'http.request.uri.path is of type Bytes: write the value as a quoted string, e.g. "5"', 26, 1],
+    ['http.request.uri.path eq 500', 'expected value of type Bytes, but got Int', 'http.request.uri.path is of type Bytes: write the value as a quoted string, e.g. "500"', 26, 3],
+    ['http.host contains 5', 'expected value of type Bytes, but got Int', 'http.host is of type Bytes: write the value as a quoted string, e.g. "5"', 20, 1],
+    ['lower(http.host) eq 5', 'expected value of type Bytes, but got Int', 'lower(http.host) is of type Bytes: write the value as a quoted string, e.g. "5"', 21, 1],
+    ['http.host eq 192.0.2.1', 'expected value of type Bytes, but got Ip', 'http.host is of type Bytes: write the value as a quoted string, e.g. "192.0.2.1"', 14, 9],
+    ['http.host matches 5', 'expected value of type Bytes (a quoted pattern), but got Int', 'http.host is of type Bytes: write the pattern as a quoted string, e.g. "5"', 19, 1],
+    ['http.host wildcard 5', 'expected value of type Bytes (a quoted pattern), but got Int', 'http.host is of type Bytes: write the pattern as a quoted string, e.g. "5"', 20, 1],
+    ['http.host in {"a" 2}', 'expected value of type Bytes, but got Int', 'http.host is of type Bytes: write the value as a quoted string, e.g. "2"', 19, 1],
+    ['cf.edge.server_port gt "80"', 'expected value of type Int, but got Bytes', 'cf.edge.server_port is of type Int: write the integer without quotes: 80', 24, 4],
+    ['cf.edge.server_port bitwise_and "x"', 'expected value of type Int, but got Bytes', 'cf.edge.server_port is of type Int: write an integer, e.g. 443', 33, 3],
+    ['cf.edge.server_port in {80 "443"}', 'expected value of type Int, but got Bytes', 'cf.edge.server_port is of type Int: write the integer without quotes: 443', 28, 5],
+    ['len(http.host) eq "x"', 'expected value of type Int, but got Bytes', 'len(http.host) is of type Int: write an integer, e.g. 443', 19, 3],
+    ['ip.src eq "192.0.2.1"', 'expected value of type Ip, but got Bytes', 'ip.src is of type Ip: write the address without quotes: 192.0.2.1', 11, 11],
+    ['ip.src in {192.0.2.1 80}', 'expected value of type Ip, but got Int', 'ip.src is of type Ip: write an IP address, e.g. 192.0.2.1', 22, 2],
+  ])('%s', (source, reason, hint, column, length) => {
+    const err = parseError(source);
+    expect({ kind: err.errorKind, reason: err.reason, hint: err.hint, column: err.column, length: err.length })
+      .toEqual({ kind: 'TypeMismatch', reason, hint, column, length });
+  });
+
+  it.each([
+    ['ip.src contains "1"', 'ip.src is of type Ip, which takes eq, ne, in'],
+    ['cf.edge.server_port matches "a"', 'cf.edge.server_port is of type Int, which takes eq, ne, lt, le, gt, ge, in, bitwise_and'],
+    ['http.request.headers.names eq "x"', 'http.request.headers.names is of type Array<Bytes>: compare its items with any(http.request.headers.names[*] ...) or all(...), or one item by index (http.request.headers.names[0])'],
+    ['http.request.headers eq "x"', 'http.request.headers is of type Map<Array<Bytes>>: compare one entry by key first (http.request.headers["key"])'],
+    ['ssl eq 1', 'ssl is of type Bool: write it alone (ssl, not ssl), without an operator'],
+    ['ip.src eq 10.0.0.0/24', 'a network or range is a set item: write ip.src in {10.0.0.0/24}'],
+    ['ip.src ne 10.0.0.1..10.0.0.9', 'a network or range is a set item: write not ip.src in {10.0.0.1..10.0.0.9}'],
+    ['cf.threat_score eq 1.5', 'cf.threat_score is of type Int: it takes whole numbers only'],
+  ])('%s: the hint names the type and what it takes', (source, hint) => {
+    expect(parseError(source).hint).toBe(hint);
   });
 });

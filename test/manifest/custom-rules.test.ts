@@ -92,8 +92,8 @@ describe('custom_rules in the manifest', () => {
       '  page:', '    action: block', '    expression: "true"', '    action_parameters: {response: {status_code: 403, content_type: text/html, content: <p>no</p>}}');
     expect(issues(text, 'free')).toEqual([
       'zone.yaml:4:13: custom_rules.audit.action: log needs an Enterprise plan (the zone is on the free plan)',
-      'zone.yaml:5:17: custom_rules.audit.expression: the matches operator needs a Business or Enterprise plan (the zone is on the free plan)',
-      expect.stringMatching(/^zone\.yaml:9:\d+: custom_rules\.page\.action_parameters\.response: a custom block response needs a Pro plan or higher/),
+      'zone.yaml:5:27: custom_rules.audit.expression: the matches operator needs a Business or Enterprise plan (the zone is on the free plan)',
+      expect.stringMatching(/^zone\.yaml:9:25: custom_rules\.page\.action_parameters\.response: a custom block response needs a Pro plan or higher/),
     ]);
     const zone = validateManifestText(text, 'zone.yaml').zone!;
     expect(checkAgainstZone(zone, { plan: 'business' }).map((i) => i.path)).toEqual(['custom_rules.audit.action']);

@@ -84,6 +84,12 @@ describe('normalisation into a DesiredZone', () => {
       groups: { '07d700cf30fda7548be94ff01087d0c4': 'off' },
       rules: { 100048: 'disable', WP0025B: 'block' },
       location: { file: 'zone.yaml', line: 4, column: 1 },
+      // Each id where it was written (an alias at its key), for findings about one of them.
+      keyLocations: {
+        packages: { c504870194831cd12c3fc0284f294abb: { file: 'zone.yaml', line: 6, column: 5 } },
+        groups: { '07d700cf30fda7548be94ff01087d0c4': { file: 'zone.yaml', line: 7, column: 12 } },
+        rules: { 100048: { file: 'zone.yaml', line: 8, column: 11 }, WP0025B: { file: 'zone.yaml', line: 8, column: 28 } },
+      },
     });
     expect(Object.keys(zone.locations).sort()).toEqual(['plan', 'previous_waf', 'waf_migration', 'zone']);
   });

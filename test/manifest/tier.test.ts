@@ -22,16 +22,33 @@ describe('checkAgainstZone (plan tiers)', () => {
     const zone = zoneOf(doc('zone: x', 'firewall_rules:', '  audit:', '    action: log', '    filter: {expression: http.host matches "a"}'));
     expect(checkAgainstZone(zone, { plan: 'pro' }).map(formatIssue)).toEqual([
       'zone.yaml:4:13: firewall_rules.audit.action: log needs an Enterprise plan (the zone is on the pro plan)',
-      'zone.yaml:5:26: firewall_rules.audit.filter.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
+      'zone.yaml:5:36: firewall_rules.audit.filter.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
     ]);
     expect(checkAgainstZone(zone, { plan: 'business' }).map((i) => i.path)).toEqual(['firewall_rules.audit.action']);
     expect(checkAgainstZone(zone, { plan: 'enterprise' })).toEqual([]);
+  });
+
+  it('points the matches caret at the operator, also in quoted and multi-line expressions', () => {
+    const zone = zoneOf(doc('zone: x', 'filters:', '  quoted:', '    expression: "ssl and http.host ~ \\"a\\""', '  block:', '    expression: >-',
+      '      ssl and', '      http.host matches "b"'));
+    expect(checkAgainstZone(zone, { plan: 'pro' }).map(formatIssue)).toEqual([
+      'zone.yaml:4:36: filters.quoted.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
+      'zone.yaml:8:17: filters.block.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)',
+    ]);
   });
 
   it('counts active rules against the plan quota (paused rules do not count)', () => {
     expect(checkAgainstZone(zoneOf(doc('zone: x', 'firewall_rules:', ...rules(7, 2))), { plan: 'free' })).toEqual([]);
     expect(checkAgainstZone(zoneOf(doc('zone: x', 'firewall_rules:', ...rules(6))), { plan: 'free' }).map(formatIssue)).toEqual([
       'zone.yaml:18:3: firewall_rules.r5: the free plan allows 5 active firewall rules and this is active rule 6 of 6: pause or remove 1, or use a higher plan',
+    ]);
+  });
+
+  it('counts Page Rules against the plan quota (disabled ones count too)', () => {
+    const pages = (n: number) => Array.from({ length: n }, (_, i) => [`  p${i}:`, `    url: "example.com/p${i}/*"`, '    disable_security: true', ...(i === 0 ? ['    status: disabled'] : [])]).flat();
+    expect(checkAgainstZone(zoneOf(doc('zone: x', 'page_rules:', ...pages(3))), { plan: 'free' })).toEqual([]);
+    expect(checkAgainstZone(zoneOf(doc('zone: x', 'page_rules:', ...pages(4))), { plan: 'free' }).map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'page_rules.p3: the free plan allows 3 Page Rules and this is rule 4 of 4 (disabled ones count too): remove 1, or use a higher plan',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffZone, estimateCalls, fingerprint, type Change } from '../../src/plan/index.js';
-import { dFilter, desired, dRule, lFilter, live, lRule } from './fixtures.js';
+import { customEntry, dFilter, desired, dRule, hex, lFilter, live, lRule, lSkip } from './fixtures.js';
 
 describe('call estimate', () => {
   it('batches writes: ceil(n / 100) per kind and phase, never one per object', () => {
@@ -49,5 +49,33 @@ describe('fingerprint', () => {
     ['the migration state', { migration: { migration_state: 'x', old_waf_status: 'enabled' as const, new_waf_status: 'enabled' as const, waf_state: 'both' as const } }],
   ])('changes with %s', (_what, patch) => {
     expect(fingerprint(live({ ...base, ...patch }))).not.toBe(fingerprint(base));
+  });
+
+  // Everything else the plan reads from the zone: each one changes what a plan finds or writes.
+  const status = base.migration!;
+  const waf = {
+    packages: [{ id: hex('pkg'), name: 'OWASP', detection_mode: 'anomaly' as const, sensitivity: 'high' as const, action_mode: 'challenge' as const }],
+    groups: [{ id: hex('grp'), name: 'g', mode: 'on' as const, package_id: hex('pkg'), allowed_modes: ['on' as const, 'off' as const] }],
+    rules: [{ id: hex('wr'), group: { id: hex('grp'), name: 'g' }, package_id: hex('pkg'), mode: 'on', allowed_modes: ['on', 'off'], default_mode: 'on' }],
+    overrides: [{ id: hex('ov'), urls: ['example.com/a'], paused: false }],
+  };
+  const withWaf = live({ ...base, previousWaf: waf, migrationConfig: { rules: [] },
+    entrypoint: { id: hex('ep'), name: 'default', kind: 'zone', phase: 'http_request_firewall_managed', version: '1', rules: [] },
+    customEntrypoint: customEntry([]) });
+  it.each([
+    ["the previous WAF's on/off switch", { migration: { ...status, old_waf_status: 'disabled' as const } }],
+    ['the new WAF status', { migration: { ...status, new_waf_status: 'enabled' as const } }],
+    ['the migration state name', { migration: { ...status, migration_state: 'validation' } }],
+    ['the plan tier', { zone: { ...base.zone, plan: 'free' as const } }],
+    ['whether simplified-flow filters are reported', { filterLocks: 'unknown' as const }],
+    ['the proposed migration configuration', { migrationConfig: { rules: [lSkip('s', 'ip.src eq 192.0.2.9')] } }],
+    ['a package detection mode', { previousWaf: { ...waf, packages: [{ ...waf.packages[0]!, detection_mode: 'traditional' as const }] } }],
+    ['a rule\'s allowed modes', { previousWaf: { ...waf, rules: [{ ...waf.rules[0]!, allowed_modes: ['on'] }] } }],
+    ['a rule\'s default mode', { previousWaf: { ...waf, rules: [{ ...waf.rules[0]!, default_mode: 'off' }] } }],
+    ['a URI override\'s URLs', { previousWaf: { ...waf, overrides: [{ ...waf.overrides[0]!, urls: ['example.com/b'] }] } }],
+    ['the managed entry point description', { entrypoint: { ...withWaf.entrypoint!, description: 'edited' } }],
+    ['the custom entry point description', { customEntrypoint: { ...withWaf.customEntrypoint!, description: 'edited' } }],
+  ])('changes with %s', (_what, patch) => {
+    expect(fingerprint(live({ ...withWaf, ...patch }))).not.toBe(fingerprint(withWaf));
   });
 });

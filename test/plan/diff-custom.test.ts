@@ -118,6 +118,19 @@ describe('custom rules weakening guard', () => {
     expect(danger(p).sort()).toEqual(['disables-custom-rule', 'skips-managed-rules', 'weakens-action', 'weakens-action']);
   });
 
+  it.each([
+    ['gains a product', { products: ['waf'] }, true, { products: ['waf', 'rateLimit'] }, true, true],
+    ['gains a phase', { phases: ['http_ratelimit'] }, true, { phases: ['http_ratelimit', 'http_request_sbfm'] }, true, true],
+    ['gains the remaining rules', { products: ['waf'] }, true, { ruleset: 'current' as const, products: ['waf'] }, true, true],
+    ['is enabled', { products: ['waf'] }, false, { products: ['waf'] }, true, true],
+    ['loses a product', { products: ['waf', 'bic'] }, true, { products: ['waf'] }, true, false],
+    ['is disabled', { products: ['waf'] }, true, { products: ['waf'] }, false, false],
+  ])('a skip rule that %s is flagged as letting more through when it does', (_what, before, wasEnabled, after, enabled, flagged) => {
+    const l = lCustom('s', 'ip.src eq 192.0.2.9', { action: 'skip', enabled: wasEnabled, action_parameters: before, logging: { enabled: true } });
+    const want = dCustom('s', 'ip.src eq 192.0.2.9', { action: 'skip', enabled, actionParameters: after, logging: { enabled: true } });
+    expect(danger(planOf([want], [l])).includes('widens-exception')).toBe(flagged);
+  });
+
   it('flags a skip of the remaining rules placed above a block that ran before it, but not a block added below it', () => {
     const skip = lCustom('allow', 'ip.src eq 192.0.2.9', { action: 'skip', action_parameters: { ruleset: 'current' }, logging: { enabled: true } });
     const liveRules = [rules[0]!, skip];

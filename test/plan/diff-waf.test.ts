@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertApplicable, diffZone, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/plan/index.js';
 import type { EntrypointRule, LivePreviousWaf } from '../../src/plan/index.js';
+import { validateManifestText } from '../../src/manifest/index.js';
 import { desired, dManaged, hex, live, lManaged, lSkip } from './fixtures.js';
 
 const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
@@ -232,6 +233,21 @@ describe('diffZone: previous WAF', () => {
     } }), live({ previousWaf }));
     expect(plan.findings.map((f) => `${f.level} ${f.code}`)).toEqual([
       'error invalid-previous-waf-setting', 'error unknown-previous-waf-object', 'error invalid-previous-waf-setting']);
+  });
+
+  it('points each finding at the id it is about in the manifest, not at previous_waf:', () => {
+    const text = ['zone: example.com', 'previous_waf:', '  packages:', '    owasp: {sensitivity: low}', '  groups:', `    ${hex('g9')}: off`,
+      '  rules:', '    "100048": on', '    "999999": block', ''].join('\n');
+    const loaded = validateManifestText(text, 'zone.yaml');
+    expect(loaded.issues).toEqual([]);
+    const owasp = loaded.zone!.previousWaf!.packages;
+    const zone = live({ previousWaf: { ...previousWaf, packages: [{ ...previousWaf.packages[0]!, id: Object.keys(owasp)[0]! }, previousWaf.packages[1]!] } });
+    const plan = diffZone(loaded.zone!, zone);
+    expect(plan.findings.filter((f) => f.level === 'error').map((f) => `${f.code} ${f.ref} ${f.location!.line}:${f.location!.column}`)).toEqual([
+      `unknown-previous-waf-object ${hex('g9')} 6:5`,
+      'invalid-previous-waf-setting 100048 8:5',
+      'unknown-previous-waf-object 999999 9:5',
+    ]);
   });
 
   it('refuses the section once the zone has migrated, pointing at zonewall migrate', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertApplicable, diffZone, UnsafePlanError } from '../../src/plan/index.js';
-import { dFilter, desired, dRule, lFilter, live, lRule } from './fixtures.js';
+import { assertApplicable, diffZone, UnsafePlanError, type LivePageRule } from '../../src/plan/index.js';
+import { dFilter, desired, dRule, hex, lFilter, live, lRule } from './fixtures.js';
 
 /** A zone with `n` managed filter+rule pairs, and a manifest that keeps the first `keep`. */
 function zoneWith(n: number, keep: number) {
@@ -50,8 +50,54 @@ describe('safety', () => {
   it('flags pausing a blocking rule or a filter', () => {
     const f = lFilter('f', 'ip.src eq 192.0.2.1', { ref: 'f' });
     const plan = diffZone(desired({ filters: [dFilter('f', f.expression, { paused: true })], firewallRules: [dRule('r', 'f', { paused: true })] }),
-      live({ filters: [f], firewallRules: [lRule('r', f, { ref: 'r' })] }));
-    expect(plan.findings.map((x) => `${x.code} ${x.kind}`)).toEqual(['pauses-blocking-rule filter', 'pauses-blocking-rule firewall_rule']);
+      live({ filters: [f], firewallRules: [lRule('r', f, { ref: 'r' }), lRule('u', f)] }));
+    expect(plan.findings.map((x) => `${x.code} ${x.kind}`)).toEqual(['pauses-blocking-rule firewall_rule', 'pauses-blocking-rule filter']);
+    expect(plan.findings[1]!.message).toContain(hex('u'));
+  });
+
+  it.each([
+    ['no rule uses', [], []],
+    ['only a paused rule uses', [dRule('r', 'f', { paused: true })], []],
+    ['only an allow rule uses', [dRule('r', 'f', { action: 'allow' })], []],
+    ['a block rule uses', [dRule('r', 'f')], ['pauses-blocking-rule']],
+  ])('pausing a filter that %s', (_what, rules, codes) => {
+    const f = lFilter('f', 'ip.src eq 192.0.2.1', { ref: 'f' });
+    const liveRules = rules.map((r) => lRule(r.ref, f, { ref: r.ref, action: r.action, paused: r.paused }));
+    const plan = diffZone(desired({ filters: [dFilter('f', f.expression, { paused: true })], firewallRules: rules }), live({ filters: [f], firewallRules: liveRules }));
+    expect(plan.findings.filter((x) => x.level === 'danger').map((x) => x.code)).toEqual(codes);
+  });
+
+  it.each([
+    ['bypass gains waf', { action: 'bypass' as const, products: ['zoneLockdown' as const] }, { action: 'bypass' as const, products: ['zoneLockdown' as const, 'waf' as const] }, true],
+    ['bypass loses a product', { action: 'bypass' as const, products: ['zoneLockdown' as const, 'waf' as const] }, { action: 'bypass' as const, products: ['waf' as const] }, false],
+    ['allow unpaused', { action: 'allow' as const, paused: true }, { action: 'allow' as const }, true],
+    ['bypass unpaused', { action: 'bypass' as const, paused: true, products: ['waf' as const] }, { action: 'bypass' as const, products: ['waf' as const] }, true],
+    ['log unpaused', { action: 'log' as const, paused: true }, { action: 'log' as const }, false],
+    ['log -> allow', { action: 'log' as const }, { action: 'allow' as const }, true],
+    ['log -> bypass', { action: 'log' as const }, { action: 'bypass' as const, products: ['waf' as const] }, true],
+    ['bypass -> allow', { action: 'bypass' as const, products: ['waf' as const] }, { action: 'allow' as const }, true],
+    ['allow -> bypass', { action: 'allow' as const }, { action: 'bypass' as const, products: ['waf' as const] }, false],
+  ])('a firewall rule change (%s) is flagged as letting more through when it does', (_what, before, after, flagged) => {
+    const f = lFilter('f', 'ip.src eq 192.0.2.1', { ref: 'f' });
+    const plan = diffZone(desired({ filters: [dFilter('f', f.expression)], firewallRules: [dRule('r', 'f', { ...after })] }),
+      live({ filters: [f], firewallRules: [lRule('r', f, { ref: 'r', ...before })] }));
+    expect(plan.findings.some((x) => x.code === 'widens-exception' && x.ref === 'r')).toBe(flagged);
+  });
+
+  it.each([
+    ['turns disable_security on', { disable_security: false }, { disableSecurity: true }, true],
+    ['turns the WAF off', { waf: 'on' as const }, { waf: 'off' as const }, true],
+    ['is made active while it switches the WAF off', { waf: 'off' as const, status: 'disabled' as const }, { waf: 'off' as const }, true],
+    ['turns the WAF back on', { waf: 'off' as const }, { waf: 'on' as const }, false],
+    ['is disabled', { disable_security: true }, { disableSecurity: true, status: 'disabled' as const }, false],
+  ])('a Page Rule that %s is flagged as letting more through when it does', (_what, before, after, flagged) => {
+    const b: { disable_security?: boolean; waf?: 'on' | 'off'; status?: 'active' | 'disabled' } = before;
+    const lp: LivePageRule = { id: hex('p'), targets: [{ target: 'url', constraint: { operator: 'matches', value: 'example.com/a/*' } }],
+      actions: [...(b.disable_security === true ? [{ id: 'disable_security' as const }] : []), ...(b.waf !== undefined ? [{ id: 'waf' as const, value: b.waf }] : [])],
+      priority: 1, status: b.status ?? 'active' };
+    const want = { key: 'a', url: 'example.com/a/*', disableSecurity: false, priority: 1, status: 'active' as const, location: { file: 'zone.yaml', line: 1, column: 1 }, ...after };
+    const plan = diffZone(desired({ pageRules: [want] }), live({ pageRules: [lp] }));
+    expect(plan.findings.some((x) => x.code === 'widens-exception' && x.kind === 'page_rule')).toBe(flagged);
   });
 
   it('apply refuses danger without --force, and error findings even with it', () => {

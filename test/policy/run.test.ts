@@ -90,6 +90,40 @@ describe('finding cases', () => {
   });
 });
 
+describe('every error of a cases file in one run', () => {
+  it('schema errors, request errors, duplicate names and unknown rule names, each located', async () => {
+    const manifest = write('table.yaml', firewallManifest);
+    const cases = write('table.tests.yaml', [
+      '- name: bad action',
+      '  expect: { action: blok }',
+      '- name: bad field',
+      '  request: { path: /a, fields: { cf.threat_score: high } }',
+      '  expect: { action: block }',
+      '- name: bad url',
+      '  request: { url: not-a-url, bogus: 1 }',
+      '  expect: { action: block }',
+      '- name: bad field',
+      '  request: { path: /b }',
+      '  expect: { action: block, matched: firewall_rules.block-admn }',
+      '- name: unknown rule',
+      '  request: { path: /c }',
+      '  expect: { action: block, matched: firewall_rules.nope }',
+      '',
+    ].join('\n'));
+    const run = await runPolicyTests([manifest]);
+    expect(run.reports).toEqual([]);
+    expect(run.errors.map(formatIssue).map((e) => e.replace(`${cases}:`, '')).sort()).toEqual([
+      '11:37: [3].expect.matched: no firewall rule "block-admn" in ' + manifest + '; did you mean "block-admin"?',
+      '14:37: [4].expect.matched: no firewall rule "nope" in ' + manifest + ' (it has: log-api, bypass-office-api, log-admin, allow-office, block-admin, js-challenge-countries, challenge-curl, challenge-wordpress, ...)',
+      '2:21: [0].expect.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, skip (got "blok")',
+      '4:51: [1].request.fields["cf.threat_score"]: expected an integer, got "high"',
+      '7:19: [2].request.url: must be an absolute http(s) URL such as "https://example.com/login?x=1" (got "not-a-url")',
+      '7:30: [2].request.bogus: unknown property "bogus" (allowed: method, scheme, host, path, query, url, headers, ip, country, body, fields)',
+      '9:9: [3].name: duplicate case name "bad field": already used at line 3; names must be unique',
+    ]);
+  });
+});
+
 describe('views', () => {
   it('text: a row per case with the deciding rule, failures located, why lines, a summary', async () => {
     const manifest = write('table.yaml', firewallManifest);

@@ -94,7 +94,7 @@ export async function runCutover(steps: readonly CutoverStep[], provider: Provid
       // The deletions of the last step are its purpose, proved before: no mass-deletion guard there.
       const planOptions = step.name === 'remove' ? { deleteThreshold: 100 } : {};
       const planned = diffZone(step.desired, await provider.readZone(zone.id, readsFor(step.desired)), planOptions);
-      const plan = step.name === 'remove' ? removalOrder(planned, steps[0]!.desired) : planned;
+      const plan = step.name === 'remove' ? removalOrder(planned, steps[0]!.desired) : step.name === 'enable' ? withoutProvenExceptions(planned) : planned;
       io.write(renderPlanText(plan, s));
       if (!hasChanges(plan)) continue;
       if (!(await io.confirm(step, plan))) return { done: false, stoppedAt: step.name, reason: 'cancelled' };
@@ -106,6 +106,16 @@ export async function runCutover(steps: readonly CutoverStep[], provider: Provid
     }
   }
   return { done: true };
+}
+
+/**
+ * The enable step turns on the staged skip rules, the custom form of the zone's allow and bypass
+ * firewall rules, which still run first; the compare step proved the verdicts unchanged, so the
+ * exceptions it enables are not weakenings (the other danger findings still stop it).
+ */
+function withoutProvenExceptions(plan: Plan): Plan {
+  const proven = new Set(['widens-exception', 'skips-managed-rules']);
+  return { ...plan, findings: plan.findings.filter((f) => !(f.kind === 'custom_rule' && proven.has(f.code))) };
 }
 
 function stoppedMessage(outcome: CutoverOutcome): string {
