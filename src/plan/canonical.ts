@@ -12,9 +12,16 @@ export type CanonicalResult = { ok: true; canonical: string } | { ok: false; rea
 /** Canonicalises expressions, memoised for the life of one plan. */
 export type Canonicalizer = (source: string) => CanonicalResult;
 
-/** A memoising canonicalizer over `src/expr`'s `canonicalize`. */
-export function createCanonicalizer(): Canonicalizer {
+/**
+ * A memoising canonicalizer over `src/expr`'s `canonicalize`. `canonical` seeds the memo with texts
+ * already in canonical form (the desired side's filter and custom rule expressions, formatted for the
+ * same default phase): the formatter is a fixed point of itself (`format(parse(format(e)))` is
+ * `format(e)`, a property test of `src/expr`), so a live expression written as zonewall wrote it
+ * is known canonical without parsing it again: the common case of a no-op plan.
+ */
+export function createCanonicalizer(canonical: Iterable<string> = []): Canonicalizer {
   const memo = new Map<string, CanonicalResult>();
+  for (const text of canonical) memo.set(text, { ok: true, canonical: text });
   return (source) => {
     let r = memo.get(source);
     if (r === undefined) {
