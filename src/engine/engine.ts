@@ -52,6 +52,9 @@ export interface EngineOptions {
   lockTimeoutMs?: number;
 }
 
+/** Zone objects kept live at once; more are hibernated, least recently used first. */
+const LiveZoneObjects = 8;
+
 type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
 
 /** The embedded engine. */
@@ -65,6 +68,8 @@ export class Engine {
   readonly #router: Router<AnyRoute>;
   readonly #logError: (message: string, err: unknown) => void;
   readonly #unlock: () => void;
+  /** Ids of the zones whose objects may be live, least recently used first (see `#zoneStub`). */
+  readonly #recent = new Map<string, true>();
   #closed = false;
 
   private constructor(
@@ -244,7 +249,18 @@ export class Engine {
     return zone;
   }
 
+  /**
+   * The zone's object. At most `LiveZoneObjects` zone objects stay live: the least recently used idle
+   * ones hibernate (their SQLite files and read memos are let go), so a run over many zones, or a
+   * server of many, holds a few zones' storage at a time rather than every zone it has touched.
+   */
   #zoneStub(id: string): ObjectStub<ZoneObjectApi> {
+    this.#recent.delete(id);
+    this.#recent.set(id, true);
+    for (const old of this.#recent.keys()) {
+      if (this.#recent.size <= LiveZoneObjects) break;
+      if (old !== id && this.#zonesNs.hibernate(old)) this.#recent.delete(old);
+    }
     return this.#zonesNs.get(id);
   }
 
