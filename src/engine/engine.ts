@@ -53,7 +53,7 @@ export interface EngineOptions {
 }
 
 /** Zone objects kept live at once; more are hibernated, least recently used first. */
-const LiveZoneObjects = 8;
+const LiveZoneObjects = 4;
 
 type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
 

@@ -87,6 +87,15 @@ export async function loadManifest(path: string, options: ValidateOptions = {}):
   return single === undefined ? { ...result, issues: result.errors } : { ...result, zone: single, issues: result.errors };
 }
 
+/** The issue of a manifest whose zone an earlier file (`first`) already configures. */
+export function duplicateZoneIssue(zone: DesiredZone, first: string): ManifestIssue {
+  const at = zone.locations.zone;
+  return {
+    file: zone.file, line: at?.line ?? 0, column: at?.column ?? 0, path: 'zone',
+    message: `zone "${zone.zone}" is already configured by ${first}; one manifest per zone`,
+  };
+}
+
 /** Reads and validates manifests (files or directories); returns valid zones and all issues. */
 export async function loadManifests(paths: readonly string[], options: ValidateOptions = {}): Promise<LoadResult> {
   const { files, issues } = await expandPaths(paths);
@@ -98,11 +107,7 @@ export async function loadManifests(paths: readonly string[], options: ValidateO
     if (result.zone === undefined) continue;
     const first = owner.get(result.zone.zone.toLowerCase());
     if (first !== undefined) {
-      const at = result.zone.locations.zone;
-      issues.push({
-        file, line: at?.line ?? 0, column: at?.column ?? 0, path: 'zone',
-        message: `zone "${result.zone.zone}" is already configured by ${first.file}; one manifest per zone`,
-      });
+      issues.push(duplicateZoneIssue(result.zone, first.file));
       continue;
     }
     owner.set(result.zone.zone.toLowerCase(), result.zone);
