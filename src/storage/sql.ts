@@ -1,7 +1,7 @@
 /**
  * `ctx.storage.sql` (SQLite backend): `exec(query, ...bindings)` and `databaseSize`. A query string is
- * split and authorized once (`sql-parse.ts`) and each statement is prepared once; both are cached
- * per SQL string (LRU, like the reference's 1 MiB statement cache). Statements run eagerly at
+ * split and authorized once per process (`sql-parse.ts`) and each statement is prepared once per
+ * session; both are cached per SQL string (LRU, like the reference's 1 MiB statement cache). Statements run eagerly at
  * `exec()` time and to completion: better-sqlite3 refuses any write on a connection while a read
  * iterator is open, so a lazily streamed cursor would block the object's other writes. Writes join
  * the implicit transaction and are always confirmed, as in the reference.
@@ -45,6 +45,13 @@ class TextLru<V> {
   }
 }
 
+/**
+ * Split and authorized query strings, shared by every session of the process: `parseQuery` is a
+ * pure function of the text, and each object of a namespace runs the same schema and queries, so a
+ * run over many objects parses each text once, not once per object.
+ */
+const parsedQueries = new TextLru<ParsedStatement[]>();
+
 /** A binding as better-sqlite3 accepts it. */
 type Binding = string | number | Buffer | null;
 
@@ -86,7 +93,6 @@ export function sqlError(err: unknown): Error {
 /** The SQL API of one session (`ctx.storage.sql`). */
 export class SqlStorage {
   readonly #session: StorageSession | null;
-  readonly #plans = new TextLru<ParsedStatement[]>();
   readonly #statements = new TextLru<Database.Statement>();
   #totalChanges: Database.Statement | null = null;
   #sizeStatement: Database.Statement | null = null;
@@ -111,10 +117,10 @@ export class SqlStorage {
     const session = this.#usable('sql.exec()');
     if (typeof query !== 'string') throw new StorageTypeError('sql.exec() query must be a string.');
     const values = bindings.map(toBinding);
-    let plan = this.#plans.get(query);
+    let plan = parsedQueries.get(query);
     if (plan === undefined) {
       plan = parseQuery(query);
-      this.#plans.set(query, plan);
+      parsedQueries.set(query, plan);
     }
     try {
       for (let i = 0; i < plan.length - 1; i++) this.#run(session, (plan[i] as ParsedStatement).sql, []);
