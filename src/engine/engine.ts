@@ -121,7 +121,7 @@ export class Engine {
    * caller's own copy (the engine memoises read answers, see `zone-object.ts`).
    */
   async dispatch(request: ApiRequest): Promise<ApiResponse> {
-    return structuredClone(await this.respond(request));
+    return copyAnswer(await this.respond(request));
   }
 
   /**
@@ -271,6 +271,25 @@ export class Engine {
   #requireOpen(): void {
     if (this.#closed) throw new ApiError(503, [{ code: 10500, message: 'the engine is closed' }]);
   }
+}
+
+/**
+ * A deep copy of an answer. Answers are JSON-shaped (they are what `serve` serialises): plain objects,
+ * arrays and primitives are copied directly, several times faster than `structuredClone`, which a
+ * plan of 2,000 objects spent a tenth of its time in; anything else goes to `structuredClone`.
+ */
+function copyAnswer<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyAnswer) as T;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const copy = copyAnswer((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[key] = copy;
+  }
+  return out as T;
 }
 
 function zoneExists(name: string): ApiError {
