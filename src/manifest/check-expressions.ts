@@ -27,17 +27,32 @@ export type ExpressionTable = Map<string, CheckedExpression>;
 /** The phase of managed ruleset expressions (the entry point that executes them). */
 const managedPhase = 'http_request_firewall_managed';
 
+/**
+ * Valid expressions seen in this process, by phase and source text: parse, format and inspect are
+ * pure, and a fleet's manifests repeat their expressions from zone to zone (50 zones of one rule set
+ * parse each expression once). Errors are not kept: they are reported at each place they occur.
+ */
+const checked = new Map<string, CheckedExpression>();
+/** Bound of `checked` (emptied when full): about 2 MiB of short expressions. */
+const CheckedMemoEntries = 20_000;
+
 /** Checks one expression at `path`; returns its canonical form, or reports and returns undefined. */
 export function checkExpressionAt(checks: Checks, path: DocPath, source: string, managed = false): CheckedExpression | undefined {
   if (source.length > ManifestLimits.expressionLength) {
     checks.report(path, `expression is ${source.length} characters long; the service accepts at most ${ManifestLimits.expressionLength}`);
     return undefined;
   }
+  const key = managed ? `m${source}` : `d${source}`;
+  const known = checked.get(key);
+  if (known !== undefined) return known;
   try {
     const expr = managed ? parse(source, { phase: managedPhase }) : parse(source);
     const operators = inspect(expr).operators;
     const matchesAt = operators.has('matches') ? operatorOffset(expr, source, 'matches') : undefined;
-    return { ...formsOf(expr), operators, ...(matchesAt !== undefined ? { matchesAt } : {}) };
+    const result: CheckedExpression = { ...formsOf(expr), operators, ...(matchesAt !== undefined ? { matchesAt } : {}) };
+    if (checked.size >= CheckedMemoEntries) checked.clear();
+    checked.set(key, result);
+    return result;
   } catch (err) {
     if (err instanceof ExpressionError) {
       reportExpressionError(checks, path, source, err);

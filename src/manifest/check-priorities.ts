@@ -18,7 +18,7 @@ export interface EffectivePriority {
 }
 
 /** Computes effective priorities in key order; an invalid `priority` value counts as absent. */
-export function effectivePriorities(rules: [string, Record<string, unknown>][]): EffectivePriority[] {
+export function effectivePriorities(rules: readonly [string, Record<string, unknown>][]): EffectivePriority[] {
   let previous = 0;
   return rules.map(([key, rule]) => {
     const p = rule.priority;

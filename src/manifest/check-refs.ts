@@ -50,7 +50,7 @@ interface Rename {
 }
 
 /** Filter renames: shared filters' own, and inline filters', which follow their rule's rename. */
-function filterRenames(filters: [string, Record<string, unknown>][], rules: [string, Record<string, unknown>][]): Rename[] {
+function filterRenames(filters: readonly [string, Record<string, unknown>][], rules: readonly [string, Record<string, unknown>][]): Rename[] {
   const own = filters.map(([k, f]) => ({ key: k, path: ['filters', k, 'renamed_from'], from: stringAt(f, 'renamed_from') }));
   const inline = rules
     .filter(([, r]) => isRecord(r.filter))

@@ -9,7 +9,7 @@ export { ManifestError, formatIssue, formatIssueWithExcerpt, formatPath, compare
 export type { ManifestIssue, DocPath } from './errors.js';
 export { validateManifestText } from './validate.js';
 export type { ManifestResult, ValidateOptions } from './validate.js';
-export { loadManifest, loadManifestFile, loadManifests, requireManifests, expandPaths } from './load.js';
+export { loadManifest, loadManifestFile, loadManifests, requireManifests, expandPaths, duplicateZoneIssue } from './load.js';
 export type { LoadResult, PathLoadResult } from './load.js';
 export { checkAgainstZone } from './tier.js';
 export { manifestSchema, pointerToPath } from './schema.js';

@@ -12,10 +12,21 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The entries of a map, in document order; none when the value is not a map. */
-export function entriesOf(value: unknown): [string, Record<string, unknown>][] {
+/** `entriesOf` answers by map: manifest data is never changed after reading, and every check walks the same sections. */
+const entriesMemo = new WeakMap<object, [string, Record<string, unknown>][]>();
+
+/**
+ * The entries of a map, in document order; none when the value is not a map. The list is shared
+ * between callers (a section of 1,000 filters is walked by several checks): never change it.
+ */
+export function entriesOf(value: unknown): readonly [string, Record<string, unknown>][] {
   if (!isRecord(value)) return [];
-  return Object.entries(value).filter((e): e is [string, Record<string, unknown>] => isRecord(e[1]));
+  let entries = entriesMemo.get(value);
+  if (entries === undefined) {
+    entries = Object.entries(value).filter((e): e is [string, Record<string, unknown>] => isRecord(e[1]));
+    entriesMemo.set(value, entries);
+  }
+  return entries;
 }
 
 /** The string at `obj[field]`, if it is one. */

@@ -105,7 +105,7 @@ export interface RunCalls {
  * The call estimate of a run of plans (`zonewall apply` of the same manifests: it reads what the
  * plan read, then writes): `lookups` are the requests that found the zones.
  */
-export function estimateRun(plans: readonly Plan[], lookups: number, options: CallOptions = {}): RunCalls {
+export function estimateRun(plans: readonly Pick<Plan, 'calls'>[], lookups: number, options: CallOptions = {}): RunCalls {
   const budget = { requests: options.budgetRequests ?? CallLimits.budgetRequests, windowSeconds: options.budgetWindowSeconds ?? CallLimits.budgetWindowSeconds };
   const reads = lookups + plans.reduce((s, p) => s + (p.calls.reads ?? 0), 0);
   const writes = plans.reduce((s, p) => s + p.calls.requests, 0);

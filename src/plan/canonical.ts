@@ -15,9 +15,17 @@ export type CanonicalResult = { ok: true; canonical: string; key: string } | { o
 /** Canonicalises expressions, memoised for the life of one plan. */
 export type Canonicalizer = (source: string) => CanonicalResult;
 
-/** A memoising canonicalizer over `src/expr`'s `canonicalForms`. */
-export function createCanonicalizer(): Canonicalizer {
+/**
+ * A memoising canonicalizer over `src/expr`'s `canonicalForms`. `canonical` seeds the memo with texts
+ * already in canonical form (the desired side's filter and custom rule expressions, formatted for the
+ * same default phase): the formatter is a fixed point of itself (`format(parse(format(e)))` is
+ * `format(e)`, a property test of `src/expr`), so a live expression written as zonewall wrote it
+ * is known canonical without parsing it again: the common case of a no-op plan. Only texts without a
+ * set literal are seeded: their equivalence key is the text itself (see `desiredKey`).
+ */
+export function createCanonicalizer(canonical: Iterable<string> = []): Canonicalizer {
   const memo = new Map<string, CanonicalResult>();
+  for (const text of canonical) if (!text.includes('{')) memo.set(text, { ok: true, canonical: text, key: text });
   return (source) => {
     let r = memo.get(source);
     if (r === undefined) {

@@ -40,6 +40,12 @@ function entrypointWrite(live: LiveZone, rules: EntrypointWrite['body']['rules']
   return { body: { name: current?.name ?? 'default', ...(current?.description !== undefined ? { description: current.description } : {}), rules } };
 }
 
+/** Expressions of the manifest already in canonical form for the default phase (not managed rulesets'). */
+function* desiredCanonical(desired: DesiredZone): Generator<string> {
+  for (const f of desired.filters) yield f.expression;
+  for (const r of desired.customRules ?? []) yield r.expression;
+}
+
 /**
  * Computes the plan of one zone.
  * @example const plan = diffZone(desired, await provider.readZone(zone.id), { prune: false });
@@ -51,7 +57,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     minObjects: options.minObjects ?? SafetyDefaults.minObjects,
     ...(live.sections !== undefined ? { reads: [...live.sections] } : {}),
   };
-  const canon = createCanonicalizer();
+  const canon = createCanonicalizer(desiredCanonical(desired));
   const firewall = diffFirewall(desired, live, canon, settings.prune);
   const custom = diffCustom(desired, live, canon, settings.prune);
   const managed = diffManaged(desired, live, canon, settings.prune);

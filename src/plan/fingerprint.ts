@@ -31,7 +31,17 @@ export function stableStringify(value: unknown): string {
  */
 export function fingerprint(live: LiveZone): string {
   const hash = createHash('sha256');
-  const put = (tag: string, value: unknown) => hash.update(`${tag}${JSON.stringify(value)}\n`);
+  // The lines are hashed in chunks: one `update` per object crossed into native code 4,000 times for
+  // a zone of 2,000 objects. The bytes hashed are the same, and so is the digest.
+  let chunk = '';
+  const put = (tag: string, value: unknown) => {
+    chunk += `${tag}${JSON.stringify(value)}
+`;
+    if (chunk.length >= 65536) {
+      hash.update(chunk);
+      chunk = '';
+    }
+  };
   put('zone', [live.zone.id, live.zone.plan ?? '', live.filterLocks ?? 'reported']);
   for (const f of [...live.filters].sort(byId)) {
     put('f', [f.id, f.expression, f.paused, f.description ?? '', f.ref ?? '', f.locked === true]);
@@ -58,5 +68,6 @@ export function fingerprint(live: LiveZone): string {
   put('m', live.migration === null ? null : stableStringify(live.migration));
   if (live.migrationConfig !== undefined) put('mc', live.migrationConfig === null ? null : stableStringify(live.migrationConfig));
   for (const p of [...(live.pageRules ?? [])].sort(byId)) put('pr', [p.id, stableStringify(p.targets), stableStringify(p.actions), p.priority, p.status, p.modified_on ?? '']);
+  hash.update(chunk);
   return `sha256:${hash.digest('hex')}`;
 }

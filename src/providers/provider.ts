@@ -127,8 +127,10 @@ export interface Provider {
   /**
    * Looks up many zones at once before `resolveZone` is called for each: one zones list for the
    * whole run instead of one lookup per zone, when the list is not longer than the lookups.
+   * `expected`: how many zones by name the run will look up, when not every name is known yet (a
+   * run that reads its manifests as it goes knows how many files it has).
    */
-  preloadZones?(zones: readonly string[]): Promise<void>;
+  preloadZones?(zones: readonly string[], expected?: number): Promise<void>;
 
   createFilters(zoneId: string, filters: FilterBody[]): Promise<LiveFilter[]>;
   updateFilters(zoneId: string, filters: (FilterBody & { id: string })[]): Promise<LiveFilter[]>;

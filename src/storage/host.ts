@@ -81,6 +81,21 @@ export class ObjectHost {
     this.#scheduler.arm(time);
   }
 
+  /**
+   * Closes the live instance's session when the object is idle (no event queued, running or waiting
+   * for its writes), as the service evicts an idle object: the next event constructs a fresh
+   * instance over a reopened session; an armed alarm stays armed. True when the object is not live
+   * afterwards, false (nothing done) when it is busy.
+   */
+  hibernate(): boolean {
+    const live = this.#live;
+    if (live === null || this.#closed) return true;
+    if (this.#pending.size > 0 || !this.#gate.isOpen || live.parts.session.outputGate() !== null) return false;
+    this.#live = null;
+    live.parts.close();
+    return true;
+  }
+
   /** Commits pending writes, stops the alarm timer, fails queued events, and closes the database. */
   close(): void {
     if (this.#closed) return;

@@ -185,6 +185,16 @@ export class ObjectNamespace<T extends object, Env = unknown> {
     return stub;
   }
 
+  /**
+   * Hibernates the object called `name` when it is idle: its session (SQLite file, caches) is closed
+   * and the next event starts a fresh instance, as the service evicts idle objects. True when the
+   * object is not live afterwards; false when it is busy (an event queued, running, or waiting for
+   * its writes), and nothing was done.
+   */
+  hibernate(name: string): boolean {
+    return this.#hosts.get(name)?.hibernate() ?? true;
+  }
+
   /** Commits pending writes, stops alarms, fails queued events and closes every object file. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -1,6 +1,6 @@
 /**
  * `ctx.storage.sql` (SQLite backend): `exec(query, ...bindings)` and `databaseSize`. A query string is
- * split, authorized and checked against the reference's limits once (`sql-parse.ts`); each statement
+ * split, authorized and checked against the reference's limits once per process (`sql-parse.ts`); each statement
  * is prepared once and its counting facts read once (`sql-plan.ts`); all are cached per SQL string
  * (LRU, like the reference's 1 MiB statement cache). The leading statements of a multi-statement
  * query run to completion; the last one becomes a lazily stepped cursor (`cursor.ts` says how that
@@ -54,6 +54,13 @@ class TextLru<V> {
   }
 }
 
+/**
+ * Split and authorized query strings, shared by every session of the process: `parseQuery` is a
+ * pure function of the text, and each object of a namespace runs the same schema and queries, so a
+ * run over many objects parses each text once, not once per object.
+ */
+const parsedQueries = new TextLru<ParsedStatement[]>();
+
 /** A binding as better-sqlite3 accepts it. */
 type Binding = string | number | Buffer | null;
 
@@ -88,7 +95,6 @@ interface Prepared {
 /** The SQL API of one session (`ctx.storage.sql`). */
 export class SqlStorage {
   readonly #session: StorageSession | null;
-  readonly #plans = new TextLru<ParsedStatement[]>();
   readonly #statements = new TextLru<Prepared>();
   #totalChanges: Database.Statement | null = null;
   #sizeStatement: Database.Statement | null = null;
@@ -117,10 +123,10 @@ export class SqlStorage {
     const session = this.#usable('sql.exec()');
     if (typeof query !== 'string') throw new StorageTypeError('sql.exec() query must be a string.');
     const values = bindings.map(toBinding);
-    let plan = this.#plans.get(query);
+    let plan = parsedQueries.get(query);
     if (plan === undefined) {
       plan = parseQuery(query);
-      this.#plans.set(query, plan);
+      parsedQueries.set(query, plan);
     }
     for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, []).close();
     const last = plan[plan.length - 1] as ParsedStatement;

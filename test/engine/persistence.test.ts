@@ -17,6 +17,23 @@ afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.cleanup();
 });
 
+describe('many zones', () => {
+  it('zone objects hibernate beyond the few kept live, and answer the same when used again', async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const z = await h.zone(`z${i}.example`, 'enterprise');
+      ids.push(z);
+      result(await h.api('POST', `/zones/${z}/filters`, [{ expression: `ip.src eq 192.0.2.${i}`, ref: `f${i}` }]));
+    }
+    for (const [i, z] of ids.entries()) {
+      const filters = result(await h.api('GET', `/zones/${z}/filters`)) as { expression: string; ref: string }[];
+      expect(filters.map((f) => [f.ref, f.expression])).toEqual([[`f${i}`, `ip.src eq 192.0.2.${i}`]]);
+    }
+  });
+});
+
 describe('restart', () => {
   it('keeps zones, filters and rules exactly', async () => {
     const h1 = await startHarness();

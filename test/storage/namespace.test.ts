@@ -153,6 +153,30 @@ describe('ObjectNamespace', () => {
     }
   });
 
+  it('hibernate() lets an idle object go; the next call starts a fresh instance over the same data', async () => {
+    const ns = openNamespace(Tracker as never, { env: { tag: '' } }) as unknown as ObjectNamespace<Tracker>;
+    const stub = ns.get('a');
+    const first = await stub.whoami();
+    await stub.slowWrite();
+    await sleep(0);
+    expect(ns.hibernate('a')).toBe(true);
+    expect(ns.hibernate('never-used')).toBe(true);
+    const second = await stub.whoami();
+    expect(second.serial).toBeGreaterThan(first.serial);
+    expect(await stub.get('slow')).toBe(1);
+  });
+
+  it('hibernate() leaves a busy object alone', async () => {
+    const ns = openNamespace(Tracker as never, { env: { tag: '' } }) as unknown as ObjectNamespace<Tracker>;
+    const stub = ns.get('a');
+    const first = await stub.whoami();
+    const writing = stub.slowWrite();
+    await sleep(0);
+    expect(ns.hibernate('a')).toBe(false);
+    expect(await writing).toBe('done');
+    expect((await stub.whoami()).serial).toBe(first.serial);
+  });
+
   it('refuses a second namespace on the same directory in one process', () => {
     const dir = tempDir();
     openNamespace(Probe, { dir });

@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { lockDir, lockKey, acquireZoneLock, type ZoneLock } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import type { DesiredZone } from '../../manifest/index.js';
+import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
 import { diffZone, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 
@@ -63,6 +63,21 @@ export interface ZoneRun {
   lock?: ZoneLock;
 }
 
+/** What a run's closing lines need of a zone once its plan is printed (see `streamPlans`). */
+export interface RunOutline {
+  desired: Pick<DesiredZone, 'zone'>;
+  plan?: Pick<Plan, 'summary' | 'calls' | 'findings'>;
+  error?: Error;
+}
+
+/** The outline of a zone's run: what is kept of it after it is printed. */
+export function outline(run: ZoneRun): RunOutline {
+  const out: RunOutline = { desired: { zone: run.desired.zone } };
+  if (run.plan !== undefined) out.plan = { summary: run.plan.summary, calls: run.plan.calls, findings: run.plan.findings };
+  if (run.error !== undefined) out.error = run.error;
+  return out;
+}
+
 /** Runs `fn` over `items` with at most `limit` at once, keeping input order in the output. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -112,21 +127,82 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
   }
   await provider.preloadZones?.(zones.map((d) => d.zone));
   const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking));
-  // The same zone by name in one manifest and by id in another.
   const seen = new Map<string, string>();
-  for (const run of runs) {
-    if (run.zone === undefined) continue;
-    const other = seen.get(run.zone.id);
-    if (other !== undefined && run.error === undefined) {
-      run.error = new ZonewallError('ERR_USAGE', `zone ${run.zone.name} is configured by both ${other} and ${run.desired.file}; one manifest per zone`);
-      run.plan = undefined;
-    }
-    seen.set(run.zone.id, run.desired.file);
-  }
+  for (const run of runs) claimZoneId(seen, run);
   return runs;
+}
+
+/** The same zone by name in one manifest and by id in another: an error of the later run. */
+function claimZoneId(seen: Map<string, string>, run: ZoneRun): void {
+  if (run.zone === undefined) return;
+  const other = seen.get(run.zone.id);
+  if (other !== undefined && run.error === undefined) {
+    run.error = new ZonewallError('ERR_USAGE', `zone ${run.zone.name} is configured by both ${other} and ${run.desired.file}; one manifest per zone`);
+    run.plan = undefined;
+  }
+  seen.set(run.zone.id, run.desired.file);
 }
 
 /** Releases the locks a run holds. */
 export function releaseLocks(runs: readonly ZoneRun[]): void {
   for (const run of runs) run.lock?.release();
+}
+
+/** What `streamPlans` calls back. */
+export interface PlanStream {
+  /** Opens the provider; called once, at the first valid manifest (none: nothing is opened). */
+  open(): Promise<Provider>;
+  /** The planner's options for the opened provider. */
+  options(provider: Provider): PlanOptions;
+  /** Each manifest issue, file by file in order (a file's issues sorted). */
+  issue(issue: ManifestIssue): void;
+  /** Each zone's run, in file order, as soon as it and the zones before it are planned. */
+  zone(run: ZoneRun): void;
+}
+
+/**
+ * Loads and plans manifests file by file: at most `ZoneConcurrency` zones are in flight, and each
+ * run is handed to `stream.zone` in file order, then dropped, so a run over many zones holds a few
+ * manifests and plans at a time, not all of them. Loads in file order, so a zone configured twice
+ * is reported at its second file, as `loadManifests` does; the same zone by name and by id is an
+ * error of the later run, as in `planZones`. The zones list is preloaded once (`preloadZones`)
+ * for as many zones as there are files, the names being known only as each file is read.
+ * Returns every manifest issue (sorted) and whether a provider was opened.
+ */
+export async function streamPlans(paths: readonly string[], stream: PlanStream): Promise<{ issues: ManifestIssue[]; provider?: Provider }> {
+  const { files, issues } = await expandPaths(paths);
+  for (const issue of issues.sort(compareIssues)) stream.issue(issue);
+  const owner = new Map<string, string>();
+  const seenIds = new Map<string, string>();
+  const queue: Promise<ZoneRun>[] = [];
+  let provider: Provider | undefined;
+  let options: PlanOptions = {};
+  const emitHead = async () => {
+    const run = await queue.shift()!;
+    claimZoneId(seenIds, run);
+    stream.zone(run);
+  };
+  for (const [i, file] of files.entries()) {
+    const result = await loadManifestFile(file);
+    const fileIssues = [...result.issues];
+    const zone = result.zone;
+    const first = zone === undefined ? undefined : owner.get(zone.zone.toLowerCase());
+    if (zone !== undefined && first !== undefined) fileIssues.push(duplicateZoneIssue(zone, first));
+    // Issues of a file are reported when the zones before it are printed, so output stays in file order.
+    while (queue.length > 0 && fileIssues.length > 0) await emitHead();
+    for (const issue of fileIssues.sort(compareIssues)) stream.issue(issue);
+    issues.push(...fileIssues);
+    if (zone === undefined || first !== undefined) continue;
+    owner.set(zone.zone.toLowerCase(), file);
+    if (provider === undefined) {
+      provider = await stream.open();
+      options = stream.options(provider);
+      await provider.preloadZones?.([zone.zone], files.length - i);
+    }
+    queue.push(planOne(provider, zone, options, undefined));
+    // The embedded engine works in this thread: zones in flight would only hold more memory at once.
+    while (queue.length >= (provider.kind === 'engine' ? 1 : ZoneConcurrency)) await emitHead();
+  }
+  while (queue.length > 0) await emitHead();
+  return provider === undefined ? { issues: issues.sort(compareIssues) } : { issues: issues.sort(compareIssues), provider };
 }

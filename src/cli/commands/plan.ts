@@ -8,16 +8,17 @@
 import type { Command } from 'commander';
 import { writeSavedPlan } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { formatIssueWithExcerpt, loadManifests, type ManifestIssue } from '../../manifest/index.js';
+import { formatIssueWithExcerpt, type ManifestIssue } from '../../manifest/index.js';
 import { hasChanges, hasErrors, planDocument } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
+import type { Provider } from '../../providers/index.js';
 import { addProviderOptions, openProvider } from '../provider-options.js';
 import { styleFor } from '../views/color.js';
 import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
 import { missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
-import { addPlanFlags, planOptions, planZones, type PlanFlags, type ZoneRun } from './plan-run.js';
+import { addPlanFlags, outline, planOptions, streamPlans, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
 
 /** Options of `plan`. */
 interface PlanCommandOptions extends PlanFlags, Record<string, unknown> {
@@ -48,7 +49,7 @@ export function manifestErrorJson(issues: readonly ManifestIssue[]) {
   return issues.map((i) => ({ file: i.file, code: 'ERR_MANIFEST', message: `${i.file}:${i.line}:${i.column}: ${i.path ? `${i.path}: ` : ''}${i.message}` }));
 }
 
-function exitCode(runs: readonly ZoneRun[], manifestErrors: number, detailed: boolean): number {
+function exitCode(runs: readonly RunOutline[], manifestErrors: number, detailed: boolean): number {
   const failed = manifestErrors > 0 || runs.some((r) => r.plan === undefined || hasErrors(r.plan));
   if (failed) return ExitCodes.error;
   return detailed && runs.some((r) => r.plan !== undefined && hasChanges(r.plan)) ? ExitCodes.changes : ExitCodes.ok;
@@ -56,26 +57,44 @@ function exitCode(runs: readonly ZoneRun[], manifestErrors: number, detailed: bo
 
 async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> {
   if (opts.json === true && opts.markdown === true) throw new ZonewallError('ERR_USAGE', 'choose one of --json and --markdown');
-  const loaded = await loadManifests(paths);
-  for (const issue of loaded.errors) process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`);
-  if (loaded.zones.length === 0) {
-    if (opts.json === true) process.stdout.write(`${JSON.stringify(planDocument([], manifestErrorJson(loaded.errors), { zonewallVersion: ZonewallVersion }), null, 2)}\n`);
-    return ExitCodes.error;
-  }
-  const provider = await openProvider(opts, process.env);
+  // The text view prints each zone as soon as it is planned and keeps only its outline; the JSON and
+  // markdown documents (and a saved plan) need every plan at the end.
+  const whole = opts.json === true || opts.markdown === true || opts.out !== undefined;
+  const s = styleFor(process.stdout, opts);
+  const runs: ZoneRun[] = [];
+  const outlines: RunOutline[] = [];
+  let provider: Provider | undefined;
   try {
-    const runs = await planZones(provider, loaded.zones, planOptions(opts, provider));
-    for (const run of runs) {
-      const notice = missingNotice(run, provider);
-      if (notice !== undefined) process.stderr.write(`${notice}\n`);
+    const { issues } = await streamPlans(paths, {
+      open: async () => (provider = await openProvider(opts, process.env)),
+      options: (p) => planOptions(opts, p),
+      issue: (issue) => process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`),
+      zone: (run) => {
+        const notice = missingNotice(run, provider!);
+        if (notice !== undefined) process.stderr.write(`${notice}\n`);
+        if (whole) runs.push(run);
+        else {
+          process.stdout.write(`${outlines.length > 0 ? '\n' : ''}${renderZoneRun(run, s)}`);
+          outlines.push(outline(run));
+        }
+      },
+    });
+    if (provider === undefined) {
+      if (opts.json === true) process.stdout.write(`${JSON.stringify(planDocument([], manifestErrorJson(issues), { zonewallVersion: ZonewallVersion }), null, 2)}\n`);
+      return ExitCodes.error;
     }
-    const doc = runDocument(runs, provider, manifestErrorJson(loaded.errors));
+    if (!whole) {
+      if (outlines.length > 1 || issues.length > 0) process.stdout.write(`\n${renderRunSummary(outlines, issues.length, s)}`);
+      const calls = runCallsLine(outlines, provider);
+      if (calls !== undefined) process.stdout.write(`${calls}\n`);
+      return exitCode(outlines, issues.length, opts.detailedExitcode === true);
+    }
+    const doc = runDocument(runs, provider, manifestErrorJson(issues));
     if (opts.json === true) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     else if (opts.markdown === true) process.stdout.write(renderRunMarkdown(runs));
     else {
-      const s = styleFor(process.stdout, opts);
       process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
-      if (runs.length > 1 || loaded.errors.length > 0) process.stdout.write(`\n${renderRunSummary(runs, loaded.errors.length, s)}`);
+      if (runs.length > 1 || issues.length > 0) process.stdout.write(`\n${renderRunSummary(runs, issues.length, s)}`);
       const calls = runCallsLine(runs, provider);
       if (calls !== undefined) process.stdout.write(`${calls}\n`);
     }
@@ -87,8 +106,8 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
       writeSavedPlan(opts.out, doc);
       if (opts.json !== true) process.stderr.write(`Saved the plan to ${opts.out}; apply exactly it with: zonewall apply ${opts.out}\n`);
     }
-    return exitCode(runs, loaded.errors.length, opts.detailedExitcode === true);
+    return exitCode(runs, issues.length, opts.detailedExitcode === true);
   } finally {
-    await provider.close();
+    await (provider as Provider | undefined)?.close();
   }
 }

@@ -7,7 +7,7 @@
 import { ZonewallError } from '../../errors.js';
 import { addSummaries, estimateRun, hasChanges, renderPlanText, renderRunCalls, renderSummaryLine, zoneLookups, type Style } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
-import type { ZoneRun } from '../commands/plan-run.js';
+import type { RunOutline, ZoneRun } from '../commands/plan-run.js';
 
 /** The notice printed when the embedded engine does not have a run's zone yet (nothing is created by planning). */
 export function missingNotice(run: ZoneRun, provider: Pick<Provider, 'description'>): string | undefined {
@@ -33,7 +33,7 @@ export function renderZoneRun(run: ZoneRun, s: Style): string {
 }
 
 /** The closing summary of a run over several zones. */
-export function renderRunSummary(runs: readonly ZoneRun[], manifestErrors: number, s: Style): string {
+export function renderRunSummary(runs: readonly RunOutline[], manifestErrors: number, s: Style): string {
   const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));
   const changed = plans.filter((p) => hasChanges(p)).length;
   const failed = runs.length - plans.length;
@@ -46,7 +46,7 @@ export function renderRunSummary(runs: readonly ZoneRun[], manifestErrors: numbe
  * The run's API call estimate (reads and writes of every zone, against the budget they share), for
  * a provider with a request budget; undefined for the embedded engine, which has none.
  */
-export function runCallsLine(runs: readonly ZoneRun[], provider: Pick<Provider, 'rateLimit'>): string | undefined {
+export function runCallsLine(runs: readonly RunOutline[], provider: Pick<Provider, 'rateLimit'>): string | undefined {
   const budget = provider.rateLimit;
   if (budget === undefined) return undefined;
   const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));

@@ -94,13 +94,13 @@ export abstract class V4Provider implements Provider {
    * One zones list for a run of many manifests, instead of one lookup each, when its pages are
    * no more than the lookups it replaces (an account of 10,000 zones is not listed for 3 manifests).
    */
-  async preloadZones(zones: readonly string[]): Promise<void> {
-    const names = new Set(zones.filter((z) => !ZoneIdPattern.test(z)).map((z) => z.toLowerCase()));
-    if (names.size < 2 || this.listed !== undefined) return;
+  async preloadZones(zones: readonly string[], expected = 0): Promise<void> {
+    const names = Math.max(expected, new Set(zones.filter((z) => !ZoneIdPattern.test(z)).map((z) => z.toLowerCase())).size);
+    if (names < 2 || this.listed !== undefined) return;
     const perPage = V4Limits.zonesPerPage;
     const first = await this.client.firstPage<ZoneItem>(V4Paths.zones(), {}, perPage);
     // Page 1 replaced one lookup; list the rest only if they cost no more than the other lookups.
-    if (first.pages === undefined || first.pages - 1 > names.size - 1) {
+    if (first.pages === undefined || first.pages - 1 > names - 1) {
       this.preloadFrom(first.items, false);
       return;
     }
