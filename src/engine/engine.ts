@@ -15,23 +15,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObjectNamespace, StorageResetError, type ObjectStub } from '../storage/index.js';
-import { ApiError, apiMessage } from './api-errors.js';
+import { ApiError } from './api-errors.js';
+import { errorResponse } from './envelope.js';
 import type { ResourceModule, ZoneCreateOptions } from './context.js';
-import { errorResponse, noRouteError } from './envelope.js';
-import { validateExprRoutes } from './filters/validate-expr.js';
+import { V4Dispatcher, type ZoneDirectory } from './dispatch.js';
 import { isId, newId, timestamp } from './ids.js';
 import { makePrivateDir } from '../lock-file.js';
 import { lockStateDir } from './state-lock.js';
 import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } from './limits.js';
 import { resources as defaultResources } from './resources.js';
-import { routeKey, Router, type HttpMethod } from './router.js';
-import { ExtensionRoutes, withoutExtensions } from './strict.js';
-import { allZones, inScope } from './scope.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
 import { normalizeZoneName } from './zones/names.js';
 import { RegistryObject, type RegistryApi } from './zones/registry.js';
-import { zoneRoutes, type EngineRoute } from './zones/routes.js';
 
 /** Options of `Engine.open`. */
 export interface EngineOptions {
@@ -52,18 +48,15 @@ export interface EngineOptions {
   lockTimeoutMs?: number;
 }
 
-type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
-
 /** The embedded engine. */
-export class Engine {
+export class Engine implements ZoneDirectory {
   readonly planLimits: PlanLimitsConfig;
   /** Real API shapes only (see `EngineOptions.strict`). */
   readonly strict: boolean;
   readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
   readonly #registryNs: ObjectNamespace<RegistryApi>;
   readonly #zones: Map<string, ZoneInfo>;
-  readonly #router: Router<AnyRoute>;
-  readonly #logError: (message: string, err: unknown) => void;
+  readonly #front: V4Dispatcher;
   readonly #unlock: () => void;
   #closed = false;
 
@@ -77,11 +70,11 @@ export class Engine {
     this.#registryNs = registryNs;
     this.#zones = new Map(zones.map((z) => [z.id, z]));
     this.planLimits = planLimits;
-    this.#logError = logError;
-    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
-    const zoneRoutesAll: AnyRoute[] = resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
-    const all = [...engineRoutes, ...zoneRoutesAll];
-    this.#router = new Router(strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
+    this.#front = new V4Dispatcher({
+      resources, strict, directory: this, logError,
+      zoneById: (id) => this.#zones.get(id),
+      callZone: async (call) => this.#zoneStub(call.zone.id).handle(call),
+    });
   }
 
   /** Opens (creating if needed) the engine state in `options.dir`. */
@@ -124,46 +117,8 @@ export class Engine {
    * the HTTP server, which only serialises it. Never mutate the answer.
    */
   async respond(request: ApiRequest): Promise<ApiResponse> {
-    try {
-      return await this.#dispatch(request);
-    } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err);
-      this.#logError(`${request.method} ${request.path} failed`, err);
-      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
-    }
-  }
-
-  async #dispatch(request: ApiRequest): Promise<ApiResponse> {
-    this.#requireOpen();
-    const method = request.method.toUpperCase();
-    const match = this.#router.match(method, request.path);
-    if (match.kind === 'none') throw noRouteError(request.path);
-    if (match.kind === 'method') {
-      throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
-    }
-    const { route, params } = match;
-    const answer = await this.#run(route, params, request);
-    return this.strict ? withoutExtensions(route.pattern, answer) : answer;
-  }
-
-  async #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse> {
-    if (route.kind === 'engine') return route.route.handler(this, request, params);
-    const zone = this.#zoneForRequest(request, params.zone_id!);
-    return this.#zoneStub(zone.id).handle({
-      route: routeKey(route),
-      params,
-      query: [...(request.query ?? new URLSearchParams())],
-      body: request.body,
-      zone,
-    });
-  }
-
-  /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */
-  #zoneForRequest(request: ApiRequest, zoneId: string): ZoneInfo {
-    const zone = this.#zones.get(zoneId);
-    if (zone !== undefined && inScope(request.auth, zone)) return zone;
-    if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
-    throw noRouteError(request.path);
+    if (this.#closed) return errorResponse(closedError());
+    return this.#front.respond(request);
   }
 
   /** Creates a zone (default plan: enterprise). Refuses a taken or malformed name. */
@@ -253,8 +208,12 @@ export class Engine {
   }
 
   #requireOpen(): void {
-    if (this.#closed) throw new ApiError(503, [{ code: 10500, message: 'the engine is closed' }]);
+    if (this.#closed) throw closedError();
   }
+}
+
+function closedError(): ApiError {
+  return new ApiError(503, [{ code: 10500, message: 'the engine is closed' }]);
 }
 
 function zoneExists(name: string): ApiError {

@@ -8,9 +8,10 @@ export { startServer, type RunningServer, type ServerOptions } from './server/se
 export { loadCredentials, CredentialEnv, type Credential } from './server/credentials.js';
 export { DefaultMaxBodyBytes } from './server/body.js';
 export {
-  DefaultPlanLimits, loadPlanLimitsFile, resolvePlanLimits,
+  DefaultPlanLimits, resolvePlanLimits, validatePlanLimits,
   type PlanLimitsConfig, type PlanLimitsOverride, type TierLimits, type Feature,
 } from './limits.js';
+export { loadPlanLimitsFile } from './limits-file.js';
 export { ApiError, ApiErrorCodes, type ApiErrorKind } from './api-errors.js';
 export { PageLimits } from './envelope.js';
 export { FilterLimits } from './filters/constants.js';
