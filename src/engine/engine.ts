@@ -17,16 +17,15 @@ import { join } from 'node:path';
 import { ObjectNamespace, StorageResetError, type ObjectStub } from '../storage/index.js';
 import { ApiError } from './api-errors.js';
 import { errorResponse } from './envelope.js';
-import type { ResourceModule, ZoneCreateOptions } from './context.js';
+import type { ResourceModule } from './context.js';
 import { V4Dispatcher, type ZoneDirectory } from './dispatch.js';
-import { isId, newId, timestamp } from './ids.js';
 import { makePrivateDir } from '../lock-file.js';
 import { lockStateDir } from './state-lock.js';
 import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } from './limits.js';
 import { resources as defaultResources } from './resources.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
-import { normalizeZoneName } from './zones/names.js';
+import { RegistryDirectory } from './zones/directory.js';
 import { RegistryObject, type RegistryApi } from './zones/registry.js';
 
 /** Options of `Engine.open`. */
@@ -55,24 +54,24 @@ export class Engine implements ZoneDirectory {
   readonly strict: boolean;
   readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
   readonly #registryNs: ObjectNamespace<RegistryApi>;
-  readonly #zones: Map<string, ZoneInfo>;
+  readonly #directory: RegistryDirectory;
   readonly #front: V4Dispatcher;
   readonly #unlock: () => void;
   #closed = false;
 
   private constructor(
-    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, zones: ZoneInfo[], planLimits: PlanLimitsConfig,
+    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, directory: RegistryDirectory, planLimits: PlanLimitsConfig,
     resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean,
   ) {
     this.strict = strict;
     this.#unlock = unlock;
     this.#zonesNs = zonesNs;
     this.#registryNs = registryNs;
-    this.#zones = new Map(zones.map((z) => [z.id, z]));
+    this.#directory = directory;
     this.planLimits = planLimits;
     this.#front = new V4Dispatcher({
       resources, strict, directory: this, logError,
-      zoneById: (id) => this.#zones.get(id),
+      zoneById: (id) => directory.zoneById(id),
       callZone: async (call) => this.#zoneStub(call.zone.id).handle(call),
     });
   }
@@ -94,8 +93,9 @@ export class Engine implements ZoneDirectory {
     try {
       zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite' });
       registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite' });
-      const zones = await registryNs.get('zones').list();
-      return new Engine(zonesNs, registryNs, zones, planLimits, resources, logError, unlock, options.strict === true);
+      const zoneObjects = zonesNs;
+      const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
+      return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true);
     } catch (err) {
       await zonesNs?.close();
       await registryNs?.close();
@@ -124,41 +124,25 @@ export class Engine implements ZoneDirectory {
   /** Creates a zone (default plan: enterprise). Refuses a taken or malformed name. */
   async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new' } = {}): Promise<ZoneInfo> {
     this.#requireOpen();
-    const zone: ZoneInfo = { id: newId(), name: normalizeZoneName(name), plan: options.plan ?? 'enterprise', status: 'active', created_on: timestamp() };
-    if ([...this.#zones.values()].some((z) => z.name === zone.name)) throw zoneExists(zone.name);
-    const createOptions: ZoneCreateOptions = options.waf !== undefined ? { waf: options.waf } : {};
-    const stub = this.#zoneStub(zone.id);
-    await stub.init(zone, createOptions);
-    if (!(await this.#registry().add(zone))) {
-      await stub.destroy();
-      throw zoneExists(zone.name);
-    }
-    this.#zones.set(zone.id, zone);
-    return zone;
+    return this.#directory.createZone(name, options);
   }
 
   /** Every zone, in creation order. */
   async listZones(): Promise<ZoneInfo[]> {
     this.#requireOpen();
-    return [...this.#zones.values()];
+    return this.#directory.listZones();
   }
 
   /** A zone by id or name (case-insensitive), or undefined. */
   async getZone(nameOrId: string): Promise<ZoneInfo | undefined> {
     this.#requireOpen();
-    const key = nameOrId.trim().toLowerCase();
-    if (isId(key) && this.#zones.has(key)) return this.#zones.get(key);
-    return [...this.#zones.values()].find((z) => z.name === key);
+    return this.#directory.known(nameOrId);
   }
 
   /** Deletes a zone and all of its data; false when there is no such zone. */
   async deleteZone(nameOrId: string): Promise<boolean> {
-    const zone = await this.getZone(nameOrId);
-    if (zone === undefined) return false;
-    await this.#registry().remove(zone.id);
-    this.#zones.delete(zone.id);
-    await this.#zoneStub(zone.id).destroy();
-    return true;
+    this.#requireOpen();
+    return this.#directory.deleteZone(nameOrId);
   }
 
   /** PITR: a bookmark of the zone's storage now. */
@@ -193,18 +177,13 @@ export class Engine implements ZoneDirectory {
 
   #mustZone(nameOrId: string): ZoneInfo {
     this.#requireOpen();
-    const key = nameOrId.toLowerCase();
-    const zone = this.#zones.get(key) ?? [...this.#zones.values()].find((z) => z.name === key);
+    const zone = this.#directory.known(nameOrId);
     if (zone === undefined) throw ApiError.of('zoneNotFound', `zone ${nameOrId} not found`);
     return zone;
   }
 
   #zoneStub(id: string): ObjectStub<ZoneObjectApi> {
     return this.#zonesNs.get(id);
-  }
-
-  #registry(): ObjectStub<RegistryApi> {
-    return this.#registryNs.get('zones');
   }
 
   #requireOpen(): void {
@@ -216,6 +195,3 @@ function closedError(): ApiError {
   return new ApiError(503, [{ code: 10500, message: 'the engine is closed' }]);
 }
 
-function zoneExists(name: string): ApiError {
-  return ApiError.of('zoneExists', `zone ${name} already exists; choose another name or use the existing zone`, { pointer: '/name' });
-}
