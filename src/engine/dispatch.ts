@@ -41,6 +41,8 @@ export interface DispatcherOptions {
   callZone(call: ZoneCall): Promise<ApiResponse>;
   /** Where unexpected errors are reported. Never sent to clients. */
   logError(message: string, err: unknown): void;
+  /** Routes of this runtime only (the Worker's PITR and import routes), served like the engine's. */
+  extraRoutes?: readonly EngineRoute[];
 }
 
 type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
@@ -52,7 +54,7 @@ export class V4Dispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
-    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
+    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
     const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
     const all = [...engineRoutes, ...zoneRoutesAll];
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);

@@ -25,6 +25,7 @@ import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } fro
 import { resources as defaultResources } from './resources.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
+import type { ZoneDump } from './zone-dump.js';
 import { RegistryDirectory } from './zones/directory.js';
 import { RegistryObject, type RegistryApi } from './zones/registry.js';
 
@@ -143,6 +144,11 @@ export class Engine implements ZoneDirectory {
   async deleteZone(nameOrId: string): Promise<boolean> {
     this.#requireOpen();
     return this.#directory.deleteZone(nameOrId);
+  }
+
+  /** Every row of a zone's tables, to move the zone to another runtime (`zone-dump.ts`). */
+  async dumpZone(zoneId: string): Promise<ZoneDump> {
+    return this.#zoneStub(this.#mustZone(zoneId).id).dump();
   }
 
   /** PITR: a bookmark of the zone's storage now. */

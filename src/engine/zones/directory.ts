@@ -47,6 +47,11 @@ export class RegistryDirectory implements ZoneDirectory {
     return directory;
   }
 
+  /** A shared directory that loads the registry at its first use (the Worker builds it per isolate). */
+  static lazy(registry: RegistryPort, zoneObject: (id: string) => ZoneObjectPort): RegistryDirectory {
+    return new RegistryDirectory(registry, zoneObject, true);
+  }
+
   async #refresh(): Promise<void> {
     this.#zones = new Map((await this.#registry.list()).map((z) => [z.id, z]));
   }

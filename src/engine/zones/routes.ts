@@ -65,7 +65,7 @@ async function createZone(engine: ZoneDirectory, req: ApiRequest): Promise<ApiRe
 }
 
 /** The zone `id` when the caller may see it; 404 when unknown, 403 when out of scope. */
-async function zoneInScope(engine: ZoneDirectory, req: ApiRequest, id: string): Promise<ZoneInfo> {
+export async function zoneInScope(engine: ZoneDirectory, req: ApiRequest, id: string): Promise<ZoneInfo> {
   const zone = await engine.getZone(id);
   if (zone !== undefined && inScope(req.auth, zone)) return zone;
   if (!allZones(req.auth)) throw ApiError.of('forbidden', 'Authentication error');

@@ -1,0 +1,57 @@
+/**
+ * One zone as a SQLite-backed Durable Object: the engine's zone object class (`zoneObjectClass`),
+ * unchanged, over workerd's `ctx.storage`. This class only adapts it to workerd's RPC (public
+ * methods of a `DurableObject`) and adds PITR by time, which the built-in host does not need.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import {
+  resources, zoneObjectClass,
+  type ApiResponse, type ZoneCall, type ZoneCreateOptions, type ZoneDump, type ZoneInfo, type ZoneObjectApi, type ZoneObjectState,
+} from '../../src/engine/workerd.js';
+import { logError, planLimitsOf, type Env } from './env.js';
+
+/** The Durable Object class of a zone (`ZONES` binding). */
+export class ZoneObject extends DurableObject<Env> {
+  readonly #zone: ZoneObjectApi;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const Zone = zoneObjectClass({ resources, planLimits: planLimitsOf(env), logError });
+    // workerd's ctx is seed 001's interface; the engine types it with zonewall's storage classes.
+    this.#zone = new Zone(ctx as unknown as ZoneObjectState, env);
+  }
+
+  handle(call: ZoneCall): ApiResponse {
+    return this.#zone.handle(call);
+  }
+
+  init(zone: ZoneInfo, options: ZoneCreateOptions): void {
+    this.#zone.init(zone, options);
+  }
+
+  destroy(): Promise<void> {
+    return this.#zone.destroy();
+  }
+
+  dump(): ZoneDump {
+    return this.#zone.dump();
+  }
+
+  load(dump: ZoneDump): void {
+    this.#zone.load(dump);
+  }
+
+  /** PITR: the bookmark of the zone's storage now. */
+  bookmark(): Promise<string> {
+    return this.#zone.bookmark();
+  }
+
+  /**
+   * PITR: restores the zone to `bookmark`, or to its state at `time` (ms since the epoch) through
+   * `ctx.storage.getBookmarkForTime`. The object restarts to apply it, so this call ends in a reset.
+   */
+  async restore(target: { bookmark: string } | { time: number }): Promise<void> {
+    const bookmark = 'bookmark' in target ? target.bookmark : await this.ctx.storage.getBookmarkForTime(target.time);
+    await this.#zone.restore(bookmark);
+  }
+}
