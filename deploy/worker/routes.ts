@@ -66,7 +66,8 @@ async function importZone(
 ): Promise<ApiResponse> {
   if (!allZones) throw ApiError.of('forbidden', 'Authentication error: importing zones needs a credential for every zone');
   const { zone: info, dump } = requireObject(body, '{"zone": ..., "dump": [...]}') as { zone: ZoneInfo; dump: ZoneDump };
-  if ((await directory.zoneById(info.id)) !== undefined) return ok({ id: info.id, imported: false });
+  // A zone of that id, or of that name, is already here: the Worker's copy wins.
+  if ((await directory.zoneById(info.id)) !== undefined || (await directory.getZone(info.name)) !== undefined) return ok({ id: info.id, imported: false });
   await directory.adopt(info, {});
   await zone(info.id).load(dump);
   return ok({ id: info.id, imported: true });

@@ -49,3 +49,5 @@ export type { Entrypoint, EntrypointRule as EntrypointRuleRecord, StoredRuleset,
 export type { PreviousWafSettings, WafOverride } from './previous-waf/model.js';
 // Page Rules (seed 002's subset): what the offline trace and `zonewall migrate` read of them.
 export { pageRuleExpression, pageRulesInEvaluationOrder, wafEffect, type PageRuleLike, type PageRuleWafEffect } from './page-rules/index.js';
+// The workerd runtime of `zonewall serve --runtime workerd` (deploy/worker run by Miniflare).
+export { startWorkerdServer, WorkerdStateFolder, WorkerCompatibility, defaultWorkerScript, type WorkerdServerOptions, type RunningWorkerd } from './workerd-host.js';

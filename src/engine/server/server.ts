@@ -47,10 +47,7 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 /** Starts serving `engine` over HTTP. */
 export async function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
-  const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.includes(host) && !/^127\.\d+\.\d+\.\d+$/.test(host)) {
-    throw new ZonewallError('ERR_USAGE', `zonewall serve listens on loopback only (127.0.0.1, localhost, ::1); got host ${host}`);
-  }
+  const host = checkLoopback(options.host ?? '127.0.0.1');
   const store = new CredentialStore(options.credentials);
   const settings = {
     engine, store, insecure: options.insecureNoAuth === true, maxBodyBytes: options.maxBodyBytes ?? DefaultMaxBodyBytes,
@@ -78,6 +75,14 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
       server.closeAllConnections();
     }),
   };
+}
+
+/** `host` when it is a loopback address, else the refusal (both runtimes of `serve`). */
+export function checkLoopback(host: string): string {
+  if (!LOOPBACK.includes(host) && !/^127\.\d+\.\d+\.\d+$/.test(host)) {
+    throw new ZonewallError('ERR_USAGE', `zonewall serve listens on loopback only (127.0.0.1, localhost, ::1); got host ${host}`);
+  }
+  return host;
 }
 
 interface Settings {
