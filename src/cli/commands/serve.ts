@@ -80,8 +80,9 @@ async function serve(opts: ServeOptions): Promise<void> {
     process.stderr.write('WARNING: --insecure-no-auth: authentication is OFF; every request to this server is allowed, for every zone.\n');
   }
   const notes = [`state: ${opts.stateDir}`, ...(opts.runtime === 'workerd' ? ['runtime: workerd'] : []), ...(opts.strict === true ? ['strict: real API shapes only'] : [])];
-  process.stdout.write(`zonewall serve: listening on ${server.url} (${notes.join(', ')}); Ctrl-C to stop\n`);
-  await new Promise<void>((resolve) => {
+  // Listen for the signals before saying "listening": a client that stops the server as soon as
+  // it reads that line must not meet the default signal action (exit without closing).
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -91,6 +92,8 @@ async function serve(opts: ServeOptions): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  process.stdout.write(`zonewall serve: listening on ${server.url} (${notes.join(', ')}); Ctrl-C to stop\n`);
+  await stopped;
   await server.close();
 }
 
