@@ -18,7 +18,7 @@ export interface Env {
   /** Secrets: an X-Auth-Email / X-Auth-Key pair for every zone. */
   ZONEWALL_SERVE_AUTH_EMAIL?: string;
   ZONEWALL_SERVE_AUTH_KEY?: string;
-  /** Credentials with zone scopes, as JSON (`serve --credentials FILE`, already checked by the CLI). */
+  /** Secret: credentials with zone scopes, as JSON: the `credentials` array of a `serve --credentials FILE`. */
   ZONEWALL_CREDENTIALS?: string;
   /** `"true"`: accept every request (`serve --insecure-no-auth`). */
   ZONEWALL_INSECURE_NO_AUTH?: string;
@@ -39,8 +39,16 @@ export function credentialsOf(env: Env): Credential[] {
   if (nonEmpty(env.ZONEWALL_SERVE_AUTH_EMAIL) && nonEmpty(env.ZONEWALL_SERVE_AUTH_KEY)) {
     out.push({ type: 'key', email: env.ZONEWALL_SERVE_AUTH_EMAIL, key: env.ZONEWALL_SERVE_AUTH_KEY, zones: '*' });
   }
-  if (nonEmpty(env.ZONEWALL_CREDENTIALS)) out.push(...(JSON.parse(env.ZONEWALL_CREDENTIALS) as Credential[]));
+  if (nonEmpty(env.ZONEWALL_CREDENTIALS)) out.push(...(JSON.parse(env.ZONEWALL_CREDENTIALS) as ScopedEntry[]).map(scoped));
   return out;
+}
+
+/** An entry of `ZONEWALL_CREDENTIALS`: a `--credentials FILE` entry (`type` is optional). */
+type ScopedEntry = { token: string; zones: '*' | string[] } | { email: string; key: string; zones: '*' | string[] };
+
+function scoped(e: ScopedEntry): Credential {
+  const zones = e.zones === '*' ? '*' : e.zones.map((z) => z.toLowerCase());
+  return 'token' in e ? { type: 'token', token: e.token, zones } : { type: 'key', email: e.email, key: e.key, zones };
 }
 
 /** The plan limits (defaults with `ZONEWALL_LIMITS` applied). */
