@@ -2,7 +2,8 @@
  * The v4 HTTP layer for the Fetch API (`Request` in, `Response` out): what `server.ts` does over
  * `node:http`, for the Worker that serves the engine on workerd. Same prefix, the same credentials
  * and refusals (`auth.ts`), the same body limits (`body.ts`), and every answer an envelope; stack
- * traces go to the log, never to the client.
+ * traces go to the log, never to the client. One difference: a path ending in `/` is refused (see
+ * `answer`), since on the Fetch API it may be what is left of a dot segment.
  */
 import { ApiError } from '../api-errors.js';
 import { errorResponse, noRouteError } from '../envelope.js';
@@ -33,6 +34,11 @@ async function answer(request: Request, s: FetchSettings): Promise<ApiResponse> 
   try {
     const { pathname, query } = splitUrl(request.url);
     if (pathname !== ApiPrefix && !pathname.startsWith(`${ApiPrefix}/`)) throw noRouteError(pathname);
+    // A Fetch API URL is parsed the WHATWG way before the Worker sees it: `.` and `..` segments
+    // (plain or %2e) are already resolved, so `DELETE /zones/Z/filters/..` arrives as
+    // `/zones/Z/`. What such a segment always leaves is a trailing slash: refuse those paths
+    // (the v4 routes never need one) rather than act on the parent resource.
+    if (pathname.endsWith('/')) throw noRouteError(pathname);
     const path = pathname.slice(ApiPrefix.length) || '/';
     const headers = Object.fromEntries(request.headers);
     const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(headers);
