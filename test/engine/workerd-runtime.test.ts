@@ -17,8 +17,8 @@ const credentials: Credential[] = [{ type: 'token', token: TOKEN, zones: '*' }];
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `fn` against the workerd runtime on `dir`, then stops it. */
-async function withWorkerd<T>(fn: (api: (method: string, path: string, body?: unknown) => Promise<Reply>, imported: string[]) => Promise<T>): Promise<T> {
-  const server = await startWorkerd({ dir, credentials });
+async function withWorkerd<T>(fn: (api: (method: string, path: string, body?: unknown) => Promise<Reply>, imported: string[]) => Promise<T>, strict = false): Promise<T> {
+  const server = await startWorkerd({ dir, credentials, strict });
   try {
     return await fn((method, path, body) => send(server.url, method, path, body, { authorization: `Bearer ${TOKEN}` }), server.imported);
   } finally {
@@ -100,5 +100,14 @@ describe('serve --runtime workerd: state directory', () => {
       expect([reply.status, codes(reply)]).toEqual([501, [10501]]);
       expect(reply.body.errors[0]!.message).toBe('point-in-time recovery is not available here: workerd run locally (Miniflare) does not implement it; a deployed Worker does');
     });
+  });
+
+  it('serves the real API\'s shapes only with --strict, on the same zones', async () => {
+    await withWorkerd(async (api) => {
+      const zones = result(await api('GET', '/zones'));
+      expect(zones.map((z: { name: string }) => z.name)).toEqual(['a.example', 'b.example']);
+      expect(zones.every((z: object) => !('plan_tier' in z))).toBe(true);
+      expect(codes(await api('POST', '/zones', { name: 'c.example' }))).toEqual([7001]); // 405, as the built-in strict engine
+    }, true);
   });
 });
