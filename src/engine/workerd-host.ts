@@ -10,6 +10,7 @@
  * development dependency.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZonewallError } from '../errors.js';
@@ -63,6 +64,7 @@ export async function startWorkerdServer(options: WorkerdServerOptions): Promise
   const scriptPath = options.scriptPath ?? defaultWorkerScript();
   if (!existsSync(scriptPath)) throw new ZonewallError('ERR_USAGE', `the Worker bundle ${scriptPath} is missing: run npm run build`);
   const { Miniflare } = await loadMiniflare();
+  if ((options.port ?? 0) !== 0) await probePort(host, options.port!);
   const state = join(options.dir, WorkerdStateFolder);
   const pending = await builtInZones(options.dir, importedIds(state), options.lockTimeoutMs ?? 0);
   const unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
@@ -110,6 +112,18 @@ function keepSignals(before: Record<'SIGINT' | 'SIGTERM', NodeJS.SignalsListener
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.off(signal, listener);
   }
+}
+
+/**
+ * Throws Node's EADDRINUSE error (which the CLI words as for the built-in runtime) when the port is
+ * taken: workerd would only print a fatal stack trace and fail to start.
+ */
+async function probePort(host: string, port: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
 }
 
 async function loadMiniflare(): Promise<typeof import('miniflare')> {
