@@ -17,14 +17,17 @@ export class ZoneRegistry extends DurableObject<Env> {
     this.#registry = new RegistryObject(ctx as unknown as RegistryState, env);
   }
 
+  /** Every zone, in creation order. */
   list(): ZoneInfo[] {
     return this.#registry.list();
   }
 
+  /** Registers a zone; false when its name or id is taken. */
   add(zone: ZoneInfo): boolean {
     return this.#registry.add(zone);
   }
 
+  /** Unregisters a zone; false when unknown. */
   remove(id: string): boolean {
     return this.#registry.remove(id);
   }

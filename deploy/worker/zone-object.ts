@@ -21,22 +21,27 @@ export class ZoneObject extends DurableObject<Env> {
     this.#zone = new Zone(ctx as unknown as ZoneObjectState, env);
   }
 
+  /** One v4 call of the zone (one storage transaction per write). */
   handle(call: ZoneCall): ApiResponse {
     return this.#zone.handle(call);
   }
 
+  /** Zone creation: the resource modules' creation hooks. */
   init(zone: ZoneInfo, options: ZoneCreateOptions): void {
     this.#zone.init(zone, options);
   }
 
+  /** Zone deletion: all of the zone's storage. */
   destroy(): Promise<void> {
     return this.#zone.destroy();
   }
 
+  /** Every row of the zone's tables. */
   dump(): ZoneDump {
     return this.#zone.dump();
   }
 
+  /** Replaces the zone's rows (importing a zone of the built-in runtime). */
   load(dump: ZoneDump): void {
     this.#zone.load(dump);
   }
