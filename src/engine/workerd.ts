@@ -15,10 +15,11 @@ export { RegistryDirectory, type RegistryPort, type ZoneObjectPort } from './zon
 export { resources } from './resources.js';
 export { resolvePlanLimits, validatePlanLimits, type PlanLimitsOverride } from './limits.js';
 export { ApiError } from './api-errors.js';
-export { errorResponse, ok } from './envelope.js';
+export { errorResponse, noRouteError, ok } from './envelope.js';
 export { isId } from './ids.js';
 export type { ZoneCreateOptions } from './context.js';
 export type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 export { dumpZone, loadZone, type ZoneDump } from './zone-dump.js';
 export { zoneInScope, type EngineRoute } from './zones/routes.js';
 export { BodyReader, Problems, requireObject } from './body-reader.js';
+export type { Sql } from './sql.js';

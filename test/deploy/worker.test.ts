@@ -2,7 +2,8 @@
  * deploy/worker/wrangler.jsonc as `wrangler deploy` reads it, checked without deploying: the bundle
  * is built and loaded in Miniflare with exactly the bindings the file declares (its Durable Object
  * classes, SQLite-backed by its migrations, its compatibility date and flags, its required secrets),
- * and then serves the v4 API. `serve --runtime workerd` uses the same compatibility settings.
+ * and then serves the v4 API. `serve --runtime workerd` uses the same compatibility settings. A
+ * zone deleted by another isolate answers 404 in this one.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -99,5 +100,18 @@ describe('deploy/worker/wrangler.jsonc', () => {
     const filters = await call('GET', `/zones/${id}/filters`);
     expect(filters.body.result.map((f: { expression: string }) => f.expression)).toEqual(['http.request.uri.path matches "^/admin"']);
     expect((await call('GET', '/user/tokens/verify')).body.result.status).toBe('active');
+  });
+
+  it('answers 404 for a zone another isolate deleted, though this isolate still lists it', async () => {
+    const id = (await call('POST', '/zones', { name: 'stale.example' })).body.result.id as string;
+    expect((await call('GET', `/zones/${id}/filters`)).status).toBe(200);
+    // Another isolate's deletion: the registry row and the zone's storage go, this isolate's cache stays.
+    type Stubs<T> = { idFromName(name: string): unknown; get(id: unknown): T };
+    const registry = (await mf.getDurableObjectNamespace('REGISTRY')) as unknown as Stubs<{ remove(id: string): Promise<boolean> }>;
+    const zones = (await mf.getDurableObjectNamespace('ZONES')) as unknown as Stubs<{ destroy(): Promise<void> }>;
+    expect(await registry.get(registry.idFromName('zones')).remove(id)).toBe(true);
+    await zones.get(zones.idFromName(id)).destroy();
+    const reply = await call('GET', `/zones/${id}/filters`);
+    expect([reply.status, reply.body.errors.map((e) => e.code)]).toEqual([404, [7003, 7000]]);
   });
 });
