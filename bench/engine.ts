@@ -11,6 +11,9 @@
  * reads from its memo), "after a write" edits one rule before each pass, so every page of the
  * pass is read from SQLite. Engine and baseline rounds alternate so that load changes on a shared
  * machine affect both alike.
+ *
+ * Then the two runtimes of the zone objects side by side (`runtimes`): the same writes and lists
+ * through the built-in host and through workerd (`serve --runtime workerd`, Miniflare).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -18,7 +21,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { Engine, startServer } from '../src/engine/index.js';
+import { buildWorker } from '../scripts/build-worker.mjs';
+import { Engine, startServer, startWorkerdServer } from '../src/engine/index.js';
 
 const TOKEN = 'bench-token-0123456789';
 const RULES = 1000;
@@ -100,6 +104,98 @@ export async function run(): Promise<void> {
     await pool.close();
     await server.close();
     await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await runtimes();
+}
+
+/** One server of the v4 API under test, on either runtime of the zone objects. */
+interface Served {
+  url: string;
+  createZone(): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function builtinServed(dir: string): Promise<Served> {
+  const engine = await Engine.open({ dir });
+  const server = await startServer(engine, { port: 0, credentials: [{ type: 'token', token: TOKEN, zones: '*' }] });
+  return {
+    url: server.url,
+    createZone: async () => (await engine.createZone('bench.example', { plan: 'enterprise' })).id,
+    close: async () => { await server.close(); await engine.close(); },
+  };
+}
+
+async function workerdServed(dir: string, scriptPath: string): Promise<Served> {
+  const server = await startWorkerdServer({ dir, scriptPath, port: 0, credentials: [{ type: 'token', token: TOKEN, zones: '*' }] });
+  const pool = new Pool(new URL(server.url).origin, { connections: 1 });
+  return {
+    url: server.url,
+    createZone: async () => (JSON.parse(await call(pool, 'POST', '/client/v4/zones', { authorization: `Bearer ${TOKEN}` }, { name: 'bench.example' })) as { result: { id: string } }).result.id,
+    close: async () => { await pool.close(); await server.close(); },
+  };
+}
+
+/** A zone of 1,000 rules on one runtime, and its pool. */
+interface Bench {
+  name: string;
+  served: Served;
+  pool: Pool;
+  base: string;
+  first: string;
+  create: number;
+  repeat: number;
+  afterWrite: number;
+}
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+const pageOf = (base: string, i: number): string => `${base}?per_page=${PER_PAGE}&page=${(i % PAGES) + 1}`;
+
+/** Creates the zone's 1,000 rules through `served` (timed) and warms the list. */
+async function prepare(name: string, served: Served): Promise<Bench> {
+  const pool = new Pool(new URL(served.url).origin, { connections: IN_FLIGHT, pipelining: 1 });
+  const base = `/client/v4/zones/${await served.createZone()}/firewall/rules`;
+  const seconds = await timed(RULES / BATCH, async (b) => {
+    await call(pool, 'POST', base, auth, Array.from({ length: BATCH }, (_, i) => ({ action: 'block', filter: { expression: `http.request.uri.path eq "/bench/${b * BATCH + i}"` } })));
+  });
+  const first = (JSON.parse(await call(pool, 'GET', pageOf(base, 0), auth)) as { result: { id: string }[] }).result[0]!.id;
+  for (let i = 0; i < PAGES * 2; i++) await call(pool, 'GET', pageOf(base, i), auth);
+  return { name, served, pool, base, first, create: RULES / seconds, repeat: 0, afterWrite: 0 };
+}
+
+/** One round of reads on `b`: repeat reads, then passes each after a write. */
+async function round(b: Bench, n: number): Promise<void> {
+  b.repeat += await timed(PAGES * 5, (i) => call(b.pool, 'GET', pageOf(b.base, i), auth).then(() => undefined));
+  for (let pass = 0; pass < 5; pass++) {
+    await call(b.pool, 'PATCH', `${b.base}/${b.first}`, auth, { description: `edited ${n}.${pass}` });
+    b.afterWrite += await timed(PAGES, (i) => call(b.pool, 'GET', pageOf(b.base, i), auth).then(() => undefined));
+  }
+}
+
+/**
+ * The two runtimes of the zone objects side by side, in the same run, rounds alternating: the
+ * built-in host (better-sqlite3 in this process) and workerd (`serve --runtime workerd`: the Worker
+ * bundle in Miniflare, each zone a SQLite Durable Object, in workerd's own process).
+ */
+async function runtimes(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'zw-bench-runtimes-'));
+  const benches: Bench[] = [];
+  try {
+    const scriptPath = await buildWorker(join(dir, 'bundle', 'index.js'));
+    benches.push(await prepare('built-in', await builtinServed(join(dir, 'builtin'))));
+    benches.push(await prepare('workerd', await workerdServed(join(dir, 'workerd'), scriptPath)));
+    for (let n = 0; n < ROUNDS; n++) for (const b of benches) await round(b, n);
+    const reads = PAGES * 5 * ROUNDS;
+    for (const b of benches) {
+      console.log(`runtime ${b.name}: create ${b.create.toFixed(0)} rules/s; list ${RULES} rules by pages of ${PER_PAGE}: ${(reads / b.repeat).toFixed(0)} req/s repeat, ${(reads / b.afterWrite).toFixed(0)} req/s after a write`);
+    }
+    const [built, worker] = benches as [Bench, Bench];
+    console.log(`ratio workerd/built-in: create ${(worker.create / built.create).toFixed(2)}, list repeat ${(built.repeat / worker.repeat).toFixed(2)}, list after a write ${(built.afterWrite / worker.afterWrite).toFixed(2)}`);
+  } finally {
+    for (const b of benches) {
+      await b.pool.close();
+      await b.served.close();
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }

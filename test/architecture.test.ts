@@ -3,6 +3,8 @@
  * and dynamic) and checked against the module table. Modules import each other only through
  * `src/<module>/index.ts` and only downward; `src/errors.ts` and `src/lock-file.ts` (neutral: no module's concern) may be imported by all; `src/cli` may
  * import everything; the `src/index.ts` facade re-exports. `plan` is pure: no I/O modules.
+ * The Worker (`deploy/worker`) sits on top like the CLI, but imports the engine only through
+ * `src/engine/workerd.ts` (no file system, no better-sqlite3) and no Node module itself.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -130,5 +132,34 @@ describe('architecture: import direction (DESIGN.md)', () => {
     expect(at('cli/commands/plan.ts', '../../engine/index.js')).toEqual([]);
     expect(at('index.ts', './migrate/index.js')).toEqual([]);
     expect(at('storage/x.ts', '../errors.js')).toEqual([]);
+  });
+});
+
+const worker = resolve(src, '../deploy/worker');
+const workerEntry = join(src, 'engine', 'workerd.ts');
+
+/** Problems with one import of a deploy/worker file. */
+function checkWorker(imp: Import): string[] {
+  const where = `deploy/worker/${relative(worker, imp.file)}:${imp.line}: import '${imp.specifier}'`;
+  if (!imp.specifier.startsWith('.')) return imp.specifier === 'cloudflare:workers' ? [] : [`${where}: the Worker imports no package or Node module (workerd provides cloudflare:workers)`];
+  const target = resolve(dirname(imp.file), imp.specifier.replace(/\.js$/, '.ts'));
+  if (target.startsWith(worker + sep) || target === workerEntry) return [];
+  return [`${where}: the Worker imports zonewall only through src/engine/workerd.ts`];
+}
+
+describe('architecture: the Worker (deploy/worker)', () => {
+  const imports = listFiles(worker).flatMap(importsOf);
+
+  it('imports the engine only through src/engine/workerd.ts, and no Node module', () => {
+    expect(imports.some((i) => i.specifier === '../../src/engine/workerd.js')).toBe(true);
+    expect(imports.flatMap(checkWorker)).toEqual([]);
+  });
+
+  it('catches the arrows it is meant to catch', () => {
+    const at = (specifier: string) => checkWorker({ file: join(worker, 'index.ts'), specifier, typeOnly: false, line: 1 });
+    expect(at('../../src/engine/index.js')).toHaveLength(1);
+    expect(at('../../src/storage/index.js')).toHaveLength(1);
+    expect(at('node:fs')).toHaveLength(1);
+    expect(at('./env.js')).toEqual([]);
   });
 });

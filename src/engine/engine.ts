@@ -15,23 +15,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObjectNamespace, StorageResetError, type ObjectStub } from '../storage/index.js';
-import { ApiError, apiMessage } from './api-errors.js';
-import type { ResourceModule, ZoneCreateOptions } from './context.js';
-import { errorResponse, noRouteError } from './envelope.js';
-import { validateExprRoutes } from './filters/validate-expr.js';
-import { isId, newId, timestamp } from './ids.js';
+import { ApiError } from './api-errors.js';
+import { errorResponse } from './envelope.js';
+import type { ResourceModule } from './context.js';
+import { V4Dispatcher, type ZoneDirectory } from './dispatch.js';
 import { makePrivateDir } from '../lock-file.js';
 import { lockStateDir } from './state-lock.js';
 import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } from './limits.js';
 import { resources as defaultResources } from './resources.js';
-import { routeKey, Router, type HttpMethod } from './router.js';
-import { ExtensionRoutes, withoutExtensions } from './strict.js';
-import { allZones, inScope } from './scope.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
-import { normalizeZoneName } from './zones/names.js';
+import type { ZoneDump } from './zone-dump.js';
+import { RegistryDirectory } from './zones/directory.js';
 import { RegistryObject, type RegistryApi } from './zones/registry.js';
-import { zoneRoutes, type EngineRoute } from './zones/routes.js';
 
 /** Options of `Engine.open`. */
 export interface EngineOptions {
@@ -55,38 +51,35 @@ export interface EngineOptions {
 /** Zone objects kept live at once; more are hibernated, least recently used first. */
 const LiveZoneObjects = 4;
 
-type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
-
 /** The embedded engine. */
-export class Engine {
+export class Engine implements ZoneDirectory {
   readonly planLimits: PlanLimitsConfig;
   /** Real API shapes only (see `EngineOptions.strict`). */
   readonly strict: boolean;
   readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
   readonly #registryNs: ObjectNamespace<RegistryApi>;
-  readonly #zones: Map<string, ZoneInfo>;
-  readonly #router: Router<AnyRoute>;
-  readonly #logError: (message: string, err: unknown) => void;
+  readonly #directory: RegistryDirectory;
+  readonly #front: V4Dispatcher;
   readonly #unlock: () => void;
   /** Ids of the zones whose objects may be live, least recently used first (see `#zoneStub`). */
   readonly #recent = new Map<string, true>();
   #closed = false;
 
   private constructor(
-    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, zones: ZoneInfo[], planLimits: PlanLimitsConfig,
+    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, directory: RegistryDirectory, planLimits: PlanLimitsConfig,
     resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean,
   ) {
     this.strict = strict;
     this.#unlock = unlock;
     this.#zonesNs = zonesNs;
     this.#registryNs = registryNs;
-    this.#zones = new Map(zones.map((z) => [z.id, z]));
+    this.#directory = directory;
     this.planLimits = planLimits;
-    this.#logError = logError;
-    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
-    const zoneRoutesAll: AnyRoute[] = resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
-    const all = [...engineRoutes, ...zoneRoutesAll];
-    this.#router = new Router(strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
+    this.#front = new V4Dispatcher({
+      resources, strict, directory: this, logError,
+      zoneById: (id) => directory.zoneById(id),
+      callZone: async (call) => this.#zoneStub(call.zone.id).handle(call),
+    });
   }
 
   /** Opens (creating if needed) the engine state in `options.dir`. */
@@ -106,8 +99,9 @@ export class Engine {
     try {
       zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite' });
       registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite' });
-      const zones = await registryNs.get('zones').list();
-      return new Engine(zonesNs, registryNs, zones, planLimits, resources, logError, unlock, options.strict === true);
+      const zoneObjects = zonesNs;
+      const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
+      return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true);
     } catch (err) {
       await zonesNs?.close();
       await registryNs?.close();
@@ -129,46 +123,8 @@ export class Engine {
    * the HTTP server, which only serialises it. Never mutate the answer.
    */
   async respond(request: ApiRequest): Promise<ApiResponse> {
-    try {
-      return await this.#dispatch(request);
-    } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err);
-      this.#logError(`${request.method} ${request.path} failed`, err);
-      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
-    }
-  }
-
-  async #dispatch(request: ApiRequest): Promise<ApiResponse> {
-    this.#requireOpen();
-    const method = request.method.toUpperCase();
-    const match = this.#router.match(method, request.path);
-    if (match.kind === 'none') throw noRouteError(request.path);
-    if (match.kind === 'method') {
-      throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
-    }
-    const { route, params } = match;
-    const answer = await this.#run(route, params, request);
-    return this.strict ? withoutExtensions(route.pattern, answer) : answer;
-  }
-
-  async #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse> {
-    if (route.kind === 'engine') return route.route.handler(this, request, params);
-    const zone = this.#zoneForRequest(request, params.zone_id!);
-    return this.#zoneStub(zone.id).handle({
-      route: routeKey(route),
-      params,
-      query: [...(request.query ?? new URLSearchParams())],
-      body: request.body,
-      zone,
-    });
-  }
-
-  /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */
-  #zoneForRequest(request: ApiRequest, zoneId: string): ZoneInfo {
-    const zone = this.#zones.get(zoneId);
-    if (zone !== undefined && inScope(request.auth, zone)) return zone;
-    if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
-    throw noRouteError(request.path);
+    if (this.#closed) return errorResponse(closedError());
+    return this.#front.respond(request);
   }
 
   /**
@@ -178,43 +134,30 @@ export class Engine {
    */
   async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string } = {}): Promise<ZoneInfo> {
     this.#requireOpen();
-    if (options.id !== undefined && !isId(options.id)) throw new TypeError(`zone id must be 32 lowercase hex characters, got ${JSON.stringify(options.id)}`);
-    const zone: ZoneInfo = { id: options.id ?? newId(), name: normalizeZoneName(name), plan: options.plan ?? 'enterprise', status: 'active', created_on: timestamp() };
-    if ([...this.#zones.values()].some((z) => z.name === zone.name)) throw zoneExists(zone.name);
-    if (this.#zones.has(zone.id)) throw ApiError.of('zoneExists', `a zone with id ${zone.id} already exists`);
-    const createOptions: ZoneCreateOptions = options.waf !== undefined ? { waf: options.waf } : {};
-    const stub = this.#zoneStub(zone.id);
-    await stub.init(zone, createOptions);
-    if (!(await this.#registry().add(zone))) {
-      await stub.destroy();
-      throw zoneExists(zone.name);
-    }
-    this.#zones.set(zone.id, zone);
-    return zone;
+    return this.#directory.createZone(name, options);
   }
 
   /** Every zone, in creation order. */
   async listZones(): Promise<ZoneInfo[]> {
     this.#requireOpen();
-    return [...this.#zones.values()];
+    return this.#directory.listZones();
   }
 
   /** A zone by id or name (case-insensitive), or undefined. */
   async getZone(nameOrId: string): Promise<ZoneInfo | undefined> {
     this.#requireOpen();
-    const key = nameOrId.trim().toLowerCase();
-    if (isId(key) && this.#zones.has(key)) return this.#zones.get(key);
-    return [...this.#zones.values()].find((z) => z.name === key);
+    return this.#directory.known(nameOrId);
   }
 
   /** Deletes a zone and all of its data; false when there is no such zone. */
   async deleteZone(nameOrId: string): Promise<boolean> {
-    const zone = await this.getZone(nameOrId);
-    if (zone === undefined) return false;
-    await this.#registry().remove(zone.id);
-    this.#zones.delete(zone.id);
-    await this.#zoneStub(zone.id).destroy();
-    return true;
+    this.#requireOpen();
+    return this.#directory.deleteZone(nameOrId);
+  }
+
+  /** Every row of a zone's tables, to move the zone to another runtime (`zone-dump.ts`). */
+  async dumpZone(zoneId: string): Promise<ZoneDump> {
+    return this.#zoneStub(this.#mustZone(zoneId).id).dump();
   }
 
   /** PITR: a bookmark of the zone's storage now. */
@@ -249,8 +192,7 @@ export class Engine {
 
   #mustZone(nameOrId: string): ZoneInfo {
     this.#requireOpen();
-    const key = nameOrId.toLowerCase();
-    const zone = this.#zones.get(key) ?? [...this.#zones.values()].find((z) => z.name === key);
+    const zone = this.#directory.known(nameOrId);
     if (zone === undefined) throw ApiError.of('zoneNotFound', `zone ${nameOrId} not found`);
     return zone;
   }
@@ -270,14 +212,15 @@ export class Engine {
     return this.#zonesNs.get(id);
   }
 
-  #registry(): ObjectStub<RegistryApi> {
-    return this.#registryNs.get('zones');
-  }
-
   #requireOpen(): void {
-    if (this.#closed) throw new ApiError(503, [{ code: 10500, message: 'the engine is closed' }]);
+    if (this.#closed) throw closedError();
   }
 }
+
+function closedError(): ApiError {
+  return new ApiError(503, [{ code: 10500, message: 'the engine is closed' }]);
+}
+
 
 /**
  * A deep copy of an answer. Answers are JSON-shaped (they are what `serve` serialises): plain objects,
@@ -296,8 +239,4 @@ function copyAnswer<T>(value: T): T {
     else out[key] = copy;
   }
   return out as T;
-}
-
-function zoneExists(name: string): ApiError {
-  return ApiError.of('zoneExists', `zone ${name} already exists; choose another name or use the existing zone`, { pointer: '/name' });
 }

@@ -1,12 +1,15 @@
 /**
  * Identifiers and timestamps the engine assigns: ids are 32 lowercase hex characters (like the real
- * service's), timestamps RFC 3339 in UTC with milliseconds.
+ * service's), timestamps RFC 3339 in UTC with milliseconds. Randomness comes from Web Crypto
+ * (`globalThis.crypto`), which Node 20 and workerd both provide: the zone object runs on either.
  */
-import { randomBytes } from 'node:crypto';
 
 /** A new random 32-hex-character id. */
 export function newId(): string {
-  return randomBytes(16).toString('hex');
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
 }
 
 /** True for a 32-character lowercase hex id. */

@@ -8,9 +8,10 @@ export { startServer, type RunningServer, type ServerOptions } from './server/se
 export { loadCredentials, CredentialEnv, CredentialLimits, type Credential } from './server/credentials.js';
 export { DefaultMaxBodyBytes } from './server/body.js';
 export {
-  DefaultPlanLimits, loadPlanLimitsFile, resolvePlanLimits,
+  DefaultPlanLimits, resolvePlanLimits, validatePlanLimits,
   type PlanLimitsConfig, type PlanLimitsOverride, type TierLimits, type Feature,
 } from './limits.js';
+export { loadPlanLimitsFile } from './limits-file.js';
 export { ApiError, ApiErrorCodes, type ApiErrorKind } from './api-errors.js';
 export { PageLimits } from './envelope.js';
 export { FilterLimits } from './filters/constants.js';
@@ -48,3 +49,5 @@ export type { Entrypoint, EntrypointRule as EntrypointRuleRecord, StoredRuleset,
 export type { PreviousWafSettings, WafOverride } from './previous-waf/model.js';
 // Page Rules (seed 002's subset): what the offline trace and `zonewall migrate` read of them.
 export { pageRuleExpression, pageRulesInEvaluationOrder, wafEffect, type PageRuleLike, type PageRuleWafEffect } from './page-rules/index.js';
+// The workerd runtime of `zonewall serve --runtime workerd` (deploy/worker run by Miniflare).
+export { startWorkerdServer, WorkerdStateFolder, WorkerCompatibility, defaultWorkerScript, type WorkerdServerOptions, type RunningWorkerd } from './workerd-host.js';

@@ -3,14 +3,13 @@
  * §3): firewall rule quota free 5, pro 20, business 100, enterprise 1000; the `log` action on
  * Enterprise only; the `matches` operator on Business and Enterprise; WAF custom rules free 5, pro 20,
  * business 100, enterprise 1000, with a custom block response from Pro (custom-rules.md §2.6). Everything is configurable
- * (`EngineOptions.limits`, `zonewall serve --limits FILE`), tier by tier and field by field.
+ * (`EngineOptions.limits`, `zonewall serve --limits FILE`: `limits-file.ts`), tier by tier and field by field.
  *
  * Decision: the quota counts *active* rules, i.e. rules that are not paused (the reference says
  * "counting active rules"). Paused rules never count, so a zone may hold more rules than its quota
  * as long as no more than the quota are active; creating, unpausing or bulk-writing rules that
  * would make the active count exceed the quota is refused.
  */
-import { readFileSync } from 'node:fs';
 import { CustomRuleQuota } from '../api/index.js';
 import { ZonewallError } from '../errors.js';
 import { PlanTiers, type PlanTier } from './types.js';
@@ -52,18 +51,6 @@ export function resolvePlanLimits(override: PlanLimitsOverride = {}): PlanLimits
   const out = {} as PlanLimitsConfig;
   for (const tier of PlanTiers) out[tier] = { ...DefaultPlanLimits[tier], ...override[tier] };
   return out;
-}
-
-/** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`. */
-export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file}: ${(err as Error).message}`, { cause: err });
-  }
-  validatePlanLimits(parsed, file);
-  return parsed as PlanLimitsOverride;
 }
 
 /** Throws naming the bad entry unless `value` is a well-formed `PlanLimitsOverride`. */

@@ -19,6 +19,7 @@ import type { PlanLimitsConfig } from './limits.js';
 import { routeKey } from './router.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
+import { dumpZone, loadZone, type ZoneDump } from './zone-dump.js';
 
 /** One request as it crosses the stub: plain data only. */
 export interface ZoneCall {
@@ -68,6 +69,10 @@ export interface ZoneObjectApi {
   restore(bookmark: string): Promise<void>;
   ping(): boolean;
   destroy(): Promise<void>;
+  /** Every row of the zone's tables (moving a zone to another runtime). */
+  dump(): ZoneDump;
+  /** Replaces the zone's rows with a dump's, in one transaction. */
+  load(dump: ZoneDump): void;
 }
 
 /** Builds the zone object class bound to `deps`. */
@@ -166,6 +171,15 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     /** A no-op event: starts (or restarts) the object. */
     ping(): boolean {
       return true;
+    }
+
+    dump(): ZoneDump {
+      return dumpZone(this.#state.storage.sql);
+    }
+
+    load(dump: ZoneDump): void {
+      this.#memo.clear();
+      this.#state.storage.transactionSync(() => loadZone(this.#state.storage.sql, dump));
     }
 
     /** Deletes all of the zone's storage (zone deletion). */

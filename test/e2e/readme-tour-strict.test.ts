@@ -1,6 +1,6 @@
 /**
  * The README's remote tour, exactly as written, against `zonewall serve --strict` (the real API's
- * shapes only): the block is read from README.md, each `npx zonewall` line runs as a child process
+ * shapes only) and against `zonewall serve --runtime workerd` (the Worker in Miniflare): the block is read from README.md, each `npx zonewall` line runs as a child process
  * in a fresh directory holding the examples, `export` lines set the environment, and the `serve`
  * line starts the server with `--strict` on a free port (the URL the tour exports is pointed at
  * it). Every command must succeed, and a second plan must find nothing to change.
@@ -23,19 +23,19 @@ function assignments(text: string): [string, string][] {
   return text.split(/\s+/).map((kv) => kv.split('=') as [string, string]);
 }
 
-let tmp: ReturnType<typeof tempDir>;
-let served: Served | undefined;
-beforeAll(() => {
-  requireBuild();
-  tmp = tempDir('tour-strict');
-  cpSync(join(repoRoot, 'examples'), join(tmp.dir, 'examples'), { recursive: true });
-});
-afterAll(async () => {
-  await served?.stop();
-  tmp?.cleanup();
-});
+for (const serveArgs of [['--strict'], ['--runtime', 'workerd']]) describe(`the README tour against zonewall serve ${serveArgs.join(' ')}`, () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let served: Served | undefined;
+  beforeAll(() => {
+    requireBuild();
+    tmp = tempDir('tour-remote');
+    cpSync(join(repoRoot, 'examples'), join(tmp.dir, 'examples'), { recursive: true });
+  });
+  afterAll(async () => {
+    await served?.stop();
+    tmp?.cleanup();
+  });
 
-describe('the README tour against zonewall serve --strict', () => {
   it('runs every command as written', async () => {
     const lines = remoteTour();
     expect(lines.some((l) => l.includes('--against-zone'))).toBe(true);
@@ -50,7 +50,7 @@ describe('the README tour against zonewall serve --strict', () => {
       const args = line.slice('npx zonewall '.length).replace(/\s*&$/, '').split(/\s+/);
       if (args[0] === 'serve') {
         const stateDir = args[args.indexOf('--state-dir') + 1]!;
-        served = await startServe(stateDir, env.ZONEWALL_SERVE_TOKEN, { args: ['--strict'], cwd: tmp.dir });
+        served = await startServe(stateDir, env.ZONEWALL_SERVE_TOKEN, { args: serveArgs, cwd: tmp.dir });
         servedPort = new URL(served.url).port;
         continue;
       }

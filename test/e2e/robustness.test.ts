@@ -68,12 +68,12 @@ describe('export to a closed pipe', () => {
 });
 
 describe('zonewall serve on a busy port', () => {
-  it('says so in one line and exits 1', async () => {
+  it.each([[[]], [['--runtime', 'workerd']]])('says so in one line and exits 1 (%j)', async (runtime: string[]) => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const r = await zonewall(['serve', '--port', String(port), '--state-dir', join(tmp.dir, 'busy-state')], { env: { ZONEWALL_SERVE_TOKEN: 'busy-port-token-123' }, cwd: tmp.dir });
+      const r = await zonewall(['serve', ...runtime, '--port', String(port), '--state-dir', join(tmp.dir, `busy-state${runtime.length}`)], { env: { ZONEWALL_SERVE_TOKEN: 'busy-port-token-123' }, cwd: tmp.dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(`error: port ${port} on 127.0.0.1 is already in use (another zonewall serve?): stop it, or pass --port with another port (0 picks a free one)\n`);
     } finally {

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { startWorkerd } from '../helpers/workerd.js';
 import { Engine, startServer, type Credential, type EngineOptions, type Envelope, type PlanTier, type RunningServer } from '../../src/engine/index.js';
 
 /** The bearer token every test server accepts for all zones. */
@@ -22,11 +23,10 @@ export interface Reply {
   text: string;
 }
 
-/** A running engine + server in a temp directory. */
-export interface Harness {
+/** A server of the v4 API on either runtime, in a temp directory. */
+export interface HttpHarness {
   dir: string;
-  engine: Engine;
-  server: RunningServer;
+  server: { url: string };
   /** Calls the API with the all-zones bearer token (override with `headers`). */
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Creates a zone and returns its id. */
@@ -35,6 +35,12 @@ export interface Harness {
   stop(): Promise<void>;
   /** Stops everything and removes the directory. */
   cleanup(): Promise<void>;
+}
+
+/** A running engine + server in a temp directory (the built-in runtime). */
+export interface Harness extends HttpHarness {
+  engine: Engine;
+  server: RunningServer;
 }
 
 /** Extra credentials and engine options for a harness. */
@@ -71,6 +77,39 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     cleanup: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The same over `serve --runtime workerd` (deploy/worker in Miniflare): zones are created through
+ * the API (`POST /zones`), as a client of a deployed Worker would.
+ */
+export async function startWorkerdHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
+  const credentials: Credential[] = [
+    { type: 'token', token: TOKEN, zones: '*' },
+    { type: 'key', email: EMAIL, key: KEY, zones: '*' },
+    ...(options.credentials ?? []),
+  ];
+  const server = await startWorkerd({
+    credentials, strict: options.strict === true,
+    ...(options.dir !== undefined ? { dir: options.dir } : {}),
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+  });
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await server.close();
+  };
+  const api: HttpHarness['api'] = (method, path, body, headers) => send(server.url, method, path, body, { authorization: `Bearer ${TOKEN}`, ...headers });
+  return {
+    dir: server.dir, server, stop, api,
+    zone: async (name, plan = 'enterprise') => (result(await api('POST', '/zones', { name, plan_tier: plan })) as { id: string }).id,
+    cleanup: async () => {
+      await stop();
+      rmSync(server.dir, { recursive: true, force: true });
     },
   };
 }

@@ -15,7 +15,7 @@ import { validateExprRoutes } from '../../src/engine/filters/validate-expr.js';
 import { resources } from '../../src/engine/resources.js';
 import { Router, type RouteLike } from '../../src/engine/router.js';
 import { zoneRoutes } from '../../src/engine/zones/routes.js';
-import { TOKEN, result, startHarness, type Harness } from './helpers.js';
+import { TOKEN, result, startHarness, startWorkerdHarness, type HttpHarness } from './helpers.js';
 
 const allRoutes: RouteLike[] = [...zoneRoutes, ...validateExprRoutes, ...resources.flatMap((m) => m.routes)]
   .map((r) => ({ method: r.method, pattern: r.pattern }));
@@ -59,35 +59,40 @@ function raw(port: number, method: string, path: string): Promise<{ status: numb
   });
 }
 
-describe('HTTP: dot segments never reach another resource', () => {
-  let h: Harness;
-  let zone: string;
-  beforeAll(async () => {
-    h = await startHarness();
-    zone = await h.zone('dots.example');
-    result(await h.api('POST', `/zones/${zone}/filters`, [{ expression: 'ip.src eq 192.0.2.1', ref: 'one' }]));
-  });
-  afterAll(async () => { await h.cleanup(); });
+const runtimes: [string, typeof startWorkerdHarness][] = [['built-in runtime', startHarness], ['workerd runtime', startWorkerdHarness]];
 
-  it('DELETE /zones/Z/filters/.. and %2e%2e find no filter and leave the zone and its filters alone', async () => {
-    for (const id of ['..', '%2e%2e', '%2E%2E', '.%2e']) {
-      const reply = await raw(h.server.port, 'DELETE', `/zones/${zone}/filters/${id}`);
-      expect(reply.status, id).toBe(404);
+for (const [runtime, start] of runtimes) {
+  describe(`HTTP, ${runtime}: dot segments never reach another resource`, () => {
+    let h: HttpHarness;
+    const port = (): number => Number(new URL(h.server.url).port);
+    let zone: string;
+    beforeAll(async () => {
+      h = await start();
+      zone = await h.zone('dots.example');
+      result(await h.api('POST', `/zones/${zone}/filters`, [{ expression: 'ip.src eq 192.0.2.1', ref: 'one' }]));
+    });
+    afterAll(async () => { await h.cleanup(); });
+
+    it('DELETE /zones/Z/filters/.. and %2e%2e find no filter and leave the zone and its filters alone', async () => {
+      for (const id of ['..', '%2e%2e', '%2E%2E', '.%2e']) {
+        const reply = await raw(port(), 'DELETE', `/zones/${zone}/filters/${id}`);
+        expect(reply.status, id).toBe(404);
+        expect((await h.api('GET', `/zones/${zone}`)).status).toBe(200);
+        expect(result(await h.api('GET', `/zones/${zone}/filters`))).toHaveLength(1);
+      }
+    });
+
+    it('GET and DELETE with a dot zone id or rule id are 404s, never the parent', async () => {
+      for (const path of [`/zones/${zone}/firewall/rules/%2e%2e`, `/zones/${zone}/rulesets/%2e%2e`, `/zones/%2e%2e`, `/zones/.`, `/zones/${zone}/filters/.`]) {
+        const reply = await raw(port(), 'GET', path);
+        expect(reply.status, path).toBeGreaterThanOrEqual(400);
+        expect(reply.body.success).toBe(false);
+      }
+      expect((await raw(port(), 'DELETE', `/zones/${zone}/firewall/rules/..`)).status).toBeGreaterThanOrEqual(400);
       expect((await h.api('GET', `/zones/${zone}`)).status).toBe(200);
-      expect(result(await h.api('GET', `/zones/${zone}/filters`))).toHaveLength(1);
-    }
+    });
   });
-
-  it('GET and DELETE with a dot zone id or rule id are 404s, never the parent', async () => {
-    for (const path of [`/zones/${zone}/firewall/rules/%2e%2e`, `/zones/${zone}/rulesets/%2e%2e`, `/zones/%2e%2e`, `/zones/.`, `/zones/${zone}/filters/.`]) {
-      const reply = await raw(h.server.port, 'GET', path);
-      expect(reply.status, path).toBeGreaterThanOrEqual(400);
-      expect(reply.body.success).toBe(false);
-    }
-    expect((await raw(h.server.port, 'DELETE', `/zones/${zone}/firewall/rules/..`)).status).toBeGreaterThanOrEqual(400);
-    expect((await h.api('GET', `/zones/${zone}`)).status).toBe(200);
-  });
-});
+}
 
 describe('HTTP: a client that drops its upload', () => {
   it('is logged as one line, not as an internal failure with a stack trace', async () => {

@@ -3,11 +3,14 @@
  * (the PITR bookmark apply recorded), with the zone locked, and says what it did. Remote providers
  * keep no bookmarks: rollback refuses and says how to undo instead.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { acquireZoneLock, lockDir, lockKey, rollbackZone } from '../../apply/index.js';
+import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider, stateDirOption } from '../provider-options.js';
+import { addProviderOptions, openProvider, providerOptions, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { parseDuration } from './duration.js';
 
@@ -33,8 +36,20 @@ export const command: CommandModule = {
   },
 };
 
+/**
+ * A state directory served by `serve --runtime workerd` keeps its zones in workerd's objects, and
+ * workerd run locally has no point-in-time recovery: say so in one line instead of restoring the
+ * built-in copies the directory also holds.
+ */
+function refuseWorkerdState(stateDir: string | undefined): void {
+  if (stateDir === undefined || !existsSync(join(stateDir, WorkerdStateFolder))) return;
+  throw new ZonewallError('ERR_STORAGE_UNSUPPORTED',
+    `rollback: the zones of ${stateDir} run on the workerd runtime (serve --runtime workerd), which has no point-in-time recovery locally; undo the apply by applying the previous manifest (a deployed Worker restores with POST /client/v4/zones/ZONE_ID/pitr/restore {"at": TIME})`);
+}
+
 async function rollback(opts: RollbackOptions): Promise<number> {
   if (opts.zone === undefined || opts.zone === '') throw new ZonewallError('ERR_USAGE', '--zone is required');
+  refuseWorkerdState(providerOptions(opts, process.env).stateDir);
   const provider = await openProvider(opts, process.env);
   try {
     if (provider.kind !== 'engine') {

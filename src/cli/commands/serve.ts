@@ -7,11 +7,14 @@
  * With none configured the server refuses to start unless `--insecure-no-auth` is given, and then
  * says loudly that every request is allowed. `--strict` serves the real API's shapes only (no
  * zonewall extension fields or routes). The state directory defaults to the nearest `.zonewall/` (`findStateDir`). SIGINT
- * and SIGTERM stop the server and close the engine cleanly.
+ * and SIGTERM stop the server and close the engine cleanly. `--runtime workerd` serves the same API
+ * from the Worker of `deploy/worker` run by Miniflare (`engine/workerd-host.ts`).
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
-import { CredentialEnv, CredentialLimits, Engine, loadCredentials, loadPlanLimitsFile, startServer } from '../../engine/index.js';
+import {
+  CredentialEnv, CredentialLimits, Engine, loadCredentials, loadPlanLimitsFile, startServer, startWorkerdServer, type Credential, type PlanLimitsOverride,
+} from '../../engine/index.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 
@@ -26,7 +29,11 @@ interface ServeOptions {
   limits?: string;
   insecureNoAuth?: boolean;
   strict?: boolean;
+  runtime: string;
 }
+
+/** Where the zone objects run: this process (better-sqlite3), or workerd through Miniflare. */
+const Runtimes = ['builtin', 'workerd'] as const;
 
 /** The `serve` command. */
 export const command: CommandModule = {
@@ -41,6 +48,7 @@ export const command: CommandModule = {
       .option('--limits <file>', 'JSON file overriding plan quotas and entitlements per tier')
       .option('--insecure-no-auth', 'accept every request without credentials (local experiments only)')
       .option('--strict', 'answer with the real API\'s shapes only: no zonewall extension fields or routes')
+      .option('--runtime <runtime>', 'where zone objects run: builtin (this process) or workerd (the Worker of deploy/worker through Miniflare; state in STATE_DIR/workerd)', 'builtin')
       .addHelpText('after', `
 Credentials (never on the command line; tokens and keys: at least ${CredentialLimits.secretMinLength} characters, no whitespace):
   ${CredentialEnv.token}=...      bearer token (Authorization: Bearer), every zone
@@ -62,21 +70,19 @@ async function serve(opts: ServeOptions): Promise<void> {
       `no credentials configured: set ${CredentialEnv.token}, or ${CredentialEnv.email} and ${CredentialEnv.key}, ` +
         'or pass --credentials FILE; or, for local experiments only, --insecure-no-auth');
   }
+  if (!(Runtimes as readonly string[]).includes(opts.runtime)) throw new ZonewallError('ERR_USAGE', `--runtime must be one of ${Runtimes.join(', ')}, got ${opts.runtime}`);
   const limits = opts.limits !== undefined ? loadPlanLimitsFile(opts.limits) : undefined;
   const stateDir = stateDirOption(opts);
-  const engine = await Engine.open({ dir: stateDir, strict: opts.strict === true, ...(limits !== undefined ? { limits } : {}) });
-  let server;
-  try {
-    server = await startServer(engine, { port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true });
-  } catch (err) {
-    await engine.close();
-    throw err;
-  }
+  const server = opts.runtime === 'workerd'
+    ? await startWorkerd(opts, stateDir, port, credentials, limits)
+    : await startBuiltin(opts, stateDir, port, credentials, limits);
   if (opts.insecureNoAuth === true) {
     process.stderr.write('WARNING: --insecure-no-auth: authentication is OFF; every request to this server is allowed, for every zone.\n');
   }
-  process.stdout.write(`zonewall serve: listening on ${server.url} (state: ${stateDir}${opts.strict === true ? ', strict: real API shapes only' : ''}); Ctrl-C to stop\n`);
-  await new Promise<void>((resolve) => {
+  const notes = [`state: ${stateDir}`, ...(opts.runtime === 'workerd' ? ['runtime: workerd'] : []), ...(opts.strict === true ? ['strict: real API shapes only'] : [])];
+  // Listen for the signals before saying "listening": a client that stops the server as soon as
+  // it reads that line must not meet the default signal action (exit without closing).
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -86,6 +92,29 @@ async function serve(opts: ServeOptions): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  process.stdout.write(`zonewall serve: listening on ${server.url} (${notes.join(', ')}); Ctrl-C to stop\n`);
+  await stopped;
   await server.close();
-  await engine.close();
+}
+
+/** The built-in runtime: the engine in this process behind `node:http`. */
+async function startBuiltin(opts: ServeOptions, stateDir: string, port: number, credentials: Credential[], limits: PlanLimitsOverride | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const engine = await Engine.open({ dir: stateDir, strict: opts.strict === true, ...(limits !== undefined ? { limits } : {}) });
+  try {
+    const server = await startServer(engine, { port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true });
+    return { url: server.url, close: async () => { await server.close(); await engine.close(); } };
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+}
+
+/** The workerd runtime: deploy/worker in Miniflare, after importing the state directory's new zones. */
+async function startWorkerd(opts: ServeOptions, stateDir: string, port: number, credentials: Credential[], limits: PlanLimitsOverride | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const server = await startWorkerdServer({
+    dir: stateDir, port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true, strict: opts.strict === true,
+    ...(limits !== undefined ? { limits } : {}),
+  });
+  for (const name of server.imported) process.stderr.write(`zonewall serve: zone ${name} imported into the workerd runtime\n`);
+  return server;
 }

@@ -8,7 +8,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, apiMessage } from '../api-errors.js';
-import type { AuthScope } from '../types.js';
+import { ok } from '../envelope.js';
+import type { ApiResponse, AuthScope } from '../types.js';
 import type { Credential } from './credentials.js';
 
 /** Credentials prepared for constant-time lookups. */
@@ -63,6 +64,14 @@ export function parseBearer(value: string): string {
     throw new ApiError(400, [apiMessage('invalidHeaders', 'Invalid request headers', { chain: [{ code: 6111, message: 'Invalid format for Authorization header' }] })]);
   }
   return m[1]!;
+}
+
+/** `GET /user/tokens/verify`: the real service's token check, for both runtimes' servers. */
+export function verifyToken(method: string, authorization: string | undefined, store: CredentialStore): ApiResponse {
+  if (method !== 'GET') throw new ApiError(405, [{ code: 7001, message: `${method} is not allowed on /user/tokens/verify; allowed: GET` }], { allow: 'GET' });
+  if (authorization === undefined) throw ApiError.of('missingCredentials', 'Missing "Authorization" header: token verification needs a bearer token');
+  const token = store.token(parseBearer(authorization));
+  return ok({ id: token.id, status: 'active' }, { messages: [{ code: 10000, message: 'This API Token is valid and active' }] });
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {

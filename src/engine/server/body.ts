@@ -35,7 +35,42 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   if (size > maxBytes) throw tooLarge(maxBytes, size);
   if (size === 0) return undefined;
   checkContentType(req.headers['content-type']);
-  const text = Buffer.concat(chunks, size).toString('utf8');
+  return parseJson(Buffer.concat(chunks, size).toString('utf8'));
+}
+
+/**
+ * The same for a Fetch API `Request` (the Worker on workerd): the same limits, refusals and
+ * messages. An oversized upload is cut off at the limit (a Worker does not drain).
+ */
+export async function readJsonRequest(request: Request, maxBytes: number): Promise<unknown> {
+  if (request.body === null) return undefined;
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes, declared);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes, size);
+    }
+    chunks.push(value);
+  }
+  if (size === 0) return undefined;
+  checkContentType(request.headers.get('content-type') ?? undefined);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return parseJson(new TextDecoder().decode(bytes));
+}
+
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

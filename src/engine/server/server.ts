@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
 import type { Engine } from '../engine.js';
-import { errorResponse, noRouteError, ok } from '../envelope.js';
+import { errorResponse, noRouteError } from '../envelope.js';
 import type { ApiResponse, AuthScope } from '../types.js';
-import { CredentialStore, parseBearer } from './auth.js';
+import { CredentialStore, verifyToken as verifyTokenResponse } from './auth.js';
 import { DefaultMaxBodyBytes, readJsonBody } from './body.js';
 import type { Credential } from './credentials.js';
 
@@ -47,10 +47,7 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 /** Starts serving `engine` over HTTP. */
 export async function startServer(engine: Engine, options: ServerOptions): Promise<RunningServer> {
-  const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.includes(host) && !/^127\.\d+\.\d+\.\d+$/.test(host)) {
-    throw new ZonewallError('ERR_USAGE', `zonewall serve listens on loopback only (127.0.0.1, localhost, ::1); got host ${host}`);
-  }
+  const host = checkLoopback(options.host ?? '127.0.0.1');
   const store = new CredentialStore(options.credentials);
   const settings = {
     engine, store, insecure: options.insecureNoAuth === true, maxBodyBytes: options.maxBodyBytes ?? DefaultMaxBodyBytes,
@@ -78,6 +75,14 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
       server.closeAllConnections();
     }),
   };
+}
+
+/** `host` when it is a loopback address, else the refusal (both runtimes of `serve`). */
+export function checkLoopback(host: string): string {
+  if (!LOOPBACK.includes(host) && !/^127\.\d+\.\d+\.\d+$/.test(host)) {
+    throw new ZonewallError('ERR_USAGE', `zonewall serve listens on loopback only (127.0.0.1, localhost, ::1); got host ${host}`);
+  }
+  return host;
 }
 
 interface Settings {
@@ -112,11 +117,7 @@ async function handle(req: IncomingMessage, s: Settings): Promise<ApiResponse> {
 
 /** `GET /user/tokens/verify`: the real service's token check. */
 function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
-  if (req.method !== 'GET') throw new ApiError(405, [{ code: 7001, message: `${req.method} is not allowed on /user/tokens/verify; allowed: GET` }], { allow: 'GET' });
-  const header = req.headers.authorization;
-  if (header === undefined) throw ApiError.of('missingCredentials', 'Missing "Authorization" header: token verification needs a bearer token');
-  const token = s.store.token(parseBearer(header));
-  return ok({ id: token.id, status: 'active' }, { messages: [{ code: 10000, message: 'This API Token is valid and active' }] });
+  return verifyTokenResponse(req.method ?? 'GET', req.headers.authorization, s.store);
 }
 
 function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Buffer>): void {

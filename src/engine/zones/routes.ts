@@ -8,7 +8,7 @@ import { ZoneListParams, ZonePageLimits, ZonePaths } from '../../api/index.js';
 import { ApiError } from '../api-errors.js';
 import { zoneToJson } from './json.js';
 import { BodyReader, Problems, requireObject } from '../body-reader.js';
-import type { Engine } from '../engine.js';
+import type { ZoneDirectory } from '../dispatch.js';
 import { ok, page, parsePageRequest } from '../envelope.js';
 import type { HttpMethod } from '../router.js';
 import { allZones, inScope } from '../scope.js';
@@ -18,7 +18,7 @@ import { PlanTiers, type ApiRequest, type ApiResponse, type ZoneInfo } from '../
 export interface EngineRoute {
   method: HttpMethod;
   pattern: string;
-  handler(engine: Engine, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse>;
+  handler(engine: ZoneDirectory, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse>;
 }
 
 export { ZonePageLimits };
@@ -31,7 +31,7 @@ export const zoneRoutes: EngineRoute[] = [
   { method: 'DELETE', pattern: ZonePaths.item, handler: deleteZone },
 ];
 
-async function listZones(engine: Engine, req: ApiRequest): Promise<ApiResponse> {
+async function listZones(engine: ZoneDirectory, req: ApiRequest): Promise<ApiResponse> {
   const query = req.query ?? new URLSearchParams();
   const request = parsePageRequest(query, ZonePageLimits);
   const name = query.get(ZoneListParams.name)?.toLowerCase();
@@ -39,17 +39,17 @@ async function listZones(engine: Engine, req: ApiRequest): Promise<ApiResponse> 
   return page(zones.slice(request.offset, request.offset + request.perPage).map(zoneToJson), request, zones.length);
 }
 
-async function getZone(engine: Engine, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
+async function getZone(engine: ZoneDirectory, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
   return ok(zoneToJson(await zoneInScope(engine, req, params.zone_id!)));
 }
 
-async function deleteZone(engine: Engine, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
+async function deleteZone(engine: ZoneDirectory, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
   const zone = await zoneInScope(engine, req, params.zone_id!);
   await engine.deleteZone(zone.id);
   return ok({ id: zone.id });
 }
 
-async function createZone(engine: Engine, req: ApiRequest): Promise<ApiResponse> {
+async function createZone(engine: ZoneDirectory, req: ApiRequest): Promise<ApiResponse> {
   const problems = new Problems();
   const r = new BodyReader(requireObject(req.body, 'the zone to create, {"name": ..., "plan_tier": ...}'), '', problems);
   r.allowOnly(['name', 'plan_tier', 'waf']);
@@ -65,7 +65,7 @@ async function createZone(engine: Engine, req: ApiRequest): Promise<ApiResponse>
 }
 
 /** The zone `id` when the caller may see it; 404 when unknown, 403 when out of scope. */
-async function zoneInScope(engine: Engine, req: ApiRequest, id: string): Promise<ZoneInfo> {
+export async function zoneInScope(engine: ZoneDirectory, req: ApiRequest, id: string): Promise<ZoneInfo> {
   const zone = await engine.getZone(id);
   if (zone !== undefined && inScope(req.auth, zone)) return zone;
   if (!allZones(req.auth)) throw ApiError.of('forbidden', 'Authentication error');

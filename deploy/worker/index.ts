@@ -1,0 +1,48 @@
+/**
+ * The Worker: zonewall's engine on workerd. It serves the same v4 API as `zonewall serve`
+ * (`/client/v4`, the same routes, envelope and credentials) with the engine's own front
+ * (`V4Dispatcher`) and HTTP layer (`handleFetch`); each zone is one SQLite-backed Durable Object
+ * running the engine's zone object (`ZoneObject`), and a registry object lists the zones
+ * (`ZoneRegistry`). Deployed with `npx wrangler deploy` (`wrangler.jsonc`), or run locally by
+ * `zonewall serve --runtime workerd` through Miniflare. Bundled by `scripts/build-worker.mjs`.
+ */
+import { CredentialStore, RegistryDirectory, V4Dispatcher, handleFetch, resources, type FetchSettings } from '../../src/engine/workerd.js';
+import { credentialsOf, logError, maxBodyBytesOf, type Env } from './env.js';
+import { workerRoutes } from './routes.js';
+
+export { ZoneObject } from './zone-object.js';
+export { ZoneRegistry } from './registry.js';
+
+/** The settings of this isolate, built at its first request (the bindings do not change). */
+let settings: FetchSettings | undefined;
+
+function settingsOf(env: Env): FetchSettings {
+  // Stubs belong to the request that made them: take new ones for every call.
+  const zone = (id: string) => env.ZONES.get(env.ZONES.idFromName(id));
+  const registry = () => env.REGISTRY.get(env.REGISTRY.idFromName('zones'));
+  const directory = RegistryDirectory.lazy({
+    list: () => registry().list(),
+    add: (z) => registry().add(z),
+    remove: (id) => registry().remove(id),
+  }, zone);
+  const front = new V4Dispatcher({
+    resources, strict: env.ZONEWALL_STRICT === 'true', directory, logError,
+    zoneById: (id) => directory.zoneById(id),
+    callZone: (call) => zone(call.zone.id).handle(call),
+    extraRoutes: workerRoutes(env, directory),
+  });
+  return {
+    respond: (request) => front.respond(request),
+    store: new CredentialStore(credentialsOf(env)),
+    insecure: env.ZONEWALL_INSECURE_NO_AUTH === 'true',
+    maxBodyBytes: maxBodyBytesOf(env),
+    logError,
+  };
+}
+
+export default {
+  fetch(request: Request, env: Env): Promise<Response> {
+    settings ??= settingsOf(env);
+    return handleFetch(request, settings);
+  },
+};

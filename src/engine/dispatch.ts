@@ -1,0 +1,105 @@
+/**
+ * The front of the v4 API, shared by both runtimes of the zone objects: it matches the route (404 /
+ * 405 in the real envelope), serves the engine's own routes (zones, expression validation) through
+ * a `ZoneDirectory`, resolves the zone of a zone route, checks the caller's zone scope, and hands the
+ * call to the zone's object. The built-in host (`engine.ts`: objects in this process) and the Worker
+ * on workerd (`deploy/worker`: one Durable Object per zone) differ only in the directory and in how
+ * a call reaches a zone object (`callZone`).
+ */
+import { ApiError, apiMessage } from './api-errors.js';
+import type { ResourceModule } from './context.js';
+import { errorResponse, noRouteError } from './envelope.js';
+import { validateExprRoutes } from './filters/validate-expr.js';
+import { routeKey, Router, type HttpMethod } from './router.js';
+import { allZones, inScope } from './scope.js';
+import { ExtensionRoutes, withoutExtensions } from './strict.js';
+import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
+import type { ZoneCall } from './zone-object.js';
+import { zoneRoutes, type EngineRoute } from './zones/routes.js';
+
+/** The zones of one engine, as the engine's own routes (`zones/routes.ts`) use them. */
+export interface ZoneDirectory {
+  /** Every zone, in creation order. */
+  listZones(): Promise<ZoneInfo[]>;
+  /** A zone by id or name (case-insensitive), or undefined. */
+  getZone(nameOrId: string): Promise<ZoneInfo | undefined>;
+  /** Creates a zone (default plan: enterprise). Refuses a taken or malformed name. */
+  createZone(name: string, options?: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string }): Promise<ZoneInfo>;
+  /** Deletes a zone and all of its data; false when there is no such zone. */
+  deleteZone(nameOrId: string): Promise<boolean>;
+}
+
+/** What a `V4Dispatcher` is built from. */
+export interface DispatcherOptions {
+  resources: readonly ResourceModule[];
+  /** Real API shapes only (`serve --strict`). */
+  strict: boolean;
+  directory: ZoneDirectory;
+  /** The zone of a zone id, or undefined when the engine has no such zone. */
+  zoneById(id: string): ZoneInfo | undefined | Promise<ZoneInfo | undefined>;
+  /** Runs one call in the zone's object (one storage transaction per write). */
+  callZone(call: ZoneCall): Promise<ApiResponse>;
+  /** Where unexpected errors are reported. Never sent to clients. */
+  logError(message: string, err: unknown): void;
+  /** Routes of this runtime only (the Worker's PITR and import routes), served like the engine's. */
+  extraRoutes?: readonly EngineRoute[];
+}
+
+type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
+
+/** Routes v4 calls to the engine's routes and the zone objects. */
+export class V4Dispatcher {
+  readonly #options: DispatcherOptions;
+  readonly #router: Router<AnyRoute>;
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
+    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
+    const all = [...engineRoutes, ...zoneRoutesAll];
+    this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
+  }
+
+  /** One v4 API call. Never throws: failures are error envelopes. */
+  async respond(request: ApiRequest): Promise<ApiResponse> {
+    try {
+      return await this.#dispatch(request);
+    } catch (err) {
+      if (err instanceof ApiError) return errorResponse(err);
+      this.#options.logError(`${request.method} ${request.path} failed`, err);
+      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+    }
+  }
+
+  async #dispatch(request: ApiRequest): Promise<ApiResponse> {
+    const method = request.method.toUpperCase();
+    const match = this.#router.match(method, request.path);
+    if (match.kind === 'none') throw noRouteError(request.path);
+    if (match.kind === 'method') {
+      throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
+    }
+    const { route, params } = match;
+    const answer = await this.#run(route, params, request);
+    return this.#options.strict ? withoutExtensions(route.pattern, answer) : answer;
+  }
+
+  async #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse> {
+    if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
+    const zone = await this.#zoneForRequest(request, params.zone_id!);
+    return this.#options.callZone({
+      route: routeKey(route),
+      params,
+      query: [...(request.query ?? new URLSearchParams())],
+      body: request.body,
+      zone,
+    });
+  }
+
+  /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */
+  async #zoneForRequest(request: ApiRequest, zoneId: string): Promise<ZoneInfo> {
+    const zone = await this.#options.zoneById(zoneId);
+    if (zone !== undefined && inScope(request.auth, zone)) return zone;
+    if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
+    throw noRouteError(request.path);
+  }
+}

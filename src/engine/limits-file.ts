@@ -1,0 +1,19 @@
+/**
+ * Reading `--limits FILE` from disk: the Node-only half of `limits.ts` (the zone object and the
+ * Worker on workerd use `limits.ts` alone, which touches no file system).
+ */
+import { readFileSync } from 'node:fs';
+import { ZonewallError } from '../errors.js';
+import { validatePlanLimits, type PlanLimitsOverride } from './limits.js';
+
+/** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`. */
+export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  validatePlanLimits(parsed, file);
+  return parsed as PlanLimitsOverride;
+}

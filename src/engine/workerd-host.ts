@@ -1,0 +1,183 @@
+/**
+ * `zonewall serve --runtime workerd`: the Worker of `deploy/worker` (its bundle, dist/worker/) run
+ * locally by Miniflare 3 and its workerd binary, each zone a SQLite-backed Durable Object persisted
+ * under `<state dir>/workerd/`. The state directory is held as `serve` holds it (one process).
+ *
+ * At start, the zones of the state directory's built-in engine (`zonewall engine zone create
+ * --state-dir ...`) that were never imported are copied into the Worker, ids, plans and every row
+ * included (`zone-dump.ts`); `workerd/imported.json` lists the ids imported, so a zone deleted
+ * through the API later does not come back. Miniflare is loaded only here, on demand: it is a
+ * development dependency.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ZonewallError } from '../errors.js';
+import { makePrivateDir } from '../lock-file.js';
+import { Engine } from './engine.js';
+import type { PlanLimitsOverride } from './limits.js';
+import { checkLoopback, type RunningServer } from './server/server.js';
+import type { Credential } from './server/credentials.js';
+import { lockStateDir } from './state-lock.js';
+import type { ZoneInfo } from './types.js';
+import type { ZoneDump } from './zone-dump.js';
+
+/** Options of `startWorkerdServer` (those of `serve`). */
+export interface WorkerdServerOptions {
+  /** The state directory (the Worker's objects live in its `workerd/` folder). */
+  dir: string;
+  /** TCP port; 0 picks a free one. */
+  port?: number;
+  /** Loopback only. */
+  host?: string;
+  credentials: Credential[];
+  insecureNoAuth?: boolean;
+  strict?: boolean;
+  limits?: PlanLimitsOverride;
+  maxBodyBytes?: number;
+  /** The Worker bundle; default dist/worker/index.js of this package (`npm run build`). */
+  scriptPath?: string;
+  lockTimeoutMs?: number;
+}
+
+/** A started workerd runtime. */
+export interface RunningWorkerd extends RunningServer {
+  /** Names of the zones imported from the built-in engine at this start. */
+  imported: string[];
+}
+
+/** The Worker's folder inside a state directory: present once `serve --runtime workerd` ran there. */
+export const WorkerdStateFolder = 'workerd';
+
+/** The compatibility settings of `deploy/worker/wrangler.jsonc`, which a test keeps equal. */
+export const WorkerCompatibility = { date: '2025-07-18', flags: ['nodejs_compat'] } as const;
+
+/** The default bundle path: dist/worker/index.js, two levels up from this module (src/engine, dist/bundle). */
+export function defaultWorkerScript(): string {
+  return fileURLToPath(new URL('../../dist/worker/index.js', import.meta.url));
+}
+
+/** Starts the Worker in Miniflare, after importing the state directory's new built-in zones. */
+export async function startWorkerdServer(options: WorkerdServerOptions): Promise<RunningWorkerd> {
+  const host = checkLoopback(options.host ?? '127.0.0.1');
+  const scriptPath = options.scriptPath ?? defaultWorkerScript();
+  if (!existsSync(scriptPath)) throw new ZonewallError('ERR_USAGE', `the Worker bundle ${scriptPath} is missing: run npm run build`);
+  const { Miniflare } = await loadMiniflare();
+  if ((options.port ?? 0) !== 0) await probePort(host, options.port!);
+  const state = join(options.dir, WorkerdStateFolder);
+  const pending = await builtInZones(options.dir, importedIds(state), options.lockTimeoutMs ?? 0);
+  const unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
+  const importer: Credential = { type: 'token', token: `zw-import-${globalThis.crypto.randomUUID()}`, zones: '*' };
+  let mf: InstanceType<typeof Miniflare> | undefined;
+  try {
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    mf = new Miniflare({
+      modules: true, scriptPath, modulesRoot: join(scriptPath, '..'),
+      compatibilityDate: WorkerCompatibility.date, compatibilityFlags: [...WorkerCompatibility.flags],
+      durableObjects: { ZONES: { className: 'ZoneObject', useSQLite: true }, REGISTRY: { className: 'ZoneRegistry', useSQLite: true } },
+      durableObjectsPersist: state,
+      bindings: bindingsOf(options, pending.length > 0 ? importer : undefined),
+      host, port: options.port ?? 0,
+    });
+    keepSignals(signalListeners);
+    const origin = (await mf.ready).origin;
+    const url = `${origin}/client/v4`;
+    const imported = await importZones(url, importer, pending, state);
+    const running = mf;
+    return {
+      url, port: Number(new URL(origin).port), imported,
+      close: async () => {
+        try {
+          await running.dispose();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (err) {
+    await mf?.dispose();
+    unlock();
+    throw err;
+  }
+}
+
+/**
+ * Miniflare exits the process on SIGINT/SIGTERM (its exit hook) before `serve` could stop in
+ * order; its signal listeners are removed again (its exit listener stays, so workerd never
+ * outlives the process): the owner of the server closes it.
+ */
+function keepSignals(before: Record<'SIGINT' | 'SIGTERM', NodeJS.SignalsListener[]>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.off(signal, listener);
+  }
+}
+
+/**
+ * Throws Node's EADDRINUSE error (which the CLI words as for the built-in runtime) when the port is
+ * taken: workerd would only print a fatal stack trace and fail to start.
+ */
+async function probePort(host: string, port: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+async function loadMiniflare(): Promise<typeof import('miniflare')> {
+  try {
+    return await import('miniflare');
+  } catch (err) {
+    throw new ZonewallError('ERR_USAGE', '--runtime workerd needs the npm package miniflare 3 (npm install --save-dev miniflare@3)', { cause: err });
+  }
+}
+
+function bindingsOf(o: WorkerdServerOptions, importer: Credential | undefined): Record<string, string> {
+  const credentials = importer === undefined ? o.credentials : [...o.credentials, importer];
+  return {
+    ...(credentials.length > 0 ? { ZONEWALL_CREDENTIALS: JSON.stringify(credentials) } : {}),
+    ...(o.insecureNoAuth === true ? { ZONEWALL_INSECURE_NO_AUTH: 'true' } : {}),
+    ...(o.strict === true ? { ZONEWALL_STRICT: 'true' } : {}),
+    ...(o.limits !== undefined ? { ZONEWALL_LIMITS: JSON.stringify(o.limits) } : {}),
+    ...(o.maxBodyBytes !== undefined ? { ZONEWALL_MAX_BODY_BYTES: String(o.maxBodyBytes) } : {}),
+    ...(importer !== undefined ? { ZONEWALL_IMPORTS: 'true' } : {}),
+  };
+}
+
+function importedIds(state: string): Set<string> {
+  const file = join(state, 'imported.json');
+  return new Set(existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : []);
+}
+
+/** The built-in engine's zones not imported yet, with their rows (the engine holds the directory meanwhile). */
+async function builtInZones(dir: string, done: Set<string>, lockTimeoutMs: number): Promise<{ zone: ZoneInfo; dump: ZoneDump }[]> {
+  makePrivateDir(dir);
+  const engine = await Engine.open({ dir, lockTimeoutMs });
+  try {
+    const zones = (await engine.listZones()).filter((z) => !done.has(z.id));
+    return await Promise.all(zones.map(async (zone) => ({ zone, dump: await engine.dumpZone(zone.id) })));
+  } finally {
+    await engine.close();
+  }
+}
+
+async function importZones(url: string, importer: Credential, pending: { zone: ZoneInfo; dump: ZoneDump }[], state: string): Promise<string[]> {
+  if (pending.length === 0) return [];
+  const ids = importedIds(state);
+  const names: string[] = [];
+  for (const p of pending) {
+    const res = await fetch(`${url}/zonewall/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${importer.type === 'token' ? importer.token : ''}`, 'content-type': 'application/json' },
+      body: JSON.stringify(p),
+    });
+    const body = (await res.json()) as { success: boolean; result: { imported: boolean } | null; errors: { message: string }[] };
+    if (!body.success) throw new ZonewallError('ERR_IO', `could not import zone ${p.zone.name} into the workerd runtime: ${body.errors.map((e) => e.message).join('; ')}`);
+    if (body.result?.imported === true) names.push(p.zone.name);
+    ids.add(p.zone.id);
+  }
+  writeFileSync(join(state, 'imported.json'), `${JSON.stringify([...ids])}\n`, { mode: 0o600 });
+  return names;
+}
