@@ -55,6 +55,8 @@ describe('saved plans', () => {
     // `waf_migration` makes the plan read the migration status, whose `old_waf_status` is the switch.
     const file = writeManifest(tmp.dir, 'zone.yaml', `${v1}waf_migration: none\n`);
     const out = join(tmp.dir, 'plan.json');
+    // A zone that exists: a plan creates none, and the switch is the live zone's.
+    await withEngine(state, (engine) => engine.createZone(ZONE, { plan: 'enterprise' }));
     expect((await cli('plan', file, '--out', out)).code).toBe(0);
     await withEngine(state, async (engine) => {
       const zone = (await engine.getZone(ZONE))!;
