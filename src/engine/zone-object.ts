@@ -16,6 +16,7 @@ import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute }
 import { errorResponse } from './envelope.js';
 import { timestamp } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
+import { resetListViews } from './list-view.js';
 import { routeKey } from './router.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
@@ -82,6 +83,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
 
     constructor(state: ZoneObjectState, _env: unknown) {
       this.#state = state;
+      resetListViews(state.storage.sql);
       state.storage.transactionSync(() => {
         for (const m of deps.resources) for (const ddl of m.schema) state.storage.sql.exec(ddl);
       });
@@ -144,6 +146,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     /** Runs the modules' one-time creation hooks. */
     init(zone: ZoneInfo, options: ZoneCreateOptions): void {
       this.#memo.clear();
+      resetListViews(this.#state.storage.sql);
       const now = timestamp();
       this.#state.storage.transactionSync(() => {
         for (const m of deps.resources) {
@@ -171,6 +174,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     /** Deletes all of the zone's storage (zone deletion). */
     async destroy(): Promise<void> {
       this.#memo.clear();
+      resetListViews(this.#state.storage.sql);
       await this.#state.storage.deleteAll();
     }
   };
