@@ -47,10 +47,16 @@ export interface ZoneObjectState {
 /** How many memoised read answers a zone object keeps (oldest dropped first). */
 const MEMO_ENTRIES = 64;
 
-/** The memo key of a read: route, path parameters and the query in a stable order. */
+/**
+ * The memo key of a read: route, path parameters and the query in a stable order, each string
+ * length-prefixed so that no two reads share a key (cheaper than JSON on the hot path).
+ */
 function memoKey(call: ZoneCall): string {
-  const query = [...call.query].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return JSON.stringify([call.route, call.params, query]);
+  let key = call.route;
+  for (const name in call.params) key += `|${name.length}:${name}${call.params[name]!.length}:${call.params[name]}`;
+  const query = call.query.length > 1 ? [...call.query].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : call.query;
+  for (const [name, value] of query) key += `?${name.length}:${name}${value.length}:${value}`;
+  return key;
 }
 
 /** What the zone object's class is built from. */
@@ -93,18 +99,9 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     handle(call: ZoneCall): ApiResponse {
       const route = routes.get(call.route);
       if (route === undefined) throw new Error(`zone object: no route ${call.route}`);
-      const ctx: ZoneRequestContext = {
-        sql: this.#state.storage.sql,
-        zone: call.zone,
-        limits: deps.planLimits[call.zone.plan],
-        planLimits: deps.planLimits,
-        params: call.params,
-        query: new URLSearchParams(call.query),
-        body: call.body,
-        now: timestamp(),
-      };
-      if (route.method === 'GET') return this.#read(route, call, ctx);
+      if (route.method === 'GET') return this.#read(route, call);
       this.#memo.clear();
+      const ctx = this.#context(call);
       try {
         return this.#state.storage.transactionSync(() => route.handler(ctx));
       } catch (err) {
@@ -120,13 +117,13 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
      * answer repeats from the memo, which every write request clears: the zone object is the only
      * writer of its storage, so a memoised answer is exactly what the SQL would say again.
      */
-    #read(route: ZoneRoute, call: ZoneCall, ctx: ZoneRequestContext): ApiResponse {
+    #read(route: ZoneRoute, call: ZoneCall): ApiResponse {
       const key = route.cacheable === true ? memoKey(call) : undefined;
       const hit = key === undefined ? undefined : this.#memo.get(key);
       if (hit !== undefined) return hit;
       let response: ApiResponse;
       try {
-        response = route.handler(ctx);
+        response = route.handler(this.#context(call));
       } catch (err) {
         return this.#failure(call, err);
       }
@@ -135,6 +132,20 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
         this.#memo.set(key, response);
       }
       return response;
+    }
+
+    /** The handler's view of one call (built only when a handler runs, not for a memo hit). */
+    #context(call: ZoneCall): ZoneRequestContext {
+      return {
+        sql: this.#state.storage.sql,
+        zone: call.zone,
+        limits: deps.planLimits[call.zone.plan],
+        planLimits: deps.planLimits,
+        params: call.params,
+        query: new URLSearchParams(call.query),
+        body: call.body,
+        now: timestamp(),
+      };
     }
 
     #failure(call: ZoneCall, err: unknown): ApiResponse {

@@ -12,7 +12,7 @@ import type { Engine } from '../engine.js';
 import { errorResponse, noRouteError, ok } from '../envelope.js';
 import type { ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, parseBearer } from './auth.js';
-import { DefaultMaxBodyBytes, readJsonBody } from './body.js';
+import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
 import type { Credential } from './credentials.js';
 
 /** Options of `startServer`. */
@@ -96,7 +96,8 @@ async function handle(req: IncomingMessage, s: Settings): Promise<ApiResponse> {
     const path = pathname.slice(PREFIX.length) || '/';
     const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(req.headers);
     if (path.replace(/\/$/, '') === '/user/tokens/verify') return verifyToken(req, s);
-    const body = await readJsonBody(req, s.maxBodyBytes);
+    // Most reads have no body: no await (a turn of the microtask queue) for nothing.
+    const body = hasBody(req) ? await readJsonBody(req, s.maxBodyBytes) : undefined;
     return await s.engine.respond({ method: req.method ?? 'GET', path, query, body, ...(auth !== undefined ? { auth } : {}) });
   } catch (err) {
     if (err instanceof ApiError) return errorResponse(err);
