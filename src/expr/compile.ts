@@ -53,15 +53,18 @@ class Compiler implements ExprCompiler {
     switch (expr.type) {
       case 'const': { const v = expr.value; return () => v; }
       case 'not': {
-        const test = fieldTestOf(expr, this.lists);
+        const test = this.test(expr);
         if (test !== undefined) return testFn(test);
         const arg = this.bool(expr.arg);
         return (ctx) => !arg(ctx);
       }
       case 'logical': return this.logical(expr);
-      case 'quantifier': return this.quantifier(expr);
+      case 'quantifier': {
+        const test = this.test(expr);
+        return test !== undefined ? testFn(test) : this.quantifier(expr);
+      }
       case 'comparison': {
-        const test = fieldTestOf(expr, this.lists);
+        const test = this.test(expr);
         return test !== undefined ? testFn(test) : this.comparison(expr);
       }
     }
@@ -75,11 +78,11 @@ class Compiler implements ExprCompiler {
    */
   root(expr: Expression): CompiledFilter {
     const items = expr.type === 'logical' && expr.items.length === 2 && expr.op !== 'xor' ? expr.items : undefined;
-    const ta = fieldTestOf(items?.[0] ?? expr, this.lists);
+    const ta = this.test(items?.[0] ?? expr);
     if (ta !== undefined && items === undefined) return (r) => runTest(contextOf(r), ta);
     if (ta !== undefined && items !== undefined) {
       const and = (expr as LogicalExpr).op === 'and';
-      const tb = fieldTestOf(items[1]!, this.lists);
+      const tb = this.test(items[1]!);
       if (tb !== undefined) {
         return and
           ? (r) => { const ctx = contextOf(r); return runTest(ctx, ta) && runTest(ctx, tb); }
@@ -94,6 +97,11 @@ class Compiler implements ExprCompiler {
     return (r) => fn(contextOf(r));
   }
 
+  /** The field test of `expr` (see `field-test.ts`), or undefined. */
+  private test(expr: Expression): FieldTest | undefined {
+    return fieldTestOf(expr, this.lists, (value) => compileValue(value, this));
+  }
+
   vector(expr: Expression): VectorFn {
     switch (expr.type) {
       case 'not': { const arg = this.vector(expr.arg); return (ctx) => arg(ctx).map((b) => !b); }
@@ -104,7 +112,7 @@ class Compiler implements ExprCompiler {
   }
 
   private logical(expr: LogicalExpr): BoolFn {
-    const tests = expr.items.map((i) => fieldTestOf(i, this.lists));
+    const tests = expr.items.map((i) => this.test(i));
     const items = expr.items.map((i, k) => (tests[k] !== undefined ? testFn(tests[k]) : this.bool(i)));
     if (expr.op === 'xor') return (ctx) => items.reduce((acc, f) => acc !== f(ctx), false);
     if (items.length === 2) {

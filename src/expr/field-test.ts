@@ -18,19 +18,23 @@
  * | Lt .. Ge    | `v < lit` ... (Int; a missing value never orders)                        |
  * | True / NotTrue | `v === true` / `v !== true` (a plain Bool field, and `not` of it)     |
  * | Pred        | present and `pred(v)`: any other comparison, through its predicate       |
+ * | Any / All   | `any(f[key][*] op rhs)` / `all(...)`: the elements of `v.get(key)` (`eq` inline, else `pred`) |
  *
- * Missing values are `undefined`, which never equals a literal, is never in a set and never orders.
+ * A test reads a plain field by slot, or, for any other value that is not mapped (a call such as
+ * `lower(http.host)`, an index), calls its compiled value function. Missing values are
+ * `undefined`, which never equals a literal, is never in a set and never orders.
  */
 import type { ComparisonExpr, ComparisonOp, Expression, Rhs, SetItem, ValueExpr } from './ast.js';
 import { isLiteral } from './ast.js';
 import type { ExecutionContext, Value } from './context.js';
+import type { ValueFn } from './compile-value.js';
 import { FIELD_SLOTS } from './context.js';
 import { compilePredicate, ipRange, RangeSet, type Lists, type Predicate } from './compile-rhs.js';
 import { parseIp } from './ip.js';
 import { valueInfo } from './typing.js';
 import { asciiLower, hasPrefix, parseWildcard } from './wildcard.js';
 
-const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred }
+const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
 
 const never: Predicate = () => false;
 
@@ -41,13 +45,21 @@ export class FieldTest {
   s0 = Infinity; e0 = -Infinity; s1 = Infinity; e1 = -Infinity;
   s2 = Infinity; e2 = -Infinity; s3 = Infinity; e3 = -Infinity;
   pred: Predicate = never;
+  /** The value's function when it is not a plain field (then `slot` is -1). */
+  value: ValueFn | null = null;
+  /** Any / All: the key of the container, and whether elements are compared with `eq lit`. */
+  key = '';
+  elementEq = false;
 
   constructor(readonly slot: number, readonly kind: Kind, readonly lit: string | number | bigint = '') {}
 }
 
+/** Compiles a value that is not a plain field (provided by the compiler). */
+export type ValueOf = (value: ValueExpr) => ValueFn;
+
 /** Runs a field test against the request in `ctx`. */
 export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
-  const v = ctx.field(t.slot);
+  const v = t.value === null ? ctx.field(t.slot) : t.value(ctx);
   switch (t.kind) {
     case Kind.Eq: return v === t.lit;
     case Kind.Ne: return v !== undefined && v !== t.lit;
@@ -66,7 +78,18 @@ export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
     case Kind.True: return v === true;
     case Kind.NotTrue: return v !== true;
     case Kind.Pred: return v !== undefined && t.pred(v);
+    case Kind.Any: return quantify(v, t, false);
+    case Kind.All: return quantify(v, t, true);
   }
+}
+
+/** `any`/`all` over the elements of `map.get(key)`; a missing container is empty (`any` false, `all` true). */
+function quantify(map: Value | undefined, t: FieldTest, all: boolean): boolean {
+  const c = map instanceof Map ? (map.get(t.key) as Value | undefined) : undefined;
+  if (c === undefined) return all;
+  const items: Iterable<Value> = Array.isArray(c) ? (c as readonly Value[]) : c instanceof Map ? (c.values() as Iterable<Value>) : [];
+  for (const x of items) if ((t.elementEq ? x === t.lit : t.pred(x)) !== all) return !all;
+  return all;
 }
 
 /** The slot of a plain field value (`http.host`, no index), or undefined. */
@@ -74,22 +97,52 @@ export function plainFieldSlot(value: ValueExpr): number | undefined {
   return value.base.type === 'field' && value.indexes.length === 0 ? FIELD_SLOTS.get(value.base.name) : undefined;
 }
 
-/** The field test of `expr`, or undefined when it is not a test of one plain field. */
-export function fieldTestOf(expr: Expression, lists: Lists): FieldTest | undefined {
+/**
+ * The field test of `expr`, or undefined when it is not one comparison of one value (a plain
+ * field, or with `valueOf` any value that is not mapped), `not` of a Bool one, or a quantifier
+ * over `field[key][*]`.
+ */
+export function fieldTestOf(expr: Expression, lists: Lists, valueOf?: ValueOf): FieldTest | undefined {
   if (expr.type === 'not') {
-    const inner = expr.arg.type === 'comparison' ? fieldTestOf(expr.arg, lists) : undefined;
-    return inner?.kind === Kind.True ? new FieldTest(inner.slot, Kind.NotTrue) : undefined;
+    const inner = expr.arg.type === 'comparison' ? fieldTestOf(expr.arg, lists, valueOf) : undefined;
+    if (inner?.kind !== Kind.True) return undefined;
+    const t = new FieldTest(inner.slot, Kind.NotTrue);
+    t.value = inner.value;
+    return t;
   }
+  if (expr.type === 'quantifier') return quantifierTest(expr, lists);
   if (expr.type !== 'comparison') return undefined;
-  if (expr.op === 'is_true' || expr.rhs === null) return affixTest(expr) ?? boolTest(expr.lhs);
+  const affix = expr.op === 'is_true' || expr.rhs === null ? affixTest(expr) : undefined;
+  if (affix !== undefined) return affix;
   const slot = plainFieldSlot(expr.lhs);
-  if (slot === undefined) return undefined;
+  if (slot === undefined) {
+    if (valueOf === undefined || valueInfo(expr.lhs).mapped) return undefined;
+    const t = testOfSlot(-1, expr, lists);
+    t.value = valueOf(expr.lhs);
+    return t;
+  }
+  return testOfSlot(slot, expr, lists);
+}
+
+function testOfSlot(slot: number, expr: ComparisonExpr, lists: Lists): FieldTest {
+  if (expr.op === 'is_true' || expr.rhs === null) return new FieldTest(slot, Kind.True);
   return literalTest(slot, expr.op, expr.rhs) ?? predicateTest(slot, expr, lists);
 }
 
-function boolTest(lhs: ValueExpr): FieldTest | undefined {
-  const slot = plainFieldSlot(lhs);
-  return slot === undefined ? undefined : new FieldTest(slot, Kind.True);
+/** `any(field[key][*] op rhs)` / `all(...)` of a plain field (the header maps). */
+function quantifierTest(expr: Extract<Expression, { type: 'quantifier' }>, lists: Lists): FieldTest | undefined {
+  const arg = expr.arg;
+  if (arg.type !== 'comparison' || arg.rhs === null || arg.lhs.base.type !== 'field') return undefined;
+  const [key, each, ...rest] = arg.lhs.indexes;
+  if (key?.kind !== 'key' || each?.kind !== 'each' || rest.length > 0) return undefined;
+  const slot = FIELD_SLOTS.get(arg.lhs.base.name);
+  if (slot === undefined) return undefined;
+  const elementEq = arg.op === 'eq' && arg.rhs.type === 'bytes';
+  const t = new FieldTest(slot, expr.op === 'all' ? Kind.All : Kind.Any, elementEq ? (arg.rhs as { value: string }).value : '');
+  t.key = key.value;
+  t.elementEq = elementEq;
+  if (!elementEq) t.pred = compilePredicate(arg.op, arg.rhs, valueInfo(arg.lhs).type, lists);
+  return t;
 }
 
 /** `starts_with(field, "lit")` / `ends_with(field, "lit")` standing as a Bool. */
