@@ -1,7 +1,9 @@
 /**
  * The compiler: a checked `Expression` to a tree of closures (wirefilter's design: no code
  * generation, every node specialised once). A Bool expression compiles to `BoolFn`; one over `[*]`
- * (Array<Bool>) to `VectorFn`. Semantics (reference §1.4, §5 and zonewall's choice 1):
+ * (Array<Bool>) to `VectorFn`. The leaves that decide most rules (a comparison of one value, a
+ * quantifier over `field[key][*]`) are field tests (`field-test.ts`): data run by one function that
+ * V8 inlines into the `and`/`or` closures and the filter's root. Semantics (reference §1.4, §5 and zonewall's choice 1):
  * - `and`/`or` short-circuit, `xor` is parity, `not` negates (element-wise on arrays); on arrays
  *   `and`/`or`/`xor` work element-wise and the result is as long as the shortest operand.
  * - A comparison whose left side is missing is false, for every operator including `ne`
@@ -10,7 +12,7 @@
  *   `all` true); of a missing Array<Bool> value, false.
  */
 import type { ComparisonExpr, Expression, LogicalExpr } from './ast.js';
-import { ExecutionContext, FIELD_SLOTS, type RequestFields } from './context.js';
+import { ExecutionContext, type RequestFields } from './context.js';
 import { compileMany, compileValue, type ExprCompiler } from './compile-value.js';
 import { compilePredicate, type Lists } from './compile-rhs.js';
 import { fusedQuantifier } from './compile-fused.js';

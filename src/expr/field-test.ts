@@ -93,7 +93,7 @@ function quantify(map: Value | undefined, t: FieldTest, all: boolean): boolean {
 }
 
 /** The slot of a plain field value (`http.host`, no index), or undefined. */
-export function plainFieldSlot(value: ValueExpr): number | undefined {
+function plainFieldSlot(value: ValueExpr): number | undefined {
   return value.base.type === 'field' && value.indexes.length === 0 ? FIELD_SLOTS.get(value.base.name) : undefined;
 }
 
