@@ -10,9 +10,10 @@
  *
  * A page answer is kept with the entries it was built from and reused, as the same object (so the
  * server's bytes of it are reused too), while those entries and the total are unchanged: a write
- * to one rule rebuilds one page, not all of them.
+ * to one rule rebuilds one page, not all of them, and that page's JSON text is assembled from its
+ * entries' texts (each made once), so only the changed rule is serialised again.
  */
-import { page, type PageRequest } from './envelope.js';
+import { pageWithTexts, type PageRequest } from './envelope.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse } from './types.js';
 
@@ -82,7 +83,7 @@ export class ListView<E extends ListEntry> {
     const rows = entries.slice(request.offset, request.offset + request.perPage);
     const cached = this.#pages.get(key);
     if (cached !== undefined && cached.total === entries.length && sameRows(cached.rows, rows)) return cached.response;
-    const response = page(rows.map((e) => e.json), request, entries.length);
+    const response = pageWithTexts(rows.map((e) => e.json), rows.map(textOf), request, entries.length);
     if (this.#pages.size >= PAGE_ENTRIES) this.#pages.clear();
     this.#pages.set(key, { rows, total: entries.length, response });
     return response;
@@ -119,6 +120,15 @@ export class ListView<E extends ListEntry> {
     }
     return lo;
   }
+}
+
+/** Each entry's JSON text, made once: a page rebuilt after a write serialises only its changed rows. */
+const texts = new WeakMap<ListEntry, string>();
+
+function textOf(entry: ListEntry): string {
+  let text = texts.get(entry);
+  if (text === undefined) texts.set(entry, (text = JSON.stringify(entry.json)));
+  return text;
 }
 
 function sameRows<E>(a: readonly E[], b: readonly E[]): boolean {

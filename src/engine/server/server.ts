@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
 import type { Engine } from '../engine.js';
-import { errorResponse, noRouteError, ok } from '../envelope.js';
+import { errorResponse, noRouteError, ok, serialisedBody } from '../envelope.js';
 import type { ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, parseBearer } from './auth.js';
 import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
@@ -131,7 +131,7 @@ function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object,
   const key = typeof body === 'object' && body !== null ? body : undefined;
   let json = key === undefined ? undefined : bytes.get(key);
   if (json === undefined) {
-    json = Buffer.from(JSON.stringify(body), 'utf8');
+    json = Buffer.from((key === undefined ? undefined : serialisedBody(key)) ?? JSON.stringify(body), 'utf8');
     if (key !== undefined) bytes.set(key, json);
   }
   res.writeHead(response.status, {
