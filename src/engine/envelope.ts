@@ -47,6 +47,27 @@ export function page(items: unknown[], request: PageRequest, totalCount: number)
   });
 }
 
+/** JSON texts of answer bodies assembled ahead from their items' texts (`pageWithTexts`). */
+const serialised = new WeakMap<object, string>();
+
+/**
+ * A list page as `page` builds it, whose items' JSON texts are known (kept with the items): the
+ * body's JSON text is assembled from them, exactly `JSON.stringify(body)`, for the server to send
+ * without serialising the page again (`serialisedBody`).
+ */
+export function pageWithTexts(items: unknown[], texts: readonly string[], request: PageRequest, totalCount: number): ApiResponse {
+  const response = page(items, request, totalCount);
+  const { result: _items, ...rest } = response.body;
+  // `result` is the body's first key (`ok`), and `rest` is never empty (`success`).
+  serialised.set(response.body, `{"result":[${texts.join(',')}],${JSON.stringify(rest).slice(1)}`);
+  return response;
+}
+
+/** The JSON text of an answer body assembled by `pageWithTexts`; undefined for any other. */
+export function serialisedBody(body: object): string | undefined {
+  return serialised.get(body);
+}
+
 /** Reads `page` and `per_page` (default limits: the filters and firewall rules lists'); out-of-range or non-integer values are refused naming the limit. */
 export function parsePageRequest(
   query: URLSearchParams,

@@ -43,7 +43,8 @@ export function splitPath(path: string): string[] | undefined {
   const parts = path.slice(1).replace(/\/$/, '').split('/');
   if (parts.length === 1 && parts[0] === '') return [];
   try {
-    return parts.map((s) => decodeURIComponent(s));
+    // Most segments have no escapes: decode only those that do (the same result, cheaper).
+    return parts.map((s) => (s.includes('%') ? decodeURIComponent(s) : s));
   } catch {
     return undefined;
   }
@@ -80,14 +81,12 @@ export class Router<R extends RouteLike> {
 
 function matchSegments(pattern: string[], path: string[]): Record<string, string> | undefined {
   if (pattern.length !== path.length) return undefined;
-  const params: Record<string, string> = {};
+  // Literal segments first: most routes fail there, before any parameter object is built.
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i]!;
-    if (p.startsWith(':')) {
-      if (path[i] === '') return undefined; // an empty id names nothing
-      params[p.slice(1)] = path[i]!;
-    }
-    else if (p !== path[i]) return undefined;
+    if (p.startsWith(':') ? path[i] === '' : p !== path[i]) return undefined; // an empty id names nothing
   }
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) if (pattern[i]!.startsWith(':')) params[pattern[i]!.slice(1)] = path[i]!;
   return params;
 }

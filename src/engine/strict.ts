@@ -37,12 +37,22 @@ const FieldDrops: Record<string, (item: Item) => Item> = {
   '/zones/:zone_id/waf_migration/status': withoutKey('waf_state'),
 };
 
+/**
+ * Stripped answers by the answer they were made from: a memoised answer comes back as the same
+ * object on every repeat read, and so does its stripped copy, whose bytes the server then keeps.
+ */
+const stripped = new WeakMap<ApiResponse, ApiResponse>();
+
 /** The answer of route `pattern` without zonewall's extension fields. */
 export function withoutExtensions(pattern: string, response: ApiResponse): ApiResponse {
   const drop = FieldDrops[pattern];
   const result = response.body.result;
   if (drop === undefined || result === null || typeof result !== 'object') return response;
-  const each = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? drop(v as Item) : v);
-  const stripped = Array.isArray(result) ? result.map(each) : each(result);
-  return { ...response, body: { ...response.body, result: stripped } };
+  let out = stripped.get(response);
+  if (out === undefined) {
+    const each = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? drop(v as Item) : v);
+    out = { ...response, body: { ...response.body, result: Array.isArray(result) ? result.map(each) : each(result) } };
+    stripped.set(response, out);
+  }
+  return out;
 }

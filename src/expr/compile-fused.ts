@@ -1,40 +1,17 @@
 /**
- * Fused forms of shapes that are common in rule sets and costly as a chain of generic closures
- * (issue 17: compiled rules within 1.5x of hand-written JS): `any(f[key][*] op rhs)` walks the
- * container directly and tests each element without building arrays; `starts_with(f, "lit")` and
- * `ends_with(f, "lit")` test the field without a call node or a memo slot. Each returns undefined
- * when the expression has another shape, and the generic compiler handles it.
+ * The fused quantifier (issue 17: compiled rules within 1.5x of hand-written JS): `any(f[key][*]
+ * op rhs)` walks the container directly and tests each element without building arrays. It returns
+ * undefined when the expression has another shape, and the generic compiler handles it. Tests of a
+ * plain field are in `field-test.ts`.
  */
-import type { ComparisonExpr, IndexStep, Literal, ValueExpr } from './ast.js';
-import { isLiteral } from './ast.js';
+import type { ComparisonExpr, IndexStep } from './ast.js';
 import type { ExecutionContext, Value } from './context.js';
 import { FIELD_SLOTS } from './context.js';
 import { compilePredicate, type Lists } from './compile-rhs.js';
 import { step } from './compile-value.js';
 import { valueInfo } from './typing.js';
-import { hasPrefix } from './wildcard.js';
 
 type BoolFn = (ctx: ExecutionContext) => boolean;
-
-/** The slot of a plain field value (`http.host`, no index), or undefined. */
-function plainFieldSlot(value: ValueExpr): number | undefined {
-  return value.base.type === 'field' && value.indexes.length === 0 ? FIELD_SLOTS.get(value.base.name) : undefined;
-}
-
-/** `starts_with(field, "lit")` / `ends_with(field, "lit")` standing as a Bool. */
-export function fusedAffixCall(expr: ComparisonExpr): BoolFn | undefined {
-  if (!(expr.op === 'is_true' || expr.rhs === null) || expr.lhs.indexes.length > 0) return undefined;
-  const call = expr.lhs.base;
-  if (call.type !== 'call' || (call.name !== 'starts_with' && call.name !== 'ends_with') || call.args.length !== 2) return undefined;
-  const [subject, affix] = call.args as [ValueExpr | Literal, ValueExpr | Literal];
-  if (subject.type !== 'value' || !isLiteral(affix) || affix.type !== 'bytes') return undefined;
-  const slot = plainFieldSlot(subject);
-  if (slot === undefined) return undefined;
-  const lit = affix.value;
-  return call.name === 'starts_with'
-    ? (ctx) => { const v = ctx.field(slot); return v !== undefined && hasPrefix(v as string, lit); }
-    : (ctx) => { const v = ctx.field(slot); return v !== undefined && (v as string).endsWith(lit); };
-}
 
 /** Reads `field[k]...` (keys and indexes, no `[*]`), specialised for the common one-key path. */
 function pathAccessor(slot: number, path: readonly IndexStep[]): (ctx: ExecutionContext) => Value | undefined {

@@ -5,7 +5,7 @@
  * re2js, wildcards pre-split. Missing values never reach a predicate (compile.ts answers false).
  */
 import type { ComparisonOp, Rhs, SetItem } from './ast.js';
-import type { ExecutionContext, FieldValue, Value } from './context.js';
+import type { FieldValue, Value } from './context.js';
 import { lastAddress, parseIp, type IpValue } from './ip.js';
 import { lexIpSetItem } from './lex-ip.js';
 import { compileRegex } from './regex.js';
@@ -58,57 +58,6 @@ export class RangeSet<N extends number | bigint> {
     }
     return false;
   }
-}
-
-/**
- * A whole comparison on a plain field, fused into one closure for the common operators (the hot
- * path of a rule set: no intermediate call per test); undefined when there is no fused form.
- * Missing values are `undefined`, which never equals a literal and is never in a set.
- */
-export function fusedFieldComparison(slot: number, op: ComparisonOp, rhs: Rhs): ((ctx: ExecutionContext) => boolean) | undefined {
-  if (rhs.type === 'bytes') {
-    const lit = rhs.value;
-    switch (op) {
-      case 'eq': return (ctx) => ctx.field(slot) === lit;
-      case 'ne': return (ctx) => { const v = ctx.field(slot); return v !== undefined && v !== lit; };
-      case 'contains': return (ctx) => { const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit); };
-      default: return undefined;
-    }
-  }
-  if (rhs.type === 'int' || rhs.type === 'ip') {
-    const lit = rhs.type === 'int' ? Number(rhs.value) : parseIp(rhs.value)!;
-    if (op === 'eq') return (ctx) => ctx.field(slot) === lit;
-    if (op === 'ne') return (ctx) => { const v = ctx.field(slot); return v !== undefined && v !== lit; };
-    return undefined;
-  }
-  if (rhs.type === 'set' && rhs.items.every((i) => i.type === 'bytes')) {
-    const set = new Set(rhs.items.map((i) => (i as { value: string }).value));
-    return (ctx) => set.has(ctx.field(slot) as string);
-  }
-  if (rhs.type === 'set' && op === 'in' && rhs.items.every((i) => i.type === 'ip' || i.type === 'ip_range' || i.type === 'ip_cidr')) {
-    return fusedIpSet(slot, rhs.items.map(ipRange));
-  }
-  return undefined;
-}
-
-/**
- * `ip.src in {...}`: the IPv4 ranges of a small set tested inline (most rule sets list a few
- * addresses or CIDRs), larger ones by binary search; IPv6 addresses by binary search.
- */
-function fusedIpSet(slot: number, ranges: ReadonlyArray<readonly [IpValue, IpValue]>): (ctx: ExecutionContext) => boolean {
-  const v4 = new RangeSet<number>(ranges.filter((r): r is [number, number] => typeof r[0] === 'number'));
-  const v6 = new RangeSet<bigint>(ranges.filter((r): r is [bigint, bigint] => typeof r[0] === 'bigint'));
-  const { starts, ends } = v4.bounds;
-  const v6Test = (v: Value | undefined) => typeof v === 'bigint' && v6.has(v);
-  if (starts.length === 1) {
-    const [s0, e0] = [starts[0]!, ends[0]!];
-    return (ctx) => { const v = ctx.field(slot); return typeof v === 'number' ? v >= s0 && v <= e0 : v6Test(v); };
-  }
-  if (starts.length === 2) {
-    const [s0, e0, s1, e1] = [starts[0]!, ends[0]!, starts[1]!, ends[1]!];
-    return (ctx) => { const v = ctx.field(slot); return typeof v === 'number' ? (v >= s0 && v <= e0) || (v >= s1 && v <= e1) : v6Test(v); };
-  }
-  return (ctx) => { const v = ctx.field(slot); return typeof v === 'number' ? v4.has(v) : v6Test(v); };
 }
 
 /** The predicate for `op rhs` on values of `lhsType`. */
@@ -171,7 +120,8 @@ function setPredicate(items: readonly SetItem[], lhsType: Type): Predicate {
   return ipSetPredicate(items.map(ipRange));
 }
 
-function ipRange(item: SetItem): readonly [IpValue, IpValue] {
+/** The inclusive address range of an IP set item. */
+export function ipRange(item: SetItem): readonly [IpValue, IpValue] {
   if (item.type === 'ip') { const ip = parseIp(item.value)!; return [ip, ip]; }
   if (item.type === 'ip_range') return [parseIp(item.start)!, parseIp(item.end)!];
   if (item.type === 'ip_cidr') { const ip = parseIp(item.address)!; return [ip, lastAddress(ip, item.prefix)]; }

@@ -1,7 +1,9 @@
 /**
  * The compiler: a checked `Expression` to a tree of closures (wirefilter's design: no code
  * generation, every node specialised once). A Bool expression compiles to `BoolFn`; one over `[*]`
- * (Array<Bool>) to `VectorFn`. Semantics (reference §1.4, §5 and zonewall's choice 1):
+ * (Array<Bool>) to `VectorFn`. The leaves that decide most rules (a comparison of one value, a
+ * quantifier over `field[key][*]`) are field tests (`field-test.ts`): data run by one function that
+ * V8 inlines into the `and`/`or` closures and the filter's root. Semantics (reference §1.4, §5 and zonewall's choice 1):
  * - `and`/`or` short-circuit, `xor` is parity, `not` negates (element-wise on arrays); on arrays
  *   `and`/`or`/`xor` work element-wise and the result is as long as the shortest operand.
  * - A comparison whose left side is missing is false, for every operator including `ne`
@@ -10,10 +12,11 @@
  *   `all` true); of a missing Array<Bool> value, false.
  */
 import type { ComparisonExpr, Expression, LogicalExpr } from './ast.js';
-import { ExecutionContext, FIELD_SLOTS, type RequestFields } from './context.js';
+import { ExecutionContext, type RequestFields } from './context.js';
 import { compileMany, compileValue, type ExprCompiler } from './compile-value.js';
-import { compilePredicate, fusedFieldComparison, type Lists } from './compile-rhs.js';
-import { fusedAffixCall, fusedQuantifier } from './compile-fused.js';
+import { compilePredicate, type Lists } from './compile-rhs.js';
+import { fusedQuantifier } from './compile-fused.js';
+import { fieldTestOf, runTest, type FieldTest } from './field-test.js';
 import { valueInfo } from './typing.js';
 
 /** A compiled Bool expression. */
@@ -33,8 +36,16 @@ export type CompiledFilter = (request: RequestFields | ExecutionContext) => bool
 /** Compiles a parsed expression into a predicate over requests. */
 export function compileExpression(expr: Expression, options: CompileOptions = {}): CompiledFilter {
   const compiler = new Compiler(options.lists ?? {});
-  const fn = compiler.bool(expr);
-  return (request) => fn(request instanceof ExecutionContext ? request : new ExecutionContext(request));
+  return compiler.root(expr);
+}
+
+function contextOf(request: RequestFields | ExecutionContext): ExecutionContext {
+  return request instanceof ExecutionContext ? request : new ExecutionContext(request);
+}
+
+/** A field test standing alone as a Bool. */
+function testFn(test: FieldTest): BoolFn {
+  return (ctx) => runTest(ctx, test);
 }
 
 class Compiler implements ExprCompiler {
@@ -43,11 +54,54 @@ class Compiler implements ExprCompiler {
   bool(expr: Expression): BoolFn {
     switch (expr.type) {
       case 'const': { const v = expr.value; return () => v; }
-      case 'not': { const arg = this.bool(expr.arg); return (ctx) => !arg(ctx); }
+      case 'not': {
+        const test = this.test(expr);
+        if (test !== undefined) return testFn(test);
+        const arg = this.bool(expr.arg);
+        return (ctx) => !arg(ctx);
+      }
       case 'logical': return this.logical(expr);
-      case 'quantifier': return this.quantifier(expr);
-      case 'comparison': return this.comparison(expr);
+      case 'quantifier': {
+        const test = this.test(expr);
+        return test !== undefined ? testFn(test) : this.quantifier(expr);
+      }
+      case 'comparison': {
+        const test = this.test(expr);
+        return test !== undefined ? testFn(test) : this.comparison(expr);
+      }
     }
+  }
+
+  /**
+   * The filter of a whole expression. A rule set calls one filter per rule, and a wrapper around
+   * the compiled tree would cost a second call per rule that V8 cannot inline (each rule's tree is
+   * another closure): the common roots (a field test, `and`/`or` of two with a field test first)
+   * take the request themselves.
+   */
+  root(expr: Expression): CompiledFilter {
+    const items = expr.type === 'logical' && expr.items.length === 2 && expr.op !== 'xor' ? expr.items : undefined;
+    const ta = this.test(items?.[0] ?? expr);
+    if (ta !== undefined && items === undefined) return (r) => runTest(contextOf(r), ta);
+    if (ta !== undefined && items !== undefined) {
+      const and = (expr as LogicalExpr).op === 'and';
+      const tb = this.test(items[1]!);
+      if (tb !== undefined) {
+        return and
+          ? (r) => { const ctx = contextOf(r); return runTest(ctx, ta) && runTest(ctx, tb); }
+          : (r) => { const ctx = contextOf(r); return runTest(ctx, ta) || runTest(ctx, tb); };
+      }
+      const b = this.bool(items[1]!);
+      return and
+        ? (r) => { const ctx = contextOf(r); return runTest(ctx, ta) && b(ctx); }
+        : (r) => { const ctx = contextOf(r); return runTest(ctx, ta) || b(ctx); };
+    }
+    const fn = this.bool(expr);
+    return (r) => fn(contextOf(r));
+  }
+
+  /** The field test of `expr` (see `field-test.ts`), or undefined. */
+  private test(expr: Expression): FieldTest | undefined {
+    return fieldTestOf(expr, this.lists, (value) => compileValue(value, this));
   }
 
   vector(expr: Expression): VectorFn {
@@ -60,11 +114,19 @@ class Compiler implements ExprCompiler {
   }
 
   private logical(expr: LogicalExpr): BoolFn {
-    const items = expr.items.map((i) => this.bool(i));
+    const tests = expr.items.map((i) => this.test(i));
+    const items = expr.items.map((i, k) => (tests[k] !== undefined ? testFn(tests[k]) : this.bool(i)));
     if (expr.op === 'xor') return (ctx) => items.reduce((acc, f) => acc !== f(ctx), false);
     if (items.length === 2) {
+      // Field tests run inline (`runTest` is inlined here), so `a and b` of two is one closure.
+      const [ta, tb] = tests;
       const [a, b] = items as [BoolFn, BoolFn];
-      return expr.op === 'and' ? (ctx) => a(ctx) && b(ctx) : (ctx) => a(ctx) || b(ctx);
+      if (expr.op === 'and') {
+        if (ta !== undefined && tb !== undefined) return (ctx) => runTest(ctx, ta) && runTest(ctx, tb);
+        return ta !== undefined ? (ctx) => runTest(ctx, ta) && b(ctx) : (ctx) => a(ctx) && b(ctx);
+      }
+      if (ta !== undefined && tb !== undefined) return (ctx) => runTest(ctx, ta) || runTest(ctx, tb);
+      return ta !== undefined ? (ctx) => runTest(ctx, ta) || b(ctx) : (ctx) => a(ctx) || b(ctx);
     }
     if (expr.op === 'and') {
       return (ctx) => {
@@ -120,30 +182,18 @@ class Compiler implements ExprCompiler {
     return all ? (ctx) => vec(ctx).every(Boolean) : (ctx) => vec(ctx).some(Boolean);
   }
 
+  // Comparisons of a plain field are field tests (`bool`); this compiles the others.
   private comparison(expr: ComparisonExpr): BoolFn {
-    const { lhs } = expr;
-    if (lhs.base.type === 'field' && lhs.indexes.length === 0) return this.fieldComparison(expr, lhs.base.name);
-    const affix = fusedAffixCall(expr);
-    if (affix !== undefined) return affix;
     const value = compileValue(expr.lhs, this);
     if (expr.op === 'is_true' || expr.rhs === null) return (ctx) => value(ctx) === true;
+    if (expr.op === 'eq' && expr.rhs.type === 'bytes') {
+      // `lower(http.host) eq "x"`: a missing result (undefined) never equals the literal.
+      const lit = expr.rhs.value;
+      return (ctx) => value(ctx) === lit;
+    }
     const test = compilePredicate(expr.op, expr.rhs, valueInfo(expr.lhs).type, this.lists);
     return (ctx) => {
       const v = value(ctx);
-      return v !== undefined && test(v);
-    };
-  }
-
-  // The hot path: a plain field read from its slot, the test fused in where possible.
-  private fieldComparison(expr: ComparisonExpr, name: string): BoolFn {
-    const slot = FIELD_SLOTS.get(name);
-    if (slot === undefined) throw new Error(`unknown field ${name}`);
-    if (expr.op === 'is_true' || expr.rhs === null) return (ctx) => ctx.field(slot) === true;
-    const fused = fusedFieldComparison(slot, expr.op, expr.rhs);
-    if (fused) return fused;
-    const test = compilePredicate(expr.op, expr.rhs, valueInfo(expr.lhs).type, this.lists);
-    return (ctx) => {
-      const v = ctx.field(slot);
       return v !== undefined && test(v);
     };
   }

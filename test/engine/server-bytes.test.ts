@@ -1,6 +1,7 @@
 /**
  * `zonewall serve` sends a cached list page's bytes as they are on a repeat read, and never a stale
- * page: a write clears the zone's read memo, so the next read is serialised anew.
+ * page: a page whose rows a write changed is serialised anew. In strict mode too, where answers
+ * are stripped copies.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,24 @@ async function call(method: string, p: string, body?: unknown): Promise<{ status
   });
   return { status: res.status, text: await res.text(), length: res.headers.get('content-length') };
 }
+
+describe('strict answers', () => {
+  it('are the same object on a repeat read, so their bytes are kept too', async () => {
+    const strictDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-server-bytes-strict-'));
+    const strict = await Engine.open({ dir: strictDir, strict: true });
+    try {
+      const zone = (await strict.createZone('strict-bytes.example')).id;
+      await strict.respond({ method: 'POST', path: `/zones/${zone}/firewall/rules`, body: [{ filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'block' }] });
+      const read = () => strict.respond({ method: 'GET', path: `/zones/${zone}/firewall/rules` });
+      const first = await read();
+      expect(await read()).toBe(first);
+      expect(JSON.stringify(first.body)).not.toContain('locked');
+    } finally {
+      await strict.close();
+      fs.rmSync(strictDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('serve: bytes of cached pages', () => {
   it('repeats a page byte for byte, and serves the new page after a write', async () => {

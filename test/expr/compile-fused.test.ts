@@ -1,5 +1,5 @@
 /**
- * The fused forms of the compiler (`compile-fused.ts`, IP sets in `compile-rhs.ts`) agree with the
+ * The fused forms of the compiler (field tests in `field-test.ts`, the quantifier in `compile-fused.ts`) agree with the
  * AST-walking interpreter on present, missing and odd values: `any`/`all` over header arrays (a
  * missing header is an empty array), `starts_with`/`ends_with` of a field, and IP sets of one, two
  * and many ranges mixing IPv4 and IPv6.

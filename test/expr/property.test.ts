@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ExpressionError, compile, equalExpressions, format, formatIp, parse, parseIp,
+  ExecutionContext, ExpressionError, compile, equalExpressions, format, formatIp, parse, parseIp,
   type ComparisonExpr, type ComparisonOp, type Expression, type Rhs, type SetItem, type ValueExpr,
 } from '../../src/expr/index.js';
 import { interpret } from '../../src/expr/interpret.js';
@@ -162,5 +162,62 @@ describe('properties', () => {
         expect(err).toBeInstanceOf(ExpressionError);
       }
     }
+  });
+});
+
+// Rule-set shapes (issue 17's fast paths: field tests, `and`/`or` roots, IP and integer sets
+// inline or by binary search, wildcard prefixes, `any(headers[k][*] ...)`, calls against
+// literals), over values drawn from small pools so that rules match often, and fields left out.
+const word = fc.constantFrom('', 'a', 'A', 'ab', '/api/', '/API/v1', 'x-key', 'k1', 'K1', 'GET', 'é', '/static/1/x.php');
+const ruleBytesField = fc.constantFrom('http.host', 'http.request.uri.path', 'http.user_agent', 'http.request.full_uri', 'http.request.method', 'ip.src.country');
+const ruleIpSetItem: fc.Arbitrary<SetItem> = fc.oneof(
+  ipSetItem,
+  fc.nat(9).map((n) => ({ type: 'ip' as const, value: `192.0.2.${n}`, span: S })),
+  fc.tuple(fc.nat(9), fc.integer({ min: 28, max: 32 })).map(([n, prefix]) => ({ type: 'ip_cidr' as const, address: formatIp(networkAddress(parseIp(`192.0.2.${n}`)!, prefix)), prefix, span: S })),
+  fc.tuple(fc.nat(9), fc.nat(3)).map(([n, d]) => ({ type: 'ip_range' as const, start: `192.0.2.${n}`, end: `192.0.2.${n + d}`, span: S })),
+);
+const ruleTest: fc.Arbitrary<Expression> = fc.oneof(
+  fc.tuple(ruleBytesField, fc.constantFrom<ComparisonOp>('eq', 'ne', 'contains', 'lt', 'ge'), word).map(([f, op, v]) => cmp(field(f), op, bytesLit(v))),
+  fc.tuple(ruleBytesField, fc.constantFrom<ComparisonOp>('wildcard', 'strict wildcard'), word, fc.boolean()).map(([f, op, v, star]) => cmp(field(f), op, { type: 'wildcard', value: star ? `${v}*` : v, span: S })),
+  fc.tuple(ruleBytesField, fc.array(word, { maxLength: 4 })).map(([f, vs]) => cmp(field(f), 'in', { type: 'set', items: vs.map(bytesLit), span: S })),
+  fc.tuple(fc.constantFrom('cf.edge.server_port', 'ip.src.asnum'), fc.constantFrom<ComparisonOp>('eq', 'ne', 'lt', 'le', 'gt', 'ge'), fc.bigInt(0n, 70000n)).map(([f, op, v]) => cmp(field(f), op, intLit(v))),
+  fc.tuple(fc.constantFrom('cf.edge.server_port', 'ip.src.asnum'), fc.array(fc.oneof(fc.bigInt(0n, 20n).map(intLit), fc.tuple(fc.bigInt(0n, 20n), fc.bigInt(0n, 3n)).map(([a, d]) => ({ type: 'int_range' as const, start: a, end: a + d, span: S }))), { maxLength: 7 }))
+    .map(([f, items]) => cmp(field(f), 'in', { type: 'set', items, span: S })),
+  fc.array(ruleIpSetItem, { maxLength: 12 }).map((items) => cmp(field('ip.src'), 'in', { type: 'set', items, span: S })),
+  fc.tuple(fc.constantFrom<ComparisonOp>('eq', 'ne'), fc.oneof(ip, fc.nat(9).map((n) => `192.0.2.${n}`))).map(([op, value]) => cmp(field('ip.src'), op, { type: 'ip', value, span: S })),
+  fc.constantFrom('ssl', 'cf.client.bot').map((n) => cmp(field(n), 'is_true', null)),
+  fc.constantFrom('ssl', 'cf.client.bot').map((n) => ({ type: 'not' as const, arg: cmp(field(n), 'is_true', null), span: S })),
+  fc.tuple(fc.constantFrom('starts_with', 'ends_with'), ruleBytesField, word).map(([fn, f, v]) => cmp(call(fn, [field(f), bytesLit(v)]), 'is_true', null)),
+  fc.tuple(ruleBytesField, fc.constantFrom<ComparisonOp>('eq', 'ne', 'contains'), word).map(([f, op, v]) => cmp(call('lower', [field(f)]), op, bytesLit(v))),
+  fc.tuple(fc.constantFrom<'any' | 'all'>('any', 'all'), fc.constantFrom('x-key', 'X-Key', 'k'), fc.constantFrom<ComparisonOp>('eq', 'contains', 'ne'), word).map(([op, key, cop, v]) => ({
+    type: 'quantifier' as const, op, span: S,
+    arg: cmp(field('http.request.headers', [{ kind: 'key', value: key }, { kind: 'each' }]), cop, bytesLit(v)),
+  })),
+);
+const ruleExpr: fc.Arbitrary<Expression> = fc.oneof(
+  ruleTest,
+  fc.tuple(fc.constantFrom<'and' | 'or' | 'xor'>('and', 'or', 'xor'), fc.array(ruleTest, { minLength: 2, maxLength: 3 })).map(([op, items]) => ({ type: 'logical' as const, op, items, span: S })),
+  fc.tuple(fc.constantFrom<'and' | 'or'>('and', 'or'), ruleTest, fc.tuple(fc.constantFrom<'and' | 'or'>('and', 'or'), ruleTest, ruleTest))
+    .map(([op, a, [inner, b, c]]) => ({ type: 'logical' as const, op, items: [a, { type: 'logical' as const, op: inner, items: [b, c], span: S }], span: S })),
+);
+const ruleRequest = fc.record({
+  'http.host': word, 'http.request.uri.path': word, 'http.user_agent': word, 'http.request.full_uri': word, 'http.request.method': word, 'ip.src.country': word,
+  'cf.edge.server_port': fc.oneof(fc.constantFrom(80, 443, 8080), fc.integer({ min: 0, max: 25 })),
+  'ip.src.asnum': fc.oneof(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 70000 })),
+  'ip.src': fc.oneof(fc.nat(11).map((n) => `192.0.2.${n}`), ip),
+  ssl: fc.boolean(), 'cf.client.bot': fc.boolean(),
+  'http.request.headers': fc.dictionary(fc.constantFrom('x-key', 'X-Key', 'k'), fc.array(word, { maxLength: 3 }), { maxKeys: 2 }),
+}, { requiredKeys: [] });
+
+describe('properties of the compiled fast paths', () => {
+  it('the compiler agrees with the interpreter on rule-set shapes, one request or a shared context', () => {
+    fc.assert(fc.property(fc.array(ruleExpr.map((e) => parse(format(e))), { minLength: 1, maxLength: 4 }), ruleRequest, (asts, req) => {
+      const ctx = new ExecutionContext(req);
+      for (const ast of asts) {
+        const want = interpret(ast, req);
+        expect(compile(ast)(req)).toBe(want);
+        expect(compile(ast)(ctx)).toBe(want);
+      }
+    }), { numRuns: 1500 });
   });
 });

@@ -13,7 +13,8 @@ import { featureUnavailable } from '../firewall-rules/entitlements.js';
 import { rulesUsingFilter } from '../firewall-rules/store.js';
 import { isId, newId } from '../ids.js';
 import type { ApiMessage, ApiResponse } from '../types.js';
-import { deleteFilter, filterToJson, getFilter, insertFilter, listFilters, updateFilter, type FilterRecord } from './store.js';
+import { listView } from '../list-view.js';
+import { deleteFilter, filterListSource, filterToJson, getFilter, insertFilter, listFilters, updateFilter, type FilterRecord } from './store.js';
 import { duplicateProblems, readFilter, type FilterInput } from './validate.js';
 
 const BASE = FilterPaths.collection;
@@ -34,13 +35,16 @@ function list(ctx: ZoneRequestContext): ApiResponse {
   const request = parsePageRequest(q);
   const id = q.get('id') ?? undefined;
   if (id !== undefined && id.length > 32) throw ApiError.of('invalidQuery', 'query parameter id must be at most 32 characters', { pointer: '?id' });
-  const { items, total } = listFilters(ctx.sql, {
+  const query = {
     paused: booleanParam(q, 'paused'),
     expression: q.get('expression') ?? undefined,
     description: q.get('description') ?? undefined,
     ref: q.get('ref') ?? undefined,
     id,
-  }, request.perPage, request.offset);
+  };
+  // The whole list (what a plan pages through) comes from the zone object's in-memory copy.
+  if (Object.values(query).every((v) => v === undefined)) return listView(ctx.sql, filterListSource).page(ctx.sql, request);
+  const { items, total } = listFilters(ctx.sql, query, request.perPage, request.offset);
   return page(items, request, total);
 }
 

@@ -6,7 +6,8 @@
  * and debugging only.
  */
 import type { FilterJson } from '../../api/index.js';
-import { whereClause, type Sql, type SqlRow } from '../sql.js';
+import { noteWrite, type ListEntry, type ListSource } from '../list-view.js';
+import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 
 /** DDL of the filters table (idempotent). */
 export const filtersSchema = [
@@ -89,6 +90,7 @@ export function insertFilter(sql: Sql, f: FilterRecord, now: string): void {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     f.id, f.expression, f.canonical, f.usesMatches ? 1 : 0, f.paused ? 1 : 0, f.description, f.ref, f.locked ? 1 : 0, now, now,
   );
+  noteWrite(sql, 'filters', f.id);
 }
 
 /** Replaces a filter's writable fields. */
@@ -98,11 +100,13 @@ export function updateFilter(sql: Sql, f: FilterRecord, now: string): void {
      WHERE id = ?`,
     f.expression, f.canonical, f.usesMatches ? 1 : 0, f.paused ? 1 : 0, f.description, f.ref, now, f.id,
   );
+  noteWrite(sql, 'filters', f.id);
 }
 
 /** Deletes a filter by id. */
 export function deleteFilter(sql: Sql, id: string): void {
   sql.exec('DELETE FROM filters WHERE id = ?', id);
+  noteWrite(sql, 'filters', id);
 }
 
 /** Query filters of the list operation (api-facts.md §2). */
@@ -129,19 +133,37 @@ export function listFilters(sql: Sql, q: FilterListQuery, limit: number, offset:
   ]);
   const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM filters ${clause}`, ...args).one().n;
   if (total <= offset) return { items: [], total };
-  const rows = sql
-    .exec(`SELECT id, paused, description, ref, expression, locked FROM filters ${clause} ORDER BY seq LIMIT ? OFFSET ?`, ...args, limit, offset)
-    .raw()
-    .toArray();
-  return {
-    items: rows.map((row) => {
-      const out = { id: row[0] as string, paused: row[1] === 1 } as FilterJson;
-      if (row[2] !== '') out.description = row[2] as string;
-      if (row[3] !== '') out.ref = row[3] as string;
-      out.expression = row[4] as string;
-      if (row[5] === 1) out.locked = true;
-      return out;
-    }),
-    total,
-  };
+  const rows = sql.exec(`${SELECT_LISTED} ${clause} ORDER BY seq LIMIT ? OFFSET ?`, ...args, limit, offset).raw().toArray();
+  return { items: rows.map(rawRowToJson), total };
 }
+
+/** The columns of a listed filter (`rawRowToJson`), then its `seq` (index 6). */
+const SELECT_LISTED = 'SELECT id, paused, description, ref, expression, locked, seq FROM filters';
+
+function rawRowToJson(row: SqlValue[]): FilterJson {
+  const out = { id: row[0] as string, paused: row[1] === 1 } as FilterJson;
+  if (row[2] !== '') out.description = row[2] as string;
+  if (row[3] !== '') out.ref = row[3] as string;
+  out.expression = row[4] as string;
+  if (row[5] === 1) out.locked = true;
+  return out;
+}
+
+/** A filter of the in-memory list (`list-view.ts`), in creation order. */
+export interface FilterListEntry extends ListEntry {
+  readonly json: FilterJson;
+  readonly seq: number;
+}
+
+const listEntry = (row: SqlValue[]): FilterListEntry => ({ id: row[0] as string, json: rawRowToJson(row), seq: row[6] as number });
+
+/** The whole filter list in creation order, for the view that answers unfiltered list pages. */
+export const filterListSource: ListSource<FilterListEntry> = {
+  table: 'filters',
+  all: (sql) => sql.exec(`${SELECT_LISTED} ORDER BY seq`).raw().toArray().map(listEntry),
+  one: (sql, id) => {
+    const rows = sql.exec(`${SELECT_LISTED} WHERE id = ?`, id).raw().toArray();
+    return rows.length > 0 ? listEntry(rows[0]!) : undefined;
+  },
+  compare: (a, b) => a.seq - b.seq,
+};

@@ -16,7 +16,8 @@ import { dropUnusedFilters } from './cleanup.js';
 import { FirewallActions } from './constants.js';
 import { createRules } from './create.js';
 import { quotaProblem, ruleFeatureProblems } from './entitlements.js';
-import { countActiveRules, deleteRule, getRule, listRules, ruleToJson, updateRule, type RuleFields, type RuleWithFilter } from './store.js';
+import { listView } from '../list-view.js';
+import { countActiveRules, deleteRule, getRule, listRules, ruleListSource, ruleToJson, updateRule, type RuleFields, type RuleWithFilter } from './store.js';
 import { readRulePatch, readRuleUpdate, shapeOk, type RulePatch } from './validate.js';
 
 const BASE = FirewallRulePaths.collection;
@@ -43,7 +44,10 @@ function list(ctx: ZoneRequestContext): ApiResponse {
   }
   const id = q.get('id') ?? undefined;
   if (id !== undefined && id.length > 32) throw ApiError.of('invalidQuery', 'query parameter id must be at most 32 characters', { pointer: '?id' });
-  const { items, total } = listRules(ctx.sql, { description: q.get('description') ?? undefined, action, paused: booleanParam(q, 'paused'), id }, request.perPage, request.offset);
+  const query = { description: q.get('description') ?? undefined, action, paused: booleanParam(q, 'paused'), id };
+  // The whole list (what a plan pages through) comes from the zone object's in-memory copy.
+  if (Object.values(query).every((v) => v === undefined)) return listView(ctx.sql, ruleListSource).page(ctx.sql, request);
+  const { items, total } = listRules(ctx.sql, query, request.perPage, request.offset);
   return page(items, request, total);
 }
 

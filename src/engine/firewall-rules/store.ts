@@ -6,6 +6,7 @@
  */
 import type { FirewallRuleJson } from '../../api/index.js';
 import { FILTER_COLUMNS, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
+import { noteWrite, type ListEntry, type ListSource } from '../list-view.js';
 import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
 
@@ -117,6 +118,7 @@ export function insertRule(sql: Sql, id: string, f: RuleFields, now: string): vo
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id, f.filterId, f.action, f.priority, f.paused ? 1 : 0, f.description, f.ref, JSON.stringify(f.products), now, now,
   );
+  noteWrite(sql, 'firewall_rules', id);
 }
 
 /** Replaces a rule's writable fields. */
@@ -126,11 +128,13 @@ export function updateRule(sql: Sql, id: string, f: RuleFields, now: string): vo
      WHERE id = ?`,
     f.filterId, f.action, f.priority, f.paused ? 1 : 0, f.description, f.ref, JSON.stringify(f.products), now, id,
   );
+  noteWrite(sql, 'firewall_rules', id);
 }
 
 /** Deletes a rule by id. */
 export function deleteRule(sql: Sql, id: string): void {
   sql.exec('DELETE FROM firewall_rules WHERE id = ?', id);
+  noteWrite(sql, 'firewall_rules', id);
 }
 
 /** Ids of the rules that reference `filterId`, in creation order. */
@@ -172,9 +176,7 @@ export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: num
     { column: 'id', op: 'exact', value: q.id },
   ]);
   const rows = sql.exec(
-    `SELECT r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on,
-            f.paused, f.description, f.ref, f.expression, f.locked
-     FROM firewall_rules r LEFT JOIN filters f ON f.id = r.filter_id
+    `${SELECT_LISTED}
      WHERE r.seq IN (SELECT seq FROM firewall_rules r ${clause} ORDER BY ${RULE_EVALUATION_ORDER} LIMIT ? OFFSET ?)
      ORDER BY ${RULE_EVALUATION_ORDER}`,
     ...args, limit, offset,
@@ -185,6 +187,49 @@ export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: num
     : sql.exec<{ n: number }>(`SELECT count(*) AS n FROM firewall_rules ${clause}`, ...args).one().n;
   return { items: rows.map(rawRowToJson), total };
 }
+
+/** The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 15). */
+const SELECT_LISTED = `SELECT r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on,
+            f.paused, f.description, f.ref, f.expression, f.locked, r.seq
+     FROM firewall_rules r LEFT JOIN filters f ON f.id = r.filter_id`;
+
+/** A rule of the in-memory list (`list-view.ts`) with its evaluation-order key. */
+export interface RuleListEntry extends ListEntry {
+  readonly json: RuleJson;
+  readonly filterId: string;
+  /** `RULE_EVALUATION_ORDER`'s terms: no priority, priority, action precedence, creation. */
+  readonly order: readonly [number, number, number, number];
+}
+
+function listEntry(row: SqlValue[]): RuleListEntry {
+  const priority = row[5] as number | null;
+  const rank = (FirewallActions as readonly string[]).indexOf(row[4] as string);
+  return {
+    id: row[0] as string,
+    json: rawRowToJson(row),
+    filterId: row[7] as string,
+    order: [priority === null ? 1 : 0, priority ?? 0, rank < 0 ? FirewallActions.length : rank, row[15] as number],
+  };
+}
+
+/**
+ * The whole rule list in evaluation order, for the in-memory view that answers unfiltered list
+ * pages (`list-view.ts`): the same objects `listRules` builds, kept until a write notes the rule
+ * or its filter.
+ */
+export const ruleListSource: ListSource<RuleListEntry> = {
+  table: 'firewall_rules',
+  all: (sql) => sql.exec(`${SELECT_LISTED} ORDER BY ${RULE_EVALUATION_ORDER}`).raw().toArray().map(listEntry),
+  one: (sql, id) => {
+    const rows = sql.exec(`${SELECT_LISTED} WHERE r.id = ?`, id).raw().toArray();
+    return rows.length > 0 ? listEntry(rows[0]!) : undefined;
+  },
+  compare: (a, b) => {
+    for (let i = 0; i < 4; i++) if (a.order[i] !== b.order[i]) return a.order[i]! < b.order[i]! ? -1 : 1;
+    return 0;
+  },
+  embeds: (entry, table, id) => table === 'filters' && entry.filterId === id,
+};
 
 /** A `listRules` row (array of the selected columns) as the API object, like `ruleToJson`. */
 function rawRowToJson(row: SqlValue[]): RuleJson {

@@ -13,10 +13,14 @@ export const DefaultMaxBodyBytes = 1024 * 1024;
 /** Beyond this many times the limit an oversized upload is cut off instead of drained. */
 const DRAIN_FACTOR = 8;
 
+/** Whether `req` has a body: with no Content-Length and no Transfer-Encoding, HTTP/1.1 says none (most GETs). */
+export function hasBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+}
+
 /** Reads and parses the JSON body of `req`; undefined when there is none. */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body (most GETs).
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined;
+  if (!hasBody(req)) return undefined;
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes * DRAIN_FACTOR) {
     req.resume();

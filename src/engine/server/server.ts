@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
 import type { Engine } from '../engine.js';
-import { errorResponse, noRouteError } from '../envelope.js';
+import { errorResponse, noRouteError, serialisedBody } from '../envelope.js';
 import type { ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, verifyToken as verifyTokenResponse } from './auth.js';
-import { DefaultMaxBodyBytes, readJsonBody } from './body.js';
+import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
 import type { Credential } from './credentials.js';
 
 /** Options of `startServer`. */
@@ -101,7 +101,8 @@ async function handle(req: IncomingMessage, s: Settings): Promise<ApiResponse> {
     const path = pathname.slice(PREFIX.length) || '/';
     const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(req.headers);
     if (path.replace(/\/$/, '') === '/user/tokens/verify') return verifyToken(req, s);
-    const body = await readJsonBody(req, s.maxBodyBytes);
+    // Most reads have no body: no await (a turn of the microtask queue) for nothing.
+    const body = hasBody(req) ? await readJsonBody(req, s.maxBodyBytes) : undefined;
     return await s.engine.respond({ method: req.method ?? 'GET', path, query, body, ...(auth !== undefined ? { auth } : {}) });
   } catch (err) {
     if (err instanceof ApiError) return errorResponse(err);
@@ -131,7 +132,7 @@ function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object,
   const key = typeof body === 'object' && body !== null ? body : undefined;
   let json = key === undefined ? undefined : bytes.get(key);
   if (json === undefined) {
-    json = Buffer.from(JSON.stringify(body), 'utf8');
+    json = Buffer.from((key === undefined ? undefined : serialisedBody(key)) ?? JSON.stringify(body), 'utf8');
     if (key !== undefined) bytes.set(key, json);
   }
   res.writeHead(response.status, {

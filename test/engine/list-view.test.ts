@@ -1,0 +1,187 @@
+/**
+ * The in-memory lists of a zone object (`src/engine/list-view.ts`): after every kind of write
+ * (create, update, bulk edit, reorder by priority or action, a filter edited under its rules,
+ * deletes, a refused write, a PITR restore), every page of the unfiltered filters and firewall
+ * rules lists is exactly, byte for byte, what a fresh read of SQLite answers: the same pages
+ * through the SQL path (a `description=` query, which matches every row), and, at the end, the
+ * pages of a restarted engine. A guard checks that only the store files write the listed tables.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/engine/index.js';
+import { ApiError } from '../../src/engine/api-errors.js';
+import type { ZoneRequestContext } from '../../src/engine/context.js';
+import { insertFilter } from '../../src/engine/filters/store.js';
+import { deleteRule, updateRule } from '../../src/engine/firewall-rules/store.js';
+import { resources } from '../../src/engine/resources.js';
+import { result, startHarness, type Harness } from './helpers.js';
+
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const h of harnesses.splice(0)) await h.cleanup();
+});
+
+const PAGE_SIZES = [5, 7, 100];
+
+/** Every page of a list, as the bytes the server sent, for each page size. */
+async function pages(h: Harness, path: string, extra = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const perPage of PAGE_SIZES) {
+    for (let page = 1; ; page++) {
+      const reply = await h.api('GET', `${path}?per_page=${perPage}&page=${page}${extra}`);
+      expect(reply.status).toBe(200);
+      out.push(reply.text);
+      if (page >= (reply.body.result_info?.total_pages ?? 0)) break;
+    }
+  }
+  return out;
+}
+
+/** Both lists of zone `z`: from the in-memory view (read twice: built, then cached) and fresh from SQL. */
+async function expectFresh(h: Harness, z: string): Promise<string[]> {
+  const all: string[] = [];
+  for (const path of [`/zones/${z}/firewall/rules`, `/zones/${z}/filters`]) {
+    const view = await pages(h, path);
+    expect(await pages(h, path)).toEqual(view);
+    // `description=` matches every row and takes the SQL path: a fresh read of the same zone.
+    const fresh = (await pages(h, path, '&description=')).map((text) => text);
+    expect(view).toEqual(fresh);
+    all.push(...view);
+  }
+  return all;
+}
+
+const rule = (i: number, extra: Record<string, unknown> = {}) => ({
+  filter: { expression: `http.request.uri.path eq "/r/${i}"` },
+  action: ['block', 'log', 'allow', 'challenge', 'js_challenge'][i % 5],
+  description: i % 4 === 0 ? '' : `rule ${i}`,
+  ...(i % 3 === 0 ? {} : { priority: (i * 7) % 11 }),
+  ...(i % 6 === 1 ? { paused: true } : {}),
+  ...extra,
+});
+
+describe('in-memory list pages after writes', () => {
+  it('stay exactly what a fresh read of the zone answers', async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    const z = await h.zone('lists.example', 'enterprise');
+    const R = `/zones/${z}/firewall/rules`;
+    const F = `/zones/${z}/filters`;
+    const shared = result<{ id: string }[]>(await h.api('POST', F, [
+      { expression: 'ip.src eq 192.0.2.1', description: 'shared' },
+      { expression: 'http.host eq "a.example"' },
+      { expression: 'http.host eq "b.example"', ref: 'b' },
+    ]));
+    result(await h.api('POST', R, Array.from({ length: 40 }, (_, i) => rule(i))));
+    result(await h.api('POST', R, [{ filter: { id: shared[0]!.id }, action: 'block', priority: 3 }, { filter: { id: shared[0]!.id }, action: 'log' }]));
+    await expectFresh(h, z);
+    const ids = () => h.api('GET', `${R}?per_page=100`).then((r) => result<{ id: string; filter: { id: string } }[]>(r));
+    const mark = await h.engine.bookmark(z);
+    const atMark = await expectFresh(h, z);
+
+    let list = await ids();
+    // Reorder by priority, then by action (PUT), then several at once.
+    result(await h.api('PATCH', `${R}/${list[0]!.id}`, { priority: 9 }));
+    await expectFresh(h, z);
+    list = await ids();
+    const last = list[list.length - 1]!;
+    result(await h.api('PUT', `${R}/${last.id}`, { id: last.id, filter: { id: last.filter.id }, action: 'allow', priority: 1, description: 'moved' }));
+    await expectFresh(h, z);
+    list = await ids();
+    result(await h.api('PATCH', R, [{ id: list[3]!.id, priority: null }, { id: list[4]!.id, paused: true }, { id: list[5]!.id, description: 'edited' }]));
+    await expectFresh(h, z);
+    // A filter edited under the two rules that embed it.
+    result(await h.api('PUT', `${F}/${shared[0]!.id}`, { id: shared[0]!.id, expression: 'ip.src in {192.0.2.0/24}', description: 'shared, wider' }));
+    await expectFresh(h, z);
+    // Deletes: one rule and its now unused inline filter, then two rules in one request.
+    list = await ids();
+    result(await h.api('DELETE', `${R}/${list[2]!.id}`, { delete_filter_if_unused: true }));
+    await expectFresh(h, z);
+    list = await ids();
+    result(await h.api('DELETE', `${R}?id=${list[0]!.id}&id=${list[1]!.id}`));
+    result(await h.api('DELETE', `${F}/${shared[2]!.id}`));
+    await expectFresh(h, z);
+    // A refused write changes nothing (its rows are re-read as they were).
+    list = await ids();
+    const refused = await h.api('PATCH', R, [{ id: list[0]!.id, priority: 2 }, { id: 'f'.repeat(32), priority: 1 }]);
+    expect(refused.status).toBe(404);
+    await expectFresh(h, z);
+    // Many rows at once (the view reloads instead of re-reading row by row).
+    result(await h.api('POST', R, Array.from({ length: 20 }, (_, i) => rule(100 + i))));
+    await expectFresh(h, z);
+    const before = await expectFresh(h, z);
+
+    // A restarted engine (fresh zone objects, lists read from SQLite) answers the same bytes.
+    await h.stop();
+    const h2 = await startHarness({ dir: h.dir });
+    harnesses.push(h2);
+    expect(await expectFresh(h2, z)).toEqual(before);
+    // PITR: back to the bookmark, the lists are those of that moment.
+    await h2.engine.restore(z, mark);
+    expect(await expectFresh(h2, z)).toEqual(atMark);
+  });
+});
+
+describe('a write that rolls back', () => {
+  it('leaves the in-memory lists as they were', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-engine-lists-'));
+    // Writes through the store functions (so the rows are noted), then refuses or crashes.
+    const failing = {
+      name: 'failing', schema: [], routes: [{
+        method: 'POST' as const, pattern: '/zones/:zone_id/failing', handler: (ctx: ZoneRequestContext) => {
+          const { id, filter } = ctx.body as { id: string; filter: string };
+          updateRule(ctx.sql, id, { filterId: filter, action: 'allow', priority: 1, paused: false, description: 'rolled back', ref: '', products: [] }, ctx.now);
+          insertFilter(ctx.sql, { id: 'e'.repeat(32), expression: 'true', canonical: 'true', usesMatches: false, paused: false, description: '', ref: '', locked: false }, ctx.now);
+          deleteRule(ctx.sql, id);
+          if ((ctx.body as { crash?: boolean }).crash === true) throw new Error('boom');
+          throw ApiError.of('invalidField', 'refused');
+        },
+      }],
+    };
+    const engine = await Engine.open({ dir, resources: [...resources, failing], logError: () => undefined });
+    try {
+      const zone = await engine.createZone('rollback.example');
+      const R = `/zones/${zone.id}/firewall/rules`;
+      await engine.dispatch({ method: 'POST', path: R, body: Array.from({ length: 12 }, (_, i) => rule(i)) });
+      const list = (query = '') => engine.dispatch({ method: 'GET', path: R, query: new URLSearchParams(`per_page=5${query}`) }).then((r) => JSON.stringify(r.body));
+      const filters = () => engine.dispatch({ method: 'GET', path: `/zones/${zone.id}/filters` }).then((r) => JSON.stringify(r.body));
+      const before = [await list(), await filters()];
+      const [first] = (await engine.dispatch({ method: 'GET', path: R })).body.result as { id: string; filter: { id: string } }[];
+      for (const crash of [false, true]) {
+        const reply = await engine.dispatch({ method: 'POST', path: `/zones/${zone.id}/failing`, body: { id: first!.id, filter: first!.filter.id, crash } });
+        expect(reply.status).toBe(crash ? 500 : 400);
+        expect([await list(), await filters()]).toEqual(before);
+        expect(await list()).toEqual(await list('&description='));
+      }
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('writers of the listed tables', () => {
+  it('are the store files only (each write notes its row for the in-memory lists)', () => {
+    const root = join(__dirname, '../../src');
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith('.ts') && !/engine\/(filters|firewall-rules)\/store\.ts$/.test(path)) {
+          if (/(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO)\s+(firewall_rules|filters)\b/i.test(readFileSync(path, 'utf8'))) offenders.push(path);
+        }
+      }
+    };
+    walk(root);
+    expect(offenders).toEqual([]);
+    for (const store of ['engine/filters/store.ts', 'engine/firewall-rules/store.ts']) {
+      const text = readFileSync(join(root, store), 'utf8');
+      const writes = text.match(/(INSERT INTO|UPDATE|DELETE FROM) (firewall_rules|filters)\b/g) ?? [];
+      expect(writes.length).toBeGreaterThan(0);
+      expect((text.match(/noteWrite\(sql, /g) ?? []).length).toBe(writes.length);
+    }
+  });
+});
