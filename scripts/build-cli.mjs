@@ -8,9 +8,9 @@
  *    loads a few files holding only what it runs instead of ~600 modules. bin/zonewall.js runs it.
  *    better-sqlite3 stays outside (a native addon), and miniflare (a development dependency).
  *    Whitespace and syntax are minified (names kept, source maps written): `plan` parses 0.94 MB of
- *    JavaScript at start instead of 1.4 MB.
+ *    JavaScript at start instead of 1.4 MB. dist/bundle/ is emptied first, so no stale chunk stays.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -40,6 +40,8 @@ const schemaPaths = {
 };
 
 async function bundleCli() {
+  // Chunk names carry content hashes: without a clean start, every build's old chunks pile up.
+  rmSync(`${root}dist/bundle`, { recursive: true, force: true });
   await build({
     entryPoints: { zonewall: `${root}src/cli/main.ts` },
     outdir: `${root}dist/bundle`,
