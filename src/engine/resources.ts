@@ -4,8 +4,9 @@
  *
  * How to add a module (e.g. `rulesets/index.ts`):
  * 1. Export a `ResourceModule` (`context.ts`): `{ name, schema, routes, onCreate? }`.
- *    - `schema`: DDL strings run every time a zone object starts (also after a PITR restore), so
- *      each must be idempotent (`CREATE TABLE IF NOT EXISTS ...`). Name tables after the module
+ *    - `schema`: DDL strings run when a zone object starts (also after a PITR restore) and an object
+ *      they create is missing (`zone-schema.ts`), so each must be one idempotent statement
+ *      (`CREATE TABLE IF NOT EXISTS ...`; any other statement makes every start run them all). Name tables after the module
  *      (`rulesets`, `waf_packages`, ...); `filters` and `firewall_rules` are taken.
  *    - `routes`: `{ method, pattern, handler, cacheable? }`, patterns starting `/zones/:zone_id/`
  *      (relative to `/client/v4`), `:name` segments are path parameters (`ctx.params.name`).

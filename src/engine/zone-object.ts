@@ -21,6 +21,7 @@ import { routeKey } from './router.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
 import { dumpZone, loadZone, type ZoneDump } from './zone-dump.js';
+import { createdObjects, schemaPresent } from './zone-schema.js';
 
 /** One request as it crosses the stub: plain data only. */
 export interface ZoneCall {
@@ -86,6 +87,8 @@ export interface ZoneObjectApi {
 export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectState, env: unknown) => ZoneObjectApi {
   const routes = new Map<string, ZoneRoute>();
   for (const m of deps.resources) for (const r of m.routes) routes.set(routeKey(r), r);
+  const ddl = deps.resources.flatMap((m) => m.schema);
+  const created = createdObjects(ddl);
 
   return class ZoneObject implements ZoneObjectApi {
     readonly #state: ZoneObjectState;
@@ -95,9 +98,11 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     constructor(state: ZoneObjectState, _env: unknown) {
       this.#state = state;
       resetListViews(state.storage.sql);
-      state.storage.transactionSync(() => {
-        for (const m of deps.resources) for (const ddl of m.schema) state.storage.sql.exec(ddl);
-      });
+      if (created === null || !schemaPresent(state.storage.sql, created)) {
+        state.storage.transactionSync(() => {
+          for (const statement of ddl) state.storage.sql.exec(statement);
+        });
+      }
     }
 
     /** Runs one request in one transaction. */

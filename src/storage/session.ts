@@ -54,15 +54,17 @@ function newBatch(): Batch {
 /** Opens a SQLite file the way every session needs it: WAL, durable commits, foreign keys. */
 export function openDatabase(file: string, manualCheckpoints: boolean): Database.Database {
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  // FULL: a COMMIT returns only after the WAL is fsynced, so SIGKILL never loses a confirmed batch.
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
+  // One exec for all of them (each db.pragma() prepares a statement of its own; a plan opens a file
+  // per zone). FULL: a COMMIT returns only after the WAL is fsynced, so SIGKILL never loses a
+  // confirmed batch. wal_autocheckpoint = 0: PITR copies each commit's pages out of the WAL before
+  // any checkpoint may overwrite them.
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;' +
+      (manualCheckpoints ? ' PRAGMA wal_autocheckpoint = 0;' : ''),
+  );
   // SQL cursors step lazily and other statements run between their steps, as SQLite allows and the
   // reference does; better-sqlite3 refuses that outside unsafe mode (see cursor.ts).
   db.unsafeMode(true);
-  // PITR copies each commit's pages out of the WAL before any checkpoint may overwrite them.
-  if (manualCheckpoints) db.pragma('wal_autocheckpoint = 0');
   return db;
 }
 

@@ -3,7 +3,7 @@
  * read-only plan on the embedded engine) does not fsync, while an append is made durable by
  * `sync()` and by `close()`. fsync calls are counted through a partial mock of node:fs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -41,5 +41,33 @@ describe('PITR change log durability', () => {
     reopened.sync();
     reopened.close();
     expect(counts.fsync).toBe(0);
+  });
+
+  it('opens from the synced note, checks what follows it, and ignores a note that does not match', () => {
+    const log = new ChangeLog(dir);
+    log.append(record, 1000);
+    log.append(record, 1001);
+    log.sync();
+    // Written after the last fsync: a crash here leaves it past the note.
+    log.append(record, 1002);
+    const segment = join(dir, readdirSync(dir).find((f) => f.endsWith('.log')) as string);
+    expect(new ChangeLog(dir).lastSeq).toBe(3);
+    const size = statSync(segment).size;
+    appendFileSync(segment, Buffer.from([200, 0, 0, 0, 1, 2, 3]));
+    const torn = new ChangeLog(dir);
+    expect(torn.lastSeq).toBe(3);
+    expect(statSync(segment).size).toBe(size);
+    torn.close();
+    let seq = 3;
+    for (const note of ['{"segment":1,"offs', JSON.stringify({ segment: 1, offset: 0, end: size * 2, seq: 1 }), JSON.stringify({ segment: 1, offset: 0, end: 40, seq: 9 })]) {
+      writeFileSync(join(dir, 'synced'), note);
+      const reopened = new ChangeLog(dir);
+      expect(reopened.lastSeq).toBe(seq);
+      expect(reopened.after(0).map((r) => r.header.seq)).toEqual(Array.from({ length: seq }, (_, i) => i + 1));
+      reopened.append(record, 1003);
+      seq++;
+      reopened.close();
+    }
+    expect(new ChangeLog(dir).lastSeq).toBe(6);
   });
 });

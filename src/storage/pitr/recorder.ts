@@ -54,6 +54,8 @@ export class WalRecorder {
   #walFd: number | null = null;
   #dbFd: number | null = null;
   #db: Database.Database | null = null;
+  /** `recover()` found no WAL, or an empty one: nothing to checkpoint at `attach()`. */
+  #walEmpty = false;
 
   constructor(log: ChangeLog, dbFile: string, now: () => number) {
     this.#log = log;
@@ -64,8 +66,10 @@ export class WalRecorder {
 
   /** Before SQLite opens the file: logs the commits a crash left in the WAL unlogged. */
   recover(): void {
+    this.#walEmpty = true;
     if (!existsSync(this.#walFile)) return;
     const wal = readFileSync(this.#walFile);
+    this.#walEmpty = wal.length === 0;
     const header = parseWalHeader(wal);
     if (!header || !headerValid(wal, header)) return;
     this.#header = header;
@@ -92,7 +96,8 @@ export class WalRecorder {
   /** After SQLite opened the file: fold the (fully logged) WAL into the file and start tracking. */
   attach(db: Database.Database): void {
     this.#db = db;
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    // A WAL that was absent or empty before SQLite opened the file (after a clean close) has nothing to fold.
+    if (!this.#walEmpty) db.pragma('wal_checkpoint(TRUNCATE)');
     this.#reset();
     const pageSize = databasePageSize(this.#dbFile);
     this.#pages = pageSize === null ? 0 : this.#fileSizeInPages(pageSize);
@@ -100,6 +105,8 @@ export class WalRecorder {
 
   /** Right after a COMMIT: logs it (and any commit not yet logged); checkpoints now and then. */
   afterCommit(): void {
+    // No WAL yet (a commit that wrote nothing, on a file whose WAL nobody opened): nothing to log.
+    if (this.#walFd === null && !existsSync(this.#walFile)) return;
     this.#withWal((walFd) => {
       const size = fstatSync(walFd).size;
       if (size < WAL_HEADER) return;
