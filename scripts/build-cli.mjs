@@ -6,7 +6,8 @@
  *    edited after the build is compiled at run time instead, see src/manifest/schema.ts);
  * 2. the CLI bundled with esbuild into dist/bundle/ (ES modules, split per command), so a command
  *    loads a few files holding only what it runs instead of ~600 modules. bin/zonewall.js runs it.
- *    better-sqlite3 stays outside (a native addon), and miniflare (a development dependency).
+ *    better-sqlite3 stays outside (a native addon), and miniflare (a development dependency); re2js is
+ *    loaded from node_modules at the first `matches` pattern compiled.
  *    Whitespace and syntax are minified (names kept, source maps written): `plan` parses 0.94 MB of
  *    JavaScript at start instead of 1.4 MB. dist/bundle/ is emptied first, so no stale chunk stays.
  */
@@ -39,6 +40,25 @@ const schemaPaths = {
   },
 };
 
+/**
+ * re2js (260 KB of the 1 MB `plan` loads) runs only when a `matches` pattern is compiled, and most
+ * manifests have none. In the bundle, src/expr/regex.ts gets a stand-in whose `RE2JS.compile` loads
+ * the package from node_modules (a dependency, like better-sqlite3) at its first call, so a plan
+ * without `matches` never parses or evaluates it. regex.ts uses nothing of re2js but `compile`.
+ */
+const lazyRe2js = {
+  name: 'lazy-re2js',
+  setup(b) {
+    b.onResolve({ filter: /^re2js$/ }, (args) =>
+      args.namespace === 'lazy-re2js' ? { path: 're2js', external: true } : { path: 're2js', namespace: 'lazy-re2js' });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-re2js' }, () => ({
+      contents: "let loaded; export const RE2JS = { compile: (...args) => (loaded ??= require('re2js').RE2JS).compile(...args) };",
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
 async function bundleCli() {
   // Chunk names carry content hashes: without a clean start, every build's old chunks pile up.
   rmSync(`${root}dist/bundle`, { recursive: true, force: true });
@@ -60,7 +80,7 @@ async function bundleCli() {
     minifySyntax: true,
     sourcemap: true,
     logLevel: 'warning',
-    plugins: [schemaPaths],
+    plugins: [schemaPaths, lazyRe2js],
   });
 }
 
