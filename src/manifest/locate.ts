@@ -57,21 +57,20 @@ export class Locator {
   }
 
   /**
-   * Where each of `fields` of the map at `path` was written (present fields only), resolving the
-   * map once: normalisation asks this for every object, so it must not walk from the root per field.
+   * Calls `visit` with where each of `fields` of the map at `path` was written (present fields only,
+   * in the order of `fields`), resolving the map once: normalisation asks this for every object, so
+   * it must not walk from the root per field, nor build a map per object.
    */
-  fieldSpans(path: DocPath, fields: readonly string[]): Map<string, Span> {
-    const out = new Map<string, Span>();
+  fieldSpans(path: DocPath, fields: readonly string[], visit: (field: string, span: Span) => void): void {
     const { data } = this.resolve(path);
     const info = typeof data === 'object' && data !== null ? this.doc.containers.get(data) : undefined;
-    if (info?.kind !== 'map') return out;
+    if (info?.kind !== 'map') return;
     for (const f of fields) {
       const e = info.entries.get(f);
       if (e === undefined) continue;
       const v = (data as Record<string, unknown>)[f];
-      out.set(f, typeof v === 'object' && v !== null ? e.key : e.value);
+      visit(f, typeof v === 'object' && v !== null ? e.key : e.value);
     }
-    return out;
   }
 
   /** An issue at `path` (positioned per `anchor`). */

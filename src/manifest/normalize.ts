@@ -79,10 +79,10 @@ function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: L
 
 function fieldLocations(locator: Locator, base: DocPath, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
   const out: Partial<Record<string, SourceLocation>> = {};
-  for (const [f, span] of locator.fieldSpans(base, fields)) {
+  locator.fieldSpans(base, fields, (f, span) => {
     const { line, column } = locator.lines.position(span.start);
     out[f] = { file: locator.file, line, column };
-  }
+  });
   return out;
 }
 
