@@ -40,6 +40,51 @@ interface BufferSlices {
 /** The 256 one-character Latin-1 strings: a one-byte string of length 1 needs no decoding. */
 const ONE_CHAR: readonly string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b));
 
+/** Objects are built by a shape's compiled literal once that shape has been seen this often. */
+const COMPILE_AFTER = 4;
+/** Bounds of the shape trie: shapes in all, and properties per shape. */
+const MAX_SHAPES = 1024;
+const MAX_SHAPE_DEPTH = 64;
+
+/**
+ * A node of the shape trie: the one-byte property names of an object so far, in order (V8's own
+ * transition tree, rebuilt for decoding). The root has no name.
+ */
+interface Shape {
+  /** The last property's name and its Latin-1 bytes. */
+  readonly name: string;
+  readonly bytes: Buffer;
+  /** Number of properties. */
+  readonly depth: number;
+  /** The successor taken last: compared first. */
+  next: Shape | null;
+  children: Map<string, Shape> | null;
+  /** Builds an object of this shape from the value stack. */
+  build: ((values: unknown[], base: number) => Record<string, unknown>) | null;
+  uses: number;
+  readonly parent: Shape | null;
+}
+
+/** The names of `shape`, first to last. */
+function shapeNames(shape: Shape, root: Shape): string[] {
+  const names: string[] = [];
+  for (let s: Shape | null = shape; s !== root && s !== null; s = s.parent) names.push(s.name);
+  return names.reverse();
+}
+
+/**
+ * A function that builds an object of `shape` as one object literal: V8 creates a literal from a
+ * boilerplate with its final hidden class, where assigning the properties one by one walks the
+ * transitions through a megamorphic keyed store each time (about half the cost of decoding a small
+ * record). The names are Latin-1 strings written with JSON.stringify, and never `__proto__` (refused
+ * before a shape is made), so the literal defines exactly the properties assignment would.
+ */
+function compileShape(shape: Shape, root: Shape): (values: unknown[], base: number) => Record<string, unknown> {
+  const fields = shapeNames(shape, root).map((name, i) => `${JSON.stringify(name)}: v[b + ${i}]`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see above: built from data, not code
+  return new Function('v', 'b', `return { ${fields.join(', ')} };`) as (values: unknown[], base: number) => Record<string, unknown>;
+}
+
 /** A cached property name: its bytes and the string (interned by V8 after its first use as a key). */
 interface CachedName {
   bytes: Buffer;
@@ -56,17 +101,28 @@ export class WireDecoder {
    * decode per property and lets V8 find the property without interning a fresh string each time.
    */
   readonly #names: Array<CachedName | undefined> = new Array(NAME_SLOTS);
+  readonly #root: Shape = { name: '', bytes: Buffer.alloc(0), depth: 0, next: null, children: null, build: null, uses: 0, parent: null };
+  #shapeCount = 0;
+  /** The keys and values of the objects being decoded (nested ones above their parents). */
+  readonly #keys: Array<string | number> = [];
+  readonly #values: unknown[] = [];
+  #sp = 0;
+  /** The name #step read when it returned no shape. */
+  #lastName = '';
 
   /** Decodes the serialized value in `buf[start, end)`, or returns UNSUPPORTED. */
   decode(buf: Buffer, start: number, end: number): unknown {
     this.#buf = buf;
     this.#pos = start;
     this.#end = end;
+    this.#sp = 0;
     try {
       if (buf[start] !== 0xff || this.#byte() !== 0xff || this.#varint() !== WIRE_VERSION) return UNSUPPORTED;
       const value = this.#value();
       return this.#pos === end ? value : UNSUPPORTED;
     } catch (err) {
+      // A value given up on leaves what it decoded so far on the stack.
+      this.#values.fill(undefined);
       if (err === UNSUPPORTED) return UNSUPPORTED;
       throw err;
     }
@@ -78,19 +134,33 @@ export class WireDecoder {
   }
 
   #varint(): number {
-    const first = this.#buf[this.#pos];
-    if (first !== undefined && first < 0x80 && this.#pos < this.#end) {
-      this.#pos++;
+    const pos = this.#pos;
+    const first = this.#buf[pos] as number;
+    // One byte (below 128) is the usual case; the loop stays out of this method so it inlines.
+    if (first < 0x80 && pos < this.#end) {
+      this.#pos = pos + 1;
       return first;
     }
+    return this.#longVarint();
+  }
+
+  /** A varint of several bytes (V8 writes at most 8 for the lengths and integers read here). */
+  #longVarint(): number {
+    const buf = this.#buf;
+    const end = this.#end;
+    let pos = this.#pos;
     let result = 0;
-    let shift = 0;
+    let scale = 1;
     for (;;) {
-      const b = this.#byte();
-      result += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return result;
-      shift += 7;
-      if (shift > 49) throw UNSUPPORTED;
+      if (pos >= end) throw UNSUPPORTED;
+      const b = buf[pos++] as number;
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        this.#pos = pos;
+        return result;
+      }
+      scale *= 128;
+      if (scale > 2 ** 49) throw UNSUPPORTED;
     }
   }
 
@@ -106,7 +176,7 @@ export class WireDecoder {
 
   #valueOf(tag: number): unknown {
     switch (tag) {
-      case 0x22: return this.#string('latin1'); // "
+      case 0x22: return this.#latin1(); // "
       case 0x63: return this.#string('utf16le'); // c
       case 0x53: return this.#string('utf8'); // S
       case 0x49: { // I: zigzag int32
@@ -131,13 +201,23 @@ export class WireDecoder {
     }
   }
 
-  #string(encoding: 'latin1' | 'utf16le' | 'utf8'): string {
+  /** A one-byte (Latin-1) string: the common case, with one-character strings shared. */
+  #latin1(): string {
+    const length = this.#varint();
+    const start = this.#pos;
+    const end = start + length;
+    if (end > this.#end) throw UNSUPPORTED;
+    this.#pos = end;
+    return length === 1 ? (ONE_CHAR[this.#buf[start] as number] as string) : (this.#buf as unknown as BufferSlices).latin1Slice(start, end);
+  }
+
+  /** A UTF-16LE or UTF-8 string. */
+  #string(encoding: 'utf16le' | 'utf8'): string {
     const length = this.#varint();
     const start = this.#pos;
     if (start + length > this.#end) throw UNSUPPORTED;
     this.#pos += length;
     const buf = this.#buf as unknown as BufferSlices;
-    if (encoding === 'latin1') return length === 1 ? (ONE_CHAR[this.#buf[start] as number] as string) : buf.latin1Slice(start, start + length);
     return encoding === 'utf16le' ? buf.ucs2Slice(start, start + length) : buf.utf8Slice(start, start + length);
   }
 
@@ -181,19 +261,87 @@ export class WireDecoder {
     throw UNSUPPORTED;
   }
 
+  /**
+   * A plain object. Its property names walk the shape trie; when the walk ends on a shape seen
+   * often enough, the object is built by that shape's compiled literal, else by assignment.
+   */
   #object(): Record<string | number, unknown> {
-    const object: Record<string | number, unknown> = {};
+    const base = this.#sp;
+    let shape: Shape | null = this.#root;
     let count = 0;
     for (;;) {
       const tag = this.#tag();
       if (tag === 0x7b) { // {
         if (this.#varint() !== count) throw UNSUPPORTED;
-        return object;
+        return this.#assemble(shape, base, count);
       }
-      const key = this.#key(tag);
-      object[key] = this.#value();
+      const at = base + count;
+      if (tag === 0x22 && shape !== null) {
+        shape = this.#step(shape);
+        this.#keys[at] = shape === null ? this.#lastName : shape.name;
+      } else {
+        shape = null;
+        this.#keys[at] = this.#key(tag);
+      }
+      this.#sp = at + 1;
+      this.#values[at] = this.#value();
       count++;
     }
+  }
+
+  /** The object whose keys and values sit on the stack at `[base, base + count)`; pops them. */
+  #assemble(shape: Shape | null, base: number, count: number): Record<string | number, unknown> {
+    const values = this.#values;
+    let object: Record<string | number, unknown>;
+    if (shape !== null && (shape.build !== null || ++shape.uses >= COMPILE_AFTER)) {
+      object = (shape.build ??= compileShape(shape, this.#root))(values, base);
+    } else {
+      object = {};
+      const keys = this.#keys;
+      for (let i = base; i < base + count; i++) object[keys[i] as string | number] = values[i];
+    }
+    // Drop the references, so the decoder does not keep the last values alive.
+    for (let i = base; i < base + count; i++) values[i] = undefined;
+    this.#sp = base;
+    return object;
+  }
+
+  /**
+   * Reads a one-byte property name after `shape`: the successor seen last is compared byte for
+   * byte first (objects of one list mostly share their names in order), then the other
+   * successors by name. Null when the trie is full or too deep (the name is left in #lastName).
+   */
+  #step(shape: Shape): Shape | null {
+    const next = shape.next;
+    const buf = this.#buf;
+    if (next !== null) {
+      const bytes = next.bytes;
+      const length = bytes.length;
+      const start = this.#pos + 1;
+      // The varint of a name shorter than 128 bytes is its one length byte.
+      if (length < 0x80 && buf[this.#pos] === length && start + length <= this.#end) {
+        let i = 0;
+        while (i < length && bytes[i] === buf[start + i]) i++;
+        if (i === length) {
+          this.#pos = start + length;
+          return next;
+        }
+      }
+    }
+    const name = this.#name();
+    if (name === '__proto__') throw UNSUPPORTED;
+    let child = shape.children?.get(name);
+    if (child === undefined) {
+      if (this.#shapeCount >= MAX_SHAPES || shape.depth >= MAX_SHAPE_DEPTH) {
+        this.#lastName = name;
+        return null;
+      }
+      this.#shapeCount++;
+      child = { name, bytes: Buffer.from(name, 'latin1'), depth: shape.depth + 1, next: null, children: null, build: null, uses: 0, parent: shape };
+      (shape.children ??= new Map()).set(name, child);
+    }
+    shape.next = child;
+    return child;
   }
 
   #sparseArray(): unknown[] {
