@@ -130,6 +130,11 @@ describe('WireDecoder', () => {
     expectSameAsReference([record(7), record(8)], decoder);
   });
 
+  it('reads one-byte strings of every short length (built in JS up to 12 bytes) and longer', () => {
+    const latin1 = 'a\u00e9\u00ff\u0000 Z\u0080~xyz\u00a0q9';
+    expectSameAsReference(Array.from({ length: latin1.length + 1 }, (_, n) => ({ s: latin1.slice(0, n), n })));
+  });
+
   it('reads integers of every varint width', () => {
     expectSameAsReference([0, 63, 64, 127, 128, 8191, 8192, 2 ** 20, -(2 ** 20), 2 ** 31 - 1, -(2 ** 31), 2 ** 32 - 1, ['x'.repeat(300)]]);
   });
