@@ -57,7 +57,7 @@ const SLICE_MIN = 13;
 
 /**
  * The keys of a chunk, separated by 0xFF bytes, decoded and checked to strictly ascend (or
- * descend) and to number `count`; null when not (the caller reads the chunk row by row). A chunk
+ * descend) and to number `count` (any number if negative); null when not (the caller reads the chunk row by row). A chunk
  * of ASCII keys, the usual case, is decoded with one native call and cut in JS; any other is
  * decoded key by key from UTF-8.
  */
@@ -71,7 +71,7 @@ export function splitKeys(bytes: Buffer, count: number, reverse: boolean): Split
  * the bytes, so offsets are the same and comparing strings compares bytes.
  */
 function splitAsciiKeys(bytes: Buffer, all: string, count: number, reverse: boolean): SplitKeys | null {
-  const keys: string[] = new Array(count);
+  const keys: string[] = count < 0 ? [] : new Array(count);
   let n = 0;
   let at = 0;
   let prev = '';
@@ -83,7 +83,7 @@ function splitAsciiKeys(bytes: Buffer, all: string, count: number, reverse: bool
     if (n > 0 && (reverse ? key >= prev : key <= prev)) return null;
     keys[n++] = key;
     prev = key;
-    if (end === all.length) return n === count ? { keys, lastAt: at, lastEnd: end } : null;
+    if (end === all.length) return n === count || count < 0 ? { keys, lastAt: at, lastEnd: end } : null;
     at = end + 1;
   }
 }
@@ -113,5 +113,5 @@ function splitUtf8Keys(bytes: Buffer, count: number, reverse: boolean): SplitKey
     at = i + 1;
     ascii = true;
   }
-  return keys.length === count ? { keys, lastAt: prevAt, lastEnd: prevEnd } : null;
+  return keys.length === count || count < 0 ? { keys, lastAt: prevAt, lastEnd: prevEnd } : null;
 }

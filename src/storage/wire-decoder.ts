@@ -140,20 +140,33 @@ export class WireDecoder {
 
   /** Decodes the serialized value in `buf[start, end)`, or returns UNSUPPORTED. */
   decode(buf: Buffer, start: number, end: number): unknown {
+    const value = this.decodeNext(buf, start, end);
+    return this.#pos === end ? value : UNSUPPORTED;
+  }
+
+  /**
+   * Decodes the serialized value that begins at `buf[start]` and ends at or before `limit`, or
+   * returns UNSUPPORTED; after a value, `next` is where it ends (its bytes say where).
+   */
+  decodeNext(buf: Buffer, start: number, limit: number): unknown {
     this.#buf = buf;
     this.#pos = start;
-    this.#end = end;
+    this.#end = limit;
     this.#sp = 0;
     try {
       if (buf[start] !== 0xff || this.#byte() !== 0xff || this.#varint() !== WIRE_VERSION) return UNSUPPORTED;
-      const value = this.#value();
-      return this.#pos === end ? value : UNSUPPORTED;
+      return this.#value();
     } catch (err) {
       // A value given up on leaves what it decoded so far on the stack.
       this.#values.fill(undefined);
       if (err === UNSUPPORTED) return UNSUPPORTED;
       throw err;
     }
+  }
+
+  /** Where the value of the last successful `decodeNext` ends. */
+  get next(): number {
+    return this.#pos;
   }
 
   #byte(): number {

@@ -53,14 +53,15 @@ describe.each(BACKENDS)('list() across read chunks (%s backend)', (backend) => {
  * Chunks grow after the first (up to 4,096 rows while values are small), the keys of an ASCII chunk
  * are cut from one decoded string, and objects of a repeated shape are built by a compiled literal:
  * a range of 6,000 small records spans chunks of each kind, with long keys (decoded on their own),
- * non-ASCII keys only in some chunks, and values for the full deserializer among them.
+ * non-ASCII keys only in some chunks, and values for the full deserializer among them (first,
+ * inside and last in a chunk: from there on the chunk is decoded by its values' sizes).
  */
 describe('list() over grown chunks', () => {
   const entries: Record<string, unknown> = {};
   for (let i = 0; i < 6000; i++) {
     const n = String(i).padStart(5, '0');
     const key = i >= 5000 && i % 3 === 0 ? `r${n}-\u00e9\u4e2d` : i % 4 === 0 ? `r${n}-a-long-key-of-many-characters` : `r${n}`;
-    entries[key] = i % 997 === 0 ? new Date(i) : { id: i, name: `item ${i}`, enabled: i % 2 === 0, tags: ['a', 'b'], note: 'x'.repeat(i % 70) };
+    entries[key] = i % 997 === 0 || i === 5999 ? new Date(i) : { id: i, name: `item ${i}`, enabled: i % 2 === 0, tags: ['a', 'b'], note: 'x'.repeat(i % 70) };
   }
   const keys = Object.keys(entries).sort(byUtf8);
 

@@ -135,6 +135,20 @@ describe('WireDecoder', () => {
     expectSameAsReference(Array.from({ length: latin1.length + 1 }, (_, n) => ({ s: latin1.slice(0, n), n })));
   });
 
+  it('decodes values one after the other, each saying where it ends, and stops at one it does not read', () => {
+    const parts = [serialize({ a: 1, s: 'x' }), serialize('two'), serialize([3, { b: null }]), serialize(new Date(4)), serialize(5)];
+    const all = Buffer.concat(parts);
+    const decoder = new WireDecoder();
+    let at = 0;
+    for (const [i, part] of parts.slice(0, 3).entries()) {
+      expect(decoder.decodeNext(all, at, all.length)).toEqual(reference(part));
+      at += part.length;
+      expect(decoder.next, `value ${i}`).toBe(at);
+    }
+    expect(decoder.decodeNext(all, at, all.length)).toBe(UNSUPPORTED);
+    expect(decoder.decodeNext(all, all.length - 1, all.length)).toBe(UNSUPPORTED); // not at a value's start
+  });
+
   it('reads integers of every varint width', () => {
     expectSameAsReference([0, 63, 64, 127, 128, 8191, 8192, 2 ** 20, -(2 ** 20), 2 ** 31 - 1, -(2 ** 31), 2 ** 32 - 1, ['x'.repeat(300)]]);
   });
