@@ -50,7 +50,7 @@ describe.each(BACKENDS)('list() across read chunks (%s backend)', (backend) => {
 });
 
 /**
- * Chunks grow after the first (up to 4,096 rows while values are small), the keys of an ASCII chunk
+ * Chunks grow after the first (up to 16,384 rows while values are small), the keys of an ASCII chunk
  * are cut from one decoded string, and objects of a repeated shape are built by a compiled literal:
  * a range of 6,000 small records spans chunks of each kind, with long keys (decoded on their own),
  * non-ASCII keys only in some chunks, and values for the full deserializer among them (first,
@@ -69,7 +69,7 @@ describe('list() over grown chunks', () => {
     ['everything', {}, keys],
     ['everything backwards', { reverse: true }, [...keys].reverse()],
     ['limit 4500', { limit: 4500 }, keys.slice(0, 4500)],
-    ['limit 4352 backwards (two whole chunks)', { limit: 4352, reverse: true }, [...keys].reverse().slice(0, 4352)],
+    ['limit 4352 backwards', { limit: 4352, reverse: true }, [...keys].reverse().slice(0, 4352)],
     ['start and end', { start: keys[100], end: keys[5500] }, keys.slice(100, 5500)],
     ['startAfter, backwards', { startAfter: keys[10], reverse: true }, keys.slice(11).reverse()],
     ['prefix', { prefix: 'r05' }, keys.filter((k) => k.startsWith('r05'))],
