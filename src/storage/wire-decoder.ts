@@ -5,7 +5,9 @@
  * numbers, booleans, null, undefined, plain objects, dense arrays) straight from the page's bytes
  * and gives up on anything else - a tag it does not know, a back-reference (shared or circular
  * objects), a `__proto__` key - so the caller decodes that value with `v8.Deserializer` instead.
- * Giving up is always safe: each stored value is a complete serialization of its own.
+ * Giving up is always safe: each stored value is a complete serialization of its own. Objects
+ * whose property names repeat in order are built by a compiled literal (`wire-shapes.ts`), short
+ * strings in JS (`wire-strings.ts`): the two largest costs of decoding small records.
  *
  * Tags (V8 `src/objects/value-serializer.cc`, wire format version 15, as written by
  * `v8.Serializer` with `writeHeader()`): header `0xFF <version>`; `\0` padding; `_` undefined, `0`
@@ -14,6 +16,8 @@
  * length; `o` ... `{ <count>` object; `A <length>` ... `$ <count> <length>` dense array, `-` a hole;
  * `a <length>` key/value pairs `@ <count> <length>` sparse (holey) array, up to `MAX_SPARSE_LENGTH`.
  */
+import { type Shape, ShapeTrie } from './wire-shapes.js';
+import { MAX_SHORT, shortLatin1 } from './wire-strings.js';
 
 /** Thrown (as a value, never escaping this module's caller) when a value needs the full deserializer. */
 export const UNSUPPORTED: unique symbol = Symbol('unsupported');
@@ -37,82 +41,6 @@ interface BufferSlices {
   utf8Slice(start: number, end: number): string;
 }
 
-/** The 256 one-character Latin-1 strings: a one-byte string of length 1 needs no decoding. */
-const ONE_CHAR: readonly string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b));
-
-/** One-byte strings up to this long are built in JS (see `shortLatin1`). */
-const MAX_SHORT = 12;
-
-const fromCharCode = String.fromCharCode;
-
-/**
- * The Latin-1 string of `n` (at most MAX_SHORT) bytes at `buf[s]`: one `String.fromCharCode` of
- * its bytes costs a third of a call into Node's native `latin1Slice` (most string values in
- * records, like names and ids, are this short).
- */
-function shortLatin1(b: Buffer, s: number, n: number): string {
-  switch (n) {
-    case 0: return '';
-    case 1: return ONE_CHAR[b[s]!] as string;
-    case 2: return fromCharCode(b[s]!, b[s + 1]!);
-    case 3: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
-    case 4: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
-    case 5: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
-    case 6: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
-    case 7: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
-    case 8: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!);
-    case 9: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!);
-    case 10: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!);
-    case 11: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!);
-    default: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!);
-  }
-}
-
-/** Objects are built by a shape's compiled literal once that shape has been seen this often. */
-const COMPILE_AFTER = 4;
-/** Bounds of the shape trie: shapes in all, and properties per shape. */
-const MAX_SHAPES = 1024;
-const MAX_SHAPE_DEPTH = 64;
-
-/**
- * A node of the shape trie: the one-byte property names of an object so far, in order (V8's own
- * transition tree, rebuilt for decoding). The root has no name.
- */
-interface Shape {
-  /** The last property's name and its Latin-1 bytes. */
-  readonly name: string;
-  readonly bytes: Buffer;
-  /** Number of properties. */
-  readonly depth: number;
-  /** The successor taken last: compared first. */
-  next: Shape | null;
-  children: Map<string, Shape> | null;
-  /** Builds an object of this shape from the value stack. */
-  build: ((values: unknown[], base: number) => Record<string, unknown>) | null;
-  uses: number;
-  readonly parent: Shape | null;
-}
-
-/** The names of `shape`, first to last. */
-function shapeNames(shape: Shape, root: Shape): string[] {
-  const names: string[] = [];
-  for (let s: Shape | null = shape; s !== root && s !== null; s = s.parent) names.push(s.name);
-  return names.reverse();
-}
-
-/**
- * A function that builds an object of `shape` as one object literal: V8 creates a literal from a
- * boilerplate with its final hidden class, where assigning the properties one by one walks the
- * transitions through a megamorphic keyed store each time (about half the cost of decoding a small
- * record). The names are Latin-1 strings written with JSON.stringify, and never `__proto__` (refused
- * before a shape is made), so the literal defines exactly the properties assignment would.
- */
-function compileShape(shape: Shape, root: Shape): (values: unknown[], base: number) => Record<string, unknown> {
-  const fields = shapeNames(shape, root).map((name, i) => `${JSON.stringify(name)}: v[b + ${i}]`);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see above: built from data, not code
-  return new Function('v', 'b', `return { ${fields.join(', ')} };`) as (values: unknown[], base: number) => Record<string, unknown>;
-}
-
 /** A cached property name: its bytes and the string (interned by V8 after its first use as a key). */
 interface CachedName {
   bytes: Buffer;
@@ -129,8 +57,7 @@ export class WireDecoder {
    * decode per property and lets V8 find the property without interning a fresh string each time.
    */
   readonly #names: Array<CachedName | undefined> = new Array(NAME_SLOTS);
-  readonly #root: Shape = { name: '', bytes: Buffer.alloc(0), depth: 0, next: null, children: null, build: null, uses: 0, parent: null };
-  #shapeCount = 0;
+  readonly #shapes = new ShapeTrie();
   /** The keys and values of the objects being decoded (nested ones above their parents). */
   readonly #keys: Array<string | number> = [];
   readonly #values: unknown[] = [];
@@ -242,34 +169,35 @@ export class WireDecoder {
     }
   }
 
-  /** A one-byte (Latin-1) string: the common case, with one-character strings shared. */
-  #latin1(): string {
+  /** Reads a byte length and steps over that many bytes; returns where they start (#pos is their end). */
+  #span(): number {
     const length = this.#varint();
     const start = this.#pos;
-    const end = start + length;
-    if (end > this.#end) throw UNSUPPORTED;
-    this.#pos = end;
-    if (length <= MAX_SHORT) return shortLatin1(this.#buf, start, length);
+    if (start + length > this.#end) throw UNSUPPORTED;
+    this.#pos = start + length;
+    return start;
+  }
+
+  /** A one-byte (Latin-1) string: the common case, with one-character strings shared. */
+  #latin1(): string {
+    const start = this.#span();
+    const end = this.#pos;
+    if (end - start <= MAX_SHORT) return shortLatin1(this.#buf, start, end - start);
     return (this.#buf as unknown as BufferSlices).latin1Slice(start, end);
   }
 
   /** A UTF-16LE or UTF-8 string. */
   #string(encoding: 'utf16le' | 'utf8'): string {
-    const length = this.#varint();
-    const start = this.#pos;
-    if (start + length > this.#end) throw UNSUPPORTED;
-    this.#pos += length;
+    const start = this.#span();
     const buf = this.#buf as unknown as BufferSlices;
-    return encoding === 'utf16le' ? buf.ucs2Slice(start, start + length) : buf.utf8Slice(start, start + length);
+    return encoding === 'utf16le' ? buf.ucs2Slice(start, this.#pos) : buf.utf8Slice(start, this.#pos);
   }
 
   /** A short Latin-1 property name, from the name cache when the same bytes were seen before. */
   #name(): string {
-    const length = this.#varint();
-    const start = this.#pos;
-    const end = start + length;
-    if (end > this.#end) throw UNSUPPORTED;
-    this.#pos = end;
+    const start = this.#span();
+    const end = this.#pos;
+    const length = end - start;
     const buf = this.#buf;
     if (length === 0 || length > MAX_CACHED_NAME) return (buf as unknown as BufferSlices).latin1Slice(start, end);
     let hash = length;
@@ -309,7 +237,7 @@ export class WireDecoder {
    */
   #object(): Record<string | number, unknown> {
     const base = this.#sp;
-    let shape: Shape | null = this.#root;
+    let shape: Shape | null = this.#shapes.root;
     let count = 0;
     for (;;) {
       const tag = this.#tag();
@@ -335,8 +263,9 @@ export class WireDecoder {
   #assemble(shape: Shape | null, base: number, count: number): Record<string | number, unknown> {
     const values = this.#values;
     let object: Record<string | number, unknown>;
-    if (shape !== null && (shape.build !== null || ++shape.uses >= COMPILE_AFTER)) {
-      object = (shape.build ??= compileShape(shape, this.#root))(values, base);
+    const build = shape === null ? null : this.#shapes.builder(shape);
+    if (build !== null) {
+      object = build(values, base);
     } else {
       object = {};
       const keys = this.#keys;
@@ -372,18 +301,8 @@ export class WireDecoder {
     }
     const name = this.#name();
     if (name === '__proto__') throw UNSUPPORTED;
-    let child = shape.children?.get(name);
-    if (child === undefined) {
-      if (this.#shapeCount >= MAX_SHAPES || shape.depth >= MAX_SHAPE_DEPTH) {
-        this.#lastName = name;
-        return null;
-      }
-      this.#shapeCount++;
-      child = { name, bytes: Buffer.from(name, 'latin1'), depth: shape.depth + 1, next: null, children: null, build: null, uses: 0, parent: shape };
-      (shape.children ??= new Map()).set(name, child);
-    }
-    shape.next = child;
-    return child;
+    this.#lastName = name;
+    return this.#shapes.child(shape, name);
   }
 
   #sparseArray(): unknown[] {
