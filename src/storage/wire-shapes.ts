@@ -9,8 +9,8 @@ export type Builder = (values: unknown[], base: number) => Record<string, unknow
 
 /** Objects are built by a shape's compiled literal once that shape has been seen this often. */
 const COMPILE_AFTER = 4;
-/** Bounds of the shape trie: shapes in all, and properties per shape. */
-const MAX_SHAPES = 1024;
+/** Bounds of one decoder's trie (each object session has one): shapes in all, properties per shape. */
+const MAX_SHAPES = 256;
 const MAX_SHAPE_DEPTH = 64;
 
 /**
