@@ -13,7 +13,9 @@
  *    most 1.0x workerd's time, puts and gets at most 1.2x. The list figure is the time of 5 lists
  *    in one event divided by 5, on every side: workerd's clock inside an object reads in whole
  *    milliseconds and moves only at I/O (a Spectre mitigation), too coarse for one ~10 ms list
- *    (see `_storage-workerd.ts`).
+ *    (see `_storage-workerd.ts`). Before each timed phase the process collects its garbage and
+ *    waits 100 ms, so what the previous phase left running (workerd collects after a request, in
+ *    its own process, on one of the two cores) is not timed in the next one, whichever side it is.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -156,6 +158,8 @@ async function ourFigures(dir: string, order: string[]): Promise<{ figures: numb
 
 const VS_KEYS = 10_000;
 const VS_ROUNDS = 5;
+/** Pause before each timed phase of part 2. */
+const SETTLE_MS = 100;
 type Phase = keyof StoragePhases;
 const PHASES: Phase[] = ['puts', 'gets', 'list'];
 const TARGETS: Record<Phase, number> = { puts: 1.2, gets: 1.2, list: 1.0 };
@@ -215,8 +219,11 @@ export async function versusWorkerd(dir: string): Promise<void> {
       const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
       for (const phase of PHASES) {
         for (const name of order) {
-          // Garbage left by the other systems' phases in this process is not this phase's cost.
+          // Garbage left by the other systems' phases in this process is not this phase's cost, nor is
+          // the work they leave running in the background (workerd collects its garbage after a
+          // request, on one of the two cores): collect, then let the machine settle.
           gc();
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
           (ms[name] as Record<Phase, number[]>)[phase].push(await (systems[name] as (r: number, p: Phase) => Promise<number>)(round, phase));
         }
       }
