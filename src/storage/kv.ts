@@ -6,9 +6,13 @@
  * Callers validate arguments and limits first; everything here runs inside the session's
  * implicit transaction.
  *
- * `list()` reads a range in chunks of 256 rows, each chunk as ONE aggregate row (the keys' bytes
- * joined by 0xFF, the values' bytes concatenated, and the values' lengths), and decodes the
- * values with `wire-decoder.ts`. Row by row, better-sqlite3 allocates a Buffer per value and
+ * `list()` reads a range in chunks, each chunk as ONE aggregate row (the keys' bytes joined by
+ * 0xFF, the values' bytes concatenated), and decodes the values with `wire-decoder.ts` one after
+ * the other, each value's bytes saying where it ends; only a chunk with a value the decoder does
+ * not read also reads the values' lengths (one more aggregate of the same rows). The first chunk has 256 rows; later ones as many as fit in about 4 MiB at the
+ * previous chunk's row size, 256 to 16,384 (a 10,000-record list of small values: 2 chunks, not
+ * 40). A chunk never holds more rows than the result still needs, so its buffer is at most the
+ * bytes of values the result keeps anyway. Row by row, better-sqlite3 allocates a Buffer per value and
  * `v8.Deserializer` an object per value, which made a 10,000-key list 2.4-3.4x slower than
  * workerd's; one buffer per chunk and the in-JS decoder bring it under workerd's time (see
  * `npm run bench -- storage`). `group_concat` promises no order, so every chunk's keys are checked
@@ -29,8 +33,12 @@ export const KV_TABLE = '_zw_kv';
 /** Rows removed per commit by the `kv` backend's chunked `deleteAll()`. */
 const DELETE_ALL_CHUNK = 1024;
 
-/** Rows per `list()` chunk: bounds what one chunk holds in memory (values are at most 128 KiB). */
+/** Rows of a `list()`'s first chunk: bounds what one chunk holds in memory (values are at most 128 KiB). */
 const LIST_CHUNK = 256;
+/** Later chunks take as many rows as fit in about this many bytes, at the last chunk's row size... */
+const LIST_CHUNK_BYTES = 4 * 1024 * 1024;
+/** ...up to this many rows. */
+const LIST_CHUNK_MAX = 16_384;
 
 const NUL = Buffer.of(0);
 
@@ -44,6 +52,8 @@ interface KvStatements {
 /** One chunk of a range: how many rows it had and the last key's bytes. */
 interface Chunk {
   count: number;
+  /** Bytes of its keys and values. */
+  bytes: number;
   last: Buffer | null;
 }
 
@@ -116,10 +126,12 @@ export class KvStore {
     if (range.empty || !this.#tableExists()) return result;
     let { start, end } = range;
     let remaining = range.limit;
+    let rows = LIST_CHUNK;
     for (;;) {
-      const want = remaining < 0 ? LIST_CHUNK : Math.min(remaining, LIST_CHUNK);
+      const want = remaining < 0 ? rows : Math.min(remaining, rows);
       const chunk = this.#listChunk(start, end, range.reverse, want, result);
       if (chunk.count < want || chunk.last === null) return result;
+      rows = Math.max(LIST_CHUNK, Math.min(LIST_CHUNK_MAX, Math.floor((LIST_CHUNK_BYTES * chunk.count) / Math.max(1, chunk.bytes))));
       if (remaining > 0 && (remaining -= chunk.count) === 0) return result;
       // The next chunk continues after the last key: an exclusive end backwards, key + NUL forwards.
       if (range.reverse) end = chunk.last;
@@ -130,39 +142,71 @@ export class KvStore {
   /** Adds up to `want` pairs of [start, end) to `into`, from one aggregate row. */
   #listChunk(start: Buffer, end: Buffer | null, reverse: boolean, want: number, into: Map<string, unknown>): Chunk {
     const args = end === null ? [start, want] : [start, end, want];
-    let row: [string | null, Buffer | null, Buffer | null];
+    const hasEnd = end !== null;
+    let row: [Buffer | null, Buffer | null];
     try {
-      row = this.#listStatement(end !== null, reverse, true).get(...args) as typeof row;
+      row = this.#listStatement(hasEnd, reverse, 'chunk').get(...args) as typeof row;
     } catch (err) {
       if ((err as { code?: unknown }).code !== 'SQLITE_TOOBIG') throw err;
-      return this.#listRows(args, end !== null, reverse, into);
+      return this.#listRows(args, hasEnd, reverse, into);
     }
-    const [lengths, keys, values] = row;
-    if (lengths === null || keys === null || values === null) return { count: 0, last: null };
+    const [keys, values] = row;
+    if (keys === null || values === null) return { count: 0, bytes: 0, last: null };
+    const split = splitKeys(keys, -1, reverse);
+    const sizes = (): string | null => (this.#listStatement(hasEnd, reverse, 'sizes').get(...args) as [string | null])[0];
+    if (split === null || !this.#decodeValues(split.keys, values, into, sizes)) return this.#listRows(args, hasEnd, reverse, into);
+    return { count: split.keys.length, bytes: keys.length + values.length, last: keys.subarray(split.lastAt, split.lastEnd) };
+  }
+
+  /**
+   * Decodes a chunk's values into `into`, one after the other: a value's bytes say where it ends.
+   * At the first value the fast decoder does not read, the values' sizes are read (one more query
+   * of the same rows) and the rest is decoded by size. False when the values do not add up to the
+   * keys (the caller then reads the chunk row by row, setting the same keys again).
+   */
+  #decodeValues(keys: string[], values: Buffer, into: Map<string, unknown>, sizes: () => string | null): boolean {
+    const decoder = this.#decoder;
+    let at = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const value = at < values.length ? decoder.decodeNext(values, at, values.length) : UNSUPPORTED;
+      if (value === UNSUPPORTED) return this.#decodeSized(keys, i, at, values, into, sizes());
+      into.set(keys[i] as string, value);
+      at = decoder.next;
+    }
+    return at === values.length;
+  }
+
+  /** `#decodeValues` from key `from` (its value at byte `at`) on, by the values' sizes. */
+  #decodeSized(keys: string[], from: number, at: number, values: Buffer, into: Map<string, unknown>, lengths: string | null): boolean {
+    if (lengths === null) return false;
     const sizes = parseSizes(lengths);
-    const split = splitKeys(keys, sizes.length, reverse);
-    if (split === null) return this.#listRows(args, end !== null, reverse, into);
-    let valueAt = 0;
-    for (let i = 0; i < sizes.length; i++) {
-      const valueEnd = valueAt + (sizes[i] as number);
-      const key = split.keys[i] as string;
-      let value = this.#decoder.decode(values, valueAt, valueEnd);
-      if (value === UNSUPPORTED) value = deserialize(values.subarray(valueAt, valueEnd), key);
+    if (sizes.length !== keys.length) return false;
+    let offset = 0;
+    for (let i = 0; i < from; i++) offset += sizes[i] as number;
+    if (offset !== at) return false;
+    for (let i = from; i < keys.length; i++) {
+      const valueEnd = at + (sizes[i] as number);
+      if (valueEnd > values.length) return false;
+      const key = keys[i] as string;
+      let value = this.#decoder.decode(values, at, valueEnd);
+      if (value === UNSUPPORTED) value = deserialize(values.subarray(at, valueEnd), key);
       into.set(key, value);
-      valueAt = valueEnd;
+      at = valueEnd;
     }
-    return { count: sizes.length, last: keys.subarray(split.lastAt, split.lastEnd) };
+    return at === values.length;
   }
 
   /** The row-by-row reading of one chunk (the fallback of `#listChunk`). */
   #listRows(args: unknown[], hasEnd: boolean, reverse: boolean, into: Map<string, unknown>): Chunk {
     let last: string | null = null;
-    const rows = this.#listStatement(hasEnd, reverse, false).all(...args) as Array<[string, Buffer]>;
+    let bytes = 0;
+    const rows = this.#listStatement(hasEnd, reverse, 'rows').all(...args) as Array<[string, Buffer]>;
     for (const [key, blob] of rows) {
       into.set(key, deserialize(blob, key));
       last = key;
+      bytes += key.length + blob.length;
     }
-    return { count: rows.length, last: last === null ? null : Buffer.from(last) };
+    return { count: rows.length, bytes, last: last === null ? null : Buffer.from(last) };
   }
 
   /**
@@ -231,8 +275,8 @@ export class KvStore {
     });
   }
 
-  #listStatement(hasEnd: boolean, reverse: boolean, aggregate: boolean): Database.Statement {
-    const id = `${hasEnd}:${reverse}:${aggregate}`;
+  #listStatement(hasEnd: boolean, reverse: boolean, kind: 'rows' | 'chunk' | 'sizes'): Database.Statement {
+    const id = `${hasEnd}:${reverse}:${kind}`;
     const cache = this.#statements().list;
     let stmt = cache.get(id);
     if (!stmt) {
@@ -242,14 +286,14 @@ export class KvStore {
       const rows = `SELECT key, value FROM ${KV_TABLE} WHERE ${where} ORDER BY key ${reverse ? 'DESC' : 'ASC'} LIMIT ?`;
       // group_concat keeps a BLOB's bytes as they are (it reads them as UTF-8 text, no conversion).
       // Keys are valid UTF-8 (bound from JS strings), which never holds 0xFF: it separates them.
-      const sql = aggregate
-        ? 'SELECT group_concat(length(value)), ' +
-          "CAST(group_concat(CAST(key AS BLOB), x'ff') AS BLOB), CAST(group_concat(value, x'') AS BLOB) " +
-          `FROM (${rows})`
-        : rows;
+      const sql =
+        kind === 'rows' ? rows
+        : kind === 'sizes' ? `SELECT group_concat(length(value)) FROM (${rows})`
+        : "SELECT CAST(group_concat(CAST(key AS BLOB), x'ff') AS BLOB), CAST(group_concat(value, x'') AS BLOB) " + `FROM (${rows})`;
       stmt = this.#db.prepare(sql).raw(true);
       cache.set(id, stmt);
     }
     return stmt;
   }
+
 }

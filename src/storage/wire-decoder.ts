@@ -5,7 +5,9 @@
  * numbers, booleans, null, undefined, plain objects, dense arrays) straight from the page's bytes
  * and gives up on anything else - a tag it does not know, a back-reference (shared or circular
  * objects), a `__proto__` key - so the caller decodes that value with `v8.Deserializer` instead.
- * Giving up is always safe: each stored value is a complete serialization of its own.
+ * Giving up is always safe: each stored value is a complete serialization of its own. Objects
+ * whose property names repeat in order are built by a compiled literal (`wire-shapes.ts`), short
+ * strings in JS (`wire-strings.ts`): the two largest costs of decoding small records.
  *
  * Tags (V8 `src/objects/value-serializer.cc`, wire format version 15, as written by
  * `v8.Serializer` with `writeHeader()`): header `0xFF <version>`; `\0` padding; `_` undefined, `0`
@@ -14,6 +16,8 @@
  * length; `o` ... `{ <count>` object; `A <length>` ... `$ <count> <length>` dense array, `-` a hole;
  * `a <length>` key/value pairs `@ <count> <length>` sparse (holey) array, up to `MAX_SPARSE_LENGTH`.
  */
+import { type Shape, ShapeTrie } from './wire-shapes.js';
+import { MAX_SHORT, shortLatin1 } from './wire-strings.js';
 
 /** Thrown (as a value, never escaping this module's caller) when a value needs the full deserializer. */
 export const UNSUPPORTED: unique symbol = Symbol('unsupported');
@@ -37,9 +41,6 @@ interface BufferSlices {
   utf8Slice(start: number, end: number): string;
 }
 
-/** The 256 one-character Latin-1 strings: a one-byte string of length 1 needs no decoding. */
-const ONE_CHAR: readonly string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b));
-
 /** A cached property name: its bytes and the string (interned by V8 after its first use as a key). */
 interface CachedName {
   bytes: Buffer;
@@ -56,20 +57,43 @@ export class WireDecoder {
    * decode per property and lets V8 find the property without interning a fresh string each time.
    */
   readonly #names: Array<CachedName | undefined> = new Array(NAME_SLOTS);
+  readonly #shapes = new ShapeTrie();
+  /** The keys and values of the objects being decoded (nested ones above their parents). */
+  readonly #keys: Array<string | number> = [];
+  readonly #values: unknown[] = [];
+  #sp = 0;
+  /** The name #step read when it returned no shape. */
+  #lastName = '';
 
   /** Decodes the serialized value in `buf[start, end)`, or returns UNSUPPORTED. */
   decode(buf: Buffer, start: number, end: number): unknown {
+    const value = this.decodeNext(buf, start, end);
+    return this.#pos === end ? value : UNSUPPORTED;
+  }
+
+  /**
+   * Decodes the serialized value that begins at `buf[start]` and ends at or before `limit`, or
+   * returns UNSUPPORTED; after a value, `next` is where it ends (its bytes say where).
+   */
+  decodeNext(buf: Buffer, start: number, limit: number): unknown {
     this.#buf = buf;
     this.#pos = start;
-    this.#end = end;
+    this.#end = limit;
+    this.#sp = 0;
     try {
       if (buf[start] !== 0xff || this.#byte() !== 0xff || this.#varint() !== WIRE_VERSION) return UNSUPPORTED;
-      const value = this.#value();
-      return this.#pos === end ? value : UNSUPPORTED;
+      return this.#value();
     } catch (err) {
+      // A value given up on leaves what it decoded so far on the stack.
+      this.#values.fill(undefined);
       if (err === UNSUPPORTED) return UNSUPPORTED;
       throw err;
     }
+  }
+
+  /** Where the value of the last successful `decodeNext` ends. */
+  get next(): number {
+    return this.#pos;
   }
 
   #byte(): number {
@@ -78,19 +102,33 @@ export class WireDecoder {
   }
 
   #varint(): number {
-    const first = this.#buf[this.#pos];
-    if (first !== undefined && first < 0x80 && this.#pos < this.#end) {
-      this.#pos++;
+    const pos = this.#pos;
+    const first = this.#buf[pos] as number;
+    // One byte (below 128) is the usual case; the loop stays out of this method so it inlines.
+    if (first < 0x80 && pos < this.#end) {
+      this.#pos = pos + 1;
       return first;
     }
+    return this.#longVarint();
+  }
+
+  /** A varint of several bytes (V8 writes at most 8 for the lengths and integers read here). */
+  #longVarint(): number {
+    const buf = this.#buf;
+    const end = this.#end;
+    let pos = this.#pos;
     let result = 0;
-    let shift = 0;
+    let scale = 1;
     for (;;) {
-      const b = this.#byte();
-      result += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return result;
-      shift += 7;
-      if (shift > 49) throw UNSUPPORTED;
+      if (pos >= end) throw UNSUPPORTED;
+      const b = buf[pos++] as number;
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        this.#pos = pos;
+        return result;
+      }
+      scale *= 128;
+      if (scale > 2 ** 49) throw UNSUPPORTED;
     }
   }
 
@@ -106,7 +144,7 @@ export class WireDecoder {
 
   #valueOf(tag: number): unknown {
     switch (tag) {
-      case 0x22: return this.#string('latin1'); // "
+      case 0x22: return this.#latin1(); // "
       case 0x63: return this.#string('utf16le'); // c
       case 0x53: return this.#string('utf8'); // S
       case 0x49: { // I: zigzag int32
@@ -131,23 +169,35 @@ export class WireDecoder {
     }
   }
 
-  #string(encoding: 'latin1' | 'utf16le' | 'utf8'): string {
+  /** Reads a byte length and steps over that many bytes; returns where they start (#pos is their end). */
+  #span(): number {
     const length = this.#varint();
     const start = this.#pos;
     if (start + length > this.#end) throw UNSUPPORTED;
-    this.#pos += length;
+    this.#pos = start + length;
+    return start;
+  }
+
+  /** A one-byte (Latin-1) string: the common case, with one-character strings shared. */
+  #latin1(): string {
+    const start = this.#span();
+    const end = this.#pos;
+    if (end - start <= MAX_SHORT) return shortLatin1(this.#buf, start, end - start);
+    return (this.#buf as unknown as BufferSlices).latin1Slice(start, end);
+  }
+
+  /** A UTF-16LE or UTF-8 string. */
+  #string(encoding: 'utf16le' | 'utf8'): string {
+    const start = this.#span();
     const buf = this.#buf as unknown as BufferSlices;
-    if (encoding === 'latin1') return length === 1 ? (ONE_CHAR[this.#buf[start] as number] as string) : buf.latin1Slice(start, start + length);
-    return encoding === 'utf16le' ? buf.ucs2Slice(start, start + length) : buf.utf8Slice(start, start + length);
+    return encoding === 'utf16le' ? buf.ucs2Slice(start, this.#pos) : buf.utf8Slice(start, this.#pos);
   }
 
   /** A short Latin-1 property name, from the name cache when the same bytes were seen before. */
   #name(): string {
-    const length = this.#varint();
-    const start = this.#pos;
-    const end = start + length;
-    if (end > this.#end) throw UNSUPPORTED;
-    this.#pos = end;
+    const start = this.#span();
+    const end = this.#pos;
+    const length = end - start;
     const buf = this.#buf;
     if (length === 0 || length > MAX_CACHED_NAME) return (buf as unknown as BufferSlices).latin1Slice(start, end);
     let hash = length;
@@ -181,19 +231,78 @@ export class WireDecoder {
     throw UNSUPPORTED;
   }
 
+  /**
+   * A plain object. Its property names walk the shape trie; when the walk ends on a shape seen
+   * often enough, the object is built by that shape's compiled literal, else by assignment.
+   */
   #object(): Record<string | number, unknown> {
-    const object: Record<string | number, unknown> = {};
+    const base = this.#sp;
+    let shape: Shape | null = this.#shapes.root;
     let count = 0;
     for (;;) {
       const tag = this.#tag();
       if (tag === 0x7b) { // {
         if (this.#varint() !== count) throw UNSUPPORTED;
-        return object;
+        return this.#assemble(shape, base, count);
       }
-      const key = this.#key(tag);
-      object[key] = this.#value();
+      const at = base + count;
+      if (tag === 0x22 && shape !== null) {
+        shape = this.#step(shape);
+        this.#keys[at] = shape === null ? this.#lastName : shape.name;
+      } else {
+        shape = null;
+        this.#keys[at] = this.#key(tag);
+      }
+      this.#sp = at + 1;
+      this.#values[at] = this.#value();
       count++;
     }
+  }
+
+  /** The object whose keys and values sit on the stack at `[base, base + count)`; pops them. */
+  #assemble(shape: Shape | null, base: number, count: number): Record<string | number, unknown> {
+    const values = this.#values;
+    let object: Record<string | number, unknown>;
+    const build = shape === null ? null : this.#shapes.builder(shape);
+    if (build !== null) {
+      object = build(values, base);
+    } else {
+      object = {};
+      const keys = this.#keys;
+      for (let i = base; i < base + count; i++) object[keys[i] as string | number] = values[i];
+    }
+    // Drop the references, so the decoder does not keep the last values alive.
+    for (let i = base; i < base + count; i++) values[i] = undefined;
+    this.#sp = base;
+    return object;
+  }
+
+  /**
+   * Reads a one-byte property name after `shape`: the successor seen last is compared byte for
+   * byte first (objects of one list mostly share their names in order), then the other
+   * successors by name. Null when the trie is full or too deep (the name is left in #lastName).
+   */
+  #step(shape: Shape): Shape | null {
+    const next = shape.next;
+    const buf = this.#buf;
+    if (next !== null) {
+      const bytes = next.bytes;
+      const length = bytes.length;
+      const start = this.#pos + 1;
+      // The varint of a name shorter than 128 bytes is its one length byte.
+      if (length < 0x80 && buf[this.#pos] === length && start + length <= this.#end) {
+        let i = 0;
+        while (i < length && bytes[i] === buf[start + i]) i++;
+        if (i === length) {
+          this.#pos = start + length;
+          return next;
+        }
+      }
+    }
+    const name = this.#name();
+    if (name === '__proto__') throw UNSUPPORTED;
+    this.#lastName = name;
+    return this.#shapes.child(shape, name);
   }
 
   #sparseArray(): unknown[] {

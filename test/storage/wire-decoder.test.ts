@@ -84,4 +84,72 @@ describe('WireDecoder', () => {
     expect(decoder.decode(Buffer.from([1, 2, 3]), 0, 3)).toBe(UNSUPPORTED);
     expect(decoder.decode(all, 0, at + 1)).toBe(UNSUPPORTED); // trailing bytes
   });
+
+  /** Decodes every value with one decoder, as a list does, and compares each with the reference. */
+  function expectSameAsReference(values: unknown[], fresh = new WireDecoder()): void {
+    for (const value of values) {
+      const bytes = serialize(value);
+      const decoded = fresh.decode(bytes, 0, bytes.length);
+      expect(decoded).not.toBe(UNSUPPORTED);
+      expect(shape(decoded)).toEqual(shape(reference(bytes)));
+    }
+  }
+
+  it('builds repeated shapes (compiled literals) exactly as assignment does', () => {
+    const record = (i: number): unknown => ({ id: i, name: `item ${i}`, tags: ['a'], inner: { x: i, y: { z: [i] } } });
+    expectSameAsReference([
+      ...Array.from({ length: 20 }, (_, i) => record(i)),
+      // Shapes that share a prefix with the compiled one, extend it, or stop short of it.
+      { id: 1, name: 'n' }, { id: 1, name: 'n', tags: [], inner: {}, more: true }, { id: 1 }, {},
+      { id: 1, 7: 'index key in the middle', name: 'n' }, { 'caf\u00e9': 1, id: 2 }, { '\u4e2d': 1, id: 2 },
+      { ['k'.repeat(200)]: 1, id: 2 }, { ['k'.repeat(200)]: 1, id: 2 }, { ['k'.repeat(200)]: 1, id: 2 },
+      { ['k'.repeat(200)]: 1, id: 2 }, { ['k'.repeat(200)]: 1, id: 2 },
+      { '': 'empty name' }, { '': 'empty name' }, { '': 'empty name' }, { '': 'empty name' }, { '': 'empty name' },
+      { 'quote"and\\backslash': 1 }, { 'quote"and\\backslash': 1 }, { 'quote"and\\backslash': 1 },
+      { 'quote"and\\backslash': 1 }, { 'quote"and\\backslash': 1 }, { 'quote"and\\backslash': 1 },
+      ...Array.from({ length: 6 }, () => ({ constructor: 1, toString: 2, valueOf: 3, hasOwnProperty: 4 })),
+    ]);
+  });
+
+  it('decodes past the shape limits: more shapes than the trie holds, objects of more properties', () => {
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, i]));
+    const many = Array.from({ length: 1500 }, (_, i) => ({ [`key${i}`]: i, shared: i }));
+    const decoder = new WireDecoder();
+    expectSameAsReference([...many, ...many, wide, wide, wide, wide, wide, wide], decoder);
+    expectSameAsReference(Array.from({ length: 10 }, (_, i) => ({ id: i, after: 'the trie is full' })), decoder);
+  });
+
+  it('gives up on a value halfway through an object and then decodes the next one whole', () => {
+    const decoder = new WireDecoder();
+    const record = (i: number): unknown => ({ id: i, nested: { when: i, label: 'x' } });
+    expectSameAsReference([record(1), record(2), record(3), record(4), record(5)], decoder);
+    const bad = serialize({ id: 6, nested: { when: new Date(6), label: 'x' } });
+    expect(decoder.decode(bad, 0, bad.length)).toBe(UNSUPPORTED);
+    const proto = serialize(JSON.parse('{"id": 7, "__proto__": 1}'));
+    expect(decoder.decode(proto, 0, proto.length)).toBe(UNSUPPORTED);
+    expectSameAsReference([record(7), record(8)], decoder);
+  });
+
+  it('reads one-byte strings of every short length (built in JS up to 12 bytes) and longer', () => {
+    const latin1 = 'a\u00e9\u00ff\u0000 Z\u0080~xyz\u00a0q9';
+    expectSameAsReference(Array.from({ length: latin1.length + 1 }, (_, n) => ({ s: latin1.slice(0, n), n })));
+  });
+
+  it('decodes values one after the other, each saying where it ends, and stops at one it does not read', () => {
+    const parts = [serialize({ a: 1, s: 'x' }), serialize('two'), serialize([3, { b: null }]), serialize(new Date(4)), serialize(5)];
+    const all = Buffer.concat(parts);
+    const decoder = new WireDecoder();
+    let at = 0;
+    for (const [i, part] of parts.slice(0, 3).entries()) {
+      expect(decoder.decodeNext(all, at, all.length)).toEqual(reference(part));
+      at += part.length;
+      expect(decoder.next, `value ${i}`).toBe(at);
+    }
+    expect(decoder.decodeNext(all, at, all.length)).toBe(UNSUPPORTED);
+    expect(decoder.decodeNext(all, all.length - 1, all.length)).toBe(UNSUPPORTED); // not at a value's start
+  });
+
+  it('reads integers of every varint width', () => {
+    expectSameAsReference([0, 63, 64, 127, 128, 8191, 8192, 2 ** 20, -(2 ** 20), 2 ** 31 - 1, -(2 ** 31), 2 ** 32 - 1, ['x'.repeat(300)]]);
+  });
 });
