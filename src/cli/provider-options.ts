@@ -13,9 +13,10 @@
  * Credentials are never options: the HTTP provider reads `ZONEWALL_API_TOKEN`, or
  * `ZONEWALL_AUTH_EMAIL` + `ZONEWALL_AUTH_KEY`, from the environment.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { WorkerdStateFolder } from '../engine/index.js';
 import { ZonewallError } from '../errors.js';
 import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider as openProviderWith, parseRateLimit } from '../providers/index.js';
 import type { Provider, ProviderOptions, RetryEvent } from '../providers/index.js';
@@ -134,7 +135,20 @@ export async function openProvider(opts: ProviderCliOptions | Readonly<Record<st
     options.onRetry = (event) => retryNotice(event);
     options.budgetListener = budgetProgress(process.stderr);
   }
+  const notice = options.stateDir !== undefined ? workerdNotice(options.stateDir) : undefined;
+  if (notice !== undefined) process.stderr.write(`${notice}\n`);
   return openProviderWith(options);
+}
+
+/**
+ * A warning for a state directory that `serve --runtime workerd` has served: its zones were copied
+ * into workerd's objects, and the built-in engine's copies this command reads and writes are no
+ * longer what that server answers with (nor does it take their later changes).
+ */
+export function workerdNotice(stateDir: string): string | undefined {
+  if (!existsSync(join(stateDir, WorkerdStateFolder))) return undefined;
+  return `warning: ${stateDir} is served by the workerd runtime (serve --runtime workerd keeps its zones in ${join(stateDir, WorkerdStateFolder)}); ` +
+    'this command uses the built-in engine\'s copies, which that server neither shows nor takes up: to work on the served zones, use --remote with the server\'s URL';
 }
 
 /**

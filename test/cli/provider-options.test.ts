@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findStateDir, providerOptions, retryNotice, stateDirOption } from '../../src/cli/provider-options.js';
+import { findStateDir, providerOptions, retryNotice, stateDirOption, workerdNotice } from '../../src/cli/provider-options.js';
 
 let root: string;
 beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'zw-state-dir-')); });
@@ -72,5 +72,17 @@ describe('provider wiring', () => {
       'zonewall: POST /zones/z/filters: the answer was lost; re-reading in 0.3s to send only what is missing (attempt 1)\n',
       'zonewall: GET /zones/z/filters: network error; retrying in 0.4s (attempt 2)\n',
     ]);
+  });
+});
+
+describe('a state directory served by the workerd runtime', () => {
+  it('is named in a warning: the built-in copies of its zones are not what serve --runtime workerd answers', () => {
+    expect(workerdNotice(root)).toBeUndefined();
+    mkdirSync(join(root, 'workerd'));
+    const notice = workerdNotice(root)!;
+    expect(notice).toMatch(/^warning: .* is served by the workerd runtime/);
+    expect(notice).toContain(join(root, 'workerd'));
+    expect(notice).toContain('--remote');
+    expect(notice).not.toContain('\n');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * `zonewall serve --runtime workerd` as a user runs it: the CLI in a child process, the zone made
  * with `engine zone create` beforehand, an apply through `--remote`, then `rollback` on that state
- * directory, which says in one line that the workerd runtime has no local point-in-time recovery;
- * and a clean stop on SIGINT (Ctrl-C).
+ * directory, which says in one line that the workerd runtime has no local point-in-time recovery,
+ * and a plan on it, which warns that the built-in copies are not what was served; and a clean stop
+ * on SIGINT (Ctrl-C).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -35,6 +36,9 @@ describe('zonewall serve --runtime workerd', () => {
     expect(rollback.code).not.toBe(0);
     expect(rollback.stderr.trim().split('\n')).toHaveLength(1);
     expect(rollback.stderr).toMatch(/workerd runtime \(serve --runtime workerd\), which has no point-in-time recovery locally/);
+    // The built-in engine's copy of the zone never saw that apply: a plan on the directory says so.
+    const plan = await zonewall(['plan', join(repoRoot, 'examples/shared-filters.yaml'), '--state-dir', state]);
+    expect(plan.stderr).toMatch(/^warning: .* is served by the workerd runtime/m);
   });
 
   it('stops cleanly on SIGINT (Ctrl-C)', async () => {
