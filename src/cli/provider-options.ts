@@ -1,6 +1,6 @@
 /**
  * The provider options every command that touches a zone shares (`plan`, `apply`, `export`,
- * `migrate`, ...; `rollback` takes `--state-dir` only): `--remote`, `--state-dir`, `--rate-limit`, `--timeout`, and the
+ * `migrate`, `rollback`, ...): `--remote`, `--state-dir`, `--rate-limit`, `--timeout`, and the
  * environment they fall back to. Which provider a command gets:
  *
  * | given                         | provider                                   |

@@ -42,11 +42,4 @@ describe('--help', () => {
     const commands = new Map(allCommands(await buildProgram()));
     expect(optionHelp(commands.get('engine zone delete')!, '--auto-approve')).toBe(optionHelp(commands.get('apply')!, '--auto-approve'));
   });
-
-  it('rollback offers no remote options: it works on the embedded engine only', async () => {
-    const rollback = new Map(allCommands(await buildProgram())).get('rollback')!;
-    const flags = rollback.options.map((o) => o.long);
-    expect(flags).toContain('--state-dir');
-    for (const remote of ['--remote', '--rate-limit', '--timeout']) expect(flags, remote).not.toContain(remote);
-  });
 });

@@ -10,7 +10,7 @@ import { acquireZoneLock, lockDir, lockKey, rollbackZone } from '../../apply/ind
 import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
-import { StateDirHelp, openProvider, providerOptions, stateDirOption } from '../provider-options.js';
+import { addProviderOptions, openProvider, providerOptions, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { parseDuration } from './duration.js';
 
@@ -28,9 +28,8 @@ export const command: CommandModule = {
       .command('rollback')
       .description('restore a zone of the embedded engine to before its last apply')
       .requiredOption('--zone <name>', 'the zone (name or id)')
-      .option('--lock-timeout <duration>', 'wait this long for an apply to the zone to finish; 0 refuses at once', '0')
-      // The embedded engine only (bookmarks are its own): no remote options to offer.
-      .option('--state-dir <dir>', StateDirHelp);
+      .option('--lock-timeout <duration>', 'wait this long for an apply to the zone to finish; 0 refuses at once', '0');
+    addProviderOptions(cmd);
     cmd.action(async (opts: RollbackOptions) => {
       process.exitCode = await rollback(opts);
     });
