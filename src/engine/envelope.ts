@@ -47,25 +47,30 @@ export function page(items: unknown[], request: PageRequest, totalCount: number)
   });
 }
 
-/** JSON texts of answer bodies assembled ahead from their items' texts (`pageWithTexts`). */
-const serialised = new WeakMap<object, string>();
+/** How to assemble the JSON text of answer bodies built by `pageWithTexts` (made at the first ask). */
+const serialised = new WeakMap<object, string | (() => string)>();
 
 /**
- * A list page as `page` builds it, whose items' JSON texts are known (kept with the items): the
- * body's JSON text is assembled from them, exactly `JSON.stringify(body)`, for the server to send
- * without serialising the page again (`serialisedBody`).
+ * A list page as `page` builds it, whose items' JSON texts can be had one by one (`textOf`, kept
+ * with the items): the body's JSON text is assembled from them, exactly `JSON.stringify(body)`, for
+ * the server to send without serialising the page again (`serialisedBody`). It is assembled only
+ * when asked for: the in-process provider never sends bytes, so it never pays for them.
  */
-export function pageWithTexts(items: unknown[], texts: readonly string[], request: PageRequest, totalCount: number): ApiResponse {
-  const response = page(items, request, totalCount);
+export function pageWithTexts<T>(rows: readonly T[], itemOf: (row: T) => unknown, textOf: (row: T) => string, request: PageRequest, totalCount: number): ApiResponse {
+  const response = page(rows.map(itemOf), request, totalCount);
   const { result: _items, ...rest } = response.body;
   // `result` is the body's first key (`ok`), and `rest` is never empty (`success`).
-  serialised.set(response.body, `{"result":[${texts.join(',')}],${JSON.stringify(rest).slice(1)}`);
+  serialised.set(response.body, () => `{"result":[${rows.map(textOf).join(',')}],${JSON.stringify(rest).slice(1)}`);
   return response;
 }
 
 /** The JSON text of an answer body assembled by `pageWithTexts`; undefined for any other. */
 export function serialisedBody(body: object): string | undefined {
-  return serialised.get(body);
+  const text = serialised.get(body);
+  if (typeof text !== 'function') return text;
+  const made = text();
+  serialised.set(body, made);
+  return made;
 }
 
 /** Reads `page` and `per_page` (default limits: the filters and firewall rules lists'); out-of-range or non-integer values are refused naming the limit. */

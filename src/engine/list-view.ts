@@ -11,7 +11,8 @@
  * A page answer is kept with the entries it was built from and reused, as the same object (so the
  * server's bytes of it are reused too), while those entries and the total are unchanged: a write
  * to one rule rebuilds one page, not all of them, and that page's JSON text is assembled from its
- * entries' texts (each made once), so only the changed rule is serialised again.
+ * entries' texts (each made once, when the server first sends a page holding it), so only the
+ * changed rule is serialised again; in-process reads never serialise at all.
  */
 import { pageWithTexts, type PageRequest } from './envelope.js';
 import type { Sql } from './sql.js';
@@ -83,7 +84,7 @@ export class ListView<E extends ListEntry> {
     const rows = entries.slice(request.offset, request.offset + request.perPage);
     const cached = this.#pages.get(key);
     if (cached !== undefined && cached.total === entries.length && sameRows(cached.rows, rows)) return cached.response;
-    const response = pageWithTexts(rows.map((e) => e.json), rows.map(textOf), request, entries.length);
+    const response = pageWithTexts(rows, (e) => e.json, textOf, request, entries.length);
     if (this.#pages.size >= PAGE_ENTRIES) this.#pages.clear();
     this.#pages.set(key, { rows, total: entries.length, response });
     return response;
