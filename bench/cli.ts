@@ -63,7 +63,7 @@ async function setup(dir: string, state: string, zones: number): Promise<void> {
 
 /** Runs the benchmark. */
 export async function run(): Promise<void> {
-  if (!existsSync(join(root, 'dist/bundle/zonewall.js'))) throw new Error('bench cli runs the built CLI: run `npm run build` first');
+  if (!existsSync(join(root, 'dist/bundle/zonewall.cjs'))) throw new Error('bench cli runs the built CLI: run `npm run build` first');
   const tmp = mkdtempSync(join(tmpdir(), 'zw-bench-cli-'));
   try {
     const t0 = performance.now();

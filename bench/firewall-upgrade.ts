@@ -50,7 +50,7 @@ function proofInProcess(text: string): { ms: number; generated: number; differen
 
 /** Runs the benchmark. */
 export async function run(): Promise<void> {
-  if (!existsSync(join(root, 'dist/bundle/zonewall.js'))) throw new Error('bench firewall-upgrade runs the built CLI: run `npm run build` first');
+  if (!existsSync(join(root, 'dist/bundle/zonewall.cjs'))) throw new Error('bench firewall-upgrade runs the built CLI: run `npm run build` first');
   const tmp = mkdtempSync(join(tmpdir(), 'zw-bench-fw-'));
   try {
     const file = join(tmp, 'zone.yaml');

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Thin launcher: checks the Node version (before loading anything that would fail obscurely on an
-// older one), then runs the CLI bundle (dist/bundle/, esbuild, split per command so a command loads only
-// the code it runs) built by `npm install` (prepare) or `npm run build`.
+// older one), then runs the CLI bundle (dist/bundle/zonewall.cjs with its V8 code cache, see
+// cli-loader.cjs) built by `npm install` (prepare) or `npm run build`.
 // The minimum is the one in package.json's `engines`: zlib.crc32 (the engine's storage) needs
 // 20.15 and undici 7 declares 20.18.1.
+import { createRequire } from 'node:module';
+
 const Minimum = [20, 18, 1];
 const current = process.versions.node.split('.').map(Number);
 const differs = Minimum.findIndex((n, i) => current[i] !== n);
@@ -14,9 +16,9 @@ if (differs !== -1 && current[differs] < Minimum[differs]) {
 
 let cli;
 try {
-  cli = await import('../dist/bundle/zonewall.js');
+  cli = createRequire(import.meta.url)('./cli-loader.cjs').loadCli().cli;
 } catch (err) {
-  if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist')) {
+  if (err && err.code === 'ENOENT' && String(err.path).includes('dist')) {
     console.error('zonewall is not built yet: run `npm run build` (npm install does it) and try again.');
     process.exit(1);
   }

@@ -4,13 +4,18 @@
  *    schemas/zone-manifest.schema.json into dist/manifest/schema-validator.cjs, stamped with the
  *    schema's hash (generated at every build, never committed, so it cannot go stale; a schema
  *    edited after the build is compiled at run time instead, see src/manifest/schema.ts);
- * 2. the CLI bundled with esbuild into dist/bundle/ (ES modules, split per command), so a command
- *    loads a few files holding only what it runs instead of ~600 modules. bin/zonewall.js runs it.
+ * 2. the CLI bundled with esbuild into one CommonJS file, dist/bundle/zonewall.cjs, instead of ~600
+ *    modules; commands are imported on demand inside it (`main.ts`), so a command runs only its own
+ *    modules' top-level code. bin/zonewall.js runs it through bin/cli-loader.cjs;
+ * 3. V8's code cache of that bundle (dist/bundle/zonewall.cjs.cache), made by a warm-up run of the
+ *    bundle (scripts/warm-code-cache.cjs): a command starts without parsing or compiling what the
+ *    warm-up ran. CommonJS because Node.js 20 takes a code cache only for scripts, not ES modules.
  *    better-sqlite3 stays outside (a native addon), and miniflare (a development dependency); re2js is
  *    loaded from node_modules at the first `matches` pattern compiled.
- *    Whitespace and syntax are minified (names kept, source maps written): `plan` parses 0.94 MB of
- *    JavaScript at start instead of 1.4 MB. dist/bundle/ is emptied first, so no stale chunk stays.
+ *    Whitespace and syntax are minified (names kept, source maps written): less text to read and
+ *    hash at every start. dist/bundle/ is emptied first, so no stale file stays.
  */
+import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
@@ -60,29 +65,47 @@ const lazyRe2js = {
 };
 
 async function bundleCli() {
-  // Chunk names carry content hashes: without a clean start, every build's old chunks pile up.
   rmSync(`${root}dist/bundle`, { recursive: true, force: true });
-  await build({
-    entryPoints: { zonewall: `${root}src/cli/main.ts` },
-    outdir: `${root}dist/bundle`,
+  const { metafile } = await build({
+    entryPoints: [`${root}src/cli/main.ts`],
+    outfile: `${root}dist/bundle/zonewall.cjs`,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     // miniflare (serve --runtime workerd) is loaded on demand from node_modules, with its workerd binary
     external: ['better-sqlite3', 'miniflare'],
-    // Bundled CommonJS dependencies (ajv, ...) call require(): give the ES module one.
-    banner: { js: "import { createRequire as __zwCreateRequire } from 'node:module'; const require = __zwCreateRequire(import.meta.url);" },
-    // Less text for V8 to parse at every start (the plan command loads about 1.4 MB of JavaScript):
-    // whitespace and syntax only, names kept for stack traces and error names.
+    // Modules find their files (schemas, the ahead-of-time validator, the Worker) from import.meta.url:
+    // in the bundle, that is the bundle's own URL (every module sits in dist/bundle/).
+    define: { 'import.meta.url': '__zwModuleUrl' },
+    banner: { js: "const __zwModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // Less text for V8 to read at every start: whitespace and syntax only, names kept for stack
+    // traces and error names.
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: true,
     logLevel: 'warning',
     plugins: [schemaPaths, lazyRe2js],
+    metafile: true,
   });
+  // On Node.js 20 a function compiled from a code cache has no module loader for `import()`: it
+  // fails at run time. Dependencies loaded on demand are required instead (createRequire).
+  for (const [name, output] of Object.entries(metafile.outputs)) {
+    const dynamic = output.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+    if (dynamic.length > 0) throw new Error(`${name} has import() of ${dynamic.join(', ')}: require it instead (see bin/cli-loader.cjs)`);
+  }
+}
+
+/** The code cache, from a warm-up run in a process of its own (it must compile the bundle afresh). */
+function warmCodeCache() {
+  try {
+    execFileSync(process.execPath, [`${root}scripts/warm-code-cache.cjs`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    process.stderr.write(String(err.stderr ?? ''));
+    throw new Error('the code cache warm-up failed (see above)');
+  }
 }
 
 await aheadOfTimeSchema();
 await bundleCli();
+warmCodeCache();

@@ -40,6 +40,12 @@ export async function buildProgram(only?: readonly string[]): Promise<Command> {
   return program;
 }
 
+/** True for `zonewall --version` / `-V` without a command: no command module is needed. */
+function versionOnly(argv: readonly string[]): boolean {
+  const args = argv.slice(2);
+  return args.length > 0 && args.every((a) => a === '--version' || a === '-V');
+}
+
 /** The command a command line runs, when it names a known one first. */
 function commandOf(argv: readonly string[]): string | undefined {
   const first = argv.slice(2).find((a) => !a.startsWith('-'));
@@ -61,7 +67,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     const args = argv.filter((a, i) => i < 2 || a !== '--debug');
     const name = commandOf(args);
-    const program = await buildProgram(name === undefined ? undefined : [name]);
+    const program = await buildProgram(name !== undefined ? [name] : versionOnly(args) ? [] : undefined);
     await program.parseAsync([...args]);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCodes.ok;
   } catch (err) {

@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ZonewallError } from '../errors.js';
 import { makePrivateDir } from '../lock-file.js';
@@ -126,9 +127,13 @@ async function probePort(host: string, port: number): Promise<void> {
   });
 }
 
+/**
+ * Miniflare, from node_modules at first use. Required, not imported: the CLI bundle runs from V8's
+ * code cache, where an `import()` finds no loader on Node.js 20 (`scripts/build-cli.mjs`).
+ */
 async function loadMiniflare(): Promise<typeof import('miniflare')> {
   try {
-    return await import('miniflare');
+    return createRequire(import.meta.url)('miniflare') as typeof import('miniflare');
   } catch (err) {
     throw new ZonewallError('ERR_USAGE', '--runtime workerd needs the npm package miniflare 3 (npm install --save-dev miniflare@3)', { cause: err });
   }

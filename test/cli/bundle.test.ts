@@ -1,10 +1,11 @@
 /**
- * The built CLI: bin/zonewall.js runs the esbuild bundle (dist/bundle/), whose commands load only
- * their own code (a plan on the embedded engine never loads undici), and the manifest validator
+ * The built CLI: bin/zonewall.js runs the esbuild bundle (dist/bundle/zonewall.cjs) with the V8 code
+ * cache made at build, whose commands run only their own code (a plan on the embedded engine never
+ * loads undici), and the manifest validator
  * compiled ahead of time at build matches the schema in the repository (a stale one would be
  * skipped at run time; this test says the build is fresh).
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +22,30 @@ afterAll(() => tmp?.cleanup());
 const Manifest = 'zone: bundle.example\nfilters:\n  a:\n    expression: ip.src eq 192.0.2.1\nfirewall_rules:\n  r:\n    action: block\n    filter: a\n';
 
 describe('the bundled CLI', () => {
-  it('bin/zonewall.js runs the bundle', () => {
-    expect(readFileSync(join(repoRoot, 'bin/zonewall.js'), 'utf8')).toContain("import('../dist/bundle/zonewall.js')");
+  it('bin/zonewall.js runs the bundle through the loader, which V8 accepts the code cache made at build for', () => {
+    expect(readFileSync(join(repoRoot, 'bin/zonewall.js'), 'utf8')).toContain("('./cli-loader.cjs').loadCli()");
+    const loader = createRequire(import.meta.url)(join(repoRoot, 'bin/cli-loader.cjs')) as {
+      loadCli(o?: { cache?: boolean }): { cli: Record<string, unknown>; script: { cachedDataRejected?: boolean } };
+    };
+    const { cli, script } = loader.loadCli();
+    expect(typeof cli.runCli).toBe('function');
+    // Rejected (or absent: undefined) would mean every start compiles the whole bundle again.
+    expect(script.cachedDataRejected).toBe(false);
+  });
+
+  it('runs without its code cache, and says how to build when the bundle is missing', async () => {
+    const copy = join(tmp.dir, 'copy');
+    cpSync(join(repoRoot, 'bin'), join(copy, 'bin'), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+    const missing = await zonewall(['--version'], { bin: join(copy, 'bin/zonewall.js') });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('zonewall is not built yet: run `npm run build` (npm install does it) and try again.\n');
+    for (const part of ['dist', 'schemas', 'package.json']) cpSync(join(repoRoot, part), join(copy, part), { recursive: true });
+    rmSync(join(copy, 'dist/bundle/zonewall.cjs.cache'));
+    const file = writeManifest(tmp.dir, 'nocache.yaml', Manifest);
+    const plan = await zonewall(['plan', file, '--state-dir', join(tmp.dir, 'state-nocache')], { bin: join(copy, 'bin/zonewall.js') });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('Plan: 2 to add');
   });
 
   it('validates, plans and applies from the bundle, and reports manifest errors with their place', async () => {
@@ -37,6 +60,15 @@ describe('the bundled CLI', () => {
     const run = await zonewall(['validate', bad]);
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).toMatch(/bad\.yaml:7:13: firewall_rules\.r\.action: .*blok/);
+  });
+
+  it('--version prints the version alone, without loading any command', async () => {
+    const probe = writeManifest(tmp.dir, 'probe-version.mjs',
+      "import { createRequire } from 'node:module';\nprocess.on('exit', () => { const cache = createRequire(import.meta.url).cache; process.stderr.write(`sqlite loaded: ${Object.keys(cache).some((k) => k.includes('/better-sqlite3/'))}\\n`); });\n");
+    const run = await zonewall(['--version'], { env: { NODE_OPTIONS: `--import ${probe}` } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('0.1.0\n');
+    expect(run.stderr).toContain('sqlite loaded: false');
   });
 
   it('a plan on the embedded engine does not load the HTTP client', async () => {

@@ -24,7 +24,7 @@ export interface CliRun {
 
 /** Throws a clear error when the CLI has not been built. */
 export function requireBuild(): void {
-  if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js')) || !existsSync(join(repoRoot, 'dist', 'bundle', 'zonewall.js'))) {
+  if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js')) || !existsSync(join(repoRoot, 'dist', 'bundle', 'zonewall.cjs'))) {
     throw new Error('dist/ is missing: run `npm run build` (npm test builds before running vitest)');
   }
 }
@@ -36,9 +36,9 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
-/** Runs `zonewall ARGS...` and resolves when it exits. */
-export function zonewall(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `zonewall ARGS...` (`bin`: another copy's bin/zonewall.js) and resolves when it exits. */
+export function zonewall(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, [options.bin ?? bin, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
