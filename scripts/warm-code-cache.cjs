@@ -1,8 +1,9 @@
 'use strict';
 // Makes V8's code cache of the CLI bundle (run by scripts/build-cli.mjs, in a process of its own):
-// compiles the bundle without a cache, runs what users run most on the embedded engine (validate,
-// apply, then a no-op plan of two example manifestss, in a temporary directory), then saves the code of
-// every function compiled so far to dist/bundle/zonewall.cjs.cache (bin/cli-loader.cjs reads it).
+// applies two example manifests to a temporary embedded engine, then compiles the bundle without a
+// cache, runs what users run most (a no-op plan of those zones) and saves the code of every function
+// compiled so far to dist/bundle/zonewall.cjs.cache (bin/cli-loader.cjs reads it).
+const { execFileSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -16,10 +17,11 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'zonewall-warm-'));
   try {
     const state = join(dir, 'state');
-    for (const args of [['validate', ...Examples], ['apply', ...Examples, '--state-dir', state, '--auto-approve'], ['plan', ...Examples, '--state-dir', state]]) {
-      const code = await cli.main(['node', 'zonewall', ...args]);
-      if (code !== 0) throw new Error(`warm-up \`zonewall ${args[0]}\` exited ${code}`);
-    }
+    // The zones are made by a run of the CLI of its own: the cache holds what a plan runs, not apply's
+    // writes (every function in it is deserialised at every start, whether the command runs it or not).
+    execFileSync(process.execPath, [join(__dirname, '..', 'bin', 'zonewall.js'), 'apply', ...Examples, '--state-dir', state, '--auto-approve'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const code = await cli.main(['node', 'zonewall', 'plan', ...Examples, '--state-dir', state]);
+    if (code !== 0) throw new Error(`the warm-up plan exited ${code}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
