@@ -126,11 +126,16 @@ export function retryNotice(event: RetryEvent, write: (text: string) => void = (
 }
 
 /**
- * Opens the provider the options and the environment choose (the embedded engine by default).
+ * Opens the provider the options and the environment choose (the embedded engine by default);
+ * `readOnly`: the command writes nothing, so a missing state directory is not created.
  * @example const provider = await openProvider(opts, process.env);
  */
-export async function openProvider(opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): Promise<Provider> {
+export async function openProvider(
+  opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, use: { readOnly?: boolean } = {},
+): Promise<Provider> {
   const options = providerOptions(opts, env);
+  // A command that only reads leaves a missing state directory uncreated.
+  if (use.readOnly === true) options.readOnly = true;
   if (options.remote !== undefined) {
     options.onRetry = (event) => retryNotice(event);
     options.budgetListener = budgetProgress(process.stderr);

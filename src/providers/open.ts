@@ -18,6 +18,8 @@ export interface ProviderOptions extends Partial<Omit<HttpProviderOptions, 'url'
   stateDir?: string;
   /** How long the embedded engine waits for another process holding its state directory (default 0: refuse at once). */
   lockTimeoutMs?: number;
+  /** The command only reads: a missing state directory is not created (`EngineProviderOptions.readOnly`). */
+  readOnly?: boolean;
 }
 
 /**
@@ -28,8 +30,8 @@ export interface ProviderOptions extends Partial<Omit<HttpProviderOptions, 'url'
  * const live = await provider.readZone(zone.id);
  */
 export async function openProvider(options: ProviderOptions = {}): Promise<Provider> {
-  const { remote, stateDir, lockTimeoutMs, ...http } = options;
+  const { remote, stateDir, lockTimeoutMs, readOnly, ...http } = options;
   if (remote !== undefined && remote !== '') return openHttpProvider({ ...http, url: remote });
   const { openEngineProvider } = await import('./engine/index.js');
-  return openEngineProvider({ stateDir: stateDir ?? DefaultStateDir, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) });
+  return openEngineProvider({ stateDir: stateDir ?? DefaultStateDir, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}), ...(readOnly === true ? { readOnly } : {}) });
 }

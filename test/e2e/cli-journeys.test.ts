@@ -42,6 +42,27 @@ describe('CLI journeys of a new user', () => {
     expect(existsSync(join(zones, '.zonewall'))).toBe(false);
   });
 
+  it('a first plan, before any state directory exists, writes nothing: no .zonewall, no leftover temporary engine', async () => {
+    const project = join(tmp.dir, 'fresh');
+    const scratch = join(tmp.dir, 'tmp');
+    mkdirSync(project);
+    mkdirSync(scratch);
+    writeManifest(project, 'journey.yaml', Manifest);
+    const plan = await zonewall(['plan', 'journey.yaml', '--state-dir', 'state', '--detailed-exitcode'], { cwd: project, env: { TMPDIR: scratch } });
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('Plan: 2 to add');
+    expect(plan.stderr).toContain('zone journey.example is not in the embedded engine at state yet');
+    expect(readdirSync(project)).toEqual(['journey.yaml']);
+    expect(readdirSync(scratch)).toEqual([]);
+    // A plan saved then is applied as it is: apply writes, so it makes the state directory.
+    expect((await zonewall(['plan', 'journey.yaml', '--state-dir', 'state', '--out', '../plan.json'], { cwd: project })).code).toBe(0);
+    expect(readdirSync(project)).toEqual(['journey.yaml']);
+    const applied = await zonewall(['apply', '../plan.json', '--state-dir', 'state', '--auto-approve'], { cwd: project });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(readdirSync(project).sort()).toEqual(['journey.yaml', 'state']);
+    expect((await zonewall(['plan', 'journey.yaml', '--state-dir', 'state', '--detailed-exitcode'], { cwd: project })).code).toBe(0);
+  });
+
   it('export --out creates the missing directory (zones/NAME.yaml in a fresh repository)', async () => {
     const state = join(tmp.dir, 'state');
     const file = writeManifest(tmp.dir, 'zone.yaml', Manifest);
@@ -61,7 +82,8 @@ describe('CLI journeys of a new user', () => {
     const file = writeManifest(tmp.dir, 'zone.yaml', Manifest);
     const saved = join(tmp.dir, 'plan.json');
     expect((await zonewall(['plan', file, '--state-dir', state, '--out', saved])).code).toBe(0);
-    expect(readdirSync(tmp.dir).sort()).toEqual(['plan.json', 'state', 'zone.yaml']);
+    // A plan writes no state: the state directory is made by the apply below.
+    expect(readdirSync(tmp.dir).sort()).toEqual(['plan.json', 'zone.yaml']);
     writeFileSync(saved, readFileSync(saved, 'utf8').slice(0, 400));
     const run = await zonewall(['apply', saved, '--auto-approve', '--state-dir', state]);
     expect(run.code).toBe(1);

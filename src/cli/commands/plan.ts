@@ -66,7 +66,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
   let provider: Provider | undefined;
   try {
     const { issues } = await streamPlans(paths, {
-      open: async () => (provider = await openProvider(opts, process.env)),
+      open: async () => (provider = await openProvider(opts, process.env, { readOnly: true })),
       options: (p) => planOptions(opts, p),
       issue: (issue) => process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`),
       zone: (run) => {

@@ -46,7 +46,7 @@ async function test(paths: string[], opts: TestOptions): Promise<number> {
     throw new ZonewallError('ERR_USAGE', `--cases names the cases of one manifest, but ${paths.length} paths were given: give one manifest, or drop --cases to use each manifest's own cases file`);
   }
   let provider: Provider | undefined;
-  if (opts.againstZone === true) provider = await openProvider(opts, process.env);
+  if (opts.againstZone === true) provider = await openProvider(opts, process.env, { readOnly: true });
   let run: PolicyRunResult;
   try {
     run = await runPolicyTests(paths, { ...(opts.cases !== undefined ? { cases: opts.cases } : {}), ...(provider ? { againstZone: provider } : {}) });
