@@ -46,6 +46,21 @@ const schemaPaths = {
 };
 
 /**
+ * The manifest validator compiled ahead of time (step 1) is built into the bundle, in place of
+ * src/manifest/schema-aot.ts, which reads it from dist/manifest/ at run time: inside the bundle it is
+ * covered by the code cache (it is 130 KB of JavaScript every manifest command runs).
+ */
+const builtInValidator = {
+  name: 'built-in-validator',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]manifest[\\/]schema-aot\.ts$/ }, () => ({
+      contents: `export function aheadOfTimeModule() { return require(${JSON.stringify(`${root}dist/manifest/schema-validator.cjs`)}); }`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * re2js (260 KB of the 1 MB `plan` loads) runs only when a `matches` pattern is compiled, and most
  * manifests have none. In the bundle, src/expr/regex.ts gets a stand-in whose `RE2JS.compile` loads
  * the package from node_modules (a dependency, like better-sqlite3) at its first call, so a plan
@@ -85,7 +100,7 @@ async function bundleCli() {
     minifySyntax: true,
     sourcemap: true,
     logLevel: 'warning',
-    plugins: [schemaPaths, lazyRe2js],
+    plugins: [builtInValidator, schemaPaths, lazyRe2js],
     metafile: true,
   });
   // On Node.js 20 a function compiled from a code cache has no module loader for `import()`: it

@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { Ajv2020, AnySchemaObject, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type { DocPath, ManifestIssue } from './errors.js';
 import type { Locator } from './locate.js';
+import { aheadOfTimeModule } from './schema-aot.js';
 import { describeError, keyMessage } from './schema-messages.js';
 
 const schemaText = readFileSync(new URL('../../schemas/zone-manifest.schema.json', import.meta.url), 'utf8');
@@ -42,20 +42,13 @@ export function createManifestAjv(extra: Options = {}): Ajv2020 {
   return instance;
 }
 
-/** Where `npm run build` writes the standalone validator (`scripts/build-cli.mjs`), from `dist/*\/`. */
-const AheadOfTime = '../manifest/schema-validator.cjs';
-
 /**
  * The validator compiled ahead of time by `npm run build`, when it exists and was generated from
  * this very schema (a schema edited after the build, or a run from sources, compiles at run time).
  */
 function aheadOfTime(): ValidateFunction | undefined {
-  try {
-    const mod = createRequire(import.meta.url)(fileURLToPath(new URL(AheadOfTime, import.meta.url))) as ValidateFunction & { schemaHash?: string };
-    return mod.schemaHash === manifestSchemaHash ? mod : undefined;
-  } catch {
-    return undefined;
-  }
+  const mod = aheadOfTimeModule() as (ValidateFunction & { schemaHash?: string }) | undefined;
+  return mod?.schemaHash === manifestSchemaHash ? mod : undefined;
 }
 
 /** The runtime ajv, with the whole schema compiled (branches of error reports are looked up in it). */

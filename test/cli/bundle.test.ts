@@ -71,6 +71,18 @@ describe('the bundled CLI', () => {
     expect(run.stderr).toContain('sqlite loaded: false');
   });
 
+  it('a plan runs the validator built into the bundle: nothing of ajv is loaded from node_modules', async () => {
+    const file = writeManifest(tmp.dir, 'aot.yaml', Manifest);
+    const probe = writeManifest(tmp.dir, 'probe-ajv.mjs',
+      "import { createRequire } from 'node:module';\nprocess.on('exit', () => { const cache = createRequire(import.meta.url).cache; process.stderr.write(`ajv loaded: ${Object.keys(cache).some((k) => k.includes('/ajv/') || k.includes('schema-validator'))}\\n`); });\n");
+    const run = await zonewall(['plan', file, '--state-dir', join(tmp.dir, 'state-aot')], { env: { NODE_OPTIONS: `--import ${probe}` } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('ajv loaded: false');
+    const bad = writeManifest(tmp.dir, 'aot-bad.yaml', Manifest.replace('action: block', 'action: blok'));
+    const invalid = await zonewall(['validate', bad]);
+    expect(invalid.stdout + invalid.stderr).toMatch(/aot-bad\.yaml:7:13: firewall_rules\.r\.action: .*blok/);
+  });
+
   it('a plan on the embedded engine does not load the HTTP client', async () => {
     const file = writeManifest(tmp.dir, 'plain.yaml', Manifest);
     const probe = writeManifest(tmp.dir, 'probe.mjs',
