@@ -35,8 +35,8 @@ const managedPhase = 'http_request_firewall_managed';
  * pure, and a fleet's manifests repeat their expressions from zone to zone (50 zones of one rule set
  * parse each expression once). Errors are not kept: they are reported at each place they occur.
  */
-const checked = new Map<string, CheckedExpression>();
-/** Bound of `checked` (emptied when full): about 2 MiB of short expressions. */
+const checked = { default: new Map<string, CheckedExpression>(), managed: new Map<string, CheckedExpression>() };
+/** Bound of each memo (emptied when full): about 2 MiB of short expressions. */
 const CheckedMemoEntries = 20_000;
 
 /** Checks one expression at `path`; returns its canonical form, or reports and returns undefined. */
@@ -45,16 +45,17 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     checks.report(path, `expression is ${source.length} characters long; the service accepts at most ${ManifestLimits.expressionLength}`);
     return undefined;
   }
-  const key = managed ? `m${source}` : `d${source}`;
-  const known = checked.get(key);
+  // One memo per phase, keyed by the source itself: a prefixed key would be a new string to hash per lookup.
+  const memo = managed ? checked.managed : checked.default;
+  const known = memo.get(source);
   if (known !== undefined) return known;
   try {
     const expr = managed ? parse(source, { phase: managedPhase }) : parse(source);
     const operators = inspect(expr).operators;
     const matchesAt = operators.has('matches') ? operatorOffset(expr, source, 'matches') : undefined;
     const result: CheckedExpression = { ...formsOf(expr), operators, ...(matchesAt !== undefined ? { matchesAt } : {}) };
-    if (checked.size >= CheckedMemoEntries) checked.clear();
-    checked.set(key, result);
+    if (memo.size >= CheckedMemoEntries) memo.clear();
+    memo.set(source, result);
     return result;
   } catch (err) {
     if (err instanceof ExpressionError) {

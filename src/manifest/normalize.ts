@@ -26,6 +26,10 @@ import { entriesOf, isRecord, type Checks } from './view.js';
 
 const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
 
+/** The fields whose locations a filter and a firewall rule keep (`fieldLocations`), in this order. */
+const FilterFields = ['expression', 'description', 'paused'] as const;
+const RuleFields = ['action', 'filter', 'priority', 'paused', 'products', 'description'] as const;
+
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
 function canonicalTrue(): string {
@@ -118,7 +122,7 @@ function filterOf(
     paused: f.paused === true,
     inline,
     location,
-    fieldLocations: withMatches(fieldLocations(locator, holder, ['expression', 'description', 'paused']), locator, holder, checked),
+    fieldLocations: withMatches(fieldLocations(locator, holder, FilterFields), locator, holder, checked),
   };
   if (typeof f.renamed_from === 'string') filter.renamedFrom = f.renamed_from;
   return filter;
@@ -156,7 +160,7 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
     paused: rule.paused ?? false,
     products,
     location,
-    fieldLocations: fieldLocations(locator, rule, ['action', 'filter', 'priority', 'paused', 'products', 'description']),
+    fieldLocations: fieldLocations(locator, rule, RuleFields),
   };
   if (rule.renamed_from !== undefined) out.renamedFrom = rule.renamed_from;
   return out;

@@ -43,22 +43,26 @@ const PerRecord = 7;
  */
 export class PositionStore {
   at: Int32Array;
-  readonly keys: string[] = [];
+  /** Keys by record (sized up front like `at`; `count` says how many are used). */
+  readonly keys: string[];
+  private count = 0;
 
   constructor(expected: number) {
-    this.at = new Int32Array(Math.max(16, expected) * PerRecord);
+    const records = Math.max(16, expected);
+    this.at = new Int32Array(records * PerRecord);
+    this.keys = new Array<string>(records);
   }
 
   /** Appends a record; returns its number. */
   add(key: string, keyStart: number, keyEnd: number, keyStyle: number, valueStart: number, valueEnd: number, valueStyle: number): number {
-    const r = this.keys.length;
+    const r = this.count++;
     let o = r * PerRecord;
     if (o + PerRecord > this.at.length) {
       const grown = new Int32Array(this.at.length * 2);
       grown.set(this.at);
       this.at = grown;
     }
-    this.keys.push(key);
+    this.keys[r] = key;
     const at = this.at;
     at[o++] = keyStart;
     at[o++] = keyEnd;
@@ -94,11 +98,14 @@ export class MapInfo {
 
   /** The entry of `key`, or -1. */
   find(key: string): number {
+    const { at, keys } = this.store;
     if (this.size > ScanLimit) {
-      this.index ??= new Map(this.entries().map((r) => [this.store.keys[r], r]));
+      if (this.index === undefined) {
+        this.index = new Map();
+        for (let r = this.first; r >= 0; r = at[r * PerRecord + 6]) this.index.set(keys[r], r);
+      }
       return this.index.get(key) ?? -1;
     }
-    const { at, keys } = this.store;
     for (let r = this.first; r >= 0; r = at[r * PerRecord + 6]) if (keys[r] === key) return r;
     return -1;
   }
