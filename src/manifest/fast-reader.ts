@@ -68,6 +68,7 @@ class FastReader implements FlowSink {
   private kEnd = 0;
   private kStyle = 0;
   private kAfter = 0;
+  private readonly keyNames = new Array<string | undefined>(64);
 
   constructor(private readonly text: string, private readonly lines: LineIndex) {
     this.out = { text, data: undefined, root: { start: 0, end: 0 }, containers: this.containers, problems: [], fatal: false };
@@ -157,7 +158,7 @@ class FastReader implements FlowSink {
       stop = at + 1;
       while (stop < end && isKeyChar(t.charCodeAt(stop))) stop++;
       if (stop === end || t.charCodeAt(stop) !== 58) return false;
-      this.kName = t.slice(at, stop);
+      this.kName = this.plainKeyName(at, stop);
     }
     if (t.charCodeAt(stop) !== 58 || (stop + 1 < end && t.charCodeAt(stop + 1) !== 32)) return false;
     this.kStart = at;
@@ -165,6 +166,20 @@ class FastReader implements FlowSink {
     this.kStyle = c === 34 ? Double : c === 39 ? Single : Plain;
     this.kAfter = stop + 1;
     return true;
+  }
+
+  /**
+   * The text of a plain key. Field names repeat thousands of times (`expression`, `action`); the
+   * last name seen per length and first letter is reused when the text matches, so they are not
+   * copied out of the text, and made property names, once per entry.
+   */
+  private plainKeyName(at: number, stop: number): string {
+    const slot = ((stop - at) * 31 + this.text.charCodeAt(at)) & 63;
+    const last = this.keyNames[slot];
+    if (last !== undefined && last.length === stop - at && this.text.startsWith(last, at)) return last;
+    const name = this.text.slice(at, stop);
+    this.keyNames[slot] = name;
+    return name;
   }
 
   /** A block map whose first key is at offset `at` (its column is the map's indentation). */
