@@ -174,9 +174,12 @@ class FastReader implements FlowSink {
    * copied out of the text, and made property names, once per entry.
    */
   private plainKeyName(at: number, stop: number): string {
-    const slot = ((stop - at) * 31 + this.text.charCodeAt(at)) & 63;
+    const length = stop - at;
+    const slot = (length * 31 + this.text.charCodeAt(at)) & 63;
     const last = this.keyNames[slot];
-    if (last !== undefined && last.length === stop - at && this.text.startsWith(last, at)) return last;
+    // Unique keys (`f17`, `f18`) share a slot and differ at the end: that is compared first.
+    if (last !== undefined && last.length === length && last.charCodeAt(length - 1) === this.text.charCodeAt(stop - 1)
+      && this.text.startsWith(last, at)) return last;
     const name = this.text.slice(at, stop);
     this.keyNames[slot] = name;
     return name;

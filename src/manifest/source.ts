@@ -63,7 +63,7 @@ export class LineIndex {
    * sized by a first count, so a long file's index is one allocation.
    */
   readonly starts: Int32Array;
-  /** The line of the last lookup: locations are mostly asked for in file order, near each other. */
+  /** The 0-based line of the last lookup. */
   private last = 0;
 
   constructor(private readonly text: string) {
@@ -84,8 +84,15 @@ export class LineIndex {
   lineAt(offset: number): number {
     const at = Math.max(0, Math.min(offset, this.text.length));
     const s = this.starts;
-    const near = this.last;
-    if (s[near] <= at && (near + 1 === s.length || s[near + 1] > at)) return near;
+    // The line of the last lookup or one of the next few: normalisation asks in file order.
+    if (s[this.last] <= at) {
+      for (let line = this.last, stop = Math.min(line + 4, s.length); line < stop; line++) {
+        if (line + 1 === s.length || s[line + 1] > at) {
+          this.last = line;
+          return line;
+        }
+      }
+    }
     let lo = 0;
     let hi = s.length - 1;
     while (lo < hi) {

@@ -51,6 +51,9 @@ describe('line index', () => {
       return { line: before.length, column: before[before.length - 1].length + 1 };
     };
     const offsets = [0, 4, 5, 6, 13, 21, 22, 99, -3, 12, 1, 22, 6, 5];
+    // Ascending (the nearby-line path), then scattered (the binary search).
+    for (let o = -1; o <= text.length + 1; o++) offsets.push(o);
+    for (let o = 0; o < 60; o++) offsets.push((o * 7919) % (text.length + 2));
     for (const o of offsets) expect(lines.position(o), `offset ${o}`).toEqual(expected(o));
     expect(lines.lineText(3)).toBe('bb: 22');
     expect(lines.lineText(9)).toBe('');
