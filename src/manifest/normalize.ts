@@ -71,6 +71,29 @@ function childLocation(locator: Locator, parent: unknown, key: string, path: Doc
 }
 
 /**
+ * Locations of a section's entries (`filters.<key>`, `firewall_rules.<key>`), as `locationOf` gives
+ * them, for a walk over the section in key order: each entry is looked for right after the previous
+ * one, so a section of 1,000 entries needs no key index.
+ */
+class SectionLocations {
+  private last = -1;
+  private readonly info: MapInfo | undefined;
+
+  constructor(private readonly locator: Locator, private readonly section: unknown, private readonly name: string) {
+    const info = locator.containerOf(section);
+    this.info = info?.kind === 'map' ? info : undefined;
+  }
+
+  /** The location of entry `key`. */
+  of(key: string): SourceLocation {
+    const r = this.info === undefined ? -1 : this.info.findAfter(key, this.last);
+    if (r < 0) return locationOf(this.locator, [this.name, key]);
+    this.last = r;
+    return this.locator.locationAt(this.info!.nodeStart(r, (this.section as Record<string, unknown>)[key]));
+  }
+}
+
+/**
  * Where the first `matches` operator of the expression of `holder` (the map that holds it) is in
  * the file (`matches` in `fieldLocations`, for the tier check's caret), added to `fields` when the
  * expression has one.
@@ -142,11 +165,11 @@ function ruleFieldLocations(locator: Locator, rule: Record<string, unknown>): Pa
 }
 
 function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
+  const locations = new SectionLocations(checks.locator, data.filters, 'filters');
   for (const [key, f] of entriesOf(data.filters)) {
     const checked = expressions.get(f);
     if (checked === undefined || !checks.isClean(['filters', key])) continue;
-    const location = childLocation(checks.locator, data.filters, key, ['filters', key]);
-    zone.filters.push(filterOf(checks.locator, key, f, f, checked, location, false));
+    zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key), false));
   }
 }
 
@@ -172,6 +195,7 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
   const entries = entriesOf(data.firewall_rules);
   const priorities = effectivePriorities(entries);
   const { locator } = checks;
+  const locations = new SectionLocations(locator, data.firewall_rules, 'firewall_rules');
   entries.forEach(([key, raw], i) => {
     if (!checks.isClean(['firewall_rules', key])) return;
     const rule = raw as unknown as FirewallRule;
@@ -183,8 +207,7 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
       const location = childLocation(locator, raw, 'filter', ['firewall_rules', key, 'filter']);
       zone.filters.push(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
     }
-    const location = childLocation(locator, data.firewall_rules, key, ['firewall_rules', key]);
-    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, location));
+    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key)));
   });
 }
 

@@ -110,6 +110,15 @@ export class MapInfo {
     return -1;
   }
 
+  /**
+   * The entry of `key`, trying first the one after entry `after` (-1: the first entry): a caller
+   * that walks a map's keys in the order written finds each without a search or a key index.
+   */
+  findAfter(key: string, after: number): number {
+    const next = after < 0 ? this.first : this.store.at[after * PerRecord + 6];
+    return next >= 0 && this.store.keys[next] === key ? next : this.find(key);
+  }
+
   /** The entries in the order written. */
   entries(): number[] {
     const out: number[] = [];
