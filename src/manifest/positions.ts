@@ -1,9 +1,10 @@
 /**
- * Where the entries of one map and the items of one list were written, stored compactly: offsets
- * in one flat number array per container, keys in one string array, and no `Span` object until
- * someone asks for one (an issue, a location). A manifest of 1,000 filters and 1,000 rules has
- * about 4,000 entries, and almost none of their positions are ever turned into a line and column;
- * a `Map` and three objects per entry were most of what reading it allocated.
+ * Where the entries of maps and the items of lists were written, stored compactly: the offsets of
+ * every map entry of a document in one typed array (`PositionStore`), keys beside them, a small
+ * `MapInfo` view per map, and no `Span` object until someone asks for one (an issue, a location).
+ * A manifest of 1,000 filters and 1,000 rules has about 4,000 entries, and almost none of their
+ * positions are ever turned into a line and column; a `Map` and three objects per entry were most
+ * of what reading it allocated.
  */
 import type { ScalarStyle, Span } from './source.js';
 
