@@ -26,6 +26,10 @@ import { entriesOf, isRecord, type Checks } from './view.js';
 
 const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
 
+/** The fields whose locations a filter and a firewall rule keep (`fieldLocations`), in this order. */
+const FilterFields = ['expression', 'description', 'paused'] as const;
+const RuleFields = ['action', 'filter', 'priority', 'paused', 'products', 'description'] as const;
+
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
 function canonicalTrue(): string {
@@ -120,50 +124,6 @@ function fieldLocations(locator: Locator, holder: unknown, fields: readonly stri
   return out;
 }
 
-/** The location of field `f` of the map `holder`, whose positions are `info`. */
-function fieldAt(locator: Locator, info: MapInfo, holder: Record<string, unknown>, f: string): SourceLocation | undefined {
-  const i = info.find(f);
-  return i < 0 ? undefined : locator.locationAt(info.nodeStart(i, holder[f]));
-}
-
-// A filter's and a rule's field locations are built with one named store per field, where
-// `fieldLocations` stores `out[f]`: a keyed store that adds a property is a runtime call, and there
-// are a filter and a rule per entry of large manifests. Same fields, same order.
-
-/** `fieldLocations(locator, holder, ['expression', 'description', 'paused'])`. */
-function filterFieldLocations(locator: Locator, holder: Record<string, unknown>): Partial<Record<string, SourceLocation>> {
-  const out: Partial<Record<string, SourceLocation>> = {};
-  const info = locator.containerOf(holder);
-  if (info?.kind !== 'map') return out;
-  const expression = fieldAt(locator, info, holder, 'expression');
-  if (expression !== undefined) out.expression = expression;
-  const description = fieldAt(locator, info, holder, 'description');
-  if (description !== undefined) out.description = description;
-  const paused = fieldAt(locator, info, holder, 'paused');
-  if (paused !== undefined) out.paused = paused;
-  return out;
-}
-
-/** `fieldLocations(locator, rule, ['action', 'filter', 'priority', 'paused', 'products', 'description'])`. */
-function ruleFieldLocations(locator: Locator, rule: Record<string, unknown>): Partial<Record<string, SourceLocation>> {
-  const out: Partial<Record<string, SourceLocation>> = {};
-  const info = locator.containerOf(rule);
-  if (info?.kind !== 'map') return out;
-  const action = fieldAt(locator, info, rule, 'action');
-  if (action !== undefined) out.action = action;
-  const filter = fieldAt(locator, info, rule, 'filter');
-  if (filter !== undefined) out.filter = filter;
-  const priority = fieldAt(locator, info, rule, 'priority');
-  if (priority !== undefined) out.priority = priority;
-  const paused = fieldAt(locator, info, rule, 'paused');
-  if (paused !== undefined) out.paused = paused;
-  const products = fieldAt(locator, info, rule, 'products');
-  if (products !== undefined) out.products = products;
-  const description = fieldAt(locator, info, rule, 'description');
-  if (description !== undefined) out.description = description;
-  return out;
-}
-
 function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const locations = new SectionLocations(checks.locator, data.filters, 'filters');
   for (const [key, f] of entriesOf(data.filters)) {
@@ -185,7 +145,7 @@ function filterOf(
     paused: f.paused === true,
     inline,
     location,
-    fieldLocations: withMatches(filterFieldLocations(locator, holder), locator, holder, checked),
+    fieldLocations: withMatches(fieldLocations(locator, holder, FilterFields), locator, holder, checked),
   };
   if (typeof f.renamed_from === 'string') filter.renamedFrom = f.renamed_from;
   return filter;
@@ -223,7 +183,7 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
     paused: rule.paused ?? false,
     products,
     location,
-    fieldLocations: ruleFieldLocations(locator, rule as unknown as Record<string, unknown>),
+    fieldLocations: fieldLocations(locator, rule, RuleFields),
   };
   if (rule.renamed_from !== undefined) out.renamedFrom = rule.renamed_from;
   return out;
