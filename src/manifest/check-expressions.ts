@@ -8,7 +8,6 @@ import { ExpressionError, formsOf, inspect, operatorOffset, parse } from '../exp
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
-import { pathKey } from './schema.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
 /** A valid expression: its canonical form, its equivalence key and the operators it uses (for plan checks). */
@@ -21,8 +20,12 @@ export interface CheckedExpression {
   matchesAt?: number;
 }
 
-/** Valid expressions of a document, by `pathKey` of the expression's path. */
-export type ExpressionTable = Map<string, CheckedExpression>;
+/**
+ * Valid expressions of a document, by the map the expression is written in (a filter, an inline
+ * filter, a custom rule, a managed ruleset item): normalisation holds that map already, so no key
+ * is built per expression.
+ */
+export type ExpressionTable = Map<object, CheckedExpression>;
 
 /** The phase of managed ruleset expressions (the entry point that executes them). */
 const managedPhase = 'http_request_firewall_managed';
@@ -32,8 +35,8 @@ const managedPhase = 'http_request_firewall_managed';
  * pure, and a fleet's manifests repeat their expressions from zone to zone (50 zones of one rule set
  * parse each expression once). Errors are not kept: they are reported at each place they occur.
  */
-const checked = new Map<string, CheckedExpression>();
-/** Bound of `checked` (emptied when full): about 2 MiB of short expressions. */
+const checked = { default: new Map<string, CheckedExpression>(), managed: new Map<string, CheckedExpression>() };
+/** Bound of each memo (emptied when full): about 2 MiB of short expressions. */
 const CheckedMemoEntries = 20_000;
 
 /** Checks one expression at `path`; returns its canonical form, or reports and returns undefined. */
@@ -42,16 +45,17 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     checks.report(path, `expression is ${source.length} characters long; the service accepts at most ${ManifestLimits.expressionLength}`);
     return undefined;
   }
-  const key = managed ? `m${source}` : `d${source}`;
-  const known = checked.get(key);
+  // One memo per phase, keyed by the source itself: a prefixed key would be a new string to hash per lookup.
+  const memo = managed ? checked.managed : checked.default;
+  const known = memo.get(source);
   if (known !== undefined) return known;
   try {
     const expr = managed ? parse(source, { phase: managedPhase }) : parse(source);
     const operators = inspect(expr).operators;
     const matchesAt = operators.has('matches') ? operatorOffset(expr, source, 'matches') : undefined;
     const result: CheckedExpression = { ...formsOf(expr), operators, ...(matchesAt !== undefined ? { matchesAt } : {}) };
-    if (checked.size >= CheckedMemoEntries) checked.clear();
-    checked.set(key, result);
+    if (memo.size >= CheckedMemoEntries) memo.clear();
+    memo.set(source, result);
     return result;
   } catch (err) {
     if (err instanceof ExpressionError) {
@@ -78,25 +82,20 @@ function reportExpressionError(checks: Checks, path: DocPath, source: string, er
 /** Where an expression sits: filters must be unique; custom rules and managed rulesets need not. */
 type ExpressionOwner = 'filter' | 'custom' | 'managed';
 
-/** The expression paths of a manifest: shared filters, inline filters, custom rules, then managed rulesets. */
-function* expressionPaths(data: Record<string, unknown>): Generator<{ path: DocPath; source: unknown; owner: ExpressionOwner }> {
-  for (const [key, filter] of entriesOf(data.filters)) {
-    yield { path: ['filters', key, 'expression'], source: filter.expression, owner: 'filter' };
-  }
+/** Visits one expression: the map it is written in, its path, and where it sits. */
+type ExpressionVisit = (holder: Record<string, unknown>, path: DocPath, owner: ExpressionOwner) => void;
+
+/** The expressions of a manifest: shared filters, inline filters, custom rules, then managed rulesets. */
+function forEachExpression(data: Record<string, unknown>, visit: ExpressionVisit): void {
+  for (const [key, filter] of entriesOf(data.filters)) visit(filter, ['filters', key, 'expression'], 'filter');
   for (const [key, rule] of entriesOf(data.firewall_rules)) {
-    if (isRecord(rule.filter)) {
-      yield { path: ['firewall_rules', key, 'filter', 'expression'], source: rule.filter.expression, owner: 'filter' };
-    }
+    if (isRecord(rule.filter)) visit(rule.filter, ['firewall_rules', key, 'filter', 'expression'], 'filter');
   }
   // Custom rules use the default phase, http_request_firewall_custom.
-  for (const [key, rule] of entriesOf(data.custom_rules)) {
-    yield { path: ['custom_rules', key, 'expression'], source: rule.expression, owner: 'custom' };
-  }
+  for (const [key, rule] of entriesOf(data.custom_rules)) visit(rule, ['custom_rules', key, 'expression'], 'custom');
   if (Array.isArray(data.managed_rules)) {
     for (const [i, item] of data.managed_rules.entries()) {
-      if (isRecord(item) && item.expression !== undefined) {
-        yield { path: ['managed_rules', i, 'expression'], source: item.expression, owner: 'managed' };
-      }
+      if (isRecord(item) && item.expression !== undefined) visit(item, ['managed_rules', i, 'expression'], 'managed');
     }
   }
 }
@@ -105,19 +104,17 @@ function* expressionPaths(data: Record<string, unknown>): Generator<{ path: DocP
 export function checkExpressions(checks: Checks, data: Record<string, unknown>): ExpressionTable {
   const table: ExpressionTable = new Map();
   const firstFilterWith = new Map<string, DocPath>();
-  for (const { path, source, owner } of expressionPaths(data)) {
-    if (typeof source !== 'string' || !checks.isClean(path)) continue;
+  forEachExpression(data, (holder, path, owner) => {
+    const source = holder.expression;
+    if (typeof source !== 'string' || !checks.isClean(path)) return;
     const checked = checkExpressionAt(checks, path, source, owner === 'managed');
-    if (checked === undefined) continue;
-    table.set(pathKey(path), checked);
-    if (owner !== 'filter') continue;
+    if (checked === undefined) return;
+    table.set(holder, checked);
+    if (owner !== 'filter') return;
     const first = firstFilterWith.get(checked.key);
-    if (first === undefined) {
-      firstFilterWith.set(checked.key, path);
-      continue;
-    }
-    checks.report(path, duplicateMessage(checks, first, path));
-  }
+    if (first === undefined) firstFilterWith.set(checked.key, path);
+    else checks.report(path, duplicateMessage(checks, first, path));
+  });
   return table;
 }
 

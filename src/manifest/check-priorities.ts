@@ -17,8 +17,23 @@ export interface EffectivePriority {
   implicit: boolean;
 }
 
-/** Computes effective priorities in key order; an invalid `priority` value counts as absent. */
-export function effectivePriorities(rules: readonly [string, Record<string, unknown>][]): EffectivePriority[] {
+/** `effectivePriorities` by rule list: the check and normalisation both ask for the same `entriesOf` list. */
+const prioritiesMemo = new WeakMap<readonly unknown[], EffectivePriority[]>();
+
+/**
+ * Computes effective priorities in key order; an invalid `priority` value counts as absent. The
+ * result is shared between callers with the same (never changed) list: never change it.
+ */
+export function effectivePriorities(rules: readonly [string, Record<string, unknown>][]): readonly EffectivePriority[] {
+  let known = prioritiesMemo.get(rules);
+  if (known === undefined) {
+    known = computePriorities(rules);
+    prioritiesMemo.set(rules, known);
+  }
+  return known;
+}
+
+function computePriorities(rules: readonly [string, Record<string, unknown>][]): EffectivePriority[] {
   let previous = 0;
   return rules.map(([key, rule]) => {
     const p = rule.priority;

@@ -12,10 +12,14 @@ import { entriesOf, isRecord, stringAt, type Checks } from './view.js';
 export function checkRefs(checks: Checks, data: Record<string, unknown>): void {
   const filters = entriesOf(data.filters);
   const rules = entriesOf(data.firewall_rules);
-  const filterKeys = new Set(filters.map(([k]) => k));
-  const inlineRefs = new Set(rules.filter(([, r]) => isRecord(r.filter)).map(([k]) => k));
+  const filterKeys = new Set<string>();
+  for (const [k] of filters) filterKeys.add(k);
+  const inlineRefs = new Set<string>();
+  for (const [k, r] of rules) if (isRecord(r.filter)) inlineRefs.add(k);
 
   for (const [key, rule] of rules) {
+    // The common case, a rule naming a filter that exists, is settled before any path is built.
+    if (typeof rule.filter === 'string' && filterKeys.has(rule.filter)) continue;
     const path = ['firewall_rules', key, 'filter'];
     if (!checks.isClean(path)) continue;
     if (typeof rule.filter === 'string') {
@@ -25,8 +29,11 @@ export function checkRefs(checks: Checks, data: Record<string, unknown>): void {
         + `filters.${key} (line ${checks.lineOf(['filters', key])}): rename the rule, or use filter: ${key}`);
     }
   }
-  checkRenames(checks, 'filter', filterRenames(filters, rules), new Set([...filterKeys, ...inlineRefs]));
-  checkRenames(checks, 'rule', rules.map(([k, r]) => ({ key: k, path: ['firewall_rules', k, 'renamed_from'], from: stringAt(r, 'renamed_from') })), new Set(rules.map(([k]) => k)));
+  const filterRenames = [...renamesOf(filters, 'filters', false), ...renamesOf(rules, 'firewall_rules', true)];
+  checkRenames(checks, 'filter', filterRenames, (name) => filterKeys.has(name) || inlineRefs.has(name));
+  const ruleRenames = renamesOf(rules, 'firewall_rules', false);
+  const ruleKeys = ruleRenames.length === 0 ? new Set<string>() : new Set(rules.map(([k]) => k));
+  checkRenames(checks, 'rule', ruleRenames, (name) => ruleKeys.has(name));
 }
 
 function checkFilterReference(checks: Checks, path: DocPath, name: string, filterKeys: Set<string>, inlineRefs: Set<string>): void {
@@ -46,29 +53,34 @@ interface Rename {
   key: string;
   /** Where the rename is written. */
   path: DocPath;
-  from: string | undefined;
+  from: string;
 }
 
-/** Filter renames: shared filters' own, and inline filters', which follow their rule's rename. */
-function filterRenames(filters: readonly [string, Record<string, unknown>][], rules: readonly [string, Record<string, unknown>][]): Rename[] {
-  const own = filters.map(([k, f]) => ({ key: k, path: ['filters', k, 'renamed_from'], from: stringAt(f, 'renamed_from') }));
-  const inline = rules
-    .filter(([, r]) => isRecord(r.filter))
-    .map(([k, r]) => ({ key: k, path: ['firewall_rules', k, 'renamed_from'], from: stringAt(r, 'renamed_from') }));
-  return [...own, ...inline];
+/**
+ * The renames written in a section's entries (only those with a `renamed_from` string). Inline
+ * filters (`inlineOnly`, rules whose filter is a map) follow their rule's rename.
+ */
+function renamesOf(entries: readonly [string, Record<string, unknown>][], section: string, inlineOnly: boolean): Rename[] {
+  const out: Rename[] = [];
+  for (const [key, entry] of entries) {
+    if (inlineOnly && !isRecord(entry.filter)) continue;
+    const from = stringAt(entry, 'renamed_from');
+    if (from !== undefined) out.push({ key, path: [section, key, 'renamed_from'], from });
+  }
+  return out;
 }
 
 /**
  * A rename keeps the live object with the old ref; so the old ref must not still be in use, must
  * differ from the new key, and must be claimed once.
  */
-function checkRenames(checks: Checks, noun: 'filter' | 'rule', renames: Rename[], inUse: Set<string>): void {
+function checkRenames(checks: Checks, noun: 'filter' | 'rule', renames: Rename[], inUse: (name: string) => boolean): void {
   const claimed = new Map<string, DocPath>();
   for (const r of renames) {
-    if (r.from === undefined || !checks.isClean(r.path)) continue;
+    if (!checks.isClean(r.path)) continue;
     if (r.from === r.key) {
       checks.report(r.path, `renamed_from is the ${noun}'s own key; remove it`);
-    } else if (inUse.has(r.from)) {
+    } else if (inUse(r.from)) {
       checks.report(r.path, `renamed_from "${r.from}" names a ${noun} key that is still in the manifest; `
         + `a rename moves the live ${noun} from the old key to the new one, so the old key must be gone`);
     } else if (claimed.has(r.from)) {

@@ -4,7 +4,8 @@
  * comments inside, and plain scalars with `:` or `#` are left to the `yaml` package (`Bail`).
  */
 import { bail, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
-import { setEntry, type MapInfo, type SeqInfo, type Span } from './source.js';
+import { MapInfo, SeqInfo, styleCode, type PositionStore } from './positions.js';
+import { setEntry, type Span } from './source.js';
 
 /** A parsed node: its value, its span, and where parsing stopped. */
 export interface FlowResult {
@@ -13,10 +14,14 @@ export interface FlowResult {
   next: number;
 }
 
-/** What flow parsing needs from the reader: positions and duplicate-key reporting. */
+/** What flow parsing needs from the reader: positions, the path being read, and duplicate-key reporting. */
 export interface FlowSink {
-  containers: WeakMap<object, MapInfo | SeqInfo>;
-  duplicate(key: string, keySpan: Span, first: Span, path: (string | number)[]): void;
+  containers: Map<object, MapInfo | SeqInfo>;
+  store: PositionStore;
+  /** The document path of the node being read; flow collections push and pop their keys and indexes. */
+  path: (string | number)[];
+  /** Reports a repeated key (at `path` + `key`); `firstStart` is where the first one starts. */
+  duplicate(key: string, keyStart: number, keyEnd: number, firstStart: number): void;
   problemCount(): number;
   dropProblemsAfter(count: number): void;
   maxDepth: number;
@@ -25,11 +30,11 @@ export interface FlowSink {
 const flowStop = new Set([',', '[', ']', '{', '}', '#', ':']);
 
 /** A flow node (collection or scalar) starting at `i`. */
-export function readFlowNode(text: string, i: number, end: number, sink: FlowSink, path: (string | number)[]): FlowResult {
-  if (path.length > sink.maxDepth) bail();
+export function readFlowNode(text: string, i: number, end: number, sink: FlowSink): FlowResult {
+  if (sink.path.length > sink.maxDepth) bail();
   const ch = text[i];
-  if (ch === '[') return readFlowSeq(text, i, end, sink, path);
-  if (ch === '{') return readFlowMap(text, i, end, sink, path);
+  if (ch === '[') return readFlowSeq(text, i, end, sink);
+  if (ch === '{') return readFlowMap(text, i, end, sink);
   if (ch === '"' || ch === "'") {
     const q = ch === '"' ? readDoubleQuoted(text, i, end) : readSingleQuoted(text, i, end);
     return { value: q.value, span: { start: i, end: q.end, style: ch === '"' ? 'double' : 'single' }, next: q.end };
@@ -47,15 +52,17 @@ function readFlowPlain(text: string, i: number, end: number): FlowResult {
   return { value: resolvePlain(source), span: { start: i, end: k, style: 'plain' }, next: j };
 }
 
-function readFlowSeq(text: string, open: number, end: number, sink: FlowSink, path: (string | number)[]): FlowResult {
+function readFlowSeq(text: string, open: number, end: number, sink: FlowSink): FlowResult {
   const arr: unknown[] = [];
-  const info: SeqInfo = { kind: 'seq', items: [] };
+  const info = new SeqInfo();
   let i = skipSpaces(text, open + 1, end);
   if (text[i] !== ']') {
     for (;;) {
-      const item = readFlowNode(text, i, end, sink, [...path, arr.length]);
+      sink.path.push(arr.length);
+      const item = readFlowNode(text, i, end, sink);
+      sink.path.pop();
       arr.push(item.value);
-      info.items.push(item.span);
+      info.add(item.span.start, item.span.end, styleCode(item.span.style));
       i = skipSpaces(text, item.next, end);
       if (text[i] === ']') break;
       if (text[i] !== ',') bail();
@@ -67,25 +74,25 @@ function readFlowSeq(text: string, open: number, end: number, sink: FlowSink, pa
   return { value: arr, span: { start: open, end: i + 1 }, next: i + 1 };
 }
 
-function readFlowMap(text: string, open: number, end: number, sink: FlowSink, path: (string | number)[]): FlowResult {
+function readFlowMap(text: string, open: number, end: number, sink: FlowSink): FlowResult {
   const obj: Record<string, unknown> = {};
-  const info: MapInfo = { kind: 'map', entries: new Map() };
+  const info = new MapInfo(sink.store);
   let i = skipSpaces(text, open + 1, end);
   if (text[i] !== '}') {
     for (;;) {
-      const key = readFlowNode(text, i, end, sink, path);
+      const key = readFlowNode(text, i, end, sink);
       if (typeof key.value === 'object' && key.value !== null) bail();
       const name = key.span.style === 'plain' ? text.slice(key.span.start, key.span.end) : String(key.value);
       if (text[key.next] !== ':' || text[key.next + 1] !== ' ') bail();
       const problems = sink.problemCount();
-      const value = readFlowNode(text, skipSpaces(text, key.next + 1, end), end, sink, [...path, name]);
-      const first = info.entries.get(name);
-      if (first !== undefined) {
+      sink.path.push(name);
+      const value = readFlowNode(text, skipSpaces(text, key.next + 1, end), end, sink);
+      sink.path.pop();
+      if (Object.hasOwn(obj, name)) {
         sink.dropProblemsAfter(problems); // a repeated key's value is dropped unread, problems included
-        sink.duplicate(name, key.span, first.key, [...path, name]);
-      }
-      else {
-        info.entries.set(name, { key: key.span, value: value.span });
+        sink.duplicate(name, key.span.start, key.span.end, info.keyStart(info.find(name)));
+      } else {
+        info.add(name, key.span.start, key.span.end, styleCode(key.span.style), value.span.start, value.span.end, styleCode(value.span.style));
         setEntry(obj, name, value.value);
       }
       i = skipSpaces(text, value.next, end);

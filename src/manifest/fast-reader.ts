@@ -8,15 +8,28 @@
  * differential test holds the two readers to the same data and positions.
  */
 import { readFlowNode, type FlowSink } from './fast-flow.js';
-import { Bail, bail, expectLineEnd, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
+import { bail, expectLineEnd, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
 import { ManifestLimits } from './limits.js';
-import { setEntry, type LineIndex, type MapInfo, type ParsedDocument, type SeqInfo, type Span } from './source.js';
+import { MapInfo, PositionStore, SeqInfo } from './positions.js';
+import { setEntry, type LineIndex, type ParsedDocument } from './source.js';
 
-interface Line { start: number; indent: number; content: number; end: number; blank: boolean }
-interface Node { value: unknown; span: Span }
-
-const plainKey = /^[A-Za-z0-9_$][A-Za-z0-9_.$/+@-]*$/;
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
+/** Style codes of `positions.ts`. */
+const Plain = 1;
+const Single = 2;
+const Double = 3;
+const Literal = 4;
+const Folded = 5;
+
+/** `[A-Za-z0-9_$]`: the first character of a plain key. */
+function isKeyStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
+
+/** `[A-Za-z0-9_.$/+@-]`: the other characters of a plain key. */
+function isKeyChar(c: number): boolean {
+  return isKeyStart(c) || c === 46 || c === 47 || c === 43 || c === 64 || c === 45;
+}
 
 /** Reads `text` with the fast reader, or returns undefined when it holds something unsupported. */
 export function readYamlFast(text: string, lines: LineIndex): ParsedDocument | undefined {
@@ -29,47 +42,76 @@ export function readYamlFast(text: string, lines: LineIndex): ParsedDocument | u
   }
 }
 
+/**
+ * The reader. Lines live in three typed arrays (start, first non-space, end), and each method that
+ * reads a node returns its value and leaves its span in `nStart`/`nEnd`/`nStyle` for the caller to
+ * take at once; `key` leaves its result in the `k*` fields. So reading allocates the data and its
+ * positions (`positions.ts`) and next to nothing per line, key or value besides.
+ */
 class FastReader implements FlowSink {
-  readonly containers = new WeakMap<object, MapInfo | SeqInfo>();
+  readonly containers = new Map<object, MapInfo | SeqInfo>();
+  readonly store: PositionStore;
   readonly maxDepth = ManifestLimits.maxDepth;
+  /** The document path of the node being read (map keys and list indexes), pushed and popped. */
+  readonly path: (string | number)[] = [];
   private readonly out: ParsedDocument;
-  private readonly ls: Line[] = [];
+  private readonly count: number;
+  private readonly starts: Int32Array;
+  private readonly contents: Int32Array;
+  private readonly ends: Int32Array;
   private li = 0;
+  private nStart = 0;
+  private nEnd = 0;
+  private nStyle = 0;
+  private kName = '';
+  private kStart = 0;
+  private kEnd = 0;
+  private kStyle = 0;
+  private kAfter = 0;
+  private readonly keyNames = new Array<string | undefined>(64);
 
   constructor(private readonly text: string, private readonly lines: LineIndex) {
     this.out = { text, data: undefined, root: { start: 0, end: 0 }, containers: this.containers, problems: [], fatal: false };
     // One entry per line; no phantom empty line after a final line break.
-    for (let start = 0; start < text.length;) {
-      const nl = text.indexOf('\n', start);
-      const end = nl === -1 ? text.length : nl;
-      const content = skipSpaces(text, start, end);
-      this.ls.push({ start, indent: content - start, content, end, blank: content === end || text[content] === '#' });
-      start = end + 1;
+    const s = lines.starts;
+    const count = s[s.length - 1] >= text.length ? s.length - 1 : s.length;
+    this.count = count;
+    this.store = new PositionStore(count);
+    this.starts = new Int32Array(count);
+    this.contents = new Int32Array(count);
+    this.ends = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      const end = i + 1 < s.length ? s[i + 1] - 1 : text.length;
+      this.starts[i] = s[i];
+      this.contents[i] = skipSpaces(text, s[i], end);
+      this.ends[i] = end;
     }
   }
 
   read(): ParsedDocument {
+    const t = this.text;
     let first = this.significant();
-    if (first && this.text.startsWith('---', first.content)) {
-      if (first.content !== first.start) bail();
-      expectLineEnd(this.text, first.content + 3, first.end);
+    if (first >= 0 && t.startsWith('---', this.contents[first])) {
+      if (this.contents[first] !== this.starts[first]) bail();
+      expectLineEnd(t, this.contents[first] + 3, this.ends[first]);
       this.li++;
-      first = this.significant() ?? bail(); // an empty document after `---`: rare, leave it to `yaml`
+      first = this.significant();
+      if (first < 0) bail(); // an empty document after `---`: rare, leave it to `yaml`
     }
-    if (first === undefined) return this.out; // no document
-    if (this.text.startsWith('...', first.content) || this.text[first.content] === '%') bail();
-    const root = this.blockNode(first, []);
-    if (this.significant() !== undefined) bail();
-    this.out.data = root.value;
-    this.out.root = root.span;
+    if (first < 0) return this.out; // no document
+    if (t.startsWith('...', this.contents[first]) || t[this.contents[first]] === '%') bail();
+    const root = this.blockNode(first);
+    if (this.significant() >= 0) bail();
+    this.out.data = root;
+    this.out.root = { start: this.nStart, end: this.nEnd };
     return this.out;
   }
 
-  duplicate(key: string, keySpan: Span, first: Span, path: (string | number)[]): void {
-    const line = this.lines.position(first.start).line;
+  duplicate(key: string, keyStart: number, keyEnd: number, firstStart: number): void {
+    const line = this.lines.position(firstStart).line;
     this.out.problems.push({
-      offset: keySpan.start, length: Math.max(1, keySpan.end - keySpan.start),
-      message: `duplicate key "${key}": already defined at line ${line}; remove or rename one`, path,
+      offset: keyStart, length: Math.max(1, keyEnd - keyStart),
+      message: `duplicate key "${key}": already defined at line ${line}; remove or rename one`, path: [...this.path, key],
     });
   }
 
@@ -81,181 +123,234 @@ class FastReader implements FlowSink {
     this.out.problems.length = count;
   }
 
-  /** The next line that is not blank or a comment (not consumed). */
-  private significant(): Line | undefined {
-    while (this.li < this.ls.length && this.ls[this.li].blank) this.li++;
-    return this.ls[this.li];
+  private indent(line: number): number {
+    return this.contents[line] - this.starts[line];
   }
 
-  private isSeqItem(line: Line): boolean {
-    return this.text[line.content] === '-' && (line.content + 1 === line.end || this.text[line.content + 1] === ' ');
+  /** The next line that is not blank or a comment (not consumed); -1 at the end. */
+  private significant(): number {
+    while (this.li < this.count && (this.contents[this.li] === this.ends[this.li] || this.text.charCodeAt(this.contents[this.li]) === 35)) this.li++;
+    return this.li < this.count ? this.li : -1;
   }
 
-  private blockNode(line: Line, path: (string | number)[]): Node {
-    if (path.length > this.maxDepth) bail();
-    return this.isSeqItem(line) ? this.seq(line, path) : this.map(line.content, path);
+  private isSeqItem(line: number): boolean {
+    const c = this.contents[line];
+    return this.text.charCodeAt(c) === 45 && (c + 1 === this.ends[line] || this.text.charCodeAt(c + 1) === 32);
   }
 
-  /** A key at `at`: its name, span and the offset after the colon; undefined when there is none. */
-  private key(at: number, end: number): { name: string; span: Span; after: number } | undefined {
+  private blockNode(line: number): unknown {
+    if (this.path.length > this.maxDepth) bail();
+    return this.isSeqItem(line) ? this.seq(line) : this.map(this.contents[line]);
+  }
+
+  /** A key at `at` (into the `k*` fields: name, span, the offset after the colon); false when there is none. */
+  private key(at: number, end: number): boolean {
     const t = this.text;
-    let name: string;
+    const c = t.charCodeAt(at);
     let stop: number;
-    if (t[at] === '"' || t[at] === "'") {
-      const q = t[at] === '"' ? readDoubleQuoted(t, at, end) : readSingleQuoted(t, at, end);
-      name = q.value;
+    if (c === 34 || c === 39) {
+      const q = c === 34 ? readDoubleQuoted(t, at, end) : readSingleQuoted(t, at, end);
+      this.kName = q.value;
       stop = q.end;
     } else {
-      stop = at;
-      while (stop < end && t[stop] !== ':') stop++;
-      if (stop === end) return undefined;
-      name = t.slice(at, stop);
-      if (!plainKey.test(name)) return undefined;
+      // A plain key is [A-Za-z0-9_$][A-Za-z0-9_.$/+@-]* up to its colon.
+      if (!isKeyStart(c)) return false;
+      stop = at + 1;
+      while (stop < end && isKeyChar(t.charCodeAt(stop))) stop++;
+      if (stop === end || t.charCodeAt(stop) !== 58) return false;
+      this.kName = this.plainKeyName(at, stop);
     }
-    if (t[stop] !== ':' || (stop + 1 < end && t[stop + 1] !== ' ')) return undefined;
-    const style = t[at] === '"' ? 'double' : t[at] === "'" ? 'single' : 'plain';
-    return { name, span: { start: at, end: stop, style }, after: stop + 1 };
+    if (t.charCodeAt(stop) !== 58 || (stop + 1 < end && t.charCodeAt(stop + 1) !== 32)) return false;
+    this.kStart = at;
+    this.kEnd = stop;
+    this.kStyle = c === 34 ? Double : c === 39 ? Single : Plain;
+    this.kAfter = stop + 1;
+    return true;
+  }
+
+  /**
+   * The text of a plain key. Field names repeat thousands of times (`expression`, `action`); the
+   * last name seen per length and first letter is reused when the text matches, so they are not
+   * copied out of the text, and made property names, once per entry.
+   */
+  private plainKeyName(at: number, stop: number): string {
+    const length = stop - at;
+    const slot = (length * 31 + this.text.charCodeAt(at)) & 63;
+    const last = this.keyNames[slot];
+    // Unique keys (`f17`, `f18`) share a slot and differ at the end: that is compared first.
+    if (last !== undefined && last.length === length && last.charCodeAt(length - 1) === this.text.charCodeAt(stop - 1)
+      && this.text.startsWith(last, at)) return last;
+    const name = this.text.slice(at, stop);
+    this.keyNames[slot] = name;
+    return name;
   }
 
   /** A block map whose first key is at offset `at` (its column is the map's indentation). */
-  private map(at: number, path: (string | number)[]): Node {
+  private map(at: number): Record<string, unknown> {
     const obj: Record<string, unknown> = {};
-    const info: MapInfo = { kind: 'map', entries: new Map() };
-    const line0 = this.ls[this.li];
-    const col = at - line0.start;
+    const info = new MapInfo(this.store);
+    const col = at - this.starts[this.li];
     let end = at;
     for (let pos = at; ;) {
-      const line = this.ls[this.li];
-      const key = this.key(pos, line.end) ?? bail();
+      if (!this.key(pos, this.ends[this.li])) bail();
+      const name = this.kName;
+      const keyStart = this.kStart;
+      const keyEnd = this.kEnd;
+      const keyStyle = this.kStyle;
       const problems = this.out.problems.length;
-      const value = this.valueAfter(key.after, col, [...path, key.name]);
-      const first = info.entries.get(key.name);
-      if (first !== undefined) {
+      this.path.push(name);
+      const value = this.valueAfter(this.kAfter, col);
+      this.path.pop();
+      // A repeated key is one the data already has (a hash lookup, where a search of `info` is a scan).
+      if (Object.hasOwn(obj, name)) {
         // Like the `yaml` reader: a repeated key's value is dropped unread, problems included.
         this.dropProblemsAfter(problems);
-        this.duplicate(key.name, key.span, first.key, [...path, key.name]);
+        this.duplicate(name, keyStart, keyEnd, info.keyStart(info.find(name)));
       } else {
-        info.entries.set(key.name, { key: key.span, value: value.span });
-        setEntry(obj, key.name, value.value);
+        info.add(name, keyStart, keyEnd, keyStyle, this.nStart, this.nEnd, this.nStyle);
+        setEntry(obj, name, value);
       }
-      end = value.span.end;
+      end = this.nEnd;
       const next = this.significant();
-      if (next === undefined || next.indent < col) break;
-      if (next.indent > col || this.isSeqItem(next)) bail();
-      pos = next.content;
+      if (next < 0 || this.indent(next) < col) break;
+      if (this.indent(next) > col || this.isSeqItem(next)) bail();
+      pos = this.contents[next];
     }
     this.containers.set(obj, info);
-    return { value: obj, span: { start: at, end } };
+    this.nStart = at;
+    this.nEnd = end;
+    this.nStyle = 0;
+    return obj;
   }
 
-  /** A block list whose first `-` starts `first`. */
-  private seq(first: Line, path: (string | number)[]): Node {
+  /** A block list whose first `-` starts line `first`. */
+  private seq(first: number): unknown[] {
+    const t = this.text;
     const arr: unknown[] = [];
-    const info: SeqInfo = { kind: 'seq', items: [] };
-    const col = first.indent;
-    let end = first.content;
+    const info = new SeqInfo();
+    const col = this.indent(first);
+    let end = this.contents[first];
     for (;;) {
-      const line = this.ls[this.li];
-      const at = skipSpaces(this.text, line.content + 1, line.end);
-      if (at === line.end || this.text[at] === '#') bail(); // empty item, or its value on later lines
-      const itemPath = [...path, arr.length];
-      const item = this.text[at] === '-' || this.key(at, line.end) === undefined
-        ? this.inlineValue(at, col, itemPath)
-        : this.map(at, itemPath);
-      arr.push(item.value);
-      info.items.push(item.span);
-      end = item.span.end;
+      const lineEnd = this.ends[this.li];
+      const at = skipSpaces(t, this.contents[this.li] + 1, lineEnd);
+      if (at === lineEnd || t.charCodeAt(at) === 35) bail(); // empty item, or its value on later lines
+      this.path.push(arr.length);
+      const item = t.charCodeAt(at) === 45 || !this.key(at, lineEnd) ? this.inlineValue(at, col) : this.map(at);
+      this.path.pop();
+      arr.push(item);
+      info.add(this.nStart, this.nEnd, this.nStyle);
+      end = this.nEnd;
       const next = this.significant();
-      if (next === undefined || next.indent < col) break;
-      if (next.indent > col) bail();
+      if (next < 0 || this.indent(next) < col) break;
+      if (this.indent(next) > col) bail();
       if (!this.isSeqItem(next)) break; // the next key of a map at this list's indentation
     }
     this.containers.set(arr, info);
-    return { value: arr, span: { start: first.content, end } };
+    this.nStart = this.contents[first];
+    this.nEnd = end;
+    this.nStyle = 0;
+    return arr;
   }
 
   /** The value after a key's colon: on the same line, or below it (a nested block or nothing). */
-  private valueAfter(after: number, col: number, path: (string | number)[]): Node {
-    const line = this.ls[this.li];
-    const at = skipSpaces(this.text, after, line.end);
-    if (at < line.end && this.text[at] !== '#') return this.inlineValue(at, col, path);
+  private valueAfter(after: number, col: number): unknown {
+    const lineEnd = this.ends[this.li];
+    const at = skipSpaces(this.text, after, lineEnd);
+    if (at < lineEnd && this.text.charCodeAt(at) !== 35) return this.inlineValue(at, col);
     this.li++;
     const next = this.significant();
-    if (next !== undefined && (next.indent > col || (next.indent === col && this.isSeqItem(next)))) {
-      return this.blockNode(next, path);
+    if (next >= 0 && (this.indent(next) > col || (this.indent(next) === col && this.isSeqItem(next)))) {
+      return this.blockNode(next);
     }
-    return { value: null, span: { start: at, end: at, style: 'plain' } };
+    this.nStart = at;
+    this.nEnd = at;
+    this.nStyle = Plain;
+    return null;
   }
 
   /** A value that starts on the current line at `at`; `col` is its owner's indentation. */
-  private inlineValue(at: number, col: number, path: (string | number)[]): Node {
+  private inlineValue(at: number, col: number): unknown {
     const t = this.text;
-    const line = this.ls[this.li];
+    const lineEnd = this.ends[this.li];
     const ch = t[at];
     if (ch === '|' || ch === '>') return this.blockScalar(at, col);
-    let node: Node;
+    let value: unknown;
     let stop: number;
-    if (ch === '[' || ch === '{' || ch === '"' || ch === "'") {
-      const r = readFlowNode(t, at, line.end, this, path);
-      node = r;
+    if (ch === '"' || ch === "'") {
+      // A quoted scalar, as `readFlowNode` reads one (nesting limit included), without its result objects.
+      if (this.path.length > this.maxDepth) bail();
+      const q = ch === '"' ? readDoubleQuoted(t, at, lineEnd) : readSingleQuoted(t, at, lineEnd);
+      value = q.value;
+      stop = q.end;
+      this.setNode(at, q.end, ch === '"' ? Double : Single);
+    } else if (ch === '[' || ch === '{') {
+      const r = readFlowNode(t, at, lineEnd, this);
+      value = r.value;
       stop = r.next;
+      this.setNode(r.span.start, r.span.end, 0);
     } else {
       if (badPlainStart.includes(ch)) bail();
       // The value ends at a comment (` #`) or at the end of the line; the search stays on this line.
       stop = at;
-      while (stop < line.end && !(t.charCodeAt(stop) === 32 && t.charCodeAt(stop + 1) === 35)) stop++;
+      while (stop < lineEnd && !(t.charCodeAt(stop) === 32 && t.charCodeAt(stop + 1) === 35)) stop++;
       let e = stop;
       while (t.charCodeAt(e - 1) === 32) e--;
       const source = t.slice(at, e);
       if (source.includes(': ') || source.endsWith(':')) bail();
-      node = { value: resolvePlain(source), span: { start: at, end: e, style: 'plain' } };
+      value = resolvePlain(source);
+      this.setNode(at, e, Plain);
     }
-    expectLineEnd(t, stop, line.end);
+    expectLineEnd(t, stop, lineEnd);
     this.li++;
     const next = this.significant();
-    if (next !== undefined && next.indent > col) bail(); // a continuation line: multi-line scalar
-    return node;
+    if (next >= 0 && this.indent(next) > col) bail(); // a continuation line: multi-line scalar
+    return value;
+  }
+
+  private setNode(start: number, end: number, style: number): void {
+    this.nStart = start;
+    this.nEnd = end;
+    this.nStyle = style;
   }
 
   /** A `|` or `>` block scalar (no indentation indicator, no whitespace-only lines). */
-  private blockScalar(at: number, col: number): Node {
+  private blockScalar(at: number, col: number): string {
     const t = this.text;
-    const header = this.ls[this.li];
     const chomp = t[at + 1] === '-' || t[at + 1] === '+' ? t[at + 1] : '';
-    expectLineEnd(t, at + 1 + chomp.length, header.end);
-    const body: Line[] = [];
+    expectLineEnd(t, at + 1 + chomp.length, this.ends[this.li]);
+    const body: number[] = []; // line numbers; -1 for a blank line
     let blankRun = 0;
     let lastIndex = this.li;
-    for (let i = this.li + 1; i < this.ls.length; i++) {
-      const l = this.ls[i];
-      if (l.content === l.end) {
-        if (l.indent > 0 || body.length === 0) bail();
+    for (let i = this.li + 1; i < this.count; i++) {
+      if (this.contents[i] === this.ends[i]) {
+        if (this.indent(i) > 0 || body.length === 0) bail();
         blankRun++;
         continue;
       }
-      if (l.indent <= col) break;
-      if (body.length > 0 && l.indent < body[0].indent) bail(); // less indented than the content: an error
-      for (; blankRun > 0; blankRun--) body.push({ start: 0, indent: -1, content: 0, end: 0, blank: true });
-      body.push(l);
+      if (this.indent(i) <= col) break;
+      if (body.length > 0 && this.indent(i) < this.indent(body[0])) bail(); // less indented than the content: an error
+      for (; blankRun > 0; blankRun--) body.push(-1);
+      body.push(i);
       lastIndex = i;
     }
     if (body.length === 0) bail();
-    const indent = body[0].indent;
-    const texts = body.map((l) => (l.indent < 0 ? '' : t.slice(l.start + indent, l.end)));
+    const indent = this.indent(body[0]);
+    const texts = body.map((l) => (l < 0 ? '' : t.slice(this.starts[l] + indent, this.ends[l])));
     let value: string;
     if (t[at] === '|') value = texts.join('\n');
     else {
-      if (body.some((l) => l.indent !== indent)) bail(); // folding of blank or more-indented lines
+      if (body.some((l) => l < 0 || this.indent(l) !== indent)) bail(); // folding of blank or more-indented lines
       value = texts.join(' ');
     }
     const last = body[body.length - 1];
     this.li = lastIndex + 1;
-    let end = Math.min(last.end + 1, t.length);
+    let end = Math.min(this.ends[last] + 1, t.length);
     if (chomp === '+') {
       value += '\n'.repeat(1 + blankRun);
       this.li += blankRun;
       end = Math.min(end + blankRun, t.length);
     } else if (chomp === '') value += '\n';
-    return { value, span: { start: at, end, style: t[at] === '|' ? 'literal' : 'folded' } };
+    this.setNode(at, end, t[at] === '|' ? Literal : Folded);
+    return value;
   }
 }

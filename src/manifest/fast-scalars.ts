@@ -27,8 +27,9 @@ const resolveOptions = { intAsBigInt: false };
 export function resolvePlain(source: string): unknown {
   const c = source.charCodeAt(0);
   // Every core tag starts with ~ . + - a digit or n N t T f F: other letters are strings (fast).
+  // And what starts with a letter can only be null, true or false: five letters at most.
   const isLetter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  if (isLetter && !'nNtTfF'.includes(source[0])) return source;
+  if (isLetter && (source.length > 5 || !'nNtTfF'.includes(source[0]))) return source;
   for (const tag of coreTags) {
     if (!tag.test.test(source)) continue;
     const value = tag.resolve(source, bail, resolveOptions);
@@ -48,9 +49,9 @@ export function readDoubleQuoted(text: string, open: number, lineEnd: number): {
   let i = open + 1;
   let from = i;
   while (i < lineEnd) {
-    const ch = text[i];
-    if (ch === '"') return { value: out + text.slice(from, i), end: i + 1 };
-    if (ch !== '\\') { i++; continue; }
+    const ch = text.charCodeAt(i);
+    if (ch === 34) return { value: out + text.slice(from, i), end: i + 1 };
+    if (ch !== 92) { i++; continue; }
     out += text.slice(from, i);
     const esc = text[i + 1];
     if (esc === 'x' || esc === 'u') {
@@ -75,8 +76,8 @@ export function readSingleQuoted(text: string, open: number, lineEnd: number): {
   let out = '';
   let from = open + 1;
   for (let i = from; i < lineEnd; i++) {
-    if (text[i] !== "'") continue;
-    if (text[i + 1] === "'") {
+    if (text.charCodeAt(i) !== 39) continue;
+    if (text.charCodeAt(i + 1) === 39) {
       out += text.slice(from, i + 1);
       from = i + 2;
       i++;

@@ -3,7 +3,9 @@
  * read the same way (`file:line:col: path: message`) and point at the same kind of place: a scalar
  * error at its value, a map or list error at the key that introduces it, an unknown field at its key.
  */
+import type { SourceLocation } from './desired.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
+import type { MapInfo, SeqInfo } from './positions.js';
 import type { LineIndex, ParsedDocument, Span } from './source.js';
 
 /** Which part of an entry an issue points at. */
@@ -35,14 +37,19 @@ export class Locator {
     let value = this.doc.root;
     let key: Span | undefined;
     for (const seg of path) {
-      const info = typeof data === 'object' && data !== null ? this.doc.containers.get(data) : undefined;
-      const entry = info?.kind === 'map' && typeof seg === 'string' ? info.entries.get(seg)
-        : info?.kind === 'seq' && typeof seg === 'number' && info.items[seg] !== undefined ? { key: undefined, value: info.items[seg] }
-          : undefined;
-      if (entry === undefined) return { value, key, data, exact: false };
+      const info = this.containerOf(data);
+      const i = info?.kind === 'map' && typeof seg === 'string' ? info.find(seg) : -1;
+      const item = info?.kind === 'seq' && typeof seg === 'number' ? info.itemSpan(seg) : undefined;
+      if (i >= 0) {
+        key = (info as MapInfo).keySpan(i);
+        value = (info as MapInfo).valueSpan(i);
+      } else if (item !== undefined) {
+        key = undefined;
+        value = item;
+      } else {
+        return { value, key, data, exact: false };
+      }
       data = (data as Record<string | number, unknown>)[seg];
-      value = entry.value;
-      key = entry.key;
     }
     return { value, key, data, exact: true };
   }
@@ -56,21 +63,26 @@ export class Locator {
     return container && r.key ? r.key : r.value;
   }
 
+  /** The recorded positions of a map or list of the document's data. */
+  containerOf(data: unknown): MapInfo | SeqInfo | undefined {
+    return typeof data === 'object' && data !== null ? this.doc.containers.get(data) : undefined;
+  }
+
   /**
-   * Calls `visit` with where each of `fields` of the map at `path` was written (present fields only,
-   * in the order of `fields`), resolving the map once: normalisation asks this for every object, so
-   * it must not walk from the root per field, nor build a map per object.
+   * Where an issue about `parent[key]` would point (`spanOf`'s 'node' anchor: the key of a map or
+   * list value, else the value), from `parent`'s own positions: normalisation asks this for every
+   * object, so it must not walk from the root. Undefined when `parent` has no such entry.
    */
-  fieldSpans(path: DocPath, fields: readonly string[], visit: (field: string, span: Span) => void): void {
-    const { data } = this.resolve(path);
-    const info = typeof data === 'object' && data !== null ? this.doc.containers.get(data) : undefined;
-    if (info?.kind !== 'map') return;
-    for (const f of fields) {
-      const e = info.entries.get(f);
-      if (e === undefined) continue;
-      const v = (data as Record<string, unknown>)[f];
-      visit(f, typeof v === 'object' && v !== null ? e.key : e.value);
-    }
+  childStart(parent: unknown, key: string): number | undefined {
+    const info = this.containerOf(parent);
+    const i = info?.kind === 'map' ? info.find(key) : -1;
+    return i < 0 ? undefined : (info as MapInfo).nodeStart(i, (parent as Record<string, unknown>)[key]);
+  }
+
+  /** The file location of an offset. */
+  locationAt(offset: number): SourceLocation {
+    const line = this.lines.lineAt(offset);
+    return { file: this.file, line: line + 1, column: this.lines.columnAt(offset, line) };
   }
 
   /** An issue at `path` (positioned per `anchor`). */

@@ -17,14 +17,18 @@ import type { DocPath } from './errors.js';
 import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
 import { mapValueOffset } from './expression-position.js';
 import type { Locator } from './locate.js';
+import type { MapInfo } from './positions.js';
 import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
 import { normalizePageRules } from './page-rules.js';
-import { pathKey } from './schema.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
 
 const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
+
+/** The fields whose locations a filter and a firewall rule keep (`fieldLocations`), in this order. */
+const FilterFields = ['expression', 'description', 'paused'] as const;
+const RuleFields = ['action', 'filter', 'priority', 'paused', 'products', 'description'] as const;
 
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
@@ -61,42 +65,78 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
 
 /** The file position of a path. */
 export function locationOf(locator: Locator, path: DocPath): SourceLocation {
-  const { line, column } = locator.lines.position(locator.spanOf(path).start);
-  return { file: locator.file, line, column };
+  return locator.locationAt(locator.spanOf(path).start);
+}
+
+/** The location of `parent[key]`, as `locationOf` its path gives it, from `parent`'s own positions. */
+function childLocation(locator: Locator, parent: unknown, key: string, path: DocPath): SourceLocation {
+  const start = locator.childStart(parent, key);
+  return start === undefined ? locationOf(locator, path) : locator.locationAt(start);
 }
 
 /**
- * Where the first `matches` operator of the expression at `path` is in the file (`matches` in
- * `fieldLocations`, for the tier check's caret), added to `fields` when the expression has one.
+ * Locations of a section's entries (`filters.<key>`, `firewall_rules.<key>`), as `locationOf` gives
+ * them, for a walk over the section in key order: each entry is looked for right after the previous
+ * one, so a section of 1,000 entries needs no key index.
  */
-function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: Locator, path: DocPath, checked: CheckedExpression): Partial<Record<string, SourceLocation>> {
-  const source = locator.resolve(path).data;
-  if (checked.matchesAt === undefined || typeof source !== 'string') return fields;
-  const at = mapValueOffset(locator.doc.text, locator.resolve(path).value, source, checked.matchesAt);
-  const { line, column } = locator.lines.position(at);
-  return { ...fields, matches: { file: locator.file, line, column } };
+class SectionLocations {
+  private last = -1;
+  private readonly info: MapInfo | undefined;
+
+  constructor(private readonly locator: Locator, private readonly section: unknown, private readonly name: string) {
+    const info = locator.containerOf(section);
+    this.info = info?.kind === 'map' ? info : undefined;
+  }
+
+  /** The location of entry `key`. */
+  of(key: string): SourceLocation {
+    const r = this.info === undefined ? -1 : this.info.findAfter(key, this.last);
+    if (r < 0) return locationOf(this.locator, [this.name, key]);
+    this.last = r;
+    return this.locator.locationAt(this.info!.nodeStart(r, (this.section as Record<string, unknown>)[key]));
+  }
 }
 
-function fieldLocations(locator: Locator, base: DocPath, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
+/**
+ * Where the first `matches` operator of the expression of `holder` (the map that holds it) is in
+ * the file (`matches` in `fieldLocations`, for the tier check's caret), added to `fields` when the
+ * expression has one.
+ */
+function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: Locator, holder: unknown, checked: CheckedExpression): Partial<Record<string, SourceLocation>> {
+  if (checked.matchesAt === undefined) return fields;
+  const info = locator.containerOf(holder);
+  const i = info?.kind === 'map' ? info.find('expression') : -1;
+  const source = (holder as Record<string, unknown>).expression;
+  if (i < 0 || typeof source !== 'string') return fields;
+  const at = mapValueOffset(locator.doc.text, (info as MapInfo).valueSpan(i), source, checked.matchesAt);
+  return { ...fields, matches: locator.locationAt(at) };
+}
+
+/** Where each of `fields` of the map `holder` was written (present fields only, in the order of `fields`). */
+function fieldLocations(locator: Locator, holder: unknown, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
   const out: Partial<Record<string, SourceLocation>> = {};
-  locator.fieldSpans(base, fields, (f, span) => {
-    const { line, column } = locator.lines.position(span.start);
-    out[f] = { file: locator.file, line, column };
-  });
+  const info = locator.containerOf(holder);
+  if (info?.kind !== 'map') return out;
+  for (const f of fields) {
+    const i = info.find(f);
+    if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, (holder as Record<string, unknown>)[f]));
+  }
   return out;
 }
 
 function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
+  const locations = new SectionLocations(checks.locator, data.filters, 'filters');
   for (const [key, f] of entriesOf(data.filters)) {
-    const base = ['filters', key];
-    const checked = expressions.get(pathKey([...base, 'expression']));
-    if (!checks.isClean(base) || checked === undefined) continue;
-    zone.filters.push(filterOf(checks.locator, key, f, checked, base, false));
+    const checked = expressions.get(f);
+    if (checked === undefined || !checks.isClean(['filters', key])) continue;
+    zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key), false));
   }
 }
 
+/** A filter from its fields (`f`), the map its expression was written in (`holder`) and its checked expression. */
 function filterOf(
-  locator: Locator, ref: string, f: Record<string, unknown>, checked: CheckedExpression, base: DocPath, inline: boolean,
+  locator: Locator, ref: string, f: Record<string, unknown>, holder: Record<string, unknown>, checked: CheckedExpression,
+  location: SourceLocation, inline: boolean,
 ): DesiredFilter {
   const filter: DesiredFilter = {
     ref,
@@ -104,8 +144,8 @@ function filterOf(
     description: typeof f.description === 'string' ? f.description : '',
     paused: f.paused === true,
     inline,
-    location: locationOf(locator, base),
-    fieldLocations: withMatches(fieldLocations(locator, base, ['expression', 'description', 'paused']), locator, [...base, 'expression'], checked),
+    location,
+    fieldLocations: withMatches(fieldLocations(locator, holder, FilterFields), locator, holder, checked),
   };
   if (typeof f.renamed_from === 'string') filter.renamedFrom = f.renamed_from;
   return filter;
@@ -114,24 +154,26 @@ function filterOf(
 function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const entries = entriesOf(data.firewall_rules);
   const priorities = effectivePriorities(entries);
+  const { locator } = checks;
+  const locations = new SectionLocations(locator, data.firewall_rules, 'firewall_rules');
   entries.forEach(([key, raw], i) => {
-    const base = ['firewall_rules', key];
-    if (!checks.isClean(base)) return;
+    if (!checks.isClean(['firewall_rules', key])) return;
     const rule = raw as unknown as FirewallRule;
     if (typeof rule.filter !== 'string') {
-      const checked = expressions.get(pathKey([...base, 'filter', 'expression']));
+      const checked = isRecord(rule.filter) ? expressions.get(rule.filter) : undefined;
       if (checked === undefined) return;
       // The inline filter's ref follows the rule's key, and so does its rename.
       const inline: Record<string, unknown> = { ...rule.filter, renamed_from: rule.renamed_from };
-      zone.filters.push(filterOf(checks.locator, key, inline, checked, [...base, 'filter'], true));
+      const location = childLocation(locator, raw, 'filter', ['firewall_rules', key, 'filter']);
+      zone.filters.push(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
     }
-    zone.firewallRules.push(ruleOf(checks.locator, key, rule, priorities[i].priority, base));
+    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key)));
   });
 }
 
-function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: number | null, base: DocPath): DesiredFirewallRule {
+function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: number | null, location: SourceLocation): DesiredFirewallRule {
   // Bypass products are the skip products of custom rules; a set, kept in the service's order.
-  const products = inOrder(rule.products ?? [], SkipProducts);
+  const products = rule.products === undefined ? [] : inOrder(rule.products, SkipProducts);
   const out: DesiredFirewallRule = {
     ref: key,
     action: rule.action as DesiredFirewallAction,
@@ -140,8 +182,8 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
     description: rule.description ?? '',
     paused: rule.paused ?? false,
     products,
-    location: locationOf(locator, base),
-    fieldLocations: fieldLocations(locator, base, ['action', 'filter', 'priority', 'paused', 'products', 'description']),
+    location,
+    fieldLocations: fieldLocations(locator, rule, RuleFields),
   };
   if (rule.renamed_from !== undefined) out.renamedFrom = rule.renamed_from;
   return out;
@@ -151,13 +193,13 @@ function normalizeCustom(checks: Checks, data: Record<string, unknown>, expressi
   const out: DesiredCustomRule[] = [];
   for (const [key, raw] of entriesOf(data.custom_rules)) {
     const base = ['custom_rules', key];
-    const checked = expressions.get(pathKey([...base, 'expression']));
+    const checked = expressions.get(raw);
     if (!checks.isClean(base) || checked === undefined) continue;
     const fields = withMatches({
-      ...fieldLocations(checks.locator, base, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']),
+      ...fieldLocations(checks.locator, raw, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']),
       // A block `response` is plan-gated: the tier check points at it.
-      ...fieldLocations(checks.locator, [...base, 'action_parameters'], ['response']),
-    }, checks.locator, [...base, 'expression'], checked);
+      ...fieldLocations(checks.locator, raw.action_parameters, ['response']),
+    }, checks.locator, raw, checked);
     out.push(normalizeCustomRule(key, raw as unknown as CustomRule, checked.canonical, locationOf(checks.locator, base), fields));
   }
   return out;
@@ -168,16 +210,16 @@ function normalizeManaged(checks: Checks, items: ManagedRuleset[], expressions: 
   items.forEach((item, i) => {
     const base = ['managed_rules', i];
     if (!checks.isClean(base) || !isRecord(item)) return;
-    const checked = item.expression === undefined ? canonicalTrue() : expressions.get(pathKey([...base, 'expression']))?.canonical;
+    const checked = item.expression === undefined ? canonicalTrue() : expressions.get(item)?.canonical;
     if (checked === undefined) return;
-    const fields = fieldLocations(checks.locator, base, ['ruleset', 'expression', 'action', 'enabled', 'overrides']);
+    const fields = fieldLocations(checks.locator, item, ['ruleset', 'expression', 'action', 'enabled', 'overrides']);
     out.push(normalizeManagedRuleset(item, checked, locationOf(checks.locator, base), fields));
   });
   return out;
 }
 
 function normalizePreviousWaf(waf: PreviousWaf, locator: Locator): DesiredPreviousWaf {
-  const keyAt = (path: DocPath): SourceLocation => ({ file: locator.file, ...locator.lines.position(locator.spanOf(path, 'key').start) });
+  const keyAt = (path: DocPath): SourceLocation => locator.locationAt(locator.spanOf(path, 'key').start);
   const keys = (section: 'packages' | 'groups' | 'rules', resolve: (key: string) => string = (k) => k): Record<string, SourceLocation> =>
     Object.fromEntries(Object.keys(waf[section] ?? {}).map((key) => [resolve(key), keyAt(['previous_waf', section, key])]));
   const packages: DesiredPreviousWaf['packages'] = {};

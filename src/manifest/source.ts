@@ -3,6 +3,9 @@
  * map entry and list item was written. Both YAML readers (`yaml-reader.ts`, `fast-reader.ts`) produce
  * this shape, so positions, schema checks and normalisation never depend on which reader ran.
  */
+import type { MapInfo, SeqInfo } from './positions.js';
+
+export type { MapInfo, SeqInfo } from './positions.js';
 
 /** How a scalar was written; expression positions depend on it (quotes, escapes, block indentation). */
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded';
@@ -13,18 +16,6 @@ export interface Span {
   end: number;
   /** Set for scalars. */
   style?: ScalarStyle;
-}
-
-/** Positions of a map's entries, by key (the key as written, before any type resolution). */
-export interface MapInfo {
-  kind: 'map';
-  entries: Map<string, { key: Span; value: Span }>;
-}
-
-/** Positions of a list's items. */
-export interface SeqInfo {
-  kind: 'seq';
-  items: Span[];
 }
 
 /** A problem found while reading YAML, at an offset of the text. */
@@ -42,8 +33,12 @@ export interface ParsedDocument {
   /** The document's data; `undefined` when the text holds no document at all. */
   data: unknown;
   root: Span;
-  /** Positions of every map and list in `data` (keyed by the object itself). */
-  containers: WeakMap<object, MapInfo | SeqInfo>;
+  /**
+   * Positions of every map and list in `data` (keyed by the object itself). A strong map: it lives
+   * as long as the document, and a weak one with thousands of keys costs the garbage collector
+   * far more (each entry is an ephemeron it must trace).
+   */
+  containers: Map<object, MapInfo | SeqInfo>;
   problems: ReadProblem[];
   /**
    * True when the text is not valid YAML: the data may be partial, so only `problems` should be
@@ -63,23 +58,55 @@ export function setEntry(obj: Record<string, unknown>, key: string, value: unkno
 
 /** Maps offsets of a text to 1-based line and column (binary search over line starts). */
 export class LineIndex {
-  private readonly starts: number[] = [0];
+  /**
+   * Offset of each line's first character (one more entry after a final line break); typed and
+   * sized by a first count, so a long file's index is one allocation.
+   */
+  readonly starts: Int32Array;
+  /** The 0-based line of the last lookup. */
+  private last = 0;
 
   constructor(private readonly text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    let count = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+    this.starts = new Int32Array(count);
+    let n = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts[n++] = i + 1;
   }
 
   /** The 1-based line and column of `offset` (clamped into the text). */
   position(offset: number): { line: number; column: number } {
+    const line = this.lineAt(offset);
+    return { line: line + 1, column: this.columnAt(offset, line) };
+  }
+
+  /** The 0-based line of `offset` (clamped into the text). */
+  lineAt(offset: number): number {
     const at = Math.max(0, Math.min(offset, this.text.length));
+    const s = this.starts;
+    // The line of the last lookup or one of the next few: normalisation asks in file order.
+    if (s[this.last] <= at) {
+      for (let line = this.last, stop = Math.min(line + 4, s.length); line < stop; line++) {
+        if (line + 1 === s.length || s[line + 1] > at) {
+          this.last = line;
+          return line;
+        }
+      }
+    }
     let lo = 0;
-    let hi = this.starts.length - 1;
+    let hi = s.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= at) lo = mid;
+      if (s[mid] <= at) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: at - this.starts[lo] + 1 };
+    this.last = lo;
+    return lo;
+  }
+
+  /** The 1-based column of `offset` (clamped into the text) on its 0-based `line`. */
+  columnAt(offset: number, line: number): number {
+    return Math.max(0, Math.min(offset, this.text.length)) - this.starts[line] + 1;
   }
 
   /** The text of a 1-based line, without its line break. */

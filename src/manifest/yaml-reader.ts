@@ -7,7 +7,8 @@
 import { Composer, isAlias, isMap, isScalar, isSeq, type Document } from 'yaml';
 import { ManifestLimits } from './limits.js';
 import { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
-import { LineIndex, setEntry, type MapInfo, type ParsedDocument, type ScalarStyle, type SeqInfo, type Span } from './source.js';
+import { MapInfo, PositionStore, SeqInfo, styleCode } from './positions.js';
+import { LineIndex, setEntry, type ParsedDocument, type ScalarStyle, type Span } from './source.js';
 
 const styles: Record<string, ScalarStyle> = {
   PLAIN: 'plain',
@@ -20,7 +21,7 @@ const styles: Record<string, ScalarStyle> = {
 /** Reads YAML text with the `yaml` package. Never throws on bad input: problems are returned. */
 export function readYaml(text: string, lines = new LineIndex(text)): ParsedDocument {
   const parsed: ParsedDocument = {
-    text, data: undefined, root: { start: 0, end: 0 }, containers: new WeakMap(), problems: [], fatal: false,
+    text, data: undefined, root: { start: 0, end: 0 }, containers: new Map(), problems: [], fatal: false,
   };
   const tokens = yamlTokens(text);
   // Refused before composing: the composer recurses, and thousands of levels exhaust the call stack.
@@ -57,12 +58,15 @@ class Converter {
   private aliasNodes = 0;
   private insideAlias = 0;
   private readonly active = new Set<unknown>();
+  private readonly store: PositionStore;
 
   constructor(
     private readonly doc: Document.Parsed,
     private readonly out: ParsedDocument,
     private readonly lines: LineIndex,
-  ) {}
+  ) {
+    this.store = new PositionStore(lines.starts.length);
+  }
 
   /** The span of a node; `fallback` is used for a missing node (an empty value). */
   span(node: unknown, fallback: number): Span {
@@ -121,20 +125,21 @@ class Converter {
 
   private map(node: unknown, items: { key: unknown; value: unknown }[], path: (string | number)[], depth: number): unknown {
     const obj: Record<string, unknown> = {};
-    const info: MapInfo = { kind: 'map', entries: new Map() };
+    const info = new MapInfo(this.store);
     this.active.add(node);
     for (const pair of items) {
       const key = this.keyOf(pair.key, pair.value, path);
       if (key === undefined) continue;
       const keySpan = this.span(this.target(pair.key), 0);
-      const first = info.entries.get(key);
-      if (first !== undefined) {
-        const line = this.lines.position(first.key.start).line;
+      const first = info.find(key);
+      if (first >= 0) {
+        const line = this.lines.position(info.keyStart(first)).line;
         this.problem(pair.key, `duplicate key "${key}": already defined at line ${line}; remove or rename one`, [...path, key]);
         continue;
       }
       const valueNode = this.target(pair.value);
-      info.entries.set(key, { key: keySpan, value: this.span(valueNode, keySpan.end) });
+      const valueSpan = this.span(valueNode, keySpan.end);
+      info.add(key, keySpan.start, keySpan.end, styleCode(keySpan.style), valueSpan.start, valueSpan.end, styleCode(valueSpan.style));
       setEntry(obj, key, this.convert(pair.value, [...path, key], depth + 1));
     }
     this.active.delete(node);
@@ -144,10 +149,11 @@ class Converter {
 
   private seq(node: unknown, items: unknown[], path: (string | number)[], depth: number): unknown {
     const arr: unknown[] = [];
-    const info: SeqInfo = { kind: 'seq', items: [] };
+    const info = new SeqInfo();
     this.active.add(node);
     items.forEach((item, i) => {
-      info.items.push(this.span(this.target(item), 0));
+      const span = this.span(this.target(item), 0);
+      info.add(span.start, span.end, styleCode(span.style));
       arr.push(this.convert(item, [...path, i], depth + 1));
     });
     this.active.delete(node);

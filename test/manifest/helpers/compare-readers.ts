@@ -23,18 +23,25 @@ function walk(fast: ParsedDocument, slow: ParsedDocument, a: unknown, b: unknown
   const ib = slow.containers.get(b as object) as MapInfo | SeqInfo | undefined;
   if (!ia || !ib || ia.kind !== ib.kind) return `${where}: container ${ia?.kind} vs ${ib?.kind}`;
   if (ia.kind === 'map' && ib.kind === 'map') {
-    for (const [k, e] of ia.entries) {
-      const f = ib.entries.get(k);
-      if (!f) return `${where}.${k}: missing in yaml reader`;
+    if (ia.size !== ib.size) return `${where}: ${ia.size} vs ${ib.size} entries`;
+    const ea = ia.entries();
+    const eb = ib.entries();
+    for (let n = 0; n < ea.length; n++) {
+      const e = ea[n];
+      const k = ia.key(e);
+      const f = ib.find(k);
+      if (f < 0) return `${where}.${k}: missing in yaml reader`;
+      if (f !== eb[n]) return `${where}.${k}: not entry ${n} in the yaml reader`;
       const v = (a as Record<string, unknown>)[k];
-      const d = sameSpan(e.key, f.key, `${where}.${k} (key)`, true) ?? sameSpan(e.value, f.value, `${where}.${k}`, isScalar(v))
+      const d = sameSpan(ia.keySpan(e), ib.keySpan(f), `${where}.${k} (key)`, true) ?? sameSpan(ia.valueSpan(e), ib.valueSpan(f), `${where}.${k}`, isScalar(v))
         ?? walk(fast, slow, v, (b as Record<string, unknown>)[k], `${where}.${k}`);
       if (d) return d;
     }
   } else if (ia.kind === 'seq' && ib.kind === 'seq') {
-    for (let i = 0; i < ia.items.length; i++) {
+    if (ia.size !== ib.size) return `${where}: ${ia.size} vs ${ib.size} items`;
+    for (let i = 0; i < ia.size; i++) {
       const v = (a as unknown[])[i];
-      const d = sameSpan(ia.items[i], ib.items[i], `${where}[${i}]`, isScalar(v)) ?? walk(fast, slow, v, (b as unknown[])[i], `${where}[${i}]`);
+      const d = sameSpan(ia.itemSpan(i)!, ib.itemSpan(i)!, `${where}[${i}]`, isScalar(v)) ?? walk(fast, slow, v, (b as unknown[])[i], `${where}[${i}]`);
       if (d) return d;
     }
   }
