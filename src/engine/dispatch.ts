@@ -60,18 +60,26 @@ export class V4Dispatcher {
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
   }
 
-  /** One v4 API call. Never throws: failures are error envelopes. */
-  async respond(request: ApiRequest): Promise<ApiResponse> {
+  /**
+   * One v4 API call. Never rejects: failures are error envelopes. Not an `async` function, nor are
+   * the steps below: a zone call's answer comes back through one promise (the zone object's) and a
+   * catch, instead of a turn of the microtask queue per layer (issue 17: `serve` reads).
+   */
+  respond(request: ApiRequest): Promise<ApiResponse> {
     try {
-      return await this.#dispatch(request);
+      return Promise.resolve(this.#dispatch(request)).catch((err: unknown) => this.#failure(request, err));
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err);
-      this.#options.logError(`${request.method} ${request.path} failed`, err);
-      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+      return Promise.resolve(this.#failure(request, err));
     }
   }
 
-  async #dispatch(request: ApiRequest): Promise<ApiResponse> {
+  #failure(request: ApiRequest, err: unknown): ApiResponse {
+    if (err instanceof ApiError) return errorResponse(err);
+    this.#options.logError(`${request.method} ${request.path} failed`, err);
+    return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+  }
+
+  #dispatch(request: ApiRequest): MaybePromise<ApiResponse> {
     const method = request.method.toUpperCase();
     const match = this.#router.match(method, request.path);
     if (match.kind === 'none') throw noRouteError(request.path);
@@ -79,27 +87,34 @@ export class V4Dispatcher {
       throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
     }
     const { route, params } = match;
-    const answer = await this.#run(route, params, request);
-    return this.#options.strict ? withoutExtensions(route.pattern, answer) : answer;
+    const answer = this.#run(route, params, request);
+    if (!this.#options.strict) return answer;
+    return after(answer, (a) => withoutExtensions(route.pattern, a));
   }
 
-  async #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse> {
+  #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): MaybePromise<ApiResponse> {
     if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
-    const zone = await this.#zoneForRequest(request, params.zone_id!);
-    return this.#options.callZone({
+    return after(this.#options.zoneById(params.zone_id!), (zone) => this.#options.callZone({
       route: routeKey(route),
       params,
-      query: [...(request.query ?? new URLSearchParams())],
+      query: request.query === undefined ? [] : [...request.query],
       body: request.body,
-      zone,
-    });
+      zone: this.#inScope(request, zone),
+    }));
   }
 
   /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */
-  async #zoneForRequest(request: ApiRequest, zoneId: string): Promise<ZoneInfo> {
-    const zone = await this.#options.zoneById(zoneId);
+  #inScope(request: ApiRequest, zone: ZoneInfo | undefined): ZoneInfo {
     if (zone !== undefined && inScope(request.auth, zone)) return zone;
     if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
     throw noRouteError(request.path);
   }
+}
+
+type MaybePromise<T> = T | PromiseLike<T>;
+
+/** `fn(value)`, at once for a plain value, after it settles for a promise (an RPC's thenable included). */
+function after<T, U>(value: MaybePromise<T>, fn: (v: T) => MaybePromise<U>): MaybePromise<U> {
+  const then = (value as { then?: unknown } | null)?.then;
+  return typeof then === 'function' ? Promise.resolve(value).then(fn) : fn(value as T);
 }

@@ -141,8 +141,12 @@ export class ObjectHost {
         try {
           result = invoke(live.object);
         } catch (err) {
-          result = Promise.reject(err);
+          this.#release(live, finish, () => reject(err), reject);
+          return;
         }
+        // A synchronous method's result goes through the output gate now, not a microtask later:
+        // it was computed before any event after it ran, so only writes before it can hold it.
+        if (!isThenable(result)) return this.#release(live, finish, () => resolve(result), reject);
         Promise.resolve(result).then(
           (value) => this.#release(live, finish, () => resolve(value), reject),
           (err) => this.#release(live, finish, () => reject(err), reject),
@@ -209,4 +213,8 @@ export class ObjectHost {
     live.parts.alarms.set(null, true);
     await live.parts.session.sync();
   }
+}
+
+function isThenable(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
