@@ -5,8 +5,8 @@
  * `ApiError`) or a crash changes nothing, and a returned response commits (including the seed's
  * partial creation, which is a `success: false` response that keeps the inline filters). GET
  * handlers are read-only and run without a transaction; answers of cacheable GET routes are
- * memoised until the next write request. Answers may therefore share objects: callers outside
- * the engine get copies (`Engine.dispatch`).
+ * memoised until the next write request (list pages the write left unchanged stay). Answers may
+ * therefore share objects: callers outside the engine get copies (`Engine.dispatch`).
  *
  * The class is built per engine (`zoneObjectClass`) so that the plan limits and the error log are
  * bound without passing them through every call; calls carry only plain data (`ZoneCall`).
@@ -16,7 +16,7 @@ import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute }
 import { errorResponse } from './envelope.js';
 import { timestamp } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
-import { resetListViews } from './list-view.js';
+import { isCurrentPage, resetListViews, settleListViews } from './list-view.js';
 import { routeKey } from './router.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
@@ -110,22 +110,33 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       const route = routes.get(call.route);
       if (route === undefined) throw new Error(`zone object: no route ${call.route}`);
       if (route.method === 'GET') return this.#read(route, call);
-      this.#memo.clear();
       const ctx = this.#context(call);
       try {
-        return this.#state.storage.transactionSync(() => route.handler(ctx));
+        const answer = this.#state.storage.transactionSync(() => route.handler(ctx));
+        this.#settleLists();
+        return answer;
       } catch (err) {
         return this.#failure(call, err);
       } finally {
-        this.#memo.clear();
+        this.#forgetChanged();
       }
+    }
+
+    /**
+     * After a write request (applied or refused), the memo keeps only list pages that their
+     * in-memory list would answer again, the same object (`isCurrentPage`: the list took the
+     * write in and found the page's rows unchanged); every other answer may have changed.
+     */
+    #forgetChanged(): void {
+      for (const [key, answer] of this.#memo) if (!isCurrentPage(answer)) this.#memo.delete(key);
     }
 
     /**
      * A read: no transaction (the handler is synchronous, so nothing interleaves, and skipping
      * BEGIN/COMMIT lets the answer leave without waiting for an empty commit). Cacheable routes
-     * answer repeats from the memo, which every write request clears: the zone object is the only
-     * writer of its storage, so a memoised answer is exactly what the SQL would say again.
+     * answer repeats from the memo, which every write request clears but for the list pages it
+     * left unchanged (`#forgetChanged`): the zone object is the only writer of its storage, so a
+     * memoised answer is exactly what the SQL would say again.
      */
     #read(route: ZoneRoute, call: ZoneCall): ApiResponse {
       const key = route.cacheable === true ? memoKey(call) : undefined;
@@ -142,6 +153,17 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
         this.#memo.set(key, response);
       }
       return response;
+    }
+
+    /** The in-memory lists take in the write just made (`settleListViews`); never fails the write. */
+    #settleLists(): void {
+      const sql = this.#state.storage.sql;
+      try {
+        settleListViews(sql);
+      } catch (err) {
+        resetListViews(sql);
+        deps.logError('bringing the in-memory lists up to date after a write failed; they are read again at the next read', err);
+      }
     }
 
     /** The handler's view of one call (built only when a handler runs, not for a memo hit). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DefaultPlanLimits, loadCredentials, loadPlanLimitsFile, resolvePlanLimits } from '../../src/engine/index.js';
 import { parsePageRequest } from '../../src/engine/envelope.js';
-import { Router } from '../../src/engine/router.js';
+import { Router, splitPath } from '../../src/engine/router.js';
 import { normalizeZoneName } from '../../src/engine/zones/names.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zw-engine-units-'));
@@ -29,6 +29,22 @@ describe('router', () => {
     ['GET', '/zones/%E0%A4%A/filters', { kind: 'none' }],
   ])('%s %s', (method, path, expected) => {
     expect(router.match(method, path)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['', undefined],
+    ['zones', undefined],
+    ['/', []],
+    ['//', []],
+    ['/zones', ['zones']],
+    ['/zones/', ['zones']],
+    ['/zones//', ['zones', '']],
+    ['//zones', ['', 'zones']],
+    ['/zones/z1/filters/%2e%2e/', ['zones', 'z1', 'filters', '..']],
+    ['/zones/a%2Fb', ['zones', 'a/b']],
+    ['/zones/%E0%A4%A', undefined],
+  ])('splitPath(%j)', (path, expected) => {
+    expect(splitPath(path)).toEqual(expected);
   });
 });
 

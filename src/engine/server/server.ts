@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
 import type { Engine } from '../engine.js';
-import { errorResponse, noRouteError, serialisedBody } from '../envelope.js';
+import { errorResponse, noRouteError, serialisedBytes } from '../envelope.js';
 import type { ApiRequest, ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, verifyToken as verifyTokenResponse } from './auth.js';
 import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
@@ -57,7 +57,7 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
   };
   // The bytes of each answer body, kept while the engine keeps the body (its read memo): a repeat
   // read is sent without serialising again. Per server, as a server answers in one mode only.
-  const bytes = new WeakMap<object, Buffer>();
+  const bytes = new WeakMap<object, Uint8Array>();
   const server = createServer((req, res) => {
     const response = handle(req, settings);
     if (response instanceof Promise) void response.then((r) => send(res, r, bytes));
@@ -140,7 +140,7 @@ function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
   return verifyTokenResponse(req.method ?? 'GET', req.headers.authorization, s.store);
 }
 
-function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Buffer>): void {
+function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Uint8Array>): void {
   // 204 (e.g. DELETE of a ruleset) has no body on the wire.
   if (response.status === 204) {
     res.writeHead(204, { ...response.headers });
@@ -151,7 +151,7 @@ function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object,
   const key = typeof body === 'object' && body !== null ? body : undefined;
   let json = key === undefined ? undefined : bytes.get(key);
   if (json === undefined) {
-    json = Buffer.from((key === undefined ? undefined : serialisedBody(key)) ?? JSON.stringify(body), 'utf8');
+    json = (key === undefined ? undefined : serialisedBytes(key)) ?? Buffer.from(JSON.stringify(body), 'utf8');
     if (key !== undefined) bytes.set(key, json);
   }
   res.writeHead(response.status, {
