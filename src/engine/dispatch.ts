@@ -45,7 +45,8 @@ export interface DispatcherOptions {
   extraRoutes?: readonly EngineRoute[];
 }
 
-type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
+/** A route of either kind; a zone route carries its `routeKey`, made once (every call sends it). */
+type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string });
 
 /** Routes v4 calls to the engine's routes and the zone objects. */
 export class V4Dispatcher {
@@ -55,7 +56,7 @@ export class V4Dispatcher {
   constructor(options: DispatcherOptions) {
     this.#options = options;
     const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
-    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
+    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r) })));
     const all = [...engineRoutes, ...zoneRoutesAll];
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
   }
@@ -95,7 +96,7 @@ export class V4Dispatcher {
   #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): MaybePromise<ApiResponse> {
     if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
     return after(this.#options.zoneById(params.zone_id!), (zone) => this.#options.callZone({
-      route: routeKey(route),
+      route: route.key,
       params,
       query: request.query === undefined ? [] : [...request.query],
       body: request.body,

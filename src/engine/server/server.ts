@@ -57,7 +57,7 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
   };
   // The bytes of each answer body, kept while the engine keeps the body (its read memo): a repeat
   // read is sent without serialising again. Per server, as a server answers in one mode only.
-  const bytes = new WeakMap<object, Uint8Array>();
+  const bytes = new WeakMap<object, Buffer>();
   const server = createServer((req, res) => {
     const response = handle(req, settings);
     if (response instanceof Promise) void response.then((r) => send(res, r, bytes));
@@ -140,7 +140,7 @@ function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
   return verifyTokenResponse(req.method ?? 'GET', req.headers.authorization, s.store);
 }
 
-function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Uint8Array>): void {
+function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Buffer>): void {
   // 204 (e.g. DELETE of a ruleset) has no body on the wire.
   if (response.status === 204) {
     res.writeHead(204, { ...response.headers });
@@ -151,7 +151,9 @@ function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object,
   const key = typeof body === 'object' && body !== null ? body : undefined;
   let json = key === undefined ? undefined : bytes.get(key);
   if (json === undefined) {
-    json = (key === undefined ? undefined : serialisedBytes(key)) ?? Buffer.from(JSON.stringify(body), 'utf8');
+    const assembled = key === undefined ? undefined : serialisedBytes(key);
+    // A Buffer over the assembled bytes (no copy): node:http would wrap a plain Uint8Array at every send.
+    json = assembled !== undefined ? Buffer.from(assembled.buffer, assembled.byteOffset, assembled.byteLength) : Buffer.from(JSON.stringify(body), 'utf8');
     if (key !== undefined) bytes.set(key, json);
   }
   res.writeHead(response.status, {
