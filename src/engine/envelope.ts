@@ -94,6 +94,12 @@ export function serialisedBytes(body: object): Uint8Array | undefined {
   return made;
 }
 
+/** Whether the bytes of a body built by `pageWithBytes` have been assembled (the server sent it). */
+export function isSerialised(body: object): boolean {
+  const bytes = serialised.get(body);
+  return bytes !== undefined && typeof bytes !== 'function';
+}
+
 /** The JSON bytes (UTF-8) of `value`, the same as `serialisedBytes` makes of a page's items. */
 export function jsonBytes(value: unknown): Uint8Array {
   return utf8.encode(JSON.stringify(value));

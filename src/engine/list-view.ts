@@ -14,7 +14,7 @@
  * entries' bytes (each made once, when the server first sends a page holding it), so only the
  * changed rule is serialised again; in-process reads never serialise at all.
  */
-import { jsonBytes, pageWithBytes, type PageRequest } from './envelope.js';
+import { isSerialised, jsonBytes, pageWithBytes, serialisedBytes, type PageRequest } from './envelope.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse } from './types.js';
 
@@ -46,12 +46,12 @@ const PAGE_ENTRIES = 256;
 interface CachedPage<E> {
   rows: readonly E[];
   total: number;
-  /** Where `rows` start in the list. */
-  offset: number;
+  /** The page it is (`rows` start at its `offset`). */
+  request: PageRequest;
   response: ApiResponse;
 }
 
-/** The view, page key and storage of each page answer a view made (`isCurrentPage`). */
+/** The view, page key and storage of each page answer a view made (`currentPage`). */
 const madeBy = new WeakMap<ApiResponse, { sql: Sql; view: ListView<ListEntry>; key: string }>();
 
 /** The in-memory copy of one list. */
@@ -83,14 +83,19 @@ export class ListView<E extends ListEntry> {
 
   /**
    * Applies the noted writes now; a copy that too many of them changed is dropped (the next read
-   * loads it whole). Cached pages whose rows or total the writes changed are dropped too, so every
-   * page still cached is what `page` answers (`isCurrentPage`).
+   * loads it whole). Then every cached page is what `page` answers (`currentPage`): a page the
+   * writes changed is dropped, or, when the server has sent it (its bytes were assembled), made
+   * again now with its bytes, while the rows' bytes are at hand, as its next read would.
    */
   settle(sql: Sql): void {
     if (this.#entries === undefined || (this.#dirty.size === 0 && this.#embedded.length === 0)) return;
     this.#refresh(sql, this.#entries);
     const entries = this.#entries;
-    for (const [key, cached] of this.#pages) if (entries === undefined || !unchanged(cached, entries)) this.#pages.delete(key);
+    for (const [key, cached] of this.#pages) {
+      if (entries !== undefined && unchanged(cached, entries)) continue;
+      if (entries !== undefined && isSerialised(cached.response.body)) serialisedBytes(this.#build(sql, key, cached.request, entries).body);
+      else this.#pages.delete(key);
+    }
   }
 
   /** One page of the whole list as the API answers it (`envelope.page`). */
@@ -99,17 +104,23 @@ export class ListView<E extends ListEntry> {
     const key = `${request.page}/${request.perPage}`;
     const cached = this.#pages.get(key);
     if (cached !== undefined && unchanged(cached, entries)) return cached.response;
+    if (this.#pages.size >= PAGE_ENTRIES) this.#pages.clear();
+    return this.#build(sql, key, request, entries);
+  }
+
+  /** Makes page `key` of `entries` and caches it. */
+  #build(sql: Sql, key: string, request: PageRequest, entries: readonly E[]): ApiResponse {
     const rows = entries.slice(request.offset, request.offset + request.perPage);
     const response = pageWithBytes(rows, (e) => e.json, bytesOf, request, entries.length);
-    if (this.#pages.size >= PAGE_ENTRIES) this.#pages.clear();
-    this.#pages.set(key, { rows, total: entries.length, offset: request.offset, response });
+    this.#pages.set(key, { rows, total: entries.length, request, response });
     madeBy.set(response, { sql, view: this as unknown as ListView<ListEntry>, key });
     return response;
   }
 
-  /** Whether `response`, made for page `key`, is what `page` answers now (no write pending). */
-  answers(key: string, response: ApiResponse): boolean {
-    return this.#entries !== undefined && this.#dirty.size === 0 && this.#embedded.length === 0 && this.#pages.get(key)?.response === response;
+  /** What `page` answers now for page `key` when it is cached and no write is pending. */
+  current(key: string): ApiResponse | undefined {
+    if (this.#entries === undefined || this.#dirty.size > 0 || this.#embedded.length > 0) return undefined;
+    return this.#pages.get(key)?.response;
   }
 
   #refresh(sql: Sql, entries: E[]): void {
@@ -159,7 +170,7 @@ function unchanged<E>(cached: CachedPage<E>, entries: readonly E[]): boolean {
   // The same total means the same slice length: comparing the cached rows in place is exact.
   if (cached.total !== entries.length) return false;
   const rows = cached.rows;
-  for (let i = 0; i < rows.length; i++) if (rows[i] !== entries[cached.offset + i]) return false;
+  for (let i = 0; i < rows.length; i++) if (rows[i] !== entries[cached.request.offset + i]) return false;
   return true;
 }
 
@@ -197,12 +208,15 @@ export function settleListViews(sql: Sql): void {
 }
 
 /**
- * Whether `answer` is a list page that its view would answer again now: the zone object keeps such
- * answers in its read memo across a write that left them unchanged (`settleListViews` first).
+ * When `answer` is a list page, what its view answers for that page now: `answer` itself when the
+ * writes left it unchanged, the page made again when they changed it (`settle`); undefined when
+ * the view would have to make it at the next read, or `answer` is no list page. The zone object
+ * keeps its read memo of list pages up to date with it after each write (`settleListViews` first).
  */
-export function isCurrentPage(answer: ApiResponse): boolean {
+export function currentPage(answer: ApiResponse): ApiResponse | undefined {
   const made = madeBy.get(answer);
-  return made !== undefined && registries.get(made.sql)?.get(made.view.source) === made.view && made.view.answers(made.key, answer);
+  if (made === undefined || registries.get(made.sql)?.get(made.view.source) !== made.view) return undefined;
+  return made.view.current(made.key);
 }
 
 /** Drops every view over `sql` (a zone object starting, created or destroyed). */

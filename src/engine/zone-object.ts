@@ -5,7 +5,7 @@
  * `ApiError`) or a crash changes nothing, and a returned response commits (including the seed's
  * partial creation, which is a `success: false` response that keeps the inline filters). GET
  * handlers are read-only and run without a transaction; answers of cacheable GET routes are
- * memoised until the next write request (list pages the write left unchanged stay). Answers may
+ * memoised until the next write request (list pages stay, as their list answers them). Answers may
  * therefore share objects: callers outside the engine get copies (`Engine.dispatch`).
  *
  * The class is built per engine (`zoneObjectClass`) so that the plan limits and the error log are
@@ -16,7 +16,7 @@ import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute }
 import { errorResponse } from './envelope.js';
 import { timestamp } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
-import { isCurrentPage, resetListViews, settleListViews } from './list-view.js';
+import { currentPage, resetListViews, settleListViews } from './list-view.js';
 import { routeKey } from './router.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
@@ -118,24 +118,28 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       } catch (err) {
         return this.#failure(call, err);
       } finally {
-        this.#forgetChanged();
+        this.#refreshMemo();
       }
     }
 
     /**
-     * After a write request (applied or refused), the memo keeps only list pages that their
-     * in-memory list would answer again, the same object (`isCurrentPage`: the list took the
-     * write in and found the page's rows unchanged); every other answer may have changed.
+     * After a write request (applied or refused), the memo keeps only list pages, each as its
+     * in-memory list answers it now (`currentPage`: the same object when the write left its rows
+     * unchanged, the page made again when the server sends it); every other answer may have changed.
      */
-    #forgetChanged(): void {
-      for (const [key, answer] of this.#memo) if (!isCurrentPage(answer)) this.#memo.delete(key);
+    #refreshMemo(): void {
+      for (const [key, answer] of this.#memo) {
+        const now = currentPage(answer);
+        if (now === undefined) this.#memo.delete(key);
+        else if (now !== answer) this.#memo.set(key, now);
+      }
     }
 
     /**
      * A read: no transaction (the handler is synchronous, so nothing interleaves, and skipping
      * BEGIN/COMMIT lets the answer leave without waiting for an empty commit). Cacheable routes
-     * answer repeats from the memo, which every write request clears but for the list pages it
-     * left unchanged (`#forgetChanged`): the zone object is the only writer of its storage, so a
+     * answer repeats from the memo, which every write request clears but for list pages, brought
+     * up to date (`#refreshMemo`): the zone object is the only writer of its storage, so a
      * memoised answer is exactly what the SQL would say again.
      */
     #read(route: ZoneRoute, call: ZoneCall): ApiResponse {

@@ -210,6 +210,30 @@ describe('a write, and the reads after it', () => {
   });
 });
 
+describe('a write, and the pages the server sent before it', () => {
+  it('are made again during the write, so the reads after it find them in the memo', async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    const z = await h.zone('served.example', 'enterprise');
+    const R = `/zones/${z}/firewall/rules`;
+    await h.api('POST', R, Array.from({ length: 30 }, (_, i) => rule(i)));
+    const read = (n: number) => h.api('GET', `${R}?per_page=10&page=${n}`);
+    const before = [await read(1), await read(2), await read(3)];
+    const last = (before[2]!.body.result as { id: string }[])[9]!.id;
+    const page = vi.spyOn(ListView.prototype, 'page');
+    try {
+      await h.api('PATCH', `${R}/${last}`, { description: 'edited while served' });
+      const after = [await read(1), await read(2), await read(3)];
+      expect(page).not.toHaveBeenCalled();
+      expect(after.slice(0, 2).map((r) => r.text)).toEqual(before.slice(0, 2).map((r) => r.text));
+      expect((after[2]!.body.result as { description?: string }[])[9]!.description).toBe('edited while served');
+      expect(after[2]!.text).toBe((await h.api('GET', `${R}?per_page=10&page=3&description=`)).text);
+    } finally {
+      page.mockRestore();
+    }
+  });
+});
+
 describe('writers of the listed tables', () => {
   it('are the store files only (each write notes its row for the in-memory lists)', () => {
     const root = join(__dirname, '../../src');
