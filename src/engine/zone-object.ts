@@ -51,12 +51,19 @@ const MEMO_ENTRIES = 64;
 
 /**
  * The memo key of a read: route, path parameters and the query in a stable order, each string
- * length-prefixed so that no two reads share a key (cheaper than JSON on the hot path).
+ * length-prefixed so that no two reads share a key (cheaper than JSON on the hot path). The
+ * zone's own id is left out: the memo is this zone's, so it adds nothing but 45 characters for
+ * every read to build and hash.
  */
 function memoKey(call: ZoneCall): string {
   let key = call.route;
-  for (const name in call.params) key += `|${name.length}:${name}${call.params[name]!.length}:${call.params[name]}`;
-  const query = call.query.length > 1 ? [...call.query].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : call.query;
+  for (const name in call.params) {
+    const value = call.params[name]!;
+    if (name !== 'zone_id' || value !== call.zone.id) key += `|${name.length}:${name}${value.length}:${value}`;
+  }
+  const q = call.query;
+  // Two parameters (a page and its size) are the common case: put them in order without a sort.
+  const query = q.length === 2 ? (q[0]![0] <= q[1]![0] ? q : [q[1]!, q[0]!]) : q.length > 2 ? [...q].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : q;
   for (const [name, value] of query) key += `?${name.length}:${name}${value.length}:${value}`;
   return key;
 }

@@ -210,6 +210,24 @@ describe('a write, and the reads after it', () => {
   });
 });
 
+describe('the read memo', () => {
+  it('answers the same query in any parameter order from one entry, and never another page', async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    const z = await h.zone('memo.example', 'enterprise');
+    const R = `/zones/${z}/firewall/rules`;
+    await h.api('POST', R, Array.from({ length: 12 }, (_, i) => rule(i)));
+    const read = (query: string) => h.engine.respond({ method: 'GET', path: R, query: new URLSearchParams(query) });
+    const a = await read('page=2&per_page=5');
+    expect(await read('per_page=5&page=2')).toBe(a);
+    const other = await read('per_page=5&page=3');
+    expect(other).not.toBe(a);
+    expect(other.body.result_info).toMatchObject({ page: 3, per_page: 5 });
+    expect((await read('page=5&per_page=2')).status).toBe(400);
+    expect((await read('per_page=5&page=2&page=3')).body.result_info).toMatchObject({ page: 2 });
+  });
+});
+
 describe('a write, and the pages the server sent before it', () => {
   it('are made again during the write, so the reads after it find them in the memo', async () => {
     const h = await startHarness();
