@@ -10,7 +10,7 @@ import { ApiError, apiMessage } from './api-errors.js';
 import type { ResourceModule } from './context.js';
 import { errorResponse, noRouteError } from './envelope.js';
 import { validateExprRoutes } from './filters/validate-expr.js';
-import { routeKey, Router, type HttpMethod } from './router.js';
+import { routeKey, Router, type HttpMethod, type RouteMatch } from './router.js';
 import { allZones, inScope } from './scope.js';
 import { ExtensionRoutes, withoutExtensions } from './strict.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
@@ -45,6 +45,9 @@ export interface DispatcherOptions {
   extraRoutes?: readonly EngineRoute[];
 }
 
+/** Router answers kept by path (`#match`); all of them are dropped when there are more. */
+const MATCH_ENTRIES = 512;
+
 /** A route of either kind; a zone route carries its `routeKey`, made once (every call sends it). */
 type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string });
 
@@ -52,6 +55,7 @@ type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; rou
 export class V4Dispatcher {
   readonly #options: DispatcherOptions;
   readonly #router: Router<AnyRoute>;
+  readonly #matches = new Map<string, RouteMatch<AnyRoute>>();
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -82,7 +86,7 @@ export class V4Dispatcher {
 
   #dispatch(request: ApiRequest): MaybePromise<ApiResponse> {
     const method = request.method.toUpperCase();
-    const match = this.#router.match(method, request.path);
+    const match = this.#match(method, request.path);
     if (match.kind === 'none') throw noRouteError(request.path);
     if (match.kind === 'method') {
       throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
@@ -91,6 +95,24 @@ export class V4Dispatcher {
     const answer = this.#run(route, params, request);
     if (!this.#options.strict) return answer;
     return after(answer, (a) => withoutExtensions(route.pattern, a));
+  }
+
+  /**
+   * The router's answer for `method` and `path`, kept for the next request of the same path (a
+   * client pages through the same few paths): matching splits the path and walks every route.
+   * Paths are data, and the answer depends on nothing else; the kept parameters are frozen, as
+   * every request of that path shares them.
+   */
+  #match(method: string, path: string): RouteMatch<AnyRoute> {
+    const key = `${method} ${path}`;
+    let match = this.#matches.get(key);
+    if (match === undefined) {
+      match = this.#router.match(method, path);
+      if (match.kind === 'found') Object.freeze(match.params);
+      if (this.#matches.size >= MATCH_ENTRIES) this.#matches.clear();
+      this.#matches.set(key, match);
+    }
+    return match;
   }
 
   #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): MaybePromise<ApiResponse> {
