@@ -210,13 +210,18 @@ describe('a write, and the reads after it', () => {
   });
 });
 
+/** A harness whose zone `name` holds `count` rules, and the zone's rules path. */
+async function zoneWithRules(name: string, count: number): Promise<{ h: Harness; R: string }> {
+  const h = await startHarness();
+  harnesses.push(h);
+  const R = `/zones/${await h.zone(name, 'enterprise')}/firewall/rules`;
+  await h.api('POST', R, Array.from({ length: count }, (_, i) => rule(i)));
+  return { h, R };
+}
+
 describe('the read memo', () => {
   it('answers the same query in any parameter order from one entry, and never another page', async () => {
-    const h = await startHarness();
-    harnesses.push(h);
-    const z = await h.zone('memo.example', 'enterprise');
-    const R = `/zones/${z}/firewall/rules`;
-    await h.api('POST', R, Array.from({ length: 12 }, (_, i) => rule(i)));
+    const { h, R } = await zoneWithRules('memo.example', 12);
     const read = (query: string) => h.engine.respond({ method: 'GET', path: R, query: new URLSearchParams(query) });
     const a = await read('page=2&per_page=5');
     expect(await read('per_page=5&page=2')).toBe(a);
@@ -230,11 +235,7 @@ describe('the read memo', () => {
 
 describe('a write, and the pages the server sent before it', () => {
   it('are made again during the write, so the reads after it find them in the memo', async () => {
-    const h = await startHarness();
-    harnesses.push(h);
-    const z = await h.zone('served.example', 'enterprise');
-    const R = `/zones/${z}/firewall/rules`;
-    await h.api('POST', R, Array.from({ length: 30 }, (_, i) => rule(i)));
+    const { h, R } = await zoneWithRules('served.example', 30);
     const read = (n: number) => h.api('GET', `${R}?per_page=10&page=${n}`);
     const before = [await read(1), await read(2), await read(3)];
     const last = (before[2]!.body.result as { id: string }[])[9]!.id;
