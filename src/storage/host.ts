@@ -46,6 +46,8 @@ export class ObjectHost {
   readonly #gate = new InputGate();
   readonly #scheduler: AlarmScheduler;
   readonly #pending = new Set<PendingCall>();
+  /** Events `call` is running at once (not queued, so not in `#pending`). */
+  #running = 0;
   #live: Live | null = null;
   #closed = false;
 
@@ -73,12 +75,18 @@ export class ObjectHost {
     // would; the result skips the queue's bookkeeping when nothing holds it (most reads).
     if (live != null && typeof fn === 'function' && this.#gate.isIdle) {
       let result: unknown;
+      let threw = false;
+      // Busy while it runs, as a queued event is: hibernate() leaves the instance alone.
+      this.#running++;
       try {
         result = (fn as (...a: unknown[]) => unknown).apply(live.object, args);
       } catch (err) {
-        return this.#afterRun(live, err, true);
+        result = err;
+        threw = true;
+      } finally {
+        this.#running--;
       }
-      return this.#afterRun(live, result, false);
+      return this.#afterRun(live, result, threw);
     }
     return this.#deliver((object) => {
       const fn = object[method];
@@ -103,7 +111,7 @@ export class ObjectHost {
   hibernate(): boolean {
     const live = this.#live;
     if (live === null || this.#closed) return true;
-    if (this.#pending.size > 0 || !this.#gate.isOpen || live.parts.session.outputGate() !== null) return false;
+    if (this.#pending.size > 0 || this.#running > 0 || !this.#gate.isOpen || live.parts.session.outputGate() !== null) return false;
     this.#live = null;
     live.parts.close();
     return true;
@@ -153,6 +161,8 @@ export class ObjectHost {
 
   /** The result of an event `call` ran at once: settled now when nothing holds it, else tracked. */
   #afterRun(live: Live, result: unknown, threw: boolean): Promise<unknown> {
+    // close() during the method fails every event in flight, this one too.
+    if (this.#closed) return Promise.reject(new StorageError('The object namespace was closed; open it again to use this object.'));
     if (!isThenable(result) && live.resetError === null && live.parts.session.outputGate() === null) {
       return threw ? Promise.reject(result) : Promise.resolve(result);
     }
