@@ -10,7 +10,7 @@ import { ApiError, apiMessage } from './api-errors.js';
 import type { ResourceModule } from './context.js';
 import { errorResponse, noRouteError } from './envelope.js';
 import { validateExprRoutes } from './filters/validate-expr.js';
-import { routeKey, Router, type HttpMethod } from './router.js';
+import { routeKey, Router, type HttpMethod, type RouteMatch } from './router.js';
 import { allZones, inScope } from './scope.js';
 import { ExtensionRoutes, withoutExtensions } from './strict.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
@@ -45,61 +45,99 @@ export interface DispatcherOptions {
   extraRoutes?: readonly EngineRoute[];
 }
 
-type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone' });
+/** Router answers kept by path (`#match`); all of them are dropped when there are more. */
+const MATCH_ENTRIES = 512;
+
+/** A route of either kind; a zone route carries its `routeKey`, made once (every call sends it). */
+type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string });
 
 /** Routes v4 calls to the engine's routes and the zone objects. */
 export class V4Dispatcher {
   readonly #options: DispatcherOptions;
   readonly #router: Router<AnyRoute>;
+  readonly #matches = new Map<string, RouteMatch<AnyRoute>>();
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
     const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
-    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const })));
+    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r) })));
     const all = [...engineRoutes, ...zoneRoutesAll];
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
   }
 
-  /** One v4 API call. Never throws: failures are error envelopes. */
-  async respond(request: ApiRequest): Promise<ApiResponse> {
+  /**
+   * One v4 API call. Never rejects: failures are error envelopes. Not an `async` function, nor are
+   * the steps below: a zone call's answer comes back through one promise (the zone object's) and a
+   * catch, instead of a turn of the microtask queue per layer (issue 17: `serve` reads).
+   */
+  respond(request: ApiRequest): Promise<ApiResponse> {
     try {
-      return await this.#dispatch(request);
+      return Promise.resolve(this.#dispatch(request)).catch((err: unknown) => this.#failure(request, err));
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err);
-      this.#options.logError(`${request.method} ${request.path} failed`, err);
-      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+      return Promise.resolve(this.#failure(request, err));
     }
   }
 
-  async #dispatch(request: ApiRequest): Promise<ApiResponse> {
+  #failure(request: ApiRequest, err: unknown): ApiResponse {
+    if (err instanceof ApiError) return errorResponse(err);
+    this.#options.logError(`${request.method} ${request.path} failed`, err);
+    return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+  }
+
+  #dispatch(request: ApiRequest): MaybePromise<ApiResponse> {
     const method = request.method.toUpperCase();
-    const match = this.#router.match(method, request.path);
+    const match = this.#match(method, request.path);
     if (match.kind === 'none') throw noRouteError(request.path);
     if (match.kind === 'method') {
       throw new ApiError(405, [apiMessage('methodNotAllowed', `${method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`)], { allow: match.allowed.join(', ') });
     }
     const { route, params } = match;
-    const answer = await this.#run(route, params, request);
-    return this.#options.strict ? withoutExtensions(route.pattern, answer) : answer;
+    const answer = this.#run(route, params, request);
+    if (!this.#options.strict) return answer;
+    return after(answer, (a) => withoutExtensions(route.pattern, a));
   }
 
-  async #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse> {
+  /**
+   * The router's answer for `method` and `path`, kept for the next request of the same path (a
+   * client pages through the same few paths): matching splits the path and walks every route.
+   * Paths are data, and the answer depends on nothing else; the kept parameters are frozen, as
+   * every request of that path shares them.
+   */
+  #match(method: string, path: string): RouteMatch<AnyRoute> {
+    const key = `${method} ${path}`;
+    let match = this.#matches.get(key);
+    if (match === undefined) {
+      match = this.#router.match(method, path);
+      if (match.kind === 'found') Object.freeze(match.params);
+      if (this.#matches.size >= MATCH_ENTRIES) this.#matches.clear();
+      this.#matches.set(key, match);
+    }
+    return match;
+  }
+
+  #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): MaybePromise<ApiResponse> {
     if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
-    const zone = await this.#zoneForRequest(request, params.zone_id!);
-    return this.#options.callZone({
-      route: routeKey(route),
+    return after(this.#options.zoneById(params.zone_id!), (zone) => this.#options.callZone({
+      route: route.key,
       params,
-      query: [...(request.query ?? new URLSearchParams())],
+      query: request.query === undefined ? [] : [...request.query],
       body: request.body,
-      zone,
-    });
+      zone: this.#inScope(request, zone),
+    }));
   }
 
   /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */
-  async #zoneForRequest(request: ApiRequest, zoneId: string): Promise<ZoneInfo> {
-    const zone = await this.#options.zoneById(zoneId);
+  #inScope(request: ApiRequest, zone: ZoneInfo | undefined): ZoneInfo {
     if (zone !== undefined && inScope(request.auth, zone)) return zone;
     if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
     throw noRouteError(request.path);
   }
+}
+
+type MaybePromise<T> = T | PromiseLike<T>;
+
+/** `fn(value)`, at once for a plain value, after it settles for a promise (an RPC's thenable included). */
+function after<T, U>(value: MaybePromise<T>, fn: (v: T) => MaybePromise<U>): MaybePromise<U> {
+  const then = (value as { then?: unknown } | null)?.then;
+  return typeof then === 'function' ? Promise.resolve(value).then(fn) : fn(value as T);
 }

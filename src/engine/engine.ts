@@ -63,6 +63,8 @@ export class Engine implements ZoneDirectory {
   readonly #unlock: () => void;
   /** Ids of the zones whose objects may be live, least recently used first (see `#zoneStub`). */
   readonly #recent = new Map<string, true>();
+  /** The last key of `#recent`. */
+  #lastZone: string | undefined;
   #closed = false;
 
   private constructor(
@@ -78,7 +80,7 @@ export class Engine implements ZoneDirectory {
     this.#front = new V4Dispatcher({
       resources, strict, directory: this, logError,
       zoneById: (id) => directory.zoneById(id),
-      callZone: async (call) => this.#zoneStub(call.zone.id).handle(call),
+      callZone: (call) => this.#zoneStub(call.zone.id).handle(call),
     });
   }
 
@@ -122,8 +124,9 @@ export class Engine implements ZoneDirectory {
    * @internal Like `dispatch`, but the answer may share objects with the engine's read memo: for
    * the HTTP server, which only serialises it. Never mutate the answer.
    */
-  async respond(request: ApiRequest): Promise<ApiResponse> {
-    if (this.#closed) return errorResponse(closedError());
+  respond(request: ApiRequest): Promise<ApiResponse> {
+    // Not async: the front's promise is the answer, without a turn of the microtask queue more.
+    if (this.#closed) return Promise.resolve(errorResponse(closedError()));
     return this.#front.respond(request);
   }
 
@@ -203,6 +206,10 @@ export class Engine implements ZoneDirectory {
    * server of many, holds a few zones' storage at a time rather than every zone it has touched.
    */
   #zoneStub(id: string): ObjectStub<ZoneObjectApi> {
+    // Most calls go to the zone called last: it is already the most recent, and with no zone over
+    // the limit left to hibernate, there is nothing to do.
+    if (id === this.#lastZone && this.#recent.size <= LiveZoneObjects) return this.#zonesNs.get(id);
+    this.#lastZone = id;
     this.#recent.delete(id);
     this.#recent.set(id, true);
     for (const old of this.#recent.keys()) {

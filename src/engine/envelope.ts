@@ -47,30 +47,62 @@ export function page(items: unknown[], request: PageRequest, totalCount: number)
   });
 }
 
-/** How to assemble the JSON text of answer bodies built by `pageWithTexts` (made at the first ask). */
-const serialised = new WeakMap<object, string | (() => string)>();
+/** How to assemble the JSON bytes of answer bodies built by `pageWithBytes` (made at the first ask). */
+const serialised = new WeakMap<object, Uint8Array | (() => Uint8Array)>();
+const utf8 = new TextEncoder();
+const RESULT_OPEN = utf8.encode('{"result":[');
 
 /**
- * A list page as `page` builds it, whose items' JSON texts can be had one by one (`textOf`, kept
- * with the items): the body's JSON text is assembled from them, exactly `JSON.stringify(body)`, for
- * the server to send without serialising the page again (`serialisedBody`). It is assembled only
- * when asked for: the in-process provider never sends bytes, so it never pays for them.
+ * A list page as `page` builds it, whose items' JSON bytes can be had one by one (`bytesOf`, kept
+ * with the items): the body's JSON bytes are assembled from them, exactly the UTF-8 of
+ * `JSON.stringify(body)`, for the server to send without serialising the page again
+ * (`serialisedBytes`). Copying the items' bytes is about three times cheaper than joining their
+ * texts and encoding the page (issue 17: the page a write changed is rebuilt at the next read). It
+ * is assembled only when asked for: the in-process provider never sends bytes, so it never pays.
  */
-export function pageWithTexts<T>(rows: readonly T[], itemOf: (row: T) => unknown, textOf: (row: T) => string, request: PageRequest, totalCount: number): ApiResponse {
+export function pageWithBytes<T>(rows: readonly T[], itemOf: (row: T) => unknown, bytesOf: (row: T) => Uint8Array, request: PageRequest, totalCount: number): ApiResponse {
   const response = page(rows.map(itemOf), request, totalCount);
   const { result: _items, ...rest } = response.body;
   // `result` is the body's first key (`ok`), and `rest` is never empty (`success`).
-  serialised.set(response.body, () => `{"result":[${rows.map(textOf).join(',')}],${JSON.stringify(rest).slice(1)}`);
+  serialised.set(response.body, () => jsonArrayThen(rows.map(bytesOf), `],${JSON.stringify(rest).slice(1)}`));
   return response;
 }
 
-/** The JSON text of an answer body assembled by `pageWithTexts`; undefined for any other. */
-export function serialisedBody(body: object): string | undefined {
-  const text = serialised.get(body);
-  if (typeof text !== 'function') return text;
-  const made = text();
+/** `{"result":[` + the items' bytes joined by commas + `tail`, as one array. */
+function jsonArrayThen(items: readonly Uint8Array[], tail: string): Uint8Array {
+  const end = utf8.encode(tail);
+  let size = RESULT_OPEN.length + Math.max(0, items.length - 1) + end.length;
+  for (const item of items) size += item.length;
+  const out = new Uint8Array(size);
+  out.set(RESULT_OPEN, 0);
+  let at = RESULT_OPEN.length;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out[at++] = 0x2c; // ,
+    out.set(items[i]!, at);
+    at += items[i]!.length;
+  }
+  out.set(end, at);
+  return out;
+}
+
+/** The JSON bytes (UTF-8) of an answer body assembled by `pageWithBytes`; undefined for any other. */
+export function serialisedBytes(body: object): Uint8Array | undefined {
+  const bytes = serialised.get(body);
+  if (typeof bytes !== 'function') return bytes;
+  const made = bytes();
   serialised.set(body, made);
   return made;
+}
+
+/** Whether the bytes of a body built by `pageWithBytes` have been assembled (the server sent it). */
+export function isSerialised(body: object): boolean {
+  const bytes = serialised.get(body);
+  return bytes !== undefined && typeof bytes !== 'function';
+}
+
+/** The JSON bytes (UTF-8) of `value`, the same as `serialisedBytes` makes of a page's items. */
+export function jsonBytes(value: unknown): Uint8Array {
+  return utf8.encode(JSON.stringify(value));
 }
 
 /** Reads `page` and `per_page` (default limits: the filters and firewall rules lists'); out-of-range or non-integer values are refused naming the limit. */

@@ -10,11 +10,11 @@
  *
  * A page answer is kept with the entries it was built from and reused, as the same object (so the
  * server's bytes of it are reused too), while those entries and the total are unchanged: a write
- * to one rule rebuilds one page, not all of them, and that page's JSON text is assembled from its
- * entries' texts (each made once, when the server first sends a page holding it), so only the
+ * to one rule rebuilds one page, not all of them, and that page's JSON bytes are assembled from its
+ * entries' bytes (each made once, when the server first sends a page holding it), so only the
  * changed rule is serialised again; in-process reads never serialise at all.
  */
-import { pageWithTexts, type PageRequest } from './envelope.js';
+import { isSerialised, jsonBytes, pageWithBytes, serialisedBytes, type PageRequest } from './envelope.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse } from './types.js';
 
@@ -46,8 +46,13 @@ const PAGE_ENTRIES = 256;
 interface CachedPage<E> {
   rows: readonly E[];
   total: number;
+  /** The page it is (`rows` start at its `offset`). */
+  request: PageRequest;
   response: ApiResponse;
 }
+
+/** The view, page key and storage of each page answer a view made (`currentPage`). */
+const madeBy = new WeakMap<ApiResponse, { sql: Sql; view: ListView<ListEntry>; key: string }>();
 
 /** The in-memory copy of one list. */
 export class ListView<E extends ListEntry> {
@@ -67,27 +72,55 @@ export class ListView<E extends ListEntry> {
 
   /** Every entry in list order, up to date with SQLite. */
   entries(sql: Sql): readonly E[] {
+    this.settle(sql);
     if (this.#entries === undefined) {
       this.#entries = this.source.all(sql);
       this.#dirty.clear();
       this.#embedded.length = 0;
-    } else if (this.#dirty.size > 0 || this.#embedded.length > 0) {
-      this.#refresh(sql, this.#entries);
     }
     return this.#entries;
+  }
+
+  /**
+   * Applies the noted writes now; a copy that too many of them changed is dropped (the next read
+   * loads it whole). Then every cached page is what `page` answers (`currentPage`): a page the
+   * writes changed is dropped, or, when the server has sent it (its bytes were assembled), made
+   * again now with its bytes, while the rows' bytes are at hand, as its next read would.
+   */
+  settle(sql: Sql): void {
+    if (this.#entries === undefined || (this.#dirty.size === 0 && this.#embedded.length === 0)) return;
+    this.#refresh(sql, this.#entries);
+    const entries = this.#entries;
+    for (const [key, cached] of this.#pages) {
+      if (entries !== undefined && unchanged(cached, entries)) continue;
+      if (entries !== undefined && isSerialised(cached.response.body)) serialisedBytes(this.#build(sql, key, cached.request, entries).body);
+      else this.#pages.delete(key);
+    }
   }
 
   /** One page of the whole list as the API answers it (`envelope.page`). */
   page(sql: Sql, request: PageRequest): ApiResponse {
     const entries = this.entries(sql);
     const key = `${request.page}/${request.perPage}`;
-    const rows = entries.slice(request.offset, request.offset + request.perPage);
     const cached = this.#pages.get(key);
-    if (cached !== undefined && cached.total === entries.length && sameRows(cached.rows, rows)) return cached.response;
-    const response = pageWithTexts(rows, (e) => e.json, textOf, request, entries.length);
+    if (cached !== undefined && unchanged(cached, entries)) return cached.response;
     if (this.#pages.size >= PAGE_ENTRIES) this.#pages.clear();
-    this.#pages.set(key, { rows, total: entries.length, response });
+    return this.#build(sql, key, request, entries);
+  }
+
+  /** Makes page `key` of `entries` and caches it. */
+  #build(sql: Sql, key: string, request: PageRequest, entries: readonly E[]): ApiResponse {
+    const rows = entries.slice(request.offset, request.offset + request.perPage);
+    const response = pageWithBytes(rows, (e) => e.json, bytesOf, request, entries.length);
+    this.#pages.set(key, { rows, total: entries.length, request, response });
+    madeBy.set(response, { sql, view: this as unknown as ListView<ListEntry>, key });
     return response;
+  }
+
+  /** What `page` answers now for page `key` when it is cached and no write is pending. */
+  current(key: string): ApiResponse | undefined {
+    if (this.#entries === undefined || this.#dirty.size > 0 || this.#embedded.length > 0) return undefined;
+    return this.#pages.get(key)?.response;
   }
 
   #refresh(sql: Sql, entries: E[]): void {
@@ -98,7 +131,7 @@ export class ListView<E extends ListEntry> {
     }
     if (this.#dirty.size > entries.length * RELOAD_SHARE) {
       this.#entries = undefined;
-      this.entries(sql);
+      this.#dirty.clear();
       return;
     }
     for (const id of this.#dirty) {
@@ -123,18 +156,21 @@ export class ListView<E extends ListEntry> {
   }
 }
 
-/** Each entry's JSON text, made once: a page rebuilt after a write serialises only its changed rows. */
-const texts = new WeakMap<ListEntry, string>();
+/** Each entry's JSON bytes, made once: a page rebuilt after a write serialises only its changed rows. */
+const bytes = new WeakMap<ListEntry, Uint8Array>();
 
-function textOf(entry: ListEntry): string {
-  let text = texts.get(entry);
-  if (text === undefined) texts.set(entry, (text = JSON.stringify(entry.json)));
-  return text;
+function bytesOf(entry: ListEntry): Uint8Array {
+  let made = bytes.get(entry);
+  if (made === undefined) bytes.set(entry, (made = jsonBytes(entry.json)));
+  return made;
 }
 
-function sameRows<E>(a: readonly E[], b: readonly E[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether a cached page still shows `entries` (the same total, the same entries in its place). */
+function unchanged<E>(cached: CachedPage<E>, entries: readonly E[]): boolean {
+  // The same total means the same slice length: comparing the cached rows in place is exact.
+  if (cached.total !== entries.length) return false;
+  const rows = cached.rows;
+  for (let i = 0; i < rows.length; i++) if (rows[i] !== entries[cached.request.offset + i]) return false;
   return true;
 }
 
@@ -157,6 +193,30 @@ export function listView<E extends ListEntry>(sql: Sql, source: ListSource<E>): 
 export function noteWrite(sql: Sql, table: string, id: string): void {
   const views = registries.get(sql);
   if (views !== undefined) for (const view of views.values()) view.note(table, id);
+}
+
+/**
+ * Brings every view over `sql` up to date now: the zone object calls it at the end of each write
+ * request that succeeded, so the written rows are re-read while SQLite has just touched them rather
+ * than at the next read, which comes after the durable commit's fsync and finds every cache cold
+ * (issue 17: a list read right after a write). The work is the same, once per written row; a write
+ * that changed more than `RELOAD_SHARE` of a list drops that copy, as the next read would have.
+ */
+export function settleListViews(sql: Sql): void {
+  const views = registries.get(sql);
+  if (views !== undefined) for (const view of views.values()) view.settle(sql);
+}
+
+/**
+ * When `answer` is a list page, what its view answers for that page now: `answer` itself when the
+ * writes left it unchanged, the page made again when they changed it (`settle`); undefined when
+ * the view would have to make it at the next read, or `answer` is no list page. The zone object
+ * keeps its read memo of list pages up to date with it after each write (`settleListViews` first).
+ */
+export function currentPage(answer: ApiResponse): ApiResponse | undefined {
+  const made = madeBy.get(answer);
+  if (made === undefined || registries.get(made.sql)?.get(made.view.source) !== made.view) return undefined;
+  return made.view.current(made.key);
 }
 
 /** Drops every view over `sql` (a zone object starting, created or destroyed). */

@@ -5,8 +5,8 @@
  * `ApiError`) or a crash changes nothing, and a returned response commits (including the seed's
  * partial creation, which is a `success: false` response that keeps the inline filters). GET
  * handlers are read-only and run without a transaction; answers of cacheable GET routes are
- * memoised until the next write request. Answers may therefore share objects: callers outside
- * the engine get copies (`Engine.dispatch`).
+ * memoised until the next write request (list pages stay, as their list answers them). Answers may
+ * therefore share objects: callers outside the engine get copies (`Engine.dispatch`).
  *
  * The class is built per engine (`zoneObjectClass`) so that the plan limits and the error log are
  * bound without passing them through every call; calls carry only plain data (`ZoneCall`).
@@ -16,7 +16,7 @@ import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute }
 import { errorResponse } from './envelope.js';
 import { timestamp } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
-import { resetListViews } from './list-view.js';
+import { currentPage, resetListViews, settleListViews } from './list-view.js';
 import { routeKey } from './router.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
@@ -51,12 +51,19 @@ const MEMO_ENTRIES = 64;
 
 /**
  * The memo key of a read: route, path parameters and the query in a stable order, each string
- * length-prefixed so that no two reads share a key (cheaper than JSON on the hot path).
+ * length-prefixed so that no two reads share a key (cheaper than JSON on the hot path). The
+ * zone's own id is left out: the memo is this zone's, so it adds nothing but 45 characters for
+ * every read to build and hash.
  */
 function memoKey(call: ZoneCall): string {
   let key = call.route;
-  for (const name in call.params) key += `|${name.length}:${name}${call.params[name]!.length}:${call.params[name]}`;
-  const query = call.query.length > 1 ? [...call.query].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : call.query;
+  for (const name in call.params) {
+    const value = call.params[name]!;
+    if (name !== 'zone_id' || value !== call.zone.id) key += `|${name.length}:${name}${value.length}:${value}`;
+  }
+  const q = call.query;
+  // Two parameters (a page and its size) are the common case: put them in order without a sort.
+  const query = q.length === 2 ? (q[0]![0] <= q[1]![0] ? q : [q[1]!, q[0]!]) : q.length > 2 ? [...q].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : q;
   for (const [name, value] of query) key += `?${name.length}:${name}${value.length}:${value}`;
   return key;
 }
@@ -110,22 +117,37 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       const route = routes.get(call.route);
       if (route === undefined) throw new Error(`zone object: no route ${call.route}`);
       if (route.method === 'GET') return this.#read(route, call);
-      this.#memo.clear();
       const ctx = this.#context(call);
       try {
-        return this.#state.storage.transactionSync(() => route.handler(ctx));
+        const answer = this.#state.storage.transactionSync(() => route.handler(ctx));
+        this.#settleLists();
+        return answer;
       } catch (err) {
         return this.#failure(call, err);
       } finally {
-        this.#memo.clear();
+        this.#refreshMemo();
+      }
+    }
+
+    /**
+     * After a write request (applied or refused), the memo keeps only list pages, each as its
+     * in-memory list answers it now (`currentPage`: the same object when the write left its rows
+     * unchanged, the page made again when the server sends it); every other answer may have changed.
+     */
+    #refreshMemo(): void {
+      for (const [key, answer] of this.#memo) {
+        const now = currentPage(answer);
+        if (now === undefined) this.#memo.delete(key);
+        else if (now !== answer) this.#memo.set(key, now);
       }
     }
 
     /**
      * A read: no transaction (the handler is synchronous, so nothing interleaves, and skipping
      * BEGIN/COMMIT lets the answer leave without waiting for an empty commit). Cacheable routes
-     * answer repeats from the memo, which every write request clears: the zone object is the only
-     * writer of its storage, so a memoised answer is exactly what the SQL would say again.
+     * answer repeats from the memo, which every write request clears but for list pages, brought
+     * up to date (`#refreshMemo`): the zone object is the only writer of its storage, so a
+     * memoised answer is exactly what the SQL would say again.
      */
     #read(route: ZoneRoute, call: ZoneCall): ApiResponse {
       const key = route.cacheable === true ? memoKey(call) : undefined;
@@ -142,6 +164,17 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
         this.#memo.set(key, response);
       }
       return response;
+    }
+
+    /** The in-memory lists take in the write just made (`settleListViews`); never fails the write. */
+    #settleLists(): void {
+      const sql = this.#state.storage.sql;
+      try {
+        settleListViews(sql);
+      } catch (err) {
+        resetListViews(sql);
+        deps.logError('bringing the in-memory lists up to date after a write failed; they are read again at the next read', err);
+      }
     }
 
     /** The handler's view of one call (built only when a handler runs, not for a memo hit). */

@@ -26,6 +26,11 @@ export class InputGate {
     return this.#blockers === 0 && !this.#turnLocked;
   }
 
+  /** True when an event arriving now would start at once: the gate is open and nobody waits. */
+  get isIdle(): boolean {
+    return this.isOpen && this.#waiting.length === 0;
+  }
+
   /** Current `blockConcurrencyWhile()` nesting depth. */
   get depth(): number {
     return this.#blockers;

@@ -46,6 +46,8 @@ export class ObjectHost {
   readonly #gate = new InputGate();
   readonly #scheduler: AlarmScheduler;
   readonly #pending = new Set<PendingCall>();
+  /** Events `call` is running at once (not queued, so not in `#pending`). */
+  #running = 0;
   #live: Live | null = null;
   #closed = false;
 
@@ -67,6 +69,25 @@ export class ObjectHost {
 
   /** Delivers `method(...args)` as an event; resolves once its writes are confirmed. */
   call(method: string, args: unknown[]): Promise<unknown> {
+    const live = this.#live;
+    const fn = live?.object[method];
+    // A live instance with nothing queued or holding the gate runs the event at once, as `enter`
+    // would; the result skips the queue's bookkeeping when nothing holds it (most reads).
+    if (live != null && typeof fn === 'function' && this.#gate.isIdle) {
+      let result: unknown;
+      let threw = false;
+      // Busy while it runs, as a queued event is: hibernate() leaves the instance alone.
+      this.#running++;
+      try {
+        result = (fn as (...a: unknown[]) => unknown).apply(live.object, args);
+      } catch (err) {
+        result = err;
+        threw = true;
+      } finally {
+        this.#running--;
+      }
+      return this.#afterRun(live, result, threw);
+    }
     return this.#deliver((object) => {
       const fn = object[method];
       if (typeof fn !== 'function') {
@@ -90,7 +111,7 @@ export class ObjectHost {
   hibernate(): boolean {
     const live = this.#live;
     if (live === null || this.#closed) return true;
-    if (this.#pending.size > 0 || !this.#gate.isOpen || live.parts.session.outputGate() !== null) return false;
+    if (this.#pending.size > 0 || this.#running > 0 || !this.#gate.isOpen || live.parts.session.outputGate() !== null) return false;
     this.#live = null;
     live.parts.close();
     return true;
@@ -113,19 +134,8 @@ export class ObjectHost {
   }
 
   #deliver(invoke: (object: Record<string, unknown>) => unknown): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      if (this.#closed) {
-        reject(new StorageError('The object namespace is closed; open it again to use this object.'));
-        return;
-      }
-      const call: PendingCall = { reject, settled: false };
-      this.#pending.add(call);
-      const finish = (settle: () => void): void => {
-        if (call.settled) return;
-        call.settled = true;
-        this.#pending.delete(call);
-        settle();
-      };
+    if (this.#closed) return Promise.reject(new StorageError('The object namespace is closed; open it again to use this object.'));
+    return this.#track((call, finish, resolve, reject) => {
       const start = (): void => {
         if (call.settled) return;
         let live: Live;
@@ -141,15 +151,51 @@ export class ObjectHost {
         try {
           result = invoke(live.object);
         } catch (err) {
-          result = Promise.reject(err);
+          return this.#outcome(live, finish, err, true, resolve, reject);
         }
-        Promise.resolve(result).then(
-          (value) => this.#release(live, finish, () => resolve(value), reject),
-          (err) => this.#release(live, finish, () => reject(err), reject),
-        );
+        this.#outcome(live, finish, result, false, resolve, reject);
       };
       this.#gate.enter(start);
     });
+  }
+
+  /** The result of an event `call` ran at once: settled now when nothing holds it, else tracked. */
+  #afterRun(live: Live, result: unknown, threw: boolean): Promise<unknown> {
+    // close() during the method fails every event in flight, this one too.
+    if (this.#closed) return Promise.reject(new StorageError('The object namespace was closed; open it again to use this object.'));
+    if (!isThenable(result) && live.resetError === null && live.parts.session.outputGate() === null) {
+      return threw ? Promise.reject(result) : Promise.resolve(result);
+    }
+    return this.#track((_call, finish, resolve, reject) => this.#outcome(live, finish, result, threw, resolve, reject));
+  }
+
+  /** A promise for one event, pending (and failed by `close()`) until `finish` settles it. */
+  #track(body: (call: PendingCall, finish: (settle: () => void) => void, resolve: (value: unknown) => void, reject: (err: unknown) => void) => void): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const call: PendingCall = { reject, settled: false };
+      this.#pending.add(call);
+      const finish = (settle: () => void): void => {
+        if (call.settled) return;
+        call.settled = true;
+        this.#pending.delete(call);
+        settle();
+      };
+      body(call, finish, resolve, reject);
+    });
+  }
+
+  /**
+   * What an event's method returned (or threw) goes through the output gate. A synchronous result
+   * goes now, not a microtask later: it was computed before any event after it ran, so only
+   * writes before it can hold it.
+   */
+  #outcome(live: Live, finish: (settle: () => void) => void, result: unknown, threw: boolean, resolve: (value: unknown) => void, reject: (err: unknown) => void): void {
+    if (threw) return this.#release(live, finish, () => reject(result), reject);
+    if (!isThenable(result)) return this.#release(live, finish, () => resolve(result), reject);
+    Promise.resolve(result).then(
+      (value) => this.#release(live, finish, () => resolve(value), reject),
+      (err) => this.#release(live, finish, () => reject(err), reject),
+    );
   }
 
   /** The output gate: a result leaves only once the writes before it are durable. */
@@ -209,4 +255,8 @@ export class ObjectHost {
     live.parts.alarms.set(null, true);
     await live.parts.session.sync();
   }
+}
+
+function isThenable(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

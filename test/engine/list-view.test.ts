@@ -9,12 +9,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '../../src/engine/index.js';
 import { ApiError } from '../../src/engine/api-errors.js';
 import type { ZoneRequestContext } from '../../src/engine/context.js';
 import { insertFilter } from '../../src/engine/filters/store.js';
-import { deleteRule, updateRule } from '../../src/engine/firewall-rules/store.js';
+import { deleteRule, ruleListSource, updateRule } from '../../src/engine/firewall-rules/store.js';
+import { ListView } from '../../src/engine/list-view.js';
 import { resources } from '../../src/engine/resources.js';
 import { result, startHarness, type Harness } from './helpers.js';
 
@@ -158,6 +159,96 @@ describe('a write that rolls back', () => {
     } finally {
       await engine.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a write, and the reads after it', () => {
+  it('re-reads the written rows during the write; the reads of pages it left unchanged are memo hits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-engine-lists-'));
+    const engine = await Engine.open({ dir });
+    const one = vi.spyOn(ruleListSource, 'one');
+    const all = vi.spyOn(ruleListSource, 'all');
+    const page = vi.spyOn(ListView.prototype, 'page');
+    try {
+      const zone = await engine.createZone('settle.example');
+      const R = `/zones/${zone.id}/firewall/rules`;
+      await engine.respond({ method: 'POST', path: R, body: Array.from({ length: 30 }, (_, i) => rule(i)) });
+      const read = (n: number) => engine.respond({ method: 'GET', path: R, query: new URLSearchParams(`per_page=10&page=${n}`) });
+      const before = [await read(1), await read(2), await read(3)];
+      const last = (before[2]!.body.result as { id: string }[])[9]!.id;
+      expect(all).toHaveBeenCalledTimes(1);
+
+      one.mockClear();
+      page.mockClear();
+      await engine.respond({ method: 'PATCH', path: `${R}/${last}`, body: { description: 'edited' } });
+      expect(one).toHaveBeenCalledTimes(1); // during the write
+      const after = [await read(1), await read(2), await read(3)];
+      expect(one).toHaveBeenCalledTimes(1);
+      expect(all).toHaveBeenCalledTimes(1);
+      // Pages 1 and 2 are the same answers, from the memo (no handler ran); page 3 is new.
+      expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+      expect(after[0]).toBe(before[0]);
+      expect(after[1]).toBe(before[1]);
+      expect(page).toHaveBeenCalledTimes(1);
+      expect((after[2]!.body.result as { description?: string }[])[9]!.description).toBe('edited');
+
+      // A write to more than an eighth of the rows drops the copy: the next read loads it whole.
+      const ids = [...(before[0]!.body.result as { id: string }[]), ...(before[1]!.body.result as { id: string }[])].map((r) => r.id);
+      await engine.respond({ method: 'PATCH', path: R, body: ids.slice(0, 5).map((id) => ({ id, paused: true })) });
+      expect(all).toHaveBeenCalledTimes(1);
+      const reloaded = await read(1);
+      expect(all).toHaveBeenCalledTimes(2);
+      expect((reloaded.body.result as { paused: boolean }[]).filter((r) => r.paused).length).toBeGreaterThanOrEqual(5);
+    } finally {
+      one.mockRestore();
+      all.mockRestore();
+      page.mockRestore();
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A harness whose zone `name` holds `count` rules, and the zone's rules path. */
+async function zoneWithRules(name: string, count: number): Promise<{ h: Harness; R: string }> {
+  const h = await startHarness();
+  harnesses.push(h);
+  const R = `/zones/${await h.zone(name, 'enterprise')}/firewall/rules`;
+  await h.api('POST', R, Array.from({ length: count }, (_, i) => rule(i)));
+  return { h, R };
+}
+
+describe('the read memo', () => {
+  it('answers the same query in any parameter order from one entry, and never another page', async () => {
+    const { h, R } = await zoneWithRules('memo.example', 12);
+    const read = (query: string) => h.engine.respond({ method: 'GET', path: R, query: new URLSearchParams(query) });
+    const a = await read('page=2&per_page=5');
+    expect(await read('per_page=5&page=2')).toBe(a);
+    const other = await read('per_page=5&page=3');
+    expect(other).not.toBe(a);
+    expect(other.body.result_info).toMatchObject({ page: 3, per_page: 5 });
+    expect((await read('page=5&per_page=2')).status).toBe(400);
+    expect((await read('per_page=5&page=2&page=3')).body.result_info).toMatchObject({ page: 2 });
+  });
+});
+
+describe('a write, and the pages the server sent before it', () => {
+  it('are made again during the write, so the reads after it find them in the memo', async () => {
+    const { h, R } = await zoneWithRules('served.example', 30);
+    const read = (n: number) => h.api('GET', `${R}?per_page=10&page=${n}`);
+    const before = [await read(1), await read(2), await read(3)];
+    const last = (before[2]!.body.result as { id: string }[])[9]!.id;
+    const page = vi.spyOn(ListView.prototype, 'page');
+    try {
+      await h.api('PATCH', `${R}/${last}`, { description: 'edited while served' });
+      const after = [await read(1), await read(2), await read(3)];
+      expect(page).not.toHaveBeenCalled();
+      expect(after.slice(0, 2).map((r) => r.text)).toEqual(before.slice(0, 2).map((r) => r.text));
+      expect((after[2]!.body.result as { description?: string }[])[9]!.description).toBe('edited while served');
+      expect(after[2]!.text).toBe((await h.api('GET', `${R}?per_page=10&page=3&description=`)).text);
+    } finally {
+      page.mockRestore();
     }
   });
 });

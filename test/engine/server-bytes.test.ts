@@ -69,4 +69,23 @@ describe('serve: bytes of cached pages', () => {
     expect((JSON.parse(after.text) as { result: { ref: string }[] }).result.map((f) => f.ref).sort()).toEqual(['a', 'b']);
     expect(after.length).toBe(String(Buffer.byteLength(after.text)));
   });
+
+  it('assembles a page from its rules\' bytes: exactly the UTF-8 of the whole answer, any text in it', async () => {
+    const list = `/zones/${zoneId}/firewall/rules?per_page=5&page=1`;
+    const descriptions = ['café — 漢字', 'emoji 🚀 and "quotes" \\ and \u2028', 'plain'];
+    for (const [i, description] of descriptions.entries()) {
+      expect((await call('POST', `/zones/${zoneId}/firewall/rules`, [{ action: 'log', description, filter: { expression: `ip.src eq 192.0.2.${10 + i}` } }])).status).toBe(200);
+    }
+    for (let round = 0; round < 2; round++) {
+      const sent = await call('GET', list);
+      const answer = await engine.dispatch({ method: 'GET', path: `/zones/${zoneId}/firewall/rules`, query: new URLSearchParams('per_page=5&page=1') });
+      expect(sent.text).toBe(JSON.stringify(answer.body));
+      expect(sent.length).toBe(String(Buffer.byteLength(sent.text)));
+      expect(JSON.parse(sent.text).result.map((r: { description?: string }) => r.description)).toEqual(expect.arrayContaining(descriptions));
+      // A write to one of them: its page is assembled again from the unchanged rules' bytes and its new ones.
+      const id = (JSON.parse(sent.text).result as { id: string; description?: string }[]).find((r) => r.description === 'plain')!.id;
+      expect((await call('PATCH', `/zones/${zoneId}/firewall/rules/${id}`, { description: 'plain', paused: round === 0 })).status).toBe(200);
+    }
+  });
 });
+

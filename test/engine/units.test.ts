@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { DefaultPlanLimits, loadCredentials, loadPlanLimitsFile, resolvePlanLimits } from '../../src/engine/index.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DefaultPlanLimits, Engine, loadCredentials, loadPlanLimitsFile, resolvePlanLimits } from '../../src/engine/index.js';
 import { parsePageRequest } from '../../src/engine/envelope.js';
-import { Router } from '../../src/engine/router.js';
+import { Router, splitPath } from '../../src/engine/router.js';
 import { normalizeZoneName } from '../../src/engine/zones/names.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zw-engine-units-'));
@@ -29,6 +29,52 @@ describe('router', () => {
     ['GET', '/zones/%E0%A4%A/filters', { kind: 'none' }],
   ])('%s %s', (method, path, expected) => {
     expect(router.match(method, path)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['', undefined],
+    ['zones', undefined],
+    ['/', []],
+    ['//', []],
+    ['/zones', ['zones']],
+    ['/zones/', ['zones']],
+    ['/zones//', ['zones', '']],
+    ['//zones', ['', 'zones']],
+    ['/zones/z1/filters/%2e%2e/', ['zones', 'z1', 'filters', '..']],
+    ['/zones/a%2Fb', ['zones', 'a/b']],
+    ['/zones/%E0%A4%A', undefined],
+  ])('splitPath(%j)', (path, expected) => {
+    expect(splitPath(path)).toEqual(expected);
+  });
+});
+
+describe('the front keeps router answers by path', () => {
+  it('matches a path once, answers its repeats the same (found, wrong method, unknown), and each id apart', async () => {
+    const dir = mkdtempSync(join(tmp, 'front-'));
+    const engine = await Engine.open({ dir });
+    const match = vi.spyOn(Router.prototype, 'match');
+    try {
+      const zone = (await engine.createZone('front.example')).id;
+      const rules = `/zones/${zone}/firewall/rules`;
+      match.mockClear();
+      for (let i = 0; i < 3; i++) expect((await engine.respond({ method: 'GET', path: rules })).status).toBe(200);
+      expect(match).toHaveBeenCalledTimes(1);
+      for (let i = 0; i < 2; i++) {
+        const wrong = await engine.respond({ method: 'PATCH', path: '/zones' });
+        expect(wrong.status).toBe(405);
+        expect(wrong.headers?.allow).toContain('GET');
+        expect((await engine.respond({ method: 'GET', path: `/zones/${zone}/nothing` })).status).toBe(404);
+      }
+      expect(match).toHaveBeenCalledTimes(3);
+      const one = await engine.respond({ method: 'GET', path: `${rules}/${'a'.repeat(32)}` });
+      const other = await engine.respond({ method: 'GET', path: `${rules}/${'b'.repeat(32)}` });
+      expect([one.status, other.status]).toEqual([404, 404]);
+      expect(JSON.stringify(other.body)).toContain('b'.repeat(32));
+      expect(match).toHaveBeenCalledTimes(5);
+    } finally {
+      match.mockRestore();
+      await engine.close();
+    }
   });
 });
 

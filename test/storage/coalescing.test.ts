@@ -29,7 +29,32 @@ class Counter {
   }
 }
 
+/** Synchronous methods: each event runs to its end at once, as the engine's zone object does. */
+class SyncPair {
+  constructor(readonly ctx: ObjectState) {}
+  read(): string {
+    return 'read';
+  }
+  write(key: string): string {
+    void this.ctx.storage.put(key, 1);
+    return 'written';
+  }
+}
+
 describe.each(BACKENDS)('coalescing and gates (%s backend)', (backend) => {
+  it('the output gate holds only results computed after a pending write: an earlier synchronous read leaves at once', async () => {
+    const dir = tempDir();
+    const pair = openNamespace(SyncPair, { backend, dir }).get('p');
+    await pair.write('warm');
+    const seen: string[][] = [];
+    // Both events run in this turn, the read first; the write's batch commits at the turn's end.
+    const read = pair.read().then(() => seen.push(committedKeys(dir, 'p')));
+    const write = pair.write('late').then(() => seen.push(committedKeys(dir, 'p')));
+    const after = pair.read().then(() => seen.push(committedKeys(dir, 'p')));
+    await Promise.all([read, write, after]);
+    expect(seen).toEqual([['warm'], ['late', 'warm'], ['late', 'warm']]);
+  });
+
   it('the input gate holds other events while a read is pending: concurrent increments are unique', async () => {
     const ns = openNamespace(Counter, { backend });
     const counter = ns.get('c');

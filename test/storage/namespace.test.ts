@@ -177,6 +177,17 @@ describe('ObjectNamespace', () => {
     expect((await stub.whoami()).serial).toBe(first.serial);
   });
 
+  it('an event running at once (nothing queued) is busy to hibernate(), and fails when close() runs during it', async () => {
+    const ns = openNamespace(Probe);
+    const run = probe(ns, 'p');
+    await run(() => 'started');
+    // Synchronous events on an idle live instance run at once, outside the queue.
+    const seen = await run(() => ns.hibernate('p'));
+    expect(seen).toBe(false);
+    const closing = run(() => { void ns.close(); return 'finished'; });
+    expect((await rejected(closing)).message).toMatch(/namespace was closed/);
+  });
+
   it('refuses a second namespace on the same directory in one process', () => {
     const dir = tempDir();
     openNamespace(Probe, { dir });

@@ -16,6 +16,8 @@ import type { Credential } from './credentials.js';
 export class CredentialStore {
   private readonly tokens: { digest: Buffer; scope: AuthScope; id: string }[] = [];
   private readonly keys: { email: string; digest: Buffer; scope: AuthScope }[] = [];
+  /** Per connection, the credential header values that last passed, and their scope. */
+  readonly #seen = new WeakMap<object, { authorization: string | undefined; email: string | undefined; key: string | undefined; scope: AuthScope }>();
 
   constructor(credentials: readonly Credential[]) {
     for (const c of credentials) {
@@ -24,12 +26,27 @@ export class CredentialStore {
     }
   }
 
-  /** The scope of the request's credentials, or throws the refusal. */
-  authenticate(headers: IncomingHttpHeaders): AuthScope {
+  /**
+   * The scope of the request's credentials, or throws the refusal. With `connection` (the request's
+   * socket), credentials that passed are remembered for that connection, so the next request of a
+   * keep-alive client that sends the very same header values skips the digests. A request's values
+   * are compared only with what its own connection sent before and passed (a refused value is
+   * never remembered), in constant time all the same (a proxy may carry several clients over one
+   * connection). The accepted credentials never change during a store's life, so a remembered
+   * answer stays right; a new store starts with nothing remembered.
+   */
+  authenticate(headers: IncomingHttpHeaders, connection?: object): AuthScope {
     const authorization = header(headers, 'authorization');
-    if (authorization !== undefined) return this.token(parseBearer(authorization)).scope;
-    const email = header(headers, 'x-auth-email');
-    const key = header(headers, 'x-auth-key');
+    const email = authorization === undefined ? header(headers, 'x-auth-email') : undefined;
+    const key = authorization === undefined ? header(headers, 'x-auth-key') : undefined;
+    const seen = connection === undefined ? undefined : this.#seen.get(connection);
+    if (seen !== undefined && sameText(authorization, seen.authorization) & sameText(email, seen.email) & sameText(key, seen.key)) return seen.scope;
+    const scope = authorization !== undefined ? this.token(parseBearer(authorization)).scope : this.#keyScope(email, key);
+    if (connection !== undefined) this.#seen.set(connection, { authorization, email, key, scope });
+    return scope;
+  }
+
+  #keyScope(email: string | undefined, key: string | undefined): AuthScope {
     if (email === undefined || key === undefined) {
       throw ApiError.of('missingCredentials', 'Missing X-Auth-Key, X-Auth-Email or Authorization headers');
     }
@@ -78,6 +95,18 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   const v = headers[name];
   const s = Array.isArray(v) ? v[0] : v;
   return s === undefined || s === '' ? undefined : s;
+}
+
+/**
+ * 1 when `given` (a request's header value) equals `known`, else 0; the time depends on the length
+ * of `given` only (no early exit), so a wrong guess learns nothing about `known`.
+ */
+function sameText(given: string | undefined, known: string | undefined): number {
+  if (given === undefined || known === undefined) return given === known ? 1 : 0;
+  let diff = given.length ^ known.length;
+  // Past the end of `known`, charCodeAt is NaN, which `^` reads as 0: the difference stays.
+  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ known.charCodeAt(i);
+  return diff === 0 ? 1 : 0;
 }
 
 function digest(secret: string): Buffer {

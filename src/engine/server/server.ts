@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
 import type { Engine } from '../engine.js';
-import { errorResponse, noRouteError, serialisedBody } from '../envelope.js';
-import type { ApiResponse, AuthScope } from '../types.js';
+import { errorResponse, noRouteError, serialisedBytes } from '../envelope.js';
+import type { ApiRequest, ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, verifyToken as verifyTokenResponse } from './auth.js';
 import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
 import type { Credential } from './credentials.js';
@@ -43,6 +43,7 @@ export interface RunningServer {
 }
 
 const PREFIX = '/client/v4';
+const VERIFY_PATH = '/user/tokens/verify';
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 /** Starts serving `engine` over HTTP. */
@@ -58,7 +59,9 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
   // read is sent without serialising again. Per server, as a server answers in one mode only.
   const bytes = new WeakMap<object, Buffer>();
   const server = createServer((req, res) => {
-    void handle(req, settings).then((response) => send(res, response, bytes));
+    const response = handle(req, settings);
+    if (response instanceof Promise) void response.then((r) => send(res, r, bytes));
+    else send(res, response, bytes);
   });
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -94,26 +97,42 @@ interface Settings {
   logNotice: (message: string) => void;
 }
 
-async function handle(req: IncomingMessage, s: Settings): Promise<ApiResponse> {
+/**
+ * One request's answer. Not an `async` function: a request without a body (most reads) goes to the
+ * engine at once and its answer is the engine's promise, with no turn of the microtask queue per
+ * layer; only a body is awaited. Never rejects.
+ */
+function handle(req: IncomingMessage, s: Settings): ApiResponse | Promise<ApiResponse> {
   try {
     const { pathname, query } = splitTarget(req.url ?? '/');
     if (pathname !== PREFIX && !pathname.startsWith(`${PREFIX}/`)) throw noRouteError(pathname);
     const path = pathname.slice(PREFIX.length) || '/';
-    const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(req.headers);
-    if (path.replace(/\/$/, '') === '/user/tokens/verify') return verifyToken(req, s);
-    // Most reads have no body: no await (a turn of the microtask queue) for nothing.
-    const body = hasBody(req) ? await readJsonBody(req, s.maxBodyBytes) : undefined;
-    return await s.engine.respond({ method: req.method ?? 'GET', path, query, body, ...(auth !== undefined ? { auth } : {}) });
+    // The connection is passed so that a keep-alive client's credentials are checked once, not at
+    // every request (see `CredentialStore.authenticate`).
+    const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(req.headers, req.socket);
+    if (path === VERIFY_PATH || path === `${VERIFY_PATH}/`) return verifyToken(req, s);
+    const request: ApiRequest = { method: req.method ?? 'GET', path, query, body: undefined };
+    if (auth !== undefined) request.auth = auth;
+    if (!hasBody(req)) return s.engine.respond(request);
+    return readJsonBody(req, s.maxBodyBytes).then((body) => {
+      request.body = body;
+      return s.engine.respond(request);
+    }).catch((err: unknown) => failure(req, s, err));
   } catch (err) {
-    if (err instanceof ApiError) return errorResponse(err);
-    if (clientGone(req, err)) {
-      // The client dropped the connection mid-upload: nothing to answer, nothing went wrong here.
-      s.logNotice(`${req.method} ${redactTarget(req.url)}: the client closed the connection before its request body arrived; nothing was applied`);
-      return errorResponse(ApiError.of('malformedJson', 'the request body was cut off'));
-    }
-    s.logError(`${req.method} ${req.url} failed`, err);
-    return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+    return failure(req, s, err);
   }
+}
+
+/** The envelope of a request that failed before the engine answered it. */
+function failure(req: IncomingMessage, s: Settings, err: unknown): ApiResponse {
+  if (err instanceof ApiError) return errorResponse(err);
+  if (clientGone(req, err)) {
+    // The client dropped the connection mid-upload: nothing to answer, nothing went wrong here.
+    s.logNotice(`${req.method} ${redactTarget(req.url)}: the client closed the connection before its request body arrived; nothing was applied`);
+    return errorResponse(ApiError.of('malformedJson', 'the request body was cut off'));
+  }
+  s.logError(`${req.method} ${req.url} failed`, err);
+  return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
 }
 
 /** `GET /user/tokens/verify`: the real service's token check. */
@@ -132,7 +151,9 @@ function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object,
   const key = typeof body === 'object' && body !== null ? body : undefined;
   let json = key === undefined ? undefined : bytes.get(key);
   if (json === undefined) {
-    json = Buffer.from((key === undefined ? undefined : serialisedBody(key)) ?? JSON.stringify(body), 'utf8');
+    const assembled = key === undefined ? undefined : serialisedBytes(key);
+    // A Buffer over the assembled bytes (no copy): node:http would wrap a plain Uint8Array at every send.
+    json = assembled !== undefined ? Buffer.from(assembled.buffer, assembled.byteOffset, assembled.byteLength) : Buffer.from(JSON.stringify(body), 'utf8');
     if (key !== undefined) bytes.set(key, json);
   }
   res.writeHead(response.status, {

@@ -63,10 +63,14 @@ export class RegistryDirectory implements ZoneDirectory {
     return [...this.#zones.values()].find((z) => z.name === key);
   }
 
-  /** A zone by id (asks the registry again on a miss when shared). */
-  async zoneById(id: string): Promise<ZoneInfo | undefined> {
-    if (!this.#zones.has(id) && this.#shared) await this.#refresh();
-    return this.#zones.get(id);
+  /**
+   * A zone by id (asks the registry again on a miss when shared). Synchronous when the loaded copy
+   * answers: every request to a zone asks, and an await would cost it a turn of the microtask queue.
+   */
+  zoneById(id: string): MaybePromise<ZoneInfo | undefined> {
+    const zone = this.#zones.get(id);
+    if (zone !== undefined || !this.#shared) return zone;
+    return this.#refresh().then(() => this.#zones.get(id));
   }
 
   async listZones(): Promise<ZoneInfo[]> {
