@@ -93,22 +93,27 @@ function refuseBoolOperator(src: string, lhs: TypedValue): void {
 }
 
 function comparison(lhs: TypedValue, op: ComparisonOp, rhs: Rhs | null, end: number): ComparisonExpr {
-  return { type: 'comparison', lhs: lhs.node, op, rhs, span: { start: lhs.node.span.start, end } };
+  // Spans are built apart (here and below): cold code copies a literal nested in a literal through the runtime.
+  const span = { start: lhs.node.span.start, end };
+  return { type: 'comparison', lhs: lhs.node, op, rhs, span };
 }
 
 function lexRhs(src: string, pos: number, kind: RhsKind, lhs: ValueExpr, lhsType: Type): Rhs {
   switch (kind) {
     case 'bytes': {
       const l = lexBytes(src, pos);
-      return { type: 'bytes', value: l.value, span: { start: pos, end: l.end } };
+      const span = { start: pos, end: l.end };
+      return { type: 'bytes', value: l.value, span };
     }
     case 'int': {
       const l = lexInt(src, pos);
-      return { type: 'int', value: l.value, span: { start: pos, end: l.end } };
+      const span = { start: pos, end: l.end };
+      return { type: 'int', value: l.value, span };
     }
     case 'ip': {
       const l = lexIpAddress(src, pos);
-      return { type: 'ip', value: l.value, span: { start: pos, end: l.end } };
+      const span = { start: pos, end: l.end };
+      return { type: 'ip', value: l.value, span };
     }
     case 'regex': return lexRegex(src, pos);
     case 'wildcard': return lexWildcard(src, pos);
