@@ -47,6 +47,7 @@ export function format(expr: Expression): string {
 export function formatValue(value: ValueExpr): string {
   const base =
     value.base.type === 'field' ? value.base.name : `${value.base.name}(${value.base.args.map(formatArg).join(', ')})`;
+  if (value.indexes.length === 0) return base; // most values: no list to map and join
   return base + value.indexes.map((i) => (i.kind === 'each' ? '[*]' : i.kind === 'index' ? `[${i.value}]` : `[${quoteText(i.value)}]`)).join('');
 }
 

@@ -6,9 +6,10 @@
  */
 import { fail } from './errors.js';
 import { formatIp, ipBits, networkAddress, parseIp } from './ip.js';
-import { takeWhile, type Lexed } from './lex.js';
+import { isHexCode, takeWhile, type Lexed } from './lex.js';
 
-const IP_CHAR = /[0-9a-fA-F:./]/;
+/** `[0-9a-fA-F:./]`. */
+const IP_CHAR = (code: number): boolean => isHexCode(code) || code === 58 || code === 46 || code === 47;
 const BAD_ADDRESS = "couldn't parse address in network: invalid IP address syntax";
 
 /** An IP address literal (comparisons with `==`/`!=`). Value: canonical text. */

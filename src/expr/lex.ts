@@ -32,11 +32,7 @@ export function skipSpace(src: string, pos: number): number {
   return p;
 }
 
-/** `[A-Za-z0-9_]`. */
-export function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && isWordCode(c.charCodeAt(0));
-}
-
+/** `[A-Za-z0-9_]` (NaN, past the end, is none). */
 function isWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
 }
@@ -44,7 +40,37 @@ function isWordCode(code: number): boolean {
 /** Whether `word` is at `pos`; English words (starting with a letter) also need a word boundary. */
 export function keywordAt(src: string, pos: number, word: string): boolean {
   if (!src.startsWith(word, pos)) return false;
-  return !/^[a-z]/.test(word) || !isWordChar(src[pos + word.length]);
+  const first = word.charCodeAt(0);
+  return !(first >= 97 && first <= 122) || !isWordCode(src.charCodeAt(pos + word.length));
+}
+
+/** One spelling of a `KeywordTable`. */
+export interface Keyword<V> {
+  readonly text: string;
+  readonly value: V;
+}
+
+/**
+ * Spellings looked up at a position (operators), tried in the given order as `keywordAt` would,
+ * but only those starting with the character there: the parser asks at every comparison and after
+ * every operand, and a scan of the whole list was most of the lexing of a short expression.
+ */
+export class KeywordTable<V> {
+  private readonly byFirst: Keyword<V>[][] = [];
+
+  constructor(spellings: ReadonlyArray<readonly [string, V]>) {
+    for (const [text, value] of spellings) (this.byFirst[text.charCodeAt(0)] ??= []).push({ text, value });
+  }
+
+  /** The first spelling at `pos` (with a word boundary after an English one), or undefined. */
+  at(src: string, pos: number): Keyword<V> | undefined {
+    const candidates = this.byFirst[src.charCodeAt(pos)];
+    if (candidates === undefined) return undefined;
+    for (let i = 0; i < candidates.length; i++) {
+      if (keywordAt(src, pos, candidates[i].text)) return candidates[i];
+    }
+    return undefined;
+  }
 }
 
 /** Fails with `expected literal "<s>"` unless `s` is at `pos`; returns the position after it. */
@@ -215,10 +241,15 @@ export function lexRegexLiteral(src: string, pos: number): Lexed<string> & { con
   }
 }
 
-/** Advances over characters matching `re`; fails with `expected <name>` when there is none. */
-export function takeWhile(src: string, pos: number, re: RegExp, name: string): number {
+/** `[0-9a-fA-F]`. */
+export function isHexCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
+}
+
+/** Advances over characters (UTF-16 units) passing `test`; fails with `expected <name>` when there is none. */
+export function takeWhile(src: string, pos: number, test: (code: number) => boolean, name: string): number {
   let p = pos;
-  while (p < src.length && re.test(src[p]!)) p++;
+  while (p < src.length && test(src.charCodeAt(p))) p++;
   if (p === pos) fail('ExpectedName', `expected ${name}`, pos, src.length);
   return p;
 }
@@ -231,19 +262,18 @@ function checkI64(value: bigint, radix: number, start: number, end: number): big
 
 /** An i64: decimal (optional `-`), `0x` hex, or octal when it starts with `0` (wirefilter quirk). */
 export function lexInt(src: string, pos: number): Lexed<bigint> {
-  const HEX = /[0-9a-fA-F]/;
   if (src.startsWith('0x', pos)) {
-    const end = takeWhile(src, pos + 2, HEX, 'digit');
+    const end = takeWhile(src, pos + 2, isHexCode, 'digit');
     return { value: checkI64(BigInt(`0x${src.slice(pos + 2, end)}`), 16, pos + 2, end), end };
   }
   if (src[pos] === '0') {
-    const end = takeWhile(src, pos, HEX, 'digit');
+    const end = takeWhile(src, pos, isHexCode, 'digit');
     const digits = src.slice(pos, end);
     if (!/^[0-7]+$/.test(digits)) fail('ParseInt', 'invalid digit found in string while parsing with radix 8', pos, end);
     return { value: checkI64(BigInt(`0o${digits}`), 8, pos, end), end };
   }
   const digitsStart = src[pos] === '-' ? pos + 1 : pos;
-  const end = takeWhile(src, digitsStart, HEX, 'digit');
+  const end = takeWhile(src, digitsStart, isHexCode, 'digit');
   const text = src.slice(pos, end);
   if (!/^-?[0-9]+$/.test(text)) fail('ParseInt', 'invalid digit found in string while parsing with radix 10', pos, end);
   return { value: checkI64(BigInt(text), 10, pos, end), end };

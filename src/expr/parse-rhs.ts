@@ -5,11 +5,11 @@
  * pattern, a set `{ ... }` or a list `$name`. Regexes and wildcards are compiled here so that a bad
  * pattern is a parse error at its literal, as in the real engine.
  */
-import type { ComparisonExpr, ComparisonOp, Rhs, SetItem } from './ast.js';
+import type { ComparisonExpr, ComparisonOp, Rhs, SetItem, ValueExpr } from './ast.js';
 import { fail, LexFailure } from './errors.js';
 import { boolOperatorHint, rhsKind, unsupportedOp, type RhsKind } from './check.js';
 import {
-  expectLiteral, keywordAt, lexBytes, lexInt, lexIntRange, lexListName,
+  expectLiteral, KeywordTable, lexBytes, lexInt, lexIntRange, lexListName,
   lexQuotedOrRaw, lexRegexLiteral, skipSpace,
 } from './lex.js';
 import { lexIpAddress, lexIpSetItem } from './lex-ip.js';
@@ -22,17 +22,17 @@ import { formatValue } from './format.js';
 import { rhsHint, typeMismatch } from './literal-type.js';
 
 // Spellings in wirefilter's lexing order; English ones need a word boundary (lex.ts `keywordAt`).
-const OPERATORS: ReadonlyArray<readonly [string, ComparisonOp]> = [
+const OPERATORS = new KeywordTable<ComparisonOp>([
   ['in', 'in'], ['eq', 'eq'], ['==', 'eq'], ['ne', 'ne'], ['!=', 'ne'], ['ge', 'ge'], ['>=', 'ge'],
   ['le', 'le'], ['<=', 'le'], ['gt', 'gt'], ['>', 'gt'], ['lt', 'lt'], ['<', 'lt'], ['&', 'bitwise_and'],
   ['bitwise_and', 'bitwise_and'], ['contains', 'contains'], ['~', 'matches'], ['matches', 'matches'],
   ['wildcard', 'wildcard'], ['strict wildcard', 'strict wildcard'],
-];
+]);
 
 /** The comparison operator at `pos` and the position after it, or null. */
 export function comparisonOpAt(src: string, pos: number): { op: ComparisonOp; end: number } | null {
-  for (const [text, op] of OPERATORS) if (keywordAt(src, pos, text)) return { op, end: pos + text.length };
-  return null;
+  const found = OPERATORS.at(src, pos);
+  return found === undefined ? null : { op: found.value, end: pos + found.text.length };
 }
 
 /** `comparison := lhs [op rhs]`. */
@@ -58,17 +58,19 @@ export function parseComparisonWithLhs(state: ParserState, lhs: TypedValue): Typ
   const kind = rhsKind(lhs.type, op.op);
   if (!kind) unsupportedOp(lhs.type, opStart, op.end, formatValue(lhs.node));
   const at = skipSpace(src, op.end);
-  const lhsText = formatValue(lhs.node);
   let rhs: Rhs;
   try {
-    rhs = lexRhs(src, at, kind, lhs.type, lhsText);
+    rhs = lexRhs(src, at, kind, lhs.node, lhs.type);
   } catch (err) {
     // A literal of another type (`path gt 5`, `port eq "80"`): a type error, not a lexing one.
+    // The left-hand side's text, for hints, is only printed on this path.
+    const lhsText = formatValue(lhs.node);
     const expected = kind === 'bytes' ? 'Bytes' : kind === 'int' ? 'Int' : kind === 'ip' ? 'Ip' : kind === 'set' ? undefined : 'pattern';
     throw (expected !== undefined ? typeMismatch(err, src, at, expected, lhsText) : undefined) ?? withHint(err, kind === 'ip' ? rhsHint(src, at, 'Ip', lhsText, op.op === 'ne') : undefined);
   }
-  const hint = kind === 'int' ? rhsHint(src, at, 'Int', lhsText) : undefined;
-  // `1.5` lexes as `1` and leaves `.5`: the real engine's "unrecognised input" there, with a hint.
+  // `1.5` lexes as `1` and leaves `.5`: the real engine's "unrecognised input" there, with a hint
+  // (a decimal point is always right after the lexed digits).
+  const hint = kind === 'int' && src.charCodeAt(rhs.span.end) === 46 ? rhsHint(src, at, 'Int', formatValue(lhs.node)) : undefined;
   if (hint !== undefined) fail('UnrecognisedInput', 'unrecognised input', rhs.span.end, src.length, hint);
   return { node: comparison(lhs, op.op, rhs, rhs.span.end), type: resultType, end: rhs.span.end };
 }
@@ -91,26 +93,31 @@ function refuseBoolOperator(src: string, lhs: TypedValue): void {
 }
 
 function comparison(lhs: TypedValue, op: ComparisonOp, rhs: Rhs | null, end: number): ComparisonExpr {
-  return { type: 'comparison', lhs: lhs.node, op, rhs, span: { start: lhs.node.span.start, end } };
+  // Spans are built apart (here and below): cold code copies a literal nested in a literal through the runtime.
+  const span = { start: lhs.node.span.start, end };
+  return { type: 'comparison', lhs: lhs.node, op, rhs, span };
 }
 
-function lexRhs(src: string, pos: number, kind: RhsKind, lhsType: Type, lhsText: string): Rhs {
+function lexRhs(src: string, pos: number, kind: RhsKind, lhs: ValueExpr, lhsType: Type): Rhs {
   switch (kind) {
     case 'bytes': {
       const l = lexBytes(src, pos);
-      return { type: 'bytes', value: l.value, span: { start: pos, end: l.end } };
+      const span = { start: pos, end: l.end };
+      return { type: 'bytes', value: l.value, span };
     }
     case 'int': {
       const l = lexInt(src, pos);
-      return { type: 'int', value: l.value, span: { start: pos, end: l.end } };
+      const span = { start: pos, end: l.end };
+      return { type: 'int', value: l.value, span };
     }
     case 'ip': {
       const l = lexIpAddress(src, pos);
-      return { type: 'ip', value: l.value, span: { start: pos, end: l.end } };
+      const span = { start: pos, end: l.end };
+      return { type: 'ip', value: l.value, span };
     }
     case 'regex': return lexRegex(src, pos);
     case 'wildcard': return lexWildcard(src, pos);
-    case 'set': return src[pos] === '$' ? lexList(src, pos) : lexSet(src, pos, lhsType, lhsText);
+    case 'set': return src[pos] === '$' ? lexList(src, pos) : lexSet(src, pos, lhs, lhsType);
   }
 }
 
@@ -142,25 +149,25 @@ function lexList(src: string, pos: number): Rhs {
 }
 
 // `{ item item ... }`: items separated by spaces only (no commas), possibly none.
-function lexSet(src: string, pos: number, lhsType: Type, lhsText: string): Rhs {
+function lexSet(src: string, pos: number, lhs: ValueExpr, lhsType: Type): Rhs {
   let p = expectLiteral(src, pos, '{');
   const items: SetItem[] = [];
   for (;;) {
     p = skipSpace(src, p);
     if (src[p] === '}') return { type: 'set', items, span: { start: pos, end: p + 1 } };
-    const item = lexSetItemTyped(src, p, lhsType, lhsText);
+    const item = lexSetItemTyped(src, p, lhs, lhsType);
     items.push(item);
     p = item.span.end;
   }
 }
 
 /** A set item, or a type error for an item written as a literal of another type. */
-function lexSetItemTyped(src: string, pos: number, lhsType: Type, lhsText: string): SetItem {
+function lexSetItemTyped(src: string, pos: number, lhs: ValueExpr, lhsType: Type): SetItem {
   try {
     return lexSetItem(src, pos, lhsType);
   } catch (err) {
     const kind = lhsType.kind === 'Int' || lhsType.kind === 'Ip' ? lhsType.kind : 'Bytes';
-    throw typeMismatch(err, src, pos, kind, lhsText) ?? err;
+    throw typeMismatch(err, src, pos, kind, formatValue(lhs)) ?? err;
   }
 }
 

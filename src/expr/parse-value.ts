@@ -45,7 +45,9 @@ export function parseValue(state: ParserState, pos: number, depth: number): Type
   let mapped = false;
   let p: number;
   if (resolved.kind === 'field') {
-    base = { type: 'field', name: ident.value, span: { start: pos, end: ident.end } };
+    // Spans are built apart: cold (unoptimised) code copies a literal nested in a literal through the runtime.
+    const span = { start: pos, end: ident.end };
+    base = { type: 'field', name: ident.value, span };
     type = resolved.def.type;
     p = ident.end;
   } else {
@@ -62,7 +64,9 @@ export function parseValue(state: ParserState, pos: number, depth: number): Type
     indexes.push(step.value);
     p = step.end;
   }
-  return { node: { type: 'value', base, indexes, span: { start: pos, end: p } }, type, mapped, end: p };
+  const span = { start: pos, end: p };
+  const node: ValueExpr = { type: 'value', base, indexes, span };
+  return { node, type, mapped, end: p };
 }
 
 function lexIndexStep(src: string, open: number): { value: IndexStep; end: number } {

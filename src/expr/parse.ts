@@ -11,7 +11,7 @@
  */
 import type { Expression, LogicalOp, Span, ValueExpr } from './ast.js';
 import { ExpressionError, fail, LexFailure } from './errors.js';
-import { expectLiteral, keywordAt, skipSpace } from './lex.js';
+import { expectLiteral, keywordAt, KeywordTable, skipSpace } from './lex.js';
 import { parseCallArg } from './parse-value.js';
 import { parseComparison } from './parse-rhs.js';
 import { DEFAULT_PHASE, type Phase } from './scheme.js';
@@ -99,15 +99,14 @@ export function nest(state: ParserState, depth: number, at: number): number {
   return depth + 1;
 }
 
+const LOGICAL_OPS = new KeywordTable<LogicalOp>([
+  ['or', 'or'], ['||', 'or'], ['xor', 'xor'], ['^^', 'xor'], ['and', 'and'], ['&&', 'and'],
+]);
+
 function lexLogicalOp(src: string, pos: number): { op: LogicalOp | null; after: number } {
   const p = skipSpace(src, pos);
-  const table: ReadonlyArray<readonly [string, LogicalOp]> = [
-    ['or', 'or'], ['||', 'or'], ['xor', 'xor'], ['^^', 'xor'], ['and', 'and'], ['&&', 'and'],
-  ];
-  for (const [text, op] of table) {
-    if (keywordAt(src, p, text)) return { op, after: skipSpace(src, p + text.length) };
-  }
-  return { op: null, after: pos };
+  const found = LOGICAL_OPS.at(src, p);
+  return found === undefined ? { op: null, after: pos } : { op: found.value, after: skipSpace(src, p + found.text.length) };
 }
 
 const prec = (op: LogicalOp | null): number => (op ? PRECEDENCE[op] : 0);
@@ -152,10 +151,9 @@ function combine(op: LogicalOp, a: Expression, b: Expression): Expression {
 
 /** Whether a quantifier call (`any(` / `all(`, spaces allowed before the parenthesis) is at `pos`. */
 export function quantifierAt(src: string, pos: number): 'any' | 'all' | null {
-  for (const q of ['any', 'all'] as const) {
-    if (src.startsWith(q, pos) && src[skipSpace(src, pos + 3)] === '(') return q;
-  }
-  return null;
+  if (src.charCodeAt(pos) !== 97) return null; // `a`: most operands start otherwise
+  const q = src.startsWith('any', pos) ? 'any' : src.startsWith('all', pos) ? 'all' : null;
+  return q !== null && src.charCodeAt(skipSpace(src, pos + 3)) === 40 ? q : null;
 }
 
 /** Whether `not` / `!` is at `pos`. */

@@ -4,18 +4,17 @@
  * the YAML file (not of the string); over-long expressions are refused; two filters with the same
  * expression by meaning (canonical form, sets as sets) are refused, as the service would refuse the second one.
  */
-import { ExpressionError, formsOf, inspect, operatorOffset, parse } from '../expr/index.js';
+import { ExpressionError, formsOf, operatorOffset, parse } from '../expr/index.js';
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
-/** A valid expression: its canonical form, its equivalence key and the operators it uses (for plan checks). */
+/** A valid expression: its canonical form, its equivalence key and where it uses `matches` (for plan checks). */
 export interface CheckedExpression {
   canonical: string;
   /** Equal for expressions that differ only in how a set is written (order, repeats, ranges). */
   key: string;
-  operators: ReadonlySet<string>;
   /** Offset in the source text of the first `matches` operator (the plan-gated one), if any. */
   matchesAt?: number;
 }
@@ -51,9 +50,11 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
   if (known !== undefined) return known;
   try {
     const expr = managed ? parse(source, { phase: managedPhase }) : parse(source);
-    const operators = inspect(expr).operators;
-    const matchesAt = operators.has('matches') ? operatorOffset(expr, source, 'matches') : undefined;
-    const result: CheckedExpression = { ...formsOf(expr), operators, ...(matchesAt !== undefined ? { matchesAt } : {}) };
+    // One walk for the one operator the plan checks need (`inspect` would build three sets).
+    const matchesAt = operatorOffset(expr, source, 'matches');
+    const forms = formsOf(expr);
+    const result: CheckedExpression = { canonical: forms.canonical, key: forms.key };
+    if (matchesAt !== undefined) result.matchesAt = matchesAt;
     if (memo.size >= CheckedMemoEntries) memo.clear();
     memo.set(source, result);
     return result;

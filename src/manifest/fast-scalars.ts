@@ -23,13 +23,20 @@ const coreTags: TestedTag[] = new Schema({}).tags
   .map((t) => t as unknown as TestedTag);
 const resolveOptions = { intAsBigInt: false };
 
+/** `[A-Za-z]`. */
+function isLetterCode(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
 /** The value of a plain scalar, as the `yaml` package's core schema resolves it. */
 export function resolvePlain(source: string): unknown {
   const c = source.charCodeAt(0);
   // Every core tag starts with ~ . + - a digit or n N t T f F: other letters are strings (fast).
-  // And what starts with a letter can only be null, true or false: five letters at most.
-  const isLetter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  if (isLetter && (source.length > 5 || !'nNtTfF'.includes(source[0]))) return source;
+  // And what starts with a letter can only be null, true or false: five letters at most, the last
+  // a letter too (so refs such as `f12` are strings without trying every tag's pattern).
+  if (isLetterCode(c) && (source.length > 5 || !'nNtTfF'.includes(source[0]) || !isLetterCode(source.charCodeAt(source.length - 1)))) {
+    return source;
+  }
   for (const tag of coreTags) {
     if (!tag.test.test(source)) continue;
     const value = tag.resolve(source, bail, resolveOptions);
