@@ -21,6 +21,16 @@ afterAll(() => tmp?.cleanup());
 
 const Manifest = 'zone: bundle.example\nfilters:\n  a:\n    expression: ip.src eq 192.0.2.1\nfirewall_rules:\n  r:\n    action: block\n    filter: a\n';
 
+/**
+ * Runs zonewall with a preloaded probe that reports, at exit, whether any module whose path holds
+ * one of `parts` was loaded through require (`NAME loaded: true|false` on stderr).
+ */
+function zonewallProbing(name: string, parts: string[], args: string[]) {
+  const probe = writeManifest(tmp.dir, `probe-${name}.mjs`,
+    `import { createRequire } from 'node:module';\nconst parts = ${JSON.stringify(parts)};\nprocess.on('exit', () => { const cache = createRequire(import.meta.url).cache; process.stderr.write(\`${name} loaded: \${Object.keys(cache).some((k) => parts.some((p) => k.includes(p)))}\\n\`); });\n`);
+  return zonewall(args, { env: { NODE_OPTIONS: `--import ${probe}` } });
+}
+
 describe('the bundled CLI', () => {
   it('bin/zonewall.js runs the bundle through the loader, which V8 accepts the code cache made at build for', () => {
     expect(readFileSync(join(repoRoot, 'bin/zonewall.js'), 'utf8')).toContain("('./cli-loader.cjs').loadCli()");
@@ -63,9 +73,7 @@ describe('the bundled CLI', () => {
   });
 
   it('--version prints the version alone, without loading any command', async () => {
-    const probe = writeManifest(tmp.dir, 'probe-version.mjs',
-      "import { createRequire } from 'node:module';\nprocess.on('exit', () => { const cache = createRequire(import.meta.url).cache; process.stderr.write(`sqlite loaded: ${Object.keys(cache).some((k) => k.includes('/better-sqlite3/'))}\\n`); });\n");
-    const run = await zonewall(['--version'], { env: { NODE_OPTIONS: `--import ${probe}` } });
+    const run = await zonewallProbing('sqlite', ['/better-sqlite3/'], ['--version']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('0.1.0\n');
     expect(run.stderr).toContain('sqlite loaded: false');
@@ -73,9 +81,7 @@ describe('the bundled CLI', () => {
 
   it('a plan runs the validator built into the bundle: nothing of ajv is loaded from node_modules', async () => {
     const file = writeManifest(tmp.dir, 'aot.yaml', Manifest);
-    const probe = writeManifest(tmp.dir, 'probe-ajv.mjs',
-      "import { createRequire } from 'node:module';\nprocess.on('exit', () => { const cache = createRequire(import.meta.url).cache; process.stderr.write(`ajv loaded: ${Object.keys(cache).some((k) => k.includes('/ajv/') || k.includes('schema-validator'))}\\n`); });\n");
-    const run = await zonewall(['plan', file, '--state-dir', join(tmp.dir, 'state-aot')], { env: { NODE_OPTIONS: `--import ${probe}` } });
+    const run = await zonewallProbing('ajv', ['/ajv/', 'schema-validator'], ['plan', file, '--state-dir', join(tmp.dir, 'state-aot')]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('ajv loaded: false');
     const bad = writeManifest(tmp.dir, 'aot-bad.yaml', Manifest.replace('action: block', 'action: blok'));
@@ -85,9 +91,7 @@ describe('the bundled CLI', () => {
 
   it('a plan on the embedded engine does not load the HTTP client', async () => {
     const file = writeManifest(tmp.dir, 'plain.yaml', Manifest);
-    const probe = writeManifest(tmp.dir, 'probe.mjs',
-      "import { createRequire } from 'node:module';\nprocess.on('exit', () => { const cache = createRequire(import.meta.url).cache; process.stderr.write(`undici loaded: ${Object.keys(cache).some((k) => k.includes('/undici/'))}\\n`); });\n");
-    const run = await zonewall(['plan', file, '--state-dir', join(tmp.dir, 'state2')], { env: { NODE_OPTIONS: `--import ${probe}` } });
+    const run = await zonewallProbing('undici', ['/undici/'], ['plan', file, '--state-dir', join(tmp.dir, 'state2')]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('undici loaded: false');
   });
