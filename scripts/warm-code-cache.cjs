@@ -2,18 +2,18 @@
 // Makes V8's code cache of the CLI bundle (run by scripts/build-cli.mjs, in a process of its own):
 // applies two example manifests to a temporary embedded engine, then compiles the bundle without a
 // cache, runs what users run most (a no-op plan of those zones) and saves the code of every function
-// compiled so far to dist/bundle/zonewall.cjs.cache (bin/cli-loader.cjs reads it).
+// compiled so far to dist/bundle/zonewall.cjs.cache, stamped with the bundle's CRC (bin/cli-loader.cjs).
 const { execFileSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { Bundle, loadCli } = require('../bin/cli-loader.cjs');
+const { CacheFile, codeCacheFile, loadCli } = require('../bin/cli-loader.cjs');
 
 // Firewall rules with inline filters, and WAF custom rules: the examples the README starts with.
 const Examples = ['quickstart.yaml', 'custom-rules.yaml'].map((name) => join(__dirname, '..', 'examples', name));
 
 async function main() {
-  const { cli, script } = loadCli({ cache: false });
+  const { cli, script, source } = loadCli({ cache: false });
   const dir = mkdtempSync(join(tmpdir(), 'zonewall-warm-'));
   try {
     const state = join(dir, 'state');
@@ -25,7 +25,7 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  writeFileSync(`${Bundle}.cache`, script.createCachedData());
+  writeFileSync(CacheFile, codeCacheFile(source, script.createCachedData()));
 }
 
 main().catch((err) => {

@@ -5,7 +5,7 @@
  * compiled ahead of time at build matches the schema in the repository (a stale one would be
  * skipped at run time; this test says the build is fresh).
  */
-import { cpSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,19 +43,37 @@ describe('the bundled CLI', () => {
     expect(script.cachedDataRejected).toBe(false);
   });
 
-  it('runs without its code cache, and says how to build when the bundle is missing', async () => {
+  it('runs without its code cache, never on a damaged one or one made from another bundle, and says how to build when the bundle is missing', async () => {
     const copy = join(tmp.dir, 'copy');
+    const bin = join(copy, 'bin/zonewall.js');
     cpSync(join(repoRoot, 'bin'), join(copy, 'bin'), { recursive: true });
     symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
-    const missing = await zonewall(['--version'], { bin: join(copy, 'bin/zonewall.js') });
+    const missing = await zonewall(['--version'], { bin });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('zonewall is not built yet: run `npm run build` (npm install does it) and try again.\n');
     for (const part of ['dist', 'schemas', 'package.json']) cpSync(join(repoRoot, part), join(copy, part), { recursive: true });
-    rmSync(join(copy, 'dist/bundle/zonewall.cjs.cache'));
     const file = writeManifest(tmp.dir, 'nocache.yaml', Manifest);
-    const plan = await zonewall(['plan', file, '--state-dir', join(tmp.dir, 'state-nocache')], { bin: join(copy, 'bin/zonewall.js') });
-    expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('Plan: 2 to add');
+    const planWith = async (state: string) => {
+      const plan = await zonewall(['plan', file, '--state-dir', join(tmp.dir, state)], { bin });
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toContain('Plan: 2 to add');
+    };
+    const cacheFile = join(copy, 'dist/bundle/zonewall.cjs.cache');
+    const bundleFile = join(copy, 'dist/bundle/zonewall.cjs');
+    // Damaged: V8 would abort the process on these bytes (it does not check a cache's contents).
+    const damaged = readFileSync(cacheFile);
+    for (let i = 1000; i < damaged.length; i += 997) damaged[i]! ^= 0x55;
+    writeFileSync(cacheFile, damaged);
+    await planWith('state-damaged');
+    // Made from another bundle of the same length: V8 checks only the length.
+    cpSync(join(repoRoot, 'dist/bundle/zonewall.cjs.cache'), cacheFile);
+    const bundle = readFileSync(bundleFile, 'utf8');
+    expect(bundle).toContain('Declarative reconciler');
+    writeFileSync(bundleFile, bundle.replace('Declarative reconciler', 'declarative reconciler'));
+    expect((await zonewall(['--help'], { bin })).stdout).toContain('declarative reconciler');
+    await planWith('state-other');
+    rmSync(cacheFile);
+    await planWith('state-nocache');
   });
 
   it('validates, plans and applies from the bundle, and reports manifest errors with their place', async () => {
