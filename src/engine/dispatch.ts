@@ -10,6 +10,7 @@ import { ApiError, apiMessage } from './api-errors.js';
 import type { ResourceModule } from './context.js';
 import { errorResponse, noRouteError } from './envelope.js';
 import { validateExprRoutes } from './filters/validate-expr.js';
+import { after, type MaybePromise } from './maybe-promise.js';
 import { routeKey, Router, type HttpMethod, type RouteMatch } from './router.js';
 import { allZones, inScope } from './scope.js';
 import { ExtensionRoutes, withoutExtensions } from './strict.js';
@@ -36,7 +37,7 @@ export interface DispatcherOptions {
   strict: boolean;
   directory: ZoneDirectory;
   /** The zone of a zone id, or undefined when the engine has no such zone. */
-  zoneById(id: string): ZoneInfo | undefined | Promise<ZoneInfo | undefined>;
+  zoneById(id: string): MaybePromise<ZoneInfo | undefined>;
   /** Runs one call in the zone's object (one storage transaction per write). */
   callZone(call: ZoneCall): Promise<ApiResponse>;
   /** Where unexpected errors are reported. Never sent to clients. */
@@ -132,12 +133,4 @@ export class V4Dispatcher {
     if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
     throw noRouteError(request.path);
   }
-}
-
-type MaybePromise<T> = T | PromiseLike<T>;
-
-/** `fn(value)`, at once for a plain value, after it settles for a promise (an RPC's thenable included). */
-function after<T, U>(value: MaybePromise<T>, fn: (v: T) => MaybePromise<U>): MaybePromise<U> {
-  const then = (value as { then?: unknown } | null)?.then;
-  return typeof then === 'function' ? Promise.resolve(value).then(fn) : fn(value as T);
 }

@@ -7,7 +7,7 @@
  * an expression uses decide its entitlements (the `matches` operator needs Business or higher).
  */
 import { ExpressionError, formsOf, inspect, parse } from '../expr/index.js';
-import { ApiError, apiMessage } from './api-errors.js';
+import { apiMessage } from './api-errors.js';
 import type { ApiMessage } from './types.js';
 
 /** What the engine keeps about a valid expression. */
@@ -35,11 +35,4 @@ export function checkExpression(source: string, pointer: string): CheckedExpress
     }
     throw err;
   }
-}
-
-/** Like `checkExpression`, but throws the refusal. */
-export function requireExpression(source: string, pointer: string): CheckedExpression {
-  const checked = checkExpression(source, pointer);
-  if ('canonical' in checked) return checked;
-  throw new ApiError(400, [checked]);
 }

@@ -91,9 +91,13 @@ export class ListView<E extends ListEntry> {
     if (this.#entries === undefined || (this.#dirty.size === 0 && this.#embedded.length === 0)) return;
     this.#refresh(sql, this.#entries);
     const entries = this.#entries;
+    if (entries === undefined) {
+      this.#pages.clear();
+      return;
+    }
     for (const [key, cached] of this.#pages) {
-      if (entries !== undefined && unchanged(cached, entries)) continue;
-      if (entries !== undefined && isSerialised(cached.response.body)) serialisedBytes(this.#build(sql, key, cached.request, entries).body);
+      if (unchanged(cached, entries)) continue;
+      if (isSerialised(cached.response.body)) serialisedBytes(this.#build(sql, key, cached.request, entries).body);
       else this.#pages.delete(key);
     }
   }

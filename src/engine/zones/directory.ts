@@ -9,10 +9,9 @@ import { ApiError } from '../api-errors.js';
 import type { ZoneCreateOptions } from '../context.js';
 import type { ZoneDirectory } from '../dispatch.js';
 import { isId, newId, timestamp } from '../ids.js';
+import type { MaybePromise } from '../maybe-promise.js';
 import type { PlanTier, ZoneInfo } from '../types.js';
 import { normalizeZoneName } from './names.js';
-
-type MaybePromise<T> = T | Promise<T>;
 
 /** The registry object's methods as a directory calls them (through a stub or an RPC). */
 export interface RegistryPort {
