@@ -42,4 +42,15 @@ describe('--help', () => {
     const commands = new Map(allCommands(await buildProgram()));
     expect(optionHelp(commands.get('engine zone delete')!, '--auto-approve')).toBe(optionHelp(commands.get('apply')!, '--auto-approve'));
   });
+
+  it('rollback lists only the options it uses: no remote budget or timeout, as it never calls a remote API', async () => {
+    const rollback = new Map(allCommands(await buildProgram())).get('rollback')!;
+    let text = '';
+    rollback.configureOutput({ writeOut: (s) => { text += s; } });
+    rollback.outputHelp();
+    expect(text).toContain('--state-dir');
+    expect(text).not.toMatch(/--remote|--rate-limit|--timeout|ZONEWALL_API_TOKEN/);
+    // --remote is still accepted, to refuse it with a line that says how to undo instead.
+    expect(rollback.options.some((o) => o.long === '--remote')).toBe(true);
+  });
 });

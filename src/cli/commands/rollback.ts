@@ -5,12 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { acquireZoneLock, lockDir, lockKey, rollbackZone } from '../../apply/index.js';
 import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider, providerOptions, stateDirOption } from '../provider-options.js';
+import { openProvider, providerOptions, StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { parseDuration } from './duration.js';
 
@@ -28,8 +28,11 @@ export const command: CommandModule = {
       .command('rollback')
       .description('restore a zone of the embedded engine to before its last apply')
       .requiredOption('--zone <name>', 'the zone (name or id)')
-      .option('--lock-timeout <duration>', 'wait this long for an apply to the zone to finish; 0 refuses at once', '0');
-    addProviderOptions(cmd);
+      .option('--lock-timeout <duration>', 'wait this long for an apply to the zone to finish; 0 refuses at once', '0')
+      .option('--state-dir <dir>', StateDirHelp)
+      // Accepted only to refuse a remote API in one line that says how to undo instead (as
+      // $ZONEWALL_API_URL is); not listed, as rollback never uses one.
+      .addOption(new Option('--remote <url>').hideHelp());
     cmd.action(async (opts: RollbackOptions) => {
       process.exitCode = await rollback(opts);
     });
