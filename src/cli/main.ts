@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { debugWanted, quietOnBrokenPipe, reportError } from './error-boundary.js';
 import { ExitCodes } from './exit-codes.js';
+import { tuneHeapForBatch } from './heap.js';
 import type { CommandModule } from './commands/command.js';
 
 /**
@@ -77,11 +78,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /**
  * The process entry (`bin/zonewall.js`): `main` plus the process-wide guards (a closed pipe ends
- * output quietly; a stray error is reported like any other). Sets the exit code.
+ * output quietly; a stray error is reported like any other) and, for a batch command, its heap
+ * (`heap.ts`). Sets the exit code.
  */
 export async function runCli(argv: readonly string[]): Promise<void> {
   quietOnBrokenPipe(process.stdout);
   quietOnBrokenPipe(process.stderr);
   catchStrays(debugWanted(argv, process.env));
+  const name = commandOf(argv);
+  if (name !== undefined && name !== 'serve') tuneHeapForBatch();
   process.exitCode = await main(argv);
 }
