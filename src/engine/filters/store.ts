@@ -155,7 +155,8 @@ export interface FilterListEntry extends ListEntry {
   readonly seq: number;
 }
 
-const listEntry = (row: SqlValue[]): FilterListEntry => ({ id: row[0] as string, json: rawRowToJson(row), seq: row[6] as number });
+/** Frozen: in-process answers share it (`Engine.dispatch` copies only what is not frozen). */
+const listEntry = (row: SqlValue[]): FilterListEntry => ({ id: row[0] as string, json: Object.freeze(rawRowToJson(row)), seq: row[6] as number });
 
 /** The whole filter list in creation order, for the view that answers unfiltered list pages. */
 export const filterListSource: ListSource<FilterListEntry> = {

@@ -204,9 +204,13 @@ export interface RuleListEntry extends ListEntry {
 function listEntry(row: SqlValue[]): RuleListEntry {
   const priority = row[5] as number | null;
   const rank = (FirewallActions as readonly string[]).indexOf(row[4] as string);
+  const json = rawRowToJson(row);
+  // Frozen through and through: in-process answers share it (`Engine.dispatch` copies only what is not frozen).
+  Object.freeze(json.filter);
+  if (json.products !== undefined) Object.freeze(json.products);
   return {
     id: row[0] as string,
-    json: rawRowToJson(row),
+    json: Object.freeze(json),
     filterId: row[7] as string,
     order: [priority === null ? 1 : 0, priority ?? 0, rank < 0 ? FirewallActions.length : rank, row[15] as number],
   };
