@@ -73,8 +73,9 @@ export class StorageSession {
   readonly db: Database.Database;
   readonly backend: Backend;
   readonly #hooks: SessionHooks;
-  readonly #begin: Database.Statement;
-  readonly #commit: Database.Statement;
+  /** Prepared at the first write: a session that only reads (a plan's) never compiles them. */
+  #begin: Database.Statement | null = null;
+  #commit: Database.Statement | null = null;
   readonly #rollbackListeners: Array<() => void> = [];
   readonly #savepointStmts = new Map<string, Database.Statement>();
   #inTxn = false;
@@ -92,8 +93,6 @@ export class StorageSession {
     this.db = db;
     this.backend = backend;
     this.#hooks = hooks;
-    this.#begin = db.prepare('BEGIN');
-    this.#commit = db.prepare('COMMIT');
   }
 
   /** The error every call gets once the session broke, or null. */
@@ -137,7 +136,7 @@ export class StorageSession {
   ensureTxn(): void {
     this.requireUsable();
     if (!this.#inTxn) {
-      this.#begin.run();
+      (this.#begin ??= this.db.prepare('BEGIN')).run();
       this.#inTxn = true;
       this.#batch ??= newBatch();
     }
@@ -152,7 +151,7 @@ export class StorageSession {
     if (!this.#inTxn || this.#depth > 0 || this.#closed) return;
     const batch = this.#batch;
     try {
-      this.#commit.run();
+      (this.#commit ??= this.db.prepare('COMMIT')).run();
     } catch (err) {
       this.fail(err, 'a write could not be committed');
       return;

@@ -200,28 +200,37 @@ function joinedFilter(row: SqlValue[]): FilterJson | undefined {
   return row[11] === null ? undefined : filterJsonAt(row, 11);
 }
 
-/** A rule of the in-memory list (`list-view.ts`) with its evaluation-order key. */
+/** A rule of the in-memory list (`list-view.ts`): its API object and its creation order (`seq`). */
 export interface RuleListEntry extends ListEntry {
   readonly json: RuleJson;
-  readonly filterId: string;
-  /** `RULE_EVALUATION_ORDER`'s terms: no priority, priority, action precedence, creation. */
-  readonly order: readonly [number, number, number, number];
+  readonly seq: number;
 }
 
 /** A list entry from a row of `RULE_LISTED` columns and the rule's filter (frozen: shared by answers). */
 function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEntry {
-  const priority = row[5] as number | null;
-  const rank = (FirewallActions as readonly string[]).indexOf(row[4] as string);
   const json = rawRowToJson(row, filter);
   // Frozen through and through: in-process answers share it (`Engine.dispatch` copies only what is not frozen).
   Object.freeze(json.filter);
   if (json.products !== undefined) Object.freeze(json.products);
-  return {
-    id: row[0] as string,
-    json: Object.freeze(json),
-    filterId: row[7] as string,
-    order: [priority === null ? 1 : 0, priority ?? 0, rank < 0 ? FirewallActions.length : rank, row[10] as number],
-  };
+  return { id: row[0] as string, json: Object.freeze(json), seq: row[10] as number };
+}
+
+/** An action's place in `RULE_EVALUATION_ORDER` (unknown actions last, as its CASE puts them). */
+function actionRank(action: string): number {
+  const rank = (FirewallActions as readonly string[]).indexOf(action);
+  return rank < 0 ? FirewallActions.length : rank;
+}
+
+/** `RULE_EVALUATION_ORDER` of two list entries: no priority last, priority, action precedence, creation. */
+function compareEntries(a: RuleListEntry, b: RuleListEntry): number {
+  const pa = a.json.priority;
+  const pb = b.json.priority;
+  if ((pa === null) !== (pb === null)) return pa === null ? 1 : -1;
+  if (pa !== pb) return (pa ?? 0) < (pb ?? 0) ? -1 : 1;
+  const ra = actionRank(a.json.action);
+  const rb = actionRank(b.json.action);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  return a.seq - b.seq;
 }
 
 /**
@@ -244,11 +253,8 @@ export const ruleListSource: ListSource<RuleListEntry> = {
     const rows = sql.exec(`${SELECT_LISTED} WHERE r.id = ?`, id).raw().toArray();
     return rows.length > 0 ? listEntry(rows[0]!, joinedFilter(rows[0]!)) : undefined;
   },
-  compare: (a, b) => {
-    for (let i = 0; i < 4; i++) if (a.order[i] !== b.order[i]) return a.order[i]! < b.order[i]! ? -1 : 1;
-    return 0;
-  },
-  embeds: (entry, table, id) => table === 'filters' && entry.filterId === id,
+  compare: compareEntries,
+  embeds: (entry, table, id) => table === 'filters' && entry.json.filter.id === id,
 };
 
 /** A row of `RULE_LISTED` columns and the rule's filter (undefined: gone) as the API object, like `ruleToJson`. */
