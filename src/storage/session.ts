@@ -24,6 +24,8 @@ export type Backend = 'sqlite' | 'kv';
 
 /** What the session tells its owner. */
 export interface SessionHooks {
+  /** Runs right before each implicit transaction begins (PITR reads its log at the first). */
+  beforeBegin?: () => void;
   /** Runs synchronously right after each durable COMMIT (PITR logs the commit here). */
   afterCommit?: () => void;
   /** Runs once when the session breaks; the host resets the object. */
@@ -136,6 +138,7 @@ export class StorageSession {
   ensureTxn(): void {
     this.requireUsable();
     if (!this.#inTxn) {
+      this.#hooks.beforeBegin?.();
       (this.#begin ??= this.db.prepare('BEGIN')).run();
       this.#inTxn = true;
       this.#batch ??= newBatch();
