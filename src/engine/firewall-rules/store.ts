@@ -238,7 +238,7 @@ function compareEntries(a: RuleListEntry, b: RuleListEntry): number {
  * pages (`list-view.ts`): the same objects `listRules` builds, kept until a write notes the rule
  * or its filter. The whole list embeds the filters of the filter list's view, as they are (the
  * same frozen objects): a plan reads that list anyway, and a join would read every filter row
- * again (issue 17: a tenth of the SQLite stepping of a 50-zone plan). One rule read again after
+ * again (issue 17: about a quarter of the SQLite stepping of a 50-zone plan). One rule read again after
  * a write is joined to its filter in SQL.
  */
 export const ruleListSource: ListSource<RuleListEntry> = {
