@@ -96,11 +96,6 @@ export class SessionPitr {
     if (logNeededAtOpen(dir, file)) this.#parts = openPitr(dir, file, now);
   }
 
-  /** True once the log was read. */
-  get opened(): boolean {
-    return this.#parts !== null;
-  }
-
   /** After SQLite opened the file. */
   attach(db: Database.Database): void {
     this.#db = db;
