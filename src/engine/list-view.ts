@@ -18,7 +18,7 @@ import { isSerialised, jsonBytes, pageWithBytes, serialisedBytes, type PageReque
 import type { Sql } from './sql.js';
 import type { ApiResponse } from './types.js';
 
-/** One row of a list: its id and its API object (shared with answers: never mutated). */
+/** One row of a list: its id and its API object (shared with answers: frozen, through and through). */
 export interface ListEntry {
   readonly id: string;
   readonly json: unknown;

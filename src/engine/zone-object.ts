@@ -6,7 +6,8 @@
  * partial creation, which is a `success: false` response that keeps the inline filters). GET
  * handlers are read-only and run without a transaction; answers of cacheable GET routes are
  * memoised until the next write request (list pages stay, as their list answers them). Answers may
- * therefore share objects: callers outside the engine get copies (`Engine.dispatch`).
+ * therefore share objects: callers outside the engine get copies of all but their frozen parts
+ * (`Engine.dispatch`).
  *
  * The class is built per engine (`zoneObjectClass`) so that the plan limits and the error log are
  * bound without passing them through every call; calls carry only plain data (`ZoneCall`).

@@ -78,7 +78,11 @@ export class CursorSource implements Parkable {
     const row = this.#ahead;
     if (row === undefined) return undefined;
     this.#ahead = this.#fetch();
-    for (let i = 0; i < row.length; i++) row[i] = toValue(row[i]);
+    // Strings, numbers and nulls, nearly every value, stay as they are.
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i];
+      if (typeof value === 'object' ? value !== null : typeof value === 'bigint') row[i] = toValue(value);
+    }
     return row as SqlStorageValue[];
   }
 

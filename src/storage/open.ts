@@ -1,14 +1,15 @@
 /**
  * Opens the storage of one object for one session: its SQLite file under `<dir>/objects/`, named by
  * the sha256 of the object name (safe for any name), and the parts that work on it (key-value table,
- * alarm row, SQL API, PITR). On the SQLite backend the PITR log is brought up to date and a pending
- * restore is applied before SQLite opens the file (`pitr.ts`).
+ * alarm row, SQL API, PITR). On the SQLite backend a pending restore is applied, and the PITR log
+ * brought up to date, before SQLite opens the file; a session with nothing of that to do reads the
+ * log at its first write (`pitr.ts`).
  */
 import { join } from 'node:path';
 import { AlarmStore } from './alarm-store.js';
 import type { HostConfig } from './host.js';
 import { KvStore } from './kv.js';
-import { markGap, openPitr, PitrService, type PitrApi, type PitrParts } from './pitr.js';
+import { markGap, PitrService, SessionPitr, type PitrApi } from './pitr.js';
 import { openDatabase, StorageSession, type SessionHooks } from './session.js';
 import { SqlStorage } from './sql.js';
 import type { ObjectId } from './state.js';
@@ -29,13 +30,18 @@ export function objectsDir(dir: string): string {
   return join(dir, 'objects');
 }
 
-function sessionHooks(pitr: PitrParts | null, hooks: SessionHooks, session: () => StorageSession): SessionHooks {
+function sessionHooks(pitr: SessionPitr | null, hooks: SessionHooks, session: () => StorageSession): SessionHooks {
   if (pitr === null) return hooks;
   return {
     ...hooks,
+    // A write is about to begin: the log must be read now, before the WAL holds anything of it.
+    beforeBegin: () => {
+      pitr.parts();
+      hooks.beforeBegin?.();
+    },
     afterCommit: () => {
       try {
-        pitr.recorder.afterCommit();
+        pitr.parts().recorder.afterCommit();
       } catch (err) {
         // The commit is durable but the log missed it: restart the log at the next open.
         markGap(pitr.dir);
@@ -44,12 +50,8 @@ function sessionHooks(pitr: PitrParts | null, hooks: SessionHooks, session: () =
       hooks.afterCommit?.();
     },
     beforeClose: () => {
-      try {
-        pitr.recorder.close();
-      } catch {
-        markGap(pitr.dir);
-      }
-      pitr.log.close();
+      pitr.close();
+      hooks.beforeClose?.();
     },
   };
 }
@@ -59,15 +61,15 @@ export function openSessionParts(id: ObjectId, cfg: HostConfig, hooks: SessionHo
   const base = join(objectsDir(cfg.dir), id.toString());
   const file = `${base}.sqlite`;
   const sqlite = cfg.backend === 'sqlite';
-  const pitr = sqlite ? openPitr(`${base}.pitr`, file, cfg.now) : null;
+  const pitr = sqlite ? new SessionPitr(`${base}.pitr`, file, cfg.now) : null;
   const db = openDatabase(file, sqlite);
   let session: StorageSession | null = null;
   try {
-    pitr?.recorder.attach(db);
+    pitr?.attach(db);
     session = new StorageSession(db, cfg.backend, sessionHooks(pitr, hooks, () => session as StorageSession));
   } catch (err) {
     db.close();
-    pitr?.log.close();
+    pitr?.close();
     throw err;
   }
   return {

@@ -3,7 +3,8 @@
  * do PITR because it keeps no durable change log; zonewall keeps one (`pitr/`), so it works locally.
  * `openPitr` runs before SQLite opens an object's file: it finishes an interrupted restore, logs
  * commits a crash left unlogged, applies a pending restore (the "next restart" after `ctx.abort()`
- * or a process restart), and prunes the log to the 30-day window. `PitrService` is the API.
+ * or a process restart), and prunes the log to the 30-day window. When none of that can be needed,
+ * it runs at the session's first write or PITR call instead (`SessionPitr`). `PitrService` is the API.
  *
  * Decisions where the seed is silent:
  * - `getCurrentBookmark()` waits for pending implicit writes to commit (inside a transaction it
@@ -15,7 +16,7 @@
  *   so call `ctx.abort()` right after it.
  */
 import { randomInt } from 'node:crypto';
-import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageRangeError, StorageTypeError } from './errors.js';
@@ -23,7 +24,7 @@ import { StorageLimits } from './limits.js';
 import { BookmarkCounter, formatBookmark, parseBookmark } from './pitr/bookmark.js';
 import { ChangeLog, RecordKind } from './pitr/log.js';
 import { WalRecorder } from './pitr/recorder.js';
-import { applyRestore, finishRestore, pendingRestore, requestRestore } from './pitr/restore.js';
+import { applyRestore, finishRestore, hasPendingRestore, pendingRestore, requestRestore } from './pitr/restore.js';
 import type { StorageSession } from './session.js';
 
 /** What `ctx.storage` needs from point-in-time recovery. */
@@ -60,6 +61,73 @@ function foldWal(file: string): void {
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Whether the log must be read before SQLite opens the file: a restore waits (or was cut short,
+ * `restore.ts` keeps its request until it is done), logging failed (a gap), or the WAL holds
+ * commits a crash may have left unlogged, which SQLite would fold into the file. Otherwise the log
+ * can wait for the session's first write or bookmark (`SessionPitr`).
+ */
+function logNeededAtOpen(dir: string, file: string): boolean {
+  return hasPendingRestore(dir) || existsSync(join(dir, GAP)) || (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
+}
+
+/**
+ * The PITR log of one session, read when first needed: at open when `logNeededAtOpen` says so,
+ * else at the session's first write (`beforeBegin`) or PITR call. A session that only reads (every
+ * zone of a plan) never reads it: reading the log was a third of the cost of opening a zone. Until
+ * the first write nothing changes the file or the WAL, so the log read then finds what it would
+ * have found at open.
+ */
+export class SessionPitr {
+  readonly dir: string;
+  readonly #file: string;
+  readonly #now: () => number;
+  #parts: PitrParts | null = null;
+  #db: Database.Database | null = null;
+
+  /** Before SQLite opens `file`: reads the log now if it must (`logNeededAtOpen`). */
+  constructor(dir: string, file: string, now: () => number) {
+    this.dir = dir;
+    this.#file = file;
+    this.#now = now;
+    if (logNeededAtOpen(dir, file)) this.#parts = openPitr(dir, file, now);
+  }
+
+  /** After SQLite opened the file. */
+  attach(db: Database.Database): void {
+    this.#db = db;
+    this.#parts?.recorder.attach(db);
+  }
+
+  /** The log and its recorder, read now if they were not. */
+  parts(): PitrParts {
+    if (this.#parts === null) {
+      if (this.#db === null) throw new Error('SessionPitr.parts(): the database is not attached yet');
+      const parts = openPitr(this.dir, this.#file, this.#now);
+      try {
+        parts.recorder.attach(this.#db);
+      } catch (err) {
+        parts.log.close();
+        throw err;
+      }
+      this.#parts = parts;
+    }
+    return this.#parts;
+  }
+
+  /** Before the connection closes (SQLite checkpoints on close): makes the log durable and closes it, if it was read. */
+  close(): void {
+    const parts = this.#parts;
+    if (parts === null) return;
+    try {
+      parts.recorder.close();
+    } catch {
+      markGap(this.dir);
+    }
+    parts.log.close();
   }
 }
 
@@ -101,23 +169,24 @@ function toTime(timestamp: unknown): number {
 
 /** The PITR API of one session. */
 export class PitrService implements PitrApi {
-  readonly #parts: PitrParts;
+  readonly #pitr: SessionPitr;
   readonly #session: StorageSession;
   readonly #now: () => number;
   readonly #calls: BookmarkCounter;
 
   /** @internal built by `open.ts` per session. */
-  constructor(parts: PitrParts, session: StorageSession, now: () => number) {
-    this.#parts = parts;
+  constructor(pitr: SessionPitr, session: StorageSession, now: () => number) {
+    this.#pitr = pitr;
     this.#session = session;
     this.#now = now;
-    this.#calls = new BookmarkCounter(parts.dir);
+    this.#calls = new BookmarkCounter(pitr.dir);
   }
 
   /** Bookmark of the latest commit, after pending implicit writes commit; greater than every earlier one. */
   async current(): Promise<string> {
     await this.#settled();
-    return formatBookmark(this.#parts.log.lastSeq, this.#parts.log.lineage, this.#calls.next());
+    const { log } = this.#pitr.parts();
+    return formatBookmark(log.lastSeq, log.lineage, this.#calls.next());
   }
 
   /** Bookmark of the state at `timestamp` (number or Date) within the window. */
@@ -136,13 +205,13 @@ export class PitrService implements PitrApi {
         `getBookmarkForTime(): ${new Date(time).toISOString()} is in the future; use getCurrentBookmark() for now.`,
       );
     }
-    const { log } = this.#parts;
+    const { log } = this.#pitr.parts();
     return formatBookmark(Math.max(log.seqAt(time), log.firstRestorableSeq), log.lineage);
   }
 
   /** Records a restore for the next session; resolves to the bookmark of the state now. */
   async restoreOnNextSession(bookmark: unknown): Promise<string> {
-    const { log, dir } = this.#parts;
+    const { log, dir } = this.#pitr.parts();
     const seq = parseBookmark(bookmark, log.lineage);
     await this.#settled();
     if (seq > log.lastSeq) {

@@ -24,6 +24,8 @@ export type Backend = 'sqlite' | 'kv';
 
 /** What the session tells its owner. */
 export interface SessionHooks {
+  /** Runs right before each implicit transaction begins (PITR reads its log at the first). */
+  beforeBegin?: () => void;
   /** Runs synchronously right after each durable COMMIT (PITR logs the commit here). */
   afterCommit?: () => void;
   /** Runs once when the session breaks; the host resets the object. */
@@ -73,8 +75,9 @@ export class StorageSession {
   readonly db: Database.Database;
   readonly backend: Backend;
   readonly #hooks: SessionHooks;
-  readonly #begin: Database.Statement;
-  readonly #commit: Database.Statement;
+  /** Prepared at the first write: a session that only reads (a plan's) never compiles them. */
+  #begin: Database.Statement | null = null;
+  #commit: Database.Statement | null = null;
   readonly #rollbackListeners: Array<() => void> = [];
   readonly #savepointStmts = new Map<string, Database.Statement>();
   #inTxn = false;
@@ -92,8 +95,6 @@ export class StorageSession {
     this.db = db;
     this.backend = backend;
     this.#hooks = hooks;
-    this.#begin = db.prepare('BEGIN');
-    this.#commit = db.prepare('COMMIT');
   }
 
   /** The error every call gets once the session broke, or null. */
@@ -137,7 +138,8 @@ export class StorageSession {
   ensureTxn(): void {
     this.requireUsable();
     if (!this.#inTxn) {
-      this.#begin.run();
+      this.#hooks.beforeBegin?.();
+      (this.#begin ??= this.db.prepare('BEGIN')).run();
       this.#inTxn = true;
       this.#batch ??= newBatch();
     }
@@ -152,7 +154,7 @@ export class StorageSession {
     if (!this.#inTxn || this.#depth > 0 || this.#closed) return;
     const batch = this.#batch;
     try {
-      this.#commit.run();
+      (this.#commit ??= this.db.prepare('COMMIT')).run();
     } catch (err) {
       this.fail(err, 'a write could not be committed');
       return;

@@ -61,6 +61,18 @@ class TextLru<V> {
  */
 const parsedQueries = new TextLru<ParsedStatement[]>();
 
+/** Schemas whose statements' counting facts are kept (`plansBySchema`); all are dropped beyond. */
+const SCHEMA_ENTRIES = 32;
+
+/**
+ * Counting facts (`sql-plan.ts`) by schema, then by SQL text, shared by every session of the
+ * process: the facts are those of the compiled program, which the SQL and the schema decide, and
+ * each object of a namespace usually has the same schema, so a run over many objects reads each
+ * statement's program (`EXPLAIN`, a second compile) once, not once per object. The key is the
+ * whole of `sqlite_schema` as text, root pages included.
+ */
+const plansBySchema = new Map<string, TextLru<StatementPlan>>();
+
 /** A binding as better-sqlite3 accepts it. */
 type Binding = string | number | Buffer | null;
 
@@ -98,6 +110,9 @@ export class SqlStorage {
   readonly #statements = new TextLru<Prepared>();
   #totalChanges: Database.Statement | null = null;
   #sizeStatement: Database.Statement | null = null;
+  #schemaVersion: Database.Statement | null = null;
+  /** The counting facts of this database's schema (`plansBySchema`), and the `schema_version` they are for. */
+  #schema: { version: number; plans: TextLru<StatementPlan> } | null = null;
   #lastTotal = 0;
   #lastWriteSeq = -2;
   /** Rows changed by the last statement run to completion (better-sqlite3's `changes`). */
@@ -107,7 +122,10 @@ export class SqlStorage {
   constructor(session: StorageSession | null) {
     this.#session = session;
     // A rollback can undo DDL (an added column or index): cached column names and counting facts go.
-    session?.onRollback(() => this.#statements.clear());
+    session?.onRollback(() => {
+      this.#statements.clear();
+      this.#schema = null;
+    });
   }
 
   /**
@@ -155,7 +173,13 @@ export class SqlStorage {
       const stmt = db.prepare(statement.sql);
       if (stmt.reader) stmt.raw(true);
       const columns = stmt.reader ? stmt.columns().map((c) => c.name) : [];
-      prepared = { stmt, plan: planStatement(db, statement.sql, bindArguments(statement.parameters, Array(statement.parameters.count).fill(null))), columns };
+      const plans = this.#plans(db);
+      let plan = plans.get(statement.sql);
+      if (plan === undefined) {
+        plan = planStatement(db, statement.sql, bindArguments(statement.parameters, Array(statement.parameters.count).fill(null)));
+        plans.set(statement.sql, plan);
+      }
+      prepared = { stmt, plan, columns };
       this.#statements.set(statement.sql, prepared);
     }
     // A statement still stepped by an earlier cursor cannot be run again: compile a one-off copy.
@@ -167,6 +191,26 @@ export class SqlStorage {
     return prepared;
   }
 
+  /**
+   * The counting facts of the schema the database has now. `schema_version` moves with every
+   * schema change, whoever makes it (the key-value table is created outside `exec`), and a
+   * rollback, which can move it back, drops what this session knew (`onRollback`).
+   */
+  #plans(db: Database.Database): TextLru<StatementPlan> {
+    this.#schemaVersion ??= db.prepare('PRAGMA schema_version').pluck();
+    const version = this.#schemaVersion.get() as number;
+    if (this.#schema?.version === version) return this.#schema.plans;
+    const rows = db.prepare('SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema').raw(true).all() as unknown[][];
+    const key = rows.map((row) => row.join('\u0001')).join('\u0000');
+    let plans = plansBySchema.get(key);
+    if (plans === undefined) {
+      if (plansBySchema.size >= SCHEMA_ENTRIES) plansBySchema.clear();
+      plansBySchema.set(key, (plans = new TextLru<StatementPlan>()));
+    }
+    this.#schema = { version, plans };
+    return plans;
+  }
+
   /** Maps an error from SQLite while stepping: a critical one breaks the session first. */
   readonly #onError = (err: unknown): Error => {
     this.#session?.checkStatementError(err);
@@ -176,7 +220,10 @@ export class SqlStorage {
   /** Runs one statement: a reader as a lazily stepped source, a plain write to completion. */
   #run(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
     const source = this.#runStatement(session, statement, args);
-    if (statement.schemaChange) this.#statements.clear();
+    if (statement.schemaChange) {
+      this.#statements.clear();
+      this.#schema = null;
+    }
     return source;
   }
 

@@ -233,6 +233,26 @@ describe('the read memo', () => {
   });
 });
 
+describe('the whole rules list', () => {
+  it('embeds the filter list\'s own filter objects (no second read of the filters), and follows a filter edit', async () => {
+    const { h, R } = await zoneWithRules('embeds.example', 12);
+    const F = R.replace('/firewall/rules', '/filters');
+    const list = async (path: string) => (await h.engine.dispatch({ method: 'GET', path, query: new URLSearchParams('per_page=100') })).body.result as { id: string; expression?: string; filter: { id: string; expression: string } }[];
+    const filters = new Map((await list(F)).map((f) => [f.id, f]));
+    const rules = await list(R);
+    expect(rules).toHaveLength(12);
+    for (const r of rules) expect(r.filter).toBe(filters.get(r.filter.id));
+    // A filter edited under a rule (made through the filters API, so it may be edited), with the whole lists read before.
+    const [own] = result<{ id: string }[]>(await h.api('POST', F, [{ expression: 'ip.src eq 192.0.2.1' }]));
+    result(await h.api('POST', R, [{ filter: { id: own!.id }, action: 'log' }]));
+    await list(F);
+    await list(R);
+    result(await h.api('PUT', `${F}/${own!.id}`, { id: own!.id, expression: 'ip.src eq 192.0.2.2' }));
+    expect((await list(R)).find((r) => r.filter.id === own!.id)!.filter.expression).toBe('ip.src eq 192.0.2.2');
+    expect((await h.api('GET', R)).text).toBe((await h.api('GET', `${R}?description=`)).text);
+  });
+});
+
 describe('a write, and the pages the server sent before it', () => {
   it('are made again during the write, so the reads after it find them in the memo', async () => {
     const { h, R } = await zoneWithRules('served.example', 30);

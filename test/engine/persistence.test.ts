@@ -109,14 +109,36 @@ describe('read memo', () => {
     result(await h.api('POST', `/zones/${z}/filters`, [{ expression: 'ip.src eq 192.0.2.1' }]));
     const path = `/zones/${z}/filters`;
     const first = await h.engine.dispatch({ method: 'GET', path });
-    (first.body.result as { expression: string }[])[0]!.expression = 'mutated by the caller';
+    // A list page is shared with the engine, frozen: the caller cannot change it.
+    expect(() => { (first.body.result as { expression: string }[])[0]!.expression = 'mutated by the caller'; }).toThrow(TypeError);
+    expect(() => (first.body.result as unknown[]).push({})).toThrow(TypeError);
     const second = await h.engine.dispatch({ method: 'GET', path });
     expect((second.body.result as { expression: string }[])[0]!.expression).toBe('ip.src eq 192.0.2.1');
+    expect(second.body.result).toHaveLength(1);
+    // Any other read answer is the caller's own copy.
+    const migration = `/zones/${z}/waf_migration/status`;
+    const status = await h.engine.dispatch({ method: 'GET', path: migration });
+    expect(Object.isFrozen(status.body.result)).toBe(false);
+    (status.body.result as Record<string, unknown>).waf_state = 'mutated by the caller';
+    expect((await h.engine.dispatch({ method: 'GET', path: migration })).body.result).not.toMatchObject({ waf_state: 'mutated by the caller' });
     result(await h.api('POST', path, [{ expression: 'ip.src eq 192.0.2.2' }]));
     expect(result(await h.api('GET', path))).toHaveLength(2);
     // A refused write changes nothing, and reads stay right.
     expect((await h.api('POST', path, [{ expression: 'ip.src eq 192.0.2.2' }])).status).toBe(400);
     expect(result(await h.api('GET', path))).toHaveLength(2);
+  });
+
+  it('shares rule pages frozen through and through: their filters and products too', async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    const z = await h.zone('memo-rules.example');
+    result(await h.api('POST', `/zones/${z}/firewall/rules`, [{ filter: { expression: 'ip.src eq 192.0.2.1' }, action: 'bypass', products: ['waf'] }]));
+    const path = `/zones/${z}/firewall/rules`;
+    const [rule] = (await h.engine.dispatch({ method: 'GET', path })).body.result as { filter: { expression: string }; products: string[] }[];
+    expect(() => { rule!.filter.expression = 'mutated by the caller'; }).toThrow(TypeError);
+    expect(() => rule!.products.push('uaBlock')).toThrow(TypeError);
+    const [again] = (await h.engine.dispatch({ method: 'GET', path })).body.result as { filter: { expression: string }; products: string[] }[];
+    expect(again).toMatchObject({ filter: { expression: 'ip.src eq 192.0.2.1' }, products: ['waf'] });
   });
 });
 

@@ -4,7 +4,7 @@
  * (crash catch-up, torn tails). The seed says the reference simulator cannot do this locally; the
  * issue asks zonewall to, so every test runs locally through `ObjectNamespace`.
  */
-import { appendFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, it, expect } from 'vitest';
@@ -255,6 +255,61 @@ describe('the change log', () => {
     await zone.restore(mark);
     await restart(zone);
     expect(await zone.state()).toEqual({ rules: [1], keys: ['k1'] });
+  });
+});
+
+describe('the change log of a session that only reads', () => {
+  it('is read at its first write, not at open: reads leave the log as it is, and the write is logged all the same', async () => {
+    const dir = tempDir();
+    const logDir = join(dir, 'objects', `${new ObjectId('z').toString()}.pitr`);
+    let ns = openZones({ dir });
+    expect(await ns.get('z').state()).toEqual({ rules: [], keys: [] });
+    await ns.close();
+    // A new object that was only read has no log at all.
+    expect(existsSync(logDir)).toBe(false);
+    ns = openZones({ dir });
+    const mark = await ns.get('z').write(1);
+    await ns.get('z').write(2);
+    await ns.close();
+    // A torn tail, which reading the log would cut off: a session that only reads never sees it.
+    const segment = join(logDir, readdirSync(logDir).filter((f) => f.endsWith('.log')).sort().pop() as string);
+    appendFileSync(segment, Buffer.from([200, 0, 0, 0, 1, 2, 3]));
+    const torn = statSync(segment).size;
+    ns = openZones({ dir });
+    expect(await ns.get('z').state()).toEqual({ rules: [1, 2], keys: ['k1', 'k2'] });
+    await ns.close();
+    expect(statSync(segment).size).toBe(torn);
+    // The first write reads it (cutting the tail), and is logged: a restore across it works.
+    ns = openZones({ dir });
+    const zone = ns.get('z');
+    expect((await zone.state()).rules).toEqual([1, 2]);
+    await zone.write(3);
+    expect([...readFileSync(segment).subarray(torn - 7, torn)]).not.toEqual([200, 0, 0, 0, 1, 2, 3]);
+    await zone.restore(mark);
+    await restart(zone);
+    expect(await zone.state()).toEqual({ rules: [1], keys: ['k1'] });
+  });
+
+  it('is read at open when a restore was cut short after it was done but before its request was removed', async () => {
+    const dir = tempDir();
+    const logDir = join(dir, 'objects', `${new ObjectId('z').toString()}.pitr`);
+    let ns = openZones({ dir });
+    const mark = await ns.get('z').write(1);
+    await ns.get('z').write(2);
+    await ns.get('z').restore(mark);
+    const request = readFileSync(join(logDir, 'restore-pending.json'));
+    await ns.close();
+    ns = openZones({ dir });
+    expect(await ns.get('z').state()).toEqual({ rules: [1], keys: ['k1'] });
+    await ns.close();
+    // As if the process died after the restore was done (and logged so) but before its request went.
+    writeFileSync(join(logDir, 'restore-pending.json'), request);
+    ns = openZones({ dir });
+    expect(await ns.get('z').state()).toEqual({ rules: [1], keys: ['k1'] });
+    expect(existsSync(join(logDir, 'restore-pending.json'))).toBe(false);
+    await ns.get('z').write(3);
+    await ns.close();
+    expect(await openZones({ dir }).get('z').state()).toEqual({ rules: [1, 3], keys: ['k1', 'k3'] });
   });
 });
 

@@ -2,7 +2,8 @@
  * The SQL API of seed 001 ("SQL operation", SqlStorageCursor properties and methods,
  * `databaseSize`, the hidden KV table) and the reference's restrictions and messages.
  */
-import { describe, it, expect } from 'vitest';
+import Database from 'better-sqlite3';
+import { describe, it, expect, vi } from 'vitest';
 import { SqlError, SqlStorageCursor, StorageUnsupportedError, TransactionError, type ObjectState } from '../../src/storage/index.js';
 import { openNamespace, Probe, probe } from './helpers.js';
 
@@ -105,6 +106,29 @@ describe('sql.exec and the cursor', () => {
       // rowsRead grows as rows are fetched: exec() fetches the first (the reference's look-ahead).
       insertWritten: 4, selectRead: 2, selectWritten: 0, consumedBefore: 1, updateWritten: 1, missingWritten: 0,
     });
+  });
+
+  it('reads a statement\'s program once for every object of the same schema, and apart for another schema', async () => {
+    const ns = openNamespace(Probe, { backend: 'sqlite' });
+    const query = 'SELECT v AS shared_plan FROM t';
+    const explain = vi.spyOn(Database.prototype, 'prepare');
+    const explained = () => explain.mock.calls.filter(([sql]) => sql === `EXPLAIN ${query}`).length;
+    try {
+      const read = (name: string, schema: string) => probe(ns, name)(({ storage: { sql } }) => {
+        sql.exec(schema);
+        const cursor = sql.exec(query);
+        return { rows: cursor.toArray().length, read: cursor.rowsRead };
+      });
+      const table = 'CREATE TABLE t (v); INSERT INTO t VALUES (1), (2)';
+      expect(await read('a', table)).toEqual({ rows: 2, read: 2 });
+      expect(await read('b', table)).toEqual({ rows: 2, read: 2 });
+      expect(explained()).toBe(1);
+      // The same text over a view of constants opens no table: nothing is read.
+      expect(await read('c', 'CREATE VIEW t AS SELECT 1 AS v UNION ALL SELECT 2')).toEqual({ rows: 2, read: 0 });
+      expect(explained()).toBe(2);
+    } finally {
+      explain.mockRestore();
+    }
   });
 
   it('runs several statements; bindings apply to the last, and the cursor covers only it', async () => {

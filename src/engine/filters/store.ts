@@ -134,18 +134,23 @@ export function listFilters(sql: Sql, q: FilterListQuery, limit: number, offset:
   const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM filters ${clause}`, ...args).one().n;
   if (total <= offset) return { items: [], total };
   const rows = sql.exec(`${SELECT_LISTED} ${clause} ORDER BY seq LIMIT ? OFFSET ?`, ...args, limit, offset).raw().toArray();
-  return { items: rows.map(rawRowToJson), total };
+  return { items: rows.map((row) => filterJsonAt(row, 0)), total };
 }
 
-/** The columns of a listed filter (`rawRowToJson`), then its `seq` (index 6). */
+/** The columns of a listed filter (`filterJsonAt`), then its `seq` (index 6). */
 const SELECT_LISTED = 'SELECT id, paused, description, ref, expression, locked, seq FROM filters';
 
-function rawRowToJson(row: SqlValue[]): FilterJson {
-  const out = { id: row[0] as string, paused: row[1] === 1 } as FilterJson;
-  if (row[2] !== '') out.description = row[2] as string;
-  if (row[3] !== '') out.ref = row[3] as string;
-  out.expression = row[4] as string;
-  if (row[5] === 1) out.locked = true;
+/**
+ * The API object of a filter from the columns `id, paused, description, ref, expression, locked`
+ * of `row`, from index `at` on (a rule's row joined to its filter has them after the rule's), like
+ * `filterToJson`.
+ */
+export function filterJsonAt(row: SqlValue[], at: number): FilterJson {
+  const out = { id: row[at] as string, paused: row[at + 1] === 1 } as FilterJson;
+  if (row[at + 2] !== '') out.description = row[at + 2] as string;
+  if (row[at + 3] !== '') out.ref = row[at + 3] as string;
+  out.expression = row[at + 4] as string;
+  if (row[at + 5] === 1) out.locked = true;
   return out;
 }
 
@@ -155,7 +160,8 @@ export interface FilterListEntry extends ListEntry {
   readonly seq: number;
 }
 
-const listEntry = (row: SqlValue[]): FilterListEntry => ({ id: row[0] as string, json: rawRowToJson(row), seq: row[6] as number });
+/** Frozen: in-process answers share it (`Engine.dispatch` copies only what is not frozen). */
+const listEntry = (row: SqlValue[]): FilterListEntry => ({ id: row[0] as string, json: Object.freeze(filterJsonAt(row, 0)), seq: row[6] as number });
 
 /** The whole filter list in creation order, for the view that answers unfiltered list pages. */
 export const filterListSource: ListSource<FilterListEntry> = {

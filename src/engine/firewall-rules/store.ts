@@ -5,8 +5,8 @@
  * still answer `{ id, deleted: true }` for one, as the real API's DeletedFilter.
  */
 import type { FirewallRuleJson } from '../../api/index.js';
-import { FILTER_COLUMNS, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
-import { noteWrite, type ListEntry, type ListSource } from '../list-view.js';
+import { FILTER_COLUMNS, filterJsonAt, filterListSource, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
+import { listView, noteWrite, type ListEntry, type ListSource } from '../list-view.js';
 import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
 
@@ -185,70 +185,87 @@ export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: num
   const total = rows.length > 0 && rows.length < limit
     ? offset + rows.length
     : sql.exec<{ n: number }>(`SELECT count(*) AS n FROM firewall_rules ${clause}`, ...args).one().n;
-  return { items: rows.map(rawRowToJson), total };
+  return { items: rows.map((row) => rawRowToJson(row, joinedFilter(row))), total };
 }
 
-/** The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 15). */
-const SELECT_LISTED = `SELECT r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on,
-            f.paused, f.description, f.ref, f.expression, f.locked, r.seq
+/** The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 10). */
+const RULE_LISTED = 'r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on, r.seq';
+
+/** A listed rule's columns, then its filter's as `filterJsonAt` reads them (from index 11; NULL when the filter is gone). */
+const SELECT_LISTED = `SELECT ${RULE_LISTED}, f.id, f.paused, f.description, f.ref, f.expression, f.locked
      FROM firewall_rules r LEFT JOIN filters f ON f.id = r.filter_id`;
 
-/** A rule of the in-memory list (`list-view.ts`) with its evaluation-order key. */
-export interface RuleListEntry extends ListEntry {
-  readonly json: RuleJson;
-  readonly filterId: string;
-  /** `RULE_EVALUATION_ORDER`'s terms: no priority, priority, action precedence, creation. */
-  readonly order: readonly [number, number, number, number];
+/** The filter of a `SELECT_LISTED` row, or undefined when it is gone. */
+function joinedFilter(row: SqlValue[]): FilterJson | undefined {
+  return row[11] === null ? undefined : filterJsonAt(row, 11);
 }
 
-function listEntry(row: SqlValue[]): RuleListEntry {
-  const priority = row[5] as number | null;
-  const rank = (FirewallActions as readonly string[]).indexOf(row[4] as string);
-  return {
-    id: row[0] as string,
-    json: rawRowToJson(row),
-    filterId: row[7] as string,
-    order: [priority === null ? 1 : 0, priority ?? 0, rank < 0 ? FirewallActions.length : rank, row[15] as number],
-  };
+/** A rule of the in-memory list (`list-view.ts`): its API object and its creation order (`seq`). */
+export interface RuleListEntry extends ListEntry {
+  readonly json: RuleJson;
+  readonly seq: number;
+}
+
+/** A list entry from a row of `RULE_LISTED` columns and the rule's filter (frozen: shared by answers). */
+function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEntry {
+  const json = rawRowToJson(row, filter);
+  // Frozen through and through: in-process answers share it (`Engine.dispatch` copies only what is not frozen).
+  Object.freeze(json.filter);
+  if (json.products !== undefined) Object.freeze(json.products);
+  return { id: row[0] as string, json: Object.freeze(json), seq: row[10] as number };
+}
+
+/** An action's place in `RULE_EVALUATION_ORDER` (unknown actions last, as its CASE puts them). */
+function actionRank(action: string): number {
+  const rank = (FirewallActions as readonly string[]).indexOf(action);
+  return rank < 0 ? FirewallActions.length : rank;
+}
+
+/** `RULE_EVALUATION_ORDER` of two list entries: no priority last, priority, action precedence, creation. */
+function compareEntries(a: RuleListEntry, b: RuleListEntry): number {
+  const pa = a.json.priority;
+  const pb = b.json.priority;
+  if ((pa === null) !== (pb === null)) return pa === null ? 1 : -1;
+  if (pa !== pb) return (pa ?? 0) < (pb ?? 0) ? -1 : 1;
+  const ra = actionRank(a.json.action);
+  const rb = actionRank(b.json.action);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  return a.seq - b.seq;
 }
 
 /**
  * The whole rule list in evaluation order, for the in-memory view that answers unfiltered list
  * pages (`list-view.ts`): the same objects `listRules` builds, kept until a write notes the rule
- * or its filter.
+ * or its filter. The whole list embeds the filters of the filter list's view, as they are (the
+ * same frozen objects): a plan reads that list anyway, and a join would read every filter row
+ * again (issue 17: about a quarter of the SQLite stepping of a 50-zone plan). One rule read again after
+ * a write is joined to its filter in SQL.
  */
 export const ruleListSource: ListSource<RuleListEntry> = {
   table: 'firewall_rules',
-  all: (sql) => sql.exec(`${SELECT_LISTED} ORDER BY ${RULE_EVALUATION_ORDER}`).raw().toArray().map(listEntry),
+  all: (sql) => {
+    const filters = new Map<string, FilterJson>();
+    for (const f of listView(sql, filterListSource).entries(sql)) filters.set(f.id, f.json);
+    const rows = sql.exec(`SELECT ${RULE_LISTED} FROM firewall_rules r ORDER BY ${RULE_EVALUATION_ORDER}`).raw().toArray();
+    return rows.map((row) => listEntry(row, filters.get(row[7] as string)));
+  },
   one: (sql, id) => {
     const rows = sql.exec(`${SELECT_LISTED} WHERE r.id = ?`, id).raw().toArray();
-    return rows.length > 0 ? listEntry(rows[0]!) : undefined;
+    return rows.length > 0 ? listEntry(rows[0]!, joinedFilter(rows[0]!)) : undefined;
   },
-  compare: (a, b) => {
-    for (let i = 0; i < 4; i++) if (a.order[i] !== b.order[i]) return a.order[i]! < b.order[i]! ? -1 : 1;
-    return 0;
-  },
-  embeds: (entry, table, id) => table === 'filters' && entry.filterId === id,
+  compare: compareEntries,
+  embeds: (entry, table, id) => table === 'filters' && entry.json.filter.id === id,
 };
 
-/** A `listRules` row (array of the selected columns) as the API object, like `ruleToJson`. */
-function rawRowToJson(row: SqlValue[]): RuleJson {
+/** A row of `RULE_LISTED` columns and the rule's filter (undefined: gone) as the API object, like `ruleToJson`. */
+function rawRowToJson(row: SqlValue[], filter: FilterJson | undefined): RuleJson {
   const out = { id: row[0] as string, paused: row[1] === 1 } as RuleJson;
   if (row[2] !== '') out.description = row[2] as string;
   if (row[3] !== '') out.ref = row[3] as string;
   out.action = row[4] as FirewallAction;
   out.priority = row[5] as number | null;
   if (row[6] !== '[]') out.products = JSON.parse(row[6] as string) as BypassProduct[];
-  if (row[13] === null) {
-    out.filter = { id: row[7] as string, deleted: true };
-  } else {
-    const filter = { id: row[7] as string, paused: row[10] === 1 } as FilterJson;
-    if (row[11] !== '') filter.description = row[11] as string;
-    if (row[12] !== '') filter.ref = row[12] as string;
-    filter.expression = row[13] as string;
-    if (row[14] === 1) filter.locked = true;
-    out.filter = filter;
-  }
+  out.filter = filter ?? { id: row[7] as string, deleted: true };
   out.created_on = row[8] as string;
   out.modified_on = row[9] as string;
   return out;

@@ -26,6 +26,11 @@ export function requestRestore(dir: string, pending: PendingRestore): void {
   renameSync(tmp, join(dir, PENDING));
 }
 
+/** Whether a restore waits for the next session, or was cut short by a crash (`applyRestore`). */
+export function hasPendingRestore(dir: string): boolean {
+  return existsSync(join(dir, PENDING));
+}
+
 /** The pending restore, if any. */
 export function pendingRestore(dir: string): PendingRestore | null {
   const file = join(dir, PENDING);
@@ -102,6 +107,9 @@ export function applyRestore(log: ChangeLog, dir: string, file: string, request:
     now,
   );
   log.sync();
-  clearPending(dir);
+  // The request goes only once the restore is done: until then it tells the next open (which
+  // finishes a cut-short restore from its record) that the log must be read before SQLite opens
+  // the file (`pitr.ts` reads it lazily otherwise).
   finishRestore(log, file, record, now);
+  clearPending(dir);
 }
