@@ -6,6 +6,7 @@
  * without `renamed_from`), and simplified-flow filters that are only removed later. The plan says
  * so before apply instead of failing halfway.
  */
+import type { DesiredFilter } from '../manifest/index.js';
 import { desiredKey } from './canonical.js';
 import type { Change } from './change.js';
 import { finding } from './finding.js';
@@ -15,7 +16,7 @@ import type { LiveFilter } from './live.js';
 /** Live filters by the equivalence key of their expression (the service's duplicate check compares meaning). */
 function byKey(ctx: FirewallContext): Map<string, LiveFilter[]> {
   const out = new Map<string, LiveFilter[]>();
-  for (const l of ctx.match.liveFilters.values()) {
+  for (const l of ctx.match.liveFilters) {
     const c = ctx.canon(l.expression);
     if (!c.ok) continue;
     const list = out.get(c.key);
@@ -45,11 +46,17 @@ function conflictMessage(ref: string, l: LiveFilter, ctx: FirewallContext): { co
   if (lref === '') {
     return { code: 'duplicate-expression', text: `${head} has the same expression but is not managed by zonewall, and the service refuses duplicates: adopt it with \`zonewall export\`, or plan with --prune to take it over` };
   }
-  const claimedBy = [...ctx.match.filters.entries()].find(([, m]) => m.live.id === l.id)?.[0];
+  const claimedBy = claimerOf(ctx, l);
   if (claimedBy !== undefined) {
-    return { code: 'duplicate-expression', text: `${head} ("${claimedBy}" in the manifest) keeps the same expression; the service refuses duplicates` };
+    return { code: 'duplicate-expression', text: `${head} ("${claimedBy.ref}" in the manifest) keeps the same expression; the service refuses duplicates` };
   }
   return { code: 'duplicate-expression', text: `${head} ("${lref}", deleted by this plan) has the same expression, and the service refuses duplicates before the old one is deleted: if "${ref}" is "${lref}" renamed, add \`renamed_from: ${lref}\`` };
+}
+
+/** The desired filter that matched a live filter. */
+function claimerOf(ctx: FirewallContext, l: LiveFilter): DesiredFilter | undefined {
+  const i = ctx.match.filters.findIndex((m) => m !== undefined && m.id === l.id);
+  return i < 0 ? undefined : ctx.desired.filters[i];
 }
 
 /** Findings for filters this plan creates whose expression the zone or the manifest already has. */
@@ -71,11 +78,11 @@ export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]
     for (const w of c.writes) {
       if (w.op !== 'filter.create') continue;
       const holders = (live.get(desiredKey(ctx.canon, w.body.expression)) ?? []).filter((l) => l.id !== c.id && holdsAtCreate(ctx, l));
-      const location = ctx.desiredFilters.get(c.ref)?.location;
+      const index = ctx.desiredFilterIndex.get(c.ref);
+      const location = index === undefined ? undefined : ctx.desired.filters[index]!.location;
       for (const l of holders) {
         // Two desired filters with one expression are reported once, above.
-        const claimer = [...ctx.match.filters.entries()].find(([, m]) => m.live.id === l.id)?.[0];
-        const claimerExpression = claimer === undefined ? undefined : ctx.desiredFilters.get(claimer)?.expression;
+        const claimerExpression = claimerOf(ctx, l)?.expression;
         if (claimerExpression !== undefined && desiredKey(ctx.canon, claimerExpression) === desiredKey(ctx.canon, w.body.expression)) continue;
         const { code, text } = conflictMessage(c.ref, l, ctx);
         ctx.findings.push(finding(code, text, { kind: 'filter', ref: c.ref, ...(location ? { location } : {}) }));
