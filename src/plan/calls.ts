@@ -40,6 +40,7 @@ export function estimateCalls(changes: readonly Change[], entrypoint: Entrypoint
   // Rule deletes that take their filter along go in batches of their own (one option per call).
   const takingFilter = new Map<PhaseName, number>();
   for (const c of changes) {
+    if (c.writes.length === 0) continue; // most changes of a large plan: no-ops (their list is frozen, slow to iterate)
     for (const w of c.writes) {
       objects.set(phaseOf(w), (objects.get(phaseOf(w)) ?? 0) + 1);
       if (w.op === 'firewall_rule.delete' && w.deleteFilterIfUnused === true) takingFilter.set(phaseOf(w), (takingFilter.get(phaseOf(w)) ?? 0) + 1);

@@ -61,28 +61,41 @@ export function phaseOf(write: Write): PhaseName {
 const kindOrder: Record<Change['kind'], number> = {
   filter: 0, firewall_rule: 1, custom_rule: 2, waf_package: 3, waf_group: 4, waf_rule: 5, managed_ruleset: 6, waf_migration: 7, page_rule: 8,
 };
+const kinds = Object.keys(kindOrder).length;
+
+const phaseRank = Object.fromEntries(PhaseNames.map((p, i) => [p, i])) as Record<PhaseName, number>;
 
 /** The rank of a change in apply order: the phase of its first write, entry-point changes at `entrypoint`. */
 function rank(c: Change): number {
   const first = c.writes[0];
-  if (first !== undefined) return PhaseNames.indexOf(phaseOf(first));
-  if (c.kind === 'managed_ruleset' || c.kind === 'waf_migration') return PhaseNames.indexOf('entrypoint');
-  if (c.kind === 'custom_rule') return PhaseNames.indexOf('custom_rules');
+  if (first !== undefined) return phaseRank[phaseOf(first)];
+  if (c.kind === 'managed_ruleset' || c.kind === 'waf_migration') return phaseRank.entrypoint;
+  if (c.kind === 'custom_rule') return phaseRank.custom_rules;
   // No write: no-ops and follows-rule deletions sit with their kind's deletions or updates.
-  return PhaseNames.indexOf(c.action === 'delete' ? 'filters.delete' : c.kind === 'filter' ? 'filters.update' : 'firewall_rules.update');
+  return phaseRank[c.action === 'delete' ? 'filters.delete' : c.kind === 'filter' ? 'filters.update' : 'firewall_rules.update'];
 }
 
 /**
  * Sorts changes into apply order: by phase, then kind, then ref. Stable, so the order of managed
- * rulesets within the entry point, and of custom rules within their phase, is kept.
+ * rulesets within the entry point, and of custom rules within their phase, is kept. Changes are
+ * put in buckets by phase and kind first (a plan has a few), so only refs are compared by a sort.
  */
 export function orderChanges(changes: readonly Change[]): Change[] {
-  const keyed = changes.map((c, i) => ({ c, i, r: rank(c) }));
-  keyed.sort((a, b) => a.r - b.r
-    || kindOrder[a.c.kind] - kindOrder[b.c.kind]
-    || (a.c.kind === 'managed_ruleset' || a.c.kind === 'custom_rule' ? a.i - b.i : compareText(a.c.ref, b.c.ref))
-    || compareText(a.c.id ?? '', b.c.id ?? ''));
-  return keyed.map((k) => k.c);
+  const buckets: (Change[] | undefined)[] = [];
+  for (const c of changes) (buckets[rank(c) * kinds + kindOrder[c.kind]] ??= []).push(c);
+  const out = new Array<Change>(changes.length);
+  let n = 0;
+  for (const bucket of buckets) {
+    if (bucket === undefined) continue;
+    const kind = bucket[0]!.kind;
+    if (kind !== 'managed_ruleset' && kind !== 'custom_rule') bucket.sort(byRefThenId);
+    for (const c of bucket) out[n++] = c;
+  }
+  return out;
+}
+
+function byRefThenId(a: Change, b: Change): number {
+  return compareText(a.ref, b.ref) || compareText(a.id ?? '', b.id ?? '');
 }
 
 function compareText(a: string, b: string): number {

@@ -37,13 +37,19 @@ function label(c: Change): string {
 }
 
 function deleteThreshold(changes: readonly Change[], settings: PlanSettings): Finding[] {
-  const managed = changes.filter((c) => counted.has(c.kind) && c.id !== undefined && (c.ref !== '' || c.reason === 'prune'));
-  const deletes = managed.filter((c) => c.action === 'delete');
-  if (managed.length < settings.minObjects || deletes.length * 100 <= managed.length * settings.deleteThreshold) return [];
-  const pct = Math.round((deletes.length * 100) / managed.length);
+  // Counted, not listed: a no-op plan at the quota has thousands of managed objects.
+  let managed = 0;
+  const deletes: Change[] = [];
+  for (const c of changes) {
+    if (!counted.has(c.kind) || c.id === undefined || (c.ref === '' && c.reason !== 'prune')) continue;
+    managed++;
+    if (c.action === 'delete') deletes.push(c);
+  }
+  if (managed < settings.minObjects || deletes.length * 100 <= managed * settings.deleteThreshold) return [];
+  const pct = Math.round((deletes.length * 100) / managed);
   const names = deletes.slice(0, 10).map(label).join(', ') + (deletes.length > 10 ? `, and ${deletes.length - 10} more` : '');
   return [finding('deletes-too-many',
-    `the plan deletes ${deletes.length} of ${managed.length} managed objects (${pct}%, more than the ${settings.deleteThreshold}% threshold): ${names}; apply with --force if this is intended, or raise --delete-threshold`)];
+    `the plan deletes ${deletes.length} of ${managed} managed objects (${pct}%, more than the ${settings.deleteThreshold}% threshold): ${names}; apply with --force if this is intended, or raise --delete-threshold`)];
 }
 
 function strings(v: AttributeValue | undefined): string[] {
