@@ -29,8 +29,15 @@ export function diffFirewall(
   prune: boolean,
 ): { changes: Change[]; unmanaged: UnmanagedObject[]; findings: Finding[] } {
   const match = matchFirewall(desired.filters, desired.firewallRules, live.filters, live.firewallRules, canon, prune);
-  const desiredFilterIndex = new Map<string, number>();
-  desired.filters.forEach((f, i) => desiredFilterIndex.set(f.ref, i));
+  // Made at the first lookup: rules in sync find their filter through their live rule (`diff-rules.ts`).
+  let byRef: Map<string, number> | undefined;
+  const desiredFilterIndex = (ref: string) => {
+    if (byRef === undefined) {
+      byRef = new Map();
+      desired.filters.forEach((f, i) => byRef!.set(f.ref, i));
+    }
+    return byRef.get(ref);
+  };
   const ctx: FirewallContext = {
     desired, live, canon, prune, match,
     findings: [],
@@ -91,11 +98,11 @@ function checkUnknownLocks(ctx: FirewallContext, changes: readonly Change[]): vo
 /** Marks the rule deletes whose filter this plan deletes too (or recreates) with `deleteFilterIfUnused`. */
 function deleteFiltersWithTheirRules(ctx: FirewallContext, changes: readonly Change[]): void {
   let going: Set<string> | undefined;
-  for (const c of changes) if (c.kind === 'filter' && c.action === 'delete' && c.id !== undefined) (going ??= new Set(ctx.recreateWithRule)).add(c.id);
+  changes.forEach((c) => { if (c.kind === 'filter' && c.action === 'delete' && c.id !== undefined) (going ??= new Set(ctx.recreateWithRule)).add(c.id); });
   going ??= ctx.recreateWithRule;
   if (going.size === 0) return;
   const filterOf = new Map(ctx.live.firewallRules.map((r) => [r.id, r.filter.id]));
   for (const c of changes) {
-    for (const w of c.writes) if (w.op === 'firewall_rule.delete' && going.has(filterOf.get(w.id) ?? '')) w.deleteFilterIfUnused = true;
+    if (c.writes.length > 0) for (const w of c.writes) if (w.op === 'firewall_rule.delete' && going.has(filterOf.get(w.id) ?? '')) w.deleteFilterIfUnused = true;
   }
 }

@@ -49,9 +49,9 @@ function pointsAt(l: LiveFirewallRule, target: string | null): boolean {
 }
 
 function sameProducts(d: DesiredFirewallRule, l: LiveFirewallRule): boolean {
-  const live = l.products ?? [];
+  const live = l.products;
+  if (live === undefined || live.length === 0) return d.products.length === 0;
   if (live.length !== d.products.length) return false;
-  if (live.length === 0) return true;
   const want = [...d.products].sort();
   return [...live].sort().every((p, i) => p === want[i]);
 }
@@ -62,15 +62,28 @@ function inSync(d: DesiredFirewallRule, l: LiveFirewallRule, target: string | nu
     && (l.description ?? '') === d.description && (l.ref ?? '') === d.ref && pointsAt(l, target) && sameProducts(d, l);
 }
 
+/**
+ * The position of the desired filter a rule uses. The live filter of a rule in sync is the one its
+ * desired filter claimed, found through the live filters' index by ref: a no-op plan needs no
+ * index of the desired filters.
+ */
+function filterIndexOf(ctx: FirewallContext, d: DesiredFirewallRule, l: LiveFirewallRule | undefined): number | undefined {
+  if (l !== undefined && !('deleted' in l.filter)) {
+    const k = ctx.match.claimantOf(l.filter.id, l.filter.ref);
+    if (k >= 0 && ctx.desired.filters[k]!.ref === d.filterRef) return k;
+  }
+  return ctx.desiredFilterIndex(d.filterRef);
+}
+
 function diffRule(ctx: FirewallContext, d: DesiredFirewallRule, i: number): Change | undefined {
-  const filterIndex = ctx.desiredFilterIndex.get(d.filterRef);
+  const l = ctx.match.rules[i];
+  const filterIndex = filterIndexOf(ctx, d, l);
   if (filterIndex === undefined) {
     ctx.findings.push(finding('missing-filter', `firewall rule "${d.ref}" uses filter "${d.filterRef}", which the manifest does not declare`,
       { kind: 'firewall_rule', ref: d.ref, location: d.location }));
     return undefined;
   }
   const target = ctx.filterTarget[filterIndex]!;
-  const l = ctx.match.rules[i];
   if (l === undefined) {
     const after = desiredRuleAttributes(d);
     return { kind: 'firewall_rule', action: 'create', reason: 'new', ref: d.ref, before: null, after,

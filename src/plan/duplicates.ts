@@ -62,7 +62,7 @@ function claimerOf(ctx: FirewallContext, l: LiveFilter): DesiredFilter | undefin
 /** Findings for filters this plan creates whose expression the zone or the manifest already has. */
 export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]): void {
   const seen = new Map<string, string>();
-  for (const d of ctx.desired.filters) {
+  ctx.desired.filters.forEach((d) => {
     const key = desiredKey(ctx.canon, d.expression);
     const other = seen.get(key);
     if (other !== undefined) {
@@ -70,7 +70,7 @@ export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]
         `filters "${other}" and "${d.ref}" have the same expression; the service refuses duplicates: share one filter between the rules`,
         { kind: 'filter', ref: d.ref, location: d.location }));
     } else seen.set(key, d.ref);
-  }
+  });
   const creates = changes.filter((c) => c.kind === 'filter' && c.writes.some((w) => w.op === 'filter.create'));
   if (creates.length === 0) return;
   const live = byKey(ctx);
@@ -78,7 +78,7 @@ export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]
     for (const w of c.writes) {
       if (w.op !== 'filter.create') continue;
       const holders = (live.get(desiredKey(ctx.canon, w.body.expression)) ?? []).filter((l) => l.id !== c.id && holdsAtCreate(ctx, l));
-      const index = ctx.desiredFilterIndex.get(c.ref);
+      const index = ctx.desiredFilterIndex(c.ref);
       const location = index === undefined ? undefined : ctx.desired.filters[index]!.location;
       for (const l of holders) {
         // Two desired filters with one expression are reported once, above.

@@ -19,8 +19,8 @@ export interface FirewallContext {
   prune: boolean;
   match: FirewallMatching;
   findings: Finding[];
-  /** Desired filter positions by ref. */
-  desiredFilterIndex: Map<string, number>;
+  /** The position of the desired filter with this ref. */
+  desiredFilterIndex(ref: string): number | undefined;
   /**
    * Per desired filter (same position), where it will be once the filter phases ran: the id of the
    * live filter it keeps, or null when this plan creates it (rules then name it by ref).

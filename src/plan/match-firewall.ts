@@ -35,6 +35,11 @@ export interface FirewallMatching {
   claimedFilters: Uint8Array;
   /** A live filter by id. */
   liveFilter(id: string): LiveFilter | undefined;
+  /**
+   * The position of the desired filter that claimed the live filter with this id, found through
+   * the live filters holding `ref` (an embedded filter's ref); -1 when not found that way.
+   */
+  claimantOf(id: string, ref: string | undefined): number;
 }
 
 /** Positions of items by ref (items without a ref are left out); a list only for a ref two items share. */
@@ -97,18 +102,18 @@ function indexLiveFilters(list: readonly LiveFilter[], rules: readonly LiveFirew
   const byRef: RefIndex = new Map();
   list.forEach((f, i) => addRef(byRef, f.ref, i));
   let all: LiveFilter[] | undefined;
-  for (const r of rules) {
+  rules.forEach((r) => {
     const f = r.filter;
-    if ('deleted' in f) continue;
+    if ('deleted' in f) return;
     const held = f.ref === undefined ? undefined : byRef.get(f.ref);
-    if (held !== undefined && holdsId(held, all ?? list, f.id)) continue;
+    if (held !== undefined && holdsId(held, all ?? list, f.id)) return;
     const byId = ids.get(all ?? list);
-    if (byId.has(f.id)) continue;
+    if (byId.has(f.id)) return;
     all ??= [...list];
     byId.set(f.id, all.length);
     addRef(byRef, f.ref, all.length);
     all.push(f);
-  }
+  });
   return { all: all ?? list, byRef };
 }
 
@@ -133,6 +138,8 @@ interface FilterClaims {
   filters: (LiveFilter | undefined)[];
   via: (MatchVia | undefined)[];
   claimed: Uint8Array;
+  /** Per live filter: the position of the desired filter that claimed it, -1 for none. */
+  claimant: Int32Array;
   all: readonly LiveFilter[];
   /** Desired filters not matched yet. */
   left: number;
@@ -142,6 +149,7 @@ function claimFilter(m: FilterClaims, i: number, j: number, via: MatchVia): void
   m.filters[i] = m.all[j];
   m.via[i] = via;
   m.claimed[j] = 1;
+  m.claimant[j] = i;
   m.left--;
 }
 
@@ -161,7 +169,7 @@ export function matchFirewall(
   const ids = new LazyIds();
   const { all, byRef } = indexLiveFilters(liveFilterList, liveRules, ids);
   const n = desiredFilters.length;
-  const m: FilterClaims = { filters: new Array<LiveFilter | undefined>(n).fill(undefined), via: new Array<MatchVia | undefined>(n).fill(undefined), claimed: new Uint8Array(all.length), all, left: n };
+  const m: FilterClaims = { filters: new Array<LiveFilter | undefined>(n).fill(undefined), via: new Array<MatchVia | undefined>(n).fill(undefined), claimed: new Uint8Array(all.length), claimant: new Int32Array(all.length).fill(-1), all, left: n };
   // Among live filters sharing a ref, prefer the one the desired filter's rules already use, then a
   // PUT-able one. Computed only when there is a tie (rare), so large plans pay nothing for it.
   const usedBy = (ref: string) => new Set(desiredRules.flatMap((r, i) => (r.filterRef === ref && rules[i] !== undefined ? [rules[i].filter.id] : [])));
@@ -169,14 +177,15 @@ export function matchFirewall(
     let used: Set<string> | undefined;
     return (j: number) => ((used ??= usedBy(d.ref)).has(all[j]!.id) ? 0 : all[j]!.locked === true ? 2 : 1);
   };
+  const pickFor = (d: DesiredFilter, held: number | number[] | undefined) => pick(held, m.claimed, Array.isArray(held) ? prefer(d) : undefined);
   desiredFilters.forEach((d, i) => {
-    const j = pick(byRef.get(d.ref), m.claimed, prefer(d));
+    const j = pickFor(d, byRef.get(d.ref));
     if (j >= 0) claimFilter(m, i, j, 'ref');
   });
   if (m.left > 0) {
     desiredFilters.forEach((d, i) => {
       if (m.filters[i] !== undefined || d.renamedFrom === undefined) return;
-      const j = pick(byRef.get(d.renamedFrom), m.claimed, prefer(d));
+      const j = pickFor(d, byRef.get(d.renamedFrom));
       if (j >= 0) claimFilter(m, i, j, 'renamed');
     });
   }
@@ -187,7 +196,13 @@ export function matchFirewall(
     const j = ids.get(all).get(id);
     return j === undefined ? undefined : all[j];
   };
-  return { rules, filters: m.filters, filterVia: m.via, claimedRules, liveFilters: all, claimedFilters: m.claimed, liveFilter };
+  const claimantOf = (id: string, ref: string | undefined) => {
+    const held = ref === undefined ? undefined : byRef.get(ref);
+    if (held === undefined) return -1;
+    const j = typeof held === 'number' ? held : held.find((k) => all[k]!.id === id) ?? -1;
+    return j >= 0 && all[j]!.id === id ? m.claimant[j]! : -1;
+  };
+  return { rules, filters: m.filters, filterVia: m.via, claimedRules, liveFilters: all, claimedFilters: m.claimed, liveFilter, claimantOf };
 }
 
 /** Inline filters that no ref matched: the live filter their rule's live match uses. */

@@ -81,16 +81,15 @@ function rank(c: Change): number {
  * put in buckets by phase and kind first (a plan has a few), so only refs are compared by a sort.
  */
 export function orderChanges(changes: readonly Change[]): Change[] {
-  const buckets: (Change[] | undefined)[] = [];
-  for (const c of changes) (buckets[rank(c) * kinds + kindOrder[c.kind]] ??= []).push(c);
+  const buckets: Change[][] = []; // sparse: forEach skips the phases and kinds without changes
+  changes.forEach((c) => { (buckets[rank(c) * kinds + kindOrder[c.kind]] ??= []).push(c); });
   const out = new Array<Change>(changes.length);
   let n = 0;
-  for (const bucket of buckets) {
-    if (bucket === undefined) continue;
+  buckets.forEach((bucket) => {
     const kind = bucket[0]!.kind;
     if (kind !== 'managed_ruleset' && kind !== 'custom_rule') bucket.sort(byRefThenId);
-    for (const c of bucket) out[n++] = c;
-  }
+    bucket.forEach((c) => { out[n++] = c; });
+  });
   return out;
 }
 

@@ -83,7 +83,7 @@ export interface Plan {
 /** The summary counts of a list of changes. */
 export function summarize(changes: readonly Change[]): PlanSummary {
   const summary: PlanSummary = { add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0 };
-  for (const c of changes) summary[countedAs[c.action]]++;
+  changes.forEach((c) => { summary[countedAs[c.action]]++; });
   return summary;
 }
 

@@ -22,7 +22,7 @@ import type { CustomRulesWrite, Write } from './write.js';
 function writesOf(changes: readonly Change[], kind: Change['kind']): Write[] {
   const out: Write[] = [];
   // No-op changes (most of a large plan) write nothing, and their frozen list is slow to iterate.
-  for (const c of changes) if (c.kind === kind && c.writes.length > 0) for (const w of c.writes) out.push(w);
+  changes.forEach((c) => { if (c.kind === kind && c.writes.length > 0) out.push(...c.writes); });
   return out;
 }
 
