@@ -91,7 +91,7 @@ function diffFilter(ctx: FirewallContext, d: DesiredFilter, i: number): Change {
     writes: [{ op: 'filter.create', body: filterBody(d) }], note };
 }
 
-/** Changes of every filter the manifest declares, added to `out`. */
-export function diffDesiredFilters(ctx: FirewallContext, out: Change[]): void {
-  ctx.desired.filters.forEach((d, i) => out.push(diffFilter(ctx, d, i)));
+/** Changes of every filter the manifest declares. */
+export function diffDesiredFilters(ctx: FirewallContext): Change[] {
+  return ctx.desired.filters.map((d, i) => diffFilter(ctx, d, i));
 }

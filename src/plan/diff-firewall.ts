@@ -49,10 +49,9 @@ export function diffFirewall(
   };
   const unmanaged: UnmanagedObject[] = [];
   // In this order: filters, rules, then the live rules and filters the manifest no longer has.
-  const changes: Change[] = [];
-  diffDesiredFilters(ctx, changes);
+  const filterChanges = diffDesiredFilters(ctx);
   recreateRulesOfDroppedLockedFilters(ctx);
-  diffDesiredRules(ctx, changes);
+  const changes = filterChanges.concat(diffDesiredRules(ctx));
   const keptRules = diffLeftoverRules(ctx, changes, unmanaged);
   diffLeftoverFilters(ctx, keptRules, changes, unmanaged);
   checkDuplicates(ctx, changes);

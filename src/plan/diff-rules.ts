@@ -108,12 +108,10 @@ function diffRule(ctx: FirewallContext, d: DesiredFirewallRule, i: number): Chan
     writes: [{ op: 'firewall_rule.update', id: l.id, body }] };
 }
 
-/** Changes of every firewall rule the manifest declares, added to `out`. */
-export function diffDesiredRules(ctx: FirewallContext, out: Change[]): void {
-  ctx.desired.firewallRules.forEach((d, i) => {
-    const c = diffRule(ctx, d, i);
-    if (c !== undefined) out.push(c);
-  });
+/** Changes of every firewall rule the manifest declares (none for a rule whose filter is missing). */
+export function diffDesiredRules(ctx: FirewallContext): Change[] {
+  const changes = ctx.desired.firewallRules.map((d, i) => diffRule(ctx, d, i));
+  return changes.includes(undefined) ? changes.filter((c) => c !== undefined) : changes as Change[];
 }
 
 /** A one-line summary of a live rule for the unmanaged list. */

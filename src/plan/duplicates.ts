@@ -12,6 +12,7 @@ import type { Change } from './change.js';
 import { finding } from './finding.js';
 import type { FirewallContext } from './firewall-context.js';
 import type { LiveFilter } from './live.js';
+import type { Write } from './write.js';
 
 /** Live filters by the equivalence key of their expression (the service's duplicate check compares meaning). */
 function byKey(ctx: FirewallContext): Map<string, LiveFilter[]> {
@@ -53,6 +54,8 @@ function conflictMessage(ref: string, l: LiveFilter, ctx: FirewallContext): { co
   return { code: 'duplicate-expression', text: `${head} ("${lref}", deleted by this plan) has the same expression, and the service refuses duplicates before the old one is deleted: if "${ref}" is "${lref}" renamed, add \`renamed_from: ${lref}\`` };
 }
 
+const isFilterCreate = (w: Write) => w.op === 'filter.create';
+
 /** The desired filter that matched a live filter. */
 function claimerOf(ctx: FirewallContext, l: LiveFilter): DesiredFilter | undefined {
   const i = ctx.match.filters.findIndex((m) => m !== undefined && m.id === l.id);
@@ -71,7 +74,7 @@ export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]
         { kind: 'filter', ref: d.ref, location: d.location }));
     } else seen.set(key, d.ref);
   });
-  const creates = changes.filter((c) => c.kind === 'filter' && c.writes.some((w) => w.op === 'filter.create'));
+  const creates = changes.filter((c) => c.kind === 'filter' && c.writes.some(isFilterCreate));
   if (creates.length === 0) return;
   const live = byKey(ctx);
   for (const c of creates) {

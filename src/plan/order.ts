@@ -77,18 +77,29 @@ function rank(c: Change): number {
 
 /**
  * Sorts changes into apply order: by phase, then kind, then ref. Stable, so the order of managed
- * rulesets within the entry point, and of custom rules within their phase, is kept. Changes are
- * put in buckets by phase and kind first (a plan has a few), so only refs are compared by a sort.
+ * rulesets within the entry point, and of custom rules within their phase, is kept. A counting
+ * sort puts the changes in place by phase and kind (a plan has a few such buckets), then each
+ * bucket is sorted by ref: no keyed copies of thousands of changes.
  */
 export function orderChanges(changes: readonly Change[]): Change[] {
-  const buckets: Change[][] = []; // sparse: forEach skips the phases and kinds without changes
-  changes.forEach((c) => { (buckets[rank(c) * kinds + kindOrder[c.kind]] ??= []).push(c); });
+  const keys = new Uint8Array(changes.length); // bucket of each change: phase * kinds + kind (< 99)
+  const ends = new Array<number>(PhaseNames.length * kinds).fill(0); // bucket sizes, then offsets
+  changes.forEach((c, i) => {
+    const k = rank(c) * kinds + kindOrder[c.kind];
+    keys[i] = k;
+    ends[k]!++;
+  });
+  let at = 0;
+  ends.forEach((n, k) => { ends[k] = at; at += n; }); // where each bucket starts; once filled, where it ends
   const out = new Array<Change>(changes.length);
-  let n = 0;
-  buckets.forEach((bucket) => {
-    const kind = bucket[0]!.kind;
-    if (kind !== 'managed_ruleset' && kind !== 'custom_rule') bucket.sort(byRefThenId);
-    bucket.forEach((c) => { out[n++] = c; });
+  changes.forEach((c, i) => { out[ends[keys[i]!]!++] = c; });
+  let start = 0;
+  ends.forEach((end) => {
+    const kind = out[start]?.kind;
+    if (end - start > 1 && kind !== 'managed_ruleset' && kind !== 'custom_rule') {
+      out.slice(start, end).sort(byRefThenId).forEach((c, i) => { out[start + i] = c; });
+    }
+    start = end;
   });
   return out;
 }
