@@ -10,8 +10,9 @@
  * this plan anyway, and creating the new one first would be refused as a duplicate.
  *
  * Results are kept by position (desired refs are unique: they are the manifest's keys), and the
- * indexes a no-op plan does not need (live filters by id, desired rules by filter) are built only
- * when a step asks for them: at the enterprise quota each is a map of a thousand entries per zone.
+ * indexes a no-op plan does not need (live rules by ref while the zone lists them in the manifest's
+ * order, live filters by id, desired rules by filter) are built only when a step asks for them: at
+ * the enterprise quota each is a map of a thousand entries per zone.
  */
 import type { DesiredFilter, DesiredFirewallRule } from '../manifest/index.js';
 import { desiredKey, type Canonicalizer } from './canonical.js';
@@ -51,10 +52,6 @@ function addRef(index: RefIndex, ref: string | undefined, i: number): void {
   if (held === undefined) index.set(ref, i);
   else if (typeof held === 'number') index.set(ref, [held, i]);
   else held.push(i);
-}
-
-function holds(held: number | number[] | undefined, i: number): boolean {
-  return held === i || (Array.isArray(held) && held.includes(i));
 }
 
 /** The first position not yet claimed (-1: none), preferring those `rank` ranks lower. */
@@ -124,6 +121,7 @@ function holdsId(held: number | number[], items: readonly LiveFilter[], id: stri
 /** Positions of live filters by id, made at the first lookup (a no-op plan makes none). */
 class LazyIds {
   #byId: Map<string, number> | undefined;
+  /** The index; `items` are the live filters known when it is first asked for. */
   get(items: readonly LiveFilter[]): Map<string, number> {
     if (this.#byId === undefined) {
       this.#byId = new Map();
@@ -169,7 +167,14 @@ export function matchFirewall(
   const ids = new LazyIds();
   const { all, byRef } = indexLiveFilters(liveFilterList, liveRules, ids);
   const n = desiredFilters.length;
-  const m: FilterClaims = { filters: new Array<LiveFilter | undefined>(n).fill(undefined), via: new Array<MatchVia | undefined>(n).fill(undefined), claimed: new Uint8Array(all.length), claimant: new Int32Array(all.length).fill(-1), all, left: n };
+  const m: FilterClaims = {
+    filters: new Array<LiveFilter | undefined>(n).fill(undefined),
+    via: new Array<MatchVia | undefined>(n).fill(undefined),
+    claimed: new Uint8Array(all.length),
+    claimant: new Int32Array(all.length).fill(-1),
+    all,
+    left: n,
+  };
   // Among live filters sharing a ref, prefer the one the desired filter's rules already use, then a
   // PUT-able one. Computed only when there is a tie (rare), so large plans pay nothing for it.
   const usedBy = (ref: string) => new Set(desiredRules.flatMap((r, i) => (r.filterRef === ref && rules[i] !== undefined ? [rules[i].filter.id] : [])));
