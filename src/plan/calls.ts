@@ -39,12 +39,15 @@ export function estimateCalls(changes: readonly Change[], entrypoint: Entrypoint
   const objects = new Map<PhaseName, number>();
   // Rule deletes that take their filter along go in batches of their own (one option per call).
   const takingFilter = new Map<PhaseName, number>();
-  for (const c of changes) {
+  // forEach: a plan is diffed once, and a for...of over its thousands of changes allocates an
+  // iterator result per change until the loop is optimised. No-op changes (most) write nothing.
+  changes.forEach((c) => {
+    if (c.writes.length === 0) return;
     for (const w of c.writes) {
       objects.set(phaseOf(w), (objects.get(phaseOf(w)) ?? 0) + 1);
       if (w.op === 'firewall_rule.delete' && w.deleteFilterIfUnused === true) takingFilter.set(phaseOf(w), (takingFilter.get(phaseOf(w)) ?? 0) + 1);
     }
-  }
+  });
   if (entrypoint !== null) objects.set('entrypoint', 1);
   if (customRules !== null) objects.set('custom_rules', customRules.strategy === 'put' ? 1 : customRules.ops.length);
   const phases: PhaseCalls[] = [];

@@ -21,12 +21,17 @@ export type Canonicalizer = (source: string) => CanonicalResult;
  * same default phase): the formatter is a fixed point of itself (`format(parse(format(e)))` is
  * `format(e)`, a property test of `src/expr`), so a live expression written as zonewall wrote it
  * is known canonical without parsing it again: the common case of a no-op plan. Only texts without a
- * set literal are seeded: their equivalence key is the text itself (see `desiredKey`).
+ * set literal are seeded: their equivalence key is the text itself (see `desiredKey`). The memo is
+ * seeded at the first call: a no-op plan of filters compares equal texts first (`sameMeaningSeeded`)
+ * and may never call it.
  */
 export function createCanonicalizer(canonical: Iterable<string> = []): Canonicalizer {
-  const memo = new Map<string, CanonicalResult>();
-  for (const text of canonical) if (!text.includes('{')) memo.set(text, { ok: true, canonical: text, key: text });
+  let memo: Map<string, CanonicalResult> | undefined;
   return (source) => {
+    if (memo === undefined) {
+      memo = new Map();
+      for (const text of canonical) if (!text.includes('{')) memo.set(text, { ok: true, canonical: text, key: text });
+    }
     let r = memo.get(source);
     if (r === undefined) {
       try {
@@ -59,6 +64,15 @@ export function sameMeaning(c: Canonicalizer, live: string, desired: string): bo
   const r = c(live);
   if (!r.ok) return false;
   return r.canonical === desired || r.key === desiredKey(c, desired);
+}
+
+/**
+ * `sameMeaning` for a desired text that seeded `c` (`createCanonicalizer`): a live text equal to it
+ * means the same without a look-up, as the seeded memo would say (texts with a set literal are not
+ * seeded: they are compared as `sameMeaning` does, which reports those that do not parse).
+ */
+export function sameMeaningSeeded(c: Canonicalizer, live: string, desired: string): boolean {
+  return (live === desired && !desired.includes('{')) || sameMeaning(c, live, desired);
 }
 
 /**

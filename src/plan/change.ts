@@ -95,11 +95,20 @@ export interface Change {
 }
 
 /**
+ * The empty `changed` and `writes` lists of every no-op change: one frozen array, never written to
+ * (a write throws). Iterating a frozen array with `for...of` allocates, so hot loops over a plan's
+ * writes skip changes without any.
+ */
+const nothing = Object.freeze([]) as unknown as never[];
+
+/**
  * A no-op change. Its attributes are left out (null): a zone at the enterprise quota has thousands
- * of them, and nobody reviews what did not change.
+ * of them, and nobody reviews what did not change. They share their empty lists (frozen).
  */
 export function noOpChange(kind: ResourceKind, ref: string, id: string | undefined): Change {
-  return { kind, action: 'no-op', reason: 'in-sync', ref, ...(id !== undefined ? { id } : {}), before: null, after: null, changed: [], writes: [] };
+  return id !== undefined
+    ? { kind, action: 'no-op', reason: 'in-sync', ref, id, before: null, after: null, changed: nothing, writes: nothing }
+    : { kind, action: 'no-op', reason: 'in-sync', ref, before: null, after: null, changed: nothing, writes: nothing };
 }
 
 /** Names of the attributes whose values differ between `before` and `after`. */

@@ -7,7 +7,7 @@
  * case where a rule's id changes.
  */
 import type { DesiredFilter } from '../manifest/index.js';
-import { sameMeaning } from './canonical.js';
+import { sameMeaning, sameMeaningSeeded } from './canonical.js';
 import { changedAttributes, noOpChange, type Change, type ChangeReason } from './change.js';
 import { finding } from './finding.js';
 import {
@@ -16,7 +16,7 @@ import {
   type FirewallContext,
 } from './firewall-context.js';
 import type { FilterBody, LiveFilter } from './live.js';
-import type { Matched } from './match-firewall.js';
+import type { MatchVia } from './match-firewall.js';
 
 /** The body of a filter write. */
 export function filterBody(d: DesiredFilter): FilterBody {
@@ -43,47 +43,47 @@ function filterDifferences(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter
 function inSync(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter): boolean {
   if (l.paused !== d.paused || (l.description ?? '') !== d.description) return false;
   if (l.locked !== true && (l.ref ?? '') !== d.ref) return false;
-  return sameMeaning(ctx.canon, l.expression, d.expression);
+  return sameMeaningSeeded(ctx.canon, l.expression, d.expression);
 }
 
-function updateReason(m: Matched<LiveFilter>, changed: string[]): ChangeReason {
-  if (m.via === 'adopted') return 'adopted';
+function updateReason(via: MatchVia | undefined, changed: string[]): ChangeReason {
+  if (via === 'adopted') return 'adopted';
   return changed.includes('ref') ? 'renamed' : 'changed';
 }
 
-/** The change of one desired filter; records where the filter will be for the rules. */
-function diffFilter(ctx: FirewallContext, d: DesiredFilter): Change {
-  const m = ctx.match.filters.get(d.ref);
-  if (m === undefined) {
+/** The change of the desired filter at `i`; records where the filter will be for the rules. */
+function diffFilter(ctx: FirewallContext, d: DesiredFilter, i: number): Change {
+  const l = ctx.match.filters[i];
+  const via = ctx.match.filterVia[i];
+  if (l === undefined) {
     const after = desiredFilterAttributes(d);
-    ctx.filterTarget.set(d.ref, { ref: d.ref });
+    ctx.filterTarget[i] = null;
     return { kind: 'filter', action: 'create', reason: 'new', ref: d.ref, before: null, after,
       changed: Object.keys(after), writes: [{ op: 'filter.create', body: filterBody(d) }] };
   }
-  const l = m.live;
   if (inSync(ctx, d, l)) {
-    ctx.filterTarget.set(d.ref, { id: l.id });
+    ctx.filterTarget[i] = l.id;
     return noOpChange('filter', d.ref, l.id);
   }
   const base = { kind: 'filter' as const, ref: d.ref, id: l.id, before: liveFilterAttributes(l, ctx.canon, d.expression), after: desiredFilterAttributes(d) };
   const changed = filterDifferences(ctx, d, l);
   if (l.locked !== true) {
-    ctx.filterTarget.set(d.ref, { id: l.id });
+    ctx.filterTarget[i] = l.id;
     if (changed.includes('expression')) ctx.expressionFreed.add(l.id);
-    return { ...base, action: 'update', reason: updateReason(m, changed), changed,
+    return { ...base, action: 'update', reason: updateReason(via, changed), changed,
       writes: [{ op: 'filter.update', id: l.id, body: filterBody(d) }] };
   }
   const sameExpression = !changed.includes('expression');
-  if (sameExpression && m.via === 'adopted') {
+  if (sameExpression && via === 'adopted') {
     // The quota case's filter has no rule yet, so nothing can recreate it now: the rule is created
     // on it, and the next plan recreates both with these settings.
-    ctx.filterTarget.set(d.ref, { id: l.id });
+    ctx.filterTarget[i] = l.id;
     ctx.findings.push(finding('locked-filter-orphan',
       `filter "${d.ref}" (id ${l.id}) was created by the simplified flow without its rule; its ${changed.join(' and ')} cannot change until the rule exists: the next plan recreates both`,
       { kind: 'filter', ref: d.ref, location: d.location }));
     return noOpChange('filter', d.ref, l.id);
   }
-  ctx.filterTarget.set(d.ref, { ref: d.ref });
+  ctx.filterTarget[i] = null;
   ctx.replacedFilters.add(d.ref);
   ctx.recreateWithRule.add(l.id);
   const note = 'created by the simplified flow, which cannot be changed or deleted through the filters API: its rule is deleted first with delete_filter_if_unused (so the filter goes with it), and both are created again';
@@ -93,5 +93,5 @@ function diffFilter(ctx: FirewallContext, d: DesiredFilter): Change {
 
 /** Changes of every filter the manifest declares. */
 export function diffDesiredFilters(ctx: FirewallContext): Change[] {
-  return ctx.desired.filters.map((d) => diffFilter(ctx, d));
+  return ctx.desired.filters.map((d, i) => diffFilter(ctx, d, i));
 }

@@ -29,22 +29,31 @@ export function diffFirewall(
   prune: boolean,
 ): { changes: Change[]; unmanaged: UnmanagedObject[]; findings: Finding[] } {
   const match = matchFirewall(desired.filters, desired.firewallRules, live.filters, live.firewallRules, canon, prune);
+  // Made at the first lookup: rules in sync find their filter through their live rule (`diff-rules.ts`).
+  let byRef: Map<string, number> | undefined;
+  const desiredFilterIndex = (ref: string) => {
+    if (byRef === undefined) {
+      byRef = new Map();
+      desired.filters.forEach((f, i) => byRef!.set(f.ref, i));
+    }
+    return byRef.get(ref);
+  };
   const ctx: FirewallContext = {
     desired, live, canon, prune, match,
     findings: [],
-    desiredFilters: new Map(desired.filters.map((f) => [f.ref, f])),
-    filterTarget: new Map(),
+    desiredFilterIndex,
+    filterTarget: new Array<string | null>(desired.filters.length).fill(null),
     replacedFilters: new Set(),
     recreateWithRule: new Set(),
     expressionFreed: new Set(),
   };
   const unmanaged: UnmanagedObject[] = [];
+  // In this order: filters, rules, then the live rules and filters the manifest no longer has.
   const filterChanges = diffDesiredFilters(ctx);
   recreateRulesOfDroppedLockedFilters(ctx);
-  const ruleChanges = diffDesiredRules(ctx);
-  const leftoverRules = diffLeftoverRules(ctx, unmanaged);
-  const leftoverFilters = diffLeftoverFilters(ctx, leftoverRules.kept, unmanaged);
-  const changes = [...filterChanges, ...ruleChanges, ...leftoverRules.changes, ...leftoverFilters];
+  const changes = filterChanges.concat(diffDesiredRules(ctx));
+  const keptRules = diffLeftoverRules(ctx, changes, unmanaged);
+  diffLeftoverFilters(ctx, keptRules, changes, unmanaged);
   checkDuplicates(ctx, changes);
   deleteFiltersWithTheirRules(ctx, changes);
   checkUnknownLocks(ctx, changes);
@@ -57,12 +66,13 @@ export function diffFirewall(
  * `delete_filter_if_unused` and created again instead.
  */
 function recreateRulesOfDroppedLockedFilters(ctx: FirewallContext): void {
+  const { liveFilters, claimedFilters, claimedRules } = ctx.match;
   const dropped = new Set<string>();
-  for (const l of ctx.match.liveFilters.values()) if (l.locked === true && !ctx.match.claimedFilters.has(l.id)) dropped.add(l.id);
+  liveFilters.forEach((l, j) => { if (l.locked === true && claimedFilters[j] === 0) dropped.add(l.id); });
   if (dropped.size === 0) return;
-  for (const r of ctx.live.firewallRules) {
-    if (!('deleted' in r.filter) && dropped.has(r.filter.id) && ctx.match.claimedRules.has(r.id)) ctx.recreateWithRule.add(r.filter.id);
-  }
+  ctx.live.firewallRules.forEach((r, j) => {
+    if (!('deleted' in r.filter) && dropped.has(r.filter.id) && claimedRules[j] === 1) ctx.recreateWithRule.add(r.filter.id);
+  });
 }
 
 /**
@@ -73,10 +83,11 @@ function recreateRulesOfDroppedLockedFilters(ctx: FirewallContext): void {
 function checkUnknownLocks(ctx: FirewallContext, changes: readonly Change[]): void {
   if (ctx.live.filterLocks !== 'unknown') return;
   for (const c of changes) {
-    if (c.kind !== 'filter' || c.id === undefined) continue;
+    if (c.kind !== 'filter' || c.id === undefined || c.writes.length === 0) continue;
     const verb = c.writes.some((w) => w.op === 'filter.update') ? 'update' : c.writes.some((w) => w.op === 'filter.delete') ? 'delete' : undefined;
-    const l = ctx.match.liveFilters.get(c.id);
-    if (verb === undefined || l === undefined || (l.ref ?? '') !== '') continue;
+    if (verb === undefined) continue;
+    const l = ctx.match.liveFilter(c.id);
+    if (l === undefined || (l.ref ?? '') !== '') continue;
     ctx.findings.push(finding('filter-lock-unknown',
       `filter ${c.ref !== '' ? `"${c.ref}" ` : ''}(id ${l.id}): the service does not say whether the simplified flow created it; if it did, the service refuses to ${verb} it (10104) and apply stops there: then write the filter inline under its rule`,
       { kind: 'filter', ...(c.ref !== '' ? { ref: c.ref } : {}) }));
@@ -85,11 +96,12 @@ function checkUnknownLocks(ctx: FirewallContext, changes: readonly Change[]): vo
 
 /** Marks the rule deletes whose filter this plan deletes too (or recreates) with `deleteFilterIfUnused`. */
 function deleteFiltersWithTheirRules(ctx: FirewallContext, changes: readonly Change[]): void {
-  const going = new Set(ctx.recreateWithRule);
-  for (const c of changes) if (c.kind === 'filter' && c.action === 'delete' && c.id !== undefined) going.add(c.id);
+  let going: Set<string> | undefined;
+  changes.forEach((c) => { if (c.kind === 'filter' && c.action === 'delete' && c.id !== undefined) (going ??= new Set(ctx.recreateWithRule)).add(c.id); });
+  going ??= ctx.recreateWithRule;
   if (going.size === 0) return;
   const filterOf = new Map(ctx.live.firewallRules.map((r) => [r.id, r.filter.id]));
   for (const c of changes) {
-    for (const w of c.writes) if (w.op === 'firewall_rule.delete' && going.has(filterOf.get(w.id) ?? '')) w.deleteFilterIfUnused = true;
+    if (c.writes.length > 0) for (const w of c.writes) if (w.op === 'firewall_rule.delete' && going.has(filterOf.get(w.id) ?? '')) w.deleteFilterIfUnused = true;
   }
 }

@@ -32,15 +32,15 @@ function deletion(ctx: FirewallContext, l: LiveFilter, reason: ChangeReason, wit
 }
 
 /**
- * Changes and unmanaged entries for the live filters nobody claimed. `keptRules` are the live
- * rules that stay untouched (unmanaged, not pruned).
+ * Changes (added to `changes`) and unmanaged entries for the live filters nobody claimed.
+ * `keptRules` are the live rules that stay untouched (unmanaged, not pruned).
  */
-export function diffLeftoverFilters(ctx: FirewallContext, keptRules: ReadonlySet<string>, unmanaged: UnmanagedObject[]): Change[] {
-  const changes: Change[] = [];
-  const leftover = [...ctx.match.liveFilters.values()].filter((l) => !ctx.match.claimedFilters.has(l.id));
-  if (leftover.length === 0) return changes;
+export function diffLeftoverFilters(ctx: FirewallContext, keptRules: ReadonlySet<string>, changes: Change[], unmanaged: UnmanagedObject[]): void {
+  const claimed = ctx.match.claimedFilters;
+  if (!claimed.includes(0)) return;
+  const leftover = ctx.match.liveFilters.filter((_, j) => claimed[j] === 0);
   const users = rulesByFilter(ctx);
-  const heldRefs = new Set([...ctx.match.filters.values()].map((m) => m.live.ref ?? ''));
+  const heldRefs = new Set(ctx.match.filters.flatMap((l) => (l === undefined ? [] : [l.ref ?? ''])));
   for (const l of leftover) {
     const ref = l.ref ?? '';
     const usedBy = users.get(l.id) ?? [];
@@ -73,5 +73,4 @@ export function diffLeftoverFilters(ctx: FirewallContext, keptRules: ReadonlySet
     }
     changes.push(deletion(ctx, l, reason, true));
   }
-  return changes;
 }

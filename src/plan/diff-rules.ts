@@ -10,6 +10,7 @@ import { changedAttributes, noOpChange, type Change, type ChangeReason } from '.
 import { finding } from './finding.js';
 import {
   desiredRuleAttributes,
+  filterPointer,
   liveRuleAttributes,
   type FirewallContext,
 } from './firewall-context.js';
@@ -42,38 +43,52 @@ function updateReason(ctx: FirewallContext, d: DesiredFirewallRule, changed: str
   return 'changed';
 }
 
-function pointsAt(l: LiveFirewallRule, target: FilterPointer): boolean {
-  return 'id' in target && !('deleted' in l.filter) && l.filter.id === target.id;
+/** Whether a live rule uses the filter a desired one will use (`target`: a live id, null when created). */
+function pointsAt(l: LiveFirewallRule, target: string | null): boolean {
+  return target !== null && !('deleted' in l.filter) && l.filter.id === target;
 }
 
 function sameProducts(d: DesiredFirewallRule, l: LiveFirewallRule): boolean {
-  const live = l.products ?? [];
+  const live = l.products;
+  if (live === undefined || live.length === 0) return d.products.length === 0;
   if (live.length !== d.products.length) return false;
-  if (live.length === 0) return true;
   const want = [...d.products].sort();
   return [...live].sort().every((p, i) => p === want[i]);
 }
 
 /** The fast path of large no-op plans: nothing differs (no attribute objects are built). */
-function inSync(d: DesiredFirewallRule, l: LiveFirewallRule, target: FilterPointer): boolean {
+function inSync(d: DesiredFirewallRule, l: LiveFirewallRule, target: string | null): boolean {
   return l.action === d.action && l.priority === d.priority && l.paused === d.paused
     && (l.description ?? '') === d.description && (l.ref ?? '') === d.ref && pointsAt(l, target) && sameProducts(d, l);
 }
 
-function diffRule(ctx: FirewallContext, d: DesiredFirewallRule): Change | undefined {
-  const target = ctx.filterTarget.get(d.filterRef);
-  if (target === undefined) {
+/**
+ * The position of the desired filter a rule uses. The live filter of a rule in sync is the one its
+ * desired filter claimed, found through the live filters' index by ref: a no-op plan needs no
+ * index of the desired filters.
+ */
+function filterIndexOf(ctx: FirewallContext, d: DesiredFirewallRule, l: LiveFirewallRule | undefined): number | undefined {
+  if (l !== undefined && !('deleted' in l.filter)) {
+    const k = ctx.match.claimantOf(l.filter.id, l.filter.ref);
+    if (k >= 0 && ctx.desired.filters[k]!.ref === d.filterRef) return k;
+  }
+  return ctx.desiredFilterIndex(d.filterRef);
+}
+
+function diffRule(ctx: FirewallContext, d: DesiredFirewallRule, i: number): Change | undefined {
+  const l = ctx.match.rules[i];
+  const filterIndex = filterIndexOf(ctx, d, l);
+  if (filterIndex === undefined) {
     ctx.findings.push(finding('missing-filter', `firewall rule "${d.ref}" uses filter "${d.filterRef}", which the manifest does not declare`,
       { kind: 'firewall_rule', ref: d.ref, location: d.location }));
     return undefined;
   }
-  const m = ctx.match.rules.get(d.ref);
-  if (m === undefined) {
+  const target = ctx.filterTarget[filterIndex]!;
+  if (l === undefined) {
     const after = desiredRuleAttributes(d);
     return { kind: 'firewall_rule', action: 'create', reason: 'new', ref: d.ref, before: null, after,
-      changed: Object.keys(after), writes: [{ op: 'firewall_rule.create', body: ruleBody(d, target) }] };
+      changed: Object.keys(after), writes: [{ op: 'firewall_rule.create', body: ruleBody(d, filterPointer(ctx, filterIndex)) }] };
   }
-  const l = m.live;
   const recreate = !('deleted' in l.filter) && ctx.recreateWithRule.has(l.filter.id);
   if (!recreate && inSync(d, l, target)) return noOpChange('firewall_rule', d.ref, l.id);
   const before = liveRuleAttributes(ctx, l);
@@ -82,7 +97,7 @@ function diffRule(ctx: FirewallContext, d: DesiredFirewallRule): Change | undefi
   if (pointsAt(l, target)) after.filter = before.filter!;
   const changed = changedAttributes(before, after);
   const base = { kind: 'firewall_rule' as const, ref: d.ref, id: l.id, before, after, changed };
-  const body = ruleBody(d, target, l);
+  const body = ruleBody(d, filterPointer(ctx, filterIndex), l);
   if (recreate) {
     return { ...base, action: 'replace', reason: 'recreated-with-filter',
       writes: [{ op: 'firewall_rule.delete', id: l.id, destroyFirst: true }, { op: 'firewall_rule.create', body }],
@@ -93,33 +108,29 @@ function diffRule(ctx: FirewallContext, d: DesiredFirewallRule): Change | undefi
     writes: [{ op: 'firewall_rule.update', id: l.id, body }] };
 }
 
-/** Changes of every firewall rule the manifest declares. */
+/** Changes of every firewall rule the manifest declares (none for a rule whose filter is missing). */
 export function diffDesiredRules(ctx: FirewallContext): Change[] {
-  const out: Change[] = [];
-  for (const d of ctx.desired.firewallRules) {
-    const c = diffRule(ctx, d);
-    if (c !== undefined) out.push(c);
-  }
-  return out;
+  const changes = ctx.desired.firewallRules.map((d, i) => diffRule(ctx, d, i));
+  return changes.includes(undefined) ? changes.filter((c) => c !== undefined) : changes as Change[];
 }
 
 /** A one-line summary of a live rule for the unmanaged list. */
 export function ruleSummary(ctx: FirewallContext, l: LiveFirewallRule): string {
-  const f = 'deleted' in l.filter ? undefined : ctx.match.liveFilters.get(l.filter.id);
+  const f = 'deleted' in l.filter ? undefined : ctx.match.liveFilter(l.filter.id);
   const what = f === undefined ? `filter ${l.filter.id}` : f.expression;
   return `${l.action}${l.paused ? ' (paused)' : ''} when ${what}${l.description ? ` — ${l.description}` : ''}`;
 }
 
 /**
- * Live rules no desired rule claimed: deleted when managed (or pruned), else listed as unmanaged.
- * Returns the changes and the ids of unmanaged rules that stay (their filters must stay too).
+ * Live rules no desired rule claimed: deleted when managed (or pruned; changes added to `changes`),
+ * else listed as unmanaged. Returns the ids of unmanaged rules that stay (their filters must stay too).
  */
-export function diffLeftoverRules(ctx: FirewallContext, unmanaged: UnmanagedObject[]): { changes: Change[]; kept: Set<string> } {
-  const changes: Change[] = [];
+export function diffLeftoverRules(ctx: FirewallContext, changes: Change[], unmanaged: UnmanagedObject[]): Set<string> {
   const kept = new Set<string>();
-  const leftover = ctx.live.firewallRules.filter((l) => !ctx.match.claimedRules.has(l.id));
-  if (leftover.length === 0) return { changes, kept };
-  const heldRefs = new Set([...ctx.match.rules.values()].map((m) => m.live.ref ?? ''));
+  const claimed = ctx.match.claimedRules;
+  if (!claimed.includes(0)) return kept;
+  const leftover = ctx.live.firewallRules.filter((_, j) => claimed[j] === 0);
+  const heldRefs = new Set(ctx.match.rules.flatMap((l) => (l === undefined ? [] : [l.ref ?? ''])));
   for (const l of leftover) {
     const ref = l.ref ?? '';
     if (ref === '' && !ctx.prune) {
@@ -143,5 +154,5 @@ export function diffLeftoverRules(ctx: FirewallContext, unmanaged: UnmanagedObje
     changes.push({ kind: 'firewall_rule', action: 'delete', reason, ref, id: l.id, before, after: null,
       changed: Object.keys(before), writes: [{ op: 'firewall_rule.delete', id: l.id, ...(destroyFirst ? { destroyFirst } : {}) }] });
   }
-  return { changes, kept };
+  return kept;
 }

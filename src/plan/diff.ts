@@ -65,7 +65,9 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
   const migration = diffMigration(desired, live);
   const pageRules = diffPageRules(desired, live, settings.prune);
   const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...custom.findings, ...managed.findings, ...previousWaf.findings, ...pageRules.findings, ...migration.findings];
-  const all: Change[] = [...firewall.changes, ...custom.changes, ...pageRules.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : [])];
+  // The firewall's list is this plan's own (thousands of changes at the quota): the rest join it.
+  const all: Change[] = firewall.changes;
+  all.push(...custom.changes, ...pageRules.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : []));
   const changes = orderChanges(all);
   // A migration step PUTs what `zonewall migrate --mode` PUTs (migration-body.ts), never the plain diff's body.
   const entrypoint = migration.write !== undefined ? migration.write : entrypointWrite(live, managed.rules);

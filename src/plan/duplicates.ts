@@ -6,16 +6,18 @@
  * without `renamed_from`), and simplified-flow filters that are only removed later. The plan says
  * so before apply instead of failing halfway.
  */
+import type { DesiredFilter } from '../manifest/index.js';
 import { desiredKey } from './canonical.js';
 import type { Change } from './change.js';
 import { finding } from './finding.js';
 import type { FirewallContext } from './firewall-context.js';
 import type { LiveFilter } from './live.js';
+import type { Write } from './write.js';
 
 /** Live filters by the equivalence key of their expression (the service's duplicate check compares meaning). */
 function byKey(ctx: FirewallContext): Map<string, LiveFilter[]> {
   const out = new Map<string, LiveFilter[]>();
-  for (const l of ctx.match.liveFilters.values()) {
+  for (const l of ctx.match.liveFilters) {
     const c = ctx.canon(l.expression);
     if (!c.ok) continue;
     const list = out.get(c.key);
@@ -45,17 +47,25 @@ function conflictMessage(ref: string, l: LiveFilter, ctx: FirewallContext): { co
   if (lref === '') {
     return { code: 'duplicate-expression', text: `${head} has the same expression but is not managed by zonewall, and the service refuses duplicates: adopt it with \`zonewall export\`, or plan with --prune to take it over` };
   }
-  const claimedBy = [...ctx.match.filters.entries()].find(([, m]) => m.live.id === l.id)?.[0];
+  const claimedBy = claimerOf(ctx, l);
   if (claimedBy !== undefined) {
-    return { code: 'duplicate-expression', text: `${head} ("${claimedBy}" in the manifest) keeps the same expression; the service refuses duplicates` };
+    return { code: 'duplicate-expression', text: `${head} ("${claimedBy.ref}" in the manifest) keeps the same expression; the service refuses duplicates` };
   }
   return { code: 'duplicate-expression', text: `${head} ("${lref}", deleted by this plan) has the same expression, and the service refuses duplicates before the old one is deleted: if "${ref}" is "${lref}" renamed, add \`renamed_from: ${lref}\`` };
+}
+
+const isFilterCreate = (w: Write) => w.op === 'filter.create';
+
+/** The desired filter that matched a live filter. */
+function claimerOf(ctx: FirewallContext, l: LiveFilter): DesiredFilter | undefined {
+  const i = ctx.match.filters.findIndex((m) => m !== undefined && m.id === l.id);
+  return i < 0 ? undefined : ctx.desired.filters[i];
 }
 
 /** Findings for filters this plan creates whose expression the zone or the manifest already has. */
 export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]): void {
   const seen = new Map<string, string>();
-  for (const d of ctx.desired.filters) {
+  ctx.desired.filters.forEach((d) => {
     const key = desiredKey(ctx.canon, d.expression);
     const other = seen.get(key);
     if (other !== undefined) {
@@ -63,19 +73,19 @@ export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]
         `filters "${other}" and "${d.ref}" have the same expression; the service refuses duplicates: share one filter between the rules`,
         { kind: 'filter', ref: d.ref, location: d.location }));
     } else seen.set(key, d.ref);
-  }
-  const creates = changes.filter((c) => c.kind === 'filter' && c.writes.some((w) => w.op === 'filter.create'));
+  });
+  const creates = changes.filter((c) => c.kind === 'filter' && c.writes.some(isFilterCreate));
   if (creates.length === 0) return;
   const live = byKey(ctx);
   for (const c of creates) {
     for (const w of c.writes) {
       if (w.op !== 'filter.create') continue;
       const holders = (live.get(desiredKey(ctx.canon, w.body.expression)) ?? []).filter((l) => l.id !== c.id && holdsAtCreate(ctx, l));
-      const location = ctx.desiredFilters.get(c.ref)?.location;
+      const index = ctx.desiredFilterIndex(c.ref);
+      const location = index === undefined ? undefined : ctx.desired.filters[index]!.location;
       for (const l of holders) {
         // Two desired filters with one expression are reported once, above.
-        const claimer = [...ctx.match.filters.entries()].find(([, m]) => m.live.id === l.id)?.[0];
-        const claimerExpression = claimer === undefined ? undefined : ctx.desiredFilters.get(claimer)?.expression;
+        const claimerExpression = claimerOf(ctx, l)?.expression;
         if (claimerExpression !== undefined && desiredKey(ctx.canon, claimerExpression) === desiredKey(ctx.canon, w.body.expression)) continue;
         const { code, text } = conflictMessage(c.ref, l, ctx);
         ctx.findings.push(finding(code, text, { kind: 'filter', ref: c.ref, ...(location ? { location } : {}) }));

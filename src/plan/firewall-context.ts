@@ -19,9 +19,13 @@ export interface FirewallContext {
   prune: boolean;
   match: FirewallMatching;
   findings: Finding[];
-  desiredFilters: Map<string, DesiredFilter>;
-  /** Where each desired filter will be once the filter phases ran. */
-  filterTarget: Map<string, FilterPointer>;
+  /** The position of the desired filter with this ref. */
+  desiredFilterIndex(ref: string): number | undefined;
+  /**
+   * Per desired filter (same position), where it will be once the filter phases ran: the id of the
+   * live filter it keeps, or null when this plan creates it (rules then name it by ref).
+   */
+  filterTarget: (string | null)[];
   /** Desired filter refs whose live filter is replaced by a new one. */
   replacedFilters: Set<string>;
   /**
@@ -31,6 +35,12 @@ export interface FirewallContext {
   recreateWithRule: Set<string>;
   /** Live filter ids whose expression a filter update gives up before the create phase. */
   expressionFreed: Set<string>;
+}
+
+/** How a rule write names the desired filter at `index` (see `filterTarget`). */
+export function filterPointer(ctx: FirewallContext, index: number): FilterPointer {
+  const id = ctx.filterTarget[index];
+  return id !== null && id !== undefined ? { id } : { ref: ctx.desired.filters[index]!.ref };
 }
 
 /**
@@ -49,7 +59,7 @@ export function desiredFilterAttributes(d: DesiredFilter): Attributes {
 /** How a rule's filter is shown: its ref, else its id (`deleted` when the filter is gone). */
 export function filterLabel(ctx: FirewallContext, filter: LiveFirewallRule['filter']): string {
   if ('deleted' in filter) return `(deleted filter ${filter.id})`;
-  const l = ctx.match.liveFilters.get(filter.id) ?? filter;
+  const l = ctx.match.liveFilter(filter.id) ?? filter;
   return l.ref !== undefined && l.ref !== '' ? l.ref : filter.id;
 }
 

@@ -8,6 +8,11 @@
  * takes over a managed live filter with its expression that nothing else claims (an inline filter
  * turned into a shared key, a key renamed without `renamed_from`): that filter would be deleted by
  * this plan anyway, and creating the new one first would be refused as a duplicate.
+ *
+ * Results are kept by position (desired refs are unique: they are the manifest's keys), and the
+ * indexes a no-op plan does not need (live rules by ref while the zone lists them in the manifest's
+ * order, live filters by id, desired rules by filter) are built only when a step asks for them: at
+ * the enterprise quota each is a map of a thousand entries per zone.
  */
 import type { DesiredFilter, DesiredFirewallRule } from '../manifest/index.js';
 import { desiredKey, type Canonicalizer } from './canonical.js';
@@ -16,77 +21,134 @@ import type { LiveFilter, LiveFirewallRule } from './live.js';
 /** How a desired object found its live object. */
 export type MatchVia = 'ref' | 'renamed' | 'rule' | 'adopted';
 
-/** A desired object's live object. */
-export interface Matched<L> {
-  live: L;
-  via: MatchVia;
-}
-
 /** The result of matching the firewall side of a zone. */
 export interface FirewallMatching {
-  /** Desired rule ref to its live rule. */
-  rules: Map<string, Matched<LiveFirewallRule>>;
-  /** Desired filter ref to its live filter. */
-  filters: Map<string, Matched<LiveFilter>>;
-  /** Live ids claimed by a desired object. */
-  claimedRules: Set<string>;
-  claimedFilters: Set<string>;
-  /** Every live filter by id: the filters list plus filters only seen embedded in rules. */
-  liveFilters: Map<string, LiveFilter>;
+  /** Per desired rule (same position): its live rule. */
+  rules: (LiveFirewallRule | undefined)[];
+  /** Per desired filter (same position): its live filter, and how it was found (`filterVia`). */
+  filters: (LiveFilter | undefined)[];
+  filterVia: (MatchVia | undefined)[];
+  /** Per live rule (position in the zone's list): 1 when a desired rule claimed it. */
+  claimedRules: Uint8Array;
+  /** Every live filter: the filters list, then filters only seen embedded in rules. */
+  liveFilters: readonly LiveFilter[];
+  /** Per live filter (position in `liveFilters`): 1 when a desired filter claimed it. */
+  claimedFilters: Uint8Array;
+  /** A live filter by id. */
+  liveFilter(id: string): LiveFilter | undefined;
+  /**
+   * The position of the desired filter that claimed the live filter with this id, found through
+   * the live filters holding `ref` (an embedded filter's ref); -1 when not found that way.
+   */
+  claimantOf(id: string, ref: string | undefined): number;
 }
 
-/** Live filters by id, the list first, then filters only seen inside rules. */
-export function indexLiveFilters(filters: readonly LiveFilter[], rules: readonly LiveFirewallRule[]): Map<string, LiveFilter> {
-  const byId = new Map<string, LiveFilter>();
-  for (const f of filters) byId.set(f.id, f);
-  for (const r of rules) {
-    const f = r.filter;
-    if (!('deleted' in f) && !byId.has(f.id)) byId.set(f.id, f);
-  }
-  return byId;
+/** Positions of items by ref (items without a ref are left out); a list only for a ref two items share. */
+type RefIndex = Map<string, number | number[]>;
+
+function addRef(index: RefIndex, ref: string | undefined, i: number): void {
+  if (ref === undefined || ref === '') return;
+  const held = index.get(ref);
+  if (held === undefined) index.set(ref, i);
+  else if (typeof held === 'number') index.set(ref, [held, i]);
+  else held.push(i);
 }
 
-/**
- * Live objects by ref (objects without a ref are left out). Almost every ref is held by one
- * object, so a list is only made for the rare ref that two objects share.
- */
-function groupByRef<T extends { ref?: string }>(items: Iterable<T>): Map<string, T | T[]> {
-  const out = new Map<string, T | T[]>();
-  for (const item of items) {
-    if (item.ref === undefined || item.ref === '') continue;
-    const held = out.get(item.ref);
-    if (held === undefined) out.set(item.ref, item);
-    else if (Array.isArray(held)) held.push(item);
-    else out.set(item.ref, [held, item]);
-  }
-  return out;
-}
-
-/** The first candidate not yet claimed, preferring those `prefer` ranks lower. */
-function pick<T extends { id: string }>(held: T | T[] | undefined, claimed: Set<string>, prefer?: (t: T) => number): T | undefined {
-  if (held === undefined) return undefined;
-  if (!Array.isArray(held)) return claimed.has(held.id) ? undefined : held;
-  const candidates = held;
-  const free = candidates.filter((c) => !claimed.has(c.id));
-  if (prefer === undefined || free.length < 2) return free[0];
-  return [...free].sort((a, b) => prefer(a) - prefer(b))[0];
+/** The first position not yet claimed (-1: none), preferring those `rank` ranks lower. */
+function pick(held: number | number[] | undefined, claimed: Uint8Array, rank?: (i: number) => number): number {
+  if (held === undefined) return -1;
+  if (typeof held === 'number') return claimed[held] === 1 ? -1 : held;
+  const free = held.filter((i) => claimed[i] === 0);
+  if (rank === undefined || free.length < 2) return free[0] ?? -1;
+  return [...free].sort((a, b) => rank(a) - rank(b))[0]!;
 }
 
 function matchRules(desired: readonly DesiredFirewallRule[], live: readonly LiveFirewallRule[]) {
-  const byRef = groupByRef(live);
-  const rules = new Map<string, Matched<LiveFirewallRule>>();
-  const claimed = new Set<string>();
-  const claim = (d: DesiredFirewallRule, l: LiveFirewallRule, via: MatchVia) => { rules.set(d.ref, { live: l, via }); claimed.add(l.id); };
-  for (const d of desired) {
-    const l = pick(byRef.get(d.ref), claimed);
-    if (l !== undefined) claim(d, l, 'ref');
+  const rules = new Array<LiveFirewallRule | undefined>(desired.length).fill(undefined);
+  const claimed = new Uint8Array(live.length);
+  // A zone zonewall applied lists its rules in the manifest's order: while the refs agree, each
+  // desired rule's first unclaimed live rule with its ref is the one at its own position.
+  let k = 0;
+  while (k < desired.length && k < live.length && desired[k]!.ref !== '' && live[k]!.ref === desired[k]!.ref) {
+    rules[k] = live[k];
+    claimed[k] = 1;
+    k++;
   }
-  for (const d of desired) {
-    if (rules.has(d.ref) || d.renamedFrom === undefined) continue;
-    const l = pick(byRef.get(d.renamedFrom), claimed);
-    if (l !== undefined) claim(d, l, 'renamed');
+  if (k === desired.length) return { rules, claimed };
+  const byRef: RefIndex = new Map();
+  for (let j = k; j < live.length; j++) addRef(byRef, live[j]!.ref, j);
+  const claim = (i: number, j: number) => { rules[i] = live[j]; claimed[j] = 1; };
+  for (let i = k; i < desired.length; i++) {
+    const j = pick(byRef.get(desired[i]!.ref), claimed);
+    if (j >= 0) claim(i, j);
   }
+  desired.forEach((d, i) => {
+    if (rules[i] !== undefined || d.renamedFrom === undefined) return;
+    const j = pick(byRef.get(d.renamedFrom), claimed);
+    if (j >= 0) claim(i, j);
+  });
   return { rules, claimed };
+}
+
+/**
+ * Every live filter (the list, then filters only seen embedded in rules, once each) and their
+ * positions by ref. An embedded filter is known to be in the list when the list holds its id under
+ * its ref (the common case: no lookup by id); only otherwise is it looked up by id, in `ids`.
+ */
+function indexLiveFilters(list: readonly LiveFilter[], rules: readonly LiveFirewallRule[], ids: LazyIds) {
+  const byRef: RefIndex = new Map();
+  list.forEach((f, i) => addRef(byRef, f.ref, i));
+  let all: LiveFilter[] | undefined;
+  rules.forEach((r) => {
+    const f = r.filter;
+    if ('deleted' in f) return;
+    const held = f.ref === undefined ? undefined : byRef.get(f.ref);
+    if (held !== undefined && holdsId(held, all ?? list, f.id)) return;
+    const byId = ids.get(all ?? list);
+    if (byId.has(f.id)) return;
+    all ??= [...list];
+    byId.set(f.id, all.length);
+    addRef(byRef, f.ref, all.length);
+    all.push(f);
+  });
+  return { all: all ?? list, byRef };
+}
+
+function holdsId(held: number | number[], items: readonly LiveFilter[], id: string): boolean {
+  return typeof held === 'number' ? items[held]!.id === id : held.some((i) => items[i]!.id === id);
+}
+
+/** Positions of live filters by id, made at the first lookup (a no-op plan makes none). */
+class LazyIds {
+  #byId: Map<string, number> | undefined;
+  /** The index; `items` are the live filters known when it is first asked for. */
+  get(items: readonly LiveFilter[]): Map<string, number> {
+    if (this.#byId === undefined) {
+      this.#byId = new Map();
+      items.forEach((f, i) => this.#byId!.set(f.id, i));
+    }
+    return this.#byId;
+  }
+}
+
+/** Matching of the filters: results by desired position, claims by live position. */
+interface FilterClaims {
+  filters: (LiveFilter | undefined)[];
+  via: (MatchVia | undefined)[];
+  claimed: Uint8Array;
+  /** Per live filter: the position of the desired filter that claimed it, -1 for none. */
+  claimant: Int32Array;
+  all: readonly LiveFilter[];
+  /** Desired filters not matched yet. */
+  left: number;
+}
+
+function claimFilter(m: FilterClaims, i: number, j: number, via: MatchVia): void {
+  m.filters[i] = m.all[j];
+  m.via[i] = via;
+  m.claimed[j] = 1;
+  m.claimant[j] = i;
+  m.left--;
 }
 
 /**
@@ -102,54 +164,74 @@ export function matchFirewall(
   prune: boolean,
 ): FirewallMatching {
   const { rules, claimed: claimedRules } = matchRules(desiredRules, liveRules);
-  const liveFilters = indexLiveFilters(liveFilterList, liveRules);
-  const filters = new Map<string, Matched<LiveFilter>>();
-  const claimedFilters = new Set<string>();
-  const claim = (d: DesiredFilter, l: LiveFilter, via: MatchVia) => { filters.set(d.ref, { live: l, via }); claimedFilters.add(l.id); };
-  const byRef = groupByRef(liveFilters.values());
+  const ids = new LazyIds();
+  const { all, byRef } = indexLiveFilters(liveFilterList, liveRules, ids);
+  const n = desiredFilters.length;
+  const m: FilterClaims = {
+    filters: new Array<LiveFilter | undefined>(n).fill(undefined),
+    via: new Array<MatchVia | undefined>(n).fill(undefined),
+    claimed: new Uint8Array(all.length),
+    claimant: new Int32Array(all.length).fill(-1),
+    all,
+    left: n,
+  };
   // Among live filters sharing a ref, prefer the one the desired filter's rules already use, then a
   // PUT-able one. Computed only when there is a tie (rare), so large plans pay nothing for it.
-  const usedBy = (ref: string) => new Set(desiredRules.flatMap((r) => (r.filterRef === ref && rules.has(r.ref) ? [rules.get(r.ref)!.live.filter.id] : [])));
+  const usedBy = (ref: string) => new Set(desiredRules.flatMap((r, i) => (r.filterRef === ref && rules[i] !== undefined ? [rules[i].filter.id] : [])));
   const prefer = (d: DesiredFilter) => {
     let used: Set<string> | undefined;
-    return (l: LiveFilter) => ((used ??= usedBy(d.ref)).has(l.id) ? 0 : l.locked === true ? 2 : 1);
+    return (j: number) => ((used ??= usedBy(d.ref)).has(all[j]!.id) ? 0 : all[j]!.locked === true ? 2 : 1);
   };
-  for (const d of desiredFilters) {
-    const l = pick(byRef.get(d.ref), claimedFilters, prefer(d));
-    if (l !== undefined) claim(d, l, 'ref');
+  const pickFor = (d: DesiredFilter, held: number | number[] | undefined) => pick(held, m.claimed, Array.isArray(held) ? prefer(d) : undefined);
+  desiredFilters.forEach((d, i) => {
+    const j = pickFor(d, byRef.get(d.ref));
+    if (j >= 0) claimFilter(m, i, j, 'ref');
+  });
+  if (m.left > 0) {
+    desiredFilters.forEach((d, i) => {
+      if (m.filters[i] !== undefined || d.renamedFrom === undefined) return;
+      const j = pickFor(d, byRef.get(d.renamedFrom));
+      if (j >= 0) claimFilter(m, i, j, 'renamed');
+    });
   }
-  for (const d of desiredFilters) {
-    if (filters.has(d.ref) || d.renamedFrom === undefined) continue;
-    const l = pick(byRef.get(d.renamedFrom), claimedFilters, prefer(d));
-    if (l !== undefined) claim(d, l, 'renamed');
-  }
-  matchInlineByRule(desiredFilters, desiredRules, rules, liveFilters, filters, claimedFilters);
+  if (m.left > 0) matchInlineByRule(m, desiredFilters, desiredRules, rules, ids);
   const byExpression = [orphanLocked(liveRules), rekeyManaged, ...(prune ? [adoptUnmanaged] : [])];
-  for (const rule of byExpression) matchByExpression(rule, desiredFilters, liveFilters, filters, claimedFilters, canon);
-  return { rules, filters, claimedRules, claimedFilters, liveFilters };
+  for (const rule of byExpression) if (m.left > 0) matchByExpression(m, rule, desiredFilters, canon);
+  const liveFilter = (id: string) => {
+    const j = ids.get(all).get(id);
+    return j === undefined ? undefined : all[j];
+  };
+  const claimantOf = (id: string, ref: string | undefined) => {
+    const held = ref === undefined ? undefined : byRef.get(ref);
+    if (held === undefined) return -1;
+    const j = typeof held === 'number' ? held : held.find((k) => all[k]!.id === id) ?? -1;
+    return j >= 0 && all[j]!.id === id ? m.claimant[j]! : -1;
+  };
+  return { rules, filters: m.filters, filterVia: m.via, claimedRules, liveFilters: all, claimedFilters: m.claimed, liveFilter, claimantOf };
 }
 
 /** Inline filters that no ref matched: the live filter their rule's live match uses. */
 function matchInlineByRule(
+  m: FilterClaims,
   desiredFilters: readonly DesiredFilter[],
   desiredRules: readonly DesiredFirewallRule[],
-  rules: Map<string, Matched<LiveFirewallRule>>,
-  liveFilters: Map<string, LiveFilter>,
-  filters: Map<string, Matched<LiveFilter>>,
-  claimed: Set<string>,
+  rules: readonly (LiveFirewallRule | undefined)[],
+  ids: LazyIds,
 ): void {
-  const ruleByFilterRef = new Map<string, DesiredFirewallRule>();
-  for (const r of desiredRules) if (!ruleByFilterRef.has(r.filterRef)) ruleByFilterRef.set(r.filterRef, r);
-  for (const d of desiredFilters) {
-    if (!d.inline || filters.has(d.ref)) continue;
+  let ruleByFilterRef: Map<string, number> | undefined;
+  desiredFilters.forEach((d, i) => {
+    if (!d.inline || m.filters[i] !== undefined) return;
+    if (ruleByFilterRef === undefined) {
+      ruleByFilterRef = new Map();
+      for (let k = 0; k < desiredRules.length; k++) if (!ruleByFilterRef.has(desiredRules[k]!.filterRef)) ruleByFilterRef.set(desiredRules[k]!.filterRef, k);
+    }
     const owner = ruleByFilterRef.get(d.ref);
-    const liveRule = owner === undefined ? undefined : rules.get(owner.ref)?.live;
-    if (liveRule === undefined || 'deleted' in liveRule.filter) continue;
-    const l = liveFilters.get(liveRule.filter.id);
-    if (l === undefined || claimed.has(l.id)) continue;
-    filters.set(d.ref, { live: l, via: 'rule' });
-    claimed.add(l.id);
-  }
+    const liveRule = owner === undefined ? undefined : rules[owner];
+    if (liveRule === undefined || 'deleted' in liveRule.filter) return;
+    const j = ids.get(m.all).get(liveRule.filter.id);
+    if (j === undefined || m.claimed[j] === 1) return;
+    claimFilter(m, i, j, 'rule');
+  });
 }
 
 /** Where `matchByExpression` looks: which live filters it may take, which desired ones may take them. */
@@ -164,28 +246,20 @@ interface ExpressionMatch {
  * among the live filters `rule.live` admits; the first live filter of each expression wins. The
  * three rules below differ only in which filters qualify.
  */
-function matchByExpression(
-  rule: ExpressionMatch,
-  desiredFilters: readonly DesiredFilter[],
-  liveFilters: Map<string, LiveFilter>,
-  filters: Map<string, Matched<LiveFilter>>,
-  claimed: Set<string>,
-  canon: Canonicalizer,
-): void {
-  const byExpression = new Map<string, LiveFilter>();
-  for (const l of liveFilters.values()) {
-    if (claimed.has(l.id) || !rule.live(l)) continue;
+function matchByExpression(m: FilterClaims, rule: ExpressionMatch, desiredFilters: readonly DesiredFilter[], canon: Canonicalizer): void {
+  const byExpression = new Map<string, number>();
+  m.all.forEach((l, j) => {
+    if (m.claimed[j] === 1 || !rule.live(l)) return;
     const c = canon(l.expression);
-    if (c.ok && !byExpression.has(c.key)) byExpression.set(c.key, l);
-  }
+    if (c.ok && !byExpression.has(c.key)) byExpression.set(c.key, j);
+  });
   if (byExpression.size === 0) return;
-  for (const d of desiredFilters) {
-    if (filters.has(d.ref) || !rule.desired(d)) continue;
-    const l = byExpression.get(desiredKey(canon, d.expression));
-    if (l === undefined || claimed.has(l.id)) continue;
-    filters.set(d.ref, { live: l, via: rule.via });
-    claimed.add(l.id);
-  }
+  desiredFilters.forEach((d, i) => {
+    if (m.filters[i] !== undefined || !rule.desired(d)) return;
+    const j = byExpression.get(desiredKey(canon, d.expression));
+    if (j === undefined || m.claimed[j] === 1) return;
+    claimFilter(m, i, j, rule.via);
+  });
 }
 
 /**
@@ -197,8 +271,8 @@ function matchByExpression(
  * cannot: nothing would match them to a filter without a ref on the next plan.
  */
 function orphanLocked(liveRules: readonly LiveFirewallRule[]): ExpressionMatch {
-  const used = new Set(liveRules.map((r) => r.filter.id));
-  return { live: (l) => l.locked === true && !used.has(l.id), desired: (d) => d.inline, via: 'adopted' };
+  let used: Set<string> | undefined;
+  return { live: (l) => l.locked === true && !(used ??= new Set(liveRules.map((r) => r.filter.id))).has(l.id), desired: (d) => d.inline, via: 'adopted' };
 }
 
 /**

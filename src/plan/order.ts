@@ -61,28 +61,51 @@ export function phaseOf(write: Write): PhaseName {
 const kindOrder: Record<Change['kind'], number> = {
   filter: 0, firewall_rule: 1, custom_rule: 2, waf_package: 3, waf_group: 4, waf_rule: 5, managed_ruleset: 6, waf_migration: 7, page_rule: 8,
 };
+const kinds = Object.keys(kindOrder).length;
+
+const phaseRank = Object.fromEntries(PhaseNames.map((p, i) => [p, i])) as Record<PhaseName, number>;
 
 /** The rank of a change in apply order: the phase of its first write, entry-point changes at `entrypoint`. */
 function rank(c: Change): number {
   const first = c.writes[0];
-  if (first !== undefined) return PhaseNames.indexOf(phaseOf(first));
-  if (c.kind === 'managed_ruleset' || c.kind === 'waf_migration') return PhaseNames.indexOf('entrypoint');
-  if (c.kind === 'custom_rule') return PhaseNames.indexOf('custom_rules');
+  if (first !== undefined) return phaseRank[phaseOf(first)];
+  if (c.kind === 'managed_ruleset' || c.kind === 'waf_migration') return phaseRank.entrypoint;
+  if (c.kind === 'custom_rule') return phaseRank.custom_rules;
   // No write: no-ops and follows-rule deletions sit with their kind's deletions or updates.
-  return PhaseNames.indexOf(c.action === 'delete' ? 'filters.delete' : c.kind === 'filter' ? 'filters.update' : 'firewall_rules.update');
+  return phaseRank[c.action === 'delete' ? 'filters.delete' : c.kind === 'filter' ? 'filters.update' : 'firewall_rules.update'];
 }
 
 /**
  * Sorts changes into apply order: by phase, then kind, then ref. Stable, so the order of managed
- * rulesets within the entry point, and of custom rules within their phase, is kept.
+ * rulesets within the entry point, and of custom rules within their phase, is kept. A counting
+ * sort puts the changes in place by phase and kind (a plan has a few such buckets), then each
+ * bucket is sorted by ref: no keyed copies of thousands of changes.
  */
 export function orderChanges(changes: readonly Change[]): Change[] {
-  const keyed = changes.map((c, i) => ({ c, i, r: rank(c) }));
-  keyed.sort((a, b) => a.r - b.r
-    || kindOrder[a.c.kind] - kindOrder[b.c.kind]
-    || (a.c.kind === 'managed_ruleset' || a.c.kind === 'custom_rule' ? a.i - b.i : compareText(a.c.ref, b.c.ref))
-    || compareText(a.c.id ?? '', b.c.id ?? ''));
-  return keyed.map((k) => k.c);
+  const keys = new Uint8Array(changes.length); // bucket of each change: phase * kinds + kind (< 99)
+  const ends = new Array<number>(PhaseNames.length * kinds).fill(0); // bucket sizes, then offsets
+  changes.forEach((c, i) => {
+    const k = rank(c) * kinds + kindOrder[c.kind];
+    keys[i] = k;
+    ends[k]!++;
+  });
+  let at = 0;
+  ends.forEach((n, k) => { ends[k] = at; at += n; }); // where each bucket starts; once filled, where it ends
+  const out = new Array<Change>(changes.length);
+  changes.forEach((c, i) => { out[ends[keys[i]!]!++] = c; });
+  let start = 0;
+  ends.forEach((end) => {
+    const kind = out[start]?.kind;
+    if (end - start > 1 && kind !== 'managed_ruleset' && kind !== 'custom_rule') {
+      out.slice(start, end).sort(byRefThenId).forEach((c, i) => { out[start + i] = c; });
+    }
+    start = end;
+  });
+  return out;
+}
+
+function byRefThenId(a: Change, b: Change): number {
+  return compareText(a.ref, b.ref) || compareText(a.id ?? '', b.id ?? '');
 }
 
 function compareText(a: string, b: string): number {

@@ -82,15 +82,13 @@ export interface Plan {
 
 /** The summary counts of a list of changes. */
 export function summarize(changes: readonly Change[]): PlanSummary {
-  const count = (a: Action) => changes.filter((c) => c.action === a).length;
-  return {
-    add: count('create'),
-    change: count('update'),
-    replace: count('replace'),
-    destroy: count('delete'),
-    unchanged: count('no-op'),
-  };
+  const summary: PlanSummary = { add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0 };
+  changes.forEach((c) => { summary[countedAs[c.action]]++; });
+  return summary;
 }
+
+/** The summary count of each action. */
+const countedAs = { create: 'add', update: 'change', replace: 'replace', delete: 'destroy', 'no-op': 'unchanged' } as const satisfies Record<Action, keyof PlanSummary>;
 
 /** True when applying the plan would change anything. */
 export function hasChanges(plan: Pick<Plan, 'summary'>): boolean {

@@ -20,16 +20,23 @@ import type { LiveZone, PlanTier } from './live.js';
 import type { CustomRulesWrite, Write } from './write.js';
 
 function writesOf(changes: readonly Change[], kind: Change['kind']): Write[] {
-  return changes.filter((c) => c.kind === kind).flatMap((c) => c.writes);
+  const out: Write[] = [];
+  // No-op changes (most of a large plan) write nothing, and their frozen list is slow to iterate.
+  changes.forEach((c) => { if (c.kind === kind && c.writes.length > 0) out.push(...c.writes); });
+  return out;
 }
+
+const active = (rules: readonly { paused: boolean }[]) => rules.reduce((n, r) => (r.paused ? n : n + 1), 0);
 
 /** Active firewall rules after each phase that can raise the count; an error if one goes over. */
 function firewallRules(tier: PlanTier, desired: DesiredZone, live: LiveZone, changes: readonly Change[]): Finding[] {
   const quota = ActiveRuleQuota[tier];
-  if (desired.firewallRules.filter((r) => !r.paused).length > quota) return []; // the manifest check says it
-  const activeById = new Map(live.firewallRules.map((r) => [r.id, !r.paused]));
   const writes = writesOf(changes, 'firewall_rule');
-  let count = live.firewallRules.filter((r) => !r.paused).length;
+  // Without writes the count stays what the zone holds now; a manifest over the quota by itself is
+  // reported by the manifest check.
+  if (writes.length === 0 || active(desired.firewallRules) > quota) return [];
+  const activeById = new Map(live.firewallRules.map((r) => [r.id, !r.paused]));
+  let count = active(live.firewallRules);
   for (const w of writes) if (w.op === 'firewall_rule.delete' && w.destroyFirst === true && activeById.get(w.id) === true) count--;
   const start = count;
   for (const w of writes) if (w.op === 'firewall_rule.update') count += (w.body.paused ? 0 : 1) - (activeById.get(w.id) === true ? 1 : 0);

@@ -37,13 +37,19 @@ function label(c: Change): string {
 }
 
 function deleteThreshold(changes: readonly Change[], settings: PlanSettings): Finding[] {
-  const managed = changes.filter((c) => counted.has(c.kind) && c.id !== undefined && (c.ref !== '' || c.reason === 'prune'));
-  const deletes = managed.filter((c) => c.action === 'delete');
-  if (managed.length < settings.minObjects || deletes.length * 100 <= managed.length * settings.deleteThreshold) return [];
-  const pct = Math.round((deletes.length * 100) / managed.length);
+  // Counted, not listed: a no-op plan at the quota has thousands of managed objects.
+  let managed = 0;
+  const deletes: Change[] = [];
+  changes.forEach((c) => {
+    if (!counted.has(c.kind) || c.id === undefined || (c.ref === '' && c.reason !== 'prune')) return;
+    managed++;
+    if (c.action === 'delete') deletes.push(c);
+  });
+  if (managed < settings.minObjects || deletes.length * 100 <= managed * settings.deleteThreshold) return [];
+  const pct = Math.round((deletes.length * 100) / managed);
   const names = deletes.slice(0, 10).map(label).join(', ') + (deletes.length > 10 ? `, and ${deletes.length - 10} more` : '');
   return [finding('deletes-too-many',
-    `the plan deletes ${deletes.length} of ${managed.length} managed objects (${pct}%, more than the ${settings.deleteThreshold}% threshold): ${names}; apply with --force if this is intended, or raise --delete-threshold`)];
+    `the plan deletes ${deletes.length} of ${managed} managed objects (${pct}%, more than the ${settings.deleteThreshold}% threshold): ${names}; apply with --force if this is intended, or raise --delete-threshold`)];
 }
 
 function strings(v: AttributeValue | undefined): string[] {
@@ -206,6 +212,6 @@ function filterPauses(changes: readonly Change[], zone: { desired: DesiredZone; 
 /** The danger findings of a list of changes; `zone` says which rules use a filter once the plan is applied. */
 export function safetyFindings(changes: readonly Change[], settings: PlanSettings, zone: { desired: DesiredZone; live: LiveZone }): Finding[] {
   const out: Finding[] = [];
-  for (const c of changes) if (c.action !== 'no-op' && c.action !== 'create') out.push(...changeFindings(c));
+  changes.forEach((c) => { if (c.action !== 'no-op' && c.action !== 'create') out.push(...changeFindings(c)); });
   return [...out, ...filterPauses(changes, zone), ...deleteThreshold(changes, settings)];
 }
