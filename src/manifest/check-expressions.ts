@@ -88,12 +88,16 @@ type ExpressionVisit = (holder: Record<string, unknown>, path: DocPath, owner: E
 
 /** The expressions of a manifest: shared filters, inline filters, custom rules, then managed rulesets. */
 function forEachExpression(data: Record<string, unknown>, visit: ExpressionVisit): void {
-  for (const [key, filter] of entriesOf(data.filters)) visit(filter, ['filters', key, 'expression'], 'filter');
-  for (const [key, rule] of entriesOf(data.firewall_rules)) {
-    if (isRecord(rule.filter)) visit(rule.filter, ['firewall_rules', key, 'filter', 'expression'], 'filter');
+  const filters = entriesOf(data.filters);
+  for (let i = 0; i < filters.keys.length; i++) visit(filters.values[i], ['filters', filters.keys[i], 'expression'], 'filter');
+  const rules = entriesOf(data.firewall_rules);
+  for (let i = 0; i < rules.keys.length; i++) {
+    const inline = rules.values[i].filter;
+    if (isRecord(inline)) visit(inline, ['firewall_rules', rules.keys[i], 'filter', 'expression'], 'filter');
   }
   // Custom rules use the default phase, http_request_firewall_custom.
-  for (const [key, rule] of entriesOf(data.custom_rules)) visit(rule, ['custom_rules', key, 'expression'], 'custom');
+  const custom = entriesOf(data.custom_rules);
+  for (let i = 0; i < custom.keys.length; i++) visit(custom.values[i], ['custom_rules', custom.keys[i], 'expression'], 'custom');
   if (Array.isArray(data.managed_rules)) {
     for (const [i, item] of data.managed_rules.entries()) {
       if (isRecord(item) && item.expression !== undefined) visit(item, ['managed_rules', i, 'expression'], 'managed');

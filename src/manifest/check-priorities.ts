@@ -7,7 +7,7 @@
  * rule without priority after a `priority: null` rule (it would run before it).
  */
 import { ManifestLimits } from './limits.js';
-import { entriesOf, type Checks } from './view.js';
+import { entriesOf, type Checks, type Entries } from './view.js';
 
 /** One rule's effective priority. */
 export interface EffectivePriority {
@@ -18,13 +18,13 @@ export interface EffectivePriority {
 }
 
 /** `effectivePriorities` by rule list: the check and normalisation both ask for the same `entriesOf` list. */
-const prioritiesMemo = new WeakMap<readonly unknown[], EffectivePriority[]>();
+const prioritiesMemo = new WeakMap<Entries, EffectivePriority[]>();
 
 /**
  * Computes effective priorities in key order; an invalid `priority` value counts as absent. The
  * result is shared between callers with the same (never changed) list: never change it.
  */
-export function effectivePriorities(rules: readonly [string, Record<string, unknown>][]): readonly EffectivePriority[] {
+export function effectivePriorities(rules: Entries): readonly EffectivePriority[] {
   let known = prioritiesMemo.get(rules);
   if (known === undefined) {
     known = computePriorities(rules);
@@ -33,10 +33,10 @@ export function effectivePriorities(rules: readonly [string, Record<string, unkn
   return known;
 }
 
-function computePriorities(rules: readonly [string, Record<string, unknown>][]): EffectivePriority[] {
+function computePriorities(rules: Entries): EffectivePriority[] {
   let previous = 0;
-  return rules.map(([key, rule]) => {
-    const p = rule.priority;
+  return rules.keys.map((key, i) => {
+    const p = rules.values[i].priority;
     if (p === null) return { key, priority: null, implicit: false };
     if (typeof p === 'number' && Number.isInteger(p) && p >= ManifestLimits.minPriority && p <= ManifestLimits.maxPriority) {
       previous = p;
