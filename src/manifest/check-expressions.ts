@@ -8,6 +8,7 @@ import { ExpressionError, formsOf, operatorOffset, parse } from '../expr/index.j
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
+import { recordMatches } from './tier.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
 /** A valid expression: its canonical form, its equivalence key and where it uses `matches` (for plan checks). */
@@ -55,6 +56,8 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     const forms = formsOf(expr);
     const result: CheckedExpression = { canonical: forms.canonical, key: forms.key };
     if (matchesAt !== undefined) result.matchesAt = matchesAt;
+    // The tier check asks the same of the canonical form (`~` is parsed as `matches`).
+    if (!managed) recordMatches(forms.canonical, matchesAt !== undefined);
     if (memo.size >= CheckedMemoEntries) memo.clear();
     memo.set(source, result);
     return result;

@@ -27,25 +27,32 @@ import { ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';
 
 const rank: Record<DesiredPlanTier, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 
-/** Operators per canonical expression, so a zone checked twice parses each expression once. */
-const operatorCache = new Map<string, ReadonlySet<string> | null>();
+/**
+ * Whether a canonical expression uses `matches`, by expression: the expression check records what
+ * it found when it parsed the manifest (`recordMatches`), so checking a zone parses nothing again.
+ */
+const matchesCache = new Map<string, boolean>();
 
-function operatorsOf(expression: string): ReadonlySet<string> | null {
+/** Records whether `canonical` (of the default phase) uses `matches`, as the expression check found. */
+export function recordMatches(canonical: string, uses: boolean): void {
+  if (matchesCache.size > 10_000) matchesCache.clear();
+  matchesCache.set(canonical, uses);
+}
+
+function parsedUsesMatches(expression: string): boolean {
   try {
-    return inspect(parse(expression)).operators;
+    return inspect(parse(expression)).operators.has('matches');
   } catch {
-    return null; // the manifest checks report bad expressions; nothing to add here
+    return false; // the manifest checks report bad expressions; nothing to add here
   }
 }
 
 function usesMatches(expression: string): boolean {
-  const cached = operatorCache.get(expression);
-  const ops = cached === undefined ? operatorsOf(expression) : cached;
-  if (cached === undefined) {
-    if (operatorCache.size > 10_000) operatorCache.clear();
-    operatorCache.set(expression, ops);
-  }
-  return ops !== null && (ops.has('matches') || ops.has('~'));
+  const known = matchesCache.get(expression);
+  if (known !== undefined) return known;
+  const uses = parsedUsesMatches(expression);
+  recordMatches(expression, uses);
+  return uses;
 }
 
 function issueAt(file: string, location: SourceLocation | undefined, path: DocPath, message: string): ManifestIssue {
