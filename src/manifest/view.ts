@@ -71,6 +71,11 @@ export class Checks {
     return this.dirty.size === 0 || !this.dirty.has(pathKey(path));
   }
 
+  /** True when the schema found nothing wrong anywhere (every path is clean). */
+  allClean(): boolean {
+    return this.dirty.size === 0;
+  }
+
   /** `isClean([section, key])`, without making the path. */
   isCleanEntry(section: string, key: string): boolean {
     return this.dirty.size === 0 || !this.dirty.has(`${section}\u0000${key}`);
