@@ -6,6 +6,7 @@
  * priority equal to another rule's (the service orders equal priorities by action, not by key); and a
  * rule without priority after a `priority: null` rule (it would run before it).
  */
+import type { DocPath } from './errors.js';
 import { ManifestLimits } from './limits.js';
 import { entriesOf, type Checks, type Entries } from './view.js';
 
@@ -52,28 +53,33 @@ export function checkPriorities(checks: Checks, data: Record<string, unknown>): 
   const priorities = effectivePriorities(entriesOf(data.firewall_rules));
   const holder = new Map<number, EffectivePriority>();
   let nullRule: string | undefined;
-  for (const r of priorities) {
-    const path = ['firewall_rules', r.key];
+  for (let i = 0; i < priorities.length; i++) {
+    const r = priorities[i];
     if (r.priority === null) {
       nullRule ??= r.key;
       continue;
     }
     if (r.implicit && r.priority > ManifestLimits.maxPriority) {
-      checks.report(path, `its implicit priority (previous rule's + 1) is ${r.priority}, above the maximum `
+      checks.report(rulePath(r), `its implicit priority (previous rule's + 1) is ${r.priority}, above the maximum `
         + `${ManifestLimits.maxPriority}: give it an explicit priority`);
       continue;
     }
     if (r.implicit && nullRule !== undefined) {
-      checks.report(path, `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
+      checks.report(rulePath(r), `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
         + `it would run before that rule: move it above, or set priority: null or a number here`);
     }
     const other = holder.get(r.priority);
     if (other === undefined) {
       holder.set(r.priority, r);
     } else if (r.implicit || other.implicit) {
-      checks.report(path, samePriorityMessage(checks, r, other));
+      checks.report(rulePath(r), samePriorityMessage(checks, r, other));
     }
   }
+}
+
+/** The path of a rule, for its issues (made when reported: most rules have none). */
+function rulePath(r: EffectivePriority): DocPath {
+  return ['firewall_rules', r.key];
 }
 
 function samePriorityMessage(checks: Checks, r: EffectivePriority, other: EffectivePriority): string {

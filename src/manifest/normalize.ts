@@ -117,7 +117,8 @@ function fieldLocations(locator: Locator, holder: unknown, fields: readonly stri
   const out: Partial<Record<string, SourceLocation>> = {};
   const info = locator.containerOf(holder);
   if (info?.kind !== 'map') return out;
-  for (const f of fields) {
+  for (let k = 0; k < fields.length; k++) {
+    const f = fields[k];
     const i = info.find(f);
     if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, (holder as Record<string, unknown>)[f]));
   }

@@ -21,7 +21,7 @@
  */
 import { parse, inspect } from '../expr/index.js';
 import { FreeRulesetId } from './catalog.js';
-import type { DesiredFilter, DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
+import type { DesiredFilter, DesiredFirewallRule, DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
 import { ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';
 
@@ -75,24 +75,30 @@ export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPla
   const add = (location: SourceLocation | undefined, path: DocPath, message: string): void => {
     issues.push(issueAt(desired.file, location, path, message));
   };
-  for (const rule of desired.firewallRules) {
+  // Index loops, and the active rules counted rather than listed: a zone is checked at validation
+  // and again at plan time, and its 1,000 rules are walked mostly before V8 optimises the loop.
+  const rules = desired.firewallRules;
+  const quota = ActiveRuleQuota[tier];
+  let active = 0;
+  let firstOver: DesiredFirewallRule | undefined;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
     if (rule.action === 'log' && tier !== 'enterprise') {
       add(rule.fieldLocations?.action ?? rule.location, ['firewall_rules', rule.ref, 'action'], `log needs an Enterprise plan ${on}`);
     }
+    if (!rule.paused && active++ === quota) firstOver = rule;
   }
   if (rank[tier] < rank.business) {
-    for (const filter of desired.filters) {
+    for (let i = 0; i < desired.filters.length; i++) {
+      const filter = desired.filters[i];
       if (!usesMatches(filter.expression)) continue;
       add(filter.fieldLocations?.matches ?? filter.fieldLocations?.expression ?? filter.location, filterPath(filter),
         `the matches operator needs a Business or Enterprise plan ${on}`);
     }
   }
-  const quota = ActiveRuleQuota[tier];
-  const active = desired.firewallRules.filter((r) => !r.paused);
-  if (active.length > quota) {
-    const first = active[quota];
-    add(first.location, ['firewall_rules', first.ref], `the ${tier} plan allows ${quota} active firewall rules and this is `
-      + `active rule ${quota + 1} of ${active.length}: pause or remove ${active.length - quota}, or use a higher plan`);
+  if (firstOver !== undefined) {
+    add(firstOver.location, ['firewall_rules', firstOver.ref], `the ${tier} plan allows ${quota} active firewall rules and this is `
+      + `active rule ${quota + 1} of ${active}: pause or remove ${active - quota}, or use a higher plan`);
   }
   issues.push(...customRuleIssues(desired, tier, on));
   const pages = desired.pageRules ?? [];
