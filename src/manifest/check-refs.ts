@@ -12,7 +12,7 @@ import { entriesOf, isRecord, stringAt, type Checks, type Entries } from './view
 export function checkRefs(checks: Checks, data: Record<string, unknown>): void {
   const filters = entriesOf(data.filters);
   const rules = entriesOf(data.firewall_rules);
-  const filterKeys = new Set(filters.keys);
+  const filterKeys = sectionKeys(data.filters, filters);
   const inlineRefs = new Set<string>();
   for (let i = 0; i < rules.keys.length; i++) if (isRecord(rules.values[i].filter)) inlineRefs.add(rules.keys[i]);
 
@@ -37,15 +37,29 @@ export function checkRefs(checks: Checks, data: Record<string, unknown>): void {
   checkRenames(checks, 'rule', ruleRenames, (name) => ruleKeys.has(name));
 }
 
-function checkFilterReference(checks: Checks, path: DocPath, name: string, filterKeys: Set<string>, inlineRefs: Set<string>): void {
+/** The keys of a section's entries that are maps (`entriesOf`), with a lookup. */
+interface SectionKeys {
+  has(name: string): boolean;
+  readonly keys: readonly string[];
+}
+
+/** The keys of `section` (whose entries are `entries`), looked up in the section itself: no set of 1,000 keys per manifest. */
+function sectionKeys(section: unknown, entries: Entries): SectionKeys {
+  return {
+    has: (name) => isRecord(section) && Object.hasOwn(section, name) && isRecord(section[name]),
+    keys: entries.keys,
+  };
+}
+
+function checkFilterReference(checks: Checks, path: DocPath, name: string, filterKeys: SectionKeys, inlineRefs: Set<string>): void {
   if (filterKeys.has(name)) return;
   if (inlineRefs.has(name)) {
     checks.report(path, `filter "${name}" is the inline filter of firewall_rules.${name}; `
       + 'inline filters cannot be shared: move it to filters to share it');
     return;
   }
-  const guess = closest(name, filterKeys);
-  const hint = guess !== undefined ? ` (did you mean "${guess}"?)` : filterKeys.size === 0 ? '; the manifest has no filters section' : '';
+  const guess = closest(name, filterKeys.keys);
+  const hint = guess !== undefined ? ` (did you mean "${guess}"?)` : filterKeys.keys.length === 0 ? '; the manifest has no filters section' : '';
   checks.report(path, `filter "${name}" is not a key of filters${hint}`);
 }
 

@@ -83,17 +83,17 @@ class SectionLocations {
   private last = -1;
   private readonly info: MapInfo | undefined;
 
-  constructor(private readonly locator: Locator, private readonly section: unknown, private readonly name: string) {
+  constructor(private readonly locator: Locator, section: unknown, private readonly name: string) {
     const info = locator.containerOf(section);
     this.info = info?.kind === 'map' ? info : undefined;
   }
 
-  /** The location of entry `key`. */
-  of(key: string): SourceLocation {
+  /** The location of entry `key`, whose value is `value`. */
+  of(key: string, value: unknown): SourceLocation {
     const r = this.info === undefined ? -1 : this.info.findAfter(key, this.last);
     if (r < 0) return locationOf(this.locator, [this.name, key]);
     this.last = r;
-    return this.locator.locationAt(this.info!.nodeStart(r, (this.section as Record<string, unknown>)[key]));
+    return this.locator.locationAt(this.info!.nodeStart(r, value));
   }
 }
 
@@ -133,7 +133,7 @@ function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string
     const f = values[i];
     const checked = expressions.get(f);
     if (checked === undefined || !checks.isCleanEntry('filters', key)) continue;
-    zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key), false));
+    zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key, f), false));
   }
 }
 
@@ -173,7 +173,7 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
       const location = childLocation(locator, raw, 'filter', ['firewall_rules', key, 'filter']);
       zone.filters.push(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
     }
-    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key)));
+    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key, raw)));
   }
 }
 
