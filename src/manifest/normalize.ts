@@ -119,8 +119,11 @@ function fieldLocations(locator: Locator, holder: unknown, fields: readonly stri
   if (info?.kind !== 'map') return out;
   for (let k = 0; k < fields.length; k++) {
     const f = fields[k];
+    // Most fields are absent, and a read value is never undefined (an empty one is null): ask the object first.
+    const value = (holder as Record<string, unknown>)[f];
+    if (value === undefined) continue;
     const i = info.find(f);
-    if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, (holder as Record<string, unknown>)[f]));
+    if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, value));
   }
   return out;
 }
