@@ -77,12 +77,12 @@ class FastReader implements FlowSink {
     const count = s[s.length - 1] >= text.length ? s.length - 1 : s.length;
     this.count = count;
     this.store = new PositionStore(count);
-    this.starts = new Int32Array(count);
+    // The line index's own starts (it may hold one more, after a final line break): no copy.
+    this.starts = s;
     this.contents = new Int32Array(count);
     this.ends = new Int32Array(count);
     for (let i = 0; i < count; i++) {
       const end = i + 1 < s.length ? s[i + 1] - 1 : text.length;
-      this.starts[i] = s[i];
       this.contents[i] = skipSpaces(text, s[i], end);
       this.ends[i] = end;
     }
