@@ -1,7 +1,8 @@
 /**
  * The second half of `npm run build` (after tsc wrote dist/ for the library entry points):
  * 1. the manifest JSON Schema compiled ahead of time: ajv standalone code generated from
- *    schemas/zone-manifest.schema.json into dist/manifest/schema-validator.cjs, stamped with the
+ *    schemas/zone-manifest.schema.json into dist/manifest/schema-validator.cjs, with the fast path
+ *    for valid manifests beside it (`quick`, src/manifest/schema-quick.ts), stamped with the
  *    schema's hash (generated at every build, never committed, so it cannot go stale; a schema
  *    edited after the build is compiled at run time instead, see src/manifest/schema.ts);
  * 2. the CLI bundled with esbuild into one CommonJS file, dist/bundle/zonewall.cjs, instead of ~600
@@ -23,11 +24,18 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** The standalone module of a validator (CommonJS: `module.exports` is the function). */
+function standalone(ajv, schema) {
+  return standaloneCode.default ? standaloneCode.default(ajv, ajv.compile(schema)) : standaloneCode(ajv, ajv.compile(schema));
+}
+
 async function aheadOfTimeSchema() {
   const { createManifestAjv, manifestSchema, manifestSchemaHash } = await import(`${root}dist/manifest/schema.js`);
-  const ajv = createManifestAjv({ code: { source: true } });
-  const validate = ajv.compile(manifestSchema);
-  const code = standaloneCode.default ? standaloneCode.default(ajv, validate) : standaloneCode(ajv, validate);
+  const { createQuickAjv, quickManifestSchema } = await import(`${root}dist/manifest/schema-quick.js`);
+  const full = standalone(createManifestAjv({ code: { source: true } }), manifestSchema);
+  // The fast path for valid manifests (src/manifest/schema-quick.ts), a module of its own inside this one.
+  const quick = standalone(createQuickAjv({ code: { source: true } }), quickManifestSchema(manifestSchema));
+  const code = `${full}\nmodule.exports.quick = (() => { const module = { exports: {} };\n${quick}\nreturn module.exports; })();\n`;
   // Every run of a manifest command loads it: minified (whitespace and syntax), it is less to parse.
   const { code: small } = await transform(code, { loader: 'js', format: 'cjs', minifyWhitespace: true, minifySyntax: true });
   writeFileSync(`${root}dist/manifest/schema-validator.cjs`, `${small}\nmodule.exports.schemaHash = ${JSON.stringify(manifestSchemaHash)};\n`);

@@ -15,8 +15,10 @@ export const BlockResponseBytes = 2048;
 
 /** Checks every custom rule's fields against its action. */
 export function checkCustomRules(checks: Checks, data: Record<string, unknown>): void {
-  for (const [key, rule] of entriesOf(data.custom_rules)) {
-    const base: DocPath = ['custom_rules', key];
+  const { keys, values } = entriesOf(data.custom_rules);
+  for (let i = 0; i < keys.length; i++) {
+    const rule = values[i];
+    const base: DocPath = ['custom_rules', keys[i]];
     if (!checks.isClean(base) || typeof rule.action !== 'string') continue;
     checkParameters(checks, base, rule.action, isRecord(rule.action_parameters) ? rule.action_parameters : undefined);
     if (rule.logging !== undefined && rule.action !== 'skip') {

@@ -8,6 +8,7 @@ import { ExpressionError, formsOf, operatorOffset, parse } from '../expr/index.j
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
+import { recordMatches } from './tier.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
 /** A valid expression: its canonical form, its equivalence key and where it uses `matches` (for plan checks). */
@@ -38,6 +39,11 @@ const checked = { default: new Map<string, CheckedExpression>(), managed: new Ma
 /** Bound of each memo (emptied when full): about 2 MiB of short expressions. */
 const CheckedMemoEntries = 20_000;
 
+/** The valid expression `source` when this process has checked it already. */
+function knownExpression(source: string, managed: boolean): CheckedExpression | undefined {
+  return (managed ? checked.managed : checked.default).get(source);
+}
+
 /** Checks one expression at `path`; returns its canonical form, or reports and returns undefined. */
 export function checkExpressionAt(checks: Checks, path: DocPath, source: string, managed = false): CheckedExpression | undefined {
   if (source.length > ManifestLimits.expressionLength) {
@@ -55,6 +61,8 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     const forms = formsOf(expr);
     const result: CheckedExpression = { canonical: forms.canonical, key: forms.key };
     if (matchesAt !== undefined) result.matchesAt = matchesAt;
+    // The tier check asks the same of the canonical form (`~` is parsed as `matches`).
+    if (!managed) recordMatches(forms.canonical, matchesAt !== undefined);
     if (memo.size >= CheckedMemoEntries) memo.clear();
     memo.set(source, result);
     return result;
@@ -83,20 +91,32 @@ function reportExpressionError(checks: Checks, path: DocPath, source: string, er
 /** Where an expression sits: filters must be unique; custom rules and managed rulesets need not. */
 type ExpressionOwner = 'filter' | 'custom' | 'managed';
 
-/** Visits one expression: the map it is written in, its path, and where it sits. */
-type ExpressionVisit = (holder: Record<string, unknown>, path: DocPath, owner: ExpressionOwner) => void;
+/**
+ * Visits one expression: the map it is written in, where it sits, and the section and key (or
+ * index) of its entry; its path is `expressionPath(section, key)`, made only when needed.
+ */
+type ExpressionVisit = (holder: Record<string, unknown>, owner: ExpressionOwner, section: string, key: string | number) => void;
+
+/** The path of the expression of entry `key` of `section` (an inline filter's is under its rule's `filter`). */
+function expressionPath(section: string, key: string | number): DocPath {
+  return section === 'firewall_rules' ? [section, key, 'filter', 'expression'] : [section, key, 'expression'];
+}
 
 /** The expressions of a manifest: shared filters, inline filters, custom rules, then managed rulesets. */
 function forEachExpression(data: Record<string, unknown>, visit: ExpressionVisit): void {
-  for (const [key, filter] of entriesOf(data.filters)) visit(filter, ['filters', key, 'expression'], 'filter');
-  for (const [key, rule] of entriesOf(data.firewall_rules)) {
-    if (isRecord(rule.filter)) visit(rule.filter, ['firewall_rules', key, 'filter', 'expression'], 'filter');
+  const filters = entriesOf(data.filters);
+  for (let i = 0; i < filters.keys.length; i++) visit(filters.values[i], 'filter', 'filters', filters.keys[i]);
+  const rules = entriesOf(data.firewall_rules);
+  for (let i = 0; i < rules.keys.length; i++) {
+    const inline = rules.values[i].filter;
+    if (isRecord(inline)) visit(inline, 'filter', 'firewall_rules', rules.keys[i]);
   }
   // Custom rules use the default phase, http_request_firewall_custom.
-  for (const [key, rule] of entriesOf(data.custom_rules)) visit(rule, ['custom_rules', key, 'expression'], 'custom');
+  const custom = entriesOf(data.custom_rules);
+  for (let i = 0; i < custom.keys.length; i++) visit(custom.values[i], 'custom', 'custom_rules', custom.keys[i]);
   if (Array.isArray(data.managed_rules)) {
     for (const [i, item] of data.managed_rules.entries()) {
-      if (isRecord(item) && item.expression !== undefined) visit(item, ['managed_rules', i, 'expression'], 'managed');
+      if (isRecord(item) && item.expression !== undefined) visit(item, 'managed', 'managed_rules', i);
     }
   }
 }
@@ -104,17 +124,29 @@ function forEachExpression(data: Record<string, unknown>, visit: ExpressionVisit
 /** Checks every expression and duplicate filter expressions; returns the valid ones. */
 export function checkExpressions(checks: Checks, data: Record<string, unknown>): ExpressionTable {
   const table: ExpressionTable = new Map();
-  const firstFilterWith = new Map<string, DocPath>();
-  forEachExpression(data, (holder, path, owner) => {
+  // The first filter of each expression (by equivalence key): the key of a shared filter, else of
+  // an inline filter's rule (shared filters come first). Keys, not paths: few are ever reported.
+  const firstShared = new Map<string, string>();
+  const firstInline = new Map<string, string>();
+  forEachExpression(data, (holder, owner, section, key) => {
     const source = holder.expression;
-    if (typeof source !== 'string' || !checks.isClean(path)) return;
-    const checked = checkExpressionAt(checks, path, source, owner === 'managed');
+    if (typeof source !== 'string') return;
+    // A valid manifest's expressions are all clean and, across a fleet, mostly checked already: no path for them.
+    const path = checks.allClean() ? undefined : expressionPath(section, key);
+    if (path !== undefined && !checks.isClean(path)) return;
+    const managed = owner === 'managed';
+    const checked = knownExpression(source, managed) ?? checkExpressionAt(checks, path ?? expressionPath(section, key), source, managed);
     if (checked === undefined) return;
     table.set(holder, checked);
     if (owner !== 'filter') return;
-    const first = firstFilterWith.get(checked.key);
-    if (first === undefined) firstFilterWith.set(checked.key, path);
-    else checks.report(path, duplicateMessage(checks, first, path));
+    const shared = firstShared.get(checked.key);
+    const first = shared ?? firstInline.get(checked.key);
+    if (first === undefined) {
+      (section === 'filters' ? firstShared : firstInline).set(checked.key, key as string);
+      return;
+    }
+    const here = path ?? expressionPath(section, key);
+    checks.report(here, duplicateMessage(checks, expressionPath(shared !== undefined ? 'filters' : 'firewall_rules', first), here));
   });
   return table;
 }

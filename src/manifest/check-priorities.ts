@@ -6,8 +6,9 @@
  * priority equal to another rule's (the service orders equal priorities by action, not by key); and a
  * rule without priority after a `priority: null` rule (it would run before it).
  */
+import type { DocPath } from './errors.js';
 import { ManifestLimits } from './limits.js';
-import { entriesOf, type Checks } from './view.js';
+import { entriesOf, type Checks, type Entries } from './view.js';
 
 /** One rule's effective priority. */
 export interface EffectivePriority {
@@ -18,13 +19,13 @@ export interface EffectivePriority {
 }
 
 /** `effectivePriorities` by rule list: the check and normalisation both ask for the same `entriesOf` list. */
-const prioritiesMemo = new WeakMap<readonly unknown[], EffectivePriority[]>();
+const prioritiesMemo = new WeakMap<Entries, EffectivePriority[]>();
 
 /**
  * Computes effective priorities in key order; an invalid `priority` value counts as absent. The
  * result is shared between callers with the same (never changed) list: never change it.
  */
-export function effectivePriorities(rules: readonly [string, Record<string, unknown>][]): readonly EffectivePriority[] {
+export function effectivePriorities(rules: Entries): readonly EffectivePriority[] {
   let known = prioritiesMemo.get(rules);
   if (known === undefined) {
     known = computePriorities(rules);
@@ -33,10 +34,10 @@ export function effectivePriorities(rules: readonly [string, Record<string, unkn
   return known;
 }
 
-function computePriorities(rules: readonly [string, Record<string, unknown>][]): EffectivePriority[] {
+function computePriorities(rules: Entries): EffectivePriority[] {
   let previous = 0;
-  return rules.map(([key, rule]) => {
-    const p = rule.priority;
+  return rules.keys.map((key, i) => {
+    const p = rules.values[i].priority;
     if (p === null) return { key, priority: null, implicit: false };
     if (typeof p === 'number' && Number.isInteger(p) && p >= ManifestLimits.minPriority && p <= ManifestLimits.maxPriority) {
       previous = p;
@@ -52,28 +53,33 @@ export function checkPriorities(checks: Checks, data: Record<string, unknown>): 
   const priorities = effectivePriorities(entriesOf(data.firewall_rules));
   const holder = new Map<number, EffectivePriority>();
   let nullRule: string | undefined;
-  for (const r of priorities) {
-    const path = ['firewall_rules', r.key];
+  for (let i = 0; i < priorities.length; i++) {
+    const r = priorities[i];
     if (r.priority === null) {
       nullRule ??= r.key;
       continue;
     }
     if (r.implicit && r.priority > ManifestLimits.maxPriority) {
-      checks.report(path, `its implicit priority (previous rule's + 1) is ${r.priority}, above the maximum `
+      checks.report(rulePath(r), `its implicit priority (previous rule's + 1) is ${r.priority}, above the maximum `
         + `${ManifestLimits.maxPriority}: give it an explicit priority`);
       continue;
     }
     if (r.implicit && nullRule !== undefined) {
-      checks.report(path, `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
+      checks.report(rulePath(r), `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
         + `it would run before that rule: move it above, or set priority: null or a number here`);
     }
     const other = holder.get(r.priority);
     if (other === undefined) {
       holder.set(r.priority, r);
     } else if (r.implicit || other.implicit) {
-      checks.report(path, samePriorityMessage(checks, r, other));
+      checks.report(rulePath(r), samePriorityMessage(checks, r, other));
     }
   }
+}
+
+/** The path of a rule, for its issues (made when reported: most rules have none). */
+function rulePath(r: EffectivePriority): DocPath {
+  return ['firewall_rules', r.key];
 }
 
 function samePriorityMessage(checks: Checks, r: EffectivePriority, other: EffectivePriority): string {

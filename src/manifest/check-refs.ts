@@ -6,18 +6,19 @@
  */
 import { formatPath, type DocPath } from './errors.js';
 import { closest } from './suggest.js';
-import { entriesOf, isRecord, stringAt, type Checks } from './view.js';
+import { entriesOf, isRecord, stringAt, type Checks, type Entries } from './view.js';
 
 /** Checks filter references, filter ref clashes and renames. */
 export function checkRefs(checks: Checks, data: Record<string, unknown>): void {
   const filters = entriesOf(data.filters);
   const rules = entriesOf(data.firewall_rules);
-  const filterKeys = new Set<string>();
-  for (const [k] of filters) filterKeys.add(k);
+  const filterKeys = sectionKeys(data.filters, filters);
   const inlineRefs = new Set<string>();
-  for (const [k, r] of rules) if (isRecord(r.filter)) inlineRefs.add(k);
+  for (let i = 0; i < rules.keys.length; i++) if (isRecord(rules.values[i].filter)) inlineRefs.add(rules.keys[i]);
 
-  for (const [key, rule] of rules) {
+  for (let i = 0; i < rules.keys.length; i++) {
+    const key = rules.keys[i];
+    const rule = rules.values[i];
     // The common case, a rule naming a filter that exists, is settled before any path is built.
     if (typeof rule.filter === 'string' && filterKeys.has(rule.filter)) continue;
     const path = ['firewall_rules', key, 'filter'];
@@ -32,19 +33,33 @@ export function checkRefs(checks: Checks, data: Record<string, unknown>): void {
   const filterRenames = [...renamesOf(filters, 'filters', false), ...renamesOf(rules, 'firewall_rules', true)];
   checkRenames(checks, 'filter', filterRenames, (name) => filterKeys.has(name) || inlineRefs.has(name));
   const ruleRenames = renamesOf(rules, 'firewall_rules', false);
-  const ruleKeys = ruleRenames.length === 0 ? new Set<string>() : new Set(rules.map(([k]) => k));
+  const ruleKeys = ruleRenames.length === 0 ? new Set<string>() : new Set(rules.keys);
   checkRenames(checks, 'rule', ruleRenames, (name) => ruleKeys.has(name));
 }
 
-function checkFilterReference(checks: Checks, path: DocPath, name: string, filterKeys: Set<string>, inlineRefs: Set<string>): void {
+/** The keys of a section's entries that are maps (`entriesOf`), with a lookup. */
+interface SectionKeys {
+  has(name: string): boolean;
+  readonly keys: readonly string[];
+}
+
+/** The keys of `section` (whose entries are `entries`), looked up in the section itself: no set of 1,000 keys per manifest. */
+function sectionKeys(section: unknown, entries: Entries): SectionKeys {
+  return {
+    has: (name) => isRecord(section) && Object.hasOwn(section, name) && isRecord(section[name]),
+    keys: entries.keys,
+  };
+}
+
+function checkFilterReference(checks: Checks, path: DocPath, name: string, filterKeys: SectionKeys, inlineRefs: Set<string>): void {
   if (filterKeys.has(name)) return;
   if (inlineRefs.has(name)) {
     checks.report(path, `filter "${name}" is the inline filter of firewall_rules.${name}; `
       + 'inline filters cannot be shared: move it to filters to share it');
     return;
   }
-  const guess = closest(name, filterKeys);
-  const hint = guess !== undefined ? ` (did you mean "${guess}"?)` : filterKeys.size === 0 ? '; the manifest has no filters section' : '';
+  const guess = closest(name, filterKeys.keys);
+  const hint = guess !== undefined ? ` (did you mean "${guess}"?)` : filterKeys.keys.length === 0 ? '; the manifest has no filters section' : '';
   checks.report(path, `filter "${name}" is not a key of filters${hint}`);
 }
 
@@ -60,12 +75,13 @@ interface Rename {
  * The renames written in a section's entries (only those with a `renamed_from` string). Inline
  * filters (`inlineOnly`, rules whose filter is a map) follow their rule's rename.
  */
-function renamesOf(entries: readonly [string, Record<string, unknown>][], section: string, inlineOnly: boolean): Rename[] {
+function renamesOf(entries: Entries, section: string, inlineOnly: boolean): Rename[] {
   const out: Rename[] = [];
-  for (const [key, entry] of entries) {
+  for (let i = 0; i < entries.keys.length; i++) {
+    const entry = entries.values[i];
     if (inlineOnly && !isRecord(entry.filter)) continue;
     const from = stringAt(entry, 'renamed_from');
-    if (from !== undefined) out.push({ key, path: [section, key, 'renamed_from'], from });
+    if (from !== undefined) out.push({ key: entries.keys[i], path: [section, entries.keys[i], 'renamed_from'], from });
   }
   return out;
 }

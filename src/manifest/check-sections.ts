@@ -90,7 +90,10 @@ export function checkPreviousWaf(checks: Checks, data: Record<string, unknown>):
   }
   if (!isRecord(waf)) return;
   const seen = new Map<string, string>();
-  for (const [key, settings] of entriesOf(waf.packages)) {
+  const { keys, values } = entriesOf(waf.packages);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const settings = values[i];
     const path = ['previous_waf', 'packages', key];
     const id = resolvePackage(key);
     if (TraditionalPackageIds.has(id) && Object.keys(settings).length > 0) {

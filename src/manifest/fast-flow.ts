@@ -3,7 +3,7 @@
  * as manifests write override lists and small maps. Multi-line flows, empty entries, trailing commas,
  * comments inside, and plain scalars with `:` or `#` are left to the `yaml` package (`Bail`).
  */
-import { bail, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
+import { bail, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
 import { MapInfo, SeqInfo, styleCode, type PositionStore } from './positions.js';
 import { setEntry, type Span } from './source.js';
 
@@ -36,8 +36,8 @@ export function readFlowNode(text: string, i: number, end: number, sink: FlowSin
   if (ch === '[') return readFlowSeq(text, i, end, sink);
   if (ch === '{') return readFlowMap(text, i, end, sink);
   if (ch === '"' || ch === "'") {
-    const q = ch === '"' ? readDoubleQuoted(text, i, end) : readSingleQuoted(text, i, end);
-    return { value: q.value, span: { start: i, end: q.end, style: ch === '"' ? 'double' : 'single' }, next: q.end };
+    const value = ch === '"' ? readDoubleQuoted(text, i, end) : readSingleQuoted(text, i, end);
+    return { value, span: { start: i, end: quoted.end, style: ch === '"' ? 'double' : 'single' }, next: quoted.end };
   }
   return readFlowPlain(text, i, end);
 }

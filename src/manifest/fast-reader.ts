@@ -8,7 +8,7 @@
  * differential test holds the two readers to the same data and positions.
  */
 import { readFlowNode, type FlowSink } from './fast-flow.js';
-import { bail, expectLineEnd, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
+import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
 import { ManifestLimits } from './limits.js';
 import { MapInfo, PositionStore, SeqInfo } from './positions.js';
 import { setEntry, type LineIndex, type ParsedDocument } from './source.js';
@@ -77,12 +77,12 @@ class FastReader implements FlowSink {
     const count = s[s.length - 1] >= text.length ? s.length - 1 : s.length;
     this.count = count;
     this.store = new PositionStore(count);
-    this.starts = new Int32Array(count);
+    // The line index's own starts (it may hold one more, after a final line break): no copy.
+    this.starts = s;
     this.contents = new Int32Array(count);
     this.ends = new Int32Array(count);
     for (let i = 0; i < count; i++) {
       const end = i + 1 < s.length ? s[i + 1] - 1 : text.length;
-      this.starts[i] = s[i];
       this.contents[i] = skipSpaces(text, s[i], end);
       this.ends[i] = end;
     }
@@ -149,16 +149,15 @@ class FastReader implements FlowSink {
     const c = t.charCodeAt(at);
     let stop: number;
     if (c === 34 || c === 39) {
-      const q = c === 34 ? readDoubleQuoted(t, at, end) : readSingleQuoted(t, at, end);
-      this.kName = q.value;
-      stop = q.end;
+      this.kName = c === 34 ? readDoubleQuoted(t, at, end) : readSingleQuoted(t, at, end);
+      stop = quoted.end;
     } else {
       // A plain key is [A-Za-z0-9_$][A-Za-z0-9_.$/+@-]* up to its colon.
       if (!isKeyStart(c)) return false;
       stop = at + 1;
       while (stop < end && isKeyChar(t.charCodeAt(stop))) stop++;
       if (stop === end || t.charCodeAt(stop) !== 58) return false;
-      this.kName = this.plainKeyName(at, stop);
+      this.kName = this.sharedText(at, stop);
     }
     if (t.charCodeAt(stop) !== 58 || (stop + 1 < end && t.charCodeAt(stop + 1) !== 32)) return false;
     this.kStart = at;
@@ -169,11 +168,11 @@ class FastReader implements FlowSink {
   }
 
   /**
-   * The text of a plain key. Field names repeat thousands of times (`expression`, `action`); the
-   * last name seen per length and first letter is reused when the text matches, so they are not
-   * copied out of the text, and made property names, once per entry.
+   * The text of a plain key or value (not empty). Field names and values repeat thousands of times
+   * (`expression`, `action`, `block`); the last text seen per length and first letter is reused when
+   * it matches, so they are not copied out of the text (nor keys made property names) once per entry.
    */
-  private plainKeyName(at: number, stop: number): string {
+  private sharedText(at: number, stop: number): string {
     const length = stop - at;
     const slot = (length * 31 + this.text.charCodeAt(at)) & 63;
     const last = this.keyNames[slot];
@@ -279,10 +278,9 @@ class FastReader implements FlowSink {
     if (ch === '"' || ch === "'") {
       // A quoted scalar, as `readFlowNode` reads one (nesting limit included), without its result objects.
       if (this.path.length > this.maxDepth) bail();
-      const q = ch === '"' ? readDoubleQuoted(t, at, lineEnd) : readSingleQuoted(t, at, lineEnd);
-      value = q.value;
-      stop = q.end;
-      this.setNode(at, q.end, ch === '"' ? Double : Single);
+      value = ch === '"' ? readDoubleQuoted(t, at, lineEnd) : readSingleQuoted(t, at, lineEnd);
+      stop = quoted.end;
+      this.setNode(at, stop, ch === '"' ? Double : Single);
     } else if (ch === '[' || ch === '{') {
       const r = readFlowNode(t, at, lineEnd, this);
       value = r.value;
@@ -295,7 +293,7 @@ class FastReader implements FlowSink {
       while (stop < lineEnd && !(t.charCodeAt(stop) === 32 && t.charCodeAt(stop + 1) === 35)) stop++;
       let e = stop;
       while (t.charCodeAt(e - 1) === 32) e--;
-      const source = t.slice(at, e);
+      const source = this.sharedText(at, e);
       if (source.includes(': ') || source.endsWith(':')) bail();
       value = resolvePlain(source);
       this.setNode(at, e, Plain);

@@ -50,14 +50,24 @@ const simpleEscapes: Record<string, string> = {
   v: '\v', ' ': ' ', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
 };
 
-/** A double-quoted scalar that ends on its line; returns its value and the offset after the quote. */
-export function readDoubleQuoted(text: string, open: number, lineEnd: number): { value: string; end: number } {
+/**
+ * Where the last quoted scalar read ended (the offset after its closing quote), set by
+ * `readDoubleQuoted` and `readSingleQuoted`: reading one allocates its value alone, not a result
+ * object beside it (a manifest quotes thousands of expressions).
+ */
+export const quoted = { end: 0 };
+
+/** A double-quoted scalar that ends on its line; returns its value (and sets `quoted.end`). */
+export function readDoubleQuoted(text: string, open: number, lineEnd: number): string {
   let out = '';
   let i = open + 1;
   let from = i;
   while (i < lineEnd) {
     const ch = text.charCodeAt(i);
-    if (ch === 34) return { value: out + text.slice(from, i), end: i + 1 };
+    if (ch === 34) {
+      quoted.end = i + 1;
+      return out + text.slice(from, i);
+    }
     if (ch !== 92) { i++; continue; }
     out += text.slice(from, i);
     const esc = text[i + 1];
@@ -78,8 +88,8 @@ export function readDoubleQuoted(text: string, open: number, lineEnd: number): {
   return bail(); // no closing quote on this line: a multi-line scalar
 }
 
-/** A single-quoted scalar that ends on its line (`''` is a quote). */
-export function readSingleQuoted(text: string, open: number, lineEnd: number): { value: string; end: number } {
+/** A single-quoted scalar that ends on its line (`''` is a quote); returns its value (and sets `quoted.end`). */
+export function readSingleQuoted(text: string, open: number, lineEnd: number): string {
   let out = '';
   let from = open + 1;
   for (let i = from; i < lineEnd; i++) {
@@ -90,7 +100,8 @@ export function readSingleQuoted(text: string, open: number, lineEnd: number): {
       i++;
       continue;
     }
-    return { value: out + text.slice(from, i), end: i + 1 };
+    quoted.end = i + 1;
+    return out + text.slice(from, i);
   }
   return bail();
 }

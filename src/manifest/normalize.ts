@@ -83,17 +83,17 @@ class SectionLocations {
   private last = -1;
   private readonly info: MapInfo | undefined;
 
-  constructor(private readonly locator: Locator, private readonly section: unknown, private readonly name: string) {
+  constructor(private readonly locator: Locator, section: unknown, private readonly name: string) {
     const info = locator.containerOf(section);
     this.info = info?.kind === 'map' ? info : undefined;
   }
 
-  /** The location of entry `key`. */
-  of(key: string): SourceLocation {
+  /** The location of entry `key`, whose value is `value`. */
+  of(key: string, value: unknown): SourceLocation {
     const r = this.info === undefined ? -1 : this.info.findAfter(key, this.last);
     if (r < 0) return locationOf(this.locator, [this.name, key]);
     this.last = r;
-    return this.locator.locationAt(this.info!.nodeStart(r, (this.section as Record<string, unknown>)[key]));
+    return this.locator.locationAt(this.info!.nodeStart(r, value));
   }
 }
 
@@ -117,19 +117,26 @@ function fieldLocations(locator: Locator, holder: unknown, fields: readonly stri
   const out: Partial<Record<string, SourceLocation>> = {};
   const info = locator.containerOf(holder);
   if (info?.kind !== 'map') return out;
-  for (const f of fields) {
+  for (let k = 0; k < fields.length; k++) {
+    const f = fields[k];
+    // Most fields are absent, and a read value is never undefined (an empty one is null): ask the object first.
+    const value = (holder as Record<string, unknown>)[f];
+    if (value === undefined) continue;
     const i = info.find(f);
-    if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, (holder as Record<string, unknown>)[f]));
+    if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, value));
   }
   return out;
 }
 
 function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const locations = new SectionLocations(checks.locator, data.filters, 'filters');
-  for (const [key, f] of entriesOf(data.filters)) {
+  const { keys, values } = entriesOf(data.filters);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const f = values[i];
     const checked = expressions.get(f);
-    if (checked === undefined || !checks.isClean(['filters', key])) continue;
-    zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key), false));
+    if (checked === undefined || !checks.isCleanEntry('filters', key)) continue;
+    zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key, f), false));
   }
 }
 
@@ -156,19 +163,21 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
   const priorities = effectivePriorities(entries);
   const { locator } = checks;
   const locations = new SectionLocations(locator, data.firewall_rules, 'firewall_rules');
-  entries.forEach(([key, raw], i) => {
-    if (!checks.isClean(['firewall_rules', key])) return;
+  for (let i = 0; i < entries.keys.length; i++) {
+    const key = entries.keys[i];
+    const raw = entries.values[i];
+    if (!checks.isCleanEntry('firewall_rules', key)) continue;
     const rule = raw as unknown as FirewallRule;
     if (typeof rule.filter !== 'string') {
       const checked = isRecord(rule.filter) ? expressions.get(rule.filter) : undefined;
-      if (checked === undefined) return;
+      if (checked === undefined) continue;
       // The inline filter's ref follows the rule's key, and so does its rename.
       const inline: Record<string, unknown> = { ...rule.filter, renamed_from: rule.renamed_from };
       const location = childLocation(locator, raw, 'filter', ['firewall_rules', key, 'filter']);
       zone.filters.push(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
     }
-    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key)));
-  });
+    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key, raw)));
+  }
 }
 
 function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: number | null, location: SourceLocation): DesiredFirewallRule {
@@ -191,7 +200,10 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
 
 function normalizeCustom(checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): DesiredCustomRule[] {
   const out: DesiredCustomRule[] = [];
-  for (const [key, raw] of entriesOf(data.custom_rules)) {
+  const { keys, values } = entriesOf(data.custom_rules);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const raw = values[i];
     const base = ['custom_rules', key];
     const checked = expressions.get(raw);
     if (!checks.isClean(base) || checked === undefined) continue;

@@ -11,8 +11,10 @@ import { entriesOf, type Checks } from './view.js';
 /** Reports entries whose `url` repeats an earlier entry's. */
 export function checkPageRules(checks: Checks, data: Record<string, unknown>): void {
   const seen = new Map<string, DocPath>();
-  for (const [key, rule] of entriesOf(data.page_rules)) {
-    const path: DocPath = ['page_rules', key, 'url'];
+  const { keys, values } = entriesOf(data.page_rules);
+  for (let i = 0; i < keys.length; i++) {
+    const rule = values[i];
+    const path: DocPath = ['page_rules', keys[i], 'url'];
     if (typeof rule.url !== 'string' || !checks.isClean(path)) continue;
     const first = seen.get(rule.url);
     if (first === undefined) seen.set(rule.url, path);
@@ -23,10 +25,12 @@ export function checkPageRules(checks: Checks, data: Record<string, unknown>): v
 /** The section's entries as the planner wants them (entries that failed a check are left out). */
 export function normalizePageRules(checks: Checks, section: Record<string, PageRule>, at: (path: DocPath) => SourceLocation): DesiredPageRule[] {
   const out: DesiredPageRule[] = [];
-  for (const [key, rule] of entriesOf(section)) {
+  const { keys, values } = entriesOf(section);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const base = ['page_rules', key];
     if (!checks.isClean(base)) continue;
-    const r = rule as unknown as PageRule;
+    const r = values[i] as unknown as PageRule;
     out.push({
       key,
       url: r.url,

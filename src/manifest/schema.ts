@@ -24,7 +24,6 @@ export const manifestSchema = JSON.parse(schemaText) as AnySchemaObject & { $id:
 export const manifestSchemaHash = createHash('sha256').update(schemaText).digest('hex');
 
 let ajv: Ajv2020 | undefined;
-let validateRoot: ValidateFunction | undefined;
 const branchValidators = new WeakMap<object, ValidateFunction>();
 
 /**
@@ -42,13 +41,33 @@ export function createManifestAjv(extra: Options = {}): Ajv2020 {
   return instance;
 }
 
+/** A validator that only answers whether data is valid (`schema-quick.ts`). */
+type AcceptFunction = (data: unknown) => boolean;
+
+/** The module `npm run build` writes: the full validator, its fast path, and the schema's hash. */
+interface AheadOfTimeModule extends ValidateFunction {
+  schemaHash?: string;
+  quick?: AcceptFunction;
+}
+
+/** The validators in use: the full one (errors), and the fast path for valid data, when built. */
+interface Validators {
+  full: ValidateFunction;
+  quick?: AcceptFunction;
+}
+
+let validators: Validators | undefined;
+
 /**
- * The validator compiled ahead of time by `npm run build`, when it exists and was generated from
- * this very schema (a schema edited after the build, or a run from sources, compiles at run time).
+ * The validators compiled ahead of time by `npm run build` when they exist and were generated from
+ * this very schema; else (a schema edited after the build, or a run from sources) the full one
+ * compiled at run time, alone: compiling a second one would cost more than it saves.
  */
-function aheadOfTime(): ValidateFunction | undefined {
-  const mod = aheadOfTimeModule() as (ValidateFunction & { schemaHash?: string }) | undefined;
-  return mod?.schemaHash === manifestSchemaHash ? mod : undefined;
+function compiledValidators(): Validators {
+  if (validators !== undefined) return validators;
+  const mod = aheadOfTimeModule() as AheadOfTimeModule | undefined;
+  validators = mod?.schemaHash === manifestSchemaHash ? { full: mod, quick: mod.quick } : { full: runtimeAjv().getSchema(manifestSchema.$id)! };
+  return validators;
 }
 
 /** The runtime ajv, with the whole schema compiled (branches of error reports are looked up in it). */
@@ -59,10 +78,9 @@ function runtimeAjv(): Ajv2020 {
   return ajv;
 }
 
-/** The validator: ahead-of-time when built, else compiled on first use; reused for the life of the process. */
+/** The validator that reports errors: ahead-of-time when built, else compiled on first use; reused for the life of the process. */
 export function compiledValidator(): ValidateFunction {
-  validateRoot ??= aheadOfTime() ?? runtimeAjv().getSchema(manifestSchema.$id)!;
-  return validateRoot;
+  return compiledValidators().full;
 }
 
 /** Schema issues of a document, and the paths they concern (to keep later checks off broken parts). */
@@ -79,9 +97,10 @@ export function pathKey(path: DocPath): string {
 
 /** Validates `data` (the whole manifest) against the schema. */
 export function checkSchema(data: unknown, locator: Locator): SchemaResult {
-  const validate = compiledValidator();
+  const { full: validate, quick } = compiledValidators();
   const result: SchemaResult = { issues: [], dirty: new Set() };
-  if (validate(data)) return result;
+  // Valid data passes the fast path alone; invalid data is validated again in full, for its errors.
+  if (quick?.(data) === true || validate(data)) return result;
   for (const e of resolveErrors(validate.errors ?? [], data, '')) {
     const issue = toIssue(e, data, locator);
     result.issues.push(issue.issue);

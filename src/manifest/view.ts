@@ -12,24 +12,39 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The entries of a map whose values are maps, in document order, as two lists side by side (index
+ * loops over them allocate nothing per entry, where `for (const [k, v] of ...)` makes an iterator
+ * result and a destructuring per entry until the loop is optimised).
+ */
+export interface Entries {
+  readonly keys: readonly string[];
+  readonly values: readonly Record<string, unknown>[];
+}
+
+const NoEntries: Entries = { keys: [], values: [] };
+
 /** `entriesOf` answers by map: manifest data is never changed after reading, and every check walks the same sections. */
-const entriesMemo = new WeakMap<object, [string, Record<string, unknown>][]>();
+const entriesMemo = new WeakMap<object, Entries>();
 
 /**
- * The entries of a map, in document order; none when the value is not a map. The list is shared
- * between callers (a section of 1,000 filters is walked by several checks): never change it.
+ * The entries of a map whose values are maps, in document order; none when the value is not a map.
+ * The lists are shared between callers (a section of 1,000 filters is walked by several checks):
+ * never change them.
  */
-export function entriesOf(value: unknown): readonly [string, Record<string, unknown>][] {
-  if (!isRecord(value)) return [];
+export function entriesOf(value: unknown): Entries {
+  if (!isRecord(value)) return NoEntries;
   let entries = entriesMemo.get(value);
   if (entries === undefined) {
-    // `Object.keys`, then one array: `Object.entries(...).filter(...)` built a second list of every
-    // entry, and `for...in` over a large map (a dictionary object) costs a lookup per key.
-    entries = [];
-    for (const key of Object.keys(value)) {
-      const v = value[key];
-      if (isRecord(v)) entries.push([key, v]);
-    }
+    // The keys, and their values into a list of that size (`Object.values` allocates twice as much);
+    // copies only when some value is not a map.
+    const keys = Object.keys(value);
+    const values = new Array<unknown>(keys.length);
+    let maps = 0;
+    for (let i = 0; i < keys.length; i++) if (isRecord(values[i] = value[keys[i]])) maps++;
+    entries = maps === keys.length
+      ? { keys, values: values as Record<string, unknown>[] }
+      : { keys: keys.filter((_, i) => isRecord(values[i])), values: values.filter(isRecord) };
     entriesMemo.set(value, entries);
   }
   return entries;
@@ -54,6 +69,16 @@ export class Checks {
   isClean(path: readonly (string | number)[]): boolean {
     // Most manifests have no schema issue: then no key is built for every entry each check visits.
     return this.dirty.size === 0 || !this.dirty.has(pathKey(path));
+  }
+
+  /** True when the schema found nothing wrong anywhere (every path is clean). */
+  allClean(): boolean {
+    return this.dirty.size === 0;
+  }
+
+  /** `isClean([section, key])`, without making the path. */
+  isCleanEntry(section: string, key: string): boolean {
+    return this.dirty.size === 0 || !this.dirty.has(`${section}\u0000${key}`);
   }
 
   /** Reports an issue at `path`. */

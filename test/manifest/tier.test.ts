@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkAgainstZone, formatIssue, validateManifestText, type DesiredZone } from '../../src/manifest/index.js';
+import { recordMatches } from '../../src/manifest/tier.js';
 import { doc, issuesOf } from './helpers/issues.js';
 
 function zoneOf(text: string): DesiredZone {
@@ -70,5 +71,23 @@ describe('checkAgainstZone (plan tiers)', () => {
     const text = doc('zone: x', 'plan: enterprise', 'firewall_rules:', '  audit:', '    action: log', '    filter: {expression: ssl}');
     expect(issuesOf(text)).toEqual([]);
     expect(issuesOf(text, 'business')).toEqual(['zone.yaml:5:13: firewall_rules.audit.action: log needs an Enterprise plan (the zone is on the business plan)']);
+  });
+
+  it('`~` is matches too', () => {
+    expect(issuesOf(doc('zone: x', 'plan: pro', 'filters:', '  a:', '    expression: http.host ~ "tilde"'))).toEqual([
+      'zone.yaml:5:27: filters.a.expression: the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)']);
+  });
+
+  it('knows whether an expression uses matches from the expression check, without parsing it again', () => {
+    const zone = zoneOf(doc('zone: x', 'filters:', '  a:', '    expression: ip.src eq 192.0.2.177'));
+    expect(checkAgainstZone(zone, { plan: 'pro' })).toEqual([]);
+    // What the expression check recorded is what the tier check answers (a wrong record shows it).
+    recordMatches(zone.filters[0].expression, true);
+    try {
+      expect(checkAgainstZone(zone, { plan: 'pro' }).map((i) => i.message)).toEqual([
+        'the matches operator needs a Business or Enterprise plan (the zone is on the pro plan)']);
+    } finally {
+      recordMatches(zone.filters[0].expression, false);
+    }
   });
 });

@@ -1,0 +1,116 @@
+/**
+ * The schema's fast path for valid manifests (src/manifest/schema-quick.ts): it must accept exactly
+ * what the full validator accepts, and the built one must be what validation runs first, with the
+ * issues of an invalid manifest unchanged (they come from the full validator either way).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify } from 'yaml';
+import { validateManifestText, type ManifestResult } from '../../src/manifest/index.js';
+import { compiledValidator, manifestSchema, manifestSchemaHash } from '../../src/manifest/schema.js';
+import { createQuickAjv, quickManifestSchema } from '../../src/manifest/schema-quick.js';
+import { repoRoot, requireBuild } from '../helpers/e2e-cli.js';
+
+type Accept = (data: unknown) => boolean;
+
+const examples = readdirSync(join(repoRoot, 'examples'))
+  .filter((n) => n.endsWith('.yaml'))
+  .map((n) => parseYaml(readFileSync(join(repoRoot, 'examples', n), 'utf8')) as unknown);
+
+const keys = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration',
+  'expression', 'description', 'paused', 'renamed_from', 'action', 'filter', 'priority', 'products', 'ruleset', 'overrides', 'rules',
+  'categories', 'id', 'enabled', 'logging', 'action_parameters', 'response', 'status_code', 'content_type', 'content', 'phases', 'url',
+  'disable_security', 'waf', 'status', 'paranoia_level', 'score_threshold', 'packages', 'groups', 'sensitivity', 'a', 'bad key', 'k'.repeat(51)];
+/** Values near the schema's edges: enum members and near misses, lengths at the limits, every type. */
+const value = fc.letrec<{ node: unknown }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small' },
+    fc.constantFrom('block', 'bypass', 'log', 'skip', 'blok', 'owasp', 'free', 'current', 'waf', 'hot', 'on', 'off', 'active', 'medium',
+      'text/html', 'http_ratelimit', 'pending', 'enterprise', 'ip.src eq 1.1.1.1', '', 'a', 'x'.repeat(50), 'x'.repeat(51),
+      'd'.repeat(500), 'd'.repeat(501), '0123456789abcdef0123456789abcdef', '😀'.repeat(26)),
+    fc.constantFrom(0, 1, 4, 5, 399, 400, 499, 500, 1000, 1001, 2147483647, 2147483648, -1, 1.5),
+    fc.boolean(), fc.constant(null),
+    fc.array(tie('node'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom(...keys), tie('node'), { maxKeys: 4 }),
+  ),
+})).node;
+
+/** `data` with the value at a path (chosen by `choices`) replaced, removed (`undefined`) or doubled into a list. */
+function mutate(data: unknown, choices: readonly number[], replacement: unknown): unknown {
+  if (choices.length === 0 || data === null || typeof data !== 'object') return replacement;
+  const keysOf = Object.keys(data);
+  if (keysOf.length === 0) return replacement;
+  const key = keysOf[choices[0] % keysOf.length];
+  const copy: Record<string, unknown> = Array.isArray(data) ? [...data] as unknown as Record<string, unknown> : { ...data };
+  const inner = mutate((data as Record<string, unknown>)[key], choices.slice(1), replacement);
+  if (inner === undefined) delete copy[key];
+  else copy[key] = inner;
+  return copy;
+}
+
+const mutated = fc.tuple(fc.constantFrom(...examples), fc.array(fc.nat(), { maxLength: 5 }), fc.oneof(value, fc.constant(undefined)))
+  .map(([doc, path, replacement]) => mutate(doc, path, replacement));
+
+/** Every answer of `quick` is the full validator's, on the examples, their variants and random documents. */
+function expectSameAnswers(quick: Accept): void {
+  const full = compiledValidator();
+  for (const doc of examples) expect(quick(doc)).toBe(true);
+  fc.assert(fc.property(fc.oneof(mutated, value), (doc) => quick(doc) === full(doc)), { numRuns: 3000 });
+}
+
+describe('the fast path of the manifest schema', () => {
+  it('accepts exactly what the full validator accepts', () => {
+    expectSameAnswers(createQuickAjv().compile(quickManifestSchema(manifestSchema)));
+  });
+
+  it('inlines $refs (with their siblings, as allOf) and drops annotations', () => {
+    const schema = {
+      $defs: { key: { type: 'string', description: 'a key', maxLength: 3 }, pair: { type: 'object', properties: { k: { $ref: '#/$defs/key' } } } },
+      type: 'object',
+      properties: { p: { $ref: '#/$defs/pair', minProperties: 1, title: 'P' }, k: { $ref: '#/$defs/key', default: 'x' } },
+    };
+    expect(quickManifestSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        p: { minProperties: 1, allOf: [{ type: 'object', properties: { k: { type: 'string', maxLength: 3 } } }] },
+        k: { type: 'string', maxLength: 3 },
+      },
+    });
+  });
+
+  it('refuses what it cannot carry over to draft-07 unchanged: recursion, foreign refs, other keywords', () => {
+    expect(() => quickManifestSchema({ $defs: { a: { items: { $ref: '#/$defs/a' } } }, $ref: '#/$defs/a' })).toThrow(/recursive/);
+    expect(() => quickManifestSchema({ $ref: 'other.json#/x' })).toThrow(/not one of \$defs/);
+    expect(() => quickManifestSchema({ prefixItems: [{ type: 'string' }] })).toThrow(/prefixItems/);
+    expect(() => quickManifestSchema({ items: [{ type: 'string' }] })).toThrow(/items/);
+    expect(() => quickManifestSchema({ unevaluatedProperties: false })).toThrow(/unevaluatedProperties/);
+  });
+});
+
+describe('the fast path built with the CLI', () => {
+  let built: { schemaHash: string; quick?: Accept };
+  let builtValidate: (text: string, file: string) => ManifestResult;
+  beforeAll(async () => {
+    requireBuild();
+    built = createRequire(import.meta.url)(join(repoRoot, 'dist/manifest/schema-validator.cjs')) as typeof built;
+    // dist/'s own modules: they find the validators the build wrote beside them.
+    ({ validateManifestText: builtValidate } = await import(join(repoRoot, 'dist/manifest/index.js')) as { validateManifestText: typeof builtValidate });
+  });
+
+  it('sits beside the full validator, from the current schema, and answers as it does', () => {
+    expect(built.schemaHash).toBe(manifestSchemaHash);
+    expect(typeof built.quick).toBe('function');
+    expectSameAnswers(built.quick!);
+  });
+
+  it('leaves the issues of invalid manifests as the full validator alone reports them', () => {
+    fc.assert(fc.property(mutated, (doc) => {
+      const text = stringify(doc) ?? '';
+      const expected = validateManifestText(text, 'zone.yaml');
+      expect(builtValidate(text, 'zone.yaml')).toEqual(expected);
+    }), { numRuns: 400 });
+  });
+});
