@@ -46,6 +46,14 @@ export interface EngineOptions {
   strict?: boolean;
   /** How long to wait for another process holding the state directory (the CLI's `--lock-timeout`); default 0: refuse at once. */
   lockTimeoutMs?: number;
+  /**
+   * Only read (a plan): nothing in `dir` is created or written, no lock file is taken, and a
+   * `serve` or `apply` holding the directory does not stop the reader (`storage/read-only.ts`);
+   * a missing directory reads as an engine without zones. Calls that would write are refused.
+   */
+  readOnly?: boolean;
+  /** Keep everything in memory, nothing on disk (`dir` only names the engine): a scratch engine, gone at close. */
+  memory?: boolean;
 }
 
 /** Zone objects kept live at once; more are hibernated, least recently used first. */
@@ -56,6 +64,8 @@ export class Engine implements ZoneDirectory {
   readonly planLimits: PlanLimitsConfig;
   /** Real API shapes only (see `EngineOptions.strict`). */
   readonly strict: boolean;
+  /** Opened with `readOnly` (see `EngineOptions.readOnly`). */
+  readonly readOnly: boolean;
   readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
   readonly #registryNs: ObjectNamespace<RegistryApi>;
   readonly #directory: RegistryDirectory;
@@ -69,9 +79,10 @@ export class Engine implements ZoneDirectory {
 
   private constructor(
     zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, directory: RegistryDirectory, planLimits: PlanLimitsConfig,
-    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean,
+    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean, readOnly: boolean,
   ) {
     this.strict = strict;
+    this.readOnly = readOnly;
     this.#unlock = unlock;
     this.#zonesNs = zonesNs;
     this.#registryNs = registryNs;
@@ -90,20 +101,27 @@ export class Engine implements ZoneDirectory {
     const logError = options.logError ?? ((message: string, err: unknown) => {
       process.stderr.write(`zonewall engine: ${message}: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     });
-    makePrivateDir(options.dir);
-    mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
-    mkdirSync(join(options.dir, 'registry'), { recursive: true, mode: 0o700 });
-    const unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
+    const readOnly = options.readOnly === true;
+    // A reader takes no `engine.lock`: that lock keeps two writers apart; what keeps a writer from
+    // changing files under a reader is the namespaces' shared lock (`storage/read-only.ts`).
+    let unlock = (): void => undefined;
+    const memory = options.memory === true;
+    if (!readOnly && !memory) {
+      makePrivateDir(options.dir);
+      mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
+      mkdirSync(join(options.dir, 'registry'), { recursive: true, mode: 0o700 });
+      unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
+    }
     const resources = options.resources ?? defaultResources;
     const ZoneObject = zoneObjectClass({ resources, planLimits, logError });
     let zonesNs: ObjectNamespace<ZoneObjectApi> | undefined;
     let registryNs: ObjectNamespace<RegistryApi> | undefined;
     try {
-      zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite' });
-      registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite' });
+      zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory });
+      registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory });
       const zoneObjects = zonesNs;
       const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
-      return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true);
+      return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true, readOnly);
     } catch (err) {
       await zonesNs?.close();
       await registryNs?.close();
@@ -137,7 +155,7 @@ export class Engine implements ZoneDirectory {
    * it existed creates it with the id its plan shows.
    */
   async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string } = {}): Promise<ZoneInfo> {
-    this.#requireOpen();
+    this.#requireWritable();
     return this.#directory.createZone(name, options);
   }
 
@@ -155,7 +173,7 @@ export class Engine implements ZoneDirectory {
 
   /** Deletes a zone and all of its data; false when there is no such zone. */
   async deleteZone(nameOrId: string): Promise<boolean> {
-    this.#requireOpen();
+    this.#requireWritable();
     return this.#directory.deleteZone(nameOrId);
   }
 
@@ -166,11 +184,13 @@ export class Engine implements ZoneDirectory {
 
   /** PITR: a bookmark of the zone's storage now. */
   async bookmark(zoneId: string): Promise<string> {
+    this.#requireWritable();
     return this.#zoneStub(this.#mustZone(zoneId).id).bookmark();
   }
 
   /** PITR: restores the zone's storage to `bookmark`; takes effect before this resolves. */
   async restore(zoneId: string, bookmark: string): Promise<void> {
+    this.#requireWritable();
     const stub = this.#zoneStub(this.#mustZone(zoneId).id);
     try {
       await stub.restore(bookmark);
@@ -222,6 +242,11 @@ export class Engine implements ZoneDirectory {
 
   #requireOpen(): void {
     if (this.#closed) throw closedError();
+  }
+
+  #requireWritable(): void {
+    this.#requireOpen();
+    if (this.readOnly) throw new ApiError(503, [{ code: 10500, message: 'the engine is open read-only (a command that only reads); this change needs a command that writes, e.g. apply' }]);
   }
 }
 
