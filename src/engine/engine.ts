@@ -14,7 +14,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ObjectNamespace, StorageResetError, type ObjectStub } from '../storage/index.js';
+import { ObjectNamespace, StorageLockedError, StorageResetError, type ObjectClass, type ObjectNamespaceOptions, type ObjectStub } from '../storage/index.js';
+import { ZonewallError } from '../errors.js';
 import { ApiError } from './api-errors.js';
 import { errorResponse } from './envelope.js';
 import type { ResourceModule } from './context.js';
@@ -104,8 +105,9 @@ export class Engine implements ZoneDirectory {
     const readOnly = options.readOnly === true;
     // A reader takes no `engine.lock`: that lock keeps two writers apart; what keeps a writer from
     // changing files under a reader is the namespaces' shared lock (`storage/read-only.ts`).
-    let unlock = (): void => undefined;
     const memory = options.memory === true;
+    const deadline = Date.now() + (options.lockTimeoutMs ?? 0);
+    let unlock = (): void => undefined;
     if (!readOnly && !memory) {
       makePrivateDir(options.dir);
       mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
@@ -117,8 +119,10 @@ export class Engine implements ZoneDirectory {
     let zonesNs: ObjectNamespace<ZoneObjectApi> | undefined;
     let registryNs: ObjectNamespace<RegistryApi> | undefined;
     try {
-      zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory });
-      registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory });
+      // A read-only engine (a plan) may hold the namespaces' shared lock: a writer waits for it as
+      // long as it would have waited for `engine.lock`.
+      zonesNs = await openNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
+      registryNs = await openNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
       const zoneObjects = zonesNs;
       const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
       return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true, readOnly);
@@ -247,6 +251,16 @@ export class Engine implements ZoneDirectory {
   #requireWritable(): void {
     this.#requireOpen();
     if (this.readOnly) throw new ApiError(503, [{ code: 10500, message: 'the engine is open read-only (a command that only reads); this change needs a command that writes, e.g. apply' }]);
+  }
+}
+
+/** `ObjectNamespace.open`, with a busy directory said in the engine's words (the CLI's `ERR_LOCKED`). */
+async function openNamespace<T extends object>(ObjectClass: ObjectClass<T>, options: ObjectNamespaceOptions, stateDir: string): Promise<ObjectNamespace<T>> {
+  try {
+    return await ObjectNamespace.open(ObjectClass, options);
+  } catch (err) {
+    if (!(err instanceof StorageLockedError)) throw err;
+    throw new ZonewallError('ERR_LOCKED', `the engine state directory ${stateDir} is being read by another process (a zonewall plan?); wait for it to finish, or pass --lock-timeout to wait`, { cause: err });
   }
 }
 
