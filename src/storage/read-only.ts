@@ -17,7 +17,7 @@
  *   transaction from open to close, so every read of an object sees one committed state.
  * An object with no file yet reads as empty: an in-memory database stands in for it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageError } from './errors.js';
@@ -47,7 +47,8 @@ export function lockForReading(dir: string): ReadLock {
   }
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    // timeout 0: a writer holds its lock for as long as it runs; waiting for it would only delay the reader.
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
     db.exec('BEGIN');
     // The first read of the transaction takes the SHARED lock (a writer's EXCLUSIVE one refuses it).
     db.prepare('SELECT count(*) FROM sqlite_master').get();
@@ -68,29 +69,55 @@ export interface ReadDatabase {
   readOnly: boolean;
 }
 
+/** Files up to this size are read into one buffer kept for the next (SQLite copies what it is given). */
+const ReusedBufferBytes = 8 * 1024 * 1024;
+let reused: Buffer | null = null;
+
+/** The whole of the open file `fd` (`size` bytes) in a buffer that is valid until the next call. */
+function readWhole(fd: number, size: number): Buffer {
+  let buffer: Buffer;
+  if (size > ReusedBufferBytes) buffer = Buffer.allocUnsafe(size);
+  else buffer = reused !== null && reused.length >= size ? reused : (reused = Buffer.allocUnsafe(Math.max(size, 1024 * 1024)));
+  let done = 0;
+  while (done < size) {
+    const n = readSync(fd, buffer, done, size - done, done);
+    if (n === 0) throw new StorageError(`${size} bytes expected, the file ended at ${done}`);
+    done += n;
+  }
+  return buffer.subarray(0, size);
+}
+
 /** Opens `file` (an object's SQLite file; `pitrDir` its PITR log) for reading in `mode`. */
 export function openForReading(file: string, pitrDir: string, mode: ReadMode): ReadDatabase {
   if (mode === 'memory') return { db: new Database(':memory:'), readOnly: false };
-  let size: number;
+  let fd: number;
   try {
-    size = statSync(file).size;
+    fd = openSync(file, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new StorageError(`Cannot read ${file}: ${(err as Error).message}`, { cause: err });
     return { db: new Database(':memory:'), readOnly: false };
   }
-  // A restore the last writer requested but did not get to apply changes the object at its next
-  // writing open: reading the file now would show a state that is about to be undone.
-  if (hasPendingRestore(pitrDir)) {
-    throw new StorageError(`${file} has a point-in-time restore pending, which only a command that writes applies: run apply (or serve) on this state directory first`);
-  }
-  const walSize = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-  if (mode === 'frozen' && walSize === 0 && size > 0) {
-    const image = readFileSync(file);
-    // Bytes 18-19 say "WAL mode", which an in-memory database cannot be; with an empty WAL the
-    // file alone is the whole committed state, so the copy is marked as a rollback-journal file.
-    image[18] = 1;
-    image[19] = 1;
-    return { db: new Database(image, { readonly: true }), readOnly: true };
+  try {
+    // A restore the last writer requested but did not get to apply changes the object at its next
+    // writing open: reading the file now would show a state that is about to be undone.
+    if (hasPendingRestore(pitrDir)) {
+      throw new StorageError(`${file} has a point-in-time restore pending, which only a command that writes applies: run apply (or serve) on this state directory first`);
+    }
+    const size = fstatSync(fd).size;
+    const walSize = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    if (mode === 'frozen' && walSize === 0 && size > 0) {
+      const image = readWhole(fd, size);
+      // Bytes 18-19 say "WAL mode", which an in-memory database cannot be; with an empty WAL the
+      // file alone is the whole committed state, so the copy is marked as a rollback-journal file.
+      image[18] = 1;
+      image[19] = 1;
+      const db = new Database(image, { readonly: true });
+      // The image is in memory already: SQLite's page cache over it needs to hold little.
+      db.exec('PRAGMA cache_size = -64');
+      return { db, readOnly: true };
+    }
+  } finally {
+    closeSync(fd);
   }
   // A writer is (or may be) at work, or a crash left committed pages in the WAL: SQLite reads them.
   const db = new Database(file, { readonly: true, fileMustExist: true });
