@@ -31,23 +31,11 @@ export class EngineProvider extends V4Provider {
   readonly description: string;
   readonly #pending: PendingZones;
 
-  readonly #cleanup: (() => void) | undefined;
-
-  /** `cleanup` runs after the engine is closed (a stand-in engine's temporary directory). */
-  constructor(readonly engine: Engine, stateDir: string, cleanup?: () => void) {
+  constructor(readonly engine: Engine, stateDir: string) {
     const pending = new PendingZones(engine);
     super(new EngineTransport(engine, pending));
     this.#pending = pending;
-    this.#cleanup = cleanup;
     this.description = `embedded engine at ${stateDir}`;
-  }
-
-  override async close(): Promise<void> {
-    try {
-      await super.close();
-    } finally {
-      this.#cleanup?.();
-    }
   }
 
   /** A missing zone reads as new; the engine creates it at its first write. */
