@@ -5,9 +5,10 @@
  * directory; it reads the committed state while a `serve` holds the directory for writing; and a
  * writer that starts while a plan reads waits for it (`--lock-timeout`) or is refused clearly.
  */
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listing } from '../helpers/file-listing.js';
 import { Engine } from '../../src/engine/index.js';
 import { requireBuild, startServe, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
 
@@ -16,18 +17,6 @@ let state: string;
 
 const manifest = (zone: string, description = '') =>
   `zone: ${zone}\nfilters:\n  api:\n    expression: http.request.uri.path eq "/api"\nfirewall_rules:\n  block-api:\n    action: block\n    filter: api\n${description === '' ? '' : `    description: ${description}\n`}`;
-
-/** Every entry under `dir` (itself included) with its size and modification time, sorted. */
-function listing(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (path: string): void => {
-    const st = statSync(path);
-    out.push(`${path} ${st.isDirectory() ? 'dir' : st.size} ${st.mtimeMs}`);
-    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
-  };
-  walk(dir);
-  return out.sort();
-}
 
 beforeAll(() => requireBuild());
 beforeEach(() => { tmp = tempDir('read-only'); state = join(tmp.dir, 'state'); });

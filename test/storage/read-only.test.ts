@@ -7,10 +7,11 @@
  * pages still in its WAL hide them.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { listing } from '../helpers/file-listing.js';
 import { ObjectNamespace, type ObjectState } from '../../src/storage/index.js';
 import { openNamespace, tempDir } from './helpers.js';
 
@@ -24,18 +25,6 @@ class Counter {
   async write(key: string, value: unknown): Promise<void> {
     await this.ctx.storage.put(key, value);
   }
-}
-
-/** Every entry under `dir` with its size and modification time. */
-function listing(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (path: string): void => {
-    const st = statSync(path);
-    out.push(`${path} ${st.isDirectory() ? 'dir' : st.size} ${st.mtimeMs}`);
-    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
-  };
-  walk(dir);
-  return out.sort();
 }
 
 async function written(dir: string, values: Record<string, unknown>): Promise<void> {
