@@ -4,7 +4,8 @@
  * a registry object in `registry/` maps names to ids and plan tiers. `dispatch` serves one v4 API
  * call: it matches the route (404 / 405 in the real envelope), resolves the zone, checks the
  * caller's zone scope and runs the call inside the zone's object, one storage transaction per call.
- * One process at a time may open a state directory (`state-lock.ts`).
+ * One process at a time may open a state directory for writing (`state-lock.ts`); a read-only
+ * engine (a plan) takes no lock file and writes nothing (`EngineOptions.readOnly`).
  *
  * @example
  * const engine = await Engine.open({ dir: '.zonewall' });

@@ -5,7 +5,9 @@
  * namespace on the same directory sees all confirmed data and arms the alarms recorded there
  * (overdue ones fire at once). One process may have a directory open once at a time, and one
  * process at a time may have it open at all (`dir-lock.ts`): a second opener gets a
- * `StorageLockedError` at once, or after `lockTimeoutMs`, never a second live instance.
+ * `StorageLockedError` at once, or after `lockTimeoutMs`, never a second live instance. A namespace
+ * opened `readOnly` writes nothing and shares the directory with other readers, and with a writer
+ * already at work (`read-only.ts`).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
