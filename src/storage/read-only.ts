@@ -111,10 +111,7 @@ export function openForReading(file: string, pitrDir: string, mode: ReadMode): R
       // file alone is the whole committed state, so the copy is marked as a rollback-journal file.
       image[18] = 1;
       image[19] = 1;
-      const db = new Database(image, { readonly: true });
-      // The image is in memory already: SQLite's page cache over it needs to hold little.
-      db.exec('PRAGMA cache_size = -64');
-      return { db, readOnly: true };
+      return { db: new Database(image, { readonly: true }), readOnly: true };
     }
   } finally {
     closeSync(fd);
