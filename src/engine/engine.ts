@@ -4,7 +4,8 @@
  * a registry object in `registry/` maps names to ids and plan tiers. `dispatch` serves one v4 API
  * call: it matches the route (404 / 405 in the real envelope), resolves the zone, checks the
  * caller's zone scope and runs the call inside the zone's object, one storage transaction per call.
- * One process at a time may open a state directory (`state-lock.ts`).
+ * One process at a time may open a state directory for writing (`state-lock.ts`); a read-only
+ * engine (a plan) takes no lock file and writes nothing (`EngineOptions.readOnly`).
  *
  * @example
  * const engine = await Engine.open({ dir: '.zonewall' });
@@ -14,7 +15,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ObjectNamespace, StorageResetError, type ObjectStub } from '../storage/index.js';
+import { ObjectNamespace, StorageLockedError, StorageResetError, type ObjectClass, type ObjectNamespaceOptions, type ObjectStub } from '../storage/index.js';
+import { ZonewallError } from '../errors.js';
 import { ApiError } from './api-errors.js';
 import { errorResponse } from './envelope.js';
 import type { ResourceModule } from './context.js';
@@ -46,6 +48,14 @@ export interface EngineOptions {
   strict?: boolean;
   /** How long to wait for another process holding the state directory (the CLI's `--lock-timeout`); default 0: refuse at once. */
   lockTimeoutMs?: number;
+  /**
+   * Only read (a plan): nothing in `dir` is created or written, no lock file is taken, and a
+   * `serve` or `apply` holding the directory does not stop the reader (`storage/read-only.ts`);
+   * a missing directory reads as an engine without zones. Calls that would write are refused.
+   */
+  readOnly?: boolean;
+  /** Keep everything in memory, nothing on disk (`dir` only names the engine): a scratch engine, gone at close. */
+  memory?: boolean;
 }
 
 /** Zone objects kept live at once; more are hibernated, least recently used first. */
@@ -56,6 +66,8 @@ export class Engine implements ZoneDirectory {
   readonly planLimits: PlanLimitsConfig;
   /** Real API shapes only (see `EngineOptions.strict`). */
   readonly strict: boolean;
+  /** Opened with `readOnly` (see `EngineOptions.readOnly`). */
+  readonly readOnly: boolean;
   readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
   readonly #registryNs: ObjectNamespace<RegistryApi>;
   readonly #directory: RegistryDirectory;
@@ -69,9 +81,10 @@ export class Engine implements ZoneDirectory {
 
   private constructor(
     zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, directory: RegistryDirectory, planLimits: PlanLimitsConfig,
-    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean,
+    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean, readOnly: boolean,
   ) {
     this.strict = strict;
+    this.readOnly = readOnly;
     this.#unlock = unlock;
     this.#zonesNs = zonesNs;
     this.#registryNs = registryNs;
@@ -90,20 +103,30 @@ export class Engine implements ZoneDirectory {
     const logError = options.logError ?? ((message: string, err: unknown) => {
       process.stderr.write(`zonewall engine: ${message}: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     });
-    makePrivateDir(options.dir);
-    mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
-    mkdirSync(join(options.dir, 'registry'), { recursive: true, mode: 0o700 });
-    const unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
+    const readOnly = options.readOnly === true;
+    // A reader takes no `engine.lock`: that lock keeps two writers apart; what keeps a writer from
+    // changing files under a reader is the namespaces' shared lock (`storage/read-only.ts`).
+    const memory = options.memory === true;
+    const deadline = Date.now() + (options.lockTimeoutMs ?? 0);
+    let unlock = (): void => undefined;
+    if (!readOnly && !memory) {
+      makePrivateDir(options.dir);
+      mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
+      mkdirSync(join(options.dir, 'registry'), { recursive: true, mode: 0o700 });
+      unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
+    }
     const resources = options.resources ?? defaultResources;
     const ZoneObject = zoneObjectClass({ resources, planLimits, logError });
     let zonesNs: ObjectNamespace<ZoneObjectApi> | undefined;
     let registryNs: ObjectNamespace<RegistryApi> | undefined;
     try {
-      zonesNs = new ObjectNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite' });
-      registryNs = new ObjectNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite' });
+      // A read-only engine (a plan) may hold the namespaces' shared lock: a writer waits for it as
+      // long as it would have waited for `engine.lock`.
+      zonesNs = await openNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
+      registryNs = await openNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
       const zoneObjects = zonesNs;
       const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
-      return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true);
+      return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true, readOnly);
     } catch (err) {
       await zonesNs?.close();
       await registryNs?.close();
@@ -137,7 +160,7 @@ export class Engine implements ZoneDirectory {
    * it existed creates it with the id its plan shows.
    */
   async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string } = {}): Promise<ZoneInfo> {
-    this.#requireOpen();
+    this.#requireWritable();
     return this.#directory.createZone(name, options);
   }
 
@@ -155,7 +178,7 @@ export class Engine implements ZoneDirectory {
 
   /** Deletes a zone and all of its data; false when there is no such zone. */
   async deleteZone(nameOrId: string): Promise<boolean> {
-    this.#requireOpen();
+    this.#requireWritable();
     return this.#directory.deleteZone(nameOrId);
   }
 
@@ -166,11 +189,13 @@ export class Engine implements ZoneDirectory {
 
   /** PITR: a bookmark of the zone's storage now. */
   async bookmark(zoneId: string): Promise<string> {
+    this.#requireWritable();
     return this.#zoneStub(this.#mustZone(zoneId).id).bookmark();
   }
 
   /** PITR: restores the zone's storage to `bookmark`; takes effect before this resolves. */
   async restore(zoneId: string, bookmark: string): Promise<void> {
+    this.#requireWritable();
     const stub = this.#zoneStub(this.#mustZone(zoneId).id);
     try {
       await stub.restore(bookmark);
@@ -222,6 +247,21 @@ export class Engine implements ZoneDirectory {
 
   #requireOpen(): void {
     if (this.#closed) throw closedError();
+  }
+
+  #requireWritable(): void {
+    this.#requireOpen();
+    if (this.readOnly) throw new ApiError(503, [{ code: 10500, message: 'the engine is open read-only (a command that only reads); this change needs a command that writes, e.g. apply' }]);
+  }
+}
+
+/** `ObjectNamespace.open`, with a busy directory said in the engine's words (the CLI's `ERR_LOCKED`). */
+async function openNamespace<T extends object>(ObjectClass: ObjectClass<T>, options: ObjectNamespaceOptions, stateDir: string): Promise<ObjectNamespace<T>> {
+  try {
+    return await ObjectNamespace.open(ObjectClass, options);
+  } catch (err) {
+    if (!(err instanceof StorageLockedError)) throw err;
+    throw new ZonewallError('ERR_LOCKED', `the engine state directory ${stateDir} is being read by another process (a zonewall plan?); wait for it to finish, or pass --lock-timeout to wait`, { cause: err });
   }
 }
 

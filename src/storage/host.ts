@@ -14,6 +14,7 @@ import type { Backend } from './session.js';
 import { ObjectId, ObjectState } from './state.js';
 import { ObjectStorage } from './storage.js';
 import type { AlarmIndex } from './alarm-index.js';
+import type { ReadMode } from './read-only.js';
 
 /** What every host of a namespace shares. */
 export interface HostConfig {
@@ -24,7 +25,10 @@ export interface HostConfig {
   alarmRetry: Required<AlarmRetryOptions>;
   now: () => number;
   onAlarmError: (err: unknown, info: AlarmInvocationInfo, name: string) => void;
-  alarmIndex: AlarmIndex;
+  /** The namespace's alarm hints; a reader's records nothing (`NoAlarmIndex`). */
+  alarmIndex: Pick<AlarmIndex, 'lower' | 'set'>;
+  /** Set when the namespace is open for reading only (`read-only.ts`): how its files are read. */
+  readMode?: ReadMode;
 }
 
 interface Live {
@@ -111,6 +115,8 @@ export class ObjectHost {
   hibernate(): boolean {
     const live = this.#live;
     if (live === null || this.#closed) return true;
+    // An object in memory has nowhere to keep its storage while it sleeps.
+    if (this.#cfg.readMode === 'memory') return false;
     if (this.#pending.size > 0 || this.#running > 0 || !this.#gate.isOpen || live.parts.session.outputGate() !== null) return false;
     this.#live = null;
     live.parts.close();

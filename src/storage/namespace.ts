@@ -5,7 +5,9 @@
  * namespace on the same directory sees all confirmed data and arms the alarms recorded there
  * (overdue ones fire at once). One process may have a directory open once at a time, and one
  * process at a time may have it open at all (`dir-lock.ts`): a second opener gets a
- * `StorageLockedError` at once, or after `lockTimeoutMs`, never a second live instance.
+ * `StorageLockedError` at once, or after `lockTimeoutMs`, never a second live instance. A namespace
+ * opened `readOnly` writes nothing and shares the directory with other readers, and with a writer
+ * already at work (`read-only.ts`).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +17,7 @@ import { lockDir, type DirLock } from './dir-lock.js';
 import { StorageError, StorageLockedError, StorageTypeError } from './errors.js';
 import { ObjectHost, type HostConfig } from './host.js';
 import { objectsDir } from './open.js';
+import { lockForReading } from './read-only.js';
 import type { Backend } from './session.js';
 import type { ObjectState } from './state.js';
 
@@ -38,7 +41,18 @@ export interface ObjectNamespaceOptions<Env = unknown> {
    * without blocking the event loop.
    */
   lockTimeoutMs?: number;
+  /**
+   * Open for reading only (`read-only.ts`): nothing in the directory is created, written or
+   * locked exclusively, a directory that does not exist reads as empty, alarms are neither armed
+   * nor recorded, and a writer at work in another process does not stop the reader.
+   */
+  readOnly?: boolean;
+  /** No directory at all: every object lives in memory for as long as the namespace is open (`dir` only names it). */
+  memory?: boolean;
 }
+
+/** Alarm hints of a reader: it writes no alarm, so it has nothing to record. */
+const NoAlarmIndex = { lower: (): void => undefined, set: (): void => undefined };
 
 /** Polling interval of `ObjectNamespace.open()` while another process holds the directory. */
 const LOCK_POLL_MS = 25;
@@ -94,6 +108,8 @@ export class ObjectNamespace<T extends object, Env = unknown> {
   readonly #hosts = new Map<string, ObjectHost>();
   readonly #stubs = new Map<string, ObjectStub<T>>();
   readonly #lock: DirLock;
+  /** The writer's alarm index; null for a reader. */
+  readonly #alarmIndex: AlarmIndex | null;
   #closed = false;
 
   /**
@@ -132,6 +148,20 @@ export class ObjectNamespace<T extends object, Env = unknown> {
     }
     const alarmRetry = retryOptions(options.alarmRetry);
     const timeoutMs = lockTimeout(options.lockTimeoutMs);
+    const common = {
+      dir: this.#dir, backend, env: options.env, alarmRetry,
+      ObjectClass: ObjectClass as unknown as HostConfig['ObjectClass'],
+      now: options.now ?? Date.now,
+      onAlarmError: options.onAlarmError ?? defaultAlarmError,
+    };
+    if (options.readOnly === true || options.memory === true) {
+      const read = options.memory === true ? { mode: 'memory' as const, release: () => undefined } : lockForReading(this.#dir);
+      this.#lock = read;
+      this.#alarmIndex = null;
+      openDirs.add(this.#dir);
+      this.#cfg = { ...common, alarmIndex: NoAlarmIndex, readMode: read.mode };
+      return;
+    }
     try {
       mkdirSync(objectsDir(this.#dir), { recursive: true });
     } catch (err) {
@@ -146,12 +176,8 @@ export class ObjectNamespace<T extends object, Env = unknown> {
       throw err;
     }
     openDirs.add(this.#dir);
-    this.#cfg = {
-      dir: this.#dir, backend, env: options.env, alarmRetry, alarmIndex,
-      ObjectClass: ObjectClass as unknown as HostConfig['ObjectClass'],
-      now: options.now ?? Date.now,
-      onAlarmError: options.onAlarmError ?? defaultAlarmError,
-    };
+    this.#alarmIndex = alarmIndex;
+    this.#cfg = { ...common, alarmIndex };
     for (const [name, time] of alarmIndex.entries()) this.#host(name).armFromIndex(time);
   }
 
@@ -208,7 +234,7 @@ export class ObjectNamespace<T extends object, Env = unknown> {
       }
     }
     try {
-      this.#cfg.alarmIndex.close();
+      this.#alarmIndex?.close();
     } finally {
       // Last: another process may open the directory once everything here is on disk and closed.
       this.#lock.release();

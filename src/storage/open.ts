@@ -3,13 +3,15 @@
  * the sha256 of the object name (safe for any name), and the parts that work on it (key-value table,
  * alarm row, SQL API, PITR). On the SQLite backend a pending restore is applied, and the PITR log
  * brought up to date, before SQLite opens the file; a session with nothing of that to do reads the
- * log at its first write (`pitr.ts`).
+ * log at its first write (`pitr.ts`). A namespace open for reading reads the file without writing
+ * anything (`read-only.ts`), and has no PITR.
  */
 import { join } from 'node:path';
 import { AlarmStore } from './alarm-store.js';
 import type { HostConfig } from './host.js';
 import { KvStore } from './kv.js';
 import { markGap, PitrService, SessionPitr, type PitrApi } from './pitr.js';
+import { openForReading } from './read-only.js';
 import { openDatabase, StorageSession, type SessionHooks } from './session.js';
 import { SqlStorage } from './sql.js';
 import type { ObjectId } from './state.js';
@@ -61,12 +63,14 @@ export function openSessionParts(id: ObjectId, cfg: HostConfig, hooks: SessionHo
   const base = join(objectsDir(cfg.dir), id.toString());
   const file = `${base}.sqlite`;
   const sqlite = cfg.backend === 'sqlite';
-  const pitr = sqlite ? new SessionPitr(`${base}.pitr`, file, cfg.now) : null;
-  const db = openDatabase(file, sqlite);
+  // A reader keeps no PITR log: only writes are logged, and reading the log could write (it repairs).
+  const read = cfg.readMode !== undefined ? openForReading(file, `${base}.pitr`, cfg.readMode) : undefined;
+  const pitr = sqlite && read === undefined ? new SessionPitr(`${base}.pitr`, file, cfg.now) : null;
+  const db = read?.db ?? openDatabase(file, sqlite);
   let session: StorageSession | null = null;
   try {
     pitr?.attach(db);
-    session = new StorageSession(db, cfg.backend, sessionHooks(pitr, hooks, () => session as StorageSession));
+    session = new StorageSession(db, cfg.backend, sessionHooks(pitr, hooks, () => session as StorageSession), read?.readOnly === true);
   } catch (err) {
     db.close();
     pitr?.close();

@@ -91,10 +91,18 @@ export class StorageSession {
     this.commitNow();
   };
 
-  constructor(db: Database.Database, backend: Backend, hooks: SessionHooks = {}) {
+  /**
+   * A read-only session (`read-only.ts`) issues no BEGIN or COMMIT of its own: its connection
+   * holds one read transaction for the whole session, or reads an in-memory copy nobody else
+   * changes. Savepoints still work, and SQLite refuses any write (SQLITE_READONLY).
+   */
+  readonly #readOnly: boolean;
+
+  constructor(db: Database.Database, backend: Backend, hooks: SessionHooks = {}, readOnly = false) {
     this.db = db;
     this.backend = backend;
     this.#hooks = hooks;
+    this.#readOnly = readOnly;
   }
 
   /** The error every call gets once the session broke, or null. */
@@ -139,7 +147,7 @@ export class StorageSession {
     this.requireUsable();
     if (!this.#inTxn) {
       this.#hooks.beforeBegin?.();
-      (this.#begin ??= this.db.prepare('BEGIN')).run();
+      if (!this.#readOnly) (this.#begin ??= this.db.prepare('BEGIN')).run();
       this.#inTxn = true;
       this.#batch ??= newBatch();
     }
@@ -154,7 +162,7 @@ export class StorageSession {
     if (!this.#inTxn || this.#depth > 0 || this.#closed) return;
     const batch = this.#batch;
     try {
-      (this.#commit ??= this.db.prepare('COMMIT')).run();
+      if (!this.#readOnly) (this.#commit ??= this.db.prepare('COMMIT')).run();
     } catch (err) {
       this.fail(err, 'a write could not be committed');
       return;
@@ -238,7 +246,7 @@ export class StorageSession {
   checkStatementError(err: unknown): void {
     const code = (err as { code?: unknown }).code;
     const critical = typeof code === 'string' && CRITICAL.test(code);
-    if (critical || (this.#inTxn && !this.db.inTransaction)) {
+    if (critical || (this.#inTxn && !this.#readOnly && !this.db.inTransaction)) {
       this.fail(err, 'a critical SQLite error rolled the transaction back');
       throw this.#broken;
     }

@@ -5,9 +5,6 @@
  * offers PITR bookmarks, so an apply can be undone. This folder is the only part of `providers`
  * that imports the engine.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Engine } from '../../engine/index.js';
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 import { V4Provider } from '../v4/v4-provider.js';
@@ -21,9 +18,9 @@ export interface EngineProviderOptions {
   /** How long to wait for another process holding the state directory (default 0: refuse at once). */
   lockTimeoutMs?: number;
   /**
-   * The command only reads (`plan`, `export`, ...): a state directory that does not exist is not
-   * created; an empty engine in a temporary directory, removed at close, stands in for it (every
-   * zone reads as new, as it would in a new state directory).
+   * The command only reads (`plan`, `export`, ...): the engine writes nothing to the state
+   * directory, creates no file, takes no lock file, and reads beside a `serve` or `apply` holding
+   * it; a state directory that does not exist reads as one without zones (every zone reads as new).
    */
   readOnly?: boolean;
 }
@@ -34,23 +31,11 @@ export class EngineProvider extends V4Provider {
   readonly description: string;
   readonly #pending: PendingZones;
 
-  readonly #cleanup: (() => void) | undefined;
-
-  /** `cleanup` runs after the engine is closed (a stand-in engine's temporary directory). */
-  constructor(readonly engine: Engine, stateDir: string, cleanup?: () => void) {
+  constructor(readonly engine: Engine, stateDir: string) {
     const pending = new PendingZones(engine);
     super(new EngineTransport(engine, pending));
     this.#pending = pending;
-    this.#cleanup = cleanup;
     this.description = `embedded engine at ${stateDir}`;
-  }
-
-  override async close(): Promise<void> {
-    try {
-      await super.close();
-    } finally {
-      this.#cleanup?.();
-    }
   }
 
   /** A missing zone reads as new; the engine creates it at its first write. */
@@ -82,16 +67,8 @@ export class EngineProvider extends V4Provider {
 
 /** Opens the embedded engine in `stateDir` and wraps it as a provider. */
 export async function openEngineProvider(options: EngineProviderOptions): Promise<EngineProvider> {
-  if (options.readOnly === true && !existsSync(options.stateDir)) {
-    const scratch = mkdtempSync(join(tmpdir(), 'zonewall-empty-'));
-    const cleanup = () => rmSync(scratch, { recursive: true, force: true });
-    try {
-      return new EngineProvider(await Engine.open({ dir: scratch }), options.stateDir, cleanup);
-    } catch (err) {
-      cleanup();
-      throw err;
-    }
-  }
+  // A reader opens the directory without writing to it, a missing one too (it reads as empty).
+  if (options.readOnly === true) return new EngineProvider(await Engine.open({ dir: options.stateDir, readOnly: true }), options.stateDir);
   const engine = await Engine.open({ dir: options.stateDir, ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}) });
   return new EngineProvider(engine, options.stateDir);
 }

@@ -3,13 +3,11 @@
  * not have yet is planned against the zone as it would be created, and the zone is created only at
  * the first write: a plan, or an apply that writes nothing (refused at the prompt, stopped by a
  * safety check, nothing to do), leaves the state directory without it. Until then a scratch engine
- * in a temporary directory holds a zone of the same name, tier and id and answers its reads, so
+ * in memory (no file anywhere) holds a zone of the same name, tier and id and answers its reads, so
  * the plan sees exactly what a new zone holds (the previous WAF's packages, the migration state)
  * and shows the id the zone will have.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { Engine, type ZoneInfo } from '../../engine/index.js';
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 
@@ -24,9 +22,7 @@ export class PendingZones {
   readonly #engine: Engine;
   readonly #byId = new Map<string, ZoneInfo>();
   readonly #creating = new Map<string, Promise<void>>();
-  #scratch: Promise<{ engine: Engine; dir: string }> | undefined;
-  /** Removes the scratch directory if the process exits without `close` (an interrupt while planning). */
-  #removeOnExit: (() => void) | undefined;
+  #scratch: Promise<Engine> | undefined;
   /** Zones created at their first write, in creation order. */
   readonly created: LiveZoneInfo[] = [];
 
@@ -45,7 +41,7 @@ export class PendingZones {
   async add(name: string, plan: PlanTier, id?: string): Promise<LiveZoneInfo> {
     const known = this.byName(name);
     if (known !== undefined) return known;
-    const { engine } = await this.#scratchEngine();
+    const engine = await this.#scratchEngine();
     const zone = await engine.createZone(name, { plan, ...(id !== undefined ? { id } : {}) });
     this.#byId.set(zone.id, zone);
     return { id: zone.id, name: zone.name, plan: zone.plan };
@@ -59,7 +55,7 @@ export class PendingZones {
     const id = ZonePath.exec(path)?.[1];
     if (id === undefined) return this.#engine;
     const reads = method.toUpperCase() === 'GET' || (method.toUpperCase() === 'POST' && ReadOnlyPost.test(path));
-    if (reads && this.#byId.has(id)) return (await this.#scratchEngine()).engine;
+    if (reads && this.#byId.has(id)) return this.#scratchEngine();
     await this.create(id);
     return this.#engine;
   }
@@ -77,32 +73,15 @@ export class PendingZones {
     return creating;
   }
 
-  /** Closes the scratch engine and removes its directory. */
+  /** Closes the scratch engine. */
   async close(): Promise<void> {
     const scratch = this.#scratch;
     this.#scratch = undefined;
-    if (scratch === undefined) return;
-    const { engine, dir } = await scratch;
-    try {
-      await engine.close();
-    } finally {
-      if (this.#removeOnExit !== undefined) process.off('exit', this.#removeOnExit);
-      rmSync(dir, { recursive: true, force: true });
-    }
+    if (scratch !== undefined) await (await scratch).close();
   }
 
-  #scratchEngine(): Promise<{ engine: Engine; dir: string }> {
-    this.#scratch ??= (async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'zonewall-new-zones-'));
-      this.#removeOnExit = () => rmSync(dir, { recursive: true, force: true });
-      process.once('exit', this.#removeOnExit);
-      try {
-        return { engine: await Engine.open({ dir, limits: this.#engine.planLimits, strict: this.#engine.strict }), dir };
-      } catch (err) {
-        rmSync(dir, { recursive: true, force: true });
-        throw err;
-      }
-    })();
+  #scratchEngine(): Promise<Engine> {
+    this.#scratch ??= Engine.open({ dir: `zonewall-new-zones-${randomUUID()}`, memory: true, limits: this.#engine.planLimits, strict: this.#engine.strict });
     return this.#scratch;
   }
 }
