@@ -60,6 +60,8 @@ export interface EngineOptions {
 
 /** Zone objects kept live at once; more are hibernated, least recently used first. */
 const LiveZoneObjects = 4;
+/** The same for a read-only engine: it serves a plan, which reads each zone once, in turn. */
+const LiveZoneObjectsReading = 1;
 
 /** The embedded engine. */
 export class Engine implements ZoneDirectory {
@@ -227,22 +229,28 @@ export class Engine implements ZoneDirectory {
   }
 
   /**
-   * The zone's object. At most `LiveZoneObjects` zone objects stay live: the least recently used idle
+   * The zone's object. At most `LiveZoneObjects` zone objects stay live (one on a read-only engine): the least recently used idle
    * ones hibernate (their SQLite files and read memos are let go), so a run over many zones, or a
    * server of many, holds a few zones' storage at a time rather than every zone it has touched.
    */
   #zoneStub(id: string): ObjectStub<ZoneObjectApi> {
+    const live = this.readOnly ? LiveZoneObjectsReading : LiveZoneObjects;
     // Most calls go to the zone called last: it is already the most recent, and with no zone over
     // the limit left to hibernate, there is nothing to do.
-    if (id === this.#lastZone && this.#recent.size <= LiveZoneObjects) return this.#zonesNs.get(id);
+    if (id === this.#lastZone && this.#recent.size <= live) return this.#zonesNs.get(id);
     this.#lastZone = id;
     this.#recent.delete(id);
     this.#recent.set(id, true);
     for (const old of this.#recent.keys()) {
-      if (this.#recent.size <= LiveZoneObjects) break;
+      if (this.#recent.size <= live) break;
       if (old !== id && this.#zonesNs.hibernate(old)) this.#recent.delete(old);
     }
     return this.#zonesNs.get(id);
+  }
+
+  /** Zone objects live now, the others hibernated (see `#zoneStub`). */
+  get liveZoneObjects(): number {
+    return this.#recent.size;
   }
 
   #requireOpen(): void {

@@ -34,6 +34,31 @@ describe('many zones', () => {
   });
 });
 
+describe('a read-only engine', () => {
+  it('keeps one zone object live, as a plan reads each zone once, in turn; a writing engine keeps a few', async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push(await h.zone(`r${i}.example`, 'enterprise'));
+      result(await h.api('POST', `/zones/${ids[i]}/filters`, [{ expression: `ip.src eq 192.0.2.${i}`, ref: `f${i}` }]));
+    }
+    for (const z of ids) result(await h.api('GET', `/zones/${z}/filters`));
+    expect(h.engine.liveZoneObjects).toBe(3);
+    await h.stop();
+    const reader = await Engine.open({ dir: h.dir, readOnly: true, logError: () => undefined });
+    try {
+      for (const [i, z] of ids.entries()) {
+        const res = await reader.dispatch({ method: 'GET', path: `/zones/${z}/filters` });
+        expect((res.body as { result: { ref: string }[] }).result.map((f) => f.ref)).toEqual([`f${i}`]);
+      }
+      expect(reader.liveZoneObjects).toBe(1);
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
 describe('restart', () => {
   it('keeps zones, filters and rules exactly', async () => {
     const h1 = await startHarness();
