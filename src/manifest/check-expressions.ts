@@ -103,16 +103,16 @@ function expressionPath(section: string, key: string | number): DocPath {
 }
 
 /** The expressions of a manifest: shared filters, inline filters, custom rules, then managed rulesets. */
-function forEachExpression(data: Record<string, unknown>, visit: ExpressionVisit): void {
-  const filters = entriesOf(data.filters);
+function forEachExpression(checks: Checks, data: Record<string, unknown>, visit: ExpressionVisit): void {
+  const filters = entriesOf(data.filters, checks);
   for (let i = 0; i < filters.keys.length; i++) visit(filters.values[i], 'filter', 'filters', filters.keys[i]);
-  const rules = entriesOf(data.firewall_rules);
+  const rules = entriesOf(data.firewall_rules, checks);
   for (let i = 0; i < rules.keys.length; i++) {
     const inline = rules.values[i].filter;
     if (isRecord(inline)) visit(inline, 'filter', 'firewall_rules', rules.keys[i]);
   }
   // Custom rules use the default phase, http_request_firewall_custom.
-  const custom = entriesOf(data.custom_rules);
+  const custom = entriesOf(data.custom_rules, checks);
   for (let i = 0; i < custom.keys.length; i++) visit(custom.values[i], 'custom', 'custom_rules', custom.keys[i]);
   if (Array.isArray(data.managed_rules)) {
     for (const [i, item] of data.managed_rules.entries()) {
@@ -128,7 +128,7 @@ export function checkExpressions(checks: Checks, data: Record<string, unknown>):
   // an inline filter's rule (shared filters come first). Keys, not paths: few are ever reported.
   const firstShared = new Map<string, string>();
   const firstInline = new Map<string, string>();
-  forEachExpression(data, (holder, owner, section, key) => {
+  forEachExpression(checks, data, (holder, owner, section, key) => {
     const source = holder.expression;
     if (typeof source !== 'string') return;
     // A valid manifest's expressions are all clean and, across a fleet, mostly checked already: no path for them.

@@ -50,7 +50,7 @@ function computePriorities(rules: Entries): EffectivePriority[] {
 
 /** Checks the effective priorities of `firewall_rules`. */
 export function checkPriorities(checks: Checks, data: Record<string, unknown>): void {
-  const priorities = effectivePriorities(entriesOf(data.firewall_rules));
+  const priorities = effectivePriorities(entriesOf(data.firewall_rules, checks));
   const holder = new Map<number, EffectivePriority>();
   let nullRule: string | undefined;
   for (let i = 0; i < priorities.length; i++) {

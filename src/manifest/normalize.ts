@@ -130,7 +130,7 @@ function fieldLocations(locator: Locator, holder: unknown, fields: readonly stri
 
 function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const locations = new SectionLocations(checks.locator, data.filters, 'filters');
-  const { keys, values } = entriesOf(data.filters);
+  const { keys, values } = entriesOf(data.filters, checks);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const f = values[i];
@@ -159,7 +159,7 @@ function filterOf(
 }
 
 function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
-  const entries = entriesOf(data.firewall_rules);
+  const entries = entriesOf(data.firewall_rules, checks);
   const priorities = effectivePriorities(entries);
   const { locator } = checks;
   const locations = new SectionLocations(locator, data.firewall_rules, 'firewall_rules');
@@ -200,7 +200,7 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
 
 function normalizeCustom(checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): DesiredCustomRule[] {
   const out: DesiredCustomRule[] = [];
-  const { keys, values } = entriesOf(data.custom_rules);
+  const { keys, values } = entriesOf(data.custom_rules, checks);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const raw = values[i];

@@ -120,6 +120,14 @@ export class MapInfo {
     return next >= 0 && this.store.keys[next] === key ? next : this.find(key);
   }
 
+  /** The keys in the order written (the order they were set on the data). */
+  keyList(): string[] {
+    const out = new Array<string>(this.size);
+    const { at, keys } = this.store;
+    for (let r = this.first, i = 0; r >= 0; r = at[r * PerRecord + 6]) out[i++] = keys[r];
+    return out;
+  }
+
   /** The entries in the order written. */
   entries(): number[] {
     const out: number[] = [];
