@@ -78,7 +78,11 @@ export class PositionStore {
 
 /** Positions of a map's entries, in the order written, by key (the key as written); entries are record numbers. */
 export class MapInfo {
-  readonly kind = 'map';
+  /** On the prototype, not a field: one per map (thousands per manifest) would be 8 bytes each. */
+  get kind(): 'map' {
+    return 'map';
+  }
+
   /** The number of entries (a repeated key is not added: the first one counts). */
   size = 0;
   private first = -1;
@@ -175,7 +179,10 @@ export class MapInfo {
 
 /** Positions of a list's items (lists are few and short in manifests: plain arrays do). */
 export class SeqInfo {
-  readonly kind = 'seq';
+  get kind(): 'seq' {
+    return 'seq';
+  }
+
   private readonly at: number[] = [];
 
   /** The number of items. */
