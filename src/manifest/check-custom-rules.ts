@@ -15,7 +15,7 @@ export const BlockResponseBytes = 2048;
 
 /** Checks every custom rule's fields against its action. */
 export function checkCustomRules(checks: Checks, data: Record<string, unknown>): void {
-  const { keys, values } = entriesOf(data.custom_rules);
+  const { keys, values } = entriesOf(data.custom_rules, checks);
   for (let i = 0; i < keys.length; i++) {
     const rule = values[i];
     const base: DocPath = ['custom_rules', keys[i]];

@@ -50,8 +50,10 @@ function computePriorities(rules: Entries): EffectivePriority[] {
 
 /** Checks the effective priorities of `firewall_rules`. */
 export function checkPriorities(checks: Checks, data: Record<string, unknown>): void {
-  const priorities = effectivePriorities(entriesOf(data.firewall_rules));
-  const holder = new Map<number, EffectivePriority>();
+  const priorities = effectivePriorities(entriesOf(data.firewall_rules, checks));
+  // The first rule of each priority, to find equal ones; none needed when they only grow (the
+  // usual case: key order), which a 1,000-entry map per zone would only confirm.
+  const holder = onlyGrowing(priorities) ? undefined : new Map<number, EffectivePriority>();
   let nullRule: string | undefined;
   for (let i = 0; i < priorities.length; i++) {
     const r = priorities[i];
@@ -68,6 +70,7 @@ export function checkPriorities(checks: Checks, data: Record<string, unknown>): 
       checks.report(rulePath(r), `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
         + `it would run before that rule: move it above, or set priority: null or a number here`);
     }
+    if (holder === undefined) continue;
     const other = holder.get(r.priority);
     if (other === undefined) {
       holder.set(r.priority, r);
@@ -75,6 +78,21 @@ export function checkPriorities(checks: Checks, data: Record<string, unknown>): 
       checks.report(rulePath(r), samePriorityMessage(checks, r, other));
     }
   }
+}
+
+/**
+ * True when the priorities `checkPriorities` compares (numbers, except implicit ones past the
+ * maximum, which it reports and skips) are strictly increasing in key order: then no two are equal.
+ */
+function onlyGrowing(priorities: readonly EffectivePriority[]): boolean {
+  let last = -Infinity;
+  for (let i = 0; i < priorities.length; i++) {
+    const { priority, implicit } = priorities[i];
+    if (priority === null || (implicit && priority > ManifestLimits.maxPriority)) continue;
+    if (priority <= last) return false;
+    last = priority;
+  }
+  return true;
 }
 
 /** The path of a rule, for its issues (made when reported: most rules have none). */

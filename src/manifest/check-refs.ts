@@ -10,8 +10,8 @@ import { entriesOf, isRecord, stringAt, type Checks, type Entries } from './view
 
 /** Checks filter references, filter ref clashes and renames. */
 export function checkRefs(checks: Checks, data: Record<string, unknown>): void {
-  const filters = entriesOf(data.filters);
-  const rules = entriesOf(data.firewall_rules);
+  const filters = entriesOf(data.filters, checks);
+  const rules = entriesOf(data.firewall_rules, checks);
   const filterKeys = sectionKeys(data.filters, filters);
   const inlineRefs = new Set<string>();
   for (let i = 0; i < rules.keys.length; i++) if (isRecord(rules.values[i].filter)) inlineRefs.add(rules.keys[i]);

@@ -90,7 +90,7 @@ export function checkPreviousWaf(checks: Checks, data: Record<string, unknown>):
   }
   if (!isRecord(waf)) return;
   const seen = new Map<string, string>();
-  const { keys, values } = entriesOf(waf.packages);
+  const { keys, values } = entriesOf(waf.packages, checks);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const settings = values[i];

@@ -130,11 +130,11 @@ function fieldLocations(locator: Locator, holder: unknown, fields: readonly stri
 
 function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const locations = new SectionLocations(checks.locator, data.filters, 'filters');
-  const { keys, values } = entriesOf(data.filters);
+  const { keys, values } = entriesOf(data.filters, checks);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const f = values[i];
-    const checked = expressions.get(f);
+    const checked = expressions.filters[i];
     if (checked === undefined || !checks.isCleanEntry('filters', key)) continue;
     zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key, f), false));
   }
@@ -159,7 +159,7 @@ function filterOf(
 }
 
 function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
-  const entries = entriesOf(data.firewall_rules);
+  const entries = entriesOf(data.firewall_rules, checks);
   const priorities = effectivePriorities(entries);
   const { locator } = checks;
   const locations = new SectionLocations(locator, data.firewall_rules, 'firewall_rules');
@@ -169,7 +169,7 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
     if (!checks.isCleanEntry('firewall_rules', key)) continue;
     const rule = raw as unknown as FirewallRule;
     if (typeof rule.filter !== 'string') {
-      const checked = isRecord(rule.filter) ? expressions.get(rule.filter) : undefined;
+      const checked = isRecord(rule.filter) ? expressions.inline[i] : undefined;
       if (checked === undefined) continue;
       // The inline filter's ref follows the rule's key, and so does its rename.
       const inline: Record<string, unknown> = { ...rule.filter, renamed_from: rule.renamed_from };
@@ -200,12 +200,12 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
 
 function normalizeCustom(checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): DesiredCustomRule[] {
   const out: DesiredCustomRule[] = [];
-  const { keys, values } = entriesOf(data.custom_rules);
+  const { keys, values } = entriesOf(data.custom_rules, checks);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const raw = values[i];
     const base = ['custom_rules', key];
-    const checked = expressions.get(raw);
+    const checked = expressions.custom[i];
     if (!checks.isClean(base) || checked === undefined) continue;
     const fields = withMatches({
       ...fieldLocations(checks.locator, raw, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']),
@@ -222,7 +222,7 @@ function normalizeManaged(checks: Checks, items: ManagedRuleset[], expressions: 
   items.forEach((item, i) => {
     const base = ['managed_rules', i];
     if (!checks.isClean(base) || !isRecord(item)) return;
-    const checked = item.expression === undefined ? canonicalTrue() : expressions.get(item)?.canonical;
+    const checked = item.expression === undefined ? canonicalTrue() : expressions.managed[i]?.canonical;
     if (checked === undefined) return;
     const fields = fieldLocations(checks.locator, item, ['ruleset', 'expression', 'action', 'enabled', 'overrides']);
     out.push(normalizeManagedRuleset(item, checked, locationOf(checks.locator, base), fields));

@@ -11,7 +11,7 @@ import { entriesOf, type Checks } from './view.js';
 /** Reports entries whose `url` repeats an earlier entry's. */
 export function checkPageRules(checks: Checks, data: Record<string, unknown>): void {
   const seen = new Map<string, DocPath>();
-  const { keys, values } = entriesOf(data.page_rules);
+  const { keys, values } = entriesOf(data.page_rules, checks);
   for (let i = 0; i < keys.length; i++) {
     const rule = values[i];
     const path: DocPath = ['page_rules', keys[i], 'url'];
@@ -25,7 +25,7 @@ export function checkPageRules(checks: Checks, data: Record<string, unknown>): v
 /** The section's entries as the planner wants them (entries that failed a check are left out). */
 export function normalizePageRules(checks: Checks, section: Record<string, PageRule>, at: (path: DocPath) => SourceLocation): DesiredPageRule[] {
   const out: DesiredPageRule[] = [];
-  const { keys, values } = entriesOf(section);
+  const { keys, values } = entriesOf(section, checks);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const base = ['page_rules', key];

@@ -78,7 +78,11 @@ export class PositionStore {
 
 /** Positions of a map's entries, in the order written, by key (the key as written); entries are record numbers. */
 export class MapInfo {
-  readonly kind = 'map';
+  /** On the prototype, not a field: one per map (thousands per manifest) would be 8 bytes each. */
+  get kind(): 'map' {
+    return 'map';
+  }
+
   /** The number of entries (a repeated key is not added: the first one counts). */
   size = 0;
   private first = -1;
@@ -118,6 +122,14 @@ export class MapInfo {
   findAfter(key: string, after: number): number {
     const next = after < 0 ? this.first : this.store.at[after * PerRecord + 6];
     return next >= 0 && this.store.keys[next] === key ? next : this.find(key);
+  }
+
+  /** The keys in the order written (the order they were set on the data). */
+  keyList(): string[] {
+    const out = new Array<string>(this.size);
+    const { at, keys } = this.store;
+    for (let r = this.first, i = 0; r >= 0; r = at[r * PerRecord + 6]) out[i++] = keys[r];
+    return out;
   }
 
   /** The entries in the order written. */
@@ -167,7 +179,10 @@ export class MapInfo {
 
 /** Positions of a list's items (lists are few and short in manifests: plain arrays do). */
 export class SeqInfo {
-  readonly kind = 'seq';
+  get kind(): 'seq' {
+    return 'seq';
+  }
+
   private readonly at: number[] = [];
 
   /** The number of items. */

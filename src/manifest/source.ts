@@ -59,19 +59,26 @@ export function setEntry(obj: Record<string, unknown>, key: string, value: unkno
 /** Maps offsets of a text to 1-based line and column (binary search over line starts). */
 export class LineIndex {
   /**
-   * Offset of each line's first character (one more entry after a final line break); typed and
-   * sized by a first count, so a long file's index is one allocation.
+   * Offset of each line's first character (one more entry after a final line break); typed, and
+   * sized from the text's length (a line per 16 characters: manifests' lines are longer), so a long
+   * file's index is one allocation and one scan (counting the lines first was a second scan).
    */
   readonly starts: Int32Array;
   /** The 0-based line of the last lookup. */
   private last = 0;
 
   constructor(private readonly text: string) {
-    let count = 1;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-    this.starts = new Int32Array(count);
+    let starts = new Int32Array((text.length >> 4) + 16);
     let n = 1;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts[n++] = i + 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+      if (n === starts.length) {
+        const grown = new Int32Array(starts.length * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[n++] = i + 1;
+    }
+    this.starts = starts.subarray(0, n);
   }
 
   /** The 1-based line and column of `offset` (clamped into the text). */

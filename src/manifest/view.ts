@@ -32,13 +32,14 @@ const entriesMemo = new WeakMap<object, Entries>();
  * The lists are shared between callers (a section of 1,000 filters is walked by several checks):
  * never change them.
  */
-export function entriesOf(value: unknown): Entries {
+export function entriesOf(value: unknown, checks?: Checks): Entries {
   if (!isRecord(value)) return NoEntries;
   let entries = entriesMemo.get(value);
   if (entries === undefined) {
-    // The keys, and their values into a list of that size (`Object.values` allocates twice as much);
-    // copies only when some value is not a map.
-    const keys = Object.keys(value);
+    // The keys (as the reader wrote them down when it can: a section of 1,000 keys is a dictionary
+    // object, whose `Object.keys` collects and sorts them), and their values into a list of that size
+    // (`Object.values` allocates twice as much); copies only when some value is not a map.
+    const keys = checks?.writtenKeys(value) ?? Object.keys(value);
     const values = new Array<unknown>(keys.length);
     let maps = 0;
     for (let i = 0; i < keys.length; i++) if (isRecord(values[i] = value[keys[i]])) maps++;
@@ -48,6 +49,14 @@ export function entriesOf(value: unknown): Entries {
     entriesMemo.set(value, entries);
   }
   return entries;
+}
+
+/** True when `key` is an array index (`0`, `17`; not `017`, `-1` nor 2**32 - 1), which objects enumerate first. */
+function isArrayIndex(key: string): boolean {
+  const c = key.charCodeAt(0);
+  if (c < 48 || c > 57) return false;
+  const n = Number(key);
+  return Number.isInteger(n) && n < 4294967295 && String(n) === key;
 }
 
 /** The string at `obj[field]`, if it is one. */
@@ -84,6 +93,19 @@ export class Checks {
   /** Reports an issue at `path`. */
   report(path: readonly (string | number)[], message: string, anchor: 'node' | 'key' | 'value' = 'node'): void {
     this.issues.push(this.locator.issue(path, message, anchor));
+  }
+
+  /**
+   * The keys of the map `value` in `Object.keys` order, from the positions the reader recorded in
+   * the order it set them; undefined when it has none, or when a key is an array index (JavaScript
+   * lists those first, in numeric order).
+   */
+  writtenKeys(value: object): string[] | undefined {
+    const info = this.locator.containerOf(value);
+    if (info?.kind !== 'map') return undefined;
+    const keys = info.keyList();
+    for (let i = 0; i < keys.length; i++) if (isArrayIndex(keys[i])) return undefined;
+    return keys;
   }
 
   /** The 1-based line where `path` was written (for "already defined at line N"). */

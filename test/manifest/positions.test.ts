@@ -58,6 +58,14 @@ describe('line index', () => {
     expect(lines.lineText(3)).toBe('bb: 22');
     expect(lines.lineText(9)).toBe('');
   });
+
+  it('holds one start per line, also when lines are shorter than its first guess (16 characters a line) and for no text', () => {
+    for (const text of ['', 'x', '\n', 'a\nb', '\n'.repeat(1000), `${'ab\n'.repeat(500)}c`, `${'x'.repeat(5000)}\n`]) {
+      const starts = [0];
+      for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+      expect([...new LineIndex(text).starts], JSON.stringify(text.slice(0, 8))).toEqual(starts);
+    }
+  });
 });
 
 describe('positions of a large manifest', () => {
