@@ -56,7 +56,8 @@ export function describeError(e: ErrorObject): string {
     case 'const': return `must be ${show(p.allowedValue)} (got ${show(e.data)})`;
     case 'required': return `missing required field "${String(p.missingProperty)}"`;
     case 'additionalProperties': return describeUnknownField(e);
-    case 'maxLength': return `must be at most ${String(p.limit)} characters (got ${String((e.data as string).length)})`;
+    // Characters as the schema counts them: code points, not UTF-16 units (an emoji is one).
+    case 'maxLength': return `must be at most ${String(p.limit)} characters (got ${String(codePoints(e.data as string))})`;
     case 'minLength': return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`;
     case 'pattern':
       return `${schemaText(e.parentSchema, 'patternErrorMessage') ?? `must match ${String(p.pattern)}`} (got ${show(e.data)})`;
@@ -83,12 +84,19 @@ export function keyMessage(name: string, schema: AnySchemaObject): string {
   if (Array.isArray(schema.anyOf)) return `key ${show(name)} ${custom ?? 'is not allowed'}`;
   const max = schema.maxLength as number | undefined;
   if (name.length === 0) return 'a key must not be empty';
-  if (max !== undefined && name.length > max) {
-    return `key ${show(name)} is ${name.length} characters long; keys become the service's ref, which holds at most ${max}`;
+  if (max !== undefined && codePoints(name) > max) {
+    return `key ${show(name)} is ${codePoints(name)} characters long; keys become the service's ref, which holds at most ${max}`;
   }
   const pattern = schema.pattern as string | undefined;
   if (pattern !== undefined && !new RegExp(pattern, 'u').test(name)) {
     return `key ${show(name)} ${schemaText(schema, 'patternErrorMessage') ?? `must match ${pattern}`}`;
   }
   return `key ${show(name)} ${custom ?? 'is not allowed'}`;
+}
+
+/** Characters of `text` as JSON Schema's length keywords count them: code points. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }

@@ -27,6 +27,9 @@ const cases: [string, string, string[]][] = [
   ['expressions are not empty', doc(z, 'filters:', '  a:', '    expression: ""'), ['zone.yaml:4:17: filters.a.expression: must not be empty']],
   ['descriptions hold at most 500 characters', doc(z, 'filters:', '  a:', '    expression: ssl', `    description: ${'d'.repeat(501)}`),
     ['zone.yaml:5:18: filters.a.description: must be at most 500 characters (got 501)']],
+  // The limit counts characters (code points), as the schema does; so does the count reported.
+  ['descriptions count characters, not UTF-16 units', doc(z, 'filters:', '  a:', '    expression: ssl', `    description: ${'😀'.repeat(501)}`),
+    ['zone.yaml:5:18: filters.a.description: must be at most 500 characters (got 501)']],
   ['paused is a boolean', doc(z, 'filters:', '  a:', '    expression: ssl', '    paused: yes'),
     ['zone.yaml:5:13: filters.a.paused: must be true or false (got "yes")']],
   ['unknown filter field, with a suggestion', doc(z, 'filters:', '  a:', '    expresion: ssl'),
