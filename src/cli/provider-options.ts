@@ -127,7 +127,8 @@ export function retryNotice(event: RetryEvent, write: (text: string) => void = (
 
 /**
  * Opens the provider the options and the environment choose (the embedded engine by default);
- * `readOnly`: the command writes nothing, so a missing state directory is not created.
+ * `readOnly`: the command only reads: nothing in the state directory is created, written or locked
+ * (a missing one reads as empty).
  * @example const provider = await openProvider(opts, process.env);
  */
 export async function openProvider(

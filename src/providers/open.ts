@@ -18,7 +18,7 @@ export interface ProviderOptions extends Partial<Omit<HttpProviderOptions, 'url'
   stateDir?: string;
   /** How long the embedded engine waits for another process holding its state directory (default 0: refuse at once). */
   lockTimeoutMs?: number;
-  /** The command only reads: a missing state directory is not created (`EngineProviderOptions.readOnly`). */
+  /** The command only reads: nothing in the state directory is created, written or locked (`EngineProviderOptions.readOnly`). */
   readOnly?: boolean;
 }
 
