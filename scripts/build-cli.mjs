@@ -87,6 +87,25 @@ const lazyRe2js = {
   },
 };
 
+/**
+ * commander requires node:child_process (with node:net and node:dgram behind it) at load, for
+ * executable subcommands, which zonewall has none of: in the bundle it is required at its first
+ * use instead, so no command pays for loading it.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!text.includes(eager)) throw new Error(`${args.path}: commander no longer requires node:child_process as expected; update lazyChildProcess`);
+      const lazy = "let childProcessLoaded; const childProcess = { spawn: (...a) => (childProcessLoaded ??= require('node:child_process')).spawn(...a) };";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 async function bundleCli() {
   rmSync(`${root}dist/bundle`, { recursive: true, force: true });
   const { metafile } = await build({
@@ -108,7 +127,7 @@ async function bundleCli() {
     minifySyntax: true,
     sourcemap: true,
     logLevel: 'warning',
-    plugins: [builtInValidator, schemaPaths, lazyRe2js],
+    plugins: [builtInValidator, schemaPaths, lazyRe2js, lazyChildProcess],
     metafile: true,
   });
   // On Node.js 20 a function compiled from a code cache has no module loader for `import()`: it

@@ -10,7 +10,6 @@
  * development dependency.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -120,7 +119,8 @@ function keepSignals(before: Record<'SIGINT' | 'SIGTERM', NodeJS.SignalsListener
  * taken: workerd would only print a fatal stack trace and fail to start.
  */
 async function probePort(host: string, port: number): Promise<void> {
-  const probe = createServer();
+  // node:net is required here, not at load: every command imports the engine, few run workerd.
+  const probe = (createRequire(import.meta.url)('node:net') as typeof import('node:net')).createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);
     probe.listen(port, host, () => probe.close(() => resolve()));

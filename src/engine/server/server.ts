@@ -4,7 +4,8 @@
  * writes the envelope. Every answer, including malformed requests, unknown routes, wrong methods
  * and crashes, is an envelope; stack traces go to the server's stderr, never to the client.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
@@ -58,6 +59,8 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
   // The bytes of each answer body, kept while the engine keeps the body (its read memo): a repeat
   // read is sent without serialising again. Per server, as a server answers in one mode only.
   const bytes = new WeakMap<object, Buffer>();
+  // node:http is required when a server starts: every command imports the engine, one serves it.
+  const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
   const server = createServer((req, res) => {
     const response = handle(req, settings);
     if (response instanceof Promise) void response.then((r) => send(res, r, bytes));
