@@ -27,16 +27,30 @@ export function youngGenerationBytes(): number {
 
 /**
  * Tunes this process's heap for a batch command. V8 has no flag for the young generation's size
- * after start-up, only for its growth: after each young collection (V8 grows it only then), once it
- * has reached the cap, growth is switched off.
+ * after start-up, only for its growth, which is switched off once the young generation has reached
+ * the cap: looked at after young collections (V8 grows it only then; their reports come when the
+ * event loop turns) and after each zone (`capYoungGeneration`), as a run over zones on the embedded
+ * engine may never let the loop turn.
  */
 export function tuneHeapForBatch(): void {
+  tuned = true;
   setFlagsFromString(`--heap-growing-percent=${OldGenerationGrowthPercent}`);
   const observer = new PerformanceObserver((list) => {
     if (!list.getEntries().some((e) => (e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR)) return;
-    if (youngGenerationBytes() < YoungGenerationCapBytes) return;
-    setFlagsFromString('--semi-space-growth-factor=1');
-    observer.disconnect();
+    if (capYoungGeneration()) observer.disconnect();
   });
   observer.observe({ entryTypes: ['gc'] });
+}
+
+/** Set by `tuneHeapForBatch`: a process that did not ask (serve, tests, the code-cache warm-up) keeps V8's defaults. */
+let tuned = false;
+let capped = false;
+
+/** Stops the young generation's growth once it has reached the cap (only in a tuned process); true once it has. */
+export function capYoungGeneration(): boolean {
+  if (tuned && !capped && youngGenerationBytes() >= YoungGenerationCapBytes) {
+    setFlagsFromString('--semi-space-growth-factor=1');
+    capped = true;
+  }
+  return capped;
 }

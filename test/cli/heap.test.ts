@@ -4,6 +4,7 @@
  * outside: a probe preloaded into the real CLI reports the young generation's size at exit.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YoungGenerationCapBytes } from '../../src/cli/heap.js';
@@ -17,8 +18,8 @@ beforeAll(() => {
 afterAll(() => tmp?.cleanup());
 
 /** A zone of `n` filters and `n` rules. */
-function manifest(n: number): string {
-  const lines = ['zone: heap.example', 'filters:'];
+function manifest(n: number, zone = 'heap.example'): string {
+  const lines = [`zone: ${zone}`, 'filters:'];
   for (let i = 0; i < n; i++) lines.push(`  f${i}:`, `    expression: 'ip.src eq 10.0.${(i >> 8) & 255}.${i & 255}'`);
   lines.push('firewall_rules:');
   for (let i = 0; i < n; i++) lines.push(`  r${i}:`, '    action: block', `    filter: f${i}`);
@@ -47,5 +48,19 @@ describe('the heap of a batch command', () => {
     const untuned = spawnSync(process.execPath, ['--import', probe, '-e', script], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
     expect(untuned.status, untuned.stderr).toBe(0);
     expect(young(untuned.stderr)).toBeGreaterThan(YoungGenerationCapBytes);
+  });
+
+  it('a plan of many zones keeps the cap too, though it reads them without the event loop turning once', async () => {
+    const dir = join(tmp.dir, 'many');
+    mkdirSync(dir);
+    for (let z = 0; z < 8; z++) writeManifest(dir, `zone-${z}.yaml`, manifest(1000, `z${z}.heap.example`));
+    const probe = writeManifest(tmp.dir, 'young-probe-many.mjs', Probe);
+    const state = join(tmp.dir, 'state-many');
+    // Zones the engine has (a zone it lacks reads as new, which goes through the event loop).
+    const apply = await zonewall(['apply', dir, '--state-dir', state, '--auto-approve']);
+    expect(apply.code, apply.stderr).toBe(0);
+    const plan = await zonewall(['plan', dir, '--state-dir', state], { env: { NODE_OPTIONS: `--import ${probe}` } });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(young(plan.stderr)).toBeLessThanOrEqual(YoungGenerationCapBytes);
   });
 });

@@ -12,6 +12,7 @@ import { ZonewallError } from '../../errors.js';
 import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
 import { diffZone, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
+import { capYoungGeneration } from '../heap.js';
 
 /** Options common to `plan` and `apply`. */
 export interface PlanFlags {
@@ -114,6 +115,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
   } catch (err) {
     run.error = err instanceof Error ? err : new Error(String(err));
   }
+  capYoungGeneration();
   return run;
 }
 
