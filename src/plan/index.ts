@@ -20,6 +20,7 @@ export { readsFor } from './reads.js';
 export * from './json.js';
 export { UnsafePlanError, assertApplicable } from './errors.js';
 export { createStyle, plainStyle, type Style } from './render/style.js';
+export { thousands } from './render/numbers.js';
 export { renderPlanText, renderChange, renderFindings, renderUnmanaged, renderCalls, renderRunCalls, renderSummaryLine, renderHeading } from './render/text.js';
 export { renderPlanMarkdown } from './render/markdown.js';
 export { adoptionFilterBody, adoptionRuleBody, exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';

@@ -3,12 +3,13 @@
  * wait is never silent. On a terminal one line is rewritten in place and cleared once requests
  * flow again; otherwise (CI logs, pipes) each wait prints one line of its own.
  */
+import { thousands } from '../../plan/index.js';
 import type { BudgetListener, BudgetWait } from '../../providers/index.js';
 
 /** The words of one wait. */
 export function budgetWaitText(wait: BudgetWait): string {
   const seconds = Math.ceil(wait.ms / 1000);
-  const rate = `${wait.limit.requests.toLocaleString('en-US')}/${wait.limit.seconds} s`;
+  const rate = `${thousands(wait.limit.requests)}/${wait.limit.seconds} s`;
   return wait.reason === 'retry-after'
     ? `zonewall: the API asked to slow down (429); all requests wait ${seconds} s`
     : `zonewall: waiting ${seconds} s for the API request budget (${rate})`;

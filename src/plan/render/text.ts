@@ -12,6 +12,7 @@ import { hasChanges, type CallEstimate, type Plan, type PlanSummary, type Unmana
 import { plainStyle, type Style } from './style.js';
 import { deltaLabel, overrideDeltas } from './overrides.js';
 import { formatValue, wordDiff } from './values.js';
+import { thousands } from './numbers.js';
 
 /** How many unmanaged objects the text lists before summarising the rest. */
 export const UnmanagedListLimit = 50;
@@ -114,7 +115,7 @@ export function renderCalls(calls: CallEstimate): string {
   return `API calls: ${count(calls.requests, 'write request')}${parts !== '' ? ` (${parts})` : ''}.`;
 }
 
-const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+const count = (n: number, what: string) => `${thousands(n)} ${what}${n === 1 ? '' : 's'}`;
 
 /** A wait in words: seconds under two minutes, else minutes. */
 function waitWords(seconds: number): string {
@@ -126,7 +127,7 @@ function waitWords(seconds: number): string {
  * `API calls for this run: 1,450 requests (1,440 reads, 10 writes), about 5 min of waiting at 1,200/300 s.`
  */
 export function renderRunCalls(calls: RunCalls): string {
-  const rate = `${calls.budget.requests.toLocaleString('en-US')}/${calls.budget.windowSeconds} s`;
+  const rate = `${thousands(calls.budget.requests)}/${calls.budget.windowSeconds} s`;
   const wait = calls.waitSeconds === 0 ? `within the budget of ${rate}, no wait` : `about ${waitWords(calls.waitSeconds)} of waiting at ${rate}`;
   return `API calls for this run: ${count(calls.requests, 'request')} (${count(calls.reads, 'read')}, ${count(calls.writes, 'write')}), ${wait}.`;
 }
