@@ -10,16 +10,11 @@
 import { readFlowNode, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
 import { ManifestLimits } from './limits.js';
-import { MapInfo, PositionStore, SeqInfo } from './positions.js';
+import { MapInfo, PositionStore, SeqInfo, StyleCode } from './positions.js';
 import { setEntry, type LineIndex, type ParsedDocument } from './source.js';
 
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
-/** Style codes of `positions.ts`. */
-const Plain = 1;
-const Single = 2;
-const Double = 3;
-const Literal = 4;
-const Folded = 5;
+const { plain: Plain, single: Single, double: Double, literal: Literal, folded: Folded } = StyleCode;
 
 /** `[A-Za-z0-9_$]`: the first character of a plain key. */
 function isKeyStart(c: number): boolean {

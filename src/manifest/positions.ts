@@ -9,18 +9,12 @@
 import type { ScalarStyle, Span } from './source.js';
 
 /** Style codes in the flat arrays; 0 is "not a scalar" (a map or list value). */
+export const StyleCode = { plain: 1, single: 2, double: 3, literal: 4, folded: 5 } as const satisfies Record<ScalarStyle, number>;
 const styleCodes: readonly (ScalarStyle | undefined)[] = [undefined, 'plain', 'single', 'double', 'literal', 'folded'];
 
 /** The code of a style, for the flat arrays. */
 export function styleCode(style: ScalarStyle | undefined): number {
-  switch (style) {
-    case 'plain': return 1;
-    case 'single': return 2;
-    case 'double': return 3;
-    case 'literal': return 4;
-    case 'folded': return 5;
-    default: return 0;
-  }
+  return style === undefined ? 0 : StyleCode[style];
 }
 
 function spanOf(start: number, end: number, code: number): Span {
