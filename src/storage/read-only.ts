@@ -49,9 +49,7 @@ export function lockForReading(dir: string): ReadLock {
   try {
     // timeout 0: a writer holds its lock for as long as it runs; waiting for it would only delay the reader.
     db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
-    db.exec('BEGIN');
-    // The first read of the transaction takes the SHARED lock (a writer's EXCLUSIVE one refuses it).
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    beginReading(db);
   } catch (err) {
     db?.close();
     const code = (err as { code?: unknown }).code;
@@ -60,6 +58,15 @@ export function lockForReading(dir: string): ReadLock {
   }
   const held = db;
   return { mode: 'frozen', release: () => { if (held.open) held.close(); } };
+}
+
+/**
+ * Opens a read transaction and reads once: the first read takes SQLite's SHARED lock (which a
+ * writer's EXCLUSIVE one refuses) and, in WAL mode, fixes the snapshot every later read sees.
+ */
+function beginReading(db: Database.Database): void {
+  db.exec('BEGIN');
+  db.prepare('SELECT count(*) FROM sqlite_master').get();
 }
 
 /** The database of one object for reading, and whether it is a real file's (else an empty stand-in). */
@@ -119,8 +126,7 @@ export function openForReading(file: string, pitrDir: string, mode: ReadMode): R
   // A writer is (or may be) at work, or a crash left committed pages in the WAL: SQLite reads them.
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    db.exec('BEGIN');
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    beginReading(db);
   } catch (err) {
     db.close();
     throw err;
