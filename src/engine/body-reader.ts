@@ -28,6 +28,25 @@ export function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/** Longest JSON text of a value that a message quotes whole. */
+const QuotedMaxChars = 200;
+
+/**
+ * A value of a request, quoted for a message: its JSON text when short, else its JSON type and
+ * length. A body may nest 100,000 deep (JSON.parse does not recurse, but JSON.stringify does and
+ * overflows the stack) or be megabytes long, and neither belongs in a one-line error.
+ */
+export function quote(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return `a deeply nested ${jsonType(value)}`;
+  }
+  if (text === undefined) return String(value);
+  return text.length <= QuotedMaxChars ? text : `${jsonType(value)} of ${text.length} characters of JSON`;
+}
+
 /** Reads the fields of one JSON object in a request body. */
 export class BodyReader {
   private readonly obj: Record<string, unknown>;
@@ -112,7 +131,7 @@ export class BodyReader {
     const out: T[] = [];
     v.forEach((item, i) => {
       if (typeof item !== 'string' || !(values as readonly string[]).includes(item)) {
-        this.problems.add(`${this.at(key)}/${i}`, `${key}[${i}] must be one of ${values.join(', ')}; got ${JSON.stringify(item)}`);
+        this.problems.add(`${this.at(key)}/${i}`, `${key}[${i}] must be one of ${values.join(', ')}; got ${quote(item)}`);
       } else if (out.includes(item as T)) {
         this.problems.add(`${this.at(key)}/${i}`, `${key} lists ${JSON.stringify(item)} twice`);
       } else {

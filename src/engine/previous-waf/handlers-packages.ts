@@ -5,7 +5,7 @@
  * `allowed_modes`. Every operation first checks that the zone still has its previous WAF.
  */
 import { ApiError } from '../api-errors.js';
-import { BodyReader, Problems, requireObject } from '../body-reader.js';
+import { BodyReader, Problems, requireObject, quote } from '../body-reader.js';
 import {
   PreviousWafPackages,
   allowedModes,
@@ -153,7 +153,7 @@ function patchRule(ctx: ZoneRequestContext): ApiResponse {
   const allowed = allowedModes(pkg, rule);
   const mode = r.string('mode', { required: true });
   if (mode !== undefined && !allowed.includes(mode)) {
-    problems.add('/mode', `mode ${JSON.stringify(mode)} is not allowed for WAF rule ${rule.id}; its allowed modes are ${allowed.join(', ')}`);
+    problems.add('/mode', `mode ${quote(mode)} is not allowed for WAF rule ${rule.id}; its allowed modes are ${allowed.join(', ')}`);
   }
   problems.throwIfAny();
   saveRuleMode(ctx.sql, pkg.id, rule.id, mode!);

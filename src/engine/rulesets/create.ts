@@ -6,7 +6,7 @@
  * phases are not served (20213).
  */
 import { ManagedPhase, RulesetErrorMessages, RulesetFieldLimits, RulesetKinds } from '../../api/index.js';
-import { BodyReader, Problems } from '../body-reader.js';
+import { BodyReader, Problems, quote } from '../body-reader.js';
 import type { ZoneRequestContext } from '../context.js';
 import { ok } from '../envelope.js';
 import type { ApiResponse } from '../types.js';
@@ -29,7 +29,7 @@ export function createRuleset(ctx: ZoneRequestContext): ApiResponse {
   const phase = r.string('phase', { required: true, nonEmpty: true });
   problems.throwIfAny();
   if (kind === 'custom') throw rulesetError('phaseNotServed', 'zone custom rulesets (kind "custom") are not served by zonewall\'s engine; create the phase entry point with kind "zone"', '/kind');
-  if (kind !== 'zone') throw rulesetError('immutableField', `kind ${JSON.stringify(kind)} cannot be created in a zone; use "zone" for a phase entry point`, '/kind');
+  if (kind !== 'zone') throw rulesetError('immutableField', `kind ${quote(kind)} cannot be created in a zone; use "zone" for a phase entry point`, '/kind');
   if (!isServed(phase!)) throw phaseNotServed(phase!, '/phase');
   if (loadRuleset(ctx.sql, phase) !== undefined) {
     throw rulesetError('zoneRulesetExists', `${RulesetErrorMessages.zoneRulesetExists} ${phase}`, '/kind');

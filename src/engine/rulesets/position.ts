@@ -5,7 +5,7 @@
  * ruleset does not hold, or an index out of range, is refused with 20209 (400) and the field named.
  */
 import type { RulePosition } from '../../api/index.js';
-import { BodyReader, Problems } from '../body-reader.js';
+import { BodyReader, Problems, quote } from '../body-reader.js';
 import { addProblem } from './errors.js';
 
 /** Reads `position` of a request body; undefined when absent or invalid (problems recorded). */
@@ -45,6 +45,6 @@ export function resolvePosition(others: readonly string[], position: RulePositio
   const [key, id] = 'before' in position ? (['before', position.before] as const) : (['after', position.after] as const);
   if (id === '') return key === 'before' ? 0 : others.length;
   const at = others.indexOf(id);
-  if (at < 0) return `${key} names rule ${JSON.stringify(id)}, which is not another rule of this ruleset`;
+  if (at < 0) return `${key} names rule ${quote(id)}, which is not another rule of this ruleset`;
   return key === 'before' ? at : at + 1;
 }

@@ -17,7 +17,7 @@ import {
   type CustomRuleAction,
   type CustomSkipParameters,
 } from '../../api/index.js';
-import { BodyReader, Problems, jsonType } from '../body-reader.js';
+import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import { OtherRuleActions, RuleFields } from './constants.js';
 import { addProblem } from './errors.js';
 import type { CustomParameters, CustomRuleInput } from './types.js';
@@ -50,7 +50,7 @@ function readAction(r: BodyReader, problems: Problems): CustomRuleAction | undef
     : (OtherRuleActions as readonly string[]).includes(action) || action === 'allow' || action === 'bypass'
       ? `it is not an action of the ${CustomPhase} phase${action === 'allow' ? ' (use skip with {"ruleset": "current"})' : action === 'bypass' ? ' (use skip with {"products": [...]})' : ''}`
       : 'it is not a ruleset action';
-  addProblem(problems, 'badAction', `action ${JSON.stringify(action)} is refused: ${why}; custom rules take ${allowed}`, r.at('action'));
+  addProblem(problems, 'badAction', `action ${quote(action)} is refused: ${why}; custom rules take ${allowed}`, r.at('action'));
   return undefined;
 }
 
@@ -98,7 +98,7 @@ function readBlock(value: unknown, pointer: string, problems: Problems): CustomP
   if (typeof status === 'number' && !Number.isInteger(status)) problems.add(p.at('status_code'), `status_code must be an integer from 400 to 499; got ${status}`);
   const type = p.string('content_type', { required: true });
   if (type !== undefined && !(BlockContentTypes as readonly string[]).includes(type)) {
-    problems.add(p.at('content_type'), `content_type must be one of ${BlockContentTypes.join(', ')}; got ${JSON.stringify(type)}`);
+    problems.add(p.at('content_type'), `content_type must be one of ${BlockContentTypes.join(', ')}; got ${quote(type)}`);
   }
   const content = p.string('content', { required: true });
   const bytes = content === undefined ? 0 : Buffer.byteLength(content, 'utf8');
@@ -116,7 +116,7 @@ function readSkip(value: unknown, pointer: string, problems: Problems): CustomSk
   r.allowOnly(['ruleset', 'phases', 'products', 'phase', 'rulesets', 'rules']);
   const out: CustomSkipParameters = {};
   if (r.has('ruleset')) {
-    if (r.raw('ruleset') !== 'current') problems.add(r.at('ruleset'), `ruleset must be "current" (skip the remaining custom rules); got ${JSON.stringify(r.raw('ruleset'))}`);
+    if (r.raw('ruleset') !== 'current') problems.add(r.at('ruleset'), `ruleset must be "current" (skip the remaining custom rules); got ${quote(r.raw('ruleset'))}`);
     else out.ruleset = 'current';
   }
   const phases = readNames(r, 'phases', SkipPhases, problems);

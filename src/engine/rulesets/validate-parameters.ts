@@ -5,7 +5,7 @@
  * for DDoS phases); for `skip`, exactly one of `ruleset: "current"`, `rulesets` or `rules`, every id
  * known. Plan entitlements are checked separately (`entitlements.ts`), since they depend on the zone.
  */
-import { BodyReader, Problems, jsonType } from '../body-reader.js';
+import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import {
   OwaspThresholdActions,
   findManagedRule,
@@ -28,7 +28,7 @@ export function readExecuteParameters(value: unknown, pointer: string, problems:
   const out: ExecuteParameters = { id, version: 'latest' };
   const version = r.string('version');
   if (version !== undefined && ruleset !== undefined && version !== 'latest' && version !== ruleset.version) {
-    problems.add(`${pointer}/version`, `version ${JSON.stringify(version)} of ${ruleset.name} is not available; use "latest" or "${ruleset.version}"`);
+    problems.add(`${pointer}/version`, `version ${quote(version)} of ${ruleset.name} is not available; use "latest" or "${ruleset.version}"`);
   }
   if (r.has('matched_data')) {
     const m = new BodyReader(r.raw('matched_data'), `${pointer}/matched_data`, problems);
@@ -47,7 +47,7 @@ function resolveRuleset(id: string, pointer: string, problems: Problems): Manage
   const ruleset = findManagedRuleset(id);
   if (ruleset !== undefined && ruleset.id === id) return ruleset;
   const hint = ruleset !== undefined ? ` (did you mean ${ruleset.name}, ${ruleset.id}?)` : '';
-  addProblem(problems, 'unknownRuleset', `unknown managed ruleset id ${JSON.stringify(id)}${hint}: GET /zones/{zone_id}/rulesets lists the managed rulesets`, pointer);
+  addProblem(problems, 'unknownRuleset', `unknown managed ruleset id ${quote(id)}${hint}: GET /zones/{zone_id}/rulesets lists the managed rulesets`, pointer);
   return undefined;
 }
 
@@ -89,7 +89,7 @@ function readOverrideAction(r: BodyReader, problems: Problems, allowed: readonly
   const action = r.string('action');
   if (action === undefined) return undefined;
   if (!allowed.includes(action)) {
-    addProblem(problems, 'badAction', `${JSON.stringify(action)} is not a valid override action; use one of ${allowed.join(', ')}`, r.at('action'));
+    addProblem(problems, 'badAction', `${quote(action)} is not a valid override action; use one of ${allowed.join(', ')}`, r.at('action'));
     return undefined;
   }
   return action;
@@ -102,7 +102,7 @@ function readCategory(item: unknown, pointer: string, ruleset: ManagedRuleset | 
   if (r.has('sensitivity_level')) problems.add(r.at('sensitivity_level'), 'sensitivity_level only applies to DDoS phases');
   const category = r.string('category', { required: true, nonEmpty: true });
   if (category !== undefined && ruleset !== undefined && !hasCategory(ruleset, category)) {
-    addProblem(problems, 'unknownRule', `${ruleset.name} has no category ${JSON.stringify(category)}: GET /zones/{zone_id}/rulesets/${ruleset.id} shows its rules and their categories`, r.at('category'));
+    addProblem(problems, 'unknownRule', `${ruleset.name} has no category ${quote(category)}: GET /zones/{zone_id}/rulesets/${ruleset.id} shows its rules and their categories`, r.at('category'));
   }
   const out: CategoryOverride = { category: category ?? '' };
   const action = readOverrideAction(r, problems);
@@ -120,7 +120,7 @@ function readRuleOverride(item: unknown, pointer: string, ruleset: ManagedRulese
   const id = r.string('id', { required: true, nonEmpty: true });
   const rule = id !== undefined && ruleset !== undefined ? findManagedRule(ruleset, id) : undefined;
   if (id !== undefined && ruleset !== undefined && rule === undefined) {
-    addProblem(problems, 'unknownRule', `${ruleset.name} has no rule ${JSON.stringify(id)}: GET /zones/{zone_id}/rulesets/${ruleset.id} lists its rules`, r.at('id'));
+    addProblem(problems, 'unknownRule', `${ruleset.name} has no rule ${quote(id)}: GET /zones/{zone_id}/rulesets/${ruleset.id} lists its rules`, r.at('id'));
   }
   const out: RuleOverride = { id: id ?? '' };
   const action = readOverrideAction(r, problems, rule?.score_threshold !== undefined ? OwaspThresholdActions : OverrideActions);
@@ -146,7 +146,7 @@ function readThreshold(r: BodyReader, allowed: boolean, description: string | un
 function duplicateKeys(keys: string[] | undefined, pointer: string, what: string, problems: Problems): void {
   const seen = new Set<string>();
   keys?.forEach((k, i) => {
-    if (seen.has(k)) problems.add(`${pointer}/${i}`, `${what} ${JSON.stringify(k)} is overridden twice; merge the two overrides`);
+    if (seen.has(k)) problems.add(`${pointer}/${i}`, `${what} ${quote(k)} is overridden twice; merge the two overrides`);
     seen.add(k);
   });
 }
@@ -164,7 +164,7 @@ export function readSkipParameters(value: unknown, pointer: string, problems: Pr
   const before = problems.list.length;
   const out: SkipParameters = {};
   if (r.has('ruleset')) {
-    if (r.raw('ruleset') !== 'current') problems.add(r.at('ruleset'), `ruleset must be "current" (skip the remaining rules of this entry point); got ${JSON.stringify(r.raw('ruleset'))}`);
+    if (r.raw('ruleset') !== 'current') problems.add(r.at('ruleset'), `ruleset must be "current" (skip the remaining rules of this entry point); got ${quote(r.raw('ruleset'))}`);
     else out.ruleset = 'current';
   } else if (r.has('rulesets')) {
     const ids = readList(r, 'rulesets', problems, (item, at) => (typeof item === 'string' ? item : void problems.add(at, `expected a ruleset id, got ${jsonType(item)}`)));
@@ -193,7 +193,7 @@ function readSkipRules(value: unknown, pointer: string, problems: Problems): Rec
       continue;
     }
     ids.forEach((id: string, i) => {
-      if (ruleset && !findManagedRule(ruleset, id)) addProblem(problems, 'unknownRule', `${ruleset.name} has no rule ${JSON.stringify(id)}`, `${at}/${i}`);
+      if (ruleset && !findManagedRule(ruleset, id)) addProblem(problems, 'unknownRule', `${ruleset.name} has no rule ${quote(id)}`, `${at}/${i}`);
     });
     out[rulesetId] = [...ids] as string[];
   }

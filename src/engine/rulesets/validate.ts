@@ -12,7 +12,7 @@
 import type { ServedPhase } from '../../api/index.js';
 import { ExpressionError, parse } from '../../expr/index.js';
 import { apiMessage } from '../api-errors.js';
-import { BodyReader, Problems, jsonType } from '../body-reader.js';
+import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import type { ApiMessage } from '../types.js';
 import { EntrypointActions, EntrypointFields, EntrypointLimits, OtherRuleActions, RuleFields } from './constants.js';
 import { addProblem } from './errors.js';
@@ -62,9 +62,9 @@ export function readRulesetBody<I extends { id?: string; ref?: string }>(
   if (!r.valid) return undefined;
   r.allowOnly(EntrypointFields);
   const kind = r.string('kind');
-  if (kind !== undefined && kind !== 'zone') addProblem(problems, 'immutableField', `kind of a zone entry point is "zone" and cannot change; got ${JSON.stringify(kind)}`, '/kind');
+  if (kind !== undefined && kind !== 'zone') addProblem(problems, 'immutableField', `kind of a zone entry point is "zone" and cannot change; got ${quote(kind)}`, '/kind');
   const phase = r.string('phase');
-  if (phase !== undefined && phase !== expectedPhase) addProblem(problems, 'immutableField', `phase is ${expectedPhase} (the ruleset's phase) and cannot change; got ${JSON.stringify(phase)}`, '/phase');
+  if (phase !== undefined && phase !== expectedPhase) addProblem(problems, 'immutableField', `phase is ${expectedPhase} (the ruleset's phase) and cannot change; got ${quote(phase)}`, '/phase');
   const name = r.string('name', { maxLength: EntrypointLimits.name });
   const description = r.string('description', { maxLength: EntrypointLimits.description });
   if (!r.has('rules')) {
@@ -136,9 +136,9 @@ function readAction(r: BodyReader, pointer: string, problems: Problems): RuleInp
   const where = `${pointer}/action`;
   if ((OtherRuleActions as readonly string[]).includes(action)) {
     addProblem(problems, 'badAction',
-      `action ${JSON.stringify(action)} is not allowed in the ${ManagedPhase} phase, which takes execute (deploy a managed ruleset) and skip (an exception); put ${action} rules in a custom rule or a firewall rule`, where);
+      `action ${quote(action)} is not allowed in the ${ManagedPhase} phase, which takes execute (deploy a managed ruleset) and skip (an exception); put ${action} rules in a custom rule or a firewall rule`, where);
   } else {
-    addProblem(problems, 'badAction', `unknown action ${JSON.stringify(action)}: the ${ManagedPhase} phase takes execute or skip`, where);
+    addProblem(problems, 'badAction', `unknown action ${quote(action)}: the ${ManagedPhase} phase takes execute or skip`, where);
   }
   return undefined;
 }
@@ -172,7 +172,7 @@ function checkDuplicates(rules: ({ id?: string; ref?: string } | undefined)[], p
   const ids = new Map<string, number>();
   rules.forEach((rule, i) => {
     if (rule?.ref !== undefined) {
-      if (refs.has(rule.ref)) addProblem(problems, 'duplicateRef', `ref ${JSON.stringify(rule.ref)} is also used by rule ${refs.get(rule.ref)}; refs must be unique within a ruleset`, `/rules/${i}/ref`);
+      if (refs.has(rule.ref)) addProblem(problems, 'duplicateRef', `ref ${quote(rule.ref)} is also used by rule ${refs.get(rule.ref)}; refs must be unique within a ruleset`, `/rules/${i}/ref`);
       else refs.set(rule.ref, i);
     }
     if (rule?.id !== undefined) {

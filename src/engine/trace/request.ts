@@ -6,7 +6,7 @@
  * shares the converted values.
  */
 import { ExecutionContext, RequestFieldError, convertFieldValue, getField, parseIp, requestFields, type FieldValue, type RequestDescription, type RequestFields } from '../../expr/index.js';
-import { BodyReader, Problems, jsonType, requireObject } from '../body-reader.js';
+import { BodyReader, Problems, jsonType, requireObject, quote } from '../body-reader.js';
 
 const Fields = ['method', 'url', 'scheme', 'host', 'path', 'query', 'headers', 'ip', 'country', 'body', 'fields'] as const;
 
@@ -21,7 +21,7 @@ export function readTraceRequest(body: unknown): { request: ExecutionContext; de
   const url = r.string('url', { nonEmpty: true });
   if (url !== undefined) {
     if (r.has('host') || r.has('path') || r.has('query') || r.has('scheme')) problems.add('/url', 'give either url or scheme/host/path/query, not both');
-    if (!URL.canParse(url)) problems.add('/url', `url ${JSON.stringify(url)} is not an absolute URL (e.g. "https://example.com/login?x=1")`);
+    if (!URL.canParse(url)) problems.add('/url', `url ${quote(url)} is not an absolute URL (e.g. "https://example.com/login?x=1")`);
     else desc.url = url;
   }
   const scheme = r.oneOf('scheme', ['http', 'https'] as const);
@@ -30,7 +30,7 @@ export function readTraceRequest(body: unknown): { request: ExecutionContext; de
     const v = r.string(key);
     if (v !== undefined) desc[key] = v;
   }
-  if (desc.ip !== undefined && parseIp(desc.ip) === undefined) problems.add('/ip', `ip ${JSON.stringify(desc.ip)} is not an IPv4 or IPv6 address`);
+  if (desc.ip !== undefined && parseIp(desc.ip) === undefined) problems.add('/ip', `ip ${quote(desc.ip)} is not an IPv4 or IPv6 address`);
   const query = readStringOrMap(r, 'query', problems);
   if (query !== undefined) desc.query = query;
   const headers = readStringOrMap(r, 'headers', problems, false);
@@ -67,7 +67,7 @@ function readFields(r: BodyReader, problems: Problems): RequestFields | undefine
   for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
     const def = getField(name);
     if (def === undefined) {
-      problems.add(`/fields/${name}`, `unknown field ${JSON.stringify(name)}: fields takes names of the Rules language's field catalog (e.g. "cf.threat_score")`);
+      problems.add(`/fields/${name}`, `unknown field ${quote(name)}: fields takes names of the Rules language's field catalog (e.g. "cf.threat_score")`);
       continue;
     }
     // Values are converted lazily during evaluation; check them now so a bad one is always refused.
