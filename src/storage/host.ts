@@ -142,8 +142,17 @@ export class ObjectHost {
   #deliver(invoke: (object: Record<string, unknown>) => unknown): Promise<unknown> {
     if (this.#closed) return Promise.reject(new StorageError('The object namespace is closed; open it again to use this object.'));
     return this.#track((call, finish, resolve, reject) => {
+      // An event waits at the gate for the instance live when it came: if that one is reset first
+      // (its blockConcurrencyWhile() callback threw, abort()), the event fails with that reset, as
+      // in workerd, not delivered to the fresh instance the next event constructs.
+      const queuedOn = this.#live;
       const start = (): void => {
         if (call.settled) return;
+        if (queuedOn?.resetError) {
+          const reset = queuedOn.resetError;
+          finish(() => reject(reset));
+          return;
+        }
         let live: Live;
         try {
           live = this.#ensureLive();
@@ -234,7 +243,7 @@ export class ObjectHost {
       live.object = new this.#cfg.ObjectClass(ctx, this.#cfg.env as never) as Record<string, unknown>;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.#reset(new StorageResetError(`The object's constructor threw: ${message}`, { cause: err }), live);
+      this.#reset(new StorageResetError(message, { cause: err }), live);
       throw err;
     }
     return live;

@@ -58,7 +58,8 @@ export class ObjectState {
   /**
    * Runs `fn` while no other event is delivered to this object, and resolves to its result. If
    * `fn` throws, the object is reset (the next event constructs a fresh instance), the writes `fn`
-   * made are discarded, and the error is rethrown. Writes made before the call commit first, as
+   * made are discarded, and the error is rethrown; the events waiting meanwhile fail with a reset
+   * error of the same message, as in workerd. Writes made before the call commit first, as
    * in the reference (where the callback starts on a later turn), so a throwing `fn` cannot undo
    * them. Calls may nest to any depth.
    * @example
@@ -70,7 +71,7 @@ export class ObjectState {
       return await this.#hooks.gate.runBlocking(fn);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.#hooks.reset(new StorageResetError(`blockConcurrencyWhile() callback failed: ${message}`, { cause: err }));
+      this.#hooks.reset(new StorageResetError(message, { cause: err }));
       throw err;
     }
   }
