@@ -4,9 +4,10 @@
  * in both runtimes side by side (workerd through Miniflare 3, 127.0.0.1 only): the differential
  * suite runs one event at a time, so it cannot see what a queued event gets.
  */
-import { Miniflare } from 'miniflare';
+import type { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageResetError, type ObjectNamespace, type ObjectState } from '../../src/storage/index.js';
+import { startObjectWorker } from './differential/runtimes.js';
 import { openNamespace, sleep } from './helpers.js';
 
 /** What each of three events observed: the first blocks and throws after 100 ms, two more arrive while it blocks. */
@@ -39,16 +40,7 @@ export default {
 
 let mf: Miniflare;
 beforeAll(async () => {
-  mf = new Miniflare({
-    modules: true,
-    script: WorkerScript,
-    compatibilityDate: '2025-07-01',
-    durableObjects: { OBJ: { className: 'Obj', useSQLite: true } },
-    host: '127.0.0.1',
-    port: 0,
-    cf: false,
-  });
-  await mf.ready;
+  mf = await startObjectWorker(WorkerScript);
 }, 60_000);
 afterAll(async () => {
   await mf?.dispose();

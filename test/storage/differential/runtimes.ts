@@ -49,11 +49,14 @@ async function workerScript(): Promise<string> {
   return (result.outputFiles[0] as { text: string }).text;
 }
 
-/** workerd through Miniflare: one SQLite-backed object class, storage in memory. */
-export async function startWorkerd(): Promise<Runtime> {
+/**
+ * workerd through Miniflare running the module `script`, whose class `Obj` is a SQLite-backed
+ * object (binding `OBJ`), storage in memory, on 127.0.0.1 only.
+ */
+export async function startObjectWorker(script: string): Promise<Miniflare> {
   const mf = new Miniflare({
     modules: true,
-    script: await workerScript(),
+    script,
     // Before 2026-02-24 (delete_all_deletes_alarm), as zonewall: deleteAll() keeps the alarm.
     compatibilityDate: '2025-07-01',
     durableObjects: { OBJ: { className: 'Obj', useSQLite: true } },
@@ -63,6 +66,12 @@ export async function startWorkerd(): Promise<Runtime> {
     cf: false,
   });
   await mf.ready;
+  return mf;
+}
+
+/** workerd through Miniflare: one SQLite-backed object class, storage in memory. */
+export async function startWorkerd(): Promise<Runtime> {
+  const mf = await startObjectWorker(await workerScript());
   return {
     async run(caseName, phase = 'first') {
       const response = await mf.dispatchFetch(`http://127.0.0.1/?case=${encodeURIComponent(caseName)}&phase=${phase}`);
