@@ -114,13 +114,37 @@ function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: L
 
 /** Where each of `fields` of the map `holder` was written (present fields only, in the order of `fields`). */
 function fieldLocations(locator: Locator, holder: unknown, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
-  const out: Partial<Record<string, SourceLocation>> = {};
   const info = locator.containerOf(holder);
-  if (info?.kind !== 'map') return out;
+  if (info?.kind !== 'map') return {};
+  return usualFieldLocations(locator, holder as Record<string, unknown>, info, fields) ?? someFieldLocations(locator, holder as Record<string, unknown>, info, fields);
+}
+
+/**
+ * `fieldLocations` of a filter that has only its expression, or of a rule that has only its action
+ * and filter (nearly all of them), written as literals: an object of exactly its fields, where one
+ * filled in key by key keeps room for four. They are kept as long as the zone; undefined otherwise.
+ */
+function usualFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> | undefined {
+  if (fields === FilterFields && info.size === 1 && holder.expression !== undefined) {
+    const i = info.findAfter('expression', -1);
+    return i < 0 ? undefined : { expression: locator.locationAt(info.nodeStart(i, holder.expression)) };
+  }
+  if (fields === RuleFields && info.size === 2 && holder.action !== undefined && holder.filter !== undefined) {
+    const a = info.findAfter('action', -1);
+    const f = a < 0 ? -1 : info.findAfter('filter', a);
+    if (f < 0) return undefined;
+    return { action: locator.locationAt(info.nodeStart(a, holder.action)), filter: locator.locationAt(info.nodeStart(f, holder.filter)) };
+  }
+  return undefined;
+}
+
+/** `fieldLocations`, field by field. */
+function someFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
+  const out: Partial<Record<string, SourceLocation>> = {};
   for (let k = 0; k < fields.length; k++) {
     const f = fields[k];
     // Most fields are absent, and a read value is never undefined (an empty one is null): ask the object first.
-    const value = (holder as Record<string, unknown>)[f];
+    const value = holder[f];
     if (value === undefined) continue;
     const i = info.find(f);
     if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, value));

@@ -30,6 +30,20 @@ describe('normalisation into a DesiredZone', () => {
     expect(zone.wafMigration).toBeUndefined();
   });
 
+  it('keeps field locations in field order, whatever order the fields are written in', () => {
+    const zone = zoneOf(doc(z, 'filters:', '  a:', '    expression: ip.src eq 10.0.0.1', '  b:', '    description: office', '    expression: ip.src eq 10.0.0.2',
+      'firewall_rules:', '  r1:', '    filter: a', '    action: block', '  r2:', '    priority: 7', '    action: block', '    filter: b'));
+    const at = (line: number, column: number) => ({ file: 'zone.yaml', line, column });
+    expect(zone.filters.map((f) => Object.entries(f.fieldLocations!))).toEqual([
+      [['expression', at(4, 17)]],
+      [['expression', at(7, 17)], ['description', at(6, 18)]],
+    ]);
+    expect(zone.firewallRules.map((r) => Object.entries(r.fieldLocations!))).toEqual([
+      [['action', at(11, 13)], ['filter', at(10, 13)]],
+      [['action', at(14, 13)], ['filter', at(15, 13)], ['priority', at(13, 15)]],
+    ]);
+  });
+
   it('computes effective priorities: key order, explicit priorities win, null stays null', () => {
     const rule = (k: string, extra: string[] = []): string[] => [`  ${k}:`, '    action: block', `    filter: {expression: http.host eq "${k}"}`, ...extra];
     const zone = zoneOf(doc(z, 'firewall_rules:', ...rule('a'), ...rule('b', ['    priority: 100']), ...rule('c'), ...rule('d', ['    priority: 50']),
