@@ -184,7 +184,7 @@ function filterOf(
 
 function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const entries = entriesOf(data.firewall_rules, checks);
-  const priorities = effectivePriorities(entries);
+  const priorities = effectivePriorities(entries).priority;
   const { locator } = checks;
   const locations = new SectionLocations(locator, data.firewall_rules, 'firewall_rules');
   for (let i = 0; i < entries.keys.length; i++) {
@@ -200,7 +200,7 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
       const location = childLocation(locator, raw, 'filter', ['firewall_rules', key, 'filter']);
       zone.filters.push(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
     }
-    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key, raw)));
+    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i], locations.of(key, raw)));
   }
 }
 
