@@ -10,22 +10,24 @@ import type { DocPath } from './errors.js';
 import { ManifestLimits } from './limits.js';
 import { entriesOf, type Checks, type Entries } from './view.js';
 
-/** One rule's effective priority. */
-export interface EffectivePriority {
-  key: string;
-  priority: number | null;
-  /** True when derived from key order (no `priority` field). */
-  implicit: boolean;
+/**
+ * The effective priorities of a rule list, by index in the list: two flat lists, not an object per
+ * rule (1,000 rules per zone, kept while the zone's manifest is checked and normalised).
+ */
+export interface EffectivePriorities {
+  readonly priority: readonly (number | null)[];
+  /** 1 where the priority is derived from key order (no `priority` field). */
+  readonly implicit: Uint8Array;
 }
 
 /** `effectivePriorities` by rule list: the check and normalisation both ask for the same `entriesOf` list. */
-const prioritiesMemo = new WeakMap<Entries, EffectivePriority[]>();
+const prioritiesMemo = new WeakMap<Entries, EffectivePriorities>();
 
 /**
  * Computes effective priorities in key order; an invalid `priority` value counts as absent. The
  * result is shared between callers with the same (never changed) list: never change it.
  */
-export function effectivePriorities(rules: Entries): readonly EffectivePriority[] {
+export function effectivePriorities(rules: Entries): EffectivePriorities {
   let known = prioritiesMemo.get(rules);
   if (known === undefined) {
     known = computePriorities(rules);
@@ -34,48 +36,57 @@ export function effectivePriorities(rules: Entries): readonly EffectivePriority[
   return known;
 }
 
-function computePriorities(rules: Entries): EffectivePriority[] {
+function computePriorities(rules: Entries): EffectivePriorities {
+  const count = rules.keys.length;
+  const priority = new Array<number | null>(count);
+  const implicit = new Uint8Array(count);
   let previous = 0;
-  return rules.keys.map((key, i) => {
+  for (let i = 0; i < count; i++) {
     const p = rules.values[i].priority;
-    if (p === null) return { key, priority: null, implicit: false };
-    if (typeof p === 'number' && Number.isInteger(p) && p >= ManifestLimits.minPriority && p <= ManifestLimits.maxPriority) {
+    if (p === null) {
+      priority[i] = null;
+    } else if (typeof p === 'number' && Number.isInteger(p) && p >= ManifestLimits.minPriority && p <= ManifestLimits.maxPriority) {
       previous = p;
-      return { key, priority: p, implicit: false };
+      priority[i] = p;
+    } else {
+      previous += 1;
+      priority[i] = previous;
+      implicit[i] = 1;
     }
-    previous += 1;
-    return { key, priority: previous, implicit: true };
-  });
+  }
+  return { priority, implicit };
 }
 
 /** Checks the effective priorities of `firewall_rules`. */
 export function checkPriorities(checks: Checks, data: Record<string, unknown>): void {
-  const priorities = effectivePriorities(entriesOf(data.firewall_rules, checks));
-  // The first rule of each priority, to find equal ones; none needed when they only grow (the
-  // usual case: key order), which a 1,000-entry map per zone would only confirm.
-  const holder = onlyGrowing(priorities) ? undefined : new Map<number, EffectivePriority>();
+  const rules = entriesOf(data.firewall_rules, checks);
+  const { priority, implicit } = effectivePriorities(rules);
+  // The first rule of each priority (its index), to find equal ones; none needed when they only
+  // grow (the usual case: key order), which a 1,000-entry map per zone would only confirm.
+  const holder = onlyGrowing(priority, implicit) ? undefined : new Map<number, number>();
   let nullRule: string | undefined;
-  for (let i = 0; i < priorities.length; i++) {
-    const r = priorities[i];
-    if (r.priority === null) {
-      nullRule ??= r.key;
+  for (let i = 0; i < priority.length; i++) {
+    const p = priority[i];
+    const key = rules.keys[i];
+    if (p === null) {
+      nullRule ??= key;
       continue;
     }
-    if (r.implicit && r.priority > ManifestLimits.maxPriority) {
-      checks.report(rulePath(r), `its implicit priority (previous rule's + 1) is ${r.priority}, above the maximum `
+    if (implicit[i] === 1 && p > ManifestLimits.maxPriority) {
+      checks.report(rulePath(key), `its implicit priority (previous rule's + 1) is ${p}, above the maximum `
         + `${ManifestLimits.maxPriority}: give it an explicit priority`);
       continue;
     }
-    if (r.implicit && nullRule !== undefined) {
-      checks.report(rulePath(r), `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
+    if (implicit[i] === 1 && nullRule !== undefined) {
+      checks.report(rulePath(key), `has no priority but comes after firewall_rules.${nullRule}, which has priority: null; `
         + `it would run before that rule: move it above, or set priority: null or a number here`);
     }
     if (holder === undefined) continue;
-    const other = holder.get(r.priority);
+    const other = holder.get(p);
     if (other === undefined) {
-      holder.set(r.priority, r);
-    } else if (r.implicit || other.implicit) {
-      checks.report(rulePath(r), samePriorityMessage(checks, r, other));
+      holder.set(p, i);
+    } else if (implicit[i] === 1 || implicit[other] === 1) {
+      checks.report(rulePath(key), samePriorityMessage(checks, p, implicit[i] === 1, rules.keys[other], implicit[other] === 1));
     }
   }
 }
@@ -84,26 +95,27 @@ export function checkPriorities(checks: Checks, data: Record<string, unknown>): 
  * True when the priorities `checkPriorities` compares (numbers, except implicit ones past the
  * maximum, which it reports and skips) are strictly increasing in key order: then no two are equal.
  */
-function onlyGrowing(priorities: readonly EffectivePriority[]): boolean {
+function onlyGrowing(priority: readonly (number | null)[], implicit: Uint8Array): boolean {
   let last = -Infinity;
-  for (let i = 0; i < priorities.length; i++) {
-    const { priority, implicit } = priorities[i];
-    if (priority === null || (implicit && priority > ManifestLimits.maxPriority)) continue;
-    if (priority <= last) return false;
-    last = priority;
+  for (let i = 0; i < priority.length; i++) {
+    const p = priority[i];
+    if (p === null || (implicit[i] === 1 && p > ManifestLimits.maxPriority)) continue;
+    if (p <= last) return false;
+    last = p;
   }
   return true;
 }
 
 /** The path of a rule, for its issues (made when reported: most rules have none). */
-function rulePath(r: EffectivePriority): DocPath {
-  return ['firewall_rules', r.key];
+function rulePath(key: string): DocPath {
+  return ['firewall_rules', key];
 }
 
-function samePriorityMessage(checks: Checks, r: EffectivePriority, other: EffectivePriority): string {
-  const where = `firewall_rules.${other.key} (line ${checks.lineOf(['firewall_rules', other.key])})`;
-  const mine = r.implicit ? `gets priority ${String(r.priority)} from key order (previous rule's + 1)` : `has priority ${String(r.priority)}`;
-  const theirs = other.implicit ? 'gets from key order' : 'has';
+/** The message for a rule (priority `p`) whose priority another rule (`otherKey`) already has. */
+function samePriorityMessage(checks: Checks, p: number, implicit: boolean, otherKey: string, otherImplicit: boolean): string {
+  const where = `firewall_rules.${otherKey} (line ${checks.lineOf(['firewall_rules', otherKey])})`;
+  const mine = implicit ? `gets priority ${String(p)} from key order (previous rule's + 1)` : `has priority ${String(p)}`;
+  const theirs = otherImplicit ? 'gets from key order' : 'has';
   return `${mine}, which ${where} also ${theirs}; the service runs equal priorities in action order, `
     + 'not key order: give the rules distinct priorities';
 }

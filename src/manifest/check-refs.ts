@@ -43,10 +43,16 @@ interface SectionKeys {
   readonly keys: readonly string[];
 }
 
-/** The keys of `section` (whose entries are `entries`), looked up in the section itself: no set of 1,000 keys per manifest. */
+/**
+ * The keys of `section` (whose entries are `entries`), looked up in the section itself: no set of
+ * 1,000 keys per manifest. One lookup per name (each is a new string, which a lookup first finds in
+ * V8's string table: `Object.hasOwn` then a read was twice that): what a map inherits from
+ * `Object.prototype` is functions, but for `__proto__`, the prototype itself, which is asked whether own.
+ */
 function sectionKeys(section: unknown, entries: Entries): SectionKeys {
+  if (!isRecord(section)) return { has: () => false, keys: entries.keys };
   return {
-    has: (name) => isRecord(section) && Object.hasOwn(section, name) && isRecord(section[name]),
+    has: (name) => isRecord(section[name]) && (name !== '__proto__' || Object.hasOwn(section, name)),
     keys: entries.keys,
   };
 }

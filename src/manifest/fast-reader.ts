@@ -10,7 +10,7 @@
 import { readFlowNode, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
 import { ManifestLimits } from './limits.js';
-import { MapInfo, PositionStore, SeqInfo, StyleCode } from './positions.js';
+import { MapInfo, PositionStore, ScanLimit, SeqInfo, StyleCode } from './positions.js';
 import { setEntry, type LineIndex, type ParsedDocument } from './source.js';
 
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
@@ -195,8 +195,7 @@ class FastReader implements FlowSink {
       this.path.push(name);
       const value = this.valueAfter(this.kAfter, col);
       this.path.pop();
-      // A repeated key is one the data already has (a hash lookup, where a search of `info` is a scan).
-      if (Object.hasOwn(obj, name)) {
+      if (this.repeated(obj, info, name)) {
         // Like the `yaml` reader: a repeated key's value is dropped unread, problems included.
         this.dropProblemsAfter(problems);
         this.duplicate(name, keyStart, keyEnd, info.keyStart(info.find(name)));
@@ -215,6 +214,17 @@ class FastReader implements FlowSink {
     this.nEnd = end;
     this.nStyle = 0;
     return obj;
+  }
+
+  /**
+   * True when `name` is a key of the map being read (`obj`, whose positions are `info`). A small map's
+   * own keys are compared (most maps have one or two: nothing to compare for the first); a large
+   * map's data is asked, reading first: no value is undefined, and a new key is a new string, which
+   * V8 looks up in its string table at each lookup. What maps inherit (`constructor`) is asked whether own.
+   */
+  private repeated(obj: Record<string, unknown>, info: MapInfo, name: string): boolean {
+    if (info.size <= ScanLimit) return info.size > 0 && info.find(name) >= 0;
+    return obj[name] !== undefined && Object.hasOwn(obj, name);
   }
 
   /** A block list whose first `-` starts line `first`. */

@@ -45,22 +45,56 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
   const at = (path: DocPath): SourceLocation => locationOf(locator, path);
   const locations: Record<string, SourceLocation> = {};
   for (const section of topSections) if (data[section] !== undefined) locations[section] = at([section]);
+  const lists = new ZoneLists(checks, data);
   const zone: DesiredZone = {
     file: locator.file,
     zone: typeof m.zone === 'string' ? m.zone : '',
-    filters: [],
-    firewallRules: [],
+    filters: lists.filters,
+    firewallRules: lists.rules,
     locations,
   };
   if (m.plan !== undefined && checks.isClean(['plan'])) zone.plan = m.plan;
   if (m.waf_migration !== undefined && checks.isClean(['waf_migration'])) zone.wafMigration = m.waf_migration;
-  normalizeFilters(zone, checks, data, expressions);
-  normalizeRules(zone, checks, data, expressions);
+  normalizeFilters(lists, checks, data, expressions);
+  normalizeRules(lists, checks, data, expressions);
+  lists.finish();
   if (isRecord(m.custom_rules)) zone.customRules = normalizeCustom(checks, data, expressions);
   if (Array.isArray(m.managed_rules)) zone.managedRules = normalizeManaged(checks, m.managed_rules, expressions);
   if (isRecord(m.previous_waf) && checks.isClean(['previous_waf'])) zone.previousWaf = normalizePreviousWaf(m.previous_waf, locator);
   if (isRecord(m.page_rules)) zone.pageRules = normalizePageRules(checks, m.page_rules, at);
   return zone;
+}
+
+/**
+ * The zone's filters and firewall rules, in lists sized up front and filled in order (pushed one by
+ * one, a list of 1,000 is copied a dozen times as it grows); `finish` cuts them to what was added.
+ */
+class ZoneLists {
+  readonly filters: DesiredFilter[];
+  readonly rules: DesiredFirewallRule[];
+  private filterCount = 0;
+  private ruleCount = 0;
+
+  constructor(checks: Checks, data: Record<string, unknown>) {
+    const rules = entriesOf(data.firewall_rules, checks);
+    let inline = 0;
+    for (let i = 0; i < rules.values.length; i++) if (isRecord(rules.values[i].filter)) inline++;
+    this.filters = new Array<DesiredFilter>(entriesOf(data.filters, checks).keys.length + inline);
+    this.rules = new Array<DesiredFirewallRule>(rules.keys.length);
+  }
+
+  addFilter(filter: DesiredFilter): void {
+    this.filters[this.filterCount++] = filter;
+  }
+
+  addRule(rule: DesiredFirewallRule): void {
+    this.rules[this.ruleCount++] = rule;
+  }
+
+  finish(): void {
+    this.filters.length = this.filterCount;
+    this.rules.length = this.ruleCount;
+  }
 }
 
 /** The file position of a path. */
@@ -114,13 +148,37 @@ function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: L
 
 /** Where each of `fields` of the map `holder` was written (present fields only, in the order of `fields`). */
 function fieldLocations(locator: Locator, holder: unknown, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
-  const out: Partial<Record<string, SourceLocation>> = {};
   const info = locator.containerOf(holder);
-  if (info?.kind !== 'map') return out;
+  if (info?.kind !== 'map') return {};
+  return usualFieldLocations(locator, holder as Record<string, unknown>, info, fields) ?? someFieldLocations(locator, holder as Record<string, unknown>, info, fields);
+}
+
+/**
+ * `fieldLocations` of a filter that has only its expression, or of a rule that has only its action
+ * and filter (nearly all of them), written as literals: an object of exactly its fields, where one
+ * filled in key by key keeps room for four. They are kept as long as the zone; undefined otherwise.
+ */
+function usualFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> | undefined {
+  if (fields === FilterFields && info.size === 1 && holder.expression !== undefined) {
+    const i = info.findAfter('expression', -1);
+    return i < 0 ? undefined : { expression: locator.locationAt(info.nodeStart(i, holder.expression)) };
+  }
+  if (fields === RuleFields && info.size === 2 && holder.action !== undefined && holder.filter !== undefined) {
+    const a = info.findAfter('action', -1);
+    const f = a < 0 ? -1 : info.findAfter('filter', a);
+    if (f < 0) return undefined;
+    return { action: locator.locationAt(info.nodeStart(a, holder.action)), filter: locator.locationAt(info.nodeStart(f, holder.filter)) };
+  }
+  return undefined;
+}
+
+/** `fieldLocations`, field by field. */
+function someFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
+  const out: Partial<Record<string, SourceLocation>> = {};
   for (let k = 0; k < fields.length; k++) {
     const f = fields[k];
     // Most fields are absent, and a read value is never undefined (an empty one is null): ask the object first.
-    const value = (holder as Record<string, unknown>)[f];
+    const value = holder[f];
     if (value === undefined) continue;
     const i = info.find(f);
     if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, value));
@@ -128,7 +186,7 @@ function fieldLocations(locator: Locator, holder: unknown, fields: readonly stri
   return out;
 }
 
-function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
+function normalizeFilters(lists: ZoneLists, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const locations = new SectionLocations(checks.locator, data.filters, 'filters');
   const { keys, values } = entriesOf(data.filters, checks);
   for (let i = 0; i < keys.length; i++) {
@@ -136,7 +194,7 @@ function normalizeFilters(zone: DesiredZone, checks: Checks, data: Record<string
     const f = values[i];
     const checked = expressions.filters[i];
     if (checked === undefined || !checks.isCleanEntry('filters', key)) continue;
-    zone.filters.push(filterOf(checks.locator, key, f, f, checked, locations.of(key, f), false));
+    lists.addFilter(filterOf(checks.locator, key, f, f, checked, locations.of(key, f), false));
   }
 }
 
@@ -158,9 +216,9 @@ function filterOf(
   return filter;
 }
 
-function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
+function normalizeRules(lists: ZoneLists, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {
   const entries = entriesOf(data.firewall_rules, checks);
-  const priorities = effectivePriorities(entries);
+  const priorities = effectivePriorities(entries).priority;
   const { locator } = checks;
   const locations = new SectionLocations(locator, data.firewall_rules, 'firewall_rules');
   for (let i = 0; i < entries.keys.length; i++) {
@@ -174,9 +232,9 @@ function normalizeRules(zone: DesiredZone, checks: Checks, data: Record<string, 
       // The inline filter's ref follows the rule's key, and so does its rename.
       const inline: Record<string, unknown> = { ...rule.filter, renamed_from: rule.renamed_from };
       const location = childLocation(locator, raw, 'filter', ['firewall_rules', key, 'filter']);
-      zone.filters.push(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
+      lists.addFilter(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
     }
-    zone.firewallRules.push(ruleOf(locator, key, rule, priorities[i].priority, locations.of(key, raw)));
+    lists.addRule(ruleOf(locator, key, rule, priorities[i], locations.of(key, raw)));
   }
 }
 

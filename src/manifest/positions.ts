@@ -26,7 +26,7 @@ function spanOf(start: number, end: number, code: number): Span {
  * Maps up to this size are searched by walking their entries; larger ones get a key index, built at
  * the first search (readers find repeated keys on the data object, so most maps are never searched).
  */
-const ScanLimit = 8;
+export const ScanLimit = 8;
 /** Numbers per record: key start, end, style; value start, end, style; the map's next record. */
 const PerRecord = 7;
 

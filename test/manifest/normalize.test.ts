@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { validateManifestText, type DesiredZone } from '../../src/manifest/index.js';
+import { checkExpressions } from '../../src/manifest/check-expressions.js';
+import { Locator } from '../../src/manifest/locate.js';
+import { normalize } from '../../src/manifest/normalize.js';
+import { readManifestYaml } from '../../src/manifest/read.js';
+import { checkSchema } from '../../src/manifest/schema.js';
+import { LineIndex } from '../../src/manifest/source.js';
+import { Checks } from '../../src/manifest/view.js';
 import { doc } from './helpers/issues.js';
 
 function zoneOf(text: string): DesiredZone {
@@ -28,6 +35,36 @@ describe('normalisation into a DesiredZone', () => {
     expect(zone.managedRules).toBeUndefined();
     expect(zone.previousWaf).toBeUndefined();
     expect(zone.wafMigration).toBeUndefined();
+  });
+
+  it('leaves out the entries that failed a check, without gaps, in a partial zone', () => {
+    const text = doc(z, 'filters:', '  a: {expression: ip.src eq 10.0.0.1}', '  b: {expression: ip.src eq}', '  c: {expression: ip.src eq 10.0.0.3}',
+      'firewall_rules:', '  r1: {action: block, filter: a}', '  r2: {action: block, filter: {expression: http.host eq}}',
+      '  r3: {action: blok, filter: c}', '  r4: {action: log, filter: {expression: http.host eq "x"}}');
+    const lines = new LineIndex(text);
+    const parsed = readManifestYaml(text, lines);
+    const locator = new Locator('zone.yaml', parsed, lines);
+    const checks = new Checks(locator, checkSchema(parsed.data, locator).dirty);
+    const data = parsed.data as Record<string, unknown>;
+    const zone = normalize(checks, data, checkExpressions(checks, data));
+    expect(zone.filters.map((f) => f.ref)).toEqual(['a', 'c', 'r4']);
+    expect(zone.firewallRules.map((r) => r.ref)).toEqual(['r1', 'r4']);
+    expect(Object.keys(zone.filters)).toEqual(['0', '1', '2']);
+    expect(Object.keys(zone.firewallRules)).toEqual(['0', '1']);
+  });
+
+  it('keeps field locations in field order, whatever order the fields are written in', () => {
+    const zone = zoneOf(doc(z, 'filters:', '  a:', '    expression: ip.src eq 10.0.0.1', '  b:', '    description: office', '    expression: ip.src eq 10.0.0.2',
+      'firewall_rules:', '  r1:', '    filter: a', '    action: block', '  r2:', '    priority: 7', '    action: block', '    filter: b'));
+    const at = (line: number, column: number) => ({ file: 'zone.yaml', line, column });
+    expect(zone.filters.map((f) => Object.entries(f.fieldLocations!))).toEqual([
+      [['expression', at(4, 17)]],
+      [['expression', at(7, 17)], ['description', at(6, 18)]],
+    ]);
+    expect(zone.firewallRules.map((r) => Object.entries(r.fieldLocations!))).toEqual([
+      [['action', at(11, 13)], ['filter', at(10, 13)]],
+      [['action', at(14, 13)], ['filter', at(15, 13)], ['priority', at(13, 15)]],
+    ]);
   });
 
   it('computes effective priorities: key order, explicit priorities win, null stays null', () => {
