@@ -166,7 +166,12 @@ const listEntry = (row: SqlValue[]): FilterListEntry => ({ id: row[0] as string,
 /** The whole filter list in creation order, for the view that answers unfiltered list pages. */
 export const filterListSource: ListSource<FilterListEntry> = {
   table: 'filters',
-  all: (sql) => sql.exec(`${SELECT_LISTED} ORDER BY seq`).raw().toArray().map(listEntry),
+  all: (sql) => {
+    const entries: FilterListEntry[] = [];
+    // Each entry made as its row is stepped: the row arrays die young instead of all living until the last.
+    for (const row of sql.exec(`${SELECT_LISTED} ORDER BY seq`).raw()) entries.push(listEntry(row));
+    return entries;
+  },
   one: (sql, id) => {
     const rows = sql.exec(`${SELECT_LISTED} WHERE id = ?`, id).raw().toArray();
     return rows.length > 0 ? listEntry(rows[0]!) : undefined;

@@ -246,8 +246,13 @@ export const ruleListSource: ListSource<RuleListEntry> = {
   all: (sql) => {
     const filters = new Map<string, FilterJson>();
     for (const f of listView(sql, filterListSource).entries(sql)) filters.set(f.id, f.json);
-    const rows = sql.exec(`SELECT ${RULE_LISTED} FROM firewall_rules r ORDER BY ${RULE_EVALUATION_ORDER}`).raw().toArray();
-    return rows.map((row) => listEntry(row, filters.get(row[7] as string)));
+    const texts = new RepeatedTexts();
+    const entries: RuleListEntry[] = [];
+    // Each entry made as its row is stepped: the row arrays die young instead of all living until the last.
+    for (const row of sql.exec(`SELECT ${RULE_LISTED} FROM firewall_rules r ORDER BY ${RULE_EVALUATION_ORDER}`).raw()) {
+      entries.push(listEntry(texts.shared(row), filters.get(row[7] as string)));
+    }
+    return entries;
   },
   one: (sql, id) => {
     const rows = sql.exec(`${SELECT_LISTED} WHERE r.id = ?`, id).raw().toArray();
@@ -256,6 +261,30 @@ export const ruleListSource: ListSource<RuleListEntry> = {
   compare: compareEntries,
   embeds: (entry, table, id) => table === 'filters' && entry.json.filter.id === id,
 };
+
+/**
+ * One copy of the texts that repeat from row to row of a whole list: the rules one request wrote
+ * share their timestamps, most rules share an action, and the list keeps every rule for as long as
+ * its zone is read, so each row's own copy would be kept too (a 1,000-rule zone has a few distinct
+ * timestamps). Each text is compared with the last one kept, which is where repeats are.
+ */
+class RepeatedTexts {
+  #action = '';
+  #created = '';
+  #modified = '';
+
+  /** `row` (`RULE_LISTED` columns) with its action and timestamps replaced by equal texts kept before. */
+  shared(row: SqlValue[]): SqlValue[] {
+    if (row[4] === this.#action) row[4] = this.#action;
+    else this.#action = row[4] as string;
+    if (row[8] === this.#created) row[8] = this.#created;
+    else this.#created = row[8] as string;
+    if (row[9] === row[8]) row[9] = row[8];
+    else if (row[9] === this.#modified) row[9] = this.#modified;
+    else this.#modified = row[9] as string;
+    return row;
+  }
+}
 
 /** A row of `RULE_LISTED` columns and the rule's filter (undefined: gone) as the API object, like `ruleToJson`. */
 function rawRowToJson(row: SqlValue[], filter: FilterJson | undefined): RuleJson {
