@@ -298,7 +298,7 @@ describe('writers of the listed tables', () => {
 });
 
 describe('the whole rules list read from SQLite', () => {
-  it('shows each rule its own action and timestamps, where rows keep one copy of repeated texts', async () => {
+  it('shows each rule its own action, products and timestamps, where rows keep one copy of repeated texts', async () => {
     const h = await startHarness();
     harnesses.push(h);
     const z = await h.zone('texts.example', 'enterprise');
@@ -309,6 +309,7 @@ describe('the whole rules list read from SQLite', () => {
       for (const [i, at] of ['2024-01-01T00:00:00.000Z', '2024-02-02T00:00:00.000Z', '2024-03-03T00:00:00.000Z'].entries()) {
         vi.setSystemTime(new Date(at));
         result(await h.api('POST', R, Array.from({ length: 4 }, (_, j) => rule(10 * i + j, { priority: 4 * i + j, action: j % 2 === 0 ? 'block' : 'log' }))));
+        result(await h.api('POST', R, [rule(10 * i + 5, { priority: 20 + i, action: 'bypass', products: ['waf', 'uaBlock'].slice(0, i + 1) })]));
       }
       const [first] = result<{ id: string }[]>(await h.api('GET', `${R}?per_page=100`));
       vi.setSystemTime(new Date('2024-04-04T00:00:00.000Z'));
@@ -323,6 +324,7 @@ describe('the whole rules list read from SQLite', () => {
     const list = result<{ id: string; action: string; created_on: string; modified_on: string }[]>(await h2.api('GET', `${R}?per_page=100`));
     expect(new Set(list.map((r) => r.created_on)).size).toBe(3);
     expect(list.filter((r) => r.modified_on !== r.created_on)).toHaveLength(1);
+    expect(list.filter((r) => 'products' in r)).toHaveLength(3);
     for (const r of list) expect(r).toEqual(result(await h2.api('GET', `${R}/${r.id}`)));
     expect((await h2.api('GET', `${R}?per_page=100`)).text).toBe((await h2.api('GET', `${R}?per_page=100&description=`)).text);
   });

@@ -188,8 +188,12 @@ export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: num
   return { items: rows.map((row) => rawRowToJson(row, joinedFilter(row))), total };
 }
 
-/** The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 10). */
-const RULE_LISTED = 'r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on, r.seq';
+/**
+ * The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 10). The products and
+ * the modification time come as NULL when they say nothing (no products; not modified since
+ * created), as most rules' do: no text is made for them, only to be dropped.
+ */
+const RULE_LISTED = "r.id, r.paused, r.description, r.ref, r.action, r.priority, NULLIF(r.products, '[]'), r.filter_id, r.created_on, NULLIF(r.modified_on, r.created_on), r.seq";
 
 /** A listed rule's columns, then its filter's as `filterJsonAt` reads them (from index 11; NULL when the filter is gone). */
 const SELECT_LISTED = `SELECT ${RULE_LISTED}, f.id, f.paused, f.description, f.ref, f.expression, f.locked
@@ -279,8 +283,8 @@ class RepeatedTexts {
     else this.#action = row[4] as string;
     if (row[8] === this.#created) row[8] = this.#created;
     else this.#created = row[8] as string;
-    if (row[9] === row[8]) row[9] = row[8];
-    else if (row[9] === this.#modified) row[9] = this.#modified;
+    if (row[9] === null) return row;
+    if (row[9] === this.#modified) row[9] = this.#modified;
     else this.#modified = row[9] as string;
     return row;
   }
@@ -293,10 +297,10 @@ function rawRowToJson(row: SqlValue[], filter: FilterJson | undefined): RuleJson
   if (row[3] !== '') out.ref = row[3] as string;
   out.action = row[4] as FirewallAction;
   out.priority = row[5] as number | null;
-  if (row[6] !== '[]') out.products = JSON.parse(row[6] as string) as BypassProduct[];
+  if (row[6] !== null) out.products = JSON.parse(row[6] as string) as BypassProduct[];
   out.filter = filter ?? { id: row[7] as string, deleted: true };
   out.created_on = row[8] as string;
-  out.modified_on = row[9] as string;
+  out.modified_on = (row[9] ?? row[8]) as string;
   return out;
 }
 
