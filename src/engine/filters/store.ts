@@ -146,11 +146,22 @@ const SELECT_LISTED = 'SELECT id, paused, description, ref, expression, locked, 
  * `filterToJson`.
  */
 export function filterJsonAt(row: SqlValue[], at: number): FilterJson {
-  const out = { id: row[at] as string, paused: row[at + 1] === 1 } as FilterJson;
-  if (row[at + 2] !== '') out.description = row[at + 2] as string;
-  if (row[at + 3] !== '') out.ref = row[at + 3] as string;
-  out.expression = row[at + 4] as string;
-  if (row[at + 5] === 1) out.locked = true;
+  const id = row[at] as string;
+  const paused = row[at + 1] === 1;
+  const description = row[at + 2] as string;
+  const ref = row[at + 3] as string;
+  const expression = row[at + 4] as string;
+  // One object literal per shape of a filter not locked (the lists keep thousands of them): every
+  // field sits in the object itself, where fields added one by one would need a property array too.
+  if (row[at + 5] !== 1) {
+    if (description === '') return ref === '' ? { id, paused, expression } : { id, paused, ref, expression };
+    return ref === '' ? { id, paused, description, expression } : { id, paused, description, ref, expression };
+  }
+  const out = { id, paused } as FilterJson;
+  if (description !== '') out.description = description;
+  if (ref !== '') out.ref = ref;
+  out.expression = expression;
+  out.locked = true;
   return out;
 }
 

@@ -292,15 +292,36 @@ class RepeatedTexts {
 
 /** A row of `RULE_LISTED` columns and the rule's filter (undefined: gone) as the API object, like `ruleToJson`. */
 function rawRowToJson(row: SqlValue[], filter: FilterJson | undefined): RuleJson {
-  const out = { id: row[0] as string, paused: row[1] === 1 } as RuleJson;
-  if (row[2] !== '') out.description = row[2] as string;
-  if (row[3] !== '') out.ref = row[3] as string;
-  out.action = row[4] as FirewallAction;
-  out.priority = row[5] as number | null;
-  if (row[6] !== null) out.products = JSON.parse(row[6] as string) as BypassProduct[];
-  out.filter = filter ?? { id: row[7] as string, deleted: true };
-  out.created_on = row[8] as string;
-  out.modified_on = (row[9] ?? row[8]) as string;
+  const id = row[0] as string;
+  const paused = row[1] === 1;
+  const description = row[2] as string;
+  const ref = row[3] as string;
+  const action = row[4] as FirewallAction;
+  const priority = row[5] as number | null;
+  const json = filter ?? { id: row[7] as string, deleted: true as const };
+  const created_on = row[8] as string;
+  const modified_on = (row[9] ?? row[8]) as string;
+  // One object literal per shape of a rule without products (the lists keep thousands of them):
+  // every field sits in the object itself, where fields added one by one would need a property array too.
+  if (row[6] === null) {
+    if (description === '') {
+      return ref === ''
+        ? { id, paused, action, priority, filter: json, created_on, modified_on }
+        : { id, paused, ref, action, priority, filter: json, created_on, modified_on };
+    }
+    return ref === ''
+      ? { id, paused, description, action, priority, filter: json, created_on, modified_on }
+      : { id, paused, description, ref, action, priority, filter: json, created_on, modified_on };
+  }
+  const out = { id, paused } as RuleJson;
+  if (description !== '') out.description = description;
+  if (ref !== '') out.ref = ref;
+  out.action = action;
+  out.priority = priority;
+  out.products = JSON.parse(row[6] as string) as BypassProduct[];
+  out.filter = json;
+  out.created_on = created_on;
+  out.modified_on = modified_on;
   return out;
 }
 
