@@ -6,7 +6,7 @@
  */
 import type { FirewallRuleJson } from '../../api/index.js';
 import { FILTER_COLUMNS, filterJsonAt, filterListSource, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
-import { listView, noteWrite, type ListEntry, type ListSource } from '../list-view.js';
+import { listView, noteWrite, type ListSource } from '../list-view.js';
 import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
 
@@ -204,11 +204,8 @@ function joinedFilter(row: SqlValue[]): FilterJson | undefined {
   return row[11] === null ? undefined : filterJsonAt(row, 11);
 }
 
-/** A rule of the in-memory list (`list-view.ts`): its API object and its creation order (`seq`). */
-export interface RuleListEntry extends ListEntry {
-  readonly json: RuleJson;
-  readonly seq: number;
-}
+/** A rule of the in-memory list (`list-view.ts`): its API object. */
+export type RuleListEntry = Readonly<RuleJson>;
 
 /** A list entry from a row of `RULE_LISTED` columns and the rule's filter (frozen: shared by answers). */
 function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEntry {
@@ -216,7 +213,7 @@ function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEnt
   // Frozen through and through: in-process answers share it (`Engine.dispatch` copies only what is not frozen).
   Object.freeze(json.filter);
   if (json.products !== undefined) Object.freeze(json.products);
-  return { id: row[0] as string, json: Object.freeze(json), seq: row[10] as number };
+  return Object.freeze(json);
 }
 
 /** An action's place in `RULE_EVALUATION_ORDER` (unknown actions last, as its CASE puts them). */
@@ -226,15 +223,15 @@ function actionRank(action: string): number {
 }
 
 /** `RULE_EVALUATION_ORDER` of two list entries: no priority last, priority, action precedence, creation. */
-function compareEntries(a: RuleListEntry, b: RuleListEntry): number {
-  const pa = a.json.priority;
-  const pb = b.json.priority;
+function compareEntries(a: RuleListEntry, aSeq: number, b: RuleListEntry, bSeq: number): number {
+  const pa = a.priority;
+  const pb = b.priority;
   if ((pa === null) !== (pb === null)) return pa === null ? 1 : -1;
   if (pa !== pb) return (pa ?? 0) < (pb ?? 0) ? -1 : 1;
-  const ra = actionRank(a.json.action);
-  const rb = actionRank(b.json.action);
+  const ra = actionRank(a.action);
+  const rb = actionRank(b.action);
   if (ra !== rb) return ra < rb ? -1 : 1;
-  return a.seq - b.seq;
+  return aSeq - bSeq;
 }
 
 /**
@@ -249,21 +246,23 @@ export const ruleListSource: ListSource<RuleListEntry> = {
   table: 'firewall_rules',
   all: (sql) => {
     const filters = new Map<string, FilterJson>();
-    for (const f of listView(sql, filterListSource).entries(sql)) filters.set(f.id, f.json);
+    for (const f of listView(sql, filterListSource).entries(sql)) filters.set(f.id, f);
     const texts = new RepeatedTexts();
     const entries: RuleListEntry[] = [];
+    const seqs: number[] = [];
     // Each entry made as its row is stepped: the row arrays die young instead of all living until the last.
     for (const row of sql.exec(`SELECT ${RULE_LISTED} FROM firewall_rules r ORDER BY ${RULE_EVALUATION_ORDER}`).raw()) {
       entries.push(listEntry(texts.shared(row), filters.get(row[7] as string)));
+      seqs.push(row[10] as number);
     }
-    return entries;
+    return { entries, seqs };
   },
   one: (sql, id) => {
     const rows = sql.exec(`${SELECT_LISTED} WHERE r.id = ?`, id).raw().toArray();
-    return rows.length > 0 ? listEntry(rows[0]!, joinedFilter(rows[0]!)) : undefined;
+    return rows.length > 0 ? { entry: listEntry(rows[0]!, joinedFilter(rows[0]!)), seq: rows[0]![10] as number } : undefined;
   },
   compare: compareEntries,
-  embeds: (entry, table, id) => table === 'filters' && entry.json.filter.id === id,
+  embeds: (entry, table, id) => table === 'filters' && entry.filter.id === id,
 };
 
 /**
