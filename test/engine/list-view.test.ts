@@ -329,3 +329,39 @@ describe('the whole rules list read from SQLite', () => {
     expect((await h2.api('GET', `${R}?per_page=100`)).text).toBe((await h2.api('GET', `${R}?per_page=100&description=`)).text);
   });
 });
+
+describe('a rule whose action is not one the API knows (written before it was dropped)', () => {
+  it('lists with its action as stored, after the known ones of its priority, in every read path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-engine-lists-'));
+    const legacy = {
+      name: 'legacy', schema: [], routes: [{
+        method: 'POST' as const, pattern: '/zones/:zone_id/legacy', handler: (ctx: ZoneRequestContext) => {
+          const { id, filter } = ctx.body as { id: string; filter: string };
+          updateRule(ctx.sql, id, { filterId: filter, action: 'legacy_action' as 'block', priority: 1, paused: false, description: 'old', ref: '', products: [] }, ctx.now);
+          return { status: 200, body: { success: true, errors: [], messages: [], result: null } };
+        },
+      }],
+    };
+    const open = () => Engine.open({ dir, resources: [...resources, legacy], logError: () => undefined });
+    let engine = await open();
+    try {
+      const zone = await engine.createZone('legacy.example');
+      const R = `/zones/${zone.id}/firewall/rules`;
+      await engine.dispatch({ method: 'POST', path: R, body: Array.from({ length: 6 }, (_, i) => rule(i, { priority: 1 })) });
+      const [first] = (await engine.dispatch({ method: 'GET', path: R })).body.result as { id: string; filter: { id: string } }[];
+      expect((await engine.dispatch({ method: 'POST', path: `/zones/${zone.id}/legacy`, body: { id: first!.id, filter: first!.filter.id } })).status).toBe(200);
+      await engine.close();
+      // A fresh engine: the whole list is read from SQLite in one pass.
+      engine = await open();
+      const list = (query = '') => engine.dispatch({ method: 'GET', path: R, query: new URLSearchParams(`per_page=100${query}`) });
+      const rules = (await list()).body.result as { id: string; action: string }[];
+      expect(rules.at(-1)).toMatchObject({ id: first!.id, action: 'legacy_action' });
+      expect(rules.slice(0, -1).every((r) => r.action !== 'legacy_action')).toBe(true);
+      expect(JSON.stringify((await list()).body)).toBe(JSON.stringify((await list('&description=')).body));
+      expect((await engine.dispatch({ method: 'GET', path: `${R}/${first!.id}` })).body.result).toEqual(rules.at(-1));
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

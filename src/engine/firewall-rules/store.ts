@@ -63,7 +63,12 @@ const SELECT_JOINED = `SELECT ${RULE_COLUMNS}, ${JOINED_FILTER_COLUMNS} FROM fir
 export const RULE_EVALUATION_ORDER = evaluationOrder('r.');
 
 function evaluationOrder(t: string): string {
-  return `${t}priority IS NULL, ${t}priority, CASE ${t}action ${FirewallActions.map((a, i) => `WHEN '${a}' THEN ${i}`).join(' ')} ELSE ${FirewallActions.length} END, ${t}seq`;
+  return `${t}priority IS NULL, ${t}priority, ${actionPlace(t, String(FirewallActions.length))}, ${t}seq`;
+}
+
+/** SQL of a rule's action as its place in `FirewallActions`, or `otherwise` when it is not one of them. */
+function actionPlace(t: string, otherwise: string): string {
+  return `CASE ${t}action ${FirewallActions.map((a, i) => `WHEN '${a}' THEN ${i}`).join(' ')} ELSE ${otherwise} END`;
 }
 
 function rowToRule(row: SqlRow): RuleRecord {
@@ -191,9 +196,10 @@ export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: num
 /**
  * The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 10). The products and
  * the modification time come as NULL when they say nothing (no products; not modified since
- * created), as most rules' do: no text is made for them, only to be dropped.
+ * created), as most rules' do, and a known action as its place in `FirewallActions`: no text is
+ * made for them, only to be dropped.
  */
-const RULE_LISTED = "r.id, r.paused, r.description, r.ref, r.action, r.priority, NULLIF(r.products, '[]'), r.filter_id, r.created_on, NULLIF(r.modified_on, r.created_on), r.seq";
+const RULE_LISTED = `r.id, r.paused, r.description, r.ref, ${actionPlace('r.', 'r.action')}, r.priority, NULLIF(r.products, '[]'), r.filter_id, r.created_on, NULLIF(r.modified_on, r.created_on), r.seq`;
 
 /** A listed rule's columns, then its filter's as `filterJsonAt` reads them (from index 11; NULL when the filter is gone). */
 const SELECT_LISTED = `SELECT ${RULE_LISTED}, f.id, f.paused, f.description, f.ref, f.expression, f.locked
@@ -267,19 +273,16 @@ export const ruleListSource: ListSource<RuleListEntry> = {
 
 /**
  * One copy of the texts that repeat from row to row of a whole list: the rules one request wrote
- * share their timestamps, most rules share an action, and the list keeps every rule for as long as
+ * share their timestamps, and the list keeps every rule for as long as
  * its zone is read, so each row's own copy would be kept too (a 1,000-rule zone has a few distinct
  * timestamps). Each text is compared with the last one kept, which is where repeats are.
  */
 class RepeatedTexts {
-  #action = '';
   #created = '';
   #modified = '';
 
-  /** `row` (`RULE_LISTED` columns) with its action and timestamps replaced by equal texts kept before. */
+  /** `row` (`RULE_LISTED` columns) with its timestamps replaced by equal texts kept before. */
   shared(row: SqlValue[]): SqlValue[] {
-    if (row[4] === this.#action) row[4] = this.#action;
-    else this.#action = row[4] as string;
     if (row[8] === this.#created) row[8] = this.#created;
     else this.#created = row[8] as string;
     if (row[9] === null) return row;
@@ -295,7 +298,7 @@ function rawRowToJson(row: SqlValue[], filter: FilterJson | undefined): RuleJson
   const paused = row[1] === 1;
   const description = row[2] as string;
   const ref = row[3] as string;
-  const action = row[4] as FirewallAction;
+  const action = (typeof row[4] === 'number' ? FirewallActions[row[4]] : row[4]) as FirewallAction;
   const priority = row[5] as number | null;
   const json = filter ?? { id: row[7] as string, deleted: true as const };
   const created_on = row[8] as string;
