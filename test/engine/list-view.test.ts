@@ -365,3 +365,22 @@ describe('a rule whose action is not one the API knows (written before it was dr
     }
   });
 });
+
+describe('a read', () => {
+  it('takes no time stamp (a write takes its own before its handler runs)', async () => {
+    const { h, R } = await zoneWithRules('clock.example', 3);
+    const stamps = vi.spyOn(Date.prototype, 'toISOString');
+    try {
+      // Pages not read before: each runs its handler (no memo hit).
+      for (const query of ['per_page=5&page=1', 'per_page=7&page=1', 'description=rule']) {
+        expect((await h.engine.dispatch({ method: 'GET', path: R, query: new URLSearchParams(query) })).status).toBe(200);
+      }
+      expect(stamps).not.toHaveBeenCalled();
+      const [first] = result<{ id: string }[]>(await h.api('GET', R));
+      result(await h.api('PATCH', `${R}/${first!.id}`, { description: 'stamped' }));
+      expect(stamps).toHaveBeenCalled();
+    } finally {
+      stamps.mockRestore();
+    }
+  });
+});
