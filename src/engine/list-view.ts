@@ -127,8 +127,9 @@ export class ListView<E extends ListEntry> {
 
   /** Makes page `key` of `entries` and caches it. */
   #build(sql: Sql, key: string, request: PageRequest, entries: readonly E[]): ApiResponse {
+    // The page's rows are its answer's items too (`pageWithBytes` freezes them; nothing changes them).
     const rows = entries.slice(request.offset, request.offset + request.perPage);
-    const response = pageWithBytes(rows, (e) => e, bytesOf, request, entries.length);
+    const response = pageWithBytes(rows, bytesOf, request, entries.length);
     this.#pages.set(key, { rows, total: entries.length, request, response });
     madeBy.set(response, { sql, view: this as unknown as ListView<ListEntry>, key });
     return response;
