@@ -249,6 +249,14 @@ export class Engine implements ZoneDirectory {
     return this.#zonesNs.get(id);
   }
 
+  /**
+   * Whether every read sees one state for as long as the engine is open: it is read-only and no
+   * writer has its state directory or can open it (the zones' storage is `frozen`).
+   */
+  get frozen(): boolean {
+    return this.readOnly && this.#zonesNs.frozen;
+  }
+
   /** Zone objects live now, the others hibernated (see `#zoneStub`). */
   get liveZoneObjects(): number {
     return this.#recent.size;

@@ -53,21 +53,22 @@ const utf8 = new TextEncoder();
 const RESULT_OPEN = utf8.encode('{"result":[');
 
 /**
- * A list page as `page` builds it, whose items' JSON bytes can be had one by one (`bytesOf`, kept
- * with the items): the body's JSON bytes are assembled from them, exactly the UTF-8 of
- * `JSON.stringify(body)`, for the server to send without serialising the page again
- * (`serialisedBytes`). Copying the items' bytes is about three times cheaper than joining their
- * texts and encoding the page (issue 17: the page a write changed is rebuilt at the next read). It
- * is assembled only when asked for: the in-process provider never sends bytes, so it never pays.
- * The answer is frozen, through and through (`itemOf` must give frozen items): every read of the
- * page shares it, in-process callers too, who then need no copy of it (`Engine.dispatch`).
+ * A list page as `page` builds it, of `items` (the array itself: it is frozen here), whose JSON
+ * bytes can be had one by one (`bytesOf`, kept with the items): the body's JSON bytes are assembled
+ * from them, exactly the UTF-8 of `JSON.stringify(body)`, for the server to send without
+ * serialising the page again (`serialisedBytes`). Copying the items' bytes is about three times
+ * cheaper than joining their texts and encoding the page (issue 17: the page a write changed is
+ * rebuilt at the next read). It is assembled only when asked for: the in-process provider never
+ * sends bytes, so it never pays. The answer is frozen, through and through (the items must be
+ * frozen): every read of the page shares it, in-process callers too, who then need no copy of it
+ * (`Engine.dispatch`).
  */
-export function pageWithBytes<T>(rows: readonly T[], itemOf: (row: T) => unknown, bytesOf: (row: T) => Uint8Array, request: PageRequest, totalCount: number): ApiResponse {
-  const response = page(rows.map(itemOf), request, totalCount);
+export function pageWithBytes<T>(items: T[], bytesOf: (item: T) => Uint8Array, request: PageRequest, totalCount: number): ApiResponse {
+  const response = page(items, request, totalCount);
   const body = response.body;
   const { result: _items, ...rest } = body;
   // `result` is the body's first key (`ok`), and `rest` is never empty (`success`).
-  serialised.set(body, () => jsonArrayThen(rows.map(bytesOf), `],${JSON.stringify(rest).slice(1)}`));
+  serialised.set(body, () => jsonArrayThen(items.map(bytesOf), `],${JSON.stringify(rest).slice(1)}`));
   Object.freeze(body.result);
   Object.freeze(body.errors);
   Object.freeze(body.messages);

@@ -18,10 +18,19 @@ import { isSerialised, jsonBytes, pageWithBytes, serialisedBytes, type PageReque
 import type { Sql } from './sql.js';
 import type { ApiResponse } from './types.js';
 
-/** One row of a list: its id and its API object (shared with answers: frozen, through and through). */
+/**
+ * One row of a list: its API object itself (shared with answers: frozen, through and through). A
+ * list keeps each row's creation order (`seq`) beside it, in an array of its own, rather than in a
+ * wrapper object per row: a plan's lists hold a hundred thousand rows.
+ */
 export interface ListEntry {
   readonly id: string;
-  readonly json: unknown;
+}
+
+/** A list's entries in list order, and at the same index each one's creation order (`seq`). */
+export interface ListRows<E extends ListEntry> {
+  entries: E[];
+  seqs: number[];
 }
 
 /** How a view reads its rows; each resource's store provides one. */
@@ -29,11 +38,11 @@ export interface ListSource<E extends ListEntry> {
   /** The table whose writes change the list's rows (noted with the row's id). */
   readonly table: string;
   /** Every entry, in list order. */
-  all(sql: Sql): E[];
-  /** The entry of row `id`, or undefined when there is none. */
-  one(sql: Sql, id: string): E | undefined;
-  /** List order (the order `all` returns). */
-  compare(a: E, b: E): number;
+  all(sql: Sql): ListRows<E>;
+  /** The entry of row `id` and its `seq`, or undefined when there is none. */
+  one(sql: Sql, id: string): { entry: E; seq: number } | undefined;
+  /** List order (the order `all` returns) of `a` (created `aSeq`-th) and `b`. */
+  compare(a: E, aSeq: number, b: E, bSeq: number): number;
   /** Whether `entry` embeds the row `id` of another `table` (a rule shows its filter). */
   embeds?(entry: E, table: string, id: string): boolean;
 }
@@ -57,6 +66,8 @@ const madeBy = new WeakMap<ApiResponse, { sql: Sql; view: ListView<ListEntry>; k
 /** The in-memory copy of one list. */
 export class ListView<E extends ListEntry> {
   #entries: E[] | undefined;
+  /** Each entry's `seq`, at its index in `#entries`. */
+  #seqs: number[] = [];
   readonly #dirty = new Set<string>();
   readonly #embedded: Array<readonly [string, string]> = [];
   readonly #pages = new Map<string, CachedPage<E>>();
@@ -74,7 +85,9 @@ export class ListView<E extends ListEntry> {
   entries(sql: Sql): readonly E[] {
     this.settle(sql);
     if (this.#entries === undefined) {
-      this.#entries = this.source.all(sql);
+      const rows = this.source.all(sql);
+      this.#entries = rows.entries;
+      this.#seqs = rows.seqs;
       this.#dirty.clear();
       this.#embedded.length = 0;
     }
@@ -114,8 +127,9 @@ export class ListView<E extends ListEntry> {
 
   /** Makes page `key` of `entries` and caches it. */
   #build(sql: Sql, key: string, request: PageRequest, entries: readonly E[]): ApiResponse {
+    // The page's rows are its answer's items too (`pageWithBytes` freezes them; nothing changes them).
     const rows = entries.slice(request.offset, request.offset + request.perPage);
-    const response = pageWithBytes(rows, (e) => e.json, bytesOf, request, entries.length);
+    const response = pageWithBytes(rows, bytesOf, request, entries.length);
     this.#pages.set(key, { rows, total: entries.length, request, response });
     madeBy.set(response, { sql, view: this as unknown as ListView<ListEntry>, key });
     return response;
@@ -135,25 +149,34 @@ export class ListView<E extends ListEntry> {
     }
     if (this.#dirty.size > entries.length * RELOAD_SHARE) {
       this.#entries = undefined;
+      this.#seqs = [];
       this.#dirty.clear();
       return;
     }
+    const seqs = this.#seqs;
     for (const id of this.#dirty) {
       const at = entries.findIndex((e) => e.id === id);
-      if (at >= 0) entries.splice(at, 1);
+      if (at >= 0) {
+        entries.splice(at, 1);
+        seqs.splice(at, 1);
+      }
       const fresh = this.source.one(sql, id);
-      if (fresh !== undefined) entries.splice(this.#position(entries, fresh), 0, fresh);
+      if (fresh !== undefined) {
+        const to = this.#position(entries, seqs, fresh.entry, fresh.seq);
+        entries.splice(to, 0, fresh.entry);
+        seqs.splice(to, 0, fresh.seq);
+      }
     }
     this.#dirty.clear();
   }
 
-  /** Where `entry` goes in `entries` (binary search on list order). */
-  #position(entries: readonly E[], entry: E): number {
+  /** Where `entry` (created `seq`-th) goes in `entries` (binary search on list order). */
+  #position(entries: readonly E[], seqs: readonly number[], entry: E, seq: number): number {
     let lo = 0;
     let hi = entries.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.source.compare(entries[mid]!, entry) < 0) lo = mid + 1;
+      if (this.source.compare(entries[mid]!, seqs[mid]!, entry, seq) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -165,7 +188,7 @@ const bytes = new WeakMap<ListEntry, Uint8Array>();
 
 function bytesOf(entry: ListEntry): Uint8Array {
   let made = bytes.get(entry);
-  if (made === undefined) bytes.set(entry, (made = jsonBytes(entry.json)));
+  if (made === undefined) bytes.set(entry, (made = jsonBytes(entry)));
   return made;
 }
 

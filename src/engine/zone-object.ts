@@ -156,7 +156,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       if (hit !== undefined) return hit;
       let response: ApiResponse;
       try {
-        response = route.handler(this.#context(call));
+        response = route.handler(this.#context(call, true));
       } catch (err) {
         return this.#failure(call, err);
       }
@@ -178,8 +178,13 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       }
     }
 
-    /** The handler's view of one call (built only when a handler runs, not for a memo hit). */
-    #context(call: ZoneCall): ZoneRequestContext {
+    /**
+     * The handler's view of one call (built only when a handler runs, not for a memo hit). A write's
+     * time is taken now, before its handler runs; a read's only if its handler asks for it (reads do
+     * not: a plan's thousand list pages would each make a Date and its text for nothing).
+     */
+    #context(call: ZoneCall, reading = false): ZoneRequestContext {
+      let now = reading ? undefined : timestamp();
       return {
         sql: this.#state.storage.sql,
         zone: call.zone,
@@ -188,7 +193,9 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
         params: call.params,
         query: new URLSearchParams(call.query),
         body: call.body,
-        now: timestamp(),
+        get now() {
+          return (now ??= timestamp());
+        },
       };
     }
 

@@ -186,6 +186,14 @@ export class ObjectNamespace<T extends object, Env = unknown> {
     return this.#cfg.backend;
   }
 
+  /**
+   * Whether no object can change while the namespace is open: it was opened for reading and holds
+   * the directory's shared lock, so no writer has the directory or can open it (`read-only.ts`).
+   */
+  get frozen(): boolean {
+    return this.#cfg.readMode === 'frozen';
+  }
+
   /** The stub of the object called `name`: its method calls are events delivered to the live instance. */
   get(name: string): ObjectStub<T> {
     if (typeof name !== 'string') throw new StorageTypeError('An object name must be a string.');

@@ -73,6 +73,9 @@ const SCHEMA_ENTRIES = 32;
  */
 const plansBySchema = new Map<string, TextLru<StatementPlan>>();
 
+/** The whole of `sqlite_schema` as one text: its rows' columns joined by U+0001, the rows by U+0000 (a NULL as ''). */
+const SCHEMA_KEY = "SELECT group_concat(type || char(1) || name || char(1) || tbl_name || char(1) || rootpage || char(1) || ifnull(sql, ''), char(0)) FROM sqlite_schema";
+
 /** A binding as better-sqlite3 accepts it. */
 type Binding = string | number | Buffer | null;
 
@@ -200,8 +203,8 @@ export class SqlStorage {
     this.#schemaVersion ??= db.prepare('PRAGMA schema_version').pluck();
     const version = this.#schemaVersion.get() as number;
     if (this.#schema?.version === version) return this.#schema.plans;
-    const rows = db.prepare('SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema').raw(true).all() as unknown[][];
-    const key = rows.map((row) => row.join('\u0001')).join('\u0000');
+    // The key made by SQLite as one text: no row arrays, nor texts joined from them, per object opened.
+    const key = (db.prepare(SCHEMA_KEY).pluck().get() as string | null) ?? '';
     let plans = plansBySchema.get(key);
     if (plans === undefined) {
       if (plansBySchema.size >= SCHEMA_ENTRIES) plansBySchema.clear();

@@ -296,3 +296,91 @@ describe('writers of the listed tables', () => {
     }
   });
 });
+
+describe('the whole rules list read from SQLite', () => {
+  it('shows each rule its own action, products and timestamps, where rows keep one copy of repeated texts', async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    const z = await h.zone('texts.example', 'enterprise');
+    const R = `/zones/${z}/firewall/rules`;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // Three writes at three times, actions alternating, then one rule edited later still.
+      for (const [i, at] of ['2024-01-01T00:00:00.000Z', '2024-02-02T00:00:00.000Z', '2024-03-03T00:00:00.000Z'].entries()) {
+        vi.setSystemTime(new Date(at));
+        result(await h.api('POST', R, Array.from({ length: 4 }, (_, j) => rule(10 * i + j, { priority: 4 * i + j, action: j % 2 === 0 ? 'block' : 'log' }))));
+        result(await h.api('POST', R, [rule(10 * i + 5, { priority: 20 + i, action: 'bypass', products: ['waf', 'uaBlock'].slice(0, i + 1) })]));
+      }
+      const [first] = result<{ id: string }[]>(await h.api('GET', `${R}?per_page=100`));
+      vi.setSystemTime(new Date('2024-04-04T00:00:00.000Z'));
+      result(await h.api('PATCH', `${R}/${first!.id}`, { description: 'edited' }));
+    } finally {
+      vi.useRealTimers();
+    }
+    // A restarted engine reads the whole list from SQLite in one pass.
+    await h.stop();
+    const h2 = await startHarness({ dir: h.dir });
+    harnesses.push(h2);
+    const list = result<{ id: string; action: string; created_on: string; modified_on: string }[]>(await h2.api('GET', `${R}?per_page=100`));
+    expect(new Set(list.map((r) => r.created_on)).size).toBe(3);
+    expect(list.filter((r) => r.modified_on !== r.created_on)).toHaveLength(1);
+    expect(list.filter((r) => 'products' in r)).toHaveLength(3);
+    for (const r of list) expect(r).toEqual(result(await h2.api('GET', `${R}/${r.id}`)));
+    expect((await h2.api('GET', `${R}?per_page=100`)).text).toBe((await h2.api('GET', `${R}?per_page=100&description=`)).text);
+  });
+});
+
+describe('a rule whose action is not one the API knows (written before it was dropped)', () => {
+  it('lists with its action as stored, after the known ones of its priority, in every read path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-engine-lists-'));
+    const legacy = {
+      name: 'legacy', schema: [], routes: [{
+        method: 'POST' as const, pattern: '/zones/:zone_id/legacy', handler: (ctx: ZoneRequestContext) => {
+          const { id, filter } = ctx.body as { id: string; filter: string };
+          updateRule(ctx.sql, id, { filterId: filter, action: 'legacy_action' as 'block', priority: 1, paused: false, description: 'old', ref: '', products: [] }, ctx.now);
+          return { status: 200, body: { success: true, errors: [], messages: [], result: null } };
+        },
+      }],
+    };
+    const open = () => Engine.open({ dir, resources: [...resources, legacy], logError: () => undefined });
+    let engine = await open();
+    try {
+      const zone = await engine.createZone('legacy.example');
+      const R = `/zones/${zone.id}/firewall/rules`;
+      await engine.dispatch({ method: 'POST', path: R, body: Array.from({ length: 6 }, (_, i) => rule(i, { priority: 1 })) });
+      const [first] = (await engine.dispatch({ method: 'GET', path: R })).body.result as { id: string; filter: { id: string } }[];
+      expect((await engine.dispatch({ method: 'POST', path: `/zones/${zone.id}/legacy`, body: { id: first!.id, filter: first!.filter.id } })).status).toBe(200);
+      await engine.close();
+      // A fresh engine: the whole list is read from SQLite in one pass.
+      engine = await open();
+      const list = (query = '') => engine.dispatch({ method: 'GET', path: R, query: new URLSearchParams(`per_page=100${query}`) });
+      const rules = (await list()).body.result as { id: string; action: string }[];
+      expect(rules.at(-1)).toMatchObject({ id: first!.id, action: 'legacy_action' });
+      expect(rules.slice(0, -1).every((r) => r.action !== 'legacy_action')).toBe(true);
+      expect(JSON.stringify((await list()).body)).toBe(JSON.stringify((await list('&description=')).body));
+      expect((await engine.dispatch({ method: 'GET', path: `${R}/${first!.id}` })).body.result).toEqual(rules.at(-1));
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a read', () => {
+  it('takes no time stamp (a write takes its own before its handler runs)', async () => {
+    const { h, R } = await zoneWithRules('clock.example', 3);
+    const stamps = vi.spyOn(Date.prototype, 'toISOString');
+    try {
+      // Pages not read before: each runs its handler (no memo hit).
+      for (const query of ['per_page=5&page=1', 'per_page=7&page=1', 'description=rule']) {
+        expect((await h.engine.dispatch({ method: 'GET', path: R, query: new URLSearchParams(query) })).status).toBe(200);
+      }
+      expect(stamps).not.toHaveBeenCalled();
+      const [first] = result<{ id: string }[]>(await h.api('GET', R));
+      result(await h.api('PATCH', `${R}/${first!.id}`, { description: 'stamped' }));
+      expect(stamps).toHaveBeenCalled();
+    } finally {
+      stamps.mockRestore();
+    }
+  });
+});

@@ -110,3 +110,26 @@ describe('engine provider', () => {
     expect(h.provider.estimateSeconds?.(5000)).toBe(0);
   });
 });
+
+describe('engine provider lists', () => {
+  it('are fixed (pages joined without looking for repeats) only on a read-only engine no writer can reach', async () => {
+    const dir = tempDir();
+    try {
+      const writer = await openEngineProvider({ stateDir: dir });
+      const zone = await writer.engine.createZone('fixed.example', { plan: 'enterprise' });
+      await writer.createFilters(zone.id, Array.from({ length: 150 }, (_, i) => ({ expression: `ip.src eq 192.0.2.${i}`, paused: false })));
+      expect(writer.engine.frozen).toBe(false);
+      const written = (await writer.readZone(zone.id)).filters.map((f) => f.id);
+      await writer.close();
+      const reader = await openEngineProvider({ stateDir: dir, readOnly: true });
+      try {
+        expect(reader.engine.frozen).toBe(true);
+        expect((await reader.readZone(zone.id)).filters.map((f) => f.id)).toEqual(written);
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

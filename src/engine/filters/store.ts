@@ -6,7 +6,7 @@
  * and debugging only.
  */
 import type { FilterJson } from '../../api/index.js';
-import { noteWrite, type ListEntry, type ListSource } from '../list-view.js';
+import { noteWrite, type ListSource } from '../list-view.js';
 import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 
 /** DDL of the filters table (idempotent). */
@@ -146,30 +146,47 @@ const SELECT_LISTED = 'SELECT id, paused, description, ref, expression, locked, 
  * `filterToJson`.
  */
 export function filterJsonAt(row: SqlValue[], at: number): FilterJson {
-  const out = { id: row[at] as string, paused: row[at + 1] === 1 } as FilterJson;
-  if (row[at + 2] !== '') out.description = row[at + 2] as string;
-  if (row[at + 3] !== '') out.ref = row[at + 3] as string;
-  out.expression = row[at + 4] as string;
-  if (row[at + 5] === 1) out.locked = true;
+  const id = row[at] as string;
+  const paused = row[at + 1] === 1;
+  const description = row[at + 2] as string;
+  const ref = row[at + 3] as string;
+  const expression = row[at + 4] as string;
+  // One object literal per shape of a filter not locked (the lists keep thousands of them): every
+  // field sits in the object itself, where fields added one by one would need a property array too.
+  if (row[at + 5] !== 1) {
+    if (description === '') return ref === '' ? { id, paused, expression } : { id, paused, ref, expression };
+    return ref === '' ? { id, paused, description, expression } : { id, paused, description, ref, expression };
+  }
+  const out = { id, paused } as FilterJson;
+  if (description !== '') out.description = description;
+  if (ref !== '') out.ref = ref;
+  out.expression = expression;
+  out.locked = true;
   return out;
 }
 
-/** A filter of the in-memory list (`list-view.ts`), in creation order. */
-export interface FilterListEntry extends ListEntry {
-  readonly json: FilterJson;
-  readonly seq: number;
-}
+/** A filter of the in-memory list (`list-view.ts`), in creation order: its API object. */
+export type FilterListEntry = Readonly<FilterJson>;
 
 /** Frozen: in-process answers share it (`Engine.dispatch` copies only what is not frozen). */
-const listEntry = (row: SqlValue[]): FilterListEntry => ({ id: row[0] as string, json: Object.freeze(filterJsonAt(row, 0)), seq: row[6] as number });
+const listEntry = (row: SqlValue[]): FilterListEntry => Object.freeze(filterJsonAt(row, 0));
 
 /** The whole filter list in creation order, for the view that answers unfiltered list pages. */
 export const filterListSource: ListSource<FilterListEntry> = {
   table: 'filters',
-  all: (sql) => sql.exec(`${SELECT_LISTED} ORDER BY seq`).raw().toArray().map(listEntry),
+  all: (sql) => {
+    const entries: FilterListEntry[] = [];
+    const seqs: number[] = [];
+    // Each entry made as its row is stepped: the row arrays die young instead of all living until the last.
+    for (const row of sql.exec(`${SELECT_LISTED} ORDER BY seq`).raw()) {
+      entries.push(listEntry(row));
+      seqs.push(row[6] as number);
+    }
+    return { entries, seqs };
+  },
   one: (sql, id) => {
     const rows = sql.exec(`${SELECT_LISTED} WHERE id = ?`, id).raw().toArray();
-    return rows.length > 0 ? listEntry(rows[0]!) : undefined;
+    return rows.length > 0 ? { entry: listEntry(rows[0]!), seq: rows[0]![6] as number } : undefined;
   },
-  compare: (a, b) => a.seq - b.seq,
+  compare: (_a, aSeq, _b, bSeq) => aSeq - bSeq,
 };

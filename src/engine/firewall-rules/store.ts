@@ -6,7 +6,7 @@
  */
 import type { FirewallRuleJson } from '../../api/index.js';
 import { FILTER_COLUMNS, filterJsonAt, filterListSource, filterToJson, rowToFilter, type FilterJson, type FilterRecord } from '../filters/store.js';
-import { listView, noteWrite, type ListEntry, type ListSource } from '../list-view.js';
+import { listView, noteWrite, type ListSource } from '../list-view.js';
 import { whereClause, type Sql, type SqlRow, type SqlValue } from '../sql.js';
 import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
 
@@ -63,7 +63,12 @@ const SELECT_JOINED = `SELECT ${RULE_COLUMNS}, ${JOINED_FILTER_COLUMNS} FROM fir
 export const RULE_EVALUATION_ORDER = evaluationOrder('r.');
 
 function evaluationOrder(t: string): string {
-  return `${t}priority IS NULL, ${t}priority, CASE ${t}action ${FirewallActions.map((a, i) => `WHEN '${a}' THEN ${i}`).join(' ')} ELSE ${FirewallActions.length} END, ${t}seq`;
+  return `${t}priority IS NULL, ${t}priority, ${actionPlace(t, String(FirewallActions.length))}, ${t}seq`;
+}
+
+/** SQL of a rule's action as its place in `FirewallActions`, or `otherwise` when it is not one of them. */
+function actionPlace(t: string, otherwise: string): string {
+  return `CASE ${t}action ${FirewallActions.map((a, i) => `WHEN '${a}' THEN ${i}`).join(' ')} ELSE ${otherwise} END`;
 }
 
 function rowToRule(row: SqlRow): RuleRecord {
@@ -188,8 +193,13 @@ export function listRules(sql: Sql, q: RuleListQuery, limit: number, offset: num
   return { items: rows.map((row) => rawRowToJson(row, joinedFilter(row))), total };
 }
 
-/** The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 10). */
-const RULE_LISTED = 'r.id, r.paused, r.description, r.ref, r.action, r.priority, r.products, r.filter_id, r.created_on, r.modified_on, r.seq';
+/**
+ * The columns of a listed rule (`rawRowToJson`), then the rule's `seq` (index 10). The products and
+ * the modification time come as NULL when they say nothing (no products; not modified since
+ * created), as most rules' do, and a known action as its place in `FirewallActions`: no text is
+ * made for them, only to be dropped.
+ */
+const RULE_LISTED = `r.id, r.paused, r.description, r.ref, ${actionPlace('r.', 'r.action')}, r.priority, NULLIF(r.products, '[]'), r.filter_id, r.created_on, NULLIF(r.modified_on, r.created_on), r.seq`;
 
 /** A listed rule's columns, then its filter's as `filterJsonAt` reads them (from index 11; NULL when the filter is gone). */
 const SELECT_LISTED = `SELECT ${RULE_LISTED}, f.id, f.paused, f.description, f.ref, f.expression, f.locked
@@ -200,11 +210,8 @@ function joinedFilter(row: SqlValue[]): FilterJson | undefined {
   return row[11] === null ? undefined : filterJsonAt(row, 11);
 }
 
-/** A rule of the in-memory list (`list-view.ts`): its API object and its creation order (`seq`). */
-export interface RuleListEntry extends ListEntry {
-  readonly json: RuleJson;
-  readonly seq: number;
-}
+/** A rule of the in-memory list (`list-view.ts`): its API object. */
+export type RuleListEntry = Readonly<RuleJson>;
 
 /** A list entry from a row of `RULE_LISTED` columns and the rule's filter (frozen: shared by answers). */
 function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEntry {
@@ -212,7 +219,7 @@ function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEnt
   // Frozen through and through: in-process answers share it (`Engine.dispatch` copies only what is not frozen).
   Object.freeze(json.filter);
   if (json.products !== undefined) Object.freeze(json.products);
-  return { id: row[0] as string, json: Object.freeze(json), seq: row[10] as number };
+  return Object.freeze(json);
 }
 
 /** An action's place in `RULE_EVALUATION_ORDER` (unknown actions last, as its CASE puts them). */
@@ -222,15 +229,15 @@ function actionRank(action: string): number {
 }
 
 /** `RULE_EVALUATION_ORDER` of two list entries: no priority last, priority, action precedence, creation. */
-function compareEntries(a: RuleListEntry, b: RuleListEntry): number {
-  const pa = a.json.priority;
-  const pb = b.json.priority;
+function compareEntries(a: RuleListEntry, aSeq: number, b: RuleListEntry, bSeq: number): number {
+  const pa = a.priority;
+  const pb = b.priority;
   if ((pa === null) !== (pb === null)) return pa === null ? 1 : -1;
   if (pa !== pb) return (pa ?? 0) < (pb ?? 0) ? -1 : 1;
-  const ra = actionRank(a.json.action);
-  const rb = actionRank(b.json.action);
+  const ra = actionRank(a.action);
+  const rb = actionRank(b.action);
   if (ra !== rb) return ra < rb ? -1 : 1;
-  return a.seq - b.seq;
+  return aSeq - bSeq;
 }
 
 /**
@@ -245,29 +252,78 @@ export const ruleListSource: ListSource<RuleListEntry> = {
   table: 'firewall_rules',
   all: (sql) => {
     const filters = new Map<string, FilterJson>();
-    for (const f of listView(sql, filterListSource).entries(sql)) filters.set(f.id, f.json);
-    const rows = sql.exec(`SELECT ${RULE_LISTED} FROM firewall_rules r ORDER BY ${RULE_EVALUATION_ORDER}`).raw().toArray();
-    return rows.map((row) => listEntry(row, filters.get(row[7] as string)));
+    for (const f of listView(sql, filterListSource).entries(sql)) filters.set(f.id, f);
+    const texts = new RepeatedTexts();
+    const entries: RuleListEntry[] = [];
+    const seqs: number[] = [];
+    // Each entry made as its row is stepped: the row arrays die young instead of all living until the last.
+    for (const row of sql.exec(`SELECT ${RULE_LISTED} FROM firewall_rules r ORDER BY ${RULE_EVALUATION_ORDER}`).raw()) {
+      entries.push(listEntry(texts.shared(row), filters.get(row[7] as string)));
+      seqs.push(row[10] as number);
+    }
+    return { entries, seqs };
   },
   one: (sql, id) => {
     const rows = sql.exec(`${SELECT_LISTED} WHERE r.id = ?`, id).raw().toArray();
-    return rows.length > 0 ? listEntry(rows[0]!, joinedFilter(rows[0]!)) : undefined;
+    return rows.length > 0 ? { entry: listEntry(rows[0]!, joinedFilter(rows[0]!)), seq: rows[0]![10] as number } : undefined;
   },
   compare: compareEntries,
-  embeds: (entry, table, id) => table === 'filters' && entry.json.filter.id === id,
+  embeds: (entry, table, id) => table === 'filters' && entry.filter.id === id,
 };
+
+/**
+ * One copy of the texts that repeat from row to row of a whole list: the rules one request wrote
+ * share their timestamps, and the list keeps every rule for as long as
+ * its zone is read, so each row's own copy would be kept too (a 1,000-rule zone has a few distinct
+ * timestamps). Each text is compared with the last one kept, which is where repeats are.
+ */
+class RepeatedTexts {
+  #created = '';
+  #modified = '';
+
+  /** `row` (`RULE_LISTED` columns) with its timestamps replaced by equal texts kept before. */
+  shared(row: SqlValue[]): SqlValue[] {
+    if (row[8] === this.#created) row[8] = this.#created;
+    else this.#created = row[8] as string;
+    if (row[9] === null) return row;
+    if (row[9] === this.#modified) row[9] = this.#modified;
+    else this.#modified = row[9] as string;
+    return row;
+  }
+}
 
 /** A row of `RULE_LISTED` columns and the rule's filter (undefined: gone) as the API object, like `ruleToJson`. */
 function rawRowToJson(row: SqlValue[], filter: FilterJson | undefined): RuleJson {
-  const out = { id: row[0] as string, paused: row[1] === 1 } as RuleJson;
-  if (row[2] !== '') out.description = row[2] as string;
-  if (row[3] !== '') out.ref = row[3] as string;
-  out.action = row[4] as FirewallAction;
-  out.priority = row[5] as number | null;
-  if (row[6] !== '[]') out.products = JSON.parse(row[6] as string) as BypassProduct[];
-  out.filter = filter ?? { id: row[7] as string, deleted: true };
-  out.created_on = row[8] as string;
-  out.modified_on = row[9] as string;
+  const id = row[0] as string;
+  const paused = row[1] === 1;
+  const description = row[2] as string;
+  const ref = row[3] as string;
+  const action = (typeof row[4] === 'number' ? FirewallActions[row[4]] : row[4]) as FirewallAction;
+  const priority = row[5] as number | null;
+  const json = filter ?? { id: row[7] as string, deleted: true as const };
+  const created_on = row[8] as string;
+  const modified_on = (row[9] ?? row[8]) as string;
+  // One object literal per shape of a rule without products (the lists keep thousands of them):
+  // every field sits in the object itself, where fields added one by one would need a property array too.
+  if (row[6] === null) {
+    if (description === '') {
+      return ref === ''
+        ? { id, paused, action, priority, filter: json, created_on, modified_on }
+        : { id, paused, ref, action, priority, filter: json, created_on, modified_on };
+    }
+    return ref === ''
+      ? { id, paused, description, action, priority, filter: json, created_on, modified_on }
+      : { id, paused, description, ref, action, priority, filter: json, created_on, modified_on };
+  }
+  const out = { id, paused } as RuleJson;
+  if (description !== '') out.description = description;
+  if (ref !== '') out.ref = ref;
+  out.action = action;
+  out.priority = priority;
+  out.products = JSON.parse(row[6] as string) as BypassProduct[];
+  out.filter = json;
+  out.created_on = created_on;
+  out.modified_on = modified_on;
   return out;
 }
 

@@ -15,6 +15,11 @@ export class EngineTransport implements Transport {
 
   constructor(readonly engine: Engine, readonly pending?: PendingZones) {}
 
+  /** A read-only engine that no writer can reach answers from one state (pending zones are only read too). */
+  get fixed(): boolean {
+    return this.engine.frozen;
+  }
+
   async send(request: TransportRequest): Promise<TransportResponse> {
     this.stats.requests++;
     // A JSON round trip, as over HTTP: the caller's objects and the engine's state never alias.

@@ -29,6 +29,12 @@ export interface TransportResponse {
 /** Sends v4 calls. Implementations count every request they make in `stats.requests`. */
 export interface Transport {
   send(request: TransportRequest): Promise<TransportResponse>;
+  /**
+   * True when the service cannot change while it is read (an embedded engine open read-only with no
+   * writer beside it): the pages of one list then never overlap, and are taken without looking for
+   * an item read twice. Absent: it may change between two pages.
+   */
+  readonly fixed?: boolean;
   /** Requests made so far (HTTP requests including retries, or in-process dispatches). */
   readonly stats: { requests: number; retries: number };
   /** Waits before another attempt of a call whose outcome is unknown (no wait in-process); reports it as a retry of `request`. */
