@@ -18,7 +18,7 @@ import { openProvider } from '../src/providers/index.js';
 
 const N = 1000;
 const ZONES = Number(process.env.BENCH_ZONES ?? 50);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rss = join(root, 'bench/_rss.mjs');
 
