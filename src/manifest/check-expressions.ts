@@ -8,6 +8,7 @@ import { ExpressionError, formsOf, operatorOffset, parse } from '../expr/index.j
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
+import { ownText } from './source.js';
 import { recordMatches } from './tier.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
@@ -70,7 +71,8 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     // The tier check asks the same of the canonical form (`~` is parsed as `matches`).
     if (!managed) recordMatches(forms.canonical, matchesAt !== undefined);
     if (memo.size >= CheckedMemoEntries) memo.clear();
-    memo.set(source, result);
+    // Keyed by a copy: the source is cut from its manifest's text, which the memo would keep alive.
+    memo.set(ownText(source), result);
     return result;
   } catch (err) {
     if (err instanceof ExpressionError) {

@@ -21,6 +21,7 @@ import type { MapInfo } from './positions.js';
 import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
 import { normalizePageRules } from './page-rules.js';
+import { ownText } from './source.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
 
@@ -48,7 +49,8 @@ export function normalize(checks: Checks, data: Record<string, unknown>, express
   const lists = new ZoneLists(checks, data);
   const zone: DesiredZone = {
     file: locator.file,
-    zone: typeof m.zone === 'string' ? m.zone : '',
+    // Its own copy: the name is kept after the zone is planned (a run's closing lines), and a slice would keep the whole text.
+    zone: typeof m.zone === 'string' ? ownText(m.zone) : '',
     filters: lists.filters,
     firewallRules: lists.rules,
     locations,

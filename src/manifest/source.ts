@@ -47,6 +47,19 @@ export interface ParsedDocument {
   fatal: boolean;
 }
 
+/** Shortest string V8 makes as a slice of a longer one (`SlicedString::kMinLength`); shorter ones are copies. */
+const ShortestSlice = 13;
+
+/**
+ * `text` as a string of its own. A string cut from the document (13 characters or more) is, in V8,
+ * a view into the whole document text, which stays alive as long as it does: a zone's name, kept
+ * for a run's closing lines, kept its whole manifest (about 90 KB for 2,000 objects) to the end of
+ * the run. What outlives the zone's plan is copied with this.
+ */
+export function ownText(text: string): string {
+  return text.length < ShortestSlice ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
 /** Sets `obj[key] = value` without letting a `__proto__` key reach the prototype. */
 export function setEntry(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {

@@ -74,7 +74,11 @@ export interface RunOutline {
 /** The outline of a zone's run: what is kept of it after it is printed. */
 export function outline(run: ZoneRun): RunOutline {
   const out: RunOutline = { desired: { zone: run.desired.zone } };
-  if (run.plan !== undefined) out.plan = { summary: run.plan.summary, calls: run.plan.calls, findings: run.plan.findings };
+  if (run.plan !== undefined) {
+    const { summary, calls, findings } = run.plan;
+    // Copies: a finding's message may hold text cut from its manifest, which would keep the whole manifest alive to the end of the run.
+    out.plan = { summary, calls, findings: findings.length === 0 ? findings : structuredClone(findings) };
+  }
   if (run.error !== undefined) out.error = run.error;
   return out;
 }
