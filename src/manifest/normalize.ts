@@ -15,21 +15,16 @@ import type {
 } from './desired.js';
 import type { DocPath } from './errors.js';
 import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
-import { mapValueOffset } from './expression-position.js';
+import { FilterFields, RuleFields, SectionLocations, childLocation, fieldLocations, locationOf, withMatches } from './field-locations.js';
 import type { Locator } from './locate.js';
-import type { MapInfo } from './positions.js';
 import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
 import { normalizePageRules } from './page-rules.js';
 import { ownText } from './source.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 
-
 const topSections = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration'] as const;
 
-/** The fields whose locations a filter and a firewall rule keep (`fieldLocations`), in this order. */
-const FilterFields = ['expression', 'description', 'paused'] as const;
-const RuleFields = ['action', 'filter', 'priority', 'paused', 'products', 'description'] as const;
 
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
@@ -97,95 +92,6 @@ class ZoneLists {
     this.filters.length = this.filterCount;
     this.rules.length = this.ruleCount;
   }
-}
-
-/** The file position of a path. */
-export function locationOf(locator: Locator, path: DocPath): SourceLocation {
-  return locator.locationAt(locator.spanOf(path).start);
-}
-
-/** The location of `parent[key]`, as `locationOf` its path gives it, from `parent`'s own positions. */
-function childLocation(locator: Locator, parent: unknown, key: string, path: DocPath): SourceLocation {
-  const start = locator.childStart(parent, key);
-  return start === undefined ? locationOf(locator, path) : locator.locationAt(start);
-}
-
-/**
- * Locations of a section's entries (`filters.<key>`, `firewall_rules.<key>`), as `locationOf` gives
- * them, for a walk over the section in key order: each entry is looked for right after the previous
- * one, so a section of 1,000 entries needs no key index.
- */
-class SectionLocations {
-  private last = -1;
-  private readonly info: MapInfo | undefined;
-
-  constructor(private readonly locator: Locator, section: unknown, private readonly name: string) {
-    const info = locator.containerOf(section);
-    this.info = info?.kind === 'map' ? info : undefined;
-  }
-
-  /** The location of entry `key`, whose value is `value`. */
-  of(key: string, value: unknown): SourceLocation {
-    const r = this.info === undefined ? -1 : this.info.findAfter(key, this.last);
-    if (r < 0) return locationOf(this.locator, [this.name, key]);
-    this.last = r;
-    return this.locator.locationAt(this.info!.nodeStart(r, value));
-  }
-}
-
-/**
- * Where the first `matches` operator of the expression of `holder` (the map that holds it) is in
- * the file (`matches` in `fieldLocations`, for the tier check's caret), added to `fields` when the
- * expression has one.
- */
-function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: Locator, holder: unknown, checked: CheckedExpression): Partial<Record<string, SourceLocation>> {
-  if (checked.matchesAt === undefined) return fields;
-  const info = locator.containerOf(holder);
-  const i = info?.kind === 'map' ? info.find('expression') : -1;
-  const source = (holder as Record<string, unknown>).expression;
-  if (i < 0 || typeof source !== 'string') return fields;
-  const at = mapValueOffset(locator.doc.text, (info as MapInfo).valueSpan(i), source, checked.matchesAt);
-  return { ...fields, matches: locator.locationAt(at) };
-}
-
-/** Where each of `fields` of the map `holder` was written (present fields only, in the order of `fields`). */
-function fieldLocations(locator: Locator, holder: unknown, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
-  const info = locator.containerOf(holder);
-  if (info?.kind !== 'map') return {};
-  return usualFieldLocations(locator, holder as Record<string, unknown>, info, fields) ?? someFieldLocations(locator, holder as Record<string, unknown>, info, fields);
-}
-
-/**
- * `fieldLocations` of a filter that has only its expression, or of a rule that has only its action
- * and filter (nearly all of them), written as literals: an object of exactly its fields, where one
- * filled in key by key keeps room for four. They are kept as long as the zone; undefined otherwise.
- */
-function usualFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> | undefined {
-  if (fields === FilterFields && info.size === 1 && holder.expression !== undefined) {
-    const i = info.findAfter('expression', -1);
-    return i < 0 ? undefined : { expression: locator.locationAt(info.nodeStart(i, holder.expression)) };
-  }
-  if (fields === RuleFields && info.size === 2 && holder.action !== undefined && holder.filter !== undefined) {
-    const a = info.findAfter('action', -1);
-    const f = a < 0 ? -1 : info.findAfter('filter', a);
-    if (f < 0) return undefined;
-    return { action: locator.locationAt(info.nodeStart(a, holder.action)), filter: locator.locationAt(info.nodeStart(f, holder.filter)) };
-  }
-  return undefined;
-}
-
-/** `fieldLocations`, field by field. */
-function someFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
-  const out: Partial<Record<string, SourceLocation>> = {};
-  for (let k = 0; k < fields.length; k++) {
-    const f = fields[k];
-    // Most fields are absent, and a read value is never undefined (an empty one is null): ask the object first.
-    const value = holder[f];
-    if (value === undefined) continue;
-    const i = info.find(f);
-    if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, value));
-  }
-  return out;
 }
 
 function normalizeFilters(lists: ZoneLists, checks: Checks, data: Record<string, unknown>, expressions: ExpressionTable): void {

@@ -17,7 +17,8 @@ import { FirewallActions } from './constants.js';
 import { createRules } from './create.js';
 import { quotaProblem, ruleFeatureProblems } from './entitlements.js';
 import { listView } from '../list-view.js';
-import { countActiveRules, deleteRule, getRule, listRules, ruleListSource, ruleToJson, updateRule, type RuleFields, type RuleWithFilter } from './store.js';
+import { listRules, ruleListSource } from './list.js';
+import { countActiveRules, deleteRule, getRule, ruleToJson, updateRule, type RuleFields, type RuleWithFilter } from './store.js';
 import { readRulePatch, readRuleUpdate, shapeOk, type RulePatch } from './validate.js';
 
 const BASE = FirewallRulePaths.collection;
