@@ -8,21 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/index.js';
-import type { ResourceModule } from '../../src/engine/context.js';
 import { ok } from '../../src/engine/envelope.js';
 import { rulesInEvaluationOrder } from '../../src/engine/firewall-rules/store.js';
-import { resources } from '../../src/engine/resources.js';
+import { resourcesWithZoneRoute } from './helpers.js';
 
-const probe: ResourceModule = {
-  name: 'order probe', schema: [],
-  routes: [{ method: 'GET', pattern: '/zones/:zone_id/order', handler: (ctx) => ok(rulesInEvaluationOrder(ctx.sql).map((r) => r.rule.description)) }],
-};
+const probe = resourcesWithZoneRoute('order', 'GET', (ctx) => ok(rulesInEvaluationOrder(ctx.sql).map((r) => r.rule.description)));
 
 let dir: string;
 let engine: Engine;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zw-engine-order-'));
-  engine = await Engine.open({ dir, resources: [...resources, probe] });
+  engine = await Engine.open({ dir, resources: probe });
 });
 afterAll(async () => {
   await engine.close();

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startWorkerd } from '../helpers/workerd.js';
-import { Engine, startServer, type Credential, type EngineOptions, type Envelope, type PlanTier, type RunningServer } from '../../src/engine/index.js';
+import type { ResourceModule, ZoneRequestContext } from '../../src/engine/context.js';
+import { resources } from '../../src/engine/resources.js';
+import { Engine, startServer, type Credential, type EngineOptions, type Envelope, type PlanTier, type RunningServer, type ApiResponse } from '../../src/engine/index.js';
 
 /** The bearer token every test server accepts for all zones. */
 export const TOKEN = 'test-token-all-zones-0001';
@@ -51,6 +53,8 @@ export interface HarnessOptions {
   maxBodyBytes?: number;
   /** Real API shapes only (`serve --strict`). */
   strict?: boolean;
+  /** What the server logs as internal errors (default: nothing is kept). */
+  logError?: (message: string, err: unknown) => void;
 }
 
 /** Starts a harness (reusing `options.dir` to simulate a restart). */
@@ -62,7 +66,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     { type: 'key', email: EMAIL, key: KEY, zones: '*' },
     ...(options.credentials ?? []),
   ];
-  const server = await startServer(engine, { port: 0, credentials, ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}) });
+  const server = await startServer(engine, {
+    port: 0, credentials,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.logError !== undefined ? { logError: options.logError } : {}),
+  });
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -141,4 +149,12 @@ export function result<T = any>(reply: Reply): T {
 /** The error codes of a reply. */
 export function codes(reply: Reply): (number | undefined)[] {
   return reply.body.errors.map((e) => e.code);
+}
+
+/**
+ * The engine's resources and one more, for a test: a route `/zones/:zone_id/<name>` whose handler
+ * the test writes (a write that fails halfway, a row the API can no longer write, a probe).
+ */
+export function resourcesWithZoneRoute(name: string, method: 'GET' | 'POST', handler: (ctx: ZoneRequestContext) => ApiResponse): ResourceModule[] {
+  return [...resources, { name, schema: [], routes: [{ method, pattern: `/zones/:zone_id/${name}`, handler }] }];
 }

@@ -12,13 +12,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '../../src/engine/index.js';
 import { ApiError } from '../../src/engine/api-errors.js';
-import type { ZoneRequestContext } from '../../src/engine/context.js';
 import { insertFilter } from '../../src/engine/filters/store.js';
 import { ruleListSource } from '../../src/engine/firewall-rules/list.js';
 import { deleteRule, updateRule } from '../../src/engine/firewall-rules/store.js';
 import { ListView } from '../../src/engine/list-view.js';
-import { resources } from '../../src/engine/resources.js';
-import { result, startHarness, type Harness } from './helpers.js';
+import { resourcesWithZoneRoute, result, startHarness, type Harness } from './helpers.js';
 
 const harnesses: Harness[] = [];
 afterEach(async () => {
@@ -130,19 +128,15 @@ describe('a write that rolls back', () => {
   it('leaves the in-memory lists as they were', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zw-engine-lists-'));
     // Writes through the store functions (so the rows are noted), then refuses or crashes.
-    const failing = {
-      name: 'failing', schema: [], routes: [{
-        method: 'POST' as const, pattern: '/zones/:zone_id/failing', handler: (ctx: ZoneRequestContext) => {
-          const { id, filter } = ctx.body as { id: string; filter: string };
-          updateRule(ctx.sql, id, { filterId: filter, action: 'allow', priority: 1, paused: false, description: 'rolled back', ref: '', products: [] }, ctx.now);
-          insertFilter(ctx.sql, { id: 'e'.repeat(32), expression: 'true', canonical: 'true', usesMatches: false, paused: false, description: '', ref: '', locked: false }, ctx.now);
-          deleteRule(ctx.sql, id);
-          if ((ctx.body as { crash?: boolean }).crash === true) throw new Error('boom');
-          throw ApiError.of('invalidField', 'refused');
-        },
-      }],
-    };
-    const engine = await Engine.open({ dir, resources: [...resources, failing], logError: () => undefined });
+    const failing = resourcesWithZoneRoute('failing', 'POST', (ctx) => {
+      const { id, filter } = ctx.body as { id: string; filter: string };
+      updateRule(ctx.sql, id, { filterId: filter, action: 'allow', priority: 1, paused: false, description: 'rolled back', ref: '', products: [] }, ctx.now);
+      insertFilter(ctx.sql, { id: 'e'.repeat(32), expression: 'true', canonical: 'true', usesMatches: false, paused: false, description: '', ref: '', locked: false }, ctx.now);
+      deleteRule(ctx.sql, id);
+      if ((ctx.body as { crash?: boolean }).crash === true) throw new Error('boom');
+      throw ApiError.of('invalidField', 'refused');
+    });
+    const engine = await Engine.open({ dir, resources: failing, logError: () => undefined });
     try {
       const zone = await engine.createZone('rollback.example');
       const R = `/zones/${zone.id}/firewall/rules`;
@@ -334,16 +328,12 @@ describe('the whole rules list read from SQLite', () => {
 describe('a rule whose action is not one the API knows (written before it was dropped)', () => {
   it('lists with its action as stored, after the known ones of its priority, in every read path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zw-engine-lists-'));
-    const legacy = {
-      name: 'legacy', schema: [], routes: [{
-        method: 'POST' as const, pattern: '/zones/:zone_id/legacy', handler: (ctx: ZoneRequestContext) => {
-          const { id, filter } = ctx.body as { id: string; filter: string };
-          updateRule(ctx.sql, id, { filterId: filter, action: 'legacy_action' as 'block', priority: 1, paused: false, description: 'old', ref: '', products: [] }, ctx.now);
-          return { status: 200, body: { success: true, errors: [], messages: [], result: null } };
-        },
-      }],
-    };
-    const open = () => Engine.open({ dir, resources: [...resources, legacy], logError: () => undefined });
+    const legacy = resourcesWithZoneRoute('legacy', 'POST', (ctx) => {
+      const { id, filter } = ctx.body as { id: string; filter: string };
+      updateRule(ctx.sql, id, { filterId: filter, action: 'legacy_action' as 'block', priority: 1, paused: false, description: 'old', ref: '', products: [] }, ctx.now);
+      return { status: 200, body: { success: true, errors: [], messages: [], result: null } };
+    });
+    const open = () => Engine.open({ dir, resources: legacy, logError: () => undefined });
     let engine = await open();
     try {
       const zone = await engine.createZone('legacy.example');

@@ -9,8 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/index.js';
 import { ApiError } from '../../src/engine/api-errors.js';
 import { ok } from '../../src/engine/envelope.js';
-import { resources } from '../../src/engine/resources.js';
-import { result, startHarness, type Harness } from './helpers.js';
+import { resourcesWithZoneRoute, result, startHarness, type Harness } from './helpers.js';
 
 const harnesses: Harness[] = [];
 afterEach(async () => {
@@ -97,18 +96,15 @@ describe('state directory lock', () => {
 describe('transactions', () => {
   it('rolls back a handler that writes and then crashes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zw-engine-crash-'));
-    const crashing = {
-      name: 'crash', schema: [], routes: [{
-        method: 'POST' as const, pattern: '/zones/:zone_id/crash', handler: (ctx: any) => {
-          ctx.sql.exec("INSERT INTO filters (id, expression, canonical, created_on, modified_on) VALUES ('x', 'true', 'true', 'now', 'now')");
-          if (ctx.body?.fail === 'api') throw ApiError.of('invalidField', 'refused');
-          if (ctx.body?.fail === 'crash') throw new Error('boom');
-          return ok(null);
-        },
-      }],
-    };
+    const crashing = resourcesWithZoneRoute('crash', 'POST', (ctx) => {
+      ctx.sql.exec("INSERT INTO filters (id, expression, canonical, created_on, modified_on) VALUES ('x', 'true', 'true', 'now', 'now')");
+      const fail = (ctx.body as { fail?: string } | undefined)?.fail;
+      if (fail === 'api') throw ApiError.of('invalidField', 'refused');
+      if (fail === 'crash') throw new Error('boom');
+      return ok(null);
+    });
     const logged: string[] = [];
-    const engine = await Engine.open({ dir, resources: [...resources, crashing], logError: (m) => logged.push(m) });
+    const engine = await Engine.open({ dir, resources: crashing, logError: (m) => logged.push(m) });
     try {
       const zone = await engine.createZone('crash.example');
       const crash = await engine.dispatch({ method: 'POST', path: `/zones/${zone.id}/crash`, body: { fail: 'crash' } });

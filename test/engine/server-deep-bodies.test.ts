@@ -6,49 +6,33 @@
  * fields it knows, so the depth never reaches a recursive walk (no stack overflow, no 500).
  * Bodies are sent as raw text: JSON.stringify itself recurses and would overflow here.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine, startServer } from '../../src/engine/index.js';
-import type { RunningServer } from '../../src/engine/index.js';
+import { TOKEN, startHarness, type Harness } from './helpers.js';
 
-const Token = 'zw-deep-bodies-token-0123456789abcdef';
 const Depth = 100_000;
 const deepArray = `${'['.repeat(Depth)}${']'.repeat(Depth)}`;
 const deepObject = `${'{"a":'.repeat(Depth)}1${'}'.repeat(Depth)}`;
 const SomeId = '0123456789abcdef0123456789abcdef';
 
-let dir: string;
-let engine: Engine;
-let server: RunningServer;
+let harness: Harness;
 let errors: string[];
 let zoneId: string;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-deep-'));
-  engine = await Engine.open({ dir });
   errors = [];
-  server = await startServer(engine, {
-    port: 0,
-    credentials: [{ type: 'token', token: Token, zones: '*' }],
-    logError: (message, err) => errors.push(`${message}: ${err instanceof Error ? err.message : String(err)}`),
-    logNotice: () => {},
-  });
-  zoneId = (await engine.createZone('deep.example', { plan: 'enterprise' })).id;
+  harness = await startHarness({ logError: (message, err) => errors.push(`${message}: ${err instanceof Error ? err.message : String(err)}`) });
+  zoneId = await harness.zone('deep.example');
 });
 
 afterAll(async () => {
-  await server.close();
-  await engine.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await harness?.cleanup();
 });
 
 /** Sends `body` as it is; the status and the parsed envelope. */
 async function send(method: string, route: string, body: string): Promise<{ status: number; envelope: { success?: boolean; errors?: { code?: number }[] } }> {
-  const res = await fetch(`${new URL(server.url).origin}${route}`, {
+  const res = await fetch(`${new URL(harness.server.url).origin}${route}`, {
     method,
-    headers: { authorization: `Bearer ${Token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body,
   });
   return { status: res.status, envelope: (await res.json()) as { success?: boolean; errors?: { code?: number }[] } };
@@ -115,7 +99,7 @@ describe('serve: bodies nested 100,000 deep', () => {
     }
     expect(wrong).toEqual([]);
     expect(errors).toEqual([]);
-    const after = await fetch(`${new URL(server.url).origin}/client/v4/zones/${zoneId}/filters`, { headers: { authorization: `Bearer ${Token}` } });
+    const after = await fetch(`${new URL(harness.server.url).origin}/client/v4/zones/${zoneId}/filters`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(after.status, await after.text()).toBe(200);
   }, 60_000);
 });
