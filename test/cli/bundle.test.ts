@@ -123,6 +123,18 @@ describe('the bundled CLI', () => {
     expect(run.stderr).toContain('builtins loaded: none');
   });
 
+  it('bin/zonewall.js is CommonJS: a run never starts Node\'s ES module loader', async () => {
+    const file = writeManifest(tmp.dir, 'cjs.yaml', Manifest);
+    // Preloaded with --require: a probe loaded with --import would start the ES module loader itself.
+    const probe = writeManifest(tmp.dir, 'probe-esm.cjs',
+      "process.on('exit', () => { process.stderr.write(`esm started: ${process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')}\\n`); });\n");
+    for (const args of [['--version'], ['plan', file, '--state-dir', join(tmp.dir, 'state-cjs')]]) {
+      const run = await zonewall(args, { env: { NODE_OPTIONS: `--require ${probe}` } });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('esm started: false');
+    }
+  });
+
   it('the validator compiled at build is the current schema\'s', () => {
     const aot = createRequire(import.meta.url)(join(repoRoot, 'dist/manifest/schema-validator.cjs')) as { schemaHash: string };
     expect(aot.schemaHash).toBe(manifestSchemaHash);
