@@ -35,6 +35,9 @@ function toValue(value: unknown): SqlStorageValue {
 
 const DONE = Object.freeze({ done: true }) as IteratorReturnResult<undefined>;
 
+/** What a buffered row's slot holds once the row is taken (so the row can die): one array for all, never read. */
+const TAKEN: unknown[] = [];
+
 /** @internal The statement behind a cursor and its raw view: position, look-ahead and counters. */
 export class CursorSource implements Parkable {
   readonly #open: Set<Parkable>;
@@ -56,10 +59,11 @@ export class CursorSource implements Parkable {
   /**
    * Fetches the first row now, as the reference steps the statement once at `exec()`. `read` is
    * what the statement read before any row (a `count(*)`); each fetched row adds `readsPerRow`.
+   * `rows`: the statement's rows, read already (no `iterator` then), handed out as if stepped.
    */
   constructor(
     db: Database.Database, iterator: Iterator<unknown[]> | null, columns: string[], readsPerRow: number, read: number,
-    onError: (err: unknown) => Error,
+    onError: (err: unknown) => Error, rows?: unknown[][],
   ) {
     this.#open = openCursors(db);
     this.#onError = onError;
@@ -68,6 +72,7 @@ export class CursorSource implements Parkable {
     this.rowsRead = read;
     this.rowsWritten = 0;
     this.#readsPerRow = readsPerRow;
+    if (rows !== undefined) this.#buffer = rows;
     if (iterator) addOpenCursor(this.#open, this);
     this.#ahead = this.#fetch();
   }
@@ -127,7 +132,7 @@ export class CursorSource implements Parkable {
     let row: unknown[] | undefined;
     if (this.#buffered < this.#buffer.length) {
       row = this.#buffer[this.#buffered];
-      this.#buffer[this.#buffered++] = [];
+      this.#buffer[this.#buffered++] = TAKEN;
     } else if (this.#buffer.length > 0) {
       this.#buffer = [];
       this.#buffered = 0;
