@@ -4,8 +4,9 @@
  * `rowsWritten`. As in the reference, the statement is stepped lazily with one row of look-ahead:
  * the first row is fetched at `exec()` (so writes happen there), each row taken fetches the next,
  * and `rowsRead` grows as rows are fetched. A cursor left unfinished sees rows written after it,
- * as SQLite gives them. BLOBs come out as standalone `ArrayBuffer`s and duplicate column names keep
- * the later column in row objects.
+ * as SQLite gives them. A read-only session, whose rows nothing can change, reads them all at
+ * `exec()` instead (`sql.ts`) and hands them out the same way. BLOBs come out as standalone
+ * `ArrayBuffer`s and duplicate column names keep the later column in row objects.
  *
  * better-sqlite3 allows one running statement per connection; an open iterator makes every other
  * statement throw, which would block the object's writes between two steps of a cursor. The
