@@ -74,7 +74,7 @@ export function checkDuplicates(ctx: FirewallContext, changes: readonly Change[]
         { kind: 'filter', ref: d.ref, location: d.location }));
     } else seen.set(key, d.ref);
   });
-  const creates = changes.filter((c) => c.kind === 'filter' && c.writes.some(isFilterCreate));
+  const creates = changes.filter((c) => c.kind === 'filter' && c.writes.length > 0 && c.writes.some(isFilterCreate));
   if (creates.length === 0) return;
   const live = byKey(ctx);
   for (const c of creates) {

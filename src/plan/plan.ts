@@ -3,7 +3,6 @@
  * by the pure `diff` (no I/O, no clock) and never changed afterwards; `json.ts` is its serialised
  * form. After Terraform's `plans.Plan` and octoDNS's `Plan`.
  */
-import type { Action } from './action.js';
 import type { Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
 import type { LiveSection, PlanTier } from './live.js';
@@ -83,12 +82,20 @@ export interface Plan {
 /** The summary counts of a list of changes. */
 export function summarize(changes: readonly Change[]): PlanSummary {
   const summary: PlanSummary = { add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0 };
-  changes.forEach((c) => { summary[countedAs[c.action]]++; });
+  // A switch, not a table: two keyed look-ups per change cost more than the rest, at thousands of no-ops.
+  for (let i = 0; i < changes.length; i++) {
+    const action = changes[i]!.action;
+    switch (action) {
+      case 'create': summary.add++; break;
+      case 'update': summary.change++; break;
+      case 'replace': summary.replace++; break;
+      case 'delete': summary.destroy++; break;
+      case 'no-op': summary.unchanged++; break;
+      default: throw new Error(`summarize: unknown action ${String(action satisfies never)}`);
+    }
+  }
   return summary;
 }
-
-/** The summary count of each action. */
-const countedAs = { create: 'add', update: 'change', replace: 'replace', delete: 'destroy', 'no-op': 'unchanged' } as const satisfies Record<Action, keyof PlanSummary>;
 
 /** True when applying the plan would change anything. */
 export function hasChanges(plan: Pick<Plan, 'summary'>): boolean {

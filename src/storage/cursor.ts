@@ -4,8 +4,9 @@
  * `rowsWritten`. As in the reference, the statement is stepped lazily with one row of look-ahead:
  * the first row is fetched at `exec()` (so writes happen there), each row taken fetches the next,
  * and `rowsRead` grows as rows are fetched. A cursor left unfinished sees rows written after it,
- * as SQLite gives them. BLOBs come out as standalone `ArrayBuffer`s and duplicate column names keep
- * the later column in row objects.
+ * as SQLite gives them. A read-only session, whose rows nothing can change, reads them all at
+ * `exec()` instead (`sql.ts`) and hands them out the same way. BLOBs come out as standalone
+ * `ArrayBuffer`s and duplicate column names keep the later column in row objects.
  *
  * better-sqlite3 allows one running statement per connection; an open iterator makes every other
  * statement throw, which would block the object's writes between two steps of a cursor. The
@@ -35,6 +36,9 @@ function toValue(value: unknown): SqlStorageValue {
 
 const DONE = Object.freeze({ done: true }) as IteratorReturnResult<undefined>;
 
+/** What a buffered row's slot holds once the row is taken (so the row can die): one array for all, never read. */
+const TAKEN: unknown[] = [];
+
 /** @internal The statement behind a cursor and its raw view: position, look-ahead and counters. */
 export class CursorSource implements Parkable {
   readonly #open: Set<Parkable>;
@@ -56,10 +60,11 @@ export class CursorSource implements Parkable {
   /**
    * Fetches the first row now, as the reference steps the statement once at `exec()`. `read` is
    * what the statement read before any row (a `count(*)`); each fetched row adds `readsPerRow`.
+   * `rows`: the statement's rows, read already (no `iterator` then), handed out as if stepped.
    */
   constructor(
     db: Database.Database, iterator: Iterator<unknown[]> | null, columns: string[], readsPerRow: number, read: number,
-    onError: (err: unknown) => Error,
+    onError: (err: unknown) => Error, rows?: unknown[][],
   ) {
     this.#open = openCursors(db);
     this.#onError = onError;
@@ -68,6 +73,7 @@ export class CursorSource implements Parkable {
     this.rowsRead = read;
     this.rowsWritten = 0;
     this.#readsPerRow = readsPerRow;
+    if (rows !== undefined) this.#buffer = rows;
     if (iterator) addOpenCursor(this.#open, this);
     this.#ahead = this.#fetch();
   }
@@ -127,7 +133,7 @@ export class CursorSource implements Parkable {
     let row: unknown[] | undefined;
     if (this.#buffered < this.#buffer.length) {
       row = this.#buffer[this.#buffered];
-      this.#buffer[this.#buffered++] = [];
+      this.#buffer[this.#buffered++] = TAKEN;
     } else if (this.#buffer.length > 0) {
       this.#buffer = [];
       this.#buffered = 0;

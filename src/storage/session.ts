@@ -105,6 +105,11 @@ export class StorageSession {
     this.#readOnly = readOnly;
   }
 
+  /** True for a read-only session: nothing it reads can change while it is open (see `#readOnly`). */
+  get readOnly(): boolean {
+    return this.#readOnly;
+  }
+
   /** The error every call gets once the session broke, or null. */
   get broken(): StorageResetError | null {
     return this.#broken;

@@ -243,6 +243,11 @@ export class SqlStorage {
     const readsPerRow = plan.readsPerRow ? 1 : 0;
     if (stmt.readonly) {
       if (!stmt.reader) return this.#complete(session, stmt, args, columns, read);
+      // Nothing can change what a read-only session reads (`session.ts`; `exec` refuses TEMP and
+      // ATTACH), so stepping lazily shows nothing: the rows are read in one call, which costs
+      // ~0.5 µs a row less than stepping them one by one (a 50-zone plan reads 100,000).
+      const rows = session.readOnly ? this.#allOrNull(stmt, args) : null;
+      if (rows !== null) return new CursorSource(session.db, null, columns, readsPerRow, read, this.#onError, rows);
       return new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError);
     }
     session.write(true);
@@ -267,6 +272,15 @@ export class SqlStorage {
     source.rowsWritten = changed + rows * plan.indexWritesPerRow;
     if (!stmt.reader && plan.seeks) source.rowsRead += rows;
     return source;
+  }
+
+  /** Every row of a reader, or null when SQLite fails on one: stepped lazily then, the error comes at its row, as it would have. */
+  #allOrNull(stmt: Database.Statement, args: unknown[]): unknown[][] | null {
+    try {
+      return stmt.all(...args) as unknown[][];
+    } catch {
+      return null;
+    }
   }
 
   #iterate(stmt: Database.Statement, args: unknown[]): Iterator<unknown[]> {
