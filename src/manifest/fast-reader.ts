@@ -11,19 +11,32 @@ import { readFlowNode, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
 import { ManifestLimits } from './limits.js';
 import { MapInfo, PositionStore, ScanLimit, SeqInfo, StyleCode } from './positions.js';
-import { setEntry, type LineIndex, type ParsedDocument } from './source.js';
+import { anyList, setEntry, type LineIndex, type ParsedDocument } from './source.js';
 
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
 const { plain: Plain, single: Single, double: Double, literal: Literal, folded: Folded } = StyleCode;
 
+/**
+ * Plain key characters by code: 1 for `[A-Za-z0-9_$]` (may start a key), 2 for `[.\/+@-]` (only
+ * after the first). A table rather than a chain of comparisons: the chain's branches that the first
+ * keys of a run never reach have no type feedback, and the reader's optimised code was thrown away
+ * at the first `_` or `.` in a key, then compiled again.
+ */
+const KeyChars = (() => {
+  const table = new Uint8Array(128);
+  for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$') table[c.charCodeAt(0)] = 1;
+  for (const c of './+@-') table[c.charCodeAt(0)] = 2;
+  return table;
+})();
+
 /** `[A-Za-z0-9_$]`: the first character of a plain key. */
 function isKeyStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+  return c < 128 && KeyChars[c] === 1;
 }
 
 /** `[A-Za-z0-9_.$/+@-]`: the other characters of a plain key. */
 function isKeyChar(c: number): boolean {
-  return isKeyStart(c) || c === 46 || c === 47 || c === 43 || c === 64 || c === 45;
+  return c < 128 && KeyChars[c] !== 0;
 }
 
 /** Reads `text` with the fast reader, or returns undefined when it holds something unsupported. */
@@ -48,7 +61,7 @@ class FastReader implements FlowSink {
   readonly store: PositionStore;
   readonly maxDepth = ManifestLimits.maxDepth;
   /** The document path of the node being read (map keys and list indexes), pushed and popped. */
-  readonly path: (string | number)[] = [];
+  readonly path = anyList<string | number>();
   private readonly out: ParsedDocument;
   private readonly count: number;
   private readonly starts: Int32Array;
@@ -63,7 +76,7 @@ class FastReader implements FlowSink {
   private kEnd = 0;
   private kStyle = 0;
   private kAfter = 0;
-  private readonly keyNames = new Array<string | undefined>(64);
+  private readonly keyNames = anyList<string | undefined>(64);
 
   constructor(private readonly text: string, private readonly lines: LineIndex) {
     this.out = { text, data: undefined, root: { start: 0, end: 0 }, containers: this.containers, problems: [], fatal: false };

@@ -6,7 +6,7 @@
  * positions are ever turned into a line and column; a `Map` and three objects per entry were most
  * of what reading it allocated.
  */
-import type { ScalarStyle, Span } from './source.js';
+import { anyList, type ScalarStyle, type Span } from './source.js';
 
 /** Style codes in the flat arrays; 0 is "not a scalar" (a map or list value). */
 export const StyleCode = { plain: 1, single: 2, double: 3, literal: 4, folded: 5 } as const satisfies Record<ScalarStyle, number>;
@@ -45,7 +45,7 @@ export class PositionStore {
   constructor(expected: number) {
     const records = Math.max(16, expected);
     this.at = new Int32Array(records * PerRecord);
-    this.keys = new Array<string>(records);
+    this.keys = anyList<string>(records);
   }
 
   /** Appends a record; returns its number. */

@@ -60,6 +60,18 @@ export function ownText(text: string): string {
   return text.length < ShortestSlice ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
+/**
+ * A list of `length` undefined slots, made with the elements kind it ends with (any value): a fresh
+ * `[]` or `new Array(n)` holds small integers until its first string is stored, so code optimised
+ * while one manifest was read (its lists had changed kind by then) was thrown away ("wrong map") at
+ * the next manifest's fresh lists, and compiled again.
+ */
+export function anyList<T>(length = 0): T[] {
+  const list = new Array<T>(length + 1).fill(undefined as T);
+  list.length = length;
+  return list;
+}
+
 /** Sets `obj[key] = value` without letting a `__proto__` key reach the prototype. */
 export function setEntry(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {
