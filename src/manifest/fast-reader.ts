@@ -9,6 +9,7 @@
  */
 import { readFlowNode, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
+import { cachedKey, hashStep } from './key-cache.js';
 import { ManifestLimits } from './limits.js';
 import { MapInfo, PositionStore, ScanLimit, SeqInfo, StyleCode } from './positions.js';
 import { anyList, setEntry, type LineIndex, type ParsedDocument } from './source.js';
@@ -162,10 +163,14 @@ class FastReader implements FlowSink {
     } else {
       // A plain key is [A-Za-z0-9_$][A-Za-z0-9_.$/+@-]* up to its colon.
       if (!isKeyStart(c)) return false;
-      stop = at + 1;
-      while (stop < end && isKeyChar(t.charCodeAt(stop))) stop++;
+      let hash = hashStep(0, c);
+      for (stop = at + 1; stop < end; stop++) {
+        const d = t.charCodeAt(stop);
+        if (!isKeyChar(d)) break;
+        hash = hashStep(hash, d);
+      }
       if (stop === end || t.charCodeAt(stop) !== 58) return false;
-      this.kName = this.sharedText(at, stop);
+      this.kName = cachedKey(t, at, stop, hash);
     }
     if (t.charCodeAt(stop) !== 58 || (stop + 1 < end && t.charCodeAt(stop + 1) !== 32)) return false;
     this.kStart = at;
@@ -176,9 +181,9 @@ class FastReader implements FlowSink {
   }
 
   /**
-   * The text of a plain key or value (not empty). Field names and values repeat thousands of times
-   * (`expression`, `action`, `block`); the last text seen per length and first letter is reused when
-   * it matches, so they are not copied out of the text (nor keys made property names) once per entry.
+   * The text of a plain value (not empty). Values repeat thousands of times (`block`, `true`); the
+   * last text seen per length and first letter is reused when it matches, so they are not copied out
+   * of the text once per entry. (Keys: `cachedKey`.)
    */
   private sharedText(at: number, stop: number): string {
     const length = stop - at;
