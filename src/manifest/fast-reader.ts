@@ -9,10 +9,10 @@
  */
 import { readFlowNode, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
-import { cachedKey, hashStep } from './key-cache.js';
+import { cachedKey, hashStep, hashText } from './key-cache.js';
 import { ManifestLimits } from './limits.js';
 import { MapInfo, PositionStore, ScanLimit, SeqInfo, StyleCode } from './positions.js';
-import { anyList, setEntry, type LineIndex, type ParsedDocument } from './source.js';
+import { anyList, setEntry, ShortestSlice, type LineIndex, type ParsedDocument } from './source.js';
 
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
 const { plain: Plain, single: Single, double: Double, literal: Literal, folded: Folded } = StyleCode;
@@ -316,7 +316,9 @@ class FastReader implements FlowSink {
       while (stop < lineEnd && !(t.charCodeAt(stop) === 32 && t.charCodeAt(stop + 1) === 35)) stop++;
       let e = stop;
       while (t.charCodeAt(e - 1) === 32) e--;
-      const source = this.sharedText(at, e);
+      // Short values (refs such as `f17`) from the key cache: the strings of the keys they name, which
+      // a lookup in their section (refs, the plan) finds without a search of V8's string table.
+      const source = e - at < ShortestSlice ? cachedKey(t, at, e, hashText(t, at, e)) : this.sharedText(at, e);
       if (source.includes(': ') || source.endsWith(':')) bail();
       value = resolvePlain(source);
       this.setNode(at, e, Plain);

@@ -18,6 +18,13 @@ export function hashStep(hash: number, c: number): number {
   return (Math.imul(hash, 31) + c) | 0;
 }
 
+/** `hashStep` over the characters of `text[at, stop)`. */
+export function hashText(text: string, at: number, stop: number): number {
+  let hash = 0;
+  for (let i = at; i < stop; i++) hash = hashStep(hash, text.charCodeAt(i));
+  return hash;
+}
+
 /**
  * The key written at `text[at, stop)` (not empty), whose hash (`hashStep` over its characters) is
  * `hash`: the cached string when it is the same text, else a new one, which is cached. Keys of 13

@@ -48,7 +48,7 @@ export interface ParsedDocument {
 }
 
 /** Shortest string V8 makes as a slice of a longer one (`SlicedString::kMinLength`); shorter ones are copies. */
-const ShortestSlice = 13;
+export const ShortestSlice = 13;
 
 /**
  * `text` as a string of its own. A string cut from the document (13 characters or more) is, in V8,
