@@ -77,6 +77,8 @@ class FastReader implements FlowSink {
   private kEnd = 0;
   private kStyle = 0;
   private kAfter = 0;
+  /** The positions of the map or list the last `map` or `seq` read (the value just read, when it is one). */
+  private child: MapInfo | SeqInfo | undefined = undefined;
   private readonly keyNames = anyList<string | undefined>(64);
 
   constructor(private readonly text: string, private readonly lines: LineIndex) {
@@ -211,14 +213,16 @@ class FastReader implements FlowSink {
       const keyStyle = this.kStyle;
       const problems = this.out.problems.length;
       this.path.push(name);
+      this.child = undefined;
       const value = this.valueAfter(this.kAfter, col);
+      const child = typeof value === 'object' && value !== null ? this.child : undefined;
       this.path.pop();
       if (this.repeated(obj, info, name)) {
         // Like the `yaml` reader: a repeated key's value is dropped unread, problems included.
         this.dropProblemsAfter(problems);
         this.duplicate(name, keyStart, keyEnd, info.keyStart(info.find(name)));
       } else {
-        info.add(name, keyStart, keyEnd, keyStyle, this.nStart, this.nEnd, this.nStyle);
+        info.add(name, keyStart, keyEnd, keyStyle, this.nStart, this.nEnd, this.nStyle, child);
         setEntry(obj, name, value);
       }
       end = this.nEnd;
@@ -228,6 +232,7 @@ class FastReader implements FlowSink {
       pos = this.contents[next];
     }
     this.containers.set(obj, info);
+    this.child = info;
     this.nStart = at;
     this.nEnd = end;
     this.nStyle = 0;
@@ -268,6 +273,7 @@ class FastReader implements FlowSink {
       if (!this.isSeqItem(next)) break; // the next key of a map at this list's indentation
     }
     this.containers.set(arr, info);
+    this.child = info;
     this.nStart = this.contents[first];
     this.nEnd = end;
     this.nStyle = 0;
@@ -307,6 +313,7 @@ class FastReader implements FlowSink {
     } else if (ch === '[' || ch === '{') {
       const r = readFlowNode(t, at, lineEnd, this);
       value = r.value;
+      this.child = typeof value === 'object' && value !== null ? this.containers.get(value) : undefined;
       stop = r.next;
       this.setNode(r.span.start, r.span.end, 0);
     } else {
