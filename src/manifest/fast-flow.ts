@@ -92,7 +92,8 @@ function readFlowMap(text: string, open: number, end: number, sink: FlowSink): F
         sink.dropProblemsAfter(problems); // a repeated key's value is dropped unread, problems included
         sink.duplicate(name, key.span.start, key.span.end, info.keyStart(info.find(name)));
       } else {
-        info.add(name, key.span.start, key.span.end, styleCode(key.span.style), value.span.start, value.span.end, styleCode(value.span.style));
+        const child = typeof value.value === 'object' && value.value !== null ? sink.containers.get(value.value) : undefined;
+        info.add(name, key.span.start, key.span.end, styleCode(key.span.style), value.span.start, value.span.end, styleCode(value.span.style), child);
         setEntry(obj, name, value.value);
       }
       i = skipSpaces(text, value.next, end);

@@ -9,21 +9,35 @@
  */
 import { readFlowNode, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
+import { cachedKey, hashStep, hashText } from './key-cache.js';
 import { ManifestLimits } from './limits.js';
 import { MapInfo, PositionStore, ScanLimit, SeqInfo, StyleCode } from './positions.js';
-import { setEntry, type LineIndex, type ParsedDocument } from './source.js';
+import { anyList, setEntry, ShortestSlice, type LineIndex, type ParsedDocument } from './source.js';
 
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
 const { plain: Plain, single: Single, double: Double, literal: Literal, folded: Folded } = StyleCode;
 
+/**
+ * Plain key characters by code: 1 for `[A-Za-z0-9_$]` (may start a key), 2 for `[.\/+@-]` (only
+ * after the first). A table rather than a chain of comparisons: the chain's branches that the first
+ * keys of a run never reach have no type feedback, and the reader's optimised code was thrown away
+ * at the first `_` or `.` in a key, then compiled again.
+ */
+const KeyChars = (() => {
+  const table = new Uint8Array(128);
+  for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$') table[c.charCodeAt(0)] = 1;
+  for (const c of './+@-') table[c.charCodeAt(0)] = 2;
+  return table;
+})();
+
 /** `[A-Za-z0-9_$]`: the first character of a plain key. */
 function isKeyStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+  return c < 128 && KeyChars[c] === 1;
 }
 
 /** `[A-Za-z0-9_.$/+@-]`: the other characters of a plain key. */
 function isKeyChar(c: number): boolean {
-  return isKeyStart(c) || c === 46 || c === 47 || c === 43 || c === 64 || c === 45;
+  return c < 128 && KeyChars[c] !== 0;
 }
 
 /** Reads `text` with the fast reader, or returns undefined when it holds something unsupported. */
@@ -48,7 +62,7 @@ class FastReader implements FlowSink {
   readonly store: PositionStore;
   readonly maxDepth = ManifestLimits.maxDepth;
   /** The document path of the node being read (map keys and list indexes), pushed and popped. */
-  readonly path: (string | number)[] = [];
+  readonly path = anyList<string | number>();
   private readonly out: ParsedDocument;
   private readonly count: number;
   private readonly starts: Int32Array;
@@ -63,7 +77,9 @@ class FastReader implements FlowSink {
   private kEnd = 0;
   private kStyle = 0;
   private kAfter = 0;
-  private readonly keyNames = new Array<string | undefined>(64);
+  /** The positions of the map or list the last `map` or `seq` read (the value just read, when it is one). */
+  private child: MapInfo | SeqInfo | undefined = undefined;
+  private readonly keyNames = anyList<string | undefined>(64);
 
   constructor(private readonly text: string, private readonly lines: LineIndex) {
     this.out = { text, data: undefined, root: { start: 0, end: 0 }, containers: this.containers, problems: [], fatal: false };
@@ -149,10 +165,14 @@ class FastReader implements FlowSink {
     } else {
       // A plain key is [A-Za-z0-9_$][A-Za-z0-9_.$/+@-]* up to its colon.
       if (!isKeyStart(c)) return false;
-      stop = at + 1;
-      while (stop < end && isKeyChar(t.charCodeAt(stop))) stop++;
+      let hash = hashStep(0, c);
+      for (stop = at + 1; stop < end; stop++) {
+        const d = t.charCodeAt(stop);
+        if (!isKeyChar(d)) break;
+        hash = hashStep(hash, d);
+      }
       if (stop === end || t.charCodeAt(stop) !== 58) return false;
-      this.kName = this.sharedText(at, stop);
+      this.kName = cachedKey(t, at, stop, hash);
     }
     if (t.charCodeAt(stop) !== 58 || (stop + 1 < end && t.charCodeAt(stop + 1) !== 32)) return false;
     this.kStart = at;
@@ -163,9 +183,9 @@ class FastReader implements FlowSink {
   }
 
   /**
-   * The text of a plain key or value (not empty). Field names and values repeat thousands of times
-   * (`expression`, `action`, `block`); the last text seen per length and first letter is reused when
-   * it matches, so they are not copied out of the text (nor keys made property names) once per entry.
+   * The text of a plain value (not empty). Values repeat thousands of times (`block`, `true`); the
+   * last text seen per length and first letter is reused when it matches, so they are not copied out
+   * of the text once per entry. (Keys: `cachedKey`.)
    */
   private sharedText(at: number, stop: number): string {
     const length = stop - at;
@@ -193,14 +213,16 @@ class FastReader implements FlowSink {
       const keyStyle = this.kStyle;
       const problems = this.out.problems.length;
       this.path.push(name);
+      this.child = undefined;
       const value = this.valueAfter(this.kAfter, col);
+      const child = typeof value === 'object' && value !== null ? this.child : undefined;
       this.path.pop();
       if (this.repeated(obj, info, name)) {
         // Like the `yaml` reader: a repeated key's value is dropped unread, problems included.
         this.dropProblemsAfter(problems);
         this.duplicate(name, keyStart, keyEnd, info.keyStart(info.find(name)));
       } else {
-        info.add(name, keyStart, keyEnd, keyStyle, this.nStart, this.nEnd, this.nStyle);
+        info.add(name, keyStart, keyEnd, keyStyle, this.nStart, this.nEnd, this.nStyle, child);
         setEntry(obj, name, value);
       }
       end = this.nEnd;
@@ -210,6 +232,7 @@ class FastReader implements FlowSink {
       pos = this.contents[next];
     }
     this.containers.set(obj, info);
+    this.child = info;
     this.nStart = at;
     this.nEnd = end;
     this.nStyle = 0;
@@ -250,6 +273,7 @@ class FastReader implements FlowSink {
       if (!this.isSeqItem(next)) break; // the next key of a map at this list's indentation
     }
     this.containers.set(arr, info);
+    this.child = info;
     this.nStart = this.contents[first];
     this.nEnd = end;
     this.nStyle = 0;
@@ -289,6 +313,7 @@ class FastReader implements FlowSink {
     } else if (ch === '[' || ch === '{') {
       const r = readFlowNode(t, at, lineEnd, this);
       value = r.value;
+      this.child = typeof value === 'object' && value !== null ? this.containers.get(value) : undefined;
       stop = r.next;
       this.setNode(r.span.start, r.span.end, 0);
     } else {
@@ -298,7 +323,9 @@ class FastReader implements FlowSink {
       while (stop < lineEnd && !(t.charCodeAt(stop) === 32 && t.charCodeAt(stop + 1) === 35)) stop++;
       let e = stop;
       while (t.charCodeAt(e - 1) === 32) e--;
-      const source = this.sharedText(at, e);
+      // Short values (refs such as `f17`) from the key cache: the strings of the keys they name, which
+      // a lookup in their section (refs, the plan) finds without a search of V8's string table.
+      const source = e - at < ShortestSlice ? cachedKey(t, at, e, hashText(t, at, e)) : this.sharedText(at, e);
       if (source.includes(': ') || source.endsWith(':')) bail();
       value = resolvePlain(source);
       this.setNode(at, e, Plain);

@@ -8,7 +8,7 @@ import type { SourceLocation } from './desired.js';
 import type { DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import type { Locator } from './locate.js';
-import type { MapInfo } from './positions.js';
+import type { MapInfo, SeqInfo } from './positions.js';
 
 /** The fields whose locations a filter and a firewall rule keep (`fieldLocations`), in this order. */
 export const FilterFields = ['expression', 'description', 'paused'] as const;
@@ -32,6 +32,8 @@ export function childLocation(locator: Locator, parent: unknown, key: string, pa
  */
 export class SectionLocations {
   private last = -1;
+  /** The entry `of` found last (-1: it found none, and took the path from the root). */
+  private found = -1;
   private readonly info: MapInfo | undefined;
 
   constructor(private readonly locator: Locator, section: unknown, private readonly name: string) {
@@ -42,9 +44,15 @@ export class SectionLocations {
   /** The location of entry `key`, whose value is `value`. */
   of(key: string, value: unknown): SourceLocation {
     const r = this.info === undefined ? -1 : this.info.findAfter(key, this.last);
+    this.found = r;
     if (r < 0) return locationOf(this.locator, [this.name, key]);
     this.last = r;
     return this.locator.locationAt(this.info!.nodeStart(r, value));
+  }
+
+  /** The positions of the value of the entry `of` was last asked about, when it is a map or list and was found. */
+  child(): MapInfo | SeqInfo | undefined {
+    return this.found < 0 ? undefined : this.info!.child(this.found);
   }
 }
 
@@ -53,9 +61,11 @@ export class SectionLocations {
  * the file (`matches` in `fieldLocations`, for the tier check's caret), added to `fields` when the
  * expression has one.
  */
-export function withMatches(fields: Partial<Record<string, SourceLocation>>, locator: Locator, holder: unknown, checked: CheckedExpression): Partial<Record<string, SourceLocation>> {
+export function withMatches(
+  fields: Partial<Record<string, SourceLocation>>, locator: Locator, holder: unknown, checked: CheckedExpression, known = locator.containerOf(holder),
+): Partial<Record<string, SourceLocation>> {
   if (checked.matchesAt === undefined) return fields;
-  const info = locator.containerOf(holder);
+  const info = known;
   const i = info?.kind === 'map' ? info.find('expression') : -1;
   const source = (holder as Record<string, unknown>).expression;
   if (i < 0 || typeof source !== 'string') return fields;
@@ -63,9 +73,13 @@ export function withMatches(fields: Partial<Record<string, SourceLocation>>, loc
   return { ...fields, matches: locator.locationAt(at) };
 }
 
-/** Where each of `fields` of the map `holder` was written (present fields only, in the order of `fields`). */
-export function fieldLocations(locator: Locator, holder: unknown, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
-  const info = locator.containerOf(holder);
+/**
+ * Where each of `fields` of the map `holder` was written (present fields only, in the order of
+ * `fields`); `info`: `holder`'s positions, when the caller has them (else they are looked up).
+ */
+export function fieldLocations(
+  locator: Locator, holder: unknown, fields: readonly string[], info = locator.containerOf(holder),
+): Partial<Record<string, SourceLocation>> {
   if (info?.kind !== 'map') return {};
   return usualFieldLocations(locator, holder as Record<string, unknown>, info, fields) ?? someFieldLocations(locator, holder as Record<string, unknown>, info, fields);
 }

@@ -17,6 +17,7 @@ import type { DocPath } from './errors.js';
 import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifest } from './generated/manifest-types.js';
 import { FilterFields, RuleFields, SectionLocations, childLocation, fieldLocations, locationOf, withMatches } from './field-locations.js';
 import type { Locator } from './locate.js';
+import type { MapInfo, SeqInfo } from './positions.js';
 import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
 import { normalizeManagedRuleset } from './normalize-managed.js';
 import { normalizePageRules } from './page-rules.js';
@@ -102,14 +103,18 @@ function normalizeFilters(lists: ZoneLists, checks: Checks, data: Record<string,
     const f = values[i];
     const checked = expressions.filters[i];
     if (checked === undefined || !checks.isCleanEntry('filters', key)) continue;
-    lists.addFilter(filterOf(checks.locator, key, f, f, checked, locations.of(key, f), false));
+    const location = locations.of(key, f);
+    lists.addFilter(filterOf(checks.locator, key, f, f, checked, location, false, locations.child()));
   }
 }
 
-/** A filter from its fields (`f`), the map its expression was written in (`holder`) and its checked expression. */
+/**
+ * A filter from its fields (`f`), the map its expression was written in (`holder`, whose positions
+ * are `holderInfo` when the caller has them) and its checked expression.
+ */
 function filterOf(
   locator: Locator, ref: string, f: Record<string, unknown>, holder: Record<string, unknown>, checked: CheckedExpression,
-  location: SourceLocation, inline: boolean,
+  location: SourceLocation, inline: boolean, holderInfo = locator.containerOf(holder),
 ): DesiredFilter {
   const filter: DesiredFilter = {
     ref,
@@ -118,7 +123,7 @@ function filterOf(
     paused: f.paused === true,
     inline,
     location,
-    fieldLocations: withMatches(fieldLocations(locator, holder, FilterFields), locator, holder, checked),
+    fieldLocations: withMatches(fieldLocations(locator, holder, FilterFields, holderInfo), locator, holder, checked, holderInfo),
   };
   if (typeof f.renamed_from === 'string') filter.renamedFrom = f.renamed_from;
   return filter;
@@ -142,11 +147,14 @@ function normalizeRules(lists: ZoneLists, checks: Checks, data: Record<string, u
       const location = childLocation(locator, raw, 'filter', ['firewall_rules', key, 'filter']);
       lists.addFilter(filterOf(locator, key, inline, raw.filter as Record<string, unknown>, checked, location, true));
     }
-    lists.addRule(ruleOf(locator, key, rule, priorities[i], locations.of(key, raw)));
+    const location = locations.of(key, raw);
+    lists.addRule(ruleOf(locator, key, rule, priorities[i], location, locations.child()));
   }
 }
 
-function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: number | null, location: SourceLocation): DesiredFirewallRule {
+function ruleOf(
+  locator: Locator, key: string, rule: FirewallRule, priority: number | null, location: SourceLocation, ruleInfo: MapInfo | SeqInfo | undefined,
+): DesiredFirewallRule {
   // Bypass products are the skip products of custom rules; a set, kept in the service's order.
   const products = rule.products === undefined ? [] : inOrder(rule.products, SkipProducts);
   const out: DesiredFirewallRule = {
@@ -158,7 +166,7 @@ function ruleOf(locator: Locator, key: string, rule: FirewallRule, priority: num
     paused: rule.paused ?? false,
     products,
     location,
-    fieldLocations: fieldLocations(locator, rule, RuleFields),
+    fieldLocations: fieldLocations(locator, rule, RuleFields, ruleInfo),
   };
   if (rule.renamed_from !== undefined) out.renamedFrom = rule.renamed_from;
   return out;

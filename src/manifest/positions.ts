@@ -6,7 +6,7 @@
  * positions are ever turned into a line and column; a `Map` and three objects per entry were most
  * of what reading it allocated.
  */
-import type { ScalarStyle, Span } from './source.js';
+import { anyList, type ScalarStyle, type Span } from './source.js';
 
 /** Style codes in the flat arrays; 0 is "not a scalar" (a map or list value). */
 export const StyleCode = { plain: 1, single: 2, double: 3, literal: 4, folded: 5 } as const satisfies Record<ScalarStyle, number>;
@@ -33,23 +33,32 @@ const PerRecord = 7;
 /**
  * The positions of one document's map entries, one record each, in one typed array that grows by
  * doubling (outside the JavaScript heap, so the garbage collector does not copy it), with the keys
- * beside it. A map's records are chained in the order written (its entries interleave with its
- * children's). Sized from the line count: manifests write about one entry per line.
+ * and the positions of map and list values beside it. A map's records are chained in the order
+ * written (its entries interleave with its children's). Sized from the line count: manifests write
+ * about one entry per line.
  */
 export class PositionStore {
   at: Int32Array;
   /** Keys by record (sized up front like `at`; `count` says how many are used). */
   readonly keys: string[];
+  /**
+   * By record, the positions of the entry's value when it is a map or list: normalisation walks a
+   * section's entries in order and finds each entry's fields from here, not by a look-up of the value
+   * in the document's `containers` (2,000 per zone of 1,000 filters and rules).
+   */
+  readonly children: (MapInfo | SeqInfo | undefined)[];
   private count = 0;
 
   constructor(expected: number) {
     const records = Math.max(16, expected);
     this.at = new Int32Array(records * PerRecord);
-    this.keys = new Array<string>(records);
+    this.keys = anyList<string>(records);
+    this.children = anyList<MapInfo | SeqInfo | undefined>(records);
   }
 
-  /** Appends a record; returns its number. */
-  add(key: string, keyStart: number, keyEnd: number, keyStyle: number, valueStart: number, valueEnd: number, valueStyle: number): number {
+  /** Appends a record (`child`: the value's positions, when it is a map or list); returns its number. */
+  add(key: string, keyStart: number, keyEnd: number, keyStyle: number, valueStart: number, valueEnd: number, valueStyle: number,
+    child: MapInfo | SeqInfo | undefined): number {
     const r = this.count++;
     let o = r * PerRecord;
     if (o + PerRecord > this.at.length) {
@@ -58,6 +67,7 @@ export class PositionStore {
       this.at = grown;
     }
     this.keys[r] = key;
+    this.children[r] = child;
     const at = this.at;
     at[o++] = keyStart;
     at[o++] = keyEnd;
@@ -85,9 +95,10 @@ export class MapInfo {
 
   constructor(private readonly store: PositionStore) {}
 
-  /** Records an entry; the caller has checked that `key` is new. */
-  add(key: string, keyStart: number, keyEnd: number, keyStyle: number, valueStart: number, valueEnd: number, valueStyle: number): void {
-    const r = this.store.add(key, keyStart, keyEnd, keyStyle, valueStart, valueEnd, valueStyle);
+  /** Records an entry (`child`: its value's positions, when the value is a map or list); the caller has checked that `key` is new. */
+  add(key: string, keyStart: number, keyEnd: number, keyStyle: number, valueStart: number, valueEnd: number, valueStyle: number,
+    child: MapInfo | SeqInfo | undefined): void {
+    const r = this.store.add(key, keyStart, keyEnd, keyStyle, valueStart, valueEnd, valueStyle, child);
     if (this.last < 0) this.first = r;
     else this.store.at[this.last * PerRecord + 6] = r;
     this.last = r;
@@ -131,6 +142,11 @@ export class MapInfo {
     const out: number[] = [];
     for (let r = this.first; r >= 0; r = this.store.at[r * PerRecord + 6]) out.push(r);
     return out;
+  }
+
+  /** The positions of entry `r`'s value, when it is a map or list. */
+  child(r: number): MapInfo | SeqInfo | undefined {
+    return this.store.children[r];
   }
 
   /** The key of entry `r`. */

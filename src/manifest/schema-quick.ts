@@ -8,10 +8,12 @@
  * ajv's draft-07 class (no evaluated-properties tracking), stopping at the first error; when it
  * says no, the full validator runs and reports (`schema.ts`), so messages never depend on it.
  * Inlining keeps what the schema accepts: the schema has no recursion, and only keywords whose
- * meaning is the same in draft-07 and 2020-12 are allowed here (any other fails the build).
+ * meaning is the same in draft-07 and 2020-12 are allowed here (any other fails the build). The keys
+ * of the keyed sections are left out: the fast path checks them itself (`schema-keys.ts`).
  */
 import { createRequire } from 'node:module';
 import type { Ajv, AnySchema, AnySchemaObject, Options } from 'ajv/dist/ajv.js';
+import { keyedSections } from './schema-keys.js';
 
 /** Keywords that only annotate: no effect on what is valid (ajv's `useDefaults` is off). */
 const Annotations = new Set(['description', 'title', 'default', 'examples', 'errorMessage', 'patternErrorMessage', 'tsType', '$comment',
@@ -27,11 +29,29 @@ const Plain = new Set(['type', 'enum', 'const', 'required', 'minLength', 'maxLen
 const LocalRef = '#/$defs/';
 
 /**
- * The schema for the fast path: `schema` with its local `$ref`s replaced by what they name and its
- * annotations dropped. Throws on a keyword it does not know to mean the same in draft-07 (`items`
- * as a list, `prefixItems`, `unevaluated*`...), on a `$ref` outside `$defs`, and on recursion.
+ * The schema for the fast path: `schema` with its local `$ref`s replaced by what they name, its
+ * annotations dropped, and without the `propertyNames` of its `keyedSections` (so what it accepts
+ * is what the schema accepts only together with `sectionKeysValid`). Throws on a keyword it does not
+ * know to mean the same in draft-07 (`items` as a list, `prefixItems`, `unevaluated*`...), on a
+ * `$ref` outside `$defs`, and on recursion.
  */
 export function quickManifestSchema(schema: AnySchemaObject): AnySchemaObject {
+  return inlined(withoutSectionKeys(schema));
+}
+
+/** `schema` without the `propertyNames` of its keyed sections (copies of what changes). */
+function withoutSectionKeys(schema: AnySchemaObject): AnySchemaObject {
+  const sections = keyedSections(schema);
+  if (sections.length === 0) return schema;
+  const properties = { ...(schema.properties as Record<string, AnySchemaObject>) };
+  for (const name of sections) {
+    const { propertyNames: _, ...rest } = properties[name];
+    properties[name] = rest;
+  }
+  return { ...schema, properties };
+}
+
+function inlined(schema: AnySchemaObject): AnySchemaObject {
   const defs = (schema.$defs ?? {}) as Record<string, AnySchema>;
   const inline = (node: AnySchema, within: readonly string[]): AnySchema => {
     if (typeof node === 'boolean') return node;

@@ -13,6 +13,7 @@ import type { Ajv2020, AnySchemaObject, ErrorObject, Options, ValidateFunction }
 import type { DocPath, ManifestIssue } from './errors.js';
 import type { Locator } from './locate.js';
 import { aheadOfTimeModule } from './schema-aot.js';
+import { keyedSections, sectionKeysValid } from './schema-keys.js';
 import { describeError, keyMessage } from './schema-messages.js';
 
 const schemaText = readFileSync(new URL('../../schemas/zone-manifest.schema.json', import.meta.url), 'utf8');
@@ -54,6 +55,8 @@ interface AheadOfTimeModule extends ValidateFunction {
 interface Validators {
   full: ValidateFunction;
   quick?: AcceptFunction;
+  /** The sections whose keys the fast path leaves to `sectionKeysValid` (`schema-keys.ts`). */
+  keyedSections: readonly string[];
 }
 
 let validators: Validators | undefined;
@@ -66,7 +69,9 @@ let validators: Validators | undefined;
 function compiledValidators(): Validators {
   if (validators !== undefined) return validators;
   const mod = aheadOfTimeModule() as AheadOfTimeModule | undefined;
-  validators = mod?.schemaHash === manifestSchemaHash ? { full: mod, quick: mod.quick } : { full: runtimeAjv().getSchema(manifestSchema.$id)! };
+  validators = mod?.schemaHash === manifestSchemaHash
+    ? { full: mod, quick: mod.quick, keyedSections: keyedSections(manifestSchema) }
+    : { full: runtimeAjv().getSchema(manifestSchema.$id)!, keyedSections: [] };
   return validators;
 }
 
@@ -97,16 +102,22 @@ export function pathKey(path: DocPath): string {
 
 /** Validates `data` (the whole manifest) against the schema. */
 export function checkSchema(data: unknown, locator: Locator): SchemaResult {
-  const { full: validate, quick } = compiledValidators();
+  const { full: validate, quick, keyedSections: sections } = compiledValidators();
   const result: SchemaResult = { issues: [], dirty: new Set() };
   // Valid data passes the fast path alone; invalid data is validated again in full, for its errors.
-  if (quick?.(data) === true || validate(data)) return result;
+  if ((quick?.(data) === true && sectionKeysValid(data, sections, (map) => writtenKeys(locator, map))) || validate(data)) return result;
   for (const e of resolveErrors(validate.errors ?? [], data, '')) {
     const issue = toIssue(e, data, locator);
     result.issues.push(issue.issue);
     for (let i = 0; i <= issue.path.length; i++) result.dirty.add(pathKey(issue.path.slice(0, i)));
   }
   return result;
+}
+
+/** A map's keys as the reader wrote them down (no `Object.keys` of a 1,000-key dictionary object); else its own keys. */
+function writtenKeys(locator: Locator, map: object): readonly string[] {
+  const info = locator.containerOf(map);
+  return info?.kind === 'map' ? info.keyList() : Object.keys(map);
 }
 
 /**

@@ -48,7 +48,7 @@ export interface ParsedDocument {
 }
 
 /** Shortest string V8 makes as a slice of a longer one (`SlicedString::kMinLength`); shorter ones are copies. */
-const ShortestSlice = 13;
+export const ShortestSlice = 13;
 
 /**
  * `text` as a string of its own. A string cut from the document (13 characters or more) is, in V8,
@@ -58,6 +58,18 @@ const ShortestSlice = 13;
  */
 export function ownText(text: string): string {
   return text.length < ShortestSlice ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/**
+ * A list of `length` undefined slots, made with the elements kind it ends with (any value): a fresh
+ * `[]` or `new Array(n)` holds small integers until its first string is stored, so code optimised
+ * while one manifest was read (its lists had changed kind by then) was thrown away ("wrong map") at
+ * the next manifest's fresh lists, and compiled again.
+ */
+export function anyList<T>(length = 0): T[] {
+  const list = new Array<T>(length + 1).fill(undefined as T);
+  list.length = length;
+  return list;
 }
 
 /** Sets `obj[key] = value` without letting a `__proto__` key reach the prototype. */

@@ -139,8 +139,10 @@ class Converter {
       }
       const valueNode = this.target(pair.value);
       const valueSpan = this.span(valueNode, keySpan.end);
-      info.add(key, keySpan.start, keySpan.end, styleCode(keySpan.style), valueSpan.start, valueSpan.end, styleCode(valueSpan.style));
-      setEntry(obj, key, this.convert(pair.value, [...path, key], depth + 1));
+      const value = this.convert(pair.value, [...path, key], depth + 1);
+      const child = typeof value === 'object' && value !== null ? this.out.containers.get(value) : undefined;
+      info.add(key, keySpan.start, keySpan.end, styleCode(keySpan.style), valueSpan.start, valueSpan.end, styleCode(valueSpan.style), child);
+      setEntry(obj, key, value);
     }
     this.active.delete(node);
     this.out.containers.set(obj, info);

@@ -10,8 +10,8 @@ describe('position store', () => {
     const small = new MapInfo(store);
     const big = new MapInfo(store);
     for (let i = 0; i < 20; i++) {
-      big.add(`k${i}`, i * 10, i * 10 + 2, styleCode('plain'), i * 10 + 4, i * 10 + 6, styleCode(i % 2 ? 'double' : undefined));
-      if (i < 3) small.add(`s${i}`, 1000 + i, 1001 + i, styleCode('single'), 2000 + i, 2001 + i, styleCode('literal'));
+      big.add(`k${i}`, i * 10, i * 10 + 2, styleCode('plain'), i * 10 + 4, i * 10 + 6, styleCode(i % 2 ? 'double' : undefined), undefined);
+      if (i < 3) small.add(`s${i}`, 1000 + i, 1001 + i, styleCode('single'), 2000 + i, 2001 + i, styleCode('literal'), i === 0 ? big : undefined);
       if (i === 5) expect(big.find('k3')).toBeGreaterThanOrEqual(0); // searched by scanning, before the index exists
     }
     expect(big.size).toBe(20);
@@ -21,13 +21,15 @@ describe('position store', () => {
       expect(big.keySpan(r)).toEqual({ start: i * 10, end: i * 10 + 2, style: 'plain' });
       expect(big.valueSpan(r)).toEqual(i % 2 ? { start: i * 10 + 4, end: i * 10 + 6, style: 'double' } : { start: i * 10 + 4, end: i * 10 + 6 });
     }
-    big.add('late', 500, 504, styleCode('plain'), 506, 507, styleCode('plain')); // after the index was built
+    big.add('late', 500, 504, styleCode('plain'), 506, 507, styleCode('plain'), undefined); // after the index was built
     expect(big.keySpan(big.find('late'))).toEqual({ start: 500, end: 504, style: 'plain' });
     expect(big.find('s1')).toBe(-1);
     expect(small.entries().map((r) => small.key(r))).toEqual(['s0', 's1', 's2']);
     expect(small.valueSpan(small.find('s2'))).toEqual({ start: 2002, end: 2003, style: 'literal' });
     expect(small.nodeStart(small.find('s0'), {})).toBe(1000); // a map value: at its key
     expect(small.nodeStart(small.find('s0'), 'x')).toBe(2000); // a scalar: at the value
+    expect(small.child(small.find('s0'))).toBe(big);
+    expect(small.child(small.find('s1'))).toBeUndefined();
   });
 
   it('gives list item spans, and none for indexes that are not items', () => {

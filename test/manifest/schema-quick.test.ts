@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { validateManifestText, type ManifestResult } from '../../src/manifest/index.js';
 import { compiledValidator, manifestSchema, manifestSchemaHash } from '../../src/manifest/schema.js';
+import { keyedSections, sectionKeysValid } from '../../src/manifest/schema-keys.js';
 import { createQuickAjv, quickManifestSchema } from '../../src/manifest/schema-quick.js';
 import { repoRoot, requireBuild } from '../helpers/e2e-cli.js';
 
@@ -60,12 +61,15 @@ const mutated = fc.tuple(fc.constantFrom(...examples), fc.array(fc.nat(), { maxL
 const surrogate = /[\ud800-\udfff]/;
 
 /**
- * Every answer of `quick` is the full validator's, on the examples, their variants and random
- * documents; except that a document with astral characters may be refused by `quick` alone (it
- * counts maxLength in UTF-16 units): then the full validator answers, so a "valid" must still be right.
+ * Every answer of `quick` (with the section keys it leaves to `sectionKeysValid`) is the full
+ * validator's, on the examples, their variants and random documents; except that a document with
+ * astral characters may be refused by `quick` alone (it counts maxLength in UTF-16 units): then the
+ * full validator answers, so a "valid" must still be right.
  */
-function expectSameAnswers(quick: Accept): void {
+function expectSameAnswers(quickAlone: Accept): void {
   const full = compiledValidator();
+  const sections = keyedSections(manifestSchema);
+  const quick = (doc: unknown) => quickAlone(doc) && sectionKeysValid(doc, sections);
   for (const doc of examples) expect(quick(doc)).toBe(true);
   let astral = 0;
   fc.assert(fc.property(fc.oneof(mutated, value), (doc) => {
@@ -81,6 +85,20 @@ function expectSameAnswers(quick: Accept): void {
 describe('the fast path of the manifest schema', () => {
   it('accepts exactly what the full validator accepts', () => {
     expectSameAnswers(createQuickAjv().compile(quickManifestSchema(manifestSchema)));
+  });
+
+  it('leaves the keys of the keyed sections to sectionKeysValid, and only those', () => {
+    const quick = quickManifestSchema(manifestSchema);
+    const properties = quick.properties as Record<string, { propertyNames?: unknown }>;
+    expect(keyedSections(manifestSchema)).toEqual(['filters', 'firewall_rules', 'custom_rules', 'page_rules']);
+    for (const name of keyedSections(manifestSchema)) expect(properties[name].propertyNames).toBeUndefined();
+    // Other maps' keys (previous WAF ids) are still the fast path's.
+    expect(JSON.stringify(quick)).toContain('propertyNames');
+    const accept = createQuickAjv().compile(quick);
+    const doc = { zone: 'example.com', filters: { 'bad key': { expression: 'ip.src eq 1.1.1.1' } } };
+    expect(accept(doc)).toBe(true);
+    expect(sectionKeysValid(doc, keyedSections(manifestSchema))).toBe(false);
+    expect(compiledValidator()(doc)).toBe(false);
   });
 
   it('inlines $refs (with their siblings, as allOf) and drops annotations', () => {

@@ -33,6 +33,10 @@ function walk(fast: ParsedDocument, slow: ParsedDocument, a: unknown, b: unknown
       if (f < 0) return `${where}.${k}: missing in yaml reader`;
       if (f !== eb[n]) return `${where}.${k}: not entry ${n} in the yaml reader`;
       const v = (a as Record<string, unknown>)[k];
+      // Each reader links an entry to its value's positions (`MapInfo.child`), as `containers` has them.
+      const bv = (b as Record<string, unknown>)[k];
+      if (ia.child(e) !== (isScalar(v) ? undefined : fast.containers.get(v as object))) return `${where}.${k}: fast reader's child link`;
+      if (ib.child(f) !== (isScalar(bv) ? undefined : slow.containers.get(bv as object))) return `${where}.${k}: yaml reader's child link`;
       const d = sameSpan(ia.keySpan(e), ib.keySpan(f), `${where}.${k} (key)`, true) ?? sameSpan(ia.valueSpan(e), ib.valueSpan(f), `${where}.${k}`, isScalar(v))
         ?? walk(fast, slow, v, (b as Record<string, unknown>)[k], `${where}.${k}`);
       if (d) return d;
