@@ -37,7 +37,7 @@ import { asciiLower, hasPrefix, parseWildcard } from './wildcard.js';
 const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
 
 const never: Predicate = () => false;
-const NO_RANGES: number[] = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
+const NO_RANGES: readonly number[] = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
 
 /**
  * One compiled field test (see the table above). Fields unused by a kind keep neutral values. The
@@ -55,7 +55,7 @@ export class FieldTest {
   key = '';
   elementEq = false;
   /** Up to four inclusive ranges as start, end pairs; unused ones are empty (Infinity, -Infinity). */
-  ranges: number[] = NO_RANGES;
+  ranges: readonly number[] = NO_RANGES;
 
   constructor(readonly slot: number, readonly kind: Kind, readonly lit: string | number | bigint = '') {}
 }
@@ -218,8 +218,9 @@ function rangesTest(slot: number, ranges: RangeSet<number>, other: Predicate): F
   }
   t.pred = other;
   // A copy of the all-double literal keeps its unboxed double elements when integers are written in.
-  t.ranges = NO_RANGES.slice();
-  for (let i = 0; i < 4; i++) [t.ranges[2 * i], t.ranges[2 * i + 1]] = [starts[i] ?? Infinity, ends[i] ?? -Infinity];
+  const own = NO_RANGES.slice();
+  for (let i = 0; i < 4; i++) [own[2 * i], own[2 * i + 1]] = [starts[i] ?? Infinity, ends[i] ?? -Infinity];
+  t.ranges = own;
   return t;
 }
 
