@@ -56,7 +56,9 @@ type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; rou
 export class V4Dispatcher {
   readonly #options: DispatcherOptions;
   readonly #router: Router<AnyRoute>;
-  readonly #matches = new Map<string, RouteMatch<AnyRoute>>();
+  /** Router answers by method, then path (`#match`). */
+  readonly #matches = new Map<string, Map<string, RouteMatch<AnyRoute>>>();
+  #matchCount = 0;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -105,13 +107,21 @@ export class V4Dispatcher {
    * every request of that path shares them.
    */
   #match(method: string, path: string): RouteMatch<AnyRoute> {
-    const key = `${method} ${path}`;
-    let match = this.#matches.get(key);
+    // By method, then path: no key string made per request, and a path the server hands on again
+    // (its target cache) is the same string, whose hash V8 keeps.
+    let byPath = this.#matches.get(method);
+    let match = byPath?.get(path);
     if (match === undefined) {
       match = this.#router.match(method, path);
       if (match.kind === 'found') Object.freeze(match.params);
-      if (this.#matches.size >= MATCH_ENTRIES) this.#matches.clear();
-      this.#matches.set(key, match);
+      if (this.#matchCount >= MATCH_ENTRIES) {
+        this.#matches.clear();
+        this.#matchCount = 0;
+        byPath = undefined;
+      }
+      if (byPath === undefined) this.#matches.set(method, (byPath = new Map()));
+      byPath.set(path, match);
+      this.#matchCount++;
     }
     return match;
   }
@@ -121,7 +131,8 @@ export class V4Dispatcher {
     return after(this.#options.zoneById(params.zone_id!), (zone) => this.#options.callZone({
       route: route.key,
       params,
-      query: request.query === undefined ? [] : [...request.query],
+      // The server's pairs, made once per target, else made now (a caller may reuse its query object).
+      query: (request.queryPairs as [string, string][] | undefined) ?? (request.query === undefined ? [] : [...request.query]),
       body: request.body,
       zone: this.#inScope(request, zone),
     }));

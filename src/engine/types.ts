@@ -34,6 +34,11 @@ export interface ApiRequest {
   /** Relative to `/client/v4`, e.g. `/zones/<id>/filters`. */
   path: string;
   query?: URLSearchParams;
+  /**
+   * @internal `query` as name/value pairs, when the caller made them once for many requests (the
+   * HTTP server's target cache); must hold exactly `[...query]`. Frozen: never mutate.
+   */
+  queryPairs?: readonly (readonly [string, string])[];
   /** Parsed JSON; undefined when the request has no body. */
   body?: unknown;
   /** The caller's scope; undefined means a trusted in-process caller (all zones). */

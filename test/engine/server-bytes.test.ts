@@ -70,6 +70,22 @@ describe('serve: bytes of cached pages', () => {
     expect(after.length).toBe(String(Buffer.byteLength(after.text)));
   });
 
+  it('answers each repeated target with its own page, whatever the query order (targets are split once)', async () => {
+    for (let i = 0; i < 8; i++) await call('POST', `/zones/${zoneId}/filters`, [{ expression: `ip.src eq 198.51.100.${i}`, ref: `t${i}` }]);
+    const targets = [`/zones/${zoneId}/filters?per_page=5&page=1`, `/zones/${zoneId}/filters?per_page=5&page=2`, `/zones/${zoneId}/filters?page=2&per_page=5`];
+    const firsts = await Promise.all(targets.map(async (t) => (await call('GET', t)).text));
+    for (const text of firsts) expect(JSON.parse(text!).success).toBe(true);
+    expect(firsts[0]).not.toBe(firsts[1]);
+    expect(firsts[2]).toBe(firsts[1]);
+    for (let round = 0; round < 3; round++) {
+      for (const [i, t] of targets.entries()) {
+        const again = await call('GET', t);
+        expect(again.text).toBe(firsts[i]);
+        expect(again.length).toBe(String(Buffer.byteLength(again.text)));
+      }
+    }
+  });
+
   it('assembles a page from its rules\' bytes: exactly the UTF-8 of the whole answer, any text in it', async () => {
     const list = `/zones/${zoneId}/firewall/rules?per_page=5&page=1`;
     const descriptions = ['café — 漢字', 'emoji 🚀 and "quotes" \\ and \u2028', 'plain'];

@@ -15,6 +15,7 @@ import type { ApiRequest, ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, verifyToken as verifyTokenResponse } from './auth.js';
 import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
 import type { Credential } from './credentials.js';
+import { TargetCache } from './targets.js';
 
 /** Options of `startServer`. */
 export interface ServerOptions {
@@ -53,12 +54,13 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
   const store = new CredentialStore(options.credentials);
   const settings = {
     engine, store, insecure: options.insecureNoAuth === true, maxBodyBytes: options.maxBodyBytes ?? DefaultMaxBodyBytes,
+    targets: new TargetCache(),
     logError: options.logError ?? defaultLogError,
     logNotice: options.logNotice ?? defaultLogNotice,
   };
   // The bytes of each answer body, kept while the engine keeps the body (its read memo): a repeat
   // read is sent without serialising again. Per server, as a server answers in one mode only.
-  const bytes = new WeakMap<object, Buffer>();
+  const bytes = new WeakMap<object, Sent>();
   // node:http is required when a server starts: every command imports the engine, one serves it.
   const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
   const server = createServer((req, res) => {
@@ -96,8 +98,15 @@ interface Settings {
   store: CredentialStore;
   insecure: boolean;
   maxBodyBytes: number;
+  targets: TargetCache;
   logError: (message: string, err: unknown) => void;
   logNotice: (message: string) => void;
+}
+
+/** An answer body's bytes, and the headers of a 200 without headers of its own that sends them (made once). */
+interface Sent {
+  json: Buffer;
+  plainHeaders: Record<string, string | number> | undefined;
 }
 
 /**
@@ -107,14 +116,14 @@ interface Settings {
  */
 function handle(req: IncomingMessage, s: Settings): ApiResponse | Promise<ApiResponse> {
   try {
-    const { pathname, query } = splitTarget(req.url ?? '/');
+    const { pathname, query, queryPairs } = s.targets.split(req.url ?? '/');
     if (pathname !== PREFIX && !pathname.startsWith(`${PREFIX}/`)) throw noRouteError(pathname);
     const path = pathname.slice(PREFIX.length) || '/';
     // The connection is passed so that a keep-alive client's credentials are checked once, not at
     // every request (see `CredentialStore.authenticate`).
     const auth: AuthScope | undefined = s.insecure ? undefined : s.store.authenticate(req.headers, req.socket);
     if (path === VERIFY_PATH || path === `${VERIFY_PATH}/`) return verifyToken(req, s);
-    const request: ApiRequest = { method: req.method ?? 'GET', path, query, body: undefined };
+    const request: ApiRequest = { method: req.method ?? 'GET', path, query, queryPairs, body: undefined };
     if (auth !== undefined) request.auth = auth;
     if (!hasBody(req)) return s.engine.respond(request);
     return readJsonBody(req, s.maxBodyBytes).then((body) => {
@@ -143,7 +152,7 @@ function verifyToken(req: IncomingMessage, s: Settings): ApiResponse {
   return verifyTokenResponse(req.method ?? 'GET', req.headers.authorization, s.store);
 }
 
-function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Buffer>): void {
+function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object, Sent>): void {
   // 204 (e.g. DELETE of a ruleset) has no body on the wire.
   if (response.status === 204) {
     res.writeHead(204, { ...response.headers });
@@ -152,29 +161,24 @@ function send(res: ServerResponse, response: ApiResponse, bytes: WeakMap<object,
   }
   const body = response.body as unknown;
   const key = typeof body === 'object' && body !== null ? body : undefined;
-  let json = key === undefined ? undefined : bytes.get(key);
-  if (json === undefined) {
+  let sent = key === undefined ? undefined : bytes.get(key);
+  if (sent === undefined) {
     const assembled = key === undefined ? undefined : serialisedBytes(key);
     // A Buffer over the assembled bytes (no copy): node:http would wrap a plain Uint8Array at every send.
-    json = assembled !== undefined ? Buffer.from(assembled.buffer, assembled.byteOffset, assembled.byteLength) : Buffer.from(JSON.stringify(body), 'utf8');
-    if (key !== undefined) bytes.set(key, json);
+    const json = assembled !== undefined ? Buffer.from(assembled.buffer, assembled.byteOffset, assembled.byteLength) : Buffer.from(JSON.stringify(body), 'utf8');
+    sent = { json, plainHeaders: undefined };
+    if (key !== undefined) bytes.set(key, sent);
   }
-  res.writeHead(response.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': json.length,
-    ...response.headers,
-  });
-  res.end(json);
+  // A repeat read (a 200 with no headers of its own) reuses its headers object: no object built per send.
+  const plain = response.status === 200 && response.headers === undefined;
+  const headers = plain ? (sent.plainHeaders ??= jsonHeaders(sent.json, undefined)) : jsonHeaders(sent.json, response.headers);
+  res.writeHead(response.status, headers);
+  res.end(sent.json);
 }
 
-/**
- * The request target's path and query, the path taken verbatim (no `new URL()`: it would resolve
- * `.`/`..` and `%2e%2e` before routing, so an id could climb to its parent resource).
- */
-function splitTarget(target: string): { pathname: string; query: URLSearchParams } {
-  const q = target.indexOf('?');
-  const pathname = q < 0 ? target : target.slice(0, q);
-  return { pathname, query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+/** The headers of a JSON answer: type, length, then the answer's own (node:http only reads them). */
+function jsonHeaders(json: Buffer, own: Record<string, string> | undefined): Record<string, string | number> {
+  return { 'content-type': 'application/json; charset=utf-8', 'content-length': json.length, ...own };
 }
 
 /** The request target without its query (ids there add nothing to a log line). */
