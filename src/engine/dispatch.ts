@@ -132,7 +132,7 @@ export class V4Dispatcher {
       route: route.key,
       params,
       // The server's pairs, made once per target, else made now (a caller may reuse its query object).
-      query: (request.queryPairs as [string, string][] | undefined) ?? (request.query === undefined ? [] : [...request.query]),
+      query: request.queryPairs ?? (request.query === undefined ? [] : [...request.query]),
       body: request.body,
       zone: this.#inScope(request, zone),
     }));

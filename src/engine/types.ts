@@ -38,7 +38,7 @@ export interface ApiRequest {
    * @internal `query` as name/value pairs, when the caller made them once for many requests (the
    * HTTP server's target cache); must hold exactly `[...query]`. Frozen: never mutate.
    */
-  queryPairs?: readonly (readonly [string, string])[];
+  queryPairs?: readonly [string, string][];
   /** Parsed JSON; undefined when the request has no body. */
   body?: unknown;
   /** The caller's scope; undefined means a trusted in-process caller (all zones). */

@@ -29,8 +29,8 @@ export interface ZoneCall {
   /** `routeKey()` of the matched route. */
   route: string;
   params: Record<string, string>;
-  /** The query as name/value pairs (URLSearchParams is not plain data). */
-  query: [string, string][];
+  /** The query as name/value pairs (URLSearchParams is not plain data); shared between calls, never written. */
+  query: readonly [string, string][];
   body: unknown;
   zone: ZoneInfo;
 }

@@ -9,6 +9,10 @@
  */
 import type { AnySchemaObject } from 'ajv/dist/ajv.js';
 
+/** Keywords that only annotate: no effect on what is valid (ajv's `useDefaults` is off). */
+export const Annotations: ReadonlySet<string> = new Set(['description', 'title', 'default', 'examples', 'errorMessage', 'patternErrorMessage', 'tsType',
+  '$comment', 'deprecated', 'readOnly', 'writeOnly', '$schema', '$id', '$defs']);
+
 /** `$defs/key` as `isManifestKey` implements it (validating keywords only). */
 const KeyDefinition = { type: 'string', minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$' } as const;
 const KeyRef = '#/$defs/key';
@@ -36,7 +40,7 @@ export function isManifestKey(key: string): boolean {
 function keyDefinitionMatches(schema: AnySchemaObject): boolean {
   const key = (schema.$defs as Record<string, AnySchemaObject> | undefined)?.key;
   if (typeof key !== 'object' || key === null) return false;
-  const validating = Object.keys(key).filter((k) => !['description', 'title', 'tsType', 'errorMessage', 'patternErrorMessage', '$comment'].includes(k));
+  const validating = Object.keys(key).filter((k) => !Annotations.has(k));
   return validating.length === Object.keys(KeyDefinition).length
     && validating.every((k) => key[k] === KeyDefinition[k as keyof typeof KeyDefinition]);
 }

@@ -13,11 +13,8 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv, AnySchema, AnySchemaObject, Options } from 'ajv/dist/ajv.js';
-import { keyedSections } from './schema-keys.js';
+import { Annotations, keyedSections } from './schema-keys.js';
 
-/** Keywords that only annotate: no effect on what is valid (ajv's `useDefaults` is off). */
-const Annotations = new Set(['description', 'title', 'default', 'examples', 'errorMessage', 'patternErrorMessage', 'tsType', '$comment',
-  'deprecated', 'readOnly', 'writeOnly', '$schema', '$id', '$defs']);
 /** Keywords whose value is a map of schemas, one schema, or a list of schemas. */
 const SchemaMaps = new Set(['properties', 'patternProperties']);
 const OneSchema = new Set(['items', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'contains']);

@@ -13,7 +13,7 @@ export interface SplitTarget {
   /** The query; shared, so read-only by contract (nothing in the engine writes to a request's query). */
   readonly query: URLSearchParams;
   /** `[...query]`, frozen (`ApiRequest.queryPairs`). */
-  readonly queryPairs: readonly (readonly [string, string])[];
+  readonly queryPairs: readonly [string, string][];
 }
 
 /** Targets kept; all are dropped when there are more (a client walking many ids). */
@@ -40,6 +40,9 @@ export function splitTarget(target: string): SplitTarget {
   const q = target.indexOf('?');
   const pathname = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
-  const queryPairs = Object.freeze([...query].map((pair) => Object.freeze(pair)));
+  const queryPairs = [...query];
+  // Frozen, pairs and list: every request of this target shares them.
+  for (const pair of queryPairs) Object.freeze(pair);
+  Object.freeze(queryPairs);
   return { pathname, query, queryPairs };
 }
