@@ -21,13 +21,13 @@ const allowed: Record<string, readonly string[]> = {
   // the v4 wire contract: types and constants only, shared by the server and the client
   api: [],
   engine: ['storage', 'expr', 'api'],
-  manifest: ['expr'],
-  plan: ['manifest', 'expr'],
+  manifest: ['expr', 'api'],
+  plan: ['manifest', 'expr', 'api'],
   providers: ['plan', 'manifest', 'engine', 'api'],
-  apply: ['plan', 'providers'],
-  migrate: ['manifest', 'plan', 'providers'],
+  apply: ['plan', 'providers', 'api'],
+  migrate: ['manifest', 'plan', 'providers', 'api'],
   // policy tests: the engine's trace evaluators (offline), providers' trace (live), manifests, expressions
-  policy: ['manifest', 'expr', 'engine', 'providers'],
+  policy: ['manifest', 'expr', 'engine', 'providers', 'api'],
 };
 const everything = ['cli', 'index.ts'];
 
