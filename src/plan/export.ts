@@ -19,16 +19,18 @@
 import { stringify } from 'yaml';
 import type { ZoneManifest } from '../manifest/index.js';
 import { createCanonicalizer } from './canonical.js';
-import { exportCustomRules } from './export-custom.js';
-import { exportFirewall } from './export-firewall.js';
+import { exportCustomRules } from './custom-rules/export.js';
+import { exportFirewall } from './firewall/export.js';
 import type { ExportResult } from './export-types.js';
-import { exportPageRules } from './export-page-rules.js';
-import { exportManagedRules, exportPreviousWaf, exportWafMigration } from './export-waf.js';
+import { exportPageRules } from './page-rules/export.js';
+import { exportManagedRules } from './managed-rules/export.js';
+import { exportPreviousWaf } from './previous-waf/export.js';
+import { exportWafMigration } from './migration/export.js';
 import type { LiveZone } from './live.js';
 
 export type { AdoptionWrites, ExportResult, ExportedKind, ExportedObject, SkippedObject } from './export-types.js';
 export { KeyRules, isValidKey, slugify } from './export-keys.js';
-export { adoptionFilterBody, adoptionRuleBody } from './export-firewall.js';
+export { adoptionFilterBody, adoptionRuleBody } from './firewall/export.js';
 export type { KeySource } from './export-keys.js';
 
 /** Options of `exportManifest`. */

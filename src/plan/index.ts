@@ -3,7 +3,7 @@
  * safety, fingerprint, the versioned JSON form and the text and markdown renderers.
  */
 export * from './live.js';
-export { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './entrypoint-rules.js';
+export { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './managed-rules/entrypoint-rules.js';
 export * from './action.js';
 export * from './change.js';
 export * from './write.js';
@@ -11,8 +11,8 @@ export * from './finding.js';
 export * from './plan.js';
 export { PhaseNames, phaseOf, orderChanges, type PhaseName } from './order.js';
 export { diffZone, type PlanOptions } from './diff.js';
-export { describePageRule, pageRuleSettings, pageRuleUrl } from './diff-page-rules.js';
-export { compactOverrides, desiredBody, migrationBody, proposalBody, type BodySource, type MigrationBodyInput } from './migration-body.js';
+export { describePageRule, pageRuleSettings, pageRuleUrl } from './page-rules/diff.js';
+export { compactOverrides, desiredBody, migrationBody, proposalBody, type BodySource, type MigrationBodyInput } from './migration/body.js';
 export { SafetyDefaults, safetyFindings } from './safety.js';
 export { CallLimits, budgetWaitSeconds, estimateCalls, estimateReads, estimateRun, zoneLookups, type CallOptions, type RunCalls } from './calls.js';
 export { fingerprint, stableStringify } from './fingerprint.js';

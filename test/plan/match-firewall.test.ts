@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCanonicalizer, sameMeaningSeeded, type Canonicalizer } from '../../src/plan/canonical.js';
-import { matchFirewall } from '../../src/plan/match-firewall.js';
+import { matchFirewall } from '../../src/plan/firewall/match.js';
 import { diffZone, noOpChange, type LiveFilter } from '../../src/plan/index.js';
 import { dFilter, desired, dRule, hex, lFilter, live, lRule } from './fixtures.js';
 

@@ -7,7 +7,7 @@
 import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
 import { hasChanges, type Plan } from '../plan.js';
-import { deltaLabel, overrideDeltas } from './overrides.js';
+import { deltaLabel, overrideDeltas } from '../managed-rules/overrides-text.js';
 import { formatValue } from './values.js';
 import { renderCalls, renderSummaryLine, UnmanagedListLimit } from './text.js';
 

@@ -10,7 +10,7 @@ import type { Finding } from '../finding.js';
 import type { RunCalls } from '../calls.js';
 import { hasChanges, type CallEstimate, type Plan, type PlanSummary, type UnmanagedObject } from '../plan.js';
 import { plainStyle, type Style } from './style.js';
-import { deltaLabel, overrideDeltas } from './overrides.js';
+import { deltaLabel, overrideDeltas } from '../managed-rules/overrides-text.js';
 import { formatValue, wordDiff } from './values.js';
 import { thousands } from './numbers.js';
 

@@ -6,10 +6,10 @@
  * skip (the remaining rules, a phase, a product); a skip of the remaining custom rules
  * (`ruleset: current`) placed above a rule that stops traffic and ran before it until now.
  */
-import type { AttributeValue, Change } from './change.js';
-import type { TargetItem } from './custom-order.js';
-import { finding, type Finding } from './finding.js';
-import type { LiveCustomRule } from './live.js';
+import type { AttributeValue, Change } from '../change.js';
+import type { TargetItem } from './order.js';
+import { finding, type Finding } from '../finding.js';
+import type { LiveCustomRule } from '../live.js';
 
 /** Custom rule actions that stop a request. */
 const Terminating = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);

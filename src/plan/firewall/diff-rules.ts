@@ -5,18 +5,18 @@
  * filter must be recreated with the same expression (see `diff-filters.ts`). Live rules the
  * manifest no longer has are deleted; rules without a ref are unmanaged unless `--prune`.
  */
-import type { DesiredFirewallRule } from '../manifest/index.js';
-import { changedAttributes, noOpChange, type Change, type ChangeReason } from './change.js';
-import { finding } from './finding.js';
+import type { DesiredFirewallRule } from '../../manifest/index.js';
+import { changedAttributes, noOpChange, type Change, type ChangeReason } from '../change.js';
+import { finding } from '../finding.js';
 import {
   desiredRuleAttributes,
   filterPointer,
   liveRuleAttributes,
   type FirewallContext,
-} from './firewall-context.js';
-import type { LiveFirewallRule } from './live.js';
-import type { UnmanagedObject } from './plan.js';
-import type { FilterPointer, FirewallRuleWriteBody } from './write.js';
+} from './context.js';
+import type { LiveFirewallRule } from '../live.js';
+import type { UnmanagedObject } from '../plan.js';
+import type { FilterPointer, FirewallRuleWriteBody } from '../write.js';
 
 function ruleBody(d: DesiredFirewallRule, filter: FilterPointer, live?: LiveFirewallRule): FirewallRuleWriteBody {
   const body: FirewallRuleWriteBody = {

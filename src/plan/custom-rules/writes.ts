@@ -10,11 +10,11 @@
  * Single-rule calls run in target order, each moved or new rule placed right after the rule before
  * it in the target (or first), so once they have all run the list is the target list.
  */
-import type { Change } from './change.js';
-import { desiredCustomBody, keptCustomBody } from './custom-attributes.js';
-import type { TargetItem } from './custom-order.js';
-import type { LiveCustomEntrypoint, LiveCustomRule } from './live.js';
-import type { CustomRuleOp, CustomRulesWrite, PlannedPosition, RulePointer } from './write.js';
+import type { Change } from '../change.js';
+import { desiredCustomBody, keptCustomBody } from './attributes.js';
+import type { TargetItem } from './order.js';
+import type { LiveCustomEntrypoint, LiveCustomRule } from '../live.js';
+import type { CustomRuleOp, CustomRulesWrite, PlannedPosition, RulePointer } from '../write.js';
 
 /** When the plan writes the custom phase rule by rule. */
 export const CustomWriteLimits = {

@@ -4,8 +4,8 @@
  * `skip the rules after it`). Skip rules (exceptions, e.g. the migration's rules for firewall rules
  * that bypassed the previous WAF) cannot be written in a manifest, so zonewall never owns one.
  */
-import { ManagedRulesetAliases } from '../manifest/index.js';
-import { isExecuteRule, type EntrypointRule, type SkipParameters } from './live.js';
+import { ManagedRulesetAliases } from '../../manifest/index.js';
+import { isExecuteRule, type EntrypointRule, type SkipParameters } from '../live.js';
 
 /**
  * True for an entry point rule zonewall did not write: a skip rule (the manifest cannot express

@@ -4,10 +4,10 @@
  * description `''`, skip `logging: {enabled: true}`), skip sets in the service's order, and
  * `action_parameters` / `logging` only where the action takes them. Also the request body of a rule.
  */
-import { SkipPhases, SkipProducts, inOrder, type DesiredCustomRule } from '../manifest/index.js';
-import { liveExpressionText, type Canonicalizer } from './canonical.js';
-import type { AttributeValue, Attributes } from './change.js';
-import type { CustomRuleBody, CustomRuleParameters, LiveCustomRule } from './live.js';
+import { SkipPhases, SkipProducts, inOrder, type DesiredCustomRule } from '../../manifest/index.js';
+import { liveExpressionText, type Canonicalizer } from '../canonical.js';
+import type { AttributeValue, Attributes } from '../change.js';
+import type { CustomRuleBody, CustomRuleParameters, LiveCustomRule } from '../live.js';
 
 /** True for a live rule zonewall did not write: its ref is missing, empty, or the API's default (its id). */
 export function isUnmanagedCustomRule(r: LiveCustomRule): boolean {

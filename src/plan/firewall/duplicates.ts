@@ -6,13 +6,13 @@
  * without `renamed_from`), and simplified-flow filters that are only removed later. The plan says
  * so before apply instead of failing halfway.
  */
-import type { DesiredFilter } from '../manifest/index.js';
-import { desiredKey } from './canonical.js';
-import type { Change } from './change.js';
-import { finding } from './finding.js';
-import type { FirewallContext } from './firewall-context.js';
-import type { LiveFilter } from './live.js';
-import type { Write } from './write.js';
+import type { DesiredFilter } from '../../manifest/index.js';
+import { desiredKey } from '../canonical.js';
+import type { Change } from '../change.js';
+import { finding } from '../finding.js';
+import type { FirewallContext } from './context.js';
+import type { LiveFilter } from '../live.js';
+import type { Write } from '../write.js';
 
 /** Live filters by the equivalence key of their expression (the service's duplicate check compares meaning). */
 function byKey(ctx: FirewallContext): Map<string, LiveFilter[]> {

@@ -14,9 +14,9 @@
  * order, live filters by id, desired rules by filter) are built only when a step asks for them: at
  * the enterprise quota each is a map of a thousand entries per zone.
  */
-import type { DesiredFilter, DesiredFirewallRule } from '../manifest/index.js';
-import { desiredKey, type Canonicalizer } from './canonical.js';
-import type { LiveFilter, LiveFirewallRule } from './live.js';
+import type { DesiredFilter, DesiredFirewallRule } from '../../manifest/index.js';
+import { desiredKey, type Canonicalizer } from '../canonical.js';
+import type { LiveFilter, LiveFirewallRule } from '../live.js';
 
 /** How a desired object found its live object. */
 export type MatchVia = 'ref' | 'renamed' | 'rule' | 'adopted';

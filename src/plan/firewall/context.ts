@@ -3,13 +3,13 @@
  * steps decided that later ones need (where each desired filter will be, which simplified-flow
  * filters force their rule to be recreated). Internal to `plan`.
  */
-import type { DesiredFilter, DesiredFirewallRule, DesiredZone } from '../manifest/index.js';
-import { liveExpressionText, type Canonicalizer } from './canonical.js';
-import type { Attributes } from './change.js';
-import type { Finding } from './finding.js';
-import type { LiveFilter, LiveFirewallRule, LiveZone } from './live.js';
-import type { FirewallMatching } from './match-firewall.js';
-import type { FilterPointer } from './write.js';
+import type { DesiredFilter, DesiredFirewallRule, DesiredZone } from '../../manifest/index.js';
+import { liveExpressionText, type Canonicalizer } from '../canonical.js';
+import type { Attributes } from '../change.js';
+import type { Finding } from '../finding.js';
+import type { LiveFilter, LiveFirewallRule, LiveZone } from '../live.js';
+import type { FirewallMatching } from './match.js';
+import type { FilterPointer } from '../write.js';
 
 /** Inputs and intermediate decisions of the firewall diff. */
 export interface FirewallContext {

@@ -15,13 +15,13 @@
  * first = 1) and no other rule has that number, since the manifest refuses an implicit priority
  * that another rule also has.
  */
-import type { FirewallRule, Filter, InlineFilter } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
-import { KeyAllocator, freshKey, isValidKey } from './export-keys.js';
-import type { KeySource } from './export-keys.js';
-import type { ExportedObject, SkippedObject } from './export-types.js';
-import { FirewallActions } from './live.js';
-import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule, LiveZone } from './live.js';
+import type { FirewallRule, Filter, InlineFilter } from '../../manifest/index.js';
+import type { Canonicalizer } from '../canonical.js';
+import { KeyAllocator, freshKey, isValidKey } from '../export-keys.js';
+import type { KeySource } from '../export-keys.js';
+import type { ExportedObject, SkippedObject } from '../export-types.js';
+import { FirewallActions } from '../live.js';
+import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule, LiveZone } from '../live.js';
 
 /** The firewall part of an export. */
 export interface FirewallExport {

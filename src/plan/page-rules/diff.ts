@@ -6,11 +6,11 @@
  * has no batch form: one POST, PUT or DELETE per Page Rule. Without a `page_rules` section the
  * zone's Page Rules are left alone.
  */
-import type { DesiredPageRule, DesiredZone } from '../manifest/index.js';
-import { changedAttributes, noOpChange, type Attributes, type Change } from './change.js';
-import { finding, type Finding } from './finding.js';
-import type { LivePageRule, LiveZone, PageRuleAction, PageRuleBody } from './live.js';
-import type { UnmanagedObject } from './plan.js';
+import type { DesiredPageRule, DesiredZone } from '../../manifest/index.js';
+import { changedAttributes, noOpChange, type Attributes, type Change } from '../change.js';
+import { finding, type Finding } from '../finding.js';
+import type { LivePageRule, LiveZone, PageRuleAction, PageRuleBody } from '../live.js';
+import type { UnmanagedObject } from '../plan.js';
 
 /** What the Page Rules diff found. */
 export interface PageRulesDiff {

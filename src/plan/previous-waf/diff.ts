@@ -10,10 +10,10 @@
  * the previous WAF's APIs no longer answer: `previous_waf` is then an error finding (apply refuses,
  * plan exits 1) that points at `zonewall migrate PATH --write`, not a silently ignored section.
  */
-import type { DesiredPreviousWaf, DesiredZone } from '../manifest/index.js';
-import { changedAttributes, noOpChange, type Attributes, type Change } from './change.js';
-import { finding, type Finding } from './finding.js';
-import type { LivePreviousWaf, LiveZone } from './live.js';
+import type { DesiredPreviousWaf, DesiredZone } from '../../manifest/index.js';
+import { changedAttributes, noOpChange, type Attributes, type Change } from '../change.js';
+import { finding, type Finding } from '../finding.js';
+import type { LivePreviousWaf, LiveZone } from '../live.js';
 
 /** What the previous-WAF diff found. */
 export interface PreviousWafDiff {

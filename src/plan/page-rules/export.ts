@@ -4,11 +4,11 @@
  * status and priority. A Page Rule is matched by its URL, so nothing is adopted; one that has
  * neither action is not expressible in a manifest and is reported instead (plans leave it alone).
  */
-import type { PageRule } from '../manifest/index.js';
-import { pageRuleSettings, pageRuleUrl } from './diff-page-rules.js';
-import { KeyAllocator, freshKey } from './export-keys.js';
-import type { SkippedObject } from './export-types.js';
-import type { LivePageRule } from './live.js';
+import type { PageRule } from '../../manifest/index.js';
+import { pageRuleSettings, pageRuleUrl } from './diff.js';
+import { KeyAllocator, freshKey } from '../export-keys.js';
+import type { SkippedObject } from '../export-types.js';
+import type { LivePageRule } from '../live.js';
 
 /** The `page_rules` section of a live zone, or undefined when it has none to write. */
 export function exportPageRules(rules: readonly LivePageRule[] | undefined, skipped: SkippedObject[]): Record<string, PageRule> | undefined {

@@ -6,17 +6,17 @@
  * rule would leave it behind for good), then creates the new filter and the rules again: the one
  * case where a rule's id changes.
  */
-import type { DesiredFilter } from '../manifest/index.js';
-import { sameMeaning, sameMeaningSeeded } from './canonical.js';
-import { changedAttributes, noOpChange, type Change, type ChangeReason } from './change.js';
-import { finding } from './finding.js';
+import type { DesiredFilter } from '../../manifest/index.js';
+import { sameMeaning, sameMeaningSeeded } from '../canonical.js';
+import { changedAttributes, noOpChange, type Change, type ChangeReason } from '../change.js';
+import { finding } from '../finding.js';
 import {
   desiredFilterAttributes,
   liveFilterAttributes,
   type FirewallContext,
-} from './firewall-context.js';
-import type { FilterBody, LiveFilter } from './live.js';
-import type { MatchVia } from './match-firewall.js';
+} from './context.js';
+import type { FilterBody, LiveFilter } from '../live.js';
+import type { MatchVia } from './match.js';
 
 /** The body of a filter write. */
 export function filterBody(d: DesiredFilter): FilterBody {

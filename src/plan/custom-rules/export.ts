@@ -8,12 +8,12 @@
  * their key as `ref`, and a left-out rule holding a ref gets its id as ref, so that plans keep it
  * as unmanaged instead of deleting it.
  */
-import { SkipPhases, SkipProducts, type CustomRule, type CustomRuleParameters as ManifestParameters } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
-import { isUnmanagedCustomRule } from './custom-attributes.js';
-import { KeyAllocator, freshKey, isValidKey } from './export-keys.js';
-import type { ExportedObject, SkippedObject } from './export-types.js';
-import { CustomRuleActions, type CustomRuleBody, type LiveCustomEntrypoint, type LiveCustomRule } from './live.js';
+import { SkipPhases, SkipProducts, type CustomRule, type CustomRuleParameters as ManifestParameters } from '../../manifest/index.js';
+import type { Canonicalizer } from '../canonical.js';
+import { isUnmanagedCustomRule } from './attributes.js';
+import { KeyAllocator, freshKey, isValidKey } from '../export-keys.js';
+import type { ExportedObject, SkippedObject } from '../export-types.js';
+import { CustomRuleActions, type CustomRuleBody, type LiveCustomEntrypoint, type LiveCustomRule } from '../live.js';
 
 /** The `custom_rules` part of an export. */
 export interface CustomExport {

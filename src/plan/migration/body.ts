@@ -14,10 +14,10 @@
  * 2. in validation state (`both`), the live entry point: what has been validated;
  * 3. the service's proposal, shaped as the seed says (validation bodies omit id, version and ref).
  */
-import type { DesiredManagedRuleset } from '../manifest/index.js';
-import { executeRule } from './diff-managed.js';
-import { isExecuteRule } from './live.js';
-import type { EntrypointBody, EntrypointRule, LiveEntrypoint, ManagedOverrides, WafState } from './live.js';
+import type { DesiredManagedRuleset } from '../../manifest/index.js';
+import { executeRule } from '../managed-rules/diff.js';
+import { isExecuteRule } from '../live.js';
+import type { EntrypointBody, EntrypointRule, LiveEntrypoint, ManagedOverrides, WafState } from '../live.js';
 
 /** Where a migration body's execute rules come from. */
 export type BodySource = 'manifest' | 'live' | 'proposal';

@@ -4,11 +4,11 @@
  * `--prune`. Simplified-flow filters cannot be DELETEd: the rule delete removes them
  * (`delete_filter_if_unused`), so they show as `follows-rule` deletions without an API call of their own.
  */
-import type { Change, ChangeReason } from './change.js';
-import { finding } from './finding.js';
-import { liveFilterAttributes, type FirewallContext } from './firewall-context.js';
-import type { LiveFilter } from './live.js';
-import type { UnmanagedObject } from './plan.js';
+import type { Change, ChangeReason } from '../change.js';
+import { finding } from '../finding.js';
+import { liveFilterAttributes, type FirewallContext } from './context.js';
+import type { LiveFilter } from '../live.js';
+import type { UnmanagedObject } from '../plan.js';
 
 /** Live rule ids by the filter id they use. */
 function rulesByFilter(ctx: FirewallContext): Map<string, string[]> {

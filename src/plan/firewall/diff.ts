@@ -7,19 +7,19 @@
  * filter can go, and harmless for others (their own delete then finds them gone, which the bulk
  * delete answers with 200).
  */
-import type { DesiredZone } from '../manifest/index.js';
-import { finding } from './finding.js';
-import type { Canonicalizer } from './canonical.js';
-import type { Change } from './change.js';
+import type { DesiredZone } from '../../manifest/index.js';
+import { finding } from '../finding.js';
+import type { Canonicalizer } from '../canonical.js';
+import type { Change } from '../change.js';
 import { diffDesiredFilters } from './diff-filters.js';
-import { diffLeftoverFilters } from './diff-leftover-filters.js';
+import { diffLeftoverFilters } from './leftover-filters.js';
 import { diffDesiredRules, diffLeftoverRules } from './diff-rules.js';
 import { checkDuplicates } from './duplicates.js';
-import type { FirewallContext } from './firewall-context.js';
-import type { Finding } from './finding.js';
-import type { LiveZone } from './live.js';
-import { matchFirewall } from './match-firewall.js';
-import type { UnmanagedObject } from './plan.js';
+import type { FirewallContext } from './context.js';
+import type { Finding } from '../finding.js';
+import type { LiveZone } from '../live.js';
+import { matchFirewall } from './match.js';
+import type { UnmanagedObject } from '../plan.js';
 
 /** Changes, unmanaged objects and findings of the filters and firewall rules of a zone. */
 export function diffFirewall(

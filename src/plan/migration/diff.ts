@@ -7,12 +7,12 @@
  * error that names `zonewall migrate`. Moving back is impossible (the migration is irreversible), so
  * asking for an earlier state is a warning, not a perpetual diff.
  */
-import type { DesiredWafMigration, DesiredZone } from '../manifest/index.js';
-import { noOpChange, type Change } from './change.js';
-import { finding, type Finding } from './finding.js';
-import { isExecuteRule, type LiveZone, type WafState } from './live.js';
-import { migrationBody } from './migration-body.js';
-import type { EntrypointWrite } from './write.js';
+import type { DesiredWafMigration, DesiredZone } from '../../manifest/index.js';
+import { noOpChange, type Change } from '../change.js';
+import { finding, type Finding } from '../finding.js';
+import { isExecuteRule, type LiveZone, type WafState } from '../live.js';
+import { migrationBody } from './body.js';
+import type { EntrypointWrite } from '../write.js';
 
 const stateOf: Record<DesiredWafMigration, WafState> = { none: 'previous_only', validation: 'both', pending: 'new_only' };
 const rank: Record<WafState, number> = { previous_only: 0, both: 1, new_only: 2 };

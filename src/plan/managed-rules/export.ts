@@ -1,19 +1,17 @@
 /**
- * Export of the WAF sections: `managed_rules` from the entry point (ruleset ids back to catalog
+ * Export of `managed_rules` from the entry point (ruleset ids back to catalog
  * aliases; the OWASP 949110 override and the paranoia-level categories folded back into
  * `paranoia_level` / `score_threshold` / `action` when they have exactly the shape the manifest
  * produces, else written as raw overrides; skip rules, which `managed_rules` cannot express, are
- * left in the zone unmanaged and listed as not exported: plans keep them in place), `previous_waf` (only settings that differ from the
- * service's defaults: package sensitivity `high` and action mode `challenge`, group `on`, rule
- * `default`, or `on` for rules without `default`) and `waf_migration` from the zone's state.
+ * left in the zone unmanaged and listed as not exported: plans keep them in place).
  */
-import type { ManagedRuleset, PreviousWaf, RuleOverride, CategoryOverride } from '../manifest/index.js';
-import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId, OwaspScoreThresholds, PreviousWafPackageAliases } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
-import { KeyAllocator, isValidKey } from './export-keys.js';
-import type { ExportedObject, SkippedObject } from './export-types.js';
+import type { ManagedRuleset, RuleOverride, CategoryOverride } from '../../manifest/index.js';
+import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId, OwaspScoreThresholds } from '../../manifest/index.js';
+import type { Canonicalizer } from '../canonical.js';
+import { KeyAllocator, isValidKey } from '../export-keys.js';
+import type { ExportedObject, SkippedObject } from '../export-types.js';
 import { describeSkip } from './entrypoint-rules.js';
-import { isExecuteRule, type EntrypointBody, type EntrypointRule, type ExecuteEntrypointRule, type LiveEntrypoint, type LivePreviousWaf, type LiveZone, type ManagedOverrides } from './live.js';
+import { isExecuteRule, type EntrypointBody, type EntrypointRule, type ExecuteEntrypointRule, type LiveEntrypoint, type ManagedOverrides } from '../live.js';
 
 const Hex32 = /^[0-9a-f]{32}$/;
 const ManagedActions: readonly string[] = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'];
@@ -155,53 +153,4 @@ function entrypointBody(entrypoint: LiveEntrypoint, newRefs: Map<EntrypointRule,
   if (entrypoint.name) body.name = entrypoint.name;
   if (entrypoint.description) body.description = entrypoint.description;
   return body;
-}
-
-/** Non-default settings of the previous WAF; undefined when everything is at its default. */
-export function exportPreviousWaf(prev: LivePreviousWaf | null, skipped: SkippedObject[]): PreviousWaf | undefined {
-  if (prev === null) return undefined;
-  const packages: NonNullable<PreviousWaf['packages']> = {};
-  for (const p of prev.packages) {
-    if (p.detection_mode !== 'anomaly') continue;
-    const settings: { sensitivity?: 'high' | 'medium' | 'low' | 'off'; action_mode?: 'simulate' | 'block' | 'challenge' } = {};
-    if (p.sensitivity !== undefined && p.sensitivity !== 'high') settings.sensitivity = p.sensitivity;
-    if (p.action_mode !== undefined && p.action_mode !== 'challenge') settings.action_mode = p.action_mode;
-    if (Object.keys(settings).length === 0) continue;
-    const alias = Object.entries(PreviousWafPackageAliases).find(([, id]) => id === p.id)?.[0];
-    if (alias === undefined && !Hex32.test(p.id)) skipped.push({ kind: 'waf_package', id: p.id, reason: 'its id is not a 32-character hexadecimal id' });
-    else packages[alias ?? p.id] = settings;
-  }
-  const groups: Record<string, 'on' | 'off'> = {};
-  for (const g of prev.groups) {
-    if (g.mode !== 'off') continue;
-    if (Hex32.test(g.id)) groups[g.id] = 'off';
-    else skipped.push({ kind: 'waf_group', id: g.id, reason: 'its id is not a 32-character hexadecimal id' });
-  }
-  const rules: Record<string, string> = {};
-  for (const r of prev.rules) {
-    const fallback = r.allowed_modes.includes('default') ? 'default' : 'on';
-    if (r.mode === fallback) continue;
-    if (/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(r.id)) rules[r.id] = r.mode;
-    else skipped.push({ kind: 'waf_rule', id: r.id, reason: 'its id cannot be written as a previous_waf.rules key' });
-  }
-  const out: PreviousWaf = {};
-  if (Object.keys(packages).length > 0) out.packages = sortKeys(packages);
-  if (Object.keys(groups).length > 0) out.groups = sortKeys(groups);
-  if (Object.keys(rules).length > 0) out.rules = sortKeys(rules) as PreviousWaf['rules'];
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-/**
- * `waf_migration` from the zone's state: `none` while only the previous WAF runs (and the zone
- * has one), `validation` while both run; left out once migrated, as the schema asks.
- */
-export function exportWafMigration(live: LiveZone, hasManagedRules: boolean): 'none' | 'validation' | undefined {
-  const state = live.migration?.waf_state;
-  if (state === 'previous_only') return live.previousWaf !== null ? 'none' : undefined;
-  if (state === 'both') return hasManagedRules ? 'validation' : undefined;
-  return undefined;
 }

@@ -7,17 +7,17 @@
  * are listed and kept in place unless `--prune`. The writes (`custom-writes.ts`) are chosen last.
  * Without a `custom_rules` section the phase is left alone.
  */
-import type { DesiredCustomRule, DesiredZone } from '../manifest/index.js';
-import type { Canonicalizer } from './canonical.js';
-import { changedAttributes, noOpChange, type Change } from './change.js';
-import { customTarget, type TargetItem } from './custom-order.js';
-import { customSafetyFindings } from './custom-safety.js';
-import { chooseCustomWrites } from './custom-writes.js';
-import { describeCustomRule, desiredCustomAttributes, isUnmanagedCustomRule, liveCustomAttributes } from './custom-attributes.js';
-import { finding, type Finding } from './finding.js';
-import type { LiveCustomRule, LiveZone } from './live.js';
-import type { UnmanagedObject } from './plan.js';
-import type { CustomRulesWrite } from './write.js';
+import type { DesiredCustomRule, DesiredZone } from '../../manifest/index.js';
+import type { Canonicalizer } from '../canonical.js';
+import { changedAttributes, noOpChange, type Change } from '../change.js';
+import { customTarget, type TargetItem } from './order.js';
+import { customSafetyFindings } from './safety.js';
+import { chooseCustomWrites } from './writes.js';
+import { describeCustomRule, desiredCustomAttributes, isUnmanagedCustomRule, liveCustomAttributes } from './attributes.js';
+import { finding, type Finding } from '../finding.js';
+import type { LiveCustomRule, LiveZone } from '../live.js';
+import type { UnmanagedObject } from '../plan.js';
+import type { CustomRulesWrite } from '../write.js';
 
 /** What the custom phase diff found. */
 export interface CustomDiff {

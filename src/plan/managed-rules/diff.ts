@@ -9,13 +9,13 @@
  * matters for skip rules, which only skip what follows them: the migration puts them first.
  * Without a `managed_rules` section the entry point is left alone.
  */
-import type { DesiredManagedOverrides, DesiredManagedRuleset, DesiredZone } from '../manifest/index.js';
-import { liveExpressionText, type Canonicalizer } from './canonical.js';
-import { changedAttributes, noOpChange, type AttributeValue, type Attributes, type Change } from './change.js';
+import type { DesiredManagedOverrides, DesiredManagedRuleset, DesiredZone } from '../../manifest/index.js';
+import { liveExpressionText, type Canonicalizer } from '../canonical.js';
+import { changedAttributes, noOpChange, type AttributeValue, type Attributes, type Change } from '../change.js';
 import { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './entrypoint-rules.js';
-import { isExecuteRule, type EntrypointRule, type ExecuteEntrypointRule, type LiveZone, type ManagedOverrides } from './live.js';
-import type { UnmanagedObject } from './plan.js';
-import { finding, type Finding } from './finding.js';
+import { isExecuteRule, type EntrypointRule, type ExecuteEntrypointRule, type LiveZone, type ManagedOverrides } from '../live.js';
+import type { UnmanagedObject } from '../plan.js';
+import { finding, type Finding } from '../finding.js';
 
 /** What the entry point diff found. */
 export interface ManagedDiff {
