@@ -4,7 +4,7 @@
  * read saved plans.
  */
 export { planPhases, stepChanges, type Phase, type Step } from './phases.js';
-export { batchesOf, executeBatch, type Batch, type CreatedFilters } from './batch.js';
+export { batchesOf, executeBatch, type Batch, type ApplyIds } from './batch.js';
 export { runPlan, type ApplyResult, type ApplyFailure, type ChangeOutcome, type ChangeStatus, type RunOptions } from './run.js';
 export type { ApplyEvent, ApplyListener } from './events.js';
 export { acquireZoneLock, lockDir, lockKey, LockedError, type LockOptions, type ZoneLock } from './lock.js';

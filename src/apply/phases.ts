@@ -1,17 +1,16 @@
 /**
- * A plan's writes grouped into the phases of `plan/order.ts`, each write tied to the change it
- * carries out, so the executor can report per change what was applied. The entry point PUT is one
- * step that carries every managed-ruleset and migration change; the custom phase is one PUT step, or
- * one step per single-rule call.
+ * A plan's writes grouped into the apply phases of the registration list (`plan/kinds.ts`), each
+ * write tied to the change it carries out, so the executor can report per change what was applied.
+ * A phase write (an entry point PUT, or its single-rule calls) carries the changes of the kinds
+ * placed in its phase: the PUT is one step that carries them all, single-rule calls one step each.
  */
-import { PhaseNames, phaseOf, type CustomRulesWrite, type EntrypointWrite, type Plan, type PhaseName, type Write } from '../plan/index.js';
+import { PhaseNames, phaseOf, resourceOf, type Change, type Plan, type PhaseName, type PhaseWrite, type Write } from '../plan/index.js';
 
 /** One write of a phase and the index of its change in `plan.changes`. */
 export type Step =
   | { kind: 'write'; write: Write; change: number }
-  | { kind: 'entrypoint'; write: EntrypointWrite; changes: number[] }
-  /** The custom phase: the whole PUT (`op` undefined), or its single-rule call number `op`. */
-  | { kind: 'custom_rules'; write: CustomRulesWrite; op?: number; changes: number[] };
+  /** A phase write: the whole PUT (`op` undefined), or its single-rule call number `op`. */
+  | { kind: 'phase'; write: PhaseWrite; op?: number; changes: number[] };
 
 /** The steps of one phase, in plan order. */
 export interface Phase {
@@ -19,8 +18,26 @@ export interface Phase {
   steps: Step[];
 }
 
+/** Whether a phase write carries a change: a change of a kind placed in its phase, not a no-op. */
+function carries(write: PhaseWrite, c: Change): boolean {
+  if (c.action === 'no-op') return false;
+  const r = resourceOf(c.kind);
+  return r.carried === true && r.kept === write.phase;
+}
+
+/** The steps of a phase write: one PUT carrying every change of its phase, or one step per call. */
+function phaseSteps(plan: Pick<Plan, 'changes'>, write: PhaseWrite): Step[] {
+  const carried = plan.changes.flatMap((c, i) => (carries(write, c) ? [i] : []));
+  if (write.strategy === 'put') return [{ kind: 'phase', write, changes: carried }];
+  return write.ops.map((op, n) => {
+    // A pruned rule has no ref: its delete is found by id.
+    const change = carried.find((i) => (op.op === 'delete' ? plan.changes[i]!.id === op.id : op.ref !== '' && plan.changes[i]!.ref === op.ref));
+    return { kind: 'phase', write, op: n, changes: change !== undefined ? [change] : [] };
+  });
+}
+
 /** The non-empty phases of a plan, in the order they run. */
-export function planPhases(plan: Pick<Plan, 'changes' | 'entrypoint'> & { customRules?: Plan['customRules'] }): Phase[] {
+export function planPhases(plan: Pick<Plan, 'changes' | 'phaseWrites'>): Phase[] {
   const byPhase = new Map<PhaseName, Step[]>();
   const add = (name: PhaseName, step: Step) => {
     const list = byPhase.get(name);
@@ -30,25 +47,8 @@ export function planPhases(plan: Pick<Plan, 'changes' | 'entrypoint'> & { custom
   plan.changes.forEach((c, i) => {
     for (const write of c.writes) add(phaseOf(write), { kind: 'write', write, change: i });
   });
-  if (plan.entrypoint !== null) {
-    const changes = plan.changes.flatMap((c, i) => ((c.kind === 'managed_ruleset' || c.kind === 'waf_migration') && c.action !== 'no-op' ? [i] : []));
-    add('entrypoint', { kind: 'entrypoint', write: plan.entrypoint, changes });
-  }
-  for (const step of customSteps(plan)) add('custom_rules', step);
+  for (const write of plan.phaseWrites) for (const step of phaseSteps(plan, write)) add(write.phase, step);
   return PhaseNames.filter((n) => byPhase.has(n)).map((name) => ({ name, steps: byPhase.get(name)! }));
-}
-
-/** The custom phase's steps: one PUT carrying every custom rule change, or one step per call. */
-function customSteps(plan: Pick<Plan, 'changes'> & { customRules?: Plan['customRules'] }): Step[] {
-  const write = plan.customRules ?? null;
-  if (write === null) return [];
-  const custom = plan.changes.flatMap((c, i) => (c.kind === 'custom_rule' && c.action !== 'no-op' ? [i] : []));
-  if (write.strategy === 'put') return [{ kind: 'custom_rules', write, changes: custom }];
-  return write.ops.map((op, n) => {
-    // A pruned rule has no ref: its delete is found by id.
-    const change = custom.find((i) => (op.op === 'delete' ? plan.changes[i]!.id === op.id : op.ref !== '' && plan.changes[i]!.ref === op.ref));
-    return { kind: 'custom_rules', write, op: n, changes: change !== undefined ? [change] : [] };
-  });
 }
 
 /** The change indexes a step carries out. */

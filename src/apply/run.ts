@@ -6,7 +6,7 @@
  * the answer was lost), and which were not attempted, so the next plan shows only the remainder.
  */
 import { ZonewallError } from '../errors.js';
-import { CallLimits, PhaseNames, type Action, type Plan, type PhaseName, type ResourceKind } from '../plan/index.js';
+import { CallLimits, phaseRank, resourceOf, type Action, type Change, type Plan, type PhaseName, type ResourceKind } from '../plan/index.js';
 import { isUnknownOutcome, type Provider } from '../providers/index.js';
 import { batchesOf, executeBatch, newApplyIds } from './batch.js';
 import type { ApplyListener } from './events.js';
@@ -61,10 +61,17 @@ function failureOf(err: unknown, phase: PhaseName): ApplyFailure {
   };
 }
 
-function statusOf(total: number, done: number, inFailedBatch: boolean, failure: ApplyFailure | undefined, writeless: boolean): ChangeStatus {
-  if (writeless) {
-    // follows-rule deletions take effect with the rule writes: done once every rule phase ran.
-    return failure === undefined || PhaseNames.indexOf(failure.phase) > PhaseNames.indexOf('firewall_rules.delete') ? 'applied' : 'not-applied';
+/** The phase a change without writes of its own takes effect in (its kind's placement). */
+function placedIn(c: Change): number {
+  const r = resourceOf(c.kind);
+  return c.action === 'delete' ? r.deletedRank : r.keptRank;
+}
+
+function statusOf(total: number, done: number, inFailedBatch: boolean, failure: ApplyFailure | undefined, writeless: number | undefined): ChangeStatus {
+  if (writeless !== undefined) {
+    // A change without writes (a filter the service deletes with its rule) takes effect with the
+    // writes before its phase: done once the apply got to that phase.
+    return failure === undefined || phaseRank(failure.phase) >= writeless ? 'applied' : 'not-applied';
   }
   if (done === total) return 'applied';
   if (inFailedBatch) return done > 0 ? 'partial' : failure?.outcome === 'unknown' ? 'unknown' : 'failed';
@@ -76,10 +83,10 @@ function outcomesOf(plan: Plan, done: readonly number[], failed: ReadonlySet<num
   const outcomes: ChangeOutcome[] = [];
   plan.changes.forEach((c, i) => {
     if (c.action === 'no-op') return;
-    // Entry point and custom phase changes are carried by steps, not by writes of their own.
-    const entry = c.kind === 'managed_ruleset' || c.kind === 'waf_migration' || c.kind === 'custom_rule';
-    const total = entry ? 1 : c.writes.length;
-    const status = statusOf(total, done[i]!, failed.has(i), failure, !entry && total === 0);
+    // Changes of kinds carried by a phase write are carried by its steps, not by writes of their own.
+    const carried = resourceOf(c.kind).carried === true;
+    const total = carried ? 1 : c.writes.length;
+    const status = statusOf(total, done[i]!, failed.has(i), failure, !carried && total === 0 ? placedIn(c) : undefined);
     outcomes.push({ kind: c.kind, ref: c.ref, ...(c.id !== undefined ? { id: c.id } : {}), action: c.action, status });
   });
   return outcomes;

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
 import { ZonewallError } from '../errors.js';
 import { writeFileAtomic } from './write-file.js';
-import { fingerprint, type LiveZone, type LiveZoneInfo, type Plan, type PlanJson } from '../plan/index.js';
+import { PlanFormatVersion, fingerprint, type LiveZone, type LiveZoneInfo, type Plan, type PlanJson } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
 
 /** The zone changed since the plan was saved. */
@@ -59,8 +59,9 @@ export function readSavedPlan(file: string): PlanJson | undefined {
   if (!isPlanDocument(value)) return undefined;
   const doc = value as PlanJson;
   const major = String(doc.format_version ?? '').split('.')[0];
-  if (major !== '1') {
-    throw new ZonewallError('ERR_USAGE', `${file} is a plan of format ${String(doc.format_version)}; this zonewall reads format 1.x: plan again with this version`);
+  const reads = PlanFormatVersion.split('.')[0]!;
+  if (major !== reads) {
+    throw new ZonewallError('ERR_USAGE', `${file} is a plan of format ${String(doc.format_version)}; this zonewall reads format ${reads}.x: plan again with this version`);
   }
   const check = validate();
   if (!check(doc)) {

@@ -3,6 +3,7 @@
  * and firewall rules as bulk PUTs, then the custom rules phase (one PUT keeping ids), then the entry point. Used by `export` and by
  * `migrate --from-terraform-state --write`; the file is written first, so a failure says how to finish.
  */
+import { CustomPhase, ManagedPhase } from '../api/index.js';
 import { ZonewallError } from '../errors.js';
 import type { AdoptionWrites } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
@@ -13,8 +14,8 @@ export async function sendAdoption(provider: Provider, zoneId: string, writes: A
   try {
     if (filters.length > 0) await provider.updateFilters(zoneId, filters);
     if (firewallRules.length > 0) await provider.updateFirewallRules(zoneId, firewallRules);
-    if (customRules != null) await provider.putCustomEntrypoint(zoneId, customRules);
-    if (entrypoint !== null) await provider.putEntrypoint(zoneId, entrypoint);
+    if (customRules != null) await provider.putPhase(zoneId, CustomPhase, customRules);
+    if (entrypoint !== null) await provider.putPhase(zoneId, ManagedPhase, entrypoint);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new ZonewallError(err instanceof ZonewallError ? err.code : 'ERR_PROVIDER',

@@ -12,6 +12,7 @@
  * Refusals: validation on a zone whose tier is known and not Enterprise; the final `pending` step
  * without `force` (it cannot be undone); an incompatible zone (with its blockers listed).
  */
+import { ManagedPhase } from '../api/index.js';
 import type { DesiredZone } from '../manifest/index.js';
 import { isExecuteRule, migrationBody } from '../plan/index.js';
 import type { BodySource, EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
@@ -186,7 +187,7 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
     return { zone, before, after: before, check, report, body, bodySource: source, wafMigration: mode, text, diff };
   }
   events.applying?.(input.mode, source);
-  const entrypoint: LiveEntrypoint = await provider.putEntrypoint(zone.id, body, { wafMigration: input.mode });
+  const entrypoint: LiveEntrypoint = await provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, body, { wafMigration: input.mode });
   const status = await provider.migrationStatus(zone.id);
   const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(executeRules(entrypoint.rules)), input.mode);
   return { zone, before, after: status.waf_state, check, report, body, bodySource: source, applied: input.mode, wafMigration: input.mode, text, diff };

@@ -1,18 +1,18 @@
 /**
  * How many API requests applying a plan makes, and how long the service's rate budget makes it
- * take. Batched writes cost ceil(objects / batch size) requests per phase; the previous WAF's
- * PATCH-only APIs and Page Rules cost one request per object; the entry point costs one PUT; the
- * custom phase one request per single-rule call, or one PUT. Reads cost a page per 100 objects of
- * each list. The budget is the service's 1,200 requests per 5 minutes, kept as a sliding window
+ * take. Batched writes cost ceil(objects / batch size) requests per phase; phases of APIs without
+ * a batch form cost one request per object; a phase write costs one PUT, or one request per
+ * single-rule call. Reads cost a page per 100 objects of each list. The budget is the service's 1,200 requests per 5 minutes, kept as a sliding window
  * (`providers/http/rate-limiter.ts`): requests within it go out at once, the next ones wait for the
  * window to pass (1,450 requests ≈ one 300 s wait). A run's estimate adds every zone's reads and
  * writes, since all zones share the account's budget.
  */
-import { PhaseNames, phaseOf, type PhaseName } from './order.js';
 import type { Change } from './change.js';
+import { PhaseNames, PlanKinds, batchGroup, perObject, phaseOf } from './kinds.js';
 import type { LiveSection, LiveZone } from './live.js';
+import type { PhaseName } from './phase.js';
 import type { CallEstimate, PhaseCalls, Plan } from './plan.js';
-import type { CustomRulesWrite, EntrypointWrite } from './write.js';
+import type { PhaseWrite } from './write.js';
 
 /** Batch size and rate budget defaults. */
 export const CallLimits = {
@@ -30,32 +30,35 @@ export interface CallOptions {
   budgetWindowSeconds?: number;
 }
 
-const unbatched = new Set<PhaseName>(['page_rules', 'previous_waf', 'custom_rules', 'entrypoint']);
-
-/** The call estimate of a plan's changes and entry point write. */
-export function estimateCalls(changes: readonly Change[], entrypoint: EntrypointWrite | null, options: CallOptions = {}, customRules: CustomRulesWrite | null = null): CallEstimate {
+/** The call estimate of a plan's changes and phase writes. */
+export function estimateCalls(changes: readonly Change[], phaseWrites: readonly PhaseWrite[], options: CallOptions = {}): CallEstimate {
   const batchSize = options.batchSize ?? CallLimits.batchSize;
   const budget = { requests: options.budgetRequests ?? CallLimits.budgetRequests, windowSeconds: options.budgetWindowSeconds ?? CallLimits.budgetWindowSeconds };
-  const objects = new Map<PhaseName, number>();
-  // Rule deletes that take their filter along go in batches of their own (one option per call).
-  const takingFilter = new Map<PhaseName, number>();
+  // Objects per phase and batch group: writes of different groups never share a request.
+  const objects = new Map<PhaseName, Map<number, number>>();
+  const add = (phase: PhaseName, group: number, n: number) => {
+    let groups = objects.get(phase);
+    if (groups === undefined) objects.set(phase, (groups = new Map()));
+    groups.set(group, (groups.get(group) ?? 0) + n);
+  };
   // forEach: a plan is diffed once, and a for...of over its thousands of changes allocates an
   // iterator result per change until the loop is optimised. No-op changes (most) write nothing.
   changes.forEach((c) => {
     if (c.writes.length === 0) return;
-    for (const w of c.writes) {
-      objects.set(phaseOf(w), (objects.get(phaseOf(w)) ?? 0) + 1);
-      if (w.op === 'firewall_rule.delete' && w.deleteFilterIfUnused === true) takingFilter.set(phaseOf(w), (takingFilter.get(phaseOf(w)) ?? 0) + 1);
-    }
+    for (const w of c.writes) add(phaseOf(w), batchGroup(w), 1);
   });
-  if (entrypoint !== null) objects.set('entrypoint', 1);
-  if (customRules !== null) objects.set('custom_rules', customRules.strategy === 'put' ? 1 : customRules.ops.length);
+  for (const w of phaseWrites) add(w.phase, 0, w.strategy === 'put' ? 1 : w.ops.length);
   const phases: PhaseCalls[] = [];
   for (const phase of PhaseNames) {
-    const n = objects.get(phase) ?? 0;
-    if (n === 0) continue;
-    const apart = takingFilter.get(phase) ?? 0;
-    phases.push({ phase, objects: n, requests: unbatched.has(phase) ? n : Math.ceil(apart / batchSize) + Math.ceil((n - apart) / batchSize) });
+    const groups = objects.get(phase);
+    if (groups === undefined) continue;
+    let n = 0;
+    let requests = 0;
+    for (const count of groups.values()) {
+      n += count;
+      requests += perObject(phase) ? count : Math.ceil(count / batchSize);
+    }
+    if (n > 0) phases.push({ phase, objects: n, requests });
   }
   const requests = phases.reduce((s, p) => s + p.requests, 0);
   return { requests, phases, batchSize, budget, waitSeconds: budgetWaitSeconds(requests, budget) };
@@ -66,31 +69,14 @@ export function budgetWaitSeconds(requests: number, budget: { requests: number; 
   return requests <= budget.requests ? 0 : Math.floor((requests - 1) / budget.requests) * budget.windowSeconds;
 }
 
-/** List pages of `n` objects: at least one request, even for an empty list. */
-const pages = (n: number, perPage: number) => Math.max(1, Math.ceil(n / perPage));
-
 /**
  * Requests of reading one zone as the providers do (`providers/v4/read-zone.ts`): a page per
- * `perPage` objects of each list, one call per single-object section read. A previous WAF read
- * that found none cost its refused package list, unless the status said the zone migrated.
+ * `perPage` objects of each list, one call per single-object section read (`PlanKind.readRequests`).
  */
 export function estimateReads(live: LiveZone, perPage: number = CallLimits.batchSize): number {
   const read = (s: LiveSection) => live.sections === undefined || live.sections.includes(s);
-  let n = pages(live.filters.length, perPage) + pages(live.firewallRules.length, perPage);
-  if (read('migration')) n += 1;
-  if (read('entrypoint')) n += 1;
-  if (read('custom_rules')) n += 1;
-  if (read('page_rules')) n += 1;
-  // The proposal is read only when named, and only while the zone has not finished migrating.
-  if (live.sections?.includes('migration_config') === true && live.migration !== null && live.migration.waf_state !== 'new_only') n += 1;
-  const w = live.previousWaf;
-  if (w !== null) {
-    n += pages(w.packages.length, perPage) + pages(w.overrides.length, perPage);
-    for (const p of w.packages) {
-      n += pages(w.groups.filter((g) => g.package_id === p.id).length, perPage);
-      n += pages(w.rules.filter((r) => r.package_id === p.id).length, perPage);
-    }
-  } else if (read('previous_waf') && live.migration?.waf_state !== 'new_only') n += 1;
+  let n = 0;
+  for (const kind of PlanKinds) n += kind.readRequests?.(live, perPage, read) ?? 0;
   return n;
 }
 

@@ -129,3 +129,8 @@ export function sameValue(a: AttributeValue, b: AttributeValue): boolean {
   if (ka.length !== Object.keys(b).length) return false;
   return ka.every((k) => k in b && sameValue(a[k]!, b[k]!));
 }
+
+/** How findings name the object of a change: `custom_rule "block-bots"` (the id when it has no ref). */
+export function changeLabel(c: Change): string {
+  return `${c.kind} "${c.ref !== '' ? c.ref : c.id}"`;
+}

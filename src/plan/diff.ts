@@ -1,28 +1,24 @@
 /**
  * The planner's entry point: desired state × live state → Plan. Pure: values in, a Plan out; no
- * provider, no I/O, no clock (terraform `internal/plans`). The firewall side, the custom rules
- * phase, the managed entry point, the previous WAF and the migration are diffed by their own files;
- * this file assembles the plan, orders it, adds the safety findings and the call estimate.
+ * provider, no I/O, no clock (terraform `internal/plans`). Each kind diffs its own sections
+ * (`PlanKind.diff`, in the order of the registration list); this file assembles the plan, orders
+ * it, adds the tier, quota and safety findings and the call estimate.
  */
 import type { DesiredZone } from '../manifest/index.js';
 import { estimateCalls, estimateReads, type CallOptions } from './calls.js';
 import { createCanonicalizer } from './canonical.js';
 import type { Change } from './change.js';
-import { diffCustom } from './custom-rules/diff.js';
-import { diffFirewall } from './firewall/diff.js';
-import { diffManaged } from './managed-rules/diff.js';
-import { diffMigration } from './migration/diff.js';
-import { diffPageRules } from './page-rules/diff.js';
-import { diffPreviousWaf } from './previous-waf/diff.js';
 import type { Finding } from './finding.js';
 import { fingerprint } from './fingerprint.js';
+import { PhaseNames, PlanKinds } from './kinds.js';
 import type { LiveZone } from './live.js';
 import { orderChanges } from './order.js';
-import { summarize, type Plan, type PlanSettings } from './plan.js';
+import type { PhaseName } from './phase.js';
+import { summarize, type Plan, type PlanSettings, type UnmanagedObject } from './plan.js';
 import { SafetyDefaults, safetyFindings } from './safety.js';
 import { quotaFindings } from './quota.js';
 import { tierFindings } from './tier.js';
-import type { EntrypointWrite } from './write.js';
+import type { PhaseWrite } from './write.js';
 
 /** Options of a plan. */
 export interface PlanOptions extends CallOptions {
@@ -34,16 +30,9 @@ export interface PlanOptions extends CallOptions {
   minObjects?: number;
 }
 
-function entrypointWrite(live: LiveZone, rules: EntrypointWrite['body']['rules'] | null): EntrypointWrite | null {
-  if (rules === null) return null;
-  const current = live.entrypoint;
-  return { body: { name: current?.name ?? 'default', ...(current?.description !== undefined ? { description: current.description } : {}), rules } };
-}
-
 /** Expressions of the manifest already in canonical form for the default phase (not managed rulesets'). */
 function* desiredCanonical(desired: DesiredZone): Generator<string> {
-  for (const f of desired.filters) yield f.expression;
-  for (const r of desired.customRules ?? []) yield r.expression;
+  for (const kind of PlanKinds) if (kind.canonical !== undefined) yield* kind.canonical(desired);
 }
 
 /**
@@ -57,30 +46,32 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     minObjects: options.minObjects ?? SafetyDefaults.minObjects,
     ...(live.sections !== undefined ? { reads: [...live.sections] } : {}),
   };
-  const canon = createCanonicalizer(desiredCanonical(desired));
-  const firewall = diffFirewall(desired, live, canon, settings.prune);
-  const custom = diffCustom(desired, live, canon, settings.prune);
-  const managed = diffManaged(desired, live, canon, settings.prune);
-  const previousWaf = diffPreviousWaf(desired, live);
-  const migration = diffMigration(desired, live);
-  const pageRules = diffPageRules(desired, live, settings.prune);
-  const findings: Finding[] = [...tierFindings(desired, live), ...firewall.findings, ...custom.findings, ...managed.findings, ...previousWaf.findings, ...pageRules.findings, ...migration.findings];
-  // The firewall's list is this plan's own (thousands of changes at the quota): the rest join it.
-  const all: Change[] = firewall.changes;
-  all.push(...custom.changes, ...pageRules.changes, ...previousWaf.changes, ...managed.changes, ...(migration.change ? [migration.change] : []));
-  const changes = orderChanges(all);
-  // A migration step PUTs what `zonewall migrate --mode` PUTs (migration-body.ts), never the plain diff's body.
-  const entrypoint = migration.write !== undefined ? migration.write : entrypointWrite(live, managed.rules);
-  findings.push(...quotaFindings(desired, live, changes, custom.write), ...safetyFindings(changes, settings, { desired, live }));
+  const input = { desired, live, canon: createCanonicalizer(desiredCanonical(desired)), prune: settings.prune };
+  const findings: Finding[] = tierFindings(desired, live);
+  const unmanaged: UnmanagedObject[] = [];
+  const writes = new Map<PhaseName, PhaseWrite>();
+  let all: Change[] | undefined;
+  for (const kind of PlanKinds) {
+    const d = kind.diff(input);
+    // The first kind's list is this plan's own (thousands of changes at the quota): the rest join it.
+    if (all === undefined) all = d.changes;
+    else if (d.changes.length > 0) all.push(...d.changes);
+    if (d.findings.length > 0) findings.push(...d.findings);
+    if (d.unmanaged !== undefined && d.unmanaged.length > 0) unmanaged.push(...d.unmanaged);
+    // A later kind's write of the same phase replaces an earlier one's (`KindDiff.phaseWrite`).
+    if (d.phaseWrite !== undefined) writes.set(d.phaseWrite.phase, d.phaseWrite);
+  }
+  const changes = orderChanges(all ?? []);
+  const phaseWrites = PhaseNames.flatMap((p) => writes.get(p) ?? []);
+  findings.push(...quotaFindings(desired, live, changes, phaseWrites), ...safetyFindings(changes, settings, { desired, live }));
   const plan: Omit<Plan, 'fingerprint'> = {
     zone: { id: live.zone.id, name: live.zone.name, ...(live.zone.plan !== undefined ? { plan: live.zone.plan } : {}) },
     manifest: { file: desired.file, zone: desired.zone },
     changes,
-    entrypoint,
-    customRules: custom.write,
-    unmanaged: [...firewall.unmanaged, ...custom.unmanaged, ...managed.unmanaged, ...pageRules.unmanaged],
+    phaseWrites,
+    unmanaged,
     findings,
-    calls: { ...estimateCalls(changes, entrypoint, options, custom.write), reads: estimateReads(live) },
+    calls: { ...estimateCalls(changes, phaseWrites, options), reads: estimateReads(live) },
     settings,
     summary: summarize(changes),
   };

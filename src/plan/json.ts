@@ -7,31 +7,28 @@
 import type { Action } from './action.js';
 import type { Attributes, ChangeReason, Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
-import type { EntrypointBody, FilterBody, LiveSection, PageRuleBody, PlanTier } from './live.js';
-import type { PhaseName } from './order.js';
+import type { ServedPhase } from '../api/index.js';
+import type { LiveSection, PlanTier } from './live.js';
+import type { PhaseName } from './phase.js';
 import { hasErrors, type Plan, type PlanSummary, type UnmanagedObject } from './plan.js';
-import type { CustomRuleOp, CustomRulesWrite, FirewallRuleWriteBody, Write } from './write.js';
+import type { PhaseBody, PhaseRuleOp, PhaseWrite, Write } from './write.js';
 
-/** The format version written; readers accept any `1.x`. */
-export const PlanFormatVersion = '1.1';
+/**
+ * The format version written; readers accept any `2.x`. 2.0: the writes of whole rules phases are
+ * one list, `phase_writes`, instead of the 1.x fields `entrypoint` and `custom_rules`.
+ */
+export const PlanFormatVersion = '2.0';
 
-/** One write in JSON. */
-export interface WriteJson {
-  op: Write['op'];
-  id?: string;
-  body?: FilterBody | FirewallRuleWriteBody | PageRuleBody | { sensitivity?: string; action_mode?: string };
-  destroy_first?: boolean;
-  delete_filter_if_unused?: boolean;
-  package_id?: string;
-  group_id?: string;
-  rule_id?: string;
-  mode?: string;
-}
+/**
+ * One write in JSON: the write's fields in snake_case (`package_id`, `destroy_first`, …), its
+ * `body` as the API takes it.
+ */
+export type WriteJson = { op: Write['op'] } & Record<string, unknown>;
 
-/** The custom phase's writes in JSON (format 1.1; absent in 1.0 plans, which have none). */
-export type CustomRulesJson =
-  | { strategy: 'rules'; ruleset_id: string; ops: CustomRuleOp[] }
-  | { strategy: 'put'; body: Extract<CustomRulesWrite, { strategy: 'put' }>['body'] };
+/** The write of a whole rules phase in JSON. */
+export type PhaseWriteJson =
+  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'put'; body: PhaseBody; waf_migration?: 'validation' | 'pending' }
+  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'rules'; ruleset_id: string; ops: PhaseRuleOp[] };
 
 /** One change in JSON. */
 export interface ChangeJson {
@@ -55,8 +52,7 @@ export interface ZonePlanJson {
   settings: { prune: boolean; delete_threshold: number; min_objects: number; reads?: LiveSection[] };
   summary: PlanSummary;
   changes: ChangeJson[];
-  entrypoint: { body: EntrypointBody; waf_migration?: 'validation' | 'pending' } | null;
-  custom_rules?: CustomRulesJson | null;
+  phase_writes: PhaseWriteJson[];
   unmanaged: UnmanagedObject[];
   findings: Finding[];
   calls: {
@@ -90,43 +86,22 @@ export interface PlanJson {
   summary: PlanSummary;
 }
 
-function writeToJson(w: Write): WriteJson {
-  switch (w.op) {
-    case 'filter.create': case 'firewall_rule.create': return { op: w.op, body: w.body };
-    case 'filter.update': case 'firewall_rule.update': return { op: w.op, id: w.id, body: w.body };
-    case 'filter.delete': return { op: w.op, id: w.id };
-    case 'firewall_rule.delete': return { op: w.op, id: w.id, ...(w.destroyFirst === true ? { destroy_first: true } : {}), ...(w.deleteFilterIfUnused === true ? { delete_filter_if_unused: true } : {}) };
-    case 'waf_package.patch': return { op: w.op, package_id: w.packageId, body: w.body };
-    case 'waf_group.patch': return { op: w.op, package_id: w.packageId, group_id: w.groupId, mode: w.mode };
-    case 'waf_rule.patch': return { op: w.op, package_id: w.packageId, rule_id: w.ruleId, mode: w.mode };
-    case 'page_rule.create': return { op: w.op, body: w.body };
-    case 'page_rule.update': return { op: w.op, id: w.id, body: w.body };
-    case 'page_rule.delete': return { op: w.op, id: w.id };
-  }
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** A write's fields renamed one by one (its body, in the API's shape already, as it is). */
+function renamed<T>(w: object, name: (k: string) => string): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(w)) out[k === 'body' ? k : name(k)] = v;
+  return out as T;
 }
 
-function need<T>(v: T | undefined, what: string, op: string): T {
-  if (v === undefined) throw new TypeError(`write ${op} has no ${what}`);
-  return v;
+function writeToJson(w: Write): WriteJson {
+  return renamed<WriteJson>(w, snake);
 }
 
 function writeFromJson(w: WriteJson): Write {
-  const id = () => need(w.id, 'id', w.op);
-  const body = () => need(w.body, 'body', w.op);
-  switch (w.op) {
-    case 'filter.create': return { op: w.op, body: body() as FilterBody };
-    case 'filter.update': return { op: w.op, id: id(), body: body() as FilterBody };
-    case 'filter.delete': return { op: w.op, id: id() };
-    case 'firewall_rule.create': return { op: w.op, body: body() as FirewallRuleWriteBody };
-    case 'firewall_rule.update': return { op: w.op, id: id(), body: body() as FirewallRuleWriteBody };
-    case 'firewall_rule.delete': return { op: w.op, id: id(), ...(w.destroy_first === true ? { destroyFirst: true } : {}), ...(w.delete_filter_if_unused === true ? { deleteFilterIfUnused: true } : {}) };
-    case 'waf_package.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), body: body() as { sensitivity?: string } };
-    case 'waf_group.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), groupId: need(w.group_id, 'group_id', w.op), mode: need(w.mode, 'mode', w.op) as 'on' | 'off' };
-    case 'waf_rule.patch': return { op: w.op, packageId: need(w.package_id, 'package_id', w.op), ruleId: need(w.rule_id, 'rule_id', w.op), mode: need(w.mode, 'mode', w.op) };
-    case 'page_rule.create': return { op: w.op, body: body() as PageRuleBody };
-    case 'page_rule.update': return { op: w.op, id: id(), body: body() as PageRuleBody };
-    case 'page_rule.delete': return { op: w.op, id: id() };
-  }
+  return renamed<Write>(w, camel);
 }
 
 function changeToJson(c: Change): ChangeJson {
@@ -145,19 +120,20 @@ function changeFromJson(c: ChangeJson): Change {
   };
 }
 
-function customToJson(w: CustomRulesWrite | null): CustomRulesJson | null {
-  if (w === null) return null;
-  return w.strategy === 'put' ? { strategy: 'put', body: w.body } : { strategy: 'rules', ruleset_id: w.rulesetId, ops: w.ops };
+function phaseWriteToJson(w: PhaseWrite): PhaseWriteJson {
+  const head = { phase: w.phase, ruleset: w.ruleset };
+  if (w.strategy === 'rules') return { ...head, strategy: 'rules', ruleset_id: w.rulesetId, ops: w.ops };
+  return { ...head, strategy: 'put', body: w.body, ...(w.wafMigration !== undefined ? { waf_migration: w.wafMigration } : {}) };
 }
 
-function customFromJson(w: CustomRulesJson | null): CustomRulesWrite | null {
-  if (w === null) return null;
-  return w.strategy === 'put' ? { strategy: 'put', body: w.body } : { strategy: 'rules', rulesetId: w.ruleset_id, ops: w.ops };
+function phaseWriteFromJson(w: PhaseWriteJson): PhaseWrite {
+  const head = { phase: w.phase, ruleset: w.ruleset };
+  if (w.strategy === 'rules') return { ...head, strategy: 'rules', rulesetId: w.ruleset_id, ops: w.ops };
+  return { ...head, strategy: 'put', body: w.body, ...(w.waf_migration !== undefined ? { wafMigration: w.waf_migration } : {}) };
 }
 
 /** The JSON form of one zone's plan. */
 export function planToJson(plan: Plan): ZonePlanJson {
-  const e = plan.entrypoint;
   return {
     zone: plan.zone,
     manifest: plan.manifest,
@@ -165,8 +141,7 @@ export function planToJson(plan: Plan): ZonePlanJson {
     settings: { prune: plan.settings.prune, delete_threshold: plan.settings.deleteThreshold, min_objects: plan.settings.minObjects, ...(plan.settings.reads !== undefined ? { reads: plan.settings.reads } : {}) },
     summary: plan.summary,
     changes: plan.changes.map(changeToJson),
-    entrypoint: e === null ? null : { body: e.body, ...(e.wafMigration !== undefined ? { waf_migration: e.wafMigration } : {}) },
-    custom_rules: customToJson(plan.customRules),
+    phase_writes: plan.phaseWrites.map(phaseWriteToJson),
     unmanaged: plan.unmanaged,
     findings: plan.findings,
     calls: {
@@ -184,13 +159,11 @@ export function planToJson(plan: Plan): ZonePlanJson {
 
 /** A Plan back from its JSON form (the document must already be schema-valid). */
 export function planFromJson(json: ZonePlanJson): Plan {
-  const e = json.entrypoint;
   return {
     zone: json.zone,
     manifest: json.manifest,
     changes: json.changes.map(changeFromJson),
-    entrypoint: e === null ? null : { body: e.body, ...(e.waf_migration !== undefined ? { wafMigration: e.waf_migration } : {}) },
-    customRules: customFromJson(json.custom_rules ?? null),
+    phaseWrites: json.phase_writes.map(phaseWriteFromJson),
     unmanaged: json.unmanaged,
     findings: json.findings,
     calls: {

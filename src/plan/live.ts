@@ -181,6 +181,21 @@ export interface CustomRuleBody {
   action_parameters?: CustomRuleParameters;
 }
 
+/**
+ * A phase entry point ruleset as every Rulesets API write answers it: what the writes of any rules
+ * phase need from the answer (its id, version, and each rule's id and ref).
+ */
+export interface LiveRuleset<R extends { id?: string; ref?: string } = { id?: string; ref?: string }> {
+  id: string;
+  name: string;
+  description?: string;
+  kind: string;
+  phase: string;
+  version: string;
+  last_updated?: string;
+  rules: R[];
+}
+
 /** Where a single-rule POST or PATCH puts the rule (exactly one key; 1-based `index`). */
 export type CustomRulePosition = { before: string } | { after: string } | { index: number };
 

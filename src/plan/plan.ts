@@ -6,8 +6,8 @@
 import type { Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
 import type { LiveSection, PlanTier } from './live.js';
-import type { PhaseName } from './order.js';
-import type { CustomRulesWrite, EntrypointWrite } from './write.js';
+import type { PhaseName } from './phase.js';
+import type { PhaseWrite } from './write.js';
 
 /** A live object without a known ref: listed, left alone, deleted only with `--prune`. */
 export interface UnmanagedObject {
@@ -66,10 +66,11 @@ export interface Plan {
   manifest: { file: string; zone: string };
   /** Every change, no-ops included, in apply order. */
   changes: Change[];
-  /** The entry point PUT, when anything of it changes (one request for all its rules). */
-  entrypoint: EntrypointWrite | null;
-  /** The writes of the `http_request_firewall_custom` phase, when any of its rules changes. */
-  customRules: CustomRulesWrite | null;
+  /**
+   * The writes of whole rules phases (an entry point PUT, or its single-rule calls), in apply order:
+   * one per phase with any change; they carry the changes of their phase's kinds.
+   */
+  phaseWrites: PhaseWrite[];
   unmanaged: UnmanagedObject[];
   findings: Finding[];
   calls: CallEstimate;
@@ -95,6 +96,11 @@ export function summarize(changes: readonly Change[]): PlanSummary {
     }
   }
   return summary;
+}
+
+/** The write of one rules phase of a plan, if the plan writes it. */
+export function phaseWriteOf(plan: Pick<Plan, 'phaseWrites'>, phase: PhaseName): PhaseWrite | null {
+  return plan.phaseWrites.find((w) => w.phase === phase) ?? null;
 }
 
 /** True when applying the plan would change anything. */

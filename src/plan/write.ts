@@ -4,7 +4,9 @@
  * by the same plan names it by `ref`, because the filter's id is only known once it exists; apply
  * resolves the ref from the create call's answer.
  */
-import type { CustomRuleBody, FilterBody, FirewallRuleBody, EntrypointBody, PageRuleBody } from './live.js';
+import type { ServedPhase } from '../api/index.js';
+import type { FilterBody, FirewallRuleBody, PageRuleBody } from './live.js';
+import type { PhaseName } from './phase.js';
 
 /** How a rule write names its filter: by id when it exists, by ref when this plan creates it. */
 export type FilterPointer = { id: string } | { ref: string };
@@ -31,33 +33,46 @@ export type Write =
   | { op: 'page_rule.update'; id: string; body: PageRuleBody }
   | { op: 'page_rule.delete'; id: string };
 
-/** The one PUT of the `http_request_firewall_managed` entry point a plan may make. */
-export interface EntrypointWrite {
-  body: EntrypointBody;
-  /** Set when the PUT also moves the zone's WAF migration on. */
-  wafMigration?: 'validation' | 'pending';
-}
-
-/** How a custom rule write names another rule: by id, or by ref when the same apply creates it. */
+/** How a single-rule write names another rule: by id, or by ref when the same apply creates it. */
 export type RulePointer = { id: string } | { ref: string };
 
 /** Where a single-rule write puts its rule: first in the list, or right after another rule. */
 export type PlannedPosition = { first: true } | { after: RulePointer };
 
+/** A rule of a rules phase as a write sends it (server-filled fields left out; `id` keeps a rule in a PUT). */
+export interface PhaseRuleBody {
+  id?: string;
+  ref?: string;
+  action: string;
+  expression: string;
+  description?: string;
+  enabled: boolean;
+  logging?: { enabled: boolean };
+  action_parameters?: object;
+}
+
+/** The body of a PUT of a phase entry point: its whole rule list. */
+export interface PhaseBody<R extends PhaseRuleBody = PhaseRuleBody> {
+  name?: string;
+  description?: string;
+  rules: R[];
+}
+
 /**
- * One single-rule call of the custom phase: POST (create), PATCH (update: a complete body, a
+ * One single-rule call of a rules phase: POST (create), PATCH (update: a complete body, a
  * position, or both; a position alone is a pure move) or DELETE.
  */
-export type CustomRuleOp =
-  | { op: 'create'; ref: string; body: CustomRuleBody; position?: PlannedPosition }
-  | { op: 'update'; ref: string; id: string; body?: CustomRuleBody; position?: PlannedPosition }
+export type PhaseRuleOp<R extends PhaseRuleBody = PhaseRuleBody> =
+  | { op: 'create'; ref: string; body: R; position?: PlannedPosition }
+  | { op: 'update'; ref: string; id: string; body?: R; position?: PlannedPosition }
   | { op: 'delete'; ref: string; id: string };
 
 /**
- * The writes of the `http_request_firewall_custom` phase: either single-rule calls on the existing
- * entry point (`rules`, one request each, in order), or one PUT of the whole entry point that sends
- * every kept rule with its id (`put`; it also creates the entry point when the zone has none).
+ * The write of one rules phase (a Rulesets API entry point) as a whole: either single-rule calls on
+ * the existing entry point (`rules`, one request each, in order), or one PUT of the whole entry
+ * point that sends every kept rule with its id (`put`; it also creates the entry point when the
+ * zone has none). `phase` is the apply phase it runs in, `ruleset` the Rulesets API phase.
  */
-export type CustomRulesWrite =
-  | { strategy: 'rules'; rulesetId: string; ops: CustomRuleOp[] }
-  | { strategy: 'put'; body: { description?: string; rules: CustomRuleBody[] } };
+export type PhaseWrite<R extends PhaseRuleBody = PhaseRuleBody> =
+  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'put'; body: PhaseBody<R>; wafMigration?: 'validation' | 'pending' }
+  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'rules'; rulesetId: string; ops: PhaseRuleOp<R>[] };

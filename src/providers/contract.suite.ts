@@ -7,7 +7,8 @@
  * of its own and is only loaded by vitest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FilterBody, FirewallRuleBody, LiveZone, LiveZoneInfo, PlanTier } from '../plan/index.js';
+import { ManagedPhase } from '../api/index.js';
+import type { FilterBody, FirewallRuleBody, LiveEntrypoint, LiveZone, LiveZoneInfo, PlanTier } from '../plan/index.js';
 import { customPhaseContract } from './contract-custom.suite.js';
 import type { Provider } from './provider.js';
 import { V4Codes, V4Limits } from './v4/constants.js';
@@ -186,7 +187,7 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
 
     it('puts the managed entry point and reads it back', async () => {
       const body = { rules: [{ action: 'execute' as const, expression: 'true', ref: 'managed', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } }] };
-      const put = await h.provider.putEntrypoint(zone.id, body);
+      const put = await h.provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, body);
       expect(put.rules.map((r) => r.ref)).toEqual(['managed']);
       const live = await h.provider.readZone(zone.id);
       expect(live.entrypoint?.rules.map((r) => [r.ref, r.action === 'execute' ? r.action_parameters.id : r.action])).toEqual([['managed', 'efb7b8c949ac4650a09736fc376e9aee']]);
@@ -198,9 +199,9 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
       const config = await h.provider.migrationConfig(zone.id);
       expect(config.rules.length).toBeGreaterThan(0);
       expect((await h.provider.migrationStatus(zone.id)).waf_state).toBe('previous_only');
-      await h.provider.putEntrypoint(zone.id, config, { wafMigration: 'validation' });
+      await h.provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, config, { wafMigration: 'validation' });
       expect((await h.provider.migrationStatus(zone.id)).waf_state).toBe('both');
-      await h.provider.putEntrypoint(zone.id, config, { wafMigration: 'pending' });
+      await h.provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, config, { wafMigration: 'pending' });
       expect((await h.provider.migrationStatus(zone.id)).waf_state).toBe('new_only');
       const live = await h.provider.readZone(zone.id);
       expect(live.previousWaf).toBeNull();

@@ -3,22 +3,23 @@
  * embedded engine in-process (`engine/`) and the v4 HTTP API (`http/`). Both speak the v4 JSON
  * shapes of `plan/live.ts`; every implementation runs `contract.suite.ts`.
  */
+import type { ServedPhase } from '../api/index.js';
 import type {
-  CustomRuleBody,
   CustomRulePosition,
   EntrypointBody,
-  LiveCustomEntrypoint,
   FilterBody,
   FirewallRuleBody,
-  LiveEntrypoint,
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
   LivePageRule,
+  LiveRuleset,
   LiveSection,
   LiveZone,
   LiveZoneInfo,
   PageRuleBody,
+  PhaseBody,
+  PhaseRuleBody,
   PlanTier,
 } from '../plan/index.js';
 
@@ -144,20 +145,18 @@ export interface Provider {
    */
   deleteFirewallRules(zoneId: string, ids: string[], options?: { deleteFilterIfUnused?: boolean }): Promise<void>;
 
-  /** PUT of the `http_request_firewall_managed` entry point, optionally as a migration step. */
-  putEntrypoint(zoneId: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<LiveEntrypoint>;
-
   /**
-   * PUT of the `http_request_firewall_custom` entry point: the whole rule list (rules sent with
-   * their `id` keep it; rules left out are deleted). Creates the entry point when the zone has none.
+   * PUT of a rules phase entry point (the custom phase, the managed phase, …): the whole rule list
+   * (rules sent with their `id` keep it; rules left out are deleted). Creates the entry point when
+   * the zone has none. `wafMigration`: the managed phase's PUT is also a WAF migration step.
    */
-  putCustomEntrypoint(zoneId: string, body: { description?: string; rules: CustomRuleBody[] }): Promise<LiveCustomEntrypoint>;
-  /** POST of one custom rule into the entry point `rulesetId` (appended unless `position` says). */
-  createCustomRule(zoneId: string, rulesetId: string, body: CustomRuleBody, position?: CustomRulePosition): Promise<LiveCustomEntrypoint>;
-  /** PATCH of one custom rule: the complete new rule, a position, or both (a position alone moves it). */
-  updateCustomRule(zoneId: string, rulesetId: string, ruleId: string, change: { body?: CustomRuleBody; position?: CustomRulePosition }): Promise<LiveCustomEntrypoint>;
-  /** DELETE of one custom rule. */
-  deleteCustomRule(zoneId: string, rulesetId: string, ruleId: string): Promise<LiveCustomEntrypoint>;
+  putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<R>;
+  /** POST of one rule into the entry point `rulesetId` of `phase` (appended unless `position` says). */
+  createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: CustomRulePosition): Promise<R>;
+  /** PATCH of one rule: the complete new rule, a position, or both (a position alone moves it). */
+  updatePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: CustomRulePosition }): Promise<R>;
+  /** DELETE of one rule. */
+  deletePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, ruleId: string): Promise<R>;
 
   /** Page Rules: one call per rule (the API has no batch form). */
   createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule>;

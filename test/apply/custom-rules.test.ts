@@ -5,9 +5,10 @@
  * and reports one outcome per change. A refused call stops the apply and says what was applied.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CustomPhase } from '../../src/api/index.js';
 import { runPlan } from '../../src/apply/index.js';
 import { hasChanges } from '../../src/plan/index.js';
-import { dCustom, desired } from '../plan/fixtures.js';
+import { customWriteOf, dCustom, desired } from '../plan/fixtures.js';
 import { engineFixture, type EngineFixture } from './engine-fixture.js';
 
 let fx: EngineFixture;
@@ -24,7 +25,7 @@ describe('apply of custom rules', () => {
     expect([first.ok, first.requests]).toEqual([true, 1]);
     const ids = new Map(await live());
     const plan = await fx.plan(zoneOf(['x', 'y', 'a', 'c', 'd']));
-    expect(plan.customRules?.strategy).toBe('rules');
+    expect(customWriteOf(plan)?.strategy).toBe('rules');
     const result = await runPlan(plan, fx.provider);
     expect(result.ok).toBe(true);
     expect(result.requests).toBe(3);
@@ -39,7 +40,7 @@ describe('apply of custom rules', () => {
     await runPlan(await fx.plan(zoneOf(['a', 'b', 'c', 'd', 'e'])), fx.provider);
     const ids = new Map(await live());
     const plan = await fx.plan(zoneOf(['e', 'd', 'c', 'b', 'a', 'f']));
-    expect(plan.customRules?.strategy).toBe('put');
+    expect(customWriteOf(plan)?.strategy).toBe('put');
     const result = await runPlan(plan, fx.provider);
     expect([result.ok, result.requests]).toEqual([true, 1]);
     expect((await live()).filter(([ref]) => ref !== 'f').every(([ref, id]) => ids.get(ref) === id)).toBe(true);
@@ -51,7 +52,7 @@ describe('apply of custom rules', () => {
     const plan = await fx.plan(zoneOf(['a', 'b', 'c']));
     // The rule is removed behind the plan's back, so the position `after: b` names a rule that is gone.
     const entry = (await fx.provider.readZone(fx.zoneId)).customEntrypoint!;
-    await fx.provider.deleteCustomRule(fx.zoneId, entry.id, entry.rules[1]!.id);
+    await fx.provider.deletePhaseRule(fx.zoneId, CustomPhase, entry.id, entry.rules[1]!.id);
     const result = await runPlan(plan, fx.provider);
     expect(result.ok).toBe(false);
     expect(result.outcomes.map((o) => [o.ref, o.status])).toEqual([['c', 'failed']]);

@@ -19,7 +19,7 @@ describe('phases and batches', () => {
       'filters.update 1', 'filters.create 1', 'firewall_rules.update 1', 'firewall_rules.create 1', 'previous_waf 1', 'entrypoint 1', 'firewall_rules.delete 1', 'filters.delete 1',
     ]);
     const entry = phases.find((p) => p.name === 'entrypoint')!.steps[0]!;
-    expect(entry.kind === 'entrypoint' && entry.changes.map((i) => plan.changes[i]!.ref)).toEqual(['managed']);
+    expect(entry.kind === 'phase' && entry.changes.map((i) => plan.changes[i]!.ref)).toEqual(['managed']);
   });
 
   it('cuts batched phases by the batch size and PATCH phases into one step each', () => {

@@ -30,10 +30,12 @@ describe('saved plans', () => {
 
   it('refuses another major format version and invalid documents', () => {
     const doc = planDocument([plan], []);
-    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ ...doc, format_version: '2.0' }));
-    expect(() => readSavedPlan(join(dir, 'v2.json'))).toThrow(/format 2\.0; this zonewall reads format 1\.x/);
-    writeFileSync(join(dir, 'v1.7.json'), JSON.stringify({ ...doc, format_version: '1.7', future_field: true }));
-    expect(readSavedPlan(join(dir, 'v1.7.json'))).toBeDefined();
+    writeFileSync(join(dir, 'v1.json'), JSON.stringify({ ...doc, format_version: '1.1' }));
+    expect(() => readSavedPlan(join(dir, 'v1.json'))).toThrow(/format 1\.1; this zonewall reads format 2\.x/);
+    writeFileSync(join(dir, 'v3.json'), JSON.stringify({ ...doc, format_version: '3.0' }));
+    expect(() => readSavedPlan(join(dir, 'v3.json'))).toThrow(/format 3\.0; this zonewall reads format 2\.x/);
+    writeFileSync(join(dir, 'v2.7.json'), JSON.stringify({ ...doc, format_version: '2.7', future_field: true }));
+    expect(readSavedPlan(join(dir, 'v2.7.json'))).toBeDefined();
     const broken = { ...doc, zones: [{ ...doc.zones[0]!, fingerprint: 'md5:x' }] };
     writeFileSync(join(dir, 'broken.json'), JSON.stringify(broken));
     expect(() => readSavedPlan(join(dir, 'broken.json'))).toThrow(/not a valid zonewall plan \(\/zones\/0\/fingerprint/);

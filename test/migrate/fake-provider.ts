@@ -61,7 +61,8 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
     },
     async migrationConfig() { calls.push({ op: 'config' }); return structuredClone(start.proposal); },
     async migrationStatus() { return status(); },
-    async putEntrypoint(_zoneId, body, options) {
+    async putPhase<R>(_zoneId: string, phase: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<R> {
+      if (phase !== 'http_request_firewall_managed') throw new Error(`fake provider: no ${phase} phase`);
       calls.push({ op: 'put', body: structuredClone(body), mode: options?.wafMigration });
       if (options?.wafMigration === 'validation') {
         if (start.zone.plan !== 'enterprise') throw new Error('validation is Enterprise only');
@@ -70,13 +71,13 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
         state = 'new_only';
       }
       entrypoint = stored(body, Number(entrypoint?.version ?? 0) + 1);
-      return entrypoint;
+      return entrypoint as R;
     },
     async deleteWafOverride(_zoneId, id) { calls.push({ op: 'delete-override', id }); overrides = overrides.filter((o) => o.id !== id); },
     createFilters: fail, updateFilters: fail, deleteFilters: fail,
     createFirewallRules: fail, updateFirewallRules: fail, deleteFirewallRules: fail,
     patchWafPackage: fail, patchWafGroup: fail, patchWafRule: fail, createPageRule: fail, updatePageRule: fail, deletePageRule: fail,
-    putCustomEntrypoint: fail, createCustomRule: fail, updateCustomRule: fail, deleteCustomRule: fail,
+    createPhaseRule: fail, updatePhaseRule: fail, deletePhaseRule: fail,
     async close() {},
   };
 }

@@ -22,12 +22,12 @@ describe('call estimate', () => {
       kind: 'waf_rule', action: 'update', reason: 'changed', ref: `${i}`, id: `${i}`, before: { mode: 'on' }, after: { mode: 'off' }, changed: ['mode'],
       writes: [{ op: 'waf_rule.patch', packageId: 'p', ruleId: `${i}`, mode: 'off' }],
     }));
-    const calls = estimateCalls(writes, null);
+    const calls = estimateCalls(writes, []);
     expect(calls.requests).toBe(1300);
     // The budget is a sliding window: the 1,201st request waits for the whole window to pass,
     // as the HTTP provider's limiter does (not 100 x 300/1200 = 25 s).
     expect(calls.waitSeconds).toBe(300);
-    expect(estimateCalls(writes, null, { budgetRequests: 2000 }).waitSeconds).toBe(0);
+    expect(estimateCalls(writes, [], { budgetRequests: 2000 }).waitSeconds).toBe(0);
   });
 });
 

@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { diffZone, planDocument, planFromJson, planToJson, renderPlanText, type CustomRulesWrite, type Plan } from '../../src/plan/index.js';
 import { customEntry, dCustom, desired, hex, lCustom, live } from './fixtures.js';
+import { customWriteOf, entrypointOf } from './fixtures.js';
 
 const rules = ['a', 'b', 'c', 'd', 'e'].map((r, i) => lCustom(r, `http.request.uri.path eq "/${r}" and ip.src ne 192.0.2.${i}`));
 const wantedOf = (refs: string[]) => refs.map((r) => dCustom(r, rules.find((l) => l.ref === r)!.expression));
@@ -15,7 +16,7 @@ describe('custom rules plan', () => {
   it('leaves the phase alone without a custom_rules section', () => {
     const p = diffZone(desired(), live({ customEntrypoint: customEntry(rules) }));
     expect(p.changes).toEqual([]);
-    expect(p.customRules).toBeNull();
+    expect(customWriteOf(p)).toBeNull();
     expect(p.unmanaged).toEqual([]);
   });
 
@@ -24,21 +25,21 @@ describe('custom rules plan', () => {
     const liveRules = rules.map((r) => ({ ...r, expression: r.expression.replace(' eq ', ' == ').replace(' and ', '   &&  '), description: undefined }));
     const p = planOf(want, liveRules);
     expect(active(p)).toEqual([]);
-    expect(p.customRules).toBeNull();
+    expect(customWriteOf(p)).toBeNull();
     expect(p.summary.unchanged).toBe(5);
   });
 
   it('creates the entry point with one PUT on a zone without one', () => {
     const p = diffZone(desired({ customRules: [dCustom('x', 'ip.src eq 192.0.2.1'), dCustom('y', 'true', { action: 'managed_challenge' })] }), live({ customEntrypoint: null }));
     expect(active(p).map((c) => [c.ref, c.action])).toEqual([['x', 'create'], ['y', 'create']]);
-    expect(p.customRules).toMatchObject({ strategy: 'put', body: { rules: [{ ref: 'x', action: 'block' }, { ref: 'y', action: 'managed_challenge' }] } });
+    expect(customWriteOf(p)).toMatchObject({ strategy: 'put', body: { rules: [{ ref: 'x', action: 'block' }, { ref: 'y', action: 'managed_challenge' }] } });
     expect(p.calls.phases).toEqual([{ phase: 'custom_rules', objects: 1, requests: 1 }]);
   });
 
   it('moves only the rules that must move, keeps every id, and shows position old -> new', () => {
     const p = planOf(wantedOf(['e', 'a', 'b', 'c', 'd']));
     expect(active(p).map((c) => [c.ref, c.reason, c.before?.position, c.after?.position])).toEqual([['e', 'reordered', 5, 1]]);
-    expect(ops(p.customRules)).toEqual([{ op: 'update', ref: 'e', id: hex('e'), position: { first: true } }]);
+    expect(ops(customWriteOf(p))).toEqual([{ op: 'update', ref: 'e', id: hex('e'), position: { first: true } }]);
     expect(renderPlanText(p)).toContain('position 5 -> 1');
     expect(p.summary).toMatchObject({ add: 0, change: 1, destroy: 0 });
   });
@@ -49,7 +50,7 @@ describe('custom rules plan', () => {
     const p = planOf(want);
     const change = active(p)[0]!;
     expect([change.ref, change.id, change.changed]).toEqual(['b', hex('b'), ['action', 'expression']]);
-    expect(ops(p.customRules)).toEqual([{ op: 'update', ref: 'b', id: hex('b'), body: expect.objectContaining({ ref: 'b', action: 'js_challenge' }) }]);
+    expect(ops(customWriteOf(p))).toEqual([{ op: 'update', ref: 'b', id: hex('b'), body: expect.objectContaining({ ref: 'b', action: 'js_challenge' }) }]);
     expect(renderPlanText(p)).toContain('"/[-b-]{+admin+}"');
   });
 
@@ -57,7 +58,7 @@ describe('custom rules plan', () => {
     const want = [dCustom('new', 'ip.src eq 198.51.100.7'), ...wantedOf(['a', 'c', 'd', 'e'])];
     const p = planOf(want);
     expect(active(p).map((c) => [c.ref, c.action])).toEqual([['new', 'create'], ['b', 'delete']]);
-    expect(ops(p.customRules)).toEqual([
+    expect(ops(customWriteOf(p))).toEqual([
       { op: 'delete', ref: 'b', id: hex('b') },
       { op: 'create', ref: 'new', body: expect.objectContaining({ ref: 'new' }), position: { first: true } },
     ]);
@@ -67,7 +68,7 @@ describe('custom rules plan', () => {
     const p = planOf(wantedOf(['e', 'd', 'c', 'b', 'a']));
     expect(active(p).every((c) => c.reason === 'reordered')).toBe(true);
     expect(active(p)).toHaveLength(4);
-    const w = p.customRules!;
+    const w = customWriteOf(p)!;
     expect(w.strategy).toBe('put');
     if (w.strategy === 'put') expect(w.body.rules.map((r) => [r.ref, r.id])).toEqual(['e', 'd', 'c', 'b', 'a'].map((r) => [r, hex(r)]));
     expect(p.calls.requests).toBe(1);
@@ -79,7 +80,7 @@ describe('custom rules plan', () => {
     const kept = planOf(wantedOf(['b', 'a']), liveRules);
     expect(kept.unmanaged).toEqual([{ kind: 'custom_rule', id: hex('dash'), summary: 'block when ip.src eq 203.0.113.9' }]);
     // The dashboard rule keeps its place between the two matched places.
-    const order = kept.customRules?.strategy === 'rules' ? kept.customRules.ops : [];
+    const order = ops(customWriteOf(kept));
     expect(order.every((o) => o.ref !== '')).toBe(true);
     const pruned = planOf(wantedOf(['a', 'b']), liveRules, true);
     expect(active(pruned).map((c) => [c.ref, c.action, c.reason, c.id])).toEqual([['', 'delete', 'prune', hex('dash')]]);
@@ -149,9 +150,9 @@ describe('custom rules in the JSON plan', () => {
       expect(validate(planDocument([plan], []))).toBe(true);
       expect(validate.errors ?? []).toEqual([]);
       const back = planFromJson(JSON.parse(JSON.stringify(planToJson(plan))));
-      expect(back.customRules).toEqual(plan.customRules);
+      expect(customWriteOf(back)).toEqual(customWriteOf(plan));
       expect(back.changes).toEqual(plan.changes);
     }
-    expect([single.customRules?.strategy, put.customRules?.strategy]).toEqual(['rules', 'put']);
+    expect([customWriteOf(single)?.strategy, customWriteOf(put)?.strategy]).toEqual(['rules', 'put']);
   });
 });

@@ -3,6 +3,7 @@ import { assertApplicable, diffZone, renderPlanMarkdown, renderPlanText, type Pl
 import type { EntrypointRule, LivePreviousWaf } from '../../src/plan/index.js';
 import { validateManifestText } from '../../src/manifest/index.js';
 import { desired, dManaged, hex, live, lManaged, lSkip } from './fixtures.js';
+import { customWriteOf, entrypointOf } from './fixtures.js';
 
 const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
@@ -15,13 +16,13 @@ describe('diffZone: managed entry point', () => {
   it('leaves the entry point alone without a managed_rules section', () => {
     const plan = diffZone(desired(), live({ entrypoint: entrypoint([lManaged('m1', MANAGED, { ref: 'managed' })]) }));
     expect(plan.changes).toEqual([]);
-    expect(plan.entrypoint).toBeNull();
+    expect(entrypointOf(plan)).toBeNull();
   });
 
   it('plans one change per ruleset but one PUT of the whole entry point', () => {
     const plan = diffZone(desired({ managedRules: [dManaged('managed', MANAGED), dManaged('owasp', OWASP)] }), live());
     expect(actions(plan)).toEqual(['create managed_ruleset managed', 'create managed_ruleset owasp']);
-    expect(plan.entrypoint!.body.rules.map((r) => r.ref)).toEqual(['managed', 'owasp']);
+    expect(entrypointOf(plan)!.body.rules.map((r) => r.ref)).toEqual(['managed', 'owasp']);
     expect(plan.calls.phases).toEqual([{ phase: 'entrypoint', objects: 1, requests: 1 }]);
   });
 
@@ -36,8 +37,8 @@ describe('diffZone: managed entry point', () => {
     expect(same.unmanaged).toEqual([{ kind: 'managed_ruleset', id: hex('x1'), summary: `execute ${OWASP}` }]);
     const changed = diffZone(desired({ managedRules: [{ ...want, description: 'core' }] }), live({ entrypoint: entrypoint(liveRules) }));
     expect(actions(changed)).toEqual(['update managed_ruleset managed']);
-    expect(changed.entrypoint!.body.rules.map((r) => r.id)).toEqual([hex('m1'), hex('x1')]);
-    expect(changed.entrypoint!.body.rules[1]).not.toHaveProperty('version');
+    expect(entrypointOf(changed)!.body.rules.map((r) => r.id)).toEqual([hex('m1'), hex('x1')]);
+    expect(entrypointOf(changed)!.body.rules[1]).not.toHaveProperty('version');
   });
 
   it('adopts a live rule running the same ruleset under another ref (e.g. from the migration)', () => {
@@ -71,8 +72,8 @@ describe('diffZone: skip rules in the managed entry point', () => {
   it('keeps the migration\'s skip rule first, unmanaged, when managed_rules changes', () => {
     const want = [dManaged('managed', MANAGED, { overrides: { categories: [], rules: [{ id: 'a'.repeat(32), action: 'log' }] } }), dManaged('owasp', OWASP)];
     const plan = diffZone(desired({ managedRules: want }), live({ entrypoint: migrated() }));
-    expect(plan.entrypoint!.body.rules.map((r) => [r.action, r.id])).toEqual([['skip', hex('s1')], ['execute', hex('m1')], ['execute', hex('o1')]]);
-    expect(plan.entrypoint!.body.rules[0]).toEqual({ id: hex('s1'), ref: hex('s1'), action: 'skip', expression: bypass,
+    expect(entrypointOf(plan)!.body.rules.map((r) => [r.action, r.id])).toEqual([['skip', hex('s1')], ['execute', hex('m1')], ['execute', hex('o1')]]);
+    expect(entrypointOf(plan)!.body.rules[0]).toEqual({ id: hex('s1'), ref: hex('s1'), action: 'skip', expression: bypass,
       description: 'Migrated from firewall rule s1', enabled: true, action_parameters: { ruleset: 'current' }, logging: { enabled: true } });
     expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
     expect(plan.unmanaged).toEqual([{ kind: 'managed_ruleset', id: hex('s1'), summary: `skip the rules after it in the entry point when ${bypass}` }]);
@@ -85,13 +86,13 @@ describe('diffZone: skip rules in the managed entry point', () => {
     const plan = diffZone(desired({ managedRules: [dManaged('owasp', OWASP), dManaged('extra', hex('extra')), dManaged('managed', MANAGED)] }), live({ entrypoint: entrypoint(rules) }));
     expect(actions(plan)).toEqual(['update managed_ruleset owasp', 'create managed_ruleset extra', 'update managed_ruleset managed', 'delete managed_ruleset gone']);
     // Unmanaged s1, s2, x1 keep their places; owasp and managed swap places; extra follows owasp.
-    expect(plan.entrypoint!.body.rules.map((r) => r.ref)).toEqual([hex('s1'), 'owasp', 'extra', hex('s2'), 'managed', hex('x1')]);
+    expect(entrypointOf(plan)!.body.rules.map((r) => r.ref)).toEqual([hex('s1'), 'owasp', 'extra', hex('s2'), 'managed', hex('x1')]);
     expect(plan.unmanaged.map((u) => u.summary)).toEqual([`skip the rules after it in the entry point when ${bypass}`, 'skip ruleset owasp when http.host eq "a.test"', `execute ${hex('other')}`]);
   });
 
   it('puts new rulesets after the zone\'s skip rules when nothing matches yet', () => {
     const plan = diffZone(desired({ managedRules: [dManaged('managed', MANAGED)] }), live({ entrypoint: entrypoint([lSkip('s1', bypass)]) }));
-    expect(plan.entrypoint!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
+    expect(entrypointOf(plan)!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
   });
 
   it('never adopts or deletes a skip rule, whatever its ref; --prune deletes it without a danger finding', () => {
@@ -99,12 +100,12 @@ describe('diffZone: skip rules in the managed entry point', () => {
     const kept = diffZone(desired({ managedRules: [dManaged('managed', MANAGED, { description: 'core' })] }), zone);
     expect(actions(kept)).toEqual(['update managed_ruleset managed']);
     expect(kept.changes.find((c) => c.action !== 'no-op')!.id).toBe(hex('m1'));
-    expect(kept.entrypoint!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
+    expect(entrypointOf(kept)!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
     const pruned = diffZone(desired({ managedRules: [dManaged('managed', MANAGED)] }), zone, { prune: true });
     expect(pruned.changes.find((c) => c.action === 'delete')).toMatchObject({ reason: 'prune', id: hex('s1'),
       before: { action: 'skip', skips: 'the rules after it in the entry point', expression: bypass } });
     expect(pruned.findings).toEqual([]);
-    expect(pruned.entrypoint!.body.rules.map((r) => r.action)).toEqual(['execute']);
+    expect(entrypointOf(pruned)!.body.rules.map((r) => r.action)).toEqual(['execute']);
   });
 
   it('renders skip rules by what they skip, in text and markdown', () => {
@@ -127,9 +128,9 @@ describe('diffZone: WAF migration', () => {
     const skip = { id: '', version: '', ref: '', action: 'skip' as const, expression: 'ip.src in {203.0.113.0/24}', description: 'office', enabled: true, action_parameters: { ruleset: 'current' as const } };
     const proposal = { name: 'default', rules: [skip, { ...lManaged('p1', MANAGED), id: '', ref: '' }] };
     const plan = diffZone(desired({ wafMigration: 'validation', managedRules: [dManaged('managed', MANAGED)] }), live({ migrationConfig: proposal }));
-    expect(plan.entrypoint!.wafMigration).toBe('validation');
+    expect(entrypointOf(plan)!.wafMigration).toBe('validation');
     // Validation bodies omit id, version and ref (seed 002).
-    expect(plan.entrypoint!.body.rules).toEqual([
+    expect(entrypointOf(plan)!.body.rules).toEqual([
       { action: 'skip', expression: 'ip.src in {203.0.113.0/24}', description: 'office', enabled: true, action_parameters: { ruleset: 'current' } },
       { action: 'execute', expression: 'true', description: '', ref: 'managed', enabled: true, action_parameters: { id: MANAGED } },
     ]);
@@ -142,14 +143,14 @@ describe('diffZone: WAF migration', () => {
   it('deploys the proposal as it is when the manifest has no managed_rules, and warns', () => {
     const proposal = { name: 'default', rules: [{ ...lManaged('p1', MANAGED), id: '', ref: '', version: '' }] };
     const plan = diffZone(desired({ wafMigration: 'pending' }), live({ migrationConfig: proposal }));
-    expect(plan.entrypoint!.body.rules).toEqual([{ id: '', ref: '', version: '', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }]);
+    expect(entrypointOf(plan)!.body.rules).toEqual([{ id: '', ref: '', version: '', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }]);
     expect(plan.findings.map((f) => f.code).sort()).toEqual(['flips-waf-migration', 'migration-without-rules']);
   });
 
   it('refuses the step, naming zonewall migrate, when the proposal is missing', () => {
     for (const migrationConfig of [undefined, null]) {
       const plan = diffZone(desired({ wafMigration: 'pending', managedRules: [dManaged('managed', MANAGED)] }), live({ ...(migrationConfig === null ? { migrationConfig } : {}) }));
-      expect(plan.entrypoint?.wafMigration).toBeUndefined();
+      expect(entrypointOf(plan)?.wafMigration).toBeUndefined();
       const error = plan.findings.find((f) => f.code === 'migration-step-unavailable');
       expect(error?.level).toBe('error');
       expect(error?.message).toContain('zonewall migrate zone.yaml --mode pending --force');
@@ -160,7 +161,7 @@ describe('diffZone: WAF migration', () => {
     const rules = [lManaged('m1', MANAGED, { ref: 'managed', last_updated: '2024-01-01T00:00:00Z' })];
     const plan = diffZone(desired({ wafMigration: 'pending' }), live({ entrypoint: entrypoint(rules), migration: {
       migration_state: 'start', old_waf_status: 'enabled', new_waf_status: 'enabled', waf_state: 'both' } }));
-    expect(plan.entrypoint).toEqual({ body: { name: 'default', rules: [{ id: hex('m1'), ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }] }, wafMigration: 'pending' });
+    expect(entrypointOf(plan)).toEqual({ phase: 'entrypoint', ruleset: 'http_request_firewall_managed', strategy: 'put', body: { name: 'default', rules: [{ id: hex('m1'), ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }] }, wafMigration: 'pending' });
     expect(plan.findings.map((f) => f.code)).toEqual(['flips-waf-migration']);
   });
 

@@ -4,6 +4,7 @@ import type { ExportResult } from '../../src/plan/export.js';
 import { diffZone } from '../../src/plan/index.js';
 import type { LiveFilter, LiveFirewallRule, LiveZone } from '../../src/plan/index.js';
 import { validateManifestText } from '../../src/manifest/index.js';
+import { entrypointOf } from './fixtures.js';
 
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 const filter = (n: number, expression: string, extra: Partial<LiveFilter> = {}): LiveFilter => ({ id: hex(n), expression, paused: false, ...extra });
@@ -202,7 +203,7 @@ describe('exportManifest: WAF sections', () => {
     const loaded = validateManifestText(renderManifestYaml(result.document, { schema: 'x.json' }), 'zone.yaml');
     const plan = diffZone(loaded.zone!, adopt(live, result));
     expect(plan.changes.filter((c) => c.action !== 'no-op')).toEqual([]);
-    expect(plan.entrypoint).toBeNull();
+    expect(entrypointOf(plan)).toBeNull();
     expect(plan.unmanaged).toEqual([{ kind: 'managed_ruleset', id: hex(20), summary: 'skip the rules after it in the entry point when ip.src in {192.0.2.0/24}' }]);
   });
 

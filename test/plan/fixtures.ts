@@ -6,7 +6,8 @@ import { canonicalize } from '../../src/expr/index.js';
 import type {
   DesiredCustomRule, DesiredFilter, DesiredFirewallRule, DesiredManagedRuleset, DesiredZone, SourceLocation,
 } from '../../src/manifest/index.js';
-import type { ExecuteEntrypointRule, LiveCustomEntrypoint, LiveCustomRule, LiveFilter, LiveFirewallRule, LiveZone, SkipEntrypointRule } from '../../src/plan/index.js';
+import { phaseWriteOf } from '../../src/plan/index.js';
+import type { CustomRulesWrite, EntrypointWrite, ExecuteEntrypointRule, LiveCustomEntrypoint, LiveCustomRule, LiveFilter, LiveFirewallRule, LiveZone, Plan, SkipEntrypointRule } from '../../src/plan/index.js';
 
 export const loc: SourceLocation = { file: 'zone.yaml', line: 1, column: 1 };
 
@@ -69,4 +70,14 @@ export function lCustom(tag: string, expression: string, more: Partial<LiveCusto
 /** The custom phase entry point holding `rules`. */
 export function customEntry(rules: LiveCustomRule[], version = '1'): LiveCustomEntrypoint {
   return { id: hex('custom-entry'), name: 'default', kind: 'zone', phase: 'http_request_firewall_custom', version, rules };
+}
+
+/** The managed entry point PUT of a plan (its `entrypoint` phase write), or null. */
+export function entrypointOf(plan: Pick<Plan, 'phaseWrites'>): EntrypointWrite | null {
+  return phaseWriteOf(plan, 'entrypoint') as EntrypointWrite | null;
+}
+
+/** The custom phase's write of a plan (its `custom_rules` phase write), or null. */
+export function customWriteOf(plan: Pick<Plan, 'phaseWrites'>): CustomRulesWrite | null {
+  return phaseWriteOf(plan, 'custom_rules') as CustomRulesWrite | null;
 }

@@ -36,7 +36,7 @@ describe('JSON plan', () => {
     const ok = validate(doc);
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
-    expect(doc).toMatchObject({ format_version: '1.1', kind: 'zonewall.plan', summary: plan.summary });
+    expect(doc).toMatchObject({ format_version: '2.0', kind: 'zonewall.plan', summary: plan.summary });
     const back = planFromJson(JSON.parse(JSON.stringify(planToJson(plan))));
     expect(back).toEqual(plan);
   });

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomPhase } from '../../src/api/index.js';
 import { applyZone } from '../../src/apply/index.js';
 import { formatIssue } from '../../src/manifest/index.js';
 import { diffZone } from '../../src/plan/index.js';
@@ -101,7 +102,7 @@ describe('zonewall test over custom rules', () => {
       const { zone } = await provider.resolveZone(desired.zone);
       const entry = (await provider.readZone(zone.id)).customEntrypoint!;
       const admin = entry.rules.find((r) => r.ref === 'block-admin')!;
-      await provider.updateCustomRule(zone.id, entry.id, admin.id, { body: { ref: 'block-admin', action: 'managed_challenge', expression: admin.expression, enabled: true } });
+      await provider.updatePhaseRule(zone.id, CustomPhase, entry.id, admin.id, { body: { ref: 'block-admin', action: 'managed_challenge', expression: admin.expression, enabled: true } });
       const live = await runAgainstZone(provider, desired, cases.slice(0, 1));
       expect(live[0]!.failures).toEqual(['expected action block, got managed_challenge by custom_rules.block-admin']);
     });

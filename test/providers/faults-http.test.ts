@@ -6,6 +6,8 @@
  */
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CustomPhase } from '../../src/api/index.js';
+import type { LiveCustomEntrypoint } from '../../src/plan/index.js';
 import { filterBodies } from '../../src/providers/contract.suite.js';
 import { apiPath, cut, FaultTimeoutMs, openFaultHarness, sleep, type FaultHarness, type Intercepted } from './faults-harness.js';
 
@@ -53,14 +55,14 @@ describe('HTTP faults: cut-off bodies', () => {
 
 describe('HTTP faults: a custom rule create whose answer is cut off', () => {
   it('looks the rule up by ref instead of sending it again, and reports the retry', async () => {
-    const phase = await h.provider.putCustomEntrypoint(h.zone.id, { rules: [{ ref: 'a', action: 'block', expression: 'ip.src eq 192.0.2.1', enabled: true }] });
+    const phase = await h.provider.putPhase<LiveCustomEntrypoint>(h.zone.id, CustomPhase, { rules: [{ ref: 'a', action: 'block', expression: 'ip.src eq 192.0.2.1', enabled: true }] });
     const rulesPath = `/zones/${h.zone.id}/rulesets/${phase.id}/rules`;
     nock(h.origin, { allowUnmocked: true })
       .post(apiPath(rulesPath)).reply(async (req: Intercepted) => {
         const res = await h.engine.dispatch({ method: 'POST', path: rulesPath, body: await req.json() });
         return [res.status, cut(res.body, 60)];
       });
-    const live = await h.provider.createCustomRule(h.zone.id, phase.id, { ref: 'b', action: 'block', expression: 'ip.src eq 192.0.2.2', enabled: true });
+    const live = await h.provider.createPhaseRule<LiveCustomEntrypoint>(h.zone.id, CustomPhase, phase.id, { ref: 'b', action: 'block', expression: 'ip.src eq 192.0.2.2', enabled: true });
     expect(live.rules.map((r) => r.ref)).toEqual(['a', 'b']);
     expect(h.retries.map((r) => [r.method, r.path, r.reason])).toEqual([['POST', rulesPath, 'lost-answer']]);
   });

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { V4Client } from '../../src/providers/v4/client.js';
-import { createCustomRule, deleteCustomRule } from '../../src/providers/v4/custom-rules.js';
+import { createPhaseRule, deletePhaseRule } from '../../src/providers/v4/rules-phase.js';
+
+const phase = 'http_request_firewall_custom';
+type Entry = ReturnType<typeof entry>;
+const createCustomRule = (c: V4Client, z: string, id: string, b: typeof body, p?: { index: number }) => createPhaseRule<Entry>(c, z, phase, id, b, p);
+const deleteCustomRule = (c: V4Client, z: string, id: string, rule: string) => deletePhaseRule<Entry>(c, z, phase, id, rule);
 import { ServiceError } from '../../src/providers/v4/errors.js';
 import { FakeTransport, error, ok } from './fake-transport.js';
 

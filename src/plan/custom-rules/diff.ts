@@ -2,9 +2,9 @@
  * The `http_request_firewall_custom` phase: WAF custom rules, matched by ref so ids never churn.
  * One change per rule for review: create, update (attributes, and `position` when the rule moves),
  * delete, or no-op. A reorder moves as few rules as possible: the rules whose relative order is
- * kept (the longest such run, see `custom-order.ts`) stay and show nothing; only the others show
+ * kept (the longest such run, see `order.ts`) stay and show nothing; only the others show
  * `position 3 -> 1`. Live rules zonewall did not write (no ref, or the API's default ref, the id)
- * are listed and kept in place unless `--prune`. The writes (`custom-writes.ts`) are chosen last.
+ * are listed and kept in place unless `--prune`. The writes (`writes.ts`) are chosen last.
  * Without a `custom_rules` section the phase is left alone.
  */
 import type { DesiredCustomRule, DesiredZone } from '../../manifest/index.js';
@@ -17,7 +17,7 @@ import { describeCustomRule, desiredCustomAttributes, isUnmanagedCustomRule, liv
 import { finding, type Finding } from '../finding.js';
 import type { LiveCustomRule, LiveZone } from '../live.js';
 import type { UnmanagedObject } from '../plan.js';
-import type { CustomRulesWrite } from '../write.js';
+import type { CustomRulesWrite } from './writes.js';
 
 /** What the custom phase diff found. */
 export interface CustomDiff {

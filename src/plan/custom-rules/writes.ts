@@ -13,8 +13,14 @@
 import type { Change } from '../change.js';
 import { desiredCustomBody, keptCustomBody } from './attributes.js';
 import type { TargetItem } from './order.js';
-import type { LiveCustomEntrypoint, LiveCustomRule } from '../live.js';
-import type { CustomRuleOp, CustomRulesWrite, PlannedPosition, RulePointer } from '../write.js';
+import { CustomPhase } from '../../api/index.js';
+import type { CustomRuleBody, LiveCustomEntrypoint, LiveCustomRule } from '../live.js';
+import type { PhaseRuleOp, PhaseWrite, PlannedPosition, RulePointer } from '../write.js';
+
+/** One single-rule call of the custom phase. */
+export type CustomRuleOp = PhaseRuleOp<CustomRuleBody>;
+/** The writes of the custom phase: single-rule calls, or one PUT of the entry point. */
+export type CustomRulesWrite = PhaseWrite<CustomRuleBody>;
 
 /** When the plan writes the custom phase rule by rule. */
 export const CustomWriteLimits = {
@@ -49,12 +55,12 @@ function singleRuleOps(target: readonly TargetItem[], changes: readonly Change[]
 
 function putBody(entry: LiveCustomEntrypoint | null, target: readonly TargetItem[], live: readonly LiveCustomRule[]): CustomRulesWrite {
   const rules = target.map((t) => (t.desired !== undefined ? desiredCustomBody(t.desired, t.live !== undefined ? live[t.live]!.id : undefined) : keptCustomBody(live[t.live!]!)));
-  return { strategy: 'put', body: { ...(entry?.description !== undefined && entry.description !== '' ? { description: entry.description } : {}), rules } };
+  return { phase: 'custom_rules', ruleset: CustomPhase, strategy: 'put', body: { ...(entry?.description !== undefined && entry.description !== '' ? { description: entry.description } : {}), rules } };
 }
 
 /** The writes of a custom phase that differs from its target. */
 export function chooseCustomWrites(entry: LiveCustomEntrypoint | null, target: readonly TargetItem[], changes: readonly Change[], live: readonly LiveCustomRule[]): CustomRulesWrite {
   if (entry === null) return putBody(entry, target, live);
   const ops = singleRuleOps(target, changes, live);
-  return ops.length <= CustomWriteLimits.singleRuleCalls ? { strategy: 'rules', rulesetId: entry.id, ops } : putBody(entry, target, live);
+  return ops.length <= CustomWriteLimits.singleRuleCalls ? { phase: 'custom_rules', ruleset: CustomPhase, strategy: 'rules', rulesetId: entry.id, ops } : putBody(entry, target, live);
 }

@@ -12,7 +12,8 @@ import { noOpChange, type Change } from '../change.js';
 import { finding, type Finding } from '../finding.js';
 import { isExecuteRule, type LiveZone, type WafState } from '../live.js';
 import { migrationBody } from './body.js';
-import type { EntrypointWrite } from '../write.js';
+import { ManagedPhase } from '../../api/index.js';
+import type { EntrypointWrite } from '../managed-rules/writes.js';
 
 const stateOf: Record<DesiredWafMigration, WafState> = { none: 'previous_only', validation: 'both', pending: 'new_only' };
 const rank: Record<WafState, number> = { previous_only: 0, both: 1, new_only: 2 };
@@ -45,7 +46,7 @@ function stepWrite(desired: DesiredZone, live: LiveZone, from: WafState, mode: '
   const note = `the PUT (waf_migration=${mode}) carries ${skips} skip rule(s) and ${executes} managed ruleset deployment(s), from ${from_}; the same body as \`${migrateCommand(desired, mode)}\``;
   const findings = source === 'proposal' ? [finding('migration-without-rules',
     `the manifest has no \`managed_rules\`: the step deploys the service's proposed configuration as it is; \`zonewall migrate ${desired.file} --write\` writes it into the manifest for review`, about)] : [];
-  return { write: { body, wafMigration: mode }, findings, note };
+  return { write: { phase: 'entrypoint', ruleset: ManagedPhase, strategy: 'put', body, wafMigration: mode }, findings, note };
 }
 
 /** The migration change of a zone, if the manifest asks for one. */

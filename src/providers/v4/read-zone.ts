@@ -8,6 +8,7 @@
  */
 import type {
   EntrypointBody,
+  LiveCustomEntrypoint,
   LiveEntrypoint,
   LiveFilter,
   LiveFirewallRule,
@@ -25,9 +26,9 @@ import type {
 } from '../../plan/index.js';
 import { AuthErrorCodes } from '../../api/index.js';
 import type { V4Client } from './client.js';
-import { V4Limits, V4Paths } from './constants.js';
+import { CustomPhase, V4Limits, V4Paths } from './constants.js';
 import { mapLimit } from './concurrency.js';
-import { readCustomEntrypoint } from './custom-rules.js';
+import { readPhase } from './rules-phase.js';
 import { ServiceError } from './errors.js';
 
 /**
@@ -46,7 +47,7 @@ export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: 
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
     wants('entrypoint') ? readEntrypoint(client, id) : null,
-    wants('custom_rules') ? readCustomEntrypoint(client, id) : undefined,
+    wants('custom_rules') ? readPhase<LiveCustomEntrypoint>(client, id, CustomPhase) : undefined,
     wants('previous_waf') && migration?.waf_state !== 'new_only' ? readPreviousWaf(client, id) : null,
     sections?.includes('migration_config') === true && migrating ? readMigrationConfig(client, id) : undefined,
     wants('page_rules') ? readPageRules(client, id) : undefined,

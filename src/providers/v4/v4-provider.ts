@@ -4,31 +4,31 @@
  * differs: how a missing zone is handled (`createZone`), PITR, and closing.
  */
 import type {
-  CustomRuleBody,
   CustomRulePosition,
   EntrypointBody,
-  LiveCustomEntrypoint,
   FilterBody,
   FirewallRuleBody,
-  LiveEntrypoint,
   LiveFilter,
   LiveFirewallRule,
   LiveMigrationStatus,
   LivePageRule,
+  LiveRuleset,
   LiveSection,
   LiveZone,
   LiveZoneInfo,
   PageRuleBody,
+  PhaseBody,
+  PhaseRuleBody,
   PlanTier,
 } from '../../plan/index.js';
-import type { MigrationCheckResult, ZoneExtensionJson, ZoneJson } from '../../api/index.js';
+import type { MigrationCheckResult, ServedPhase, ZoneExtensionJson, ZoneJson } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
 import { readMigrationStatus, readZone } from './read-zone.js';
 import type { Transport } from './transport.js';
-import * as custom from './custom-rules.js';
+import * as phases from './rules-phase.js';
 import * as writes from './writes.js';
 
 /** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
@@ -178,22 +178,17 @@ export abstract class V4Provider implements Provider {
     return writes.deleteFirewallRules(this.client, zoneId, ids, options.deleteFilterIfUnused === true);
   }
 
-  putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<LiveEntrypoint> {
-    const query = options.wafMigration === undefined ? undefined : { waf_migration: options.wafMigration, phase_two: 1 };
-    return this.client.result<LiveEntrypoint>('PUT', V4Paths.entrypoint(zoneId), { query, body });
+  putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<R> {
+    return phases.putPhase<R>(this.client, zoneId, phase, body, options);
   }
-
-  putCustomEntrypoint(zoneId: string, body: { description?: string; rules: CustomRuleBody[] }): Promise<LiveCustomEntrypoint> {
-    return custom.putCustomEntrypoint(this.client, zoneId, body);
+  createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: CustomRulePosition): Promise<R> {
+    return phases.createPhaseRule<R>(this.client, zoneId, phase, rulesetId, body, position);
   }
-  createCustomRule(zoneId: string, rulesetId: string, body: CustomRuleBody, position?: CustomRulePosition): Promise<LiveCustomEntrypoint> {
-    return custom.createCustomRule(this.client, zoneId, rulesetId, body, position);
+  updatePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, _phase: ServedPhase, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: CustomRulePosition }): Promise<R> {
+    return phases.updatePhaseRule<R>(this.client, zoneId, rulesetId, ruleId, change);
   }
-  updateCustomRule(zoneId: string, rulesetId: string, ruleId: string, change: { body?: CustomRuleBody; position?: CustomRulePosition }): Promise<LiveCustomEntrypoint> {
-    return custom.updateCustomRule(this.client, zoneId, rulesetId, ruleId, change);
-  }
-  deleteCustomRule(zoneId: string, rulesetId: string, ruleId: string): Promise<LiveCustomEntrypoint> {
-    return custom.deleteCustomRule(this.client, zoneId, rulesetId, ruleId);
+  deletePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, ruleId: string): Promise<R> {
+    return phases.deletePhaseRule<R>(this.client, zoneId, phase, rulesetId, ruleId);
   }
 
   createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule> {
