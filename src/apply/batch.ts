@@ -3,12 +3,12 @@
  * objects (one request each; phases without a batch form, and phase writes, are one request per
  * step), and one batch sent through the provider by its kind's executor (`executors.ts`).
  */
-import { batchGroup, perObject, type PhaseName } from '../plan/index.js';
+import { batchGroup, perObject, type PhaseName, type PhaseWrite, type Write } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
 import type { ApplyIds } from './executor.js';
 import { executorOf } from './executors.js';
 import { RuleIds, executePhaseStep } from './phase-writes.js';
-import type { Phase, Step } from './phases.js';
+import { writePhases, type Phase, type Step } from './phases.js';
 
 export type { ApplyIds } from './executor.js';
 
@@ -43,6 +43,14 @@ function byGroup(steps: Step[]): Step[][] {
 /** Fresh id tables for one apply. */
 export function newApplyIds(): ApplyIds {
   return { created: new Map(), rules: new RuleIds() };
+}
+
+/** Sends writes that carry no plan's changes (an export's adoption), phase by phase and batch by batch. */
+export async function sendWrites(provider: Provider, zoneId: string, writes: { writes: readonly Write[]; phaseWrites: readonly PhaseWrite[] }, batchSize: number): Promise<void> {
+  const ids = newApplyIds();
+  for (const phase of writePhases(writes.writes, writes.phaseWrites)) {
+    for (const batch of batchesOf(phase, batchSize)) await executeBatch(provider, zoneId, batch, ids);
+  }
 }
 
 /** Sends one batch; records the ids of what it created. */

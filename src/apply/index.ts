@@ -3,8 +3,8 @@
  * progress events), report what was applied, lock zones, record and restore PITR bookmarks, and
  * read saved plans.
  */
-export { planPhases, stepChanges, type Phase, type Step } from './phases.js';
-export { batchesOf, executeBatch, type Batch, type ApplyIds } from './batch.js';
+export { planPhases, stepChanges, writePhases, type Phase, type Step } from './phases.js';
+export { batchesOf, executeBatch, sendWrites, type Batch, type ApplyIds } from './batch.js';
 export { runPlan, type ApplyResult, type ApplyFailure, type ChangeOutcome, type ChangeStatus, type RunOptions } from './run.js';
 export type { ApplyEvent, ApplyListener } from './events.js';
 export { acquireZoneLock, lockDir, lockKey, LockedError, type LockOptions, type ZoneLock } from './lock.js';

@@ -36,19 +36,37 @@ function phaseSteps(plan: Pick<Plan, 'changes'>, write: PhaseWrite): Step[] {
   });
 }
 
+/** Steps by phase, collected in plan order, then the non-empty phases in the order they run. */
+class PhaseSteps {
+  private readonly byPhase = new Map<PhaseName, Step[]>();
+
+  add(name: PhaseName, step: Step): void {
+    const list = this.byPhase.get(name);
+    if (list === undefined) this.byPhase.set(name, [step]);
+    else list.push(step);
+  }
+
+  phases(): Phase[] {
+    return PhaseNames.filter((n) => this.byPhase.has(n)).map((name) => ({ name, steps: this.byPhase.get(name)! }));
+  }
+}
+
 /** The non-empty phases of a plan, in the order they run. */
 export function planPhases(plan: Pick<Plan, 'changes' | 'phaseWrites'>): Phase[] {
-  const byPhase = new Map<PhaseName, Step[]>();
-  const add = (name: PhaseName, step: Step) => {
-    const list = byPhase.get(name);
-    if (list === undefined) byPhase.set(name, [step]);
-    else list.push(step);
-  };
+  const out = new PhaseSteps();
   plan.changes.forEach((c, i) => {
-    for (const write of c.writes) add(phaseOf(write), { kind: 'write', write, change: i });
+    for (const write of c.writes) out.add(phaseOf(write), { kind: 'write', write, change: i });
   });
-  for (const write of plan.phaseWrites) for (const step of phaseSteps(plan, write)) add(write.phase, step);
-  return PhaseNames.filter((n) => byPhase.has(n)).map((name) => ({ name, steps: byPhase.get(name)! }));
+  for (const write of plan.phaseWrites) for (const step of phaseSteps(plan, write)) out.add(write.phase, step);
+  return out.phases();
+}
+
+/** The phases of writes that carry no change of a plan (an export's adoption writes): change -1. */
+export function writePhases(writes: readonly Write[], phaseWrites: readonly PhaseWrite[]): Phase[] {
+  const out = new PhaseSteps();
+  for (const write of writes) out.add(phaseOf(write), { kind: 'write', write, change: -1 });
+  for (const write of phaseWrites) for (const step of phaseSteps({ changes: [] }, write)) out.add(write.phase, step);
+  return out.phases();
 }
 
 /** The change indexes a step carries out. */

@@ -6,7 +6,8 @@
  * writes are data (the export's `AdoptionWrites`), the CLI sends them. Previous-WAF packages, groups
  * and rules are keyed by their ids already and need nothing.
  */
-import type { AdoptionWrites, EntrypointRule, LiveZone } from '../plan/index.js';
+import { ManagedPhase } from '../api/index.js';
+import type { AdoptionWrites, EntrypointBody, EntrypointRule, LiveZone } from '../plan/index.js';
 import { adoptionFilterBody, adoptionRuleBody, isExecuteRule } from '../plan/index.js';
 import { ManagedRulesetIds } from './constants.js';
 import type { ConvertedManifest } from './terraform-convert.js';
@@ -27,7 +28,7 @@ function kept(rule: EntrypointRule): EntrypointRule {
 }
 
 /** The entry point with each converted item's ref on the live rule executing its ruleset, or null. */
-function adoptEntrypoint(converted: ConvertedManifest, live: LiveZone, adopted: string[]): AdoptionWrites['entrypoint'] {
+function adoptEntrypoint(converted: ConvertedManifest, live: LiveZone, adopted: string[]): EntrypointBody | null {
   const entries = converted.managedRules?.entries ?? [];
   const current = live.entrypoint;
   if (entries.length === 0 || current === null) return null;
@@ -54,22 +55,25 @@ export function terraformAdoption(converted: ConvertedManifest, live: LiveZone):
   const missing: string[] = [];
   const filters = new Map(live.filters.map((f) => [f.id, f]));
   const rules = new Map(live.firewallRules.map((r) => [r.id, r]));
-  const writes: AdoptionWrites = { filters: [], firewallRules: [], entrypoint: null };
+  const writes: AdoptionWrites = { writes: [], phaseWrites: [] };
   for (const f of converted.filters) {
     const found = f.id === undefined ? undefined : filters.get(f.id);
     if (found === undefined) { missing.push(f.address); continue; }
     // A simplified-flow filter cannot be PUT; the planner matches it through its rule.
     if (found.locked === true || found.ref === f.key) continue;
-    writes.filters.push(adoptionFilterBody(found, f.key));
+    const { id, ...body } = adoptionFilterBody(found, f.key);
+    writes.writes.push({ op: 'filter.update', id, body });
     adopted.push(`filter ${found.id} as ${f.key}`);
   }
   for (const r of converted.firewallRules) {
     const found = r.id === undefined ? undefined : rules.get(r.id);
     if (found === undefined) { missing.push(r.address); continue; }
     if (found.ref === r.key) continue;
-    writes.firewallRules.push(adoptionRuleBody(found, r.key));
+    const { id, ...body } = adoptionRuleBody(found, r.key);
+    writes.writes.push({ op: 'firewall_rule.update', id, body });
     adopted.push(`firewall rule ${found.id} as ${r.key}`);
   }
-  writes.entrypoint = adoptEntrypoint(converted, live, adopted);
+  const entrypoint = adoptEntrypoint(converted, live, adopted);
+  if (entrypoint !== null) writes.phaseWrites.push({ phase: 'entrypoint', ruleset: ManagedPhase, strategy: 'put', body: entrypoint });
   return { writes, adopted, missing };
 }

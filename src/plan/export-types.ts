@@ -4,7 +4,7 @@
  */
 import type { ZoneManifest } from '../manifest/index.js';
 import type { KeySource } from './export-keys.js';
-import type { CustomRuleBody, EntrypointBody, FilterBody, FirewallRuleBody } from './live.js';
+import type { PhaseWrite, Write } from './write.js';
 
 /** Kinds of exported object. */
 export type ExportedKind = 'filter' | 'firewall_rule' | 'custom_rule' | 'managed_ruleset';
@@ -34,16 +34,15 @@ export interface SkippedObject {
   reason: string;
 }
 
-/** The writes that adopt the exported objects: each gets its key as `ref`, nothing else changes. */
+/**
+ * The writes that adopt the exported objects: each gets its key as `ref`, nothing else changes.
+ * Object writes (bulk PUTs of filters and firewall rules: never of simplified-flow filters, which
+ * the service refuses) and phase writes (a PUT of a whole entry point, every rule with its id, when
+ * one of its rules gets a new ref); apply sends them in its phase order.
+ */
 export interface AdoptionWrites {
-  /** Bulk PUT of filters (never simplified-flow filters: the service refuses those). */
-  filters: (FilterBody & { id: string })[];
-  /** Bulk PUT of firewall rules. */
-  firewallRules: (FirewallRuleBody & { id: string })[];
-  /** A PUT of the whole entry point when one of its rules has no usable ref; null otherwise. */
-  entrypoint: EntrypointBody | null;
-  /** A PUT of the custom phase entry point (every rule with its id) when a rule's ref changes; null otherwise. */
-  customRules?: { description?: string; rules: CustomRuleBody[] } | null;
+  writes: Write[];
+  phaseWrites: PhaseWrite[];
 }
 
 /** What `exportManifest` returns. */
@@ -53,7 +52,5 @@ export interface ExportResult {
   /** Every exported object with its key. */
   adopted: ExportedObject[];
   skipped: SkippedObject[];
-  /** Live id → key. */
-  refs: { filters: Map<string, string>; rules: Map<string, string> };
   adoption: AdoptionWrites;
 }

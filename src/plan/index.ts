@@ -28,4 +28,5 @@ export { createStyle, plainStyle, type Style } from './render/style.js';
 export { thousands } from './render/numbers.js';
 export { renderPlanText, renderChange, renderFindings, renderUnmanaged, renderCalls, renderRunCalls, renderSummaryLine, renderHeading } from './render/text.js';
 export { renderPlanMarkdown } from './render/markdown.js';
-export { adoptionFilterBody, adoptionRuleBody, exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';
+export { adoptionFilterBody, adoptionRuleBody } from './firewall/export.js';
+export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';

@@ -6,9 +6,10 @@
  * `order.ts`, `calls.ts`, `safety.ts`, `quota.ts`, `reads.ts`, `fingerprint.ts`) iterates the
  * registration list (`kinds.ts`) and names no kind. `docs/architecture.md` says how to add one.
  */
-import type { DesiredZone } from '../manifest/index.js';
+import type { DesiredZone, ZoneManifest } from '../manifest/index.js';
 import type { Canonicalizer } from './canonical.js';
-import type { Change, ResourceKind } from './change.js';
+import type { AttributeValue, Change, ResourceKind } from './change.js';
+import type { AdoptionWrites, ExportedObject, SkippedObject } from './export-types.js';
 import type { Finding } from './finding.js';
 import type { LiveSection, LiveZone, PlanTier } from './live.js';
 import type { PhaseName } from './phase.js';
@@ -60,6 +61,32 @@ export interface PhaseInfo {
   requests: 'batch' | 'per-object';
 }
 
+/**
+ * One line of a compared attribute that renderers show item by item instead of two JSON blobs
+ * (`overrides: rule 6179ae15… score_threshold: 40 -> 60`): what changed, before and after.
+ */
+export interface AttributeDelta {
+  label: string;
+  before: string;
+  after: string;
+}
+
+/** What a kind's export is given. */
+export interface ExportContext {
+  canon: Canonicalizer;
+  /** The manifest so far: the sections of the kinds before this one. */
+  document: Readonly<ZoneManifest>;
+}
+
+/** A kind's part of an export: its manifest sections, the objects they adopt, and the adoption writes. */
+export interface KindExport {
+  /** Its sections, only those with something to write, in the schema's order. */
+  sections: Partial<ZoneManifest>;
+  adopted?: ExportedObject[];
+  skipped?: SkippedObject[];
+  adoption?: Partial<AdoptionWrites>;
+}
+
 /** Sends `line` into the state fingerprint (`fingerprint.ts`). */
 export type FingerprintSink = (tag: string, value: unknown) => void;
 
@@ -90,6 +117,13 @@ export interface PlanKind {
   planFindings?(changes: readonly Change[], zone: { desired: DesiredZone; live: LiveZone }): Finding[];
   /** `tier` error findings for quotas the apply would exceed once the live zone is counted. */
   quotaFindings?(tier: PlanTier, zone: { desired: DesiredZone; live: LiveZone }, changes: readonly Change[], phaseWrites: readonly PhaseWrite[]): Finding[];
+  /**
+   * The lines of a changed attribute that renderers show item by item (undefined: shown whole,
+   * `before -> after`). A threshold change must not hide in a JSON blob.
+   */
+  attributeDeltas?(name: string, before: AttributeValue | undefined, after: AttributeValue | undefined): AttributeDelta[] | undefined;
+  /** Its sections of a manifest written from the live zone (`zonewall export`), and their adoption. */
+  export?(live: LiveZone, context: ExportContext): KindExport;
   /** Its part of the live state's fingerprint: every field the diff reads or copies into a write. */
   fingerprint?(live: LiveZone, put: FingerprintSink): void;
 }

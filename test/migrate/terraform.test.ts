@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { adoptionParts } from '../plan/fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseTerraformState } from '../../src/migrate/terraform-state.js';
@@ -206,9 +207,9 @@ describe('terraformAdoption: the live objects the state names get their keys as 
       entrypoint: { id: 'ep', name: 'default', kind: 'zone', phase: 'http_request_firewall_managed', version: '1',
         rules: [{ id: 'e1', ref: 'e1', version: '1', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } }] },
     });
-    expect(a.writes.filters).toEqual([{ id: 'f1', expression: 'ip.src in {192.0.2.0/24}', paused: false, ref: 'office' }]);
-    expect(a.writes.firewallRules).toEqual([{ id: 'r1', action: 'bypass', priority: 1, paused: false, products: ['waf'], ref: 'bypass', filter: { id: 'f1' } }]);
-    expect(a.writes.entrypoint!.rules).toEqual([{ id: 'e1', ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } }]);
+    expect(adoptionParts(a.writes).filters).toEqual([{ id: 'f1', expression: 'ip.src in {192.0.2.0/24}', paused: false, ref: 'office' }]);
+    expect(adoptionParts(a.writes).firewallRules).toEqual([{ id: 'r1', action: 'bypass', priority: 1, paused: false, products: ['waf'], ref: 'bypass', filter: { id: 'f1' } }]);
+    expect(adoptionParts(a.writes).entrypoint!.rules).toEqual([{ id: 'e1', ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } }]);
     expect(a.missing).toEqual(['svc_filter.gone']);
   });
 });

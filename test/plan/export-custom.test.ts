@@ -1,3 +1,4 @@
+import { adoptionParts } from './fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { validateManifestText } from '../../src/manifest/index.js';
 import { diffZone, exportManifest, renderManifestYaml, type LiveCustomRule } from '../../src/plan/index.js';
@@ -17,7 +18,7 @@ describe('export of custom rules', () => {
     const result = exportManifest(zone);
     expect(Object.keys(result.document.custom_rules!)).toEqual(['block-wordpress-logins', 'rule-72320000', 'block-wordpress-logins-2', 'kept-key']);
     expect(result.document.custom_rules!['rule-72320000']).toEqual({ action: 'skip', expression: '(ip.src in {192.0.2.0/24})', logging: { enabled: false }, action_parameters: { ruleset: 'current', products: ['waf'] } });
-    const put = result.adoption.customRules!;
+    const put = adoptionParts(result.adoption).customRules!;
     expect(put.rules.map((r) => [r.id, r.ref])).toEqual([[hex('r1'), 'block-wordpress-logins'], [hex('r2'), 'rule-72320000'], [hex('r3'), 'block-wordpress-logins-2'], [hex('r4'), 'kept-key']]);
     // The adoption as the service applies it: same rules, same ids, new refs.
     const adopted = live({ customEntrypoint: customEntry(dashboard.map((r, i) => ({ ...r, ref: put.rules[i]!.ref }))) });
@@ -33,11 +34,11 @@ describe('export of custom rules', () => {
     const odd = lCustom('odd', 'true', { ref: 'odd', action: 'execute', action_parameters: { id: 'x' } as never });
     const result = exportManifest(live({ customEntrypoint: customEntry([dashboard[3]!, odd]) }));
     expect(result.skipped).toEqual([expect.objectContaining({ kind: 'custom_rule', id: hex('odd'), reason: expect.stringContaining('action execute') })]);
-    expect(result.adoption.customRules!.rules.map((r) => r.ref)).toEqual(['kept-key', hex('odd')]);
+    expect(adoptionParts(result.adoption).customRules!.rules.map((r) => r.ref)).toEqual(['kept-key', hex('odd')]);
   });
 
   it('writes no adoption when every rule already carries its key, and no section without an entry point', () => {
-    expect(exportManifest(live({ customEntrypoint: customEntry([dashboard[3]!]) })).adoption.customRules).toBeNull();
+    expect(adoptionParts(exportManifest(live({ customEntrypoint: customEntry([dashboard[3]!]) })).adoption).customRules).toBeNull();
     expect(exportManifest(live({ customEntrypoint: null })).document.custom_rules).toBeUndefined();
   });
 });

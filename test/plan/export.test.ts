@@ -1,3 +1,4 @@
+import { adoptionParts } from './fixtures.js';
 import { describe, it, expect } from 'vitest';
 import { exportManifest, renderManifestYaml, slugify, isValidKey } from '../../src/plan/export.js';
 import type { ExportResult } from '../../src/plan/export.js';
@@ -18,8 +19,8 @@ const zoneOf = (filters: LiveFilter[], rules: LiveFirewallRule[], extra: Partial
 
 /** The zone after the adoption writes: each adopted object carries its key as ref. */
 function adopt(live: LiveZone, result: ExportResult): LiveZone {
-  const filterRefs = new Map(result.adoption.filters.map((f) => [f.id, f.ref]));
-  const ruleRefs = new Map(result.adoption.firewallRules.map((r) => [r.id, r.ref]));
+  const filterRefs = new Map(adoptionParts(result.adoption).filters.map((f) => [f.id, f.ref]));
+  const ruleRefs = new Map(adoptionParts(result.adoption).firewallRules.map((r) => [r.id, r.ref]));
   const filters = live.filters.map((f) => (filterRefs.has(f.id) ? { ...f, ref: filterRefs.get(f.id) } : f));
   const byId = new Map(filters.map((f) => [f.id, f]));
   const rules = live.firewallRules.map((r) => ({
@@ -27,8 +28,8 @@ function adopt(live: LiveZone, result: ExportResult): LiveZone {
     ref: ruleRefs.get(r.id) ?? r.ref,
     filter: 'deleted' in r.filter ? r.filter : byId.get(r.filter.id) ?? r.filter,
   }));
-  const entrypoint = result.adoption.entrypoint === null || live.entrypoint === null ? live.entrypoint
-    : { ...live.entrypoint, rules: result.adoption.entrypoint.rules.map((r, i) => ({ ...live.entrypoint!.rules[i], ref: r.ref })) };
+  const entrypoint = adoptionParts(result.adoption).entrypoint === null || live.entrypoint === null ? live.entrypoint
+    : { ...live.entrypoint, rules: adoptionParts(result.adoption).entrypoint!.rules.map((r, i) => ({ ...live.entrypoint!.rules[i], ref: r.ref })) };
   return { ...live, filters, firewallRules: rules, entrypoint };
 }
 
@@ -65,7 +66,7 @@ describe('exportManifest: keys', () => {
     expect(result.document.filters).toEqual({ office: { expression: 'ip.src eq 192.0.2.1' } });
     // f2 and f3 are used by one rule each and have no ref: inline under their rules.
     expect(result.document.firewall_rules!['admin-pages-2'].filter).toEqual({ expression: 'http.request.uri.path eq "/a"', description: 'Admin pages!' });
-    expect(result.adoption.firewallRules.map((r) => r.ref)).toEqual(['admin-pages', 'admin-pages-2', `rule-${hex(1004).slice(0, 8)}`]);
+    expect(adoptionParts(result.adoption).firewallRules.map((r) => r.ref)).toEqual(['admin-pages', 'admin-pages-2', `rule-${hex(1004).slice(0, 8)}`]);
   });
 
   it('gives a second object with the same ref a fresh key (the planner would delete it as a duplicate)', () => {
@@ -99,7 +100,7 @@ describe('exportManifest: firewall round trips to an empty plan', () => {
     expect(Object.keys(result.document.filters!)).toEqual(['partners', `filter-${hex(2).slice(0, 8)}`]);
     expect(result.document.firewall_rules!['block-sqlmap'].filter).toEqual({ expression: 'http.user_agent contains "sqlmap"' });
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../schemas/zone-manifest.schema.json');
-    expect(result.adoption.firewallRules).toEqual([]);
+    expect(adoptionParts(result.adoption).firewallRules).toEqual([]);
   });
 
   it('writes priorities only where key order does not give them', () => {
@@ -124,7 +125,7 @@ describe('exportManifest: firewall round trips to an empty plan', () => {
     const { result } = roundTrip(zoneOf([locked], [rule(1, locked, { priority: 1 })]));
     const key = `rule-${hex(1001).slice(0, 8)}`;
     expect(result.document.firewall_rules![key].filter).toEqual({ expression: 'ip.src eq 198.51.100.7' });
-    expect(result.adoption.filters).toEqual([]);
+    expect(adoptionParts(result.adoption).filters).toEqual([]);
     expect(result.adopted.find((o) => o.kind === 'filter')).toMatchObject({ locked: true, inline: true, refChange: false });
   });
 
@@ -172,7 +173,7 @@ describe('exportManifest: WAF sections', () => {
       { ruleset: 'managed', ref: hex(10), overrides: { rules: [{ id: '5f6744fa026a4638bda5b3d7d5e015dd', action: 'log', enabled: true }] } },
       { ruleset: 'owasp', paranoia_level: 2, action: 'managed_challenge', score_threshold: 'low', overrides: { categories: [{ category: 'xss', action: 'log' }] } },
     ]);
-    expect(result.adoption.entrypoint).toBeNull();
+    expect(adoptionParts(result.adoption).entrypoint).toBeNull();
   });
 
   it('keeps overrides raw when they do not have the shorthand shape', () => {
@@ -185,7 +186,7 @@ describe('exportManifest: WAF sections', () => {
   it('adopts an entry point rule without a ref with one PUT of the entry point', () => {
     const live = zoneOf([], [], { entrypoint: entrypoint([{ id: hex(12), ref: '', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: managed } }]) });
     const { result } = roundTrip(live);
-    expect(result.adoption.entrypoint?.rules.map((r) => r.ref)).toEqual(['managed']);
+    expect(adoptionParts(result.adoption).entrypoint?.rules.map((r) => r.ref)).toEqual(['managed']);
   });
 
   it('leaves skip rules in the zone, unmanaged and in place, says so, and the next plan is empty', () => {
@@ -199,7 +200,7 @@ describe('exportManifest: WAF sections', () => {
     expect(result.skipped).toEqual([{ kind: 'managed_ruleset', id: hex(20), ref: hex(20),
       reason: expect.stringMatching(/^a skip rule \(skips the rules after it in the entry point when ip\.src in \{192\.0\.2\.0\/24\}\).*stays in the zone unmanaged and plans keep it in its place/) }]);
     // The adoption PUT sends the skip rule back unchanged, still first.
-    expect(result.adoption.entrypoint?.rules.map((r) => [r.action, r.ref])).toEqual([['skip', hex(20)], ['execute', 'managed'], ['execute', hex(22)]]);
+    expect(adoptionParts(result.adoption).entrypoint?.rules.map((r) => [r.action, r.ref])).toEqual([['skip', hex(20)], ['execute', 'managed'], ['execute', hex(22)]]);
     const loaded = validateManifestText(renderManifestYaml(result.document, { schema: 'x.json' }), 'zone.yaml');
     const plan = diffZone(loaded.zone!, adopt(live, result));
     expect(plan.changes.filter((c) => c.action !== 'no-op')).toEqual([]);

@@ -7,7 +7,7 @@ import type {
   DesiredCustomRule, DesiredFilter, DesiredFirewallRule, DesiredManagedRuleset, DesiredZone, SourceLocation,
 } from '../../src/manifest/index.js';
 import { phaseWriteOf } from '../../src/plan/index.js';
-import type { CustomRulesWrite, EntrypointWrite, ExecuteEntrypointRule, LiveCustomEntrypoint, LiveCustomRule, LiveFilter, LiveFirewallRule, LiveZone, Plan, SkipEntrypointRule } from '../../src/plan/index.js';
+import type { AdoptionWrites, CustomRuleBody, CustomRulesWrite, EntrypointBody, EntrypointWrite, ExecuteEntrypointRule, LiveCustomEntrypoint, LiveCustomRule, LiveFilter, LiveFirewallRule, LiveZone, Plan, SkipEntrypointRule } from '../../src/plan/index.js';
 
 export const loc: SourceLocation = { file: 'zone.yaml', line: 1, column: 1 };
 
@@ -80,4 +80,18 @@ export function entrypointOf(plan: Pick<Plan, 'phaseWrites'>): EntrypointWrite |
 /** The custom phase's write of a plan (its `custom_rules` phase write), or null. */
 export function customWriteOf(plan: Pick<Plan, 'phaseWrites'>): CustomRulesWrite | null {
   return phaseWriteOf(plan, 'custom_rules') as CustomRulesWrite | null;
+}
+
+/** An export's adoption writes by resource: bulk filter and rule PUT bodies, and the entry point PUTs. */
+export function adoptionParts(adoption: AdoptionWrites) {
+  const put = (phase: string) => {
+    const w = adoption.phaseWrites.find((p) => p.phase === phase);
+    return w?.strategy === 'put' ? w.body : null;
+  };
+  return {
+    filters: adoption.writes.flatMap((w) => (w.op === 'filter.update' ? [{ ...w.body, id: w.id }] : [])),
+    firewallRules: adoption.writes.flatMap((w) => (w.op === 'firewall_rule.update' ? [{ ...w.body, id: w.id }] : [])),
+    entrypoint: put('entrypoint') as EntrypointBody | null,
+    customRules: put('custom_rules') as { description?: string; rules: CustomRuleBody[] } | null,
+  };
 }

@@ -6,7 +6,9 @@
 import type { PlanKind } from '../kind.js';
 import { stableStringify } from '../stable-json.js';
 import type { Write } from '../write.js';
+import { CustomPhase } from '../../api/index.js';
 import { diffCustom } from './diff.js';
+import { exportCustomRules } from './export.js';
 import { customRulesQuota } from './quota.js';
 
 declare module '../phase.js' {
@@ -30,6 +32,12 @@ export const customRules: PlanKind = {
     return { changes: d.changes, findings: d.findings, unmanaged: d.unmanaged, ...(d.write !== null ? { phaseWrite: d.write } : {}) };
   },
   quotaFindings: (tier, zone, _changes, phaseWrites) => customRulesQuota(tier, zone, phaseWrites.find((w) => w.phase === 'custom_rules')),
+  export(live, { canon }) {
+    const e = exportCustomRules(live.customEntrypoint, canon);
+    if (e === undefined) return { sections: {} };
+    const phaseWrites = e.adoption !== null ? [{ phase: 'custom_rules' as const, ruleset: CustomPhase as typeof CustomPhase, strategy: 'put' as const, body: e.adoption }] : [];
+    return { sections: { custom_rules: e.rules }, adopted: e.objects, skipped: e.skipped, adoption: { phaseWrites } };
+  },
   fingerprint(live, put) {
     // The custom phase: its ruleset version and every rule (absent when the provider did not read it).
     const c = live.customEntrypoint;

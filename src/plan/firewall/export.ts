@@ -14,6 +14,12 @@
  * action order); `priority` is left out only where key order gives the same number (previous + 1,
  * first = 1) and no other rule has that number, since the manifest refuses an implicit priority
  * that another rule also has.
+ *
+ * Contract with the planner (coordinated with `match-firewall.ts`): a simplified-flow filter cannot
+ * be PUT, so it never gets a ref. Export writes it inline under its one rule; the planner matches an
+ * inline filter that no ref matches to the live filter its rule uses, and ignores `ref` when
+ * comparing a locked filter. A locked filter held by several rules is inline under the first; the
+ * others are reported and left out (a manifest cannot share an inline filter).
  */
 import type { FirewallRule, Filter, InlineFilter } from '../../manifest/index.js';
 import type { Canonicalizer } from '../canonical.js';

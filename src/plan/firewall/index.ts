@@ -8,6 +8,7 @@ import { listPages, type PlanKind } from '../kind.js';
 import { byId } from '../stable-json.js';
 import type { Write } from '../write.js';
 import { diffFirewall } from './diff.js';
+import { exportFirewall } from './export.js';
 import { firewallRulesQuota } from './quota.js';
 import { filterPauses, firewallChangeFindings } from './safety.js';
 
@@ -59,6 +60,18 @@ export const firewall: PlanKind = {
   changeFindings: firewallChangeFindings,
   planFindings: (changes: readonly Change[], zone) => filterPauses(changes, zone),
   quotaFindings: (tier, zone, changes) => firewallRulesQuota(tier, zone, changes),
+  export(live, { canon }) {
+    const e = exportFirewall(live, canon);
+    const sections = {
+      ...(Object.keys(e.filters).length > 0 ? { filters: e.filters } : {}),
+      ...(Object.keys(e.rules).length > 0 ? { firewall_rules: e.rules } : {}),
+    };
+    const writes: Write[] = [
+      ...e.adoptFilters.map(({ id, ...body }): Write => ({ op: 'filter.update', id, body })),
+      ...e.adoptRules.map(({ id, ...body }): Write => ({ op: 'firewall_rule.update', id, body })),
+    ];
+    return { sections, adopted: e.objects, skipped: e.skipped, adoption: { writes } };
+  },
   fingerprint(live, put) {
     put('fl', live.filterLocks ?? 'reported');
     for (const f of [...live.filters].sort(byId)) {

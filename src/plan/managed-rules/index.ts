@@ -6,7 +6,10 @@
 import type { PlanKind } from '../kind.js';
 import { stableStringify } from '../stable-json.js';
 import type { Write } from '../write.js';
+import { ManagedPhase } from '../../api/index.js';
 import { diffManaged } from './diff.js';
+import { exportManagedRules } from './export.js';
+import { deltaLabel, overrideDeltas } from './overrides-text.js';
 import { managedChangeFindings } from './safety.js';
 import { entrypointWrite } from './writes.js';
 
@@ -30,6 +33,14 @@ export const managedRules: PlanKind = {
     return { changes: d.changes, findings: d.findings, unmanaged: d.unmanaged, ...(d.rules !== null ? { phaseWrite: entrypointWrite(live, d.rules) } : {}) };
   },
   changeFindings: managedChangeFindings,
+  // One line per override, not two JSON blobs.
+  attributeDeltas: (name, before, after) => (name === 'overrides' ? overrideDeltas(before, after).map((d) => ({ label: deltaLabel(d), before: d.before, after: d.after })) : undefined),
+  export(live, { canon }) {
+    const e = exportManagedRules(live.entrypoint, canon);
+    if (e === undefined) return { sections: {} };
+    const phaseWrites = e.adoption !== null ? [{ phase: 'entrypoint' as const, ruleset: ManagedPhase as typeof ManagedPhase, strategy: 'put' as const, body: e.adoption }] : [];
+    return { sections: { managed_rules: e.items }, adopted: e.objects, skipped: e.skipped, adoption: { phaseWrites } };
+  },
   fingerprint(live, put) {
     const e = live.entrypoint;
     put('e', e === null ? null : [e.id, e.version, e.last_updated ?? '', e.name, e.description ?? '', stableStringify(e.rules)]);

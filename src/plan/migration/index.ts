@@ -7,6 +7,7 @@ import type { PlanKind } from '../kind.js';
 import { stableStringify } from '../stable-json.js';
 import type { Write } from '../write.js';
 import { diffMigration } from './diff.js';
+import { exportWafMigration } from './export.js';
 import { migrationChangeFindings } from './safety.js';
 
 /** The WAF migration's state. */
@@ -33,6 +34,11 @@ export const migration: PlanKind = {
     return { changes: d.change !== null ? [d.change] : [], findings: d.findings, ...(d.write !== undefined ? { phaseWrite: d.write } : {}) };
   },
   changeFindings: migrationChangeFindings,
+  // After the managed rules' export: `validation` only with a `managed_rules` section to validate.
+  export(live, { document }) {
+    const state = exportWafMigration(live, document.managed_rules !== undefined);
+    return { sections: state !== undefined ? { waf_migration: state } : {} };
+  },
   fingerprint(live, put) {
     // The whole status: `old_waf_status` is the previous WAF's on/off switch.
     put('m', live.migration === null ? null : stableStringify(live.migration));

@@ -6,7 +6,9 @@
 import type { PlanKind } from '../kind.js';
 import { byId, stableStringify } from '../stable-json.js';
 import type { Write } from '../write.js';
+import type { SkippedObject } from '../export-types.js';
 import { diffPageRules } from './diff.js';
+import { exportPageRules } from './export.js';
 import { pageRulesQuota } from './quota.js';
 import { pageRuleChangeFindings } from './safety.js';
 
@@ -29,6 +31,11 @@ export const pageRules: PlanKind = {
   diff: ({ desired, live, prune }) => diffPageRules(desired, live, prune),
   changeFindings: pageRuleChangeFindings,
   quotaFindings: (tier, zone, changes) => pageRulesQuota(tier, zone, changes),
+  export(live) {
+    const skipped: SkippedObject[] = [];
+    const section = exportPageRules(live.pageRules, skipped);
+    return { sections: section !== undefined ? { page_rules: section } : {}, skipped };
+  },
   fingerprint(live, put) {
     for (const p of [...(live.pageRules ?? [])].sort(byId)) put('pr', [p.id, stableStringify(p.targets), stableStringify(p.actions), p.priority, p.status, p.modified_on ?? '']);
   },

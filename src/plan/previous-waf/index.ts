@@ -7,6 +7,8 @@ import { listPages, type PlanKind } from '../kind.js';
 import { byId, stableStringify } from '../stable-json.js';
 import type { Write } from '../write.js';
 import { diffPreviousWaf } from './diff.js';
+import { exportPreviousWaf } from './export.js';
+import type { SkippedObject } from '../export-types.js';
 import { previousWafChangeFindings } from './safety.js';
 
 declare module '../phase.js' {
@@ -41,6 +43,11 @@ export const previousWaf: PlanKind = {
   },
   diff: ({ desired, live }) => diffPreviousWaf(desired, live),
   changeFindings: previousWafChangeFindings,
+  export(live) {
+    const skipped: SkippedObject[] = [];
+    const section = exportPreviousWaf(live.previousWaf, skipped);
+    return { sections: section !== undefined ? { previous_waf: section } : {}, skipped };
+  },
   fingerprint(live, put) {
     const w = live.previousWaf;
     if (w === null) { put('w', null); return; }

@@ -6,8 +6,8 @@
  */
 import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
+import { resourceOf } from '../kinds.js';
 import { hasChanges, type Plan } from '../plan.js';
-import { deltaLabel, overrideDeltas } from '../managed-rules/overrides-text.js';
 import { formatValue } from './values.js';
 import { renderCalls, renderSummaryLine, UnmanagedListLimit } from './text.js';
 
@@ -29,9 +29,9 @@ function details(c: Change): string {
       .filter(([k, v]) => k !== 'ref' && k !== 'position' && v !== '' && v !== null && !(Array.isArray(v) && v.length === 0) && !(k === 'paused' && v === false))
       .map(([k, v]) => `${k}: ${code(formatValue(k, v))}`).join('<br>');
   }
-  return c.changed.flatMap((n) => n === 'overrides'
-    ? overrideDeltas(c.before?.[n], c.after?.[n]).map((d) => `overrides: ${deltaLabel(d)}: ${code(d.before)} → ${code(d.after)}`)
-    : [`${n}: ${code(formatValue(n, c.before?.[n]))} → ${code(formatValue(n, c.after?.[n]))}`]).join('<br>');
+  const kind = resourceOf(c.kind).kind;
+  return c.changed.flatMap((n) => kind.attributeDeltas?.(n, c.before?.[n], c.after?.[n])?.map((d) => `${n}: ${d.label}: ${code(d.before)} → ${code(d.after)}`)
+    ?? [`${n}: ${code(formatValue(n, c.before?.[n]))} → ${code(formatValue(n, c.after?.[n]))}`]).join('<br>');
 }
 
 function expressionDiffs(changes: readonly Change[]): string[] {

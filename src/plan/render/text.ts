@@ -6,11 +6,11 @@
  */
 import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
+import { resourceOf } from '../kinds.js';
 import type { Finding } from '../finding.js';
 import type { RunCalls } from '../calls.js';
 import { hasChanges, type CallEstimate, type Plan, type PlanSummary, type UnmanagedObject } from '../plan.js';
 import { plainStyle, type Style } from './style.js';
-import { deltaLabel, overrideDeltas } from '../managed-rules/overrides-text.js';
 import { formatValue, wordDiff } from './values.js';
 import { thousands } from './numbers.js';
 
@@ -56,6 +56,7 @@ function attributeLines(c: Change, s: Style): string[] {
       .map(([k, v]) => `${pad}${k}: ${formatValue(k, v)}`);
   }
   const lines: string[] = [];
+  const kind = resourceOf(c.kind).kind;
   for (const name of c.changed) {
     if (name === 'ref' && c.reason === 'renamed') {
       lines.push(`${pad}ref: ${formatValue(name, c.before?.[name])} -> ${formatValue(name, c.after?.[name])}`);
@@ -63,14 +64,14 @@ function attributeLines(c: Change, s: Style): string[] {
     }
     const b = c.before?.[name];
     const a = c.after?.[name];
+    const deltas = kind.attributeDeltas?.(name, b, a);
     if (name === 'position') {
-      // A move of a custom rule or managed ruleset: `position 3 -> 1`.
+      // A move within an ordered list of rules: `position 3 -> 1`.
       lines.push(`${pad}position ${formatValue(name, b)} -> ${formatValue(name, a)}`);
     } else if (name === 'expression' && typeof b === 'string' && typeof a === 'string') {
       lines.push(`${pad}expression: ${wordDiff(b, a, s)}`);
-    } else if (name === 'overrides') {
-      // One line per override, not two JSON blobs: a threshold change must not hide in them.
-      for (const d of overrideDeltas(b, a)) lines.push(`${pad}overrides: ${deltaLabel(d)}: ${s.red(d.before)} -> ${s.green(d.after)}`);
+    } else if (deltas !== undefined) {
+      for (const d of deltas) lines.push(`${pad}${name}: ${d.label}: ${s.red(d.before)} -> ${s.green(d.after)}`);
     } else {
       lines.push(`${pad}${name}: ${s.red(formatValue(name, b))} -> ${s.green(formatValue(name, a))}`);
     }
