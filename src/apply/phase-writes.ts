@@ -5,7 +5,7 @@
  * POST into an empty list as well as on a PATCH.
  */
 import { ZonewallError } from '../errors.js';
-import type { CustomRulePosition, LiveRuleset, PhaseRuleOp, PhaseWrite, PlannedPosition, RulePointer } from '../plan/index.js';
+import type { RulePosition, LiveRuleset, PhaseRuleOp, PhaseWrite, PlannedPosition, RulePointer } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
 
 /** What an apply learns about rules phases as it goes: ids of rules by ref. */
@@ -26,7 +26,7 @@ export class RuleIds {
   }
 }
 
-function positionOf(p: PlannedPosition | undefined, ids: RuleIds): CustomRulePosition | undefined {
+function positionOf(p: PlannedPosition | undefined, ids: RuleIds): RulePosition | undefined {
   if (p === undefined) return undefined;
   return 'first' in p ? { index: 1 } : { after: ids.resolve(p.after) };
 }

@@ -11,7 +11,7 @@ export * from './finding.js';
 export * from './plan.js';
 export { orderChanges } from './order.js';
 export type { PhaseName } from './phase.js';
-export { PhaseNames, PlanKinds, batchGroup, perObject, phaseOf, phaseRank, resourceOf, type ResourceInfo } from './kinds.js';
+export * from './kinds.js';
 export type { PlanKind, KindDiff, DiffInput, ResourcePlacement, PhaseInfo } from './kind.js';
 export type { CustomRuleOp, CustomRulesWrite } from './custom-rules/writes.js';
 export type { EntrypointWrite } from './managed-rules/writes.js';

@@ -9,12 +9,23 @@ import { ResourceKinds, type ResourceKind } from './change.js';
 import { customRules } from './custom-rules/index.js';
 import { firewall } from './firewall/index.js';
 import type { PhaseInfo, PlanKind, ResourcePlacement } from './kind.js';
+import type { LiveSection } from './live.js';
 import { managedRules } from './managed-rules/index.js';
 import { migration } from './migration/index.js';
 import { pageRules } from './page-rules/index.js';
 import type { PhaseName } from './phase.js';
 import { previousWaf } from './previous-waf/index.js';
 import type { Write } from './write.js';
+
+export * from './firewall/live.js';
+export * from './custom-rules/live.js';
+export * from './managed-rules/live.js';
+export * from './previous-waf/live.js';
+export * from './page-rules/live.js';
+export * from './migration/live.js';
+export * from './firewall/writes.js';
+export * from './previous-waf/writes.js';
+export * from './page-rules/writes.js';
 
 /** Every kind, in report order. */
 export const PlanKinds: readonly PlanKind[] = [firewall, customRules, managedRules, previousWaf, pageRules, migration];
@@ -37,6 +48,12 @@ export const PhaseNames: readonly PhaseName[] = [
   'firewall_rules.delete',
   'filters.delete',
 ];
+
+/**
+ * Every optional live section, in the order a read resolves them (the status first: others depend
+ * on it). `migration_config` is read only when named, never as part of "all".
+ */
+export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'custom_rules', 'previous_waf', 'page_rules', 'migration_config'];
 
 /** What the cores look up about one resource kind: its kind, its placement and its ranks. */
 export interface ResourceInfo extends ResourcePlacement {

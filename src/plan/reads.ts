@@ -7,8 +7,8 @@
  * Each kind says which sections its part of the manifest needs (`PlanKind.reads`).
  */
 import type { DesiredZone } from '../manifest/index.js';
-import { PlanKinds } from './kinds.js';
-import { LiveSections, type LiveSection } from './live.js';
+import { LiveSections, PlanKinds } from './kinds.js';
+import type { LiveSection } from './live.js';
 
 /**
  * The optional sections `diffZone` looks at for this manifest, in `LiveSections` order.

@@ -1,37 +1,23 @@
 /**
  * The API writes a plan asks for, as data. A change carries the writes that carry it out; `apply`
- * executes them phase by phase and never re-diffs. A firewall rule that points at a filter created
- * by the same plan names it by `ref`, because the filter's id is only known once it exists; apply
- * resolves the ref from the create call's answer.
+ * executes them phase by phase and never re-diffs. A write that names an object the same plan
+ * creates names it by `ref`, because its id is only known once it exists; apply resolves the ref
+ * from the create call's answer. Rules phases are written as a whole (`PhaseWrite`).
  */
 import type { ServedPhase } from '../api/index.js';
-import type { FilterBody, FirewallRuleBody, PageRuleBody } from './live.js';
+import type { FilterBody, FirewallRuleBody } from './firewall/live.js';
+import type { PageRuleBody } from './page-rules/live.js';
 import type { PhaseName } from './phase.js';
 
-/** How a rule write names its filter: by id when it exists, by ref when this plan creates it. */
-export type FilterPointer = { id: string } | { ref: string };
-
-/** A firewall rule body whose filter may still be created by the same plan. */
-export type FirewallRuleWriteBody = Omit<FirewallRuleBody, 'filter'> & { filter: FilterPointer };
-
 /**
- * One API write. `destroyFirst` rule deletes run before everything else (see `order.ts`);
- * `deleteFilterIfUnused` rule deletes also delete the rule's filter when no other rule uses it (the
- * API's `delete_filter_if_unused`): the filter goes with the rule, even a simplified-flow one.
+ * Writes by kind: each kind adds the union of its writes (`declare module` on `WriteRegistry`, in
+ * `<kind>/writes.ts`), so this file names none of them.
  */
-export type Write =
-  | { op: 'filter.create'; body: FilterBody }
-  | { op: 'filter.update'; id: string; body: FilterBody }
-  | { op: 'filter.delete'; id: string }
-  | { op: 'firewall_rule.create'; body: FirewallRuleWriteBody }
-  | { op: 'firewall_rule.update'; id: string; body: FirewallRuleWriteBody }
-  | { op: 'firewall_rule.delete'; id: string; destroyFirst?: boolean; deleteFilterIfUnused?: boolean }
-  | { op: 'waf_package.patch'; packageId: string; body: { sensitivity?: string; action_mode?: string } }
-  | { op: 'waf_group.patch'; packageId: string; groupId: string; mode: 'on' | 'off' }
-  | { op: 'waf_rule.patch'; packageId: string; ruleId: string; mode: string }
-  | { op: 'page_rule.create'; body: PageRuleBody }
-  | { op: 'page_rule.update'; id: string; body: PageRuleBody }
-  | { op: 'page_rule.delete'; id: string };
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface WriteRegistry {}
+
+/** One API write of a change, of any kind (`op` names it: `<resource>.<operation>`). */
+export type Write = WriteRegistry[keyof WriteRegistry];
 
 /** How a single-rule write names another rule: by id, or by ref when the same apply creates it. */
 export type RulePointer = { id: string } | { ref: string };

@@ -5,7 +5,7 @@
  */
 import type { ServedPhase } from '../api/index.js';
 import type {
-  CustomRulePosition,
+  RulePosition,
   EntrypointBody,
   FilterBody,
   FirewallRuleBody,
@@ -152,9 +152,9 @@ export interface Provider {
    */
   putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<R>;
   /** POST of one rule into the entry point `rulesetId` of `phase` (appended unless `position` says). */
-  createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: CustomRulePosition): Promise<R>;
+  createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: RulePosition): Promise<R>;
   /** PATCH of one rule: the complete new rule, a position, or both (a position alone moves it). */
-  updatePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: CustomRulePosition }): Promise<R>;
+  updatePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: RulePosition }): Promise<R>;
   /** DELETE of one rule. */
   deletePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, ruleId: string): Promise<R>;
 

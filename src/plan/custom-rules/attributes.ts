@@ -7,7 +7,7 @@
 import { SkipPhases, SkipProducts, inOrder, type DesiredCustomRule } from '../../manifest/index.js';
 import { liveExpressionText, type Canonicalizer } from '../canonical.js';
 import type { AttributeValue, Attributes } from '../change.js';
-import type { CustomRuleBody, CustomRuleParameters, LiveCustomRule } from '../live.js';
+import type { CustomRuleBody, CustomRuleParameters, LiveCustomRule } from './live.js';
 
 /** True for a live rule zonewall did not write: its ref is missing, empty, or the API's default (its id). */
 export function isUnmanagedCustomRule(r: LiveCustomRule): boolean {

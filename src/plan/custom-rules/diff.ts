@@ -15,7 +15,8 @@ import { customSafetyFindings } from './safety.js';
 import { chooseCustomWrites } from './writes.js';
 import { describeCustomRule, desiredCustomAttributes, isUnmanagedCustomRule, liveCustomAttributes } from './attributes.js';
 import { finding, type Finding } from '../finding.js';
-import type { LiveCustomRule, LiveZone } from '../live.js';
+import type { LiveCustomRule } from './live.js';
+import type { LiveZone } from '../live.js';
 import type { UnmanagedObject } from '../plan.js';
 import type { CustomRulesWrite } from './writes.js';
 

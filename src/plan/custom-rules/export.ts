@@ -13,7 +13,7 @@ import type { Canonicalizer } from '../canonical.js';
 import { isUnmanagedCustomRule } from './attributes.js';
 import { KeyAllocator, freshKey, isValidKey } from '../export-keys.js';
 import type { ExportedObject, SkippedObject } from '../export-types.js';
-import { CustomRuleActions, type CustomRuleBody, type LiveCustomEntrypoint, type LiveCustomRule } from '../live.js';
+import { CustomRuleActions, type CustomRuleBody, type LiveCustomEntrypoint, type LiveCustomRule } from './live.js';
 
 /** The `custom_rules` part of an export. */
 export interface CustomExport {

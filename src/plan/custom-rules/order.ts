@@ -8,7 +8,7 @@
  * they never move); every other live rule is `moved`. A reorder thus moves the fewest rules.
  */
 import type { DesiredCustomRule } from '../../manifest/index.js';
-import type { LiveCustomRule } from '../live.js';
+import type { LiveCustomRule } from './live.js';
 
 /** One rule of the target list. */
 export interface TargetItem {

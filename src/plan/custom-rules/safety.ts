@@ -9,7 +9,7 @@
 import type { AttributeValue, Change } from '../change.js';
 import type { TargetItem } from './order.js';
 import { finding, type Finding } from '../finding.js';
-import type { LiveCustomRule } from '../live.js';
+import type { LiveCustomRule } from './live.js';
 
 /** Custom rule actions that stop a request. */
 const Terminating = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);

@@ -14,7 +14,7 @@ import type { Change } from '../change.js';
 import { desiredCustomBody, keptCustomBody } from './attributes.js';
 import type { TargetItem } from './order.js';
 import { CustomPhase } from '../../api/index.js';
-import type { CustomRuleBody, LiveCustomEntrypoint, LiveCustomRule } from '../live.js';
+import type { CustomRuleBody, LiveCustomEntrypoint, LiveCustomRule } from './live.js';
 import type { PhaseRuleOp, PhaseWrite, PlannedPosition, RulePointer } from '../write.js';
 
 /** One single-rule call of the custom phase. */

@@ -7,9 +7,10 @@ import type { DesiredFilter, DesiredFirewallRule, DesiredZone } from '../../mani
 import { liveExpressionText, type Canonicalizer } from '../canonical.js';
 import type { Attributes } from '../change.js';
 import type { Finding } from '../finding.js';
-import type { LiveFilter, LiveFirewallRule, LiveZone } from '../live.js';
+import type { LiveFilter, LiveFirewallRule } from './live.js';
+import type { LiveZone } from '../live.js';
 import type { FirewallMatching } from './match.js';
-import type { FilterPointer } from '../write.js';
+import type { FilterPointer } from './writes.js';
 
 /** Inputs and intermediate decisions of the firewall diff. */
 export interface FirewallContext {

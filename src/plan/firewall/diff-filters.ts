@@ -15,7 +15,7 @@ import {
   liveFilterAttributes,
   type FirewallContext,
 } from './context.js';
-import type { FilterBody, LiveFilter } from '../live.js';
+import type { FilterBody, LiveFilter } from './live.js';
 import type { MatchVia } from './match.js';
 
 /** The body of a filter write. */

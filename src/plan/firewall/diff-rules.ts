@@ -14,9 +14,9 @@ import {
   liveRuleAttributes,
   type FirewallContext,
 } from './context.js';
-import type { LiveFirewallRule } from '../live.js';
+import type { LiveFirewallRule } from './live.js';
 import type { UnmanagedObject } from '../plan.js';
-import type { FilterPointer, FirewallRuleWriteBody } from '../write.js';
+import type { FilterPointer, FirewallRuleWriteBody } from './writes.js';
 
 function ruleBody(d: DesiredFirewallRule, filter: FilterPointer, live?: LiveFirewallRule): FirewallRuleWriteBody {
   const body: FirewallRuleWriteBody = {

@@ -11,7 +11,7 @@ import { desiredKey } from '../canonical.js';
 import type { Change } from '../change.js';
 import { finding } from '../finding.js';
 import type { FirewallContext } from './context.js';
-import type { LiveFilter } from '../live.js';
+import type { LiveFilter } from './live.js';
 import type { Write } from '../write.js';
 
 /** Live filters by the equivalence key of their expression (the service's duplicate check compares meaning). */

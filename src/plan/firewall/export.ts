@@ -26,8 +26,9 @@ import type { Canonicalizer } from '../canonical.js';
 import { KeyAllocator, freshKey, isValidKey } from '../export-keys.js';
 import type { KeySource } from '../export-keys.js';
 import type { ExportedObject, SkippedObject } from '../export-types.js';
-import { FirewallActions } from '../live.js';
-import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule, LiveZone } from '../live.js';
+import { FirewallActions } from './live.js';
+import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule } from './live.js';
+import type { LiveZone } from '../live.js';
 
 /** The firewall part of an export. */
 export interface FirewallExport {

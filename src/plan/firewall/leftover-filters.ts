@@ -7,7 +7,7 @@
 import type { Change, ChangeReason } from '../change.js';
 import { finding } from '../finding.js';
 import { liveFilterAttributes, type FirewallContext } from './context.js';
-import type { LiveFilter } from '../live.js';
+import type { LiveFilter } from './live.js';
 import type { UnmanagedObject } from '../plan.js';
 
 /** Live rule ids by the filter id they use. */

@@ -16,7 +16,7 @@
  */
 import type { DesiredFilter, DesiredFirewallRule } from '../../manifest/index.js';
 import { desiredKey, type Canonicalizer } from '../canonical.js';
-import type { LiveFilter, LiveFirewallRule } from '../live.js';
+import type { LiveFilter, LiveFirewallRule } from './live.js';
 
 /** How a desired object found its live object. */
 export type MatchVia = 'ref' | 'renamed' | 'rule' | 'adopted';

@@ -13,7 +13,8 @@ import type { DesiredManagedOverrides, DesiredManagedRuleset, DesiredZone } from
 import { liveExpressionText, type Canonicalizer } from '../canonical.js';
 import { changedAttributes, noOpChange, type AttributeValue, type Attributes, type Change } from '../change.js';
 import { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './entrypoint-rules.js';
-import { isExecuteRule, type EntrypointRule, type ExecuteEntrypointRule, type LiveZone, type ManagedOverrides } from '../live.js';
+import { isExecuteRule, type EntrypointRule, type ExecuteEntrypointRule, type ManagedOverrides } from './live.js';
+import { type LiveZone } from '../live.js';
 import type { UnmanagedObject } from '../plan.js';
 import { finding, type Finding } from '../finding.js';
 

@@ -5,7 +5,7 @@
  * that bypassed the previous WAF) cannot be written in a manifest, so zonewall never owns one.
  */
 import { ManagedRulesetAliases } from '../../manifest/index.js';
-import { isExecuteRule, type EntrypointRule, type SkipParameters } from '../live.js';
+import { isExecuteRule, type EntrypointRule, type SkipParameters } from './live.js';
 
 /**
  * True for an entry point rule zonewall did not write: a skip rule (the manifest cannot express

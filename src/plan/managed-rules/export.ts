@@ -11,7 +11,7 @@ import type { Canonicalizer } from '../canonical.js';
 import { KeyAllocator, isValidKey } from '../export-keys.js';
 import type { ExportedObject, SkippedObject } from '../export-types.js';
 import { describeSkip } from './entrypoint-rules.js';
-import { isExecuteRule, type EntrypointBody, type EntrypointRule, type ExecuteEntrypointRule, type LiveEntrypoint, type ManagedOverrides } from '../live.js';
+import { isExecuteRule, type EntrypointBody, type EntrypointRule, type ExecuteEntrypointRule, type LiveEntrypoint, type ManagedOverrides } from './live.js';
 
 const Hex32 = /^[0-9a-f]{32}$/;
 const ManagedActions: readonly string[] = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'];

@@ -3,7 +3,8 @@
  * which a migration step also carries (`wafMigration`). Kept rules keep their ids.
  */
 import { ManagedPhase } from '../../api/index.js';
-import type { EntrypointRule, LiveZone } from '../live.js';
+import type { EntrypointRule } from './live.js';
+import type { LiveZone } from '../live.js';
 import type { PhaseWrite } from '../write.js';
 
 /** The PUT of the `http_request_firewall_managed` entry point. */

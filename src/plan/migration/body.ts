@@ -16,8 +16,9 @@
  */
 import type { DesiredManagedRuleset } from '../../manifest/index.js';
 import { executeRule } from '../managed-rules/diff.js';
-import { isExecuteRule } from '../live.js';
-import type { EntrypointBody, EntrypointRule, LiveEntrypoint, ManagedOverrides, WafState } from '../live.js';
+import { isExecuteRule } from '../managed-rules/live.js';
+import type { EntrypointBody, EntrypointRule, LiveEntrypoint, ManagedOverrides } from '../managed-rules/live.js';
+import type { WafState } from './live.js';
 
 /** Where a migration body's execute rules come from. */
 export type BodySource = 'manifest' | 'live' | 'proposal';

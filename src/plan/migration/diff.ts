@@ -10,7 +10,9 @@
 import type { DesiredWafMigration, DesiredZone } from '../../manifest/index.js';
 import { noOpChange, type Change } from '../change.js';
 import { finding, type Finding } from '../finding.js';
-import { isExecuteRule, type LiveZone, type WafState } from '../live.js';
+import { isExecuteRule } from '../managed-rules/live.js';
+import { type LiveZone } from '../live.js';
+import { type WafState } from './live.js';
 import { migrationBody } from './body.js';
 import { ManagedPhase } from '../../api/index.js';
 import type { EntrypointWrite } from '../managed-rules/writes.js';

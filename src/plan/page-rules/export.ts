@@ -8,7 +8,7 @@ import type { PageRule } from '../../manifest/index.js';
 import { pageRuleSettings, pageRuleUrl } from './diff.js';
 import { KeyAllocator, freshKey } from '../export-keys.js';
 import type { SkippedObject } from '../export-types.js';
-import type { LivePageRule } from '../live.js';
+import type { LivePageRule } from './live.js';
 
 /** The `page_rules` section of a live zone, or undefined when it has none to write. */
 export function exportPageRules(rules: readonly LivePageRule[] | undefined, skipped: SkippedObject[]): Record<string, PageRule> | undefined {

@@ -13,7 +13,8 @@
 import type { DesiredPreviousWaf, DesiredZone } from '../../manifest/index.js';
 import { changedAttributes, noOpChange, type Attributes, type Change } from '../change.js';
 import { finding, type Finding } from '../finding.js';
-import type { LivePreviousWaf, LiveZone } from '../live.js';
+import type { LivePreviousWaf } from './live.js';
+import type { LiveZone } from '../live.js';
 
 /** What the previous-WAF diff found. */
 export interface PreviousWafDiff {

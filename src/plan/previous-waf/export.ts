@@ -6,7 +6,7 @@
 import type { PreviousWaf } from '../../manifest/index.js';
 import { PreviousWafPackageAliases } from '../../manifest/index.js';
 import type { SkippedObject } from '../export-types.js';
-import type { LivePreviousWaf } from '../live.js';
+import type { LivePreviousWaf } from './live.js';
 
 const Hex32 = /^[0-9a-f]{32}$/;
 

@@ -10,7 +10,7 @@
  * and a DELETE of a rule that is already gone (a retried DELETE whose first answer was lost) is done.
  */
 import type { ServedPhase } from '../../api/index.js';
-import type { CustomRulePosition, LiveRuleset, PhaseBody, PhaseRuleBody } from '../../plan/index.js';
+import type { RulePosition, LiveRuleset, PhaseBody, PhaseRuleBody } from '../../plan/index.js';
 import type { V4Client } from './client.js';
 import { V4Codes, V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError, isUnknownOutcome } from './errors.js';
@@ -32,7 +32,7 @@ export function putPhase<R extends LiveRuleset = LiveRuleset>(client: V4Client, 
 }
 
 /** POST of one rule; after a lost answer, the rule is looked up by ref before it is sent again. */
-export async function createPhaseRule<R extends LiveRuleset = LiveRuleset>(client: V4Client, zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: CustomRulePosition): Promise<R> {
+export async function createPhaseRule<R extends LiveRuleset = LiveRuleset>(client: V4Client, zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: RulePosition): Promise<R> {
   const path = V4Paths.rulesetRules(zoneId, rulesetId);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -49,7 +49,7 @@ export async function createPhaseRule<R extends LiveRuleset = LiveRuleset>(clien
 }
 
 /** PATCH of one rule: complete body and/or position. */
-export function updatePhaseRule<R extends LiveRuleset = LiveRuleset>(client: V4Client, zoneId: string, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: CustomRulePosition }): Promise<R> {
+export function updatePhaseRule<R extends LiveRuleset = LiveRuleset>(client: V4Client, zoneId: string, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: RulePosition }): Promise<R> {
   const { id: _id, ...rest } = change.body ?? { action: '', expression: '', enabled: true };
   const body = { ...(change.body !== undefined ? rest : {}), ...(change.position !== undefined ? { position: change.position } : {}) };
   return client.result<R>('PATCH', V4Paths.rulesetRule(zoneId, rulesetId, ruleId), { body });

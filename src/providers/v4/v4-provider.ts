@@ -4,7 +4,7 @@
  * differs: how a missing zone is handled (`createZone`), PITR, and closing.
  */
 import type {
-  CustomRulePosition,
+  RulePosition,
   EntrypointBody,
   FilterBody,
   FirewallRuleBody,
@@ -181,10 +181,10 @@ export abstract class V4Provider implements Provider {
   putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<R> {
     return phases.putPhase<R>(this.client, zoneId, phase, body, options);
   }
-  createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: CustomRulePosition): Promise<R> {
+  createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: RulePosition): Promise<R> {
     return phases.createPhaseRule<R>(this.client, zoneId, phase, rulesetId, body, position);
   }
-  updatePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, _phase: ServedPhase, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: CustomRulePosition }): Promise<R> {
+  updatePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, _phase: ServedPhase, rulesetId: string, ruleId: string, change: { body?: PhaseRuleBody; position?: RulePosition }): Promise<R> {
     return phases.updatePhaseRule<R>(this.client, zoneId, rulesetId, ruleId, change);
   }
   deletePhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, ruleId: string): Promise<R> {
