@@ -7,21 +7,15 @@
 import type { Action } from './action.js';
 import type { Write } from './write.js';
 
-/** The kinds of object a plan manages. Words of the seeds and of the v4 API. */
-export const ResourceKinds = [
-  'filter',
-  'firewall_rule',
-  'custom_rule',
-  'managed_ruleset',
-  'waf_package',
-  'waf_group',
-  'waf_rule',
-  'waf_migration',
-  'page_rule',
-] as const;
+/**
+ * The resource kinds of the objects a plan manages (`Change.kind`), in the words of the v4 API:
+ * each kind registers its own (`declare module` on `ResourceKindRegistry`, in `<kind>/index.ts`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ResourceKindRegistry {}
 
 /** One kind of managed object. */
-export type ResourceKind = (typeof ResourceKinds)[number];
+export type ResourceKind = keyof ResourceKindRegistry & string;
 
 /**
  * Why a change is planned. Every change has one reason:
@@ -31,7 +25,7 @@ export type ResourceKind = (typeof ResourceKinds)[number];
  * | `new` | create | in the manifest, not in the zone |
  * | `changed` | update | compared attributes differ |
  * | `renamed` | update | the manifest key changed (`renamed_from`); the object and its id are kept |
- * | `reordered` | update | only the evaluation order (priority or entry-point position) changed; a custom rule's `position` shows where it moves |
+ * | `reordered` | update | only the evaluation order changed (a priority, or the place in an ordered list of rules: `position` shows where it moves) |
  * | `repointed` | update | a firewall rule now uses another filter |
  * | `filter-replaced` | update | a firewall rule moves to the new filter that replaces its simplified-flow filter |
  * | `adopted` | update | an unmanaged object with the same expression is taken over (`--prune`) |
@@ -42,7 +36,7 @@ export type ResourceKind = (typeof ResourceKinds)[number];
  * | `prune` | delete | unmanaged (no ref), deleted because of `--prune` |
  * | `follows-rule` | delete | a simplified-flow filter the service deletes with (or when repointing) its rule; no API call |
  * | `migration` | update | the WAF migration moves on |
- * | `reset-to-default` | update | a previous-WAF package, group or rule that `previous_waf` no longer lists goes back to its default (the API cannot delete it) |
+ * | `reset-to-default` | update | an object the API cannot delete, no longer in the manifest, goes back to its default |
  * | `in-sync` | no-op | nothing differs |
  */
 export const ChangeReasons = [
@@ -130,7 +124,7 @@ export function sameValue(a: AttributeValue, b: AttributeValue): boolean {
   return ka.every((k) => k in b && sameValue(a[k]!, b[k]!));
 }
 
-/** How findings name the object of a change: `custom_rule "block-bots"` (the id when it has no ref). */
+/** How findings name the object of a change: `firewall_rule "block-bots"` (the id when it has no ref). */
 export function changeLabel(c: Change): string {
   return `${c.kind} "${c.ref !== '' ? c.ref : c.id}"`;
 }

@@ -3,11 +3,12 @@
  * keys, what it could not export and why, and the writes that store the keys as refs.
  */
 import type { ZoneManifest } from '../manifest/index.js';
+import type { ResourceKind } from './change.js';
 import type { KeySource } from './export-keys.js';
 import type { PhaseWrite, Write } from './write.js';
 
 /** Kinds of exported object. */
-export type ExportedKind = 'filter' | 'firewall_rule' | 'custom_rule' | 'managed_ruleset';
+export type ExportedKind = ResourceKind;
 
 /** One live object written in the manifest, and the key it gets. */
 export interface ExportedObject {
@@ -28,7 +29,7 @@ export interface ExportedObject {
 
 /** A live object the export leaves out, and why. */
 export interface SkippedObject {
-  kind: ExportedKind | 'waf_package' | 'waf_group' | 'waf_rule' | 'page_rule';
+  kind: ResourceKind;
   id: string;
   ref?: string;
   reason: string;

@@ -5,7 +5,7 @@
  * reach the kinds only through this file. Adding a kind is a folder and a line here
  * (`docs/architecture.md`).
  */
-import { ResourceKinds, type ResourceKind } from './change.js';
+import type { ResourceKind } from './change.js';
 import { customRules } from './custom-rules/index.js';
 import { firewall } from './firewall/index.js';
 import type { PhaseInfo, PlanKind, ResourcePlacement } from './kind.js';
@@ -29,6 +29,9 @@ export * from './page-rules/writes.js';
 
 /** Every kind, in report order. */
 export const PlanKinds: readonly PlanKind[] = [firewall, customRules, managedRules, previousWaf, pageRules, migration];
+
+/** Every resource kind, in the kinds' order: the order of changes of one phase. */
+export const ResourceKinds: readonly ResourceKind[] = PlanKinds.flatMap((k) => Object.keys(k.resources) as ResourceKind[]);
 
 /**
  * The apply phases, in the order they run: filters before the rules that use them, the rules

@@ -5,8 +5,8 @@
  * write in that phase. Within the filters phase updates run before creates, so an expression a
  * kept filter gives up is free before a new filter claims it (the service refuses duplicates).
  */
-import { ResourceKinds, type Change } from './change.js';
-import { PhaseNames, phaseOf, phaseRank, resourceOf } from './kinds.js';
+import type { Change } from './change.js';
+import { PhaseNames, ResourceKinds, phaseOf, phaseRank, resourceOf } from './kinds.js';
 
 const kinds = ResourceKinds.length;
 
@@ -20,7 +20,7 @@ function bucket(c: Change): number {
 
 /**
  * Sorts changes into apply order: by phase, then kind, then ref. Stable, so the order of kinds whose
- * changes are `ordered` (their own evaluation order: managed rulesets, custom rules) is kept. A
+ * changes are `ordered` (their own evaluation order: the rules of a phase entry point) is kept. A
  * counting sort puts the changes in place by phase and kind (a plan has a few such buckets), then
  * each bucket is sorted by ref: no keyed copies of thousands of changes.
  */

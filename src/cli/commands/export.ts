@@ -102,7 +102,7 @@ async function runExport(opts: ExportCommandOptions): Promise<number> {
   }
 }
 
-const KindNames: Record<ExportedObject['kind'], string> = { filter: 'filter', firewall_rule: 'firewall rule', custom_rule: 'custom rule', managed_ruleset: 'managed ruleset' };
+const KindNames: Partial<Record<ExportedObject['kind'], string>> = { filter: 'filter', firewall_rule: 'firewall rule', custom_rule: 'custom rule', managed_ruleset: 'managed ruleset' };
 const SourceNames: Record<ExportedObject['from'], string> = {
   ref: 'its ref', description: 'its description', id: 'its id', rule: 'its rule\'s key', ruleset: 'its ruleset',
 };
@@ -121,7 +121,7 @@ export function renderReport(result: ExportResult, adopted: boolean): string {
   const kept = result.adopted.filter((o) => !o.refChange && o.locked !== true);
   if (changed.length > 0) {
     lines.push(adopted ? `Adopted ${changed.length} object(s) (ref written):` : `Not adopted (--no-adopt): ${changed.length} object(s) need their ref written:`);
-    for (const o of changed) lines.push(`  ${KindNames[o.kind]} ${o.id} as ${o.key} (key from ${SourceNames[o.from]})`);
+    for (const o of changed) lines.push(`  ${KindNames[o.kind] ?? o.kind} ${o.id} as ${o.key} (key from ${SourceNames[o.from]})`);
   }
   if (kept.length > 0) lines.push(`Already adopted: ${kept.length} object(s) whose ref is their key.`);
   if (locked.length > 0) {

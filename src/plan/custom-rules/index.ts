@@ -17,6 +17,12 @@ declare module '../phase.js' {
   }
 }
 
+declare module '../change.js' {
+  interface ResourceKindRegistry {
+    custom_rule: true;
+  }
+}
+
 /** WAF custom rules. */
 export const customRules: PlanKind = {
   name: 'custom-rules',

@@ -3,7 +3,8 @@
  * phase once its writes ran: the PUT's list, or the live list after the single-rule calls.
  */
 import { CustomRuleQuota, type DesiredZone } from '../../manifest/index.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { LiveZone, PlanTier } from '../live.js';
 import type { PhaseWrite } from '../write.js';
 

@@ -8,7 +8,8 @@
  */
 import type { AttributeValue, Change } from '../change.js';
 import type { TargetItem } from './order.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { LiveCustomRule } from './live.js';
 
 /** Custom rule actions that stop a request. */

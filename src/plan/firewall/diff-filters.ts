@@ -9,7 +9,7 @@
 import type { DesiredFilter } from '../../manifest/index.js';
 import { sameMeaning, sameMeaningSeeded } from '../canonical.js';
 import { changedAttributes, noOpChange, type Change, type ChangeReason } from '../change.js';
-import { finding } from '../finding.js';
+import { finding } from './findings.js';
 import {
   desiredFilterAttributes,
   liveFilterAttributes,

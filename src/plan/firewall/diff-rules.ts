@@ -7,7 +7,7 @@
  */
 import type { DesiredFirewallRule } from '../../manifest/index.js';
 import { changedAttributes, noOpChange, type Change, type ChangeReason } from '../change.js';
-import { finding } from '../finding.js';
+import { finding } from './findings.js';
 import {
   desiredRuleAttributes,
   filterPointer,

@@ -8,7 +8,7 @@
  * delete answers with 200).
  */
 import type { DesiredZone } from '../../manifest/index.js';
-import { finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { Canonicalizer } from '../canonical.js';
 import type { Change } from '../change.js';
 import { diffDesiredFilters } from './diff-filters.js';

@@ -9,7 +9,7 @@
 import type { DesiredFilter } from '../../manifest/index.js';
 import { desiredKey } from '../canonical.js';
 import type { Change } from '../change.js';
-import { finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { FirewallContext } from './context.js';
 import type { LiveFilter } from './live.js';
 import type { Write } from '../write.js';

@@ -24,6 +24,13 @@ declare module '../phase.js' {
   }
 }
 
+declare module '../change.js' {
+  interface ResourceKindRegistry {
+    filter: true;
+    firewall_rule: true;
+  }
+}
+
 /** Filters and firewall rules. */
 export const firewall: PlanKind = {
   name: 'firewall',

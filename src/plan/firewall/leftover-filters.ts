@@ -5,7 +5,7 @@
  * (`delete_filter_if_unused`), so they show as `follows-rule` deletions without an API call of their own.
  */
 import type { Change, ChangeReason } from '../change.js';
-import { finding } from '../finding.js';
+import { finding } from './findings.js';
 import { liveFilterAttributes, type FirewallContext } from './context.js';
 import type { LiveFilter } from './live.js';
 import type { UnmanagedObject } from '../plan.js';

@@ -4,7 +4,8 @@
  */
 import { ActiveRuleQuota, type DesiredZone } from '../../manifest/index.js';
 import type { Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { LiveZone, PlanTier } from '../live.js';
 import { writesOf } from '../quota-writes.js';
 

@@ -5,7 +5,8 @@
  */
 import type { DesiredZone } from '../../manifest/index.js';
 import { changeLabel as label, type AttributeValue, type Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { LiveZone } from '../live.js';
 
 /** Firewall rule actions that stop traffic. */

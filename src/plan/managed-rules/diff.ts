@@ -16,7 +16,8 @@ import { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from 
 import { isExecuteRule, type EntrypointRule, type ExecuteEntrypointRule, type ManagedOverrides } from './live.js';
 import { type LiveZone } from '../live.js';
 import type { UnmanagedObject } from '../plan.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 
 /** What the entry point diff found. */
 export interface ManagedDiff {

@@ -19,6 +19,12 @@ declare module '../phase.js' {
   }
 }
 
+declare module '../change.js' {
+  interface ResourceKindRegistry {
+    managed_ruleset: true;
+  }
+}
+
 /** Managed ruleset deployments. */
 export const managedRules: PlanKind = {
   name: 'managed-rules',

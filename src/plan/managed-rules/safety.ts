@@ -3,7 +3,8 @@
  * disables every rule, sets rules or categories to log, or raises the OWASP score threshold.
  */
 import { changeLabel as label, type AttributeValue, type Attributes, type Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 
 /** The OWASP anomaly threshold's default (api-facts §4): a higher number is less sensitive. */
 const defaultScoreThreshold = 40;

@@ -9,7 +9,8 @@
  */
 import type { DesiredWafMigration, DesiredZone } from '../../manifest/index.js';
 import { noOpChange, type Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 import { isExecuteRule } from '../managed-rules/live.js';
 import { type LiveZone } from '../live.js';
 import { type WafState } from './live.js';

@@ -10,6 +10,12 @@ import { diffMigration } from './diff.js';
 import { exportWafMigration } from './export.js';
 import { migrationChangeFindings } from './safety.js';
 
+declare module '../change.js' {
+  interface ResourceKindRegistry {
+    waf_migration: true;
+  }
+}
+
 /** The WAF migration's state. */
 export const migration: PlanKind = {
   name: 'migration',

@@ -2,7 +2,8 @@
  * The danger finding of a WAF migration step: every step forward changes what the zone runs.
  */
 import type { Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 
 /** Danger finding of a migration change. */
 export function migrationChangeFindings(c: Change): Finding[] {

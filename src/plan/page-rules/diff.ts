@@ -8,7 +8,8 @@
  */
 import type { DesiredPageRule, DesiredZone } from '../../manifest/index.js';
 import { changedAttributes, noOpChange, type Attributes, type Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { LivePageRule, PageRuleAction, PageRuleBody } from './live.js';
 import type { LiveZone } from '../live.js';
 import type { UnmanagedObject } from '../plan.js';

@@ -18,6 +18,12 @@ declare module '../phase.js' {
   }
 }
 
+declare module '../change.js' {
+  interface ResourceKindRegistry {
+    page_rule: true;
+  }
+}
+
 /** Page Rules. */
 export const pageRules: PlanKind = {
   name: 'page-rules',

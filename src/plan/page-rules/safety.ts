@@ -2,7 +2,8 @@
  * The danger finding of a Page Rule change that starts switching security or the WAF off for its URL.
  */
 import { changeLabel as label, type Attributes, type Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 
 /** What an active Page Rule switches off: `disable_security`, the WAF (`waf: off`). */
 function pageRuleOff(attrs: Attributes): string[] {

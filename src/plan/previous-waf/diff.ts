@@ -12,7 +12,8 @@
  */
 import type { DesiredPreviousWaf, DesiredZone } from '../../manifest/index.js';
 import { changedAttributes, noOpChange, type Attributes, type Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 import type { LivePreviousWaf } from './live.js';
 import type { LiveZone } from '../live.js';
 

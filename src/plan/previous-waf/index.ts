@@ -17,6 +17,14 @@ declare module '../phase.js' {
   }
 }
 
+declare module '../change.js' {
+  interface ResourceKindRegistry {
+    waf_package: true;
+    waf_group: true;
+    waf_rule: true;
+  }
+}
+
 /** The previous WAF's packages, groups and rules. */
 export const previousWaf: PlanKind = {
   name: 'previous-waf',

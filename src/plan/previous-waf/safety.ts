@@ -3,7 +3,8 @@
  * mode that stops blocking.
  */
 import { changeLabel as label, type AttributeValue, type Change } from '../change.js';
-import { finding, type Finding } from '../finding.js';
+import type { Finding } from '../finding.js';
+import { finding } from './findings.js';
 
 /** Previous WAF modes that stop traffic, and those that do not. */
 const wafStrong = new Set(['block', 'challenge', 'on', 'default']);

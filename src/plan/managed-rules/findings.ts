@@ -1,0 +1,25 @@
+/**
+ * The finding codes of this kind, and its finding builder (which also builds the shared codes of
+ * `finding.ts`):
+ *
+ * | code | level | meaning |
+ * |---|---|---|
+ * | `disables-managed-ruleset` | danger | a managed ruleset is disabled or removed from the entry point |
+ * | `weakens-managed-rule` | danger | an override turns managed rules to log, disables them or raises a score threshold |
+ */
+import { findingsOf, type FindingLevel } from '../finding.js';
+
+/** This kind's finding codes and their levels. */
+export const ManagedFindings = {
+  'disables-managed-ruleset': 'danger',
+  'weakens-managed-rule': 'danger',
+} as const satisfies Record<string, FindingLevel>;
+
+type Codes = typeof ManagedFindings;
+
+declare module '../finding.js' {
+  interface FindingCodeRegistry extends Codes {}
+}
+
+/** Builds a finding of this kind's codes or the shared ones; the level comes from the code. */
+export const finding = findingsOf(ManagedFindings);
