@@ -1,5 +1,5 @@
 /**
- * The README's "Cutover on a live zone" and "From Terraform state" blocks, exactly as written, in a
+ * The "Cutover on a live zone" and "From Terraform state" blocks of docs/firewall-rules-upgrade.md, exactly as written, in a
  * fresh directory holding the examples (the built CLI in a child process): every command succeeds,
  * the cutover leaves custom rules only, and the Terraform block prints the ruleset and the steps.
  */
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { repoRoot, requireBuild, tempDir, zonewall } from '../../helpers/e2e-cli.js';
 
 function block(heading: string): string[] {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot, 'docs', 'firewall-rules-upgrade.md'), 'utf8');
   const start = readme.indexOf(heading);
   expect(start).toBeGreaterThan(0);
   const body = /```sh\n([\s\S]*?)```/.exec(readme.slice(start))![1]!;

@@ -1,5 +1,5 @@
 /**
- * The README's "Upgrading firewall rules to custom rules" block, exactly as written: each line runs
+ * The "Upgrading firewall rules to custom rules" block of docs/firewall-rules-upgrade.md, exactly as written: each line runs
  * in a fresh directory holding the examples (`cp -r` copies, `npx zonewall` runs the built CLI in a
  * child process), and every command must succeed. Then the written files say what the section says.
  */
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { repoRoot, requireBuild, tempDir, zonewall } from '../../helpers/e2e-cli.js';
 
 function block(): string[] {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot, 'docs', 'firewall-rules-upgrade.md'), 'utf8');
   const start = readme.indexOf('## Upgrading firewall rules to custom rules');
   expect(start).toBeGreaterThan(0);
   const body = /```sh\n([\s\S]*?)```/.exec(readme.slice(start))![1]!;
