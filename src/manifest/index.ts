@@ -17,10 +17,10 @@ export { manifestSchema, pointerToPath } from './schema.js';
 export { closest } from './suggest.js';
 export { ManifestLimits, ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
-export { SkipPhases, SkipProducts, inOrder } from './normalize-custom.js';
-export { FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './evaluation-order.js';
+export { SkipPhases, SkipProducts, inOrder } from './custom-rules/normalize.js';
+export { FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './firewall/evaluation-order.js';
 export {
   ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, PreviousWafPackageAliases,
   resolveManagedRuleset, resolvePackage,
-} from './catalog.js';
+} from './managed-rules/catalog.js';
 export type * from './generated/manifest-types.js';

@@ -6,9 +6,9 @@
  * found clean, so it can also build a partial zone for plan-tier checks of a manifest with errors.
  */
 import { format, parse } from '../expr/index.js';
-import { resolvePackage } from './catalog.js';
+import { resolvePackage } from './managed-rules/catalog.js';
 import type { CheckedExpression, ExpressionTable } from './check-expressions.js';
-import { effectivePriorities } from './check-priorities.js';
+import { effectivePriorities } from './firewall/check-priorities.js';
 import type {
   DesiredCustomRule, DesiredFilter, DesiredFirewallAction, DesiredFirewallRule, DesiredManagedRuleset, DesiredPreviousWaf, DesiredZone,
   SourceLocation,
@@ -18,9 +18,9 @@ import type { CustomRule, FirewallRule, ManagedRuleset, PreviousWaf, ZoneManifes
 import { FilterFields, RuleFields, SectionLocations, childLocation, fieldLocations, locationOf, withMatches } from './field-locations.js';
 import type { Locator } from './locate.js';
 import type { MapInfo, SeqInfo } from './positions.js';
-import { SkipProducts, inOrder, normalizeCustomRule } from './normalize-custom.js';
-import { normalizeManagedRuleset } from './normalize-managed.js';
-import { normalizePageRules } from './page-rules.js';
+import { SkipProducts, inOrder, normalizeCustomRule } from './custom-rules/normalize.js';
+import { normalizeManagedRuleset } from './managed-rules/normalize.js';
+import { normalizePageRules } from './page-rules/check.js';
 import { ownText } from './source.js';
 import { entriesOf, isRecord, type Checks } from './view.js';
 

@@ -20,7 +20,7 @@
  * These count the manifest alone; `src/plan/quota.ts` adds what the live zone keeps.
  */
 import { parse, inspect } from '../expr/index.js';
-import { FreeRulesetId } from './catalog.js';
+import { FreeRulesetId } from './managed-rules/catalog.js';
 import type { DesiredFilter, DesiredFirewallRule, DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
 import { ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';

@@ -5,13 +5,13 @@
  * are still sound, so one run reports everything; the desired zone is returned only when there is
  * nothing to report. Offline: no provider, no network.
  */
-import { checkManagedCatalog } from './check-catalog.js';
-import { checkCustomRules } from './check-custom-rules.js';
-import { checkPageRules } from './page-rules.js';
+import { checkManagedCatalog } from './managed-rules/check-catalog.js';
+import { checkCustomRules } from './custom-rules/check.js';
+import { checkPageRules } from './page-rules/check.js';
 import { checkExpressions } from './check-expressions.js';
-import { checkPriorities } from './check-priorities.js';
-import { checkRefs } from './check-refs.js';
-import { checkManagedRules, checkPreviousWaf } from './check-sections.js';
+import { checkPriorities } from './firewall/check-priorities.js';
+import { checkRefs } from './firewall/check-refs.js';
+import { checkManagedRules, checkPreviousWaf } from './managed-rules/check.js';
 import type { DesiredPlanTier, DesiredZone } from './desired.js';
 import { compareIssues, formatIssue, formatPath, type ManifestIssue } from './errors.js';
 import { Locator } from './locate.js';

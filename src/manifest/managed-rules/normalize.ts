@@ -8,8 +8,8 @@
 import {
   OwaspAnomalyRuleId, OwaspMaxParanoiaLevel, OwaspRulesetId, OwaspScoreThresholds, paranoiaCategory, resolveManagedRuleset,
 } from './catalog.js';
-import type { DesiredManagedOverrides, DesiredManagedRuleset, SourceLocation } from './desired.js';
-import type { ManagedRuleset } from './generated/manifest-types.js';
+import type { DesiredManagedOverrides, DesiredManagedRuleset, SourceLocation } from '../desired.js';
+import type { ManagedRuleset } from '../generated/manifest-types.js';
 
 type CategoryOverride = DesiredManagedOverrides['categories'][number];
 type RuleOverride = DesiredManagedOverrides['rules'][number];

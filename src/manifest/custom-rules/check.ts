@@ -5,8 +5,8 @@
  * These are the service's rules (reference/custom-rules.md §3), checked offline so a plan never
  * fails on them at apply time.
  */
-import { entriesOf, isRecord, type Checks } from './view.js';
-import type { DocPath } from './errors.js';
+import { entriesOf, isRecord, type Checks } from '../view.js';
+import type { DocPath } from '../errors.js';
 
 /** The skip fields of `action_parameters`. */
 const SkipFields = ['ruleset', 'phases', 'products'] as const;

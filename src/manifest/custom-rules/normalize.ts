@@ -4,8 +4,8 @@
  * `''`), sets (`phases`, `products`) sorted into the service's documented order, and
  * `action_parameters` kept only where the action takes them, so notation-only edits compare equal.
  */
-import type { CustomRule } from './generated/manifest-types.js';
-import type { DesiredCustomAction, DesiredCustomParameters, DesiredCustomRule, SourceLocation } from './desired.js';
+import type { CustomRule } from '../generated/manifest-types.js';
+import type { DesiredCustomAction, DesiredCustomParameters, DesiredCustomRule, SourceLocation } from '../desired.js';
 
 /** Skip `phases` in the service's evaluation order (reference/custom-rules.md §3.4). */
 export const SkipPhases = ['http_ratelimit', 'http_request_firewall_managed', 'http_request_sbfm'] as const;

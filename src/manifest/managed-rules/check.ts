@@ -7,8 +7,8 @@
 import {
   OwaspAnomalyRuleId, OwaspRulesetId, TraditionalPackageIds, resolveManagedRuleset, resolvePackage,
 } from './catalog.js';
-import { formatPath, type DocPath } from './errors.js';
-import { entriesOf, isRecord, stringAt, type Checks } from './view.js';
+import { formatPath, type DocPath } from '../errors.js';
+import { entriesOf, isRecord, stringAt, type Checks } from '../view.js';
 
 /** The entry point rule ref of a managed ruleset item: `ref`, else the alias, else the id. */
 export function managedRef(item: Record<string, unknown>): string | undefined {

@@ -3,10 +3,10 @@
  * Page Rule has no ref and is matched by its URL) and its normalisation into `DesiredPageRule`s
  * (defaults filled in: `status: active`, `priority: 1`, as the service does).
  */
-import type { DesiredPageRule, SourceLocation } from './desired.js';
-import { formatPath, type DocPath } from './errors.js';
-import type { PageRule } from './generated/manifest-types.js';
-import { entriesOf, type Checks } from './view.js';
+import type { DesiredPageRule, SourceLocation } from '../desired.js';
+import { formatPath, type DocPath } from '../errors.js';
+import type { PageRule } from '../generated/manifest-types.js';
+import { entriesOf, type Checks } from '../view.js';
 
 /** Reports entries whose `url` repeats an earlier entry's. */
 export function checkPageRules(checks: Checks, data: Record<string, unknown>): void {
