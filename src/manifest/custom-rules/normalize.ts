@@ -4,18 +4,43 @@
  * `''`), sets (`phases`, `products`) sorted into the service's documented order, and
  * `action_parameters` kept only where the action takes them, so notation-only edits compare equal.
  */
+import { SkipPhaseOrder, SkipProducts } from '../../api/index.js';
+import type { DesiredCustomAction, DesiredCustomParameters, DesiredCustomRule, DesiredZone, SourceLocation } from '../desired.js';
+import type { CheckedExpression } from '../expression-check.js';
+import { fieldLocations, locationOf, withMatches } from '../field-locations.js';
 import type { CustomRule } from '../generated/manifest-types.js';
-import type { DesiredCustomAction, DesiredCustomParameters, DesiredCustomRule, SourceLocation } from '../desired.js';
+import { inOrder } from '../in-order.js';
+import { entriesOf, isRecord, type Checks } from '../view.js';
 
-/** Skip `phases` in the service's evaluation order (reference/custom-rules.md §3.4). */
-export const SkipPhases = ['http_ratelimit', 'http_request_firewall_managed', 'http_request_sbfm'] as const;
+/**
+ * Skip `phases` in the service's evaluation order (reference/custom-rules.md §3.4), the order
+ * normalised phases are kept in: `src/api`'s `SkipPhaseOrder`, not its `SkipPhases` (another order).
+ */
+export const SkipPhases = SkipPhaseOrder;
 /** Skip `products` in the service's documented order. */
-export const SkipProducts = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'] as const;
+export { SkipProducts };
 
-/** Sorts a set by a reference order (unknown values last, alphabetically). */
-export function inOrder(values: readonly string[], order: readonly string[]): string[] {
-  const rank = (v: string) => { const i = order.indexOf(v); return i < 0 ? order.length : i; };
-  return [...new Set(values)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+/** Writes the zone's `customRules` when the manifest has the section. */
+export function normalizeCustomRules(
+  zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: readonly (CheckedExpression | undefined)[],
+): void {
+  if (!isRecord(data.custom_rules)) return;
+  const out: DesiredCustomRule[] = [];
+  const { keys, values } = entriesOf(data.custom_rules, checks);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const raw = values[i];
+    const base = ['custom_rules', key];
+    const checked = expressions[i];
+    if (!checks.isClean(base) || checked === undefined) continue;
+    const fields = withMatches({
+      ...fieldLocations(checks.locator, raw, ['action', 'expression', 'enabled', 'logging', 'action_parameters', 'description']),
+      // A block `response` is plan-gated: the tier check points at it.
+      ...fieldLocations(checks.locator, raw.action_parameters, ['response']),
+    }, checks.locator, raw, checked);
+    out.push(normalizeCustomRule(key, raw as unknown as CustomRule, checked.canonical, locationOf(checks.locator, base), fields));
+  }
+  zone.customRules = out;
 }
 
 function parametersOf(rule: CustomRule): DesiredCustomParameters | undefined {

@@ -1,14 +1,24 @@
 /**
- * Checks of the WAF sections: `managed_rules` (unique refs, each category and rule overridden once,
- * OWASP shorthands not fighting explicit overrides), `previous_waf` (anomaly packages only, one entry
- * per package) and `waf_migration` (it needs a configuration to migrate to, and the previous WAF is
- * gone once the migration finishes).
+ * Checks of `managed_rules`: each item's expression (phase `http_request_firewall_managed`), unique
+ * refs, each category and rule overridden once, and the OWASP shorthands not fighting explicit
+ * overrides. What the catalog says of rulesets, rules and categories is `check-catalog.ts`.
  */
-import {
-  OwaspAnomalyRuleId, OwaspRulesetId, TraditionalPackageIds, resolveManagedRuleset, resolvePackage,
-} from './catalog.js';
 import { formatPath, type DocPath } from '../errors.js';
-import { entriesOf, isRecord, stringAt, type Checks } from '../view.js';
+import { checkEntryExpression, type CheckedExpression } from '../expression-check.js';
+import { isRecord, stringAt, type Checks } from '../view.js';
+import { OwaspAnomalyRuleId, OwaspRulesetId, resolveManagedRuleset } from './catalog.js';
+
+/** Checks the expression of every item that has one; returns the valid ones by index of the item. */
+export function checkManagedExpressions(checks: Checks, data: Record<string, unknown>): (CheckedExpression | undefined)[] {
+  const valid: (CheckedExpression | undefined)[] = [];
+  if (!Array.isArray(data.managed_rules)) return valid;
+  for (const [i, item] of data.managed_rules.entries()) {
+    if (!isRecord(item) || item.expression === undefined) continue;
+    const checked = checkEntryExpression(checks, item.expression, 'managed_rules', i, true);
+    if (checked !== undefined) valid[i] = checked;
+  }
+  return valid;
+}
 
 /** The entry point rule ref of a managed ruleset item: `ref`, else the alias, else the id. */
 export function managedRef(item: Record<string, unknown>): string | undefined {
@@ -76,33 +86,3 @@ function checkOwaspShorthands(checks: Checks, path: DocPath, item: Record<string
     });
   }
 }
-
-/** Checks `previous_waf` and `waf_migration`. */
-export function checkPreviousWaf(checks: Checks, data: Record<string, unknown>): void {
-  const waf = data.previous_waf;
-  if (data.waf_migration === 'pending' && waf !== undefined) {
-    checks.report(['previous_waf'], 'the previous WAF is gone once migration finishes (waf_migration: pending); '
-      + 'remove previous_waf or run zonewall migrate', 'key');
-  }
-  if ((data.waf_migration === 'validation' || data.waf_migration === 'pending') && data.managed_rules === undefined) {
-    checks.report(['waf_migration'], `waf_migration: ${data.waf_migration} needs a managed_rules section: `
-      + 'the managed rulesets to migrate to (see zonewall migrate)');
-  }
-  if (!isRecord(waf)) return;
-  const seen = new Map<string, string>();
-  const { keys, values } = entriesOf(waf.packages, checks);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const settings = values[i];
-    const path = ['previous_waf', 'packages', key];
-    const id = resolvePackage(key);
-    if (TraditionalPackageIds.has(id) && Object.keys(settings).length > 0) {
-      checks.report(path, 'the CloudFlare package is a traditional package: it has no sensitivity or action_mode; '
-        + 'set its groups and rules instead', 'key');
-    }
-    const first = seen.get(id);
-    if (first !== undefined) checks.report(path, `is the same package as previous_waf.packages.${first}; keep one`, 'key');
-    else seen.set(id, key);
-  }
-}
-
