@@ -4,7 +4,7 @@
  * the reader's positions (`positions.ts`) without key indexes where a walk in key order finds them.
  */
 import type { CheckedExpression } from './expression-check.js';
-import type { SourceLocation } from './desired.js';
+import type { SourceLocation } from './source-location.js';
 import type { DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import type { Locator } from './locate.js';
@@ -23,8 +23,8 @@ export function childLocation(locator: Locator, parent: unknown, key: string, pa
 
 /**
  * Locations of a section's entries (`filters.<key>`, `firewall_rules.<key>`), as `locationOf` gives
- * them, for a walk over the section in key order: each entry is looked for right after the previous
- * one, so a section of 1,000 entries needs no key index.
+ * them, for a walk over the section in key order: each entry is looked for right after the one
+ * before, so a section of 1,000 entries needs no key index.
  */
 export class SectionLocations {
   private last = -1;

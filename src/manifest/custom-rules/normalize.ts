@@ -5,12 +5,14 @@
  * `action_parameters` kept only where the action takes them, so notation-only edits compare equal.
  */
 import { SkipPhaseOrder, SkipProducts } from '../../api/index.js';
-import type { DesiredCustomAction, DesiredCustomParameters, DesiredCustomRule, DesiredZone, SourceLocation } from '../desired.js';
+import type { DesiredZone } from '../desired.js';
 import type { CheckedExpression } from '../expression-check.js';
 import { fieldLocations, locationOf, withMatches } from '../field-locations.js';
 import type { CustomRule } from '../generated/manifest-types.js';
 import { inOrder } from '../in-order.js';
+import type { SourceLocation } from '../source-location.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
+import type { DesiredCustomAction, DesiredCustomParameters, DesiredCustomRule } from './desired.js';
 
 /**
  * Skip `phases` in the service's evaluation order (reference/custom-rules.md §3.4), the order

@@ -5,7 +5,7 @@
  * Shared by the offline zone model, the live zone model and the conversion to custom rules, whose
  * list order is this order.
  */
-import type { DesiredFirewallAction } from '../desired.js';
+import type { DesiredFirewallAction } from './desired.js';
 
 /** Firewall rule actions by precedence for equal priorities: earlier runs first. */
 export const FirewallActionPrecedence: readonly DesiredFirewallAction[] = [

@@ -4,7 +4,7 @@
  * that has only its action and filter (nearly all of a large zone's), whose locations are written as
  * literals of exactly their fields.
  */
-import type { SourceLocation } from '../desired.js';
+import type { SourceLocation } from '../source-location.js';
 import { someFieldLocations } from '../field-locations.js';
 import type { Locator } from '../locate.js';
 import type { MapInfo } from '../positions.js';

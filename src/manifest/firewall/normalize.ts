@@ -6,14 +6,16 @@
  */
 import { BypassProducts } from '../../api/index.js';
 import type { CheckedExpression } from '../expression-check.js';
-import type { DesiredFilter, DesiredFirewallAction, DesiredFirewallRule, DesiredZone, SourceLocation } from '../desired.js';
+import type { DesiredZone } from '../desired.js';
 import type { FirewallRule } from '../generated/manifest-types.js';
 import { SectionLocations, childLocation, withMatches } from '../field-locations.js';
 import { inOrder } from '../in-order.js';
 import type { Locator } from '../locate.js';
 import type { MapInfo, SeqInfo } from '../positions.js';
+import type { SourceLocation } from '../source-location.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
 import { effectivePriorities } from './check-priorities.js';
+import type { DesiredFilter, DesiredFirewallAction, DesiredFirewallRule } from './desired.js';
 import type { FirewallExpressions } from './expressions.js';
 import { filterFieldLocations, ruleFieldLocations } from './field-locations.js';
 

@@ -7,10 +7,11 @@
  * | the `matches` operator in a filter    | business or enterprise                         |
  * | active (not paused) firewall rules    | free 5, pro 20, business 100, enterprise 1000  |
  */
-import type { DesiredFilter, DesiredFirewallRule, DesiredZone } from '../desired.js';
+import type { DesiredZone } from '../desired.js';
 import type { DocPath } from '../errors.js';
 import type { TierReport } from '../kind.js';
 import { tierAtLeast, usesMatches } from '../plan-tier.js';
+import type { DesiredFilter, DesiredFirewallRule } from './desired.js';
 
 /** Active (not paused) firewall rules allowed per plan tier (reference/api-facts.md §3). */
 export const ActiveRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 1000 } as const;

@@ -6,14 +6,16 @@
  * that mean the same produce the same overrides and the planner's comparison is stable.
  */
 import { format, parse } from '../../expr/index.js';
-import type { DesiredManagedOverrides, DesiredManagedRuleset, DesiredZone, SourceLocation } from '../desired.js';
+import type { DesiredZone } from '../desired.js';
 import type { CheckedExpression } from '../expression-check.js';
 import { fieldLocations, locationOf } from '../field-locations.js';
 import type { ManagedRuleset } from '../generated/manifest-types.js';
+import type { SourceLocation } from '../source-location.js';
 import { isRecord, type Checks } from '../view.js';
 import {
   OwaspAnomalyRuleId, OwaspMaxParanoiaLevel, OwaspRulesetId, OwaspScoreThresholds, paranoiaCategory, resolveManagedRuleset,
 } from './catalog.js';
+import type { DesiredManagedOverrides, DesiredManagedRuleset } from './desired.js';
 
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */

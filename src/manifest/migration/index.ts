@@ -3,7 +3,7 @@
  * from the previous WAF to managed rulesets (seed 002). It needs a configuration to migrate to, the
  * previous WAF is gone once the migration finishes, and validation mode needs an Enterprise plan.
  */
-import type { DesiredWafMigration } from '../desired.js';
+import type { DesiredWafMigration } from './desired.js';
 import type { ManifestKind } from '../kind.js';
 import type { Checks } from '../view.js';
 

@@ -2,10 +2,11 @@
  * Normalises `page_rules` into `DesiredPageRule`s, in key order, defaults filled in as the service
  * does (`status: active`, `priority: 1`).
  */
-import type { DesiredPageRule, DesiredZone } from '../desired.js';
+import type { DesiredZone } from '../desired.js';
 import { locationOf } from '../field-locations.js';
 import type { PageRule } from '../generated/manifest-types.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
+import type { DesiredPageRule } from './desired.js';
 
 /** Writes the zone's `pageRules` when the manifest has the section (entries that failed a check are left out). */
 export function normalizePageRules(zone: DesiredZone, checks: Checks, data: Record<string, unknown>): void {

@@ -2,13 +2,15 @@
  * Normalises `previous_waf` into `DesiredPreviousWaf`: package aliases resolved to package ids, and
  * where each package, group and rule key was written, for plan findings.
  */
-import type { DesiredPreviousWaf, DesiredZone, SourceLocation } from '../desired.js';
+import type { DesiredZone } from '../desired.js';
 import type { DocPath } from '../errors.js';
 import { locationOf } from '../field-locations.js';
 import type { PreviousWaf } from '../generated/manifest-types.js';
 import type { Locator } from '../locate.js';
+import type { SourceLocation } from '../source-location.js';
 import { isRecord, type Checks } from '../view.js';
 import { resolvePackage } from './catalog.js';
+import type { DesiredPreviousWaf } from './desired.js';
 
 /** Writes the zone's `previousWaf` when the manifest has a clean section. */
 export function normalizePreviousWafSection(zone: DesiredZone, checks: Checks, data: Record<string, unknown>): void {
