@@ -163,6 +163,12 @@ export interface BlockParameters {
 /** Later phases a custom-phase skip may skip. */
 export const SkipPhases = ['http_ratelimit', 'http_request_sbfm', 'http_request_firewall_managed'] as const;
 export type SkipPhase = (typeof SkipPhases)[number];
+/**
+ * The same phases in the order the service evaluates them (reference §3.4: `http_ratelimit` →
+ * `http_request_firewall_managed` → `http_request_sbfm`): the order a skip's `phases`, a set, is
+ * kept in once normalised.
+ */
+export const SkipPhaseOrder = ['http_ratelimit', 'http_request_firewall_managed', 'http_request_sbfm'] as const satisfies readonly SkipPhase[];
 
 /** Non-Ruleset-Engine products a skip may skip (case-sensitive; same set as firewall rules' bypass). */
 export const SkipProducts = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'] as const;

@@ -3,16 +3,12 @@
  * desired objects (`location`, `fieldLocations`) for plan findings and error carets. Looked up in
  * the reader's positions (`positions.ts`) without key indexes where a walk in key order finds them.
  */
-import type { CheckedExpression } from './check-expressions.js';
-import type { SourceLocation } from './desired.js';
+import type { CheckedExpression } from './expression-check.js';
+import type { SourceLocation } from './source-location.js';
 import type { DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import type { Locator } from './locate.js';
 import type { MapInfo, SeqInfo } from './positions.js';
-
-/** The fields whose locations a filter and a firewall rule keep (`fieldLocations`), in this order. */
-export const FilterFields = ['expression', 'description', 'paused'] as const;
-export const RuleFields = ['action', 'filter', 'priority', 'paused', 'products', 'description'] as const;
 
 /** The file position of a path. */
 export function locationOf(locator: Locator, path: DocPath): SourceLocation {
@@ -27,8 +23,8 @@ export function childLocation(locator: Locator, parent: unknown, key: string, pa
 
 /**
  * Locations of a section's entries (`filters.<key>`, `firewall_rules.<key>`), as `locationOf` gives
- * them, for a walk over the section in key order: each entry is looked for right after the previous
- * one, so a section of 1,000 entries needs no key index.
+ * them, for a walk over the section in key order: each entry is looked for right after the one
+ * before, so a section of 1,000 entries needs no key index.
  */
 export class SectionLocations {
   private last = -1;
@@ -81,30 +77,11 @@ export function fieldLocations(
   locator: Locator, holder: unknown, fields: readonly string[], info = locator.containerOf(holder),
 ): Partial<Record<string, SourceLocation>> {
   if (info?.kind !== 'map') return {};
-  return usualFieldLocations(locator, holder as Record<string, unknown>, info, fields) ?? someFieldLocations(locator, holder as Record<string, unknown>, info, fields);
+  return someFieldLocations(locator, holder as Record<string, unknown>, info, fields);
 }
 
-/**
- * `fieldLocations` of a filter that has only its expression, or of a rule that has only its action
- * and filter (nearly all of them), written as literals: an object of exactly its fields, where one
- * filled in key by key keeps room for four. They are kept as long as the zone; undefined otherwise.
- */
-function usualFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> | undefined {
-  if (fields === FilterFields && info.size === 1 && holder.expression !== undefined) {
-    const i = info.findAfter('expression', -1);
-    return i < 0 ? undefined : { expression: locator.locationAt(info.nodeStart(i, holder.expression)) };
-  }
-  if (fields === RuleFields && info.size === 2 && holder.action !== undefined && holder.filter !== undefined) {
-    const a = info.findAfter('action', -1);
-    const f = a < 0 ? -1 : info.findAfter('filter', a);
-    if (f < 0) return undefined;
-    return { action: locator.locationAt(info.nodeStart(a, holder.action)), filter: locator.locationAt(info.nodeStart(f, holder.filter)) };
-  }
-  return undefined;
-}
-
-/** `fieldLocations`, field by field. */
-function someFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
+/** `fieldLocations` of a map whose positions `info` are known, field by field. */
+export function someFieldLocations(locator: Locator, holder: Record<string, unknown>, info: MapInfo, fields: readonly string[]): Partial<Record<string, SourceLocation>> {
   const out: Partial<Record<string, SourceLocation>> = {};
   for (let k = 0; k < fields.length; k++) {
     const f = fields[k];

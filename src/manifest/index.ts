@@ -15,12 +15,13 @@ export { checkAgainstZone } from './tier.js';
 export { manifestSchema, pointerToPath } from './schema.js';
 // Shared with the cases files of policy tests, which report their errors the same way.
 export { closest } from './suggest.js';
-export { ManifestLimits, ActiveRuleQuota, CustomRuleQuota, PageRuleQuota } from './limits.js';
+export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
-export { SkipPhases, SkipProducts, inOrder } from './normalize-custom.js';
-export { FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './evaluation-order.js';
-export {
-  ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, PreviousWafPackageAliases,
-  resolveManagedRuleset, resolvePackage,
-} from './catalog.js';
+export { inOrder } from './in-order.js';
+// What the kinds export to other modules (the planner, policy tests, migrate).
+export { ActiveRuleQuota, FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './firewall/index.js';
+export { CustomRuleQuota, SkipPhases, SkipProducts } from './custom-rules/index.js';
+export { PageRuleQuota } from './page-rules/index.js';
+export { ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, resolveManagedRuleset } from './managed-rules/index.js';
+export { PreviousWafPackageAliases, resolvePackage } from './previous-waf/index.js';
 export type * from './generated/manifest-types.js';

@@ -1,17 +1,12 @@
 /**
  * Validation of one manifest's text, end to end: YAML with positions, the JSON Schema, expressions,
- * references between keys, priorities, the WAF sections, and (when the tier is known) what the
- * zone's plan allows. Every stage runs even when an earlier one found problems, on the parts that
+ * each kind's checks of its sections (references, priorities, catalog, ...), and (when the tier is
+ * known) what the zone's plan allows. Every stage runs even when an earlier one found problems, on the parts that
  * are still sound, so one run reports everything; the desired zone is returned only when there is
  * nothing to report. Offline: no provider, no network.
  */
-import { checkManagedCatalog } from './check-catalog.js';
-import { checkCustomRules } from './check-custom-rules.js';
-import { checkPageRules } from './page-rules.js';
 import { checkExpressions } from './check-expressions.js';
-import { checkPriorities } from './check-priorities.js';
-import { checkRefs } from './check-refs.js';
-import { checkManagedRules, checkPreviousWaf } from './check-sections.js';
+import { checkSections } from './check-sections.js';
 import type { DesiredPlanTier, DesiredZone } from './desired.js';
 import { compareIssues, formatIssue, formatPath, type ManifestIssue } from './errors.js';
 import { Locator } from './locate.js';
@@ -69,13 +64,7 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   if (!isRecord(doc.data)) return { list };
   const checks = new Checks(locator, schema.dirty);
   const expressions = checkExpressions(checks, doc.data);
-  checkRefs(checks, doc.data);
-  checkPriorities(checks, doc.data);
-  checkCustomRules(checks, doc.data);
-  checkManagedRules(checks, doc.data);
-  checkManagedCatalog(checks, doc.data);
-  checkPreviousWaf(checks, doc.data);
-  checkPageRules(checks, doc.data);
+  checkSections(checks, doc.data);
   list.push(...checks.issues);
   const zone = normalize(checks, doc.data, expressions);
   const tier = options.tier ?? zone.plan;

@@ -3,7 +3,7 @@
  * of the first rule per priority only when priorities do not simply grow in key order.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkPriorities } from '../../src/manifest/check-priorities.js';
+import { checkPriorities } from '../../src/manifest/firewall/check-priorities.js';
 import { Locator } from '../../src/manifest/locate.js';
 import { readManifestYaml } from '../../src/manifest/read.js';
 import { LineIndex } from '../../src/manifest/source.js';

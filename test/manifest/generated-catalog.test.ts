@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, generateManagedCatalog } from '../../scripts/gen-catalog.js';
-import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId } from '../../src/manifest/catalog.js';
+import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId } from '../../src/manifest/managed-rules/catalog.js';
 import { ManagedCatalog } from '../../src/manifest/generated/managed-catalog.js';
 
 describe('the manifest\'s generated view of the managed ruleset catalog', () => {

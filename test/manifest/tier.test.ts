@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkAgainstZone, formatIssue, validateManifestText, type DesiredZone } from '../../src/manifest/index.js';
-import { recordMatches } from '../../src/manifest/tier.js';
+import { recordMatches } from '../../src/manifest/plan-tier.js';
 import { doc, issuesOf } from './helpers/issues.js';
 
 function zoneOf(text: string): DesiredZone {

@@ -6,10 +6,10 @@
  * the engine's, seen through the generated `generated/managed-catalog.ts` (`npm run gen`).
  */
 import { resolveManagedRuleset } from './catalog.js';
-import type { DocPath } from './errors.js';
-import { ManagedCatalog, type ManagedCatalogEntry } from './generated/managed-catalog.js';
-import { closest } from './suggest.js';
-import { isRecord, type Checks } from './view.js';
+import type { DocPath } from '../errors.js';
+import { ManagedCatalog, type ManagedCatalogEntry } from '../generated/managed-catalog.js';
+import { closest } from '../suggest.js';
+import { isRecord, type Checks } from '../view.js';
 
 /** ", did you mean X?" when a close candidate exists. */
 function hint(word: string, candidates: readonly string[]): string {

@@ -1,17 +1,35 @@
 /**
- * Checks of `custom_rules` that the JSON Schema cannot state: which `action_parameters` go with
- * which action (a block `response` only with block, the skip fields only with skip, and a skip
- * needs at least one of them), `logging` only with skip, and the block response body's byte limit.
+ * Checks of `custom_rules`: every rule's expression, and what the JSON Schema cannot state: which
+ * `action_parameters` go with which action (a block `response` only with block, the skip fields
+ * only with skip, and a skip needs at least one of them), `logging` only with skip, and the block
+ * response body's byte limit.
  * These are the service's rules (reference/custom-rules.md §3), checked offline so a plan never
  * fails on them at apply time.
  */
-import { entriesOf, isRecord, type Checks } from './view.js';
-import type { DocPath } from './errors.js';
+import { RulesetFieldLimits } from '../../api/index.js';
+import type { DocPath } from '../errors.js';
+import { checkEntryExpression, type CheckedExpression } from '../expression-check.js';
+import { entriesOf, isRecord, type Checks } from '../view.js';
 
 /** The skip fields of `action_parameters`. */
 const SkipFields = ['ruleset', 'phases', 'products'] as const;
 /** The service's limit on a custom block response body (bytes). */
-export const BlockResponseBytes = 2048;
+export const BlockResponseBytes = RulesetFieldLimits.responseContent;
+
+/**
+ * Checks every custom rule's expression (phase `http_request_firewall_custom`, the default one);
+ * returns the valid ones by index of the rule in the list of `entriesOf`.
+ */
+export function checkCustomExpressions(checks: Checks, data: Record<string, unknown>): (CheckedExpression | undefined)[] {
+  const { keys, values } = entriesOf(data.custom_rules, checks);
+  // Sized up front: filled in index by index, a list of 1,000 grows through a dozen copies.
+  const valid = new Array<CheckedExpression | undefined>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const checked = checkEntryExpression(checks, values[i].expression, 'custom_rules', keys[i]);
+    if (checked !== undefined) valid[i] = checked;
+  }
+  return valid;
+}
 
 /** Checks every custom rule's fields against its action. */
 export function checkCustomRules(checks: Checks, data: Record<string, unknown>): void {

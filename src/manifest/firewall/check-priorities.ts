@@ -6,9 +6,9 @@
  * priority equal to another rule's (the service orders equal priorities by action, not by key); and a
  * rule without priority after a `priority: null` rule (it would run before it).
  */
-import type { DocPath } from './errors.js';
-import { ManifestLimits } from './limits.js';
-import { entriesOf, type Checks, type Entries } from './view.js';
+import type { DocPath } from '../errors.js';
+import { ManifestLimits } from '../limits.js';
+import { entriesOf, type Checks, type Entries } from '../view.js';
 
 /**
  * The effective priorities of a rule list, by index in the list: two flat lists, not an object per

@@ -4,9 +4,9 @@
  * must name a filter that exists in `filters`, an inline filter's ref must not also be a filter key,
  * and `renamed_from` must name one old object, claimed by nobody else.
  */
-import { formatPath, type DocPath } from './errors.js';
-import { closest } from './suggest.js';
-import { entriesOf, isRecord, stringAt, type Checks, type Entries } from './view.js';
+import { formatPath, type DocPath } from '../errors.js';
+import { closest } from '../suggest.js';
+import { entriesOf, isRecord, stringAt, type Checks, type Entries } from '../view.js';
 
 /** Checks filter references, filter ref clashes and renames. */
 export function checkRefs(checks: Checks, data: Record<string, unknown>): void {

@@ -5,11 +5,43 @@
  * become an override of rule 949110). Categories are sorted by name and rules by id, so two manifests
  * that mean the same produce the same overrides and the planner's comparison is stable.
  */
+import { format, parse } from '../../expr/index.js';
+import type { DesiredZone } from '../desired.js';
+import type { CheckedExpression } from '../expression-check.js';
+import { fieldLocations, locationOf } from '../field-locations.js';
+import type { ManagedRuleset } from '../generated/manifest-types.js';
+import type { SourceLocation } from '../source-location.js';
+import { isRecord, type Checks } from '../view.js';
 import {
   OwaspAnomalyRuleId, OwaspMaxParanoiaLevel, OwaspRulesetId, OwaspScoreThresholds, paranoiaCategory, resolveManagedRuleset,
 } from './catalog.js';
-import type { DesiredManagedOverrides, DesiredManagedRuleset, SourceLocation } from './desired.js';
-import type { ManagedRuleset } from './generated/manifest-types.js';
+import type { DesiredManagedOverrides, DesiredManagedRuleset } from './desired.js';
+
+let matchAll: string | undefined;
+/** The canonical form of `true`, the default expression of managed rulesets. */
+function canonicalTrue(): string {
+  const canonical = matchAll ?? format(parse('true', { phase: 'http_request_firewall_managed' }));
+  matchAll = canonical;
+  return canonical;
+}
+
+/** Writes the zone's `managedRules` when the manifest has the section. */
+export function normalizeManagedRules(
+  zone: DesiredZone, checks: Checks, data: Record<string, unknown>, expressions: readonly (CheckedExpression | undefined)[],
+): void {
+  if (!Array.isArray(data.managed_rules)) return;
+  const items = data.managed_rules as ManagedRuleset[];
+  const out: DesiredManagedRuleset[] = [];
+  items.forEach((item, i) => {
+    const base = ['managed_rules', i];
+    if (!checks.isClean(base) || !isRecord(item)) return;
+    const checked = item.expression === undefined ? canonicalTrue() : expressions[i]?.canonical;
+    if (checked === undefined) return;
+    const fields = fieldLocations(checks.locator, item, ['ruleset', 'expression', 'action', 'enabled', 'overrides']);
+    out.push(normalizeManagedRuleset(item, checked, locationOf(checks.locator, base), fields));
+  });
+  zone.managedRules = out;
+}
 
 type CategoryOverride = DesiredManagedOverrides['categories'][number];
 type RuleOverride = DesiredManagedOverrides['rules'][number];

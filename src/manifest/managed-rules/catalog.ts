@@ -1,10 +1,10 @@
 /**
- * The few catalog facts the manifest needs to resolve names: managed ruleset aliases, the OWASP
- * anomaly score rule and its threshold levels, and the previous WAF's package aliases. The engine's
- * catalog is the source of truth; modules do not import each other sideways, so the rulesets' rules
- * and categories reach the manifest as a generated copy (`generated/managed-catalog.ts`, `npm run
- * gen`), and these names are checked against it by `test/manifest/generated-catalog.test.ts` (ids are
- * the same in every account: reference/api-facts.md §4, §5).
+ * The few catalog facts the manifest needs to resolve managed ruleset names: the aliases, the OWASP
+ * anomaly score rule and its threshold levels. The engine's catalog is the source of truth; modules
+ * do not import each other sideways, so the rulesets' rules and categories reach the manifest as a
+ * generated copy (`generated/managed-catalog.ts`, `npm run gen`), and these names are checked
+ * against it by `test/manifest/generated-catalog.test.ts` (ids are the same in every account:
+ * reference/api-facts.md §4).
  */
 
 /** Managed ruleset aliases accepted by `managed_rules[].ruleset`, and their ruleset ids. */
@@ -38,25 +38,9 @@ export function paranoiaCategory(level: number): string {
   return `paranoia-level-${level}`;
 }
 
-/** Previous WAF package aliases accepted as keys of `previous_waf.packages`. */
-export const PreviousWafPackageAliases = {
-  owasp: 'c504870194831cd12c3fc0284f294abb',
-  cloudflare: '1e334934fd7ae32ad705667f8c1057aa',
-} as const;
-
-/** The CloudFlare package is traditional: it has no sensitivity or action mode (the service answers 1027). */
-export const TraditionalPackageIds: ReadonlySet<string> = new Set([PreviousWafPackageAliases.cloudflare]);
-
 /** Resolves a ruleset alias to its id; ids pass through unchanged. */
 export function resolveManagedRuleset(ruleset: string): string {
   return Object.hasOwn(ManagedRulesetAliases, ruleset)
     ? ManagedRulesetAliases[ruleset as ManagedRulesetAlias]
     : ruleset;
-}
-
-/** Resolves a previous WAF package alias to its id; ids pass through unchanged. */
-export function resolvePackage(key: string): string {
-  return Object.hasOwn(PreviousWafPackageAliases, key)
-    ? PreviousWafPackageAliases[key as keyof typeof PreviousWafPackageAliases]
-    : key;
 }

@@ -1,0 +1,18 @@
+/**
+ * The one registration list of the kinds the manifest knows, each a folder of this directory. The
+ * order is the order in which every stage calls them, and so the order of the plan-tier issues a
+ * plan reports: firewall, custom rules, Page Rules, managed rules, previous WAF, WAF migration.
+ * Adding a kind is adding its folder and a line here.
+ */
+import { customRulesKind } from './custom-rules/index.js';
+import { firewallKind } from './firewall/index.js';
+import type { ManifestKind } from './kind.js';
+import { managedRulesKind } from './managed-rules/index.js';
+import { migrationKind } from './migration/index.js';
+import { pageRulesKind } from './page-rules/index.js';
+import { previousWafKind } from './previous-waf/index.js';
+
+/** Every kind, in the order the stages call them. */
+export const kinds: readonly ManifestKind[] = [
+  firewallKind, customRulesKind, pageRulesKind, managedRulesKind, previousWafKind, migrationKind,
+];
