@@ -46,7 +46,7 @@ function runOp(provider: Provider, zoneId: string, write: Extract<PhaseWrite, { 
 /** Runs one step of a phase write: the PUT (`op` undefined) or single-rule call number `op`. */
 export async function executePhaseStep(provider: Provider, zoneId: string, write: PhaseWrite, op: number | undefined, ids: RuleIds): Promise<void> {
   if (write.strategy === 'put') {
-    ids.learn(await provider.putPhase(zoneId, write.ruleset, write.body, write.wafMigration !== undefined ? { wafMigration: write.wafMigration } : undefined));
+    ids.learn(await provider.putPhase(zoneId, write.ruleset, write.body, write.step !== undefined ? { step: write.step } : undefined));
     return;
   }
   const call = write.ops[op ?? -1];

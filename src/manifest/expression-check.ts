@@ -22,7 +22,7 @@ export interface CheckedExpression {
   matchesAt?: number;
 }
 
-/** The phase of managed ruleset expressions (the entry point that executes them). */
+/** The phase of the expressions of rules that execute rulesets (the entry point that runs them). */
 const managedPhase = 'http_request_firewall_managed';
 
 /**

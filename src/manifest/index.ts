@@ -18,10 +18,5 @@ export { closest } from './suggest.js';
 export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { inOrder } from './in-order.js';
-// What the kinds export to other modules (the planner, policy tests, migrate).
-export { ActiveRuleQuota, FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './firewall/index.js';
-export { CustomRuleQuota, SkipPhases, SkipProducts } from './custom-rules/index.js';
-export { PageRuleQuota } from './page-rules/index.js';
-export { ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, resolveManagedRuleset } from './managed-rules/index.js';
-export { PreviousWafPackageAliases, resolvePackage } from './previous-waf/index.js';
+export * from './kinds.js';
 export type * from './generated/manifest-types.js';

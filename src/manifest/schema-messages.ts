@@ -49,7 +49,7 @@ function describeUnknownField(e: ErrorObject): string {
 /** A sentence for one ajv error (paths and positions are added by the caller). */
 export function describeError(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
-  const custom = schemaText(e.parentSchema, 'errorMessage');
+  const message = schemaText(e.parentSchema, 'errorMessage');
   switch (e.keyword) {
     case 'type': return describeType(e);
     case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')} (got ${show(e.data)})`;
@@ -67,10 +67,10 @@ export function describeError(e: ErrorObject): string {
     case 'uniqueItems':
       return `must not repeat ${show((e.data as unknown[])[p.i as number])} (items ${String(Math.min(p.i as number, p.j as number))} `
         + `and ${String(Math.max(p.i as number, p.j as number))} are the same)`;
-    case 'minProperties': return custom ?? `must have at least ${String(p.limit)} fields`;
-    case 'not': return custom ?? 'is not allowed here';
+    case 'minProperties': return message ?? `must have at least ${String(p.limit)} fields`;
+    case 'not': return message ?? 'is not allowed here';
     case 'anyOf':
-    case 'oneOf': return `${custom ?? 'does not match any allowed form'} (got ${show(e.data)})`;
+    case 'oneOf': return `${message ?? 'does not match any allowed form'} (got ${show(e.data)})`;
     default: return e.message ?? `fails ${e.keyword}`;
   }
 }
@@ -80,8 +80,8 @@ export function describeError(e: ErrorObject): string {
  * do not say which key they are about).
  */
 export function keyMessage(name: string, schema: AnySchemaObject): string {
-  const custom = schemaText(schema, 'errorMessage');
-  if (Array.isArray(schema.anyOf)) return `key ${show(name)} ${custom ?? 'is not allowed'}`;
+  const message = schemaText(schema, 'errorMessage');
+  if (Array.isArray(schema.anyOf)) return `key ${show(name)} ${message ?? 'is not allowed'}`;
   const max = schema.maxLength as number | undefined;
   if (name.length === 0) return 'a key must not be empty';
   if (max !== undefined && codePoints(name) > max) {
@@ -91,7 +91,7 @@ export function keyMessage(name: string, schema: AnySchemaObject): string {
   if (pattern !== undefined && !new RegExp(pattern, 'u').test(name)) {
     return `key ${show(name)} ${schemaText(schema, 'patternErrorMessage') ?? `must match ${pattern}`}`;
   }
-  return `key ${show(name)} ${custom ?? 'is not allowed'}`;
+  return `key ${show(name)} ${message ?? 'is not allowed'}`;
 }
 
 /** Characters of `text` as JSON Schema's length keywords count them: code points. */

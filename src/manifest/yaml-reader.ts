@@ -180,7 +180,7 @@ class Converter {
   }
 }
 
-/** Scalars the core schema cannot produce (custom tags) are kept as their source text. */
+/** Scalars the core schema cannot produce (tags it does not define) are kept as their source text. */
 function scalarValue(value: unknown, source: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'bigint') return Number(value);

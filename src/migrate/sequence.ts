@@ -187,7 +187,7 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
     return { zone, before, after: before, check, report, body, bodySource: source, wafMigration: mode, text, diff };
   }
   events.applying?.(input.mode, source);
-  const entrypoint: LiveEntrypoint = await provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, body, { wafMigration: input.mode });
+  const entrypoint: LiveEntrypoint = await provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, body, { step: input.mode });
   const status = await provider.migrationStatus(zone.id);
   const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(executeRules(entrypoint.rules)), input.mode);
   return { zone, before, after: status.waf_state, check, report, body, bodySource: source, applied: input.mode, wafMigration: input.mode, text, diff };

@@ -17,7 +17,7 @@ export type Canonicalizer = (source: string) => CanonicalResult;
 
 /**
  * A memoising canonicalizer over `src/expr`'s `canonicalForms`. `canonical` seeds the memo with texts
- * already in canonical form (the desired side's filter and custom rule expressions, formatted for the
+ * already in canonical form (the desired side's expressions, as each kind lists them, formatted for the
  * same default phase): the formatter is a fixed point of itself (`format(parse(format(e)))` is
  * `format(e)`, a property test of `src/expr`), so a live expression written as zonewall wrote it
  * is known canonical without parsing it again: the common case of a no-op plan. Only texts without a

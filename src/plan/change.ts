@@ -35,7 +35,7 @@ export type ResourceKind = keyof ResourceKindRegistry & string;
  * | `duplicate-ref` | delete | a second live object carries a ref that another one already holds |
  * | `prune` | delete | unmanaged (no ref), deleted because of `--prune` |
  * | `follows-rule` | delete | a simplified-flow filter the service deletes with (or when repointing) its rule; no API call |
- * | `migration` | update | the WAF migration moves on |
+ * | `migration` | update | a migration moves on to its next state |
  * | `reset-to-default` | update | an object the API cannot delete, no longer in the manifest, goes back to its default |
  * | `in-sync` | no-op | nothing differs |
  */

@@ -30,7 +30,7 @@ export interface PlanOptions extends CallOptions {
   minObjects?: number;
 }
 
-/** Expressions of the manifest already in canonical form for the default phase (not managed rulesets'). */
+/** Expressions of the manifest already in canonical form, as each kind lists them (`PlanKind.canonical`). */
 function* desiredCanonical(desired: DesiredZone): Generator<string> {
   for (const kind of PlanKinds) if (kind.canonical !== undefined) yield* kind.canonical(desired);
 }

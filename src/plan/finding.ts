@@ -20,9 +20,9 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `deletes-too-many` | danger | more than the threshold of managed objects would be deleted |
  * | `unparsable-live-expression` | warning | a live expression does not parse: it is treated as different |
  * | `duplicate-ref` | warning | two live objects carry the same ref: the extra one is deleted |
- * | `weakens-action` | danger | a firewall rule stops blocking (block/challenge -> log/allow/bypass), or a custom rule does (-> log/skip) |
+ * | `weakens-action` | danger | a rule stops blocking (block or a challenge -> an action that lets traffic through) |
  * | `pauses-blocking-rule` | danger | a blocking firewall rule, or a filter an active blocking rule uses, is paused |
- * | `widens-exception` | danger | an exception lets more through: an allow or bypass firewall rule unpaused, a bypass gaining products, a firewall rule turned from log to allow or bypass (or bypass to allow), a custom skip rule enabled or skipping more (phases, products, the remaining rules), a Page Rule updated or made active to switch security or the WAF off |
+ * | `widens-exception` | danger | an exception lets more through: an allow, bypass or skip rule enabled, widened or skipping more, or a setting that switches security or the WAF off for more traffic |
  */
 export const FindingCodes = {
   tier: 'error',
@@ -64,7 +64,7 @@ export function finding(code: keyof CoreCodes, message: string, about: FindingAb
 
 /**
  * The finding builder of a kind: its own codes (`codes`, with their levels) and the shared ones.
- * @example const finding = findingsOf(PageRuleFindings); finding('page-rules-unavailable', '…')
+ * @example const finding = findingsOf({ 'rulesets-unavailable': 'error' }); finding('rulesets-unavailable', '…')
  */
 export function findingsOf<T extends Record<string, FindingLevel>>(codes: T): (code: (keyof T & FindingCode) | keyof CoreCodes, message: string, about?: FindingAbout) => Finding {
   const levels: Record<string, FindingLevel> = { ...FindingCodes, ...codes };

@@ -3,7 +3,6 @@
  * safety, fingerprint, the versioned JSON form and the text and markdown renderers.
  */
 export * from './live.js';
-export { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './managed-rules/entrypoint-rules.js';
 export * from './action.js';
 export * from './change.js';
 export * from './write.js';
@@ -13,11 +12,7 @@ export { orderChanges } from './order.js';
 export type { PhaseName } from './phase.js';
 export * from './kinds.js';
 export type { PlanKind, KindDiff, DiffInput, ResourcePlacement, PhaseInfo } from './kind.js';
-export type { CustomRuleOp, CustomRulesWrite } from './custom-rules/writes.js';
-export type { EntrypointWrite } from './managed-rules/writes.js';
 export { diffZone, type PlanOptions } from './diff.js';
-export { describePageRule, pageRuleSettings, pageRuleUrl } from './page-rules/diff.js';
-export { compactOverrides, desiredBody, migrationBody, proposalBody, type BodySource, type MigrationBodyInput } from './migration/body.js';
 export { SafetyDefaults, safetyFindings } from './safety.js';
 export { CallLimits, budgetWaitSeconds, estimateCalls, estimateReads, estimateRun, zoneLookups, type CallOptions, type RunCalls } from './calls.js';
 export { fingerprint, stableStringify } from './fingerprint.js';
@@ -28,5 +23,4 @@ export { createStyle, plainStyle, type Style } from './render/style.js';
 export { thousands } from './render/numbers.js';
 export { renderPlanText, renderChange, renderFindings, renderUnmanaged, renderCalls, renderRunCalls, renderSummaryLine, renderHeading } from './render/text.js';
 export { renderPlanMarkdown } from './render/markdown.js';
-export { adoptionFilterBody, adoptionRuleBody } from './firewall/export.js';
 export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';

@@ -11,11 +11,11 @@ import type { ServedPhase } from '../api/index.js';
 import type { LiveSection, PlanTier } from './live.js';
 import type { PhaseName } from './phase.js';
 import { hasErrors, type Plan, type PlanSummary, type UnmanagedObject } from './plan.js';
-import type { PhaseBody, PhaseRuleOp, PhaseWrite, Write } from './write.js';
+import type { PhaseBody, PhaseRuleOp, PhaseStep, PhaseWrite, Write } from './write.js';
 
 /**
  * The format version written; readers accept any `2.x`. 2.0: the writes of whole rules phases are
- * one list, `phase_writes`, instead of the 1.x fields `entrypoint` and `custom_rules`.
+ * one list, `phase_writes`, instead of two fields of 1.x, one per phase.
  */
 export const PlanFormatVersion = '2.0';
 
@@ -27,7 +27,7 @@ export type WriteJson = { op: Write['op'] } & Record<string, unknown>;
 
 /** The write of a whole rules phase in JSON. */
 export type PhaseWriteJson =
-  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'put'; body: PhaseBody; waf_migration?: 'validation' | 'pending' }
+  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'put'; body: PhaseBody; step?: PhaseStep }
   | { phase: PhaseName; ruleset: ServedPhase; strategy: 'rules'; ruleset_id: string; ops: PhaseRuleOp[] };
 
 /** One change in JSON. */
@@ -123,13 +123,13 @@ function changeFromJson(c: ChangeJson): Change {
 function phaseWriteToJson(w: PhaseWrite): PhaseWriteJson {
   const head = { phase: w.phase, ruleset: w.ruleset };
   if (w.strategy === 'rules') return { ...head, strategy: 'rules', ruleset_id: w.rulesetId, ops: w.ops };
-  return { ...head, strategy: 'put', body: w.body, ...(w.wafMigration !== undefined ? { waf_migration: w.wafMigration } : {}) };
+  return { ...head, strategy: 'put', body: w.body, ...(w.step !== undefined ? { step: w.step } : {}) };
 }
 
 function phaseWriteFromJson(w: PhaseWriteJson): PhaseWrite {
   const head = { phase: w.phase, ruleset: w.ruleset };
   if (w.strategy === 'rules') return { ...head, strategy: 'rules', rulesetId: w.ruleset_id, ops: w.ops };
-  return { ...head, strategy: 'put', body: w.body, ...(w.waf_migration !== undefined ? { wafMigration: w.waf_migration } : {}) };
+  return { ...head, strategy: 'put', body: w.body, ...(w.step !== undefined ? { step: w.step } : {}) };
 }
 
 /** The JSON form of one zone's plan. */

@@ -26,6 +26,12 @@ export * from './migration/live.js';
 export * from './firewall/writes.js';
 export * from './previous-waf/writes.js';
 export * from './page-rules/writes.js';
+export type { CustomRuleOp, CustomRulesWrite } from './custom-rules/writes.js';
+export { describePageRule, pageRuleSettings, pageRuleUrl } from './page-rules/diff.js';
+export { describeEntrypointRule, describeSkip, isUnmanagedEntrypointRule } from './managed-rules/entrypoint-rules.js';
+export type { EntrypointWrite } from './managed-rules/writes.js';
+export { compactOverrides, desiredBody, migrationBody, proposalBody, type BodySource, type MigrationBodyInput } from './migration/body.js';
+export { adoptionFilterBody, adoptionRuleBody } from './firewall/export.js';
 
 /** Every kind, in report order. */
 export const PlanKinds: readonly PlanKind[] = [firewall, customRules, managedRules, previousWaf, pageRules, migration];

@@ -1,10 +1,7 @@
 /**
  * Which optional sections of a zone a plan needs read, from the manifest alone. As in Terraform, a
  * section the manifest leaves out is not managed: its live objects are neither planned nor reported,
- * so reading them would only spend the account's request budget (1,200 per 5 minutes). In
- * particular a zone still on the previous WAF (`previous only`) whose manifest has no
- * `previous_waf` and no `waf_migration` keeps its previous WAF unmanaged, and nothing of it is read.
- * Each kind says which sections its part of the manifest needs (`PlanKind.reads`).
+ * so reading them would only spend the account's request budget (1,200 per 5 minutes). Each kind says which sections its part of the manifest needs (`PlanKind.reads`).
  */
 import type { DesiredZone } from '../manifest/index.js';
 import { LiveSections, PlanKinds } from './kinds.js';

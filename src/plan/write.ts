@@ -6,7 +6,6 @@
  */
 import type { ServedPhase } from '../api/index.js';
 import type { FilterBody, FirewallRuleBody } from './firewall/live.js';
-import type { PageRuleBody } from './page-rules/live.js';
 import type { PhaseName } from './phase.js';
 
 /**
@@ -53,12 +52,16 @@ export type PhaseRuleOp<R extends PhaseRuleBody = PhaseRuleBody> =
   | { op: 'update'; ref: string; id: string; body?: R; position?: PlannedPosition }
   | { op: 'delete'; ref: string; id: string };
 
+/** A step of the zone's move between WAF generations that a phase PUT also takes (a query parameter of the PUT). */
+export type PhaseStep = 'validation' | 'pending';
+
 /**
  * The write of one rules phase (a Rulesets API entry point) as a whole: either single-rule calls on
  * the existing entry point (`rules`, one request each, in order), or one PUT of the whole entry
  * point that sends every kept rule with its id (`put`; it also creates the entry point when the
- * zone has none). `phase` is the apply phase it runs in, `ruleset` the Rulesets API phase.
+ * zone has none). `phase` is the apply phase it runs in, `ruleset` the Rulesets API phase, `step`
+ * the step of the zone's move between WAF generations the PUT also takes, if any.
  */
 export type PhaseWrite<R extends PhaseRuleBody = PhaseRuleBody> =
-  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'put'; body: PhaseBody<R>; wafMigration?: 'validation' | 'pending' }
+  | { phase: PhaseName; ruleset: ServedPhase; strategy: 'put'; body: PhaseBody<R>; step?: PhaseStep }
   | { phase: PhaseName; ruleset: ServedPhase; strategy: 'rules'; rulesetId: string; ops: PhaseRuleOp<R>[] };

@@ -199,9 +199,9 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
       const config = await h.provider.migrationConfig(zone.id);
       expect(config.rules.length).toBeGreaterThan(0);
       expect((await h.provider.migrationStatus(zone.id)).waf_state).toBe('previous_only');
-      await h.provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, config, { wafMigration: 'validation' });
+      await h.provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, config, { step: 'validation' });
       expect((await h.provider.migrationStatus(zone.id)).waf_state).toBe('both');
-      await h.provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, config, { wafMigration: 'pending' });
+      await h.provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, config, { step: 'pending' });
       expect((await h.provider.migrationStatus(zone.id)).waf_state).toBe('new_only');
       const live = await h.provider.readZone(zone.id);
       expect(live.previousWaf).toBeNull();

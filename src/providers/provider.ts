@@ -20,6 +20,7 @@ import type {
   PageRuleBody,
   PhaseBody,
   PhaseRuleBody,
+  PhaseStep,
   PlanTier,
 } from '../plan/index.js';
 
@@ -148,9 +149,9 @@ export interface Provider {
   /**
    * PUT of a rules phase entry point (the custom phase, the managed phase, …): the whole rule list
    * (rules sent with their `id` keep it; rules left out are deleted). Creates the entry point when
-   * the zone has none. `wafMigration`: the managed phase's PUT is also a WAF migration step.
+   * the zone has none. `step`: the PUT also takes that step of the WAF migration (the API's `waf_migration`).
    */
-  putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<R>;
+  putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options?: { step?: PhaseStep }): Promise<R>;
   /** POST of one rule into the entry point `rulesetId` of `phase` (appended unless `position` says). */
   createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: RulePosition): Promise<R>;
   /** PATCH of one rule: the complete new rule, a position, or both (a position alone moves it). */

@@ -61,13 +61,13 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
     },
     async migrationConfig() { calls.push({ op: 'config' }); return structuredClone(start.proposal); },
     async migrationStatus() { return status(); },
-    async putPhase<R>(_zoneId: string, phase: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<R> {
+    async putPhase<R>(_zoneId: string, phase: string, body: EntrypointBody, options?: { step?: 'validation' | 'pending' }): Promise<R> {
       if (phase !== 'http_request_firewall_managed') throw new Error(`fake provider: no ${phase} phase`);
-      calls.push({ op: 'put', body: structuredClone(body), mode: options?.wafMigration });
-      if (options?.wafMigration === 'validation') {
+      calls.push({ op: 'put', body: structuredClone(body), mode: options?.step });
+      if (options?.step === 'validation') {
         if (start.zone.plan !== 'enterprise') throw new Error('validation is Enterprise only');
         state = 'both';
-      } else if (options?.wafMigration === 'pending') {
+      } else if (options?.step === 'pending') {
         state = 'new_only';
       }
       entrypoint = stored(body, Number(entrypoint?.version ?? 0) + 1);

@@ -128,7 +128,7 @@ describe('diffZone: WAF migration', () => {
     const skip = { id: '', version: '', ref: '', action: 'skip' as const, expression: 'ip.src in {203.0.113.0/24}', description: 'office', enabled: true, action_parameters: { ruleset: 'current' as const } };
     const proposal = { name: 'default', rules: [skip, { ...lManaged('p1', MANAGED), id: '', ref: '' }] };
     const plan = diffZone(desired({ wafMigration: 'validation', managedRules: [dManaged('managed', MANAGED)] }), live({ migrationConfig: proposal }));
-    expect(entrypointOf(plan)!.wafMigration).toBe('validation');
+    expect(entrypointOf(plan)!.step).toBe('validation');
     // Validation bodies omit id, version and ref (seed 002).
     expect(entrypointOf(plan)!.body.rules).toEqual([
       { action: 'skip', expression: 'ip.src in {203.0.113.0/24}', description: 'office', enabled: true, action_parameters: { ruleset: 'current' } },
@@ -150,7 +150,7 @@ describe('diffZone: WAF migration', () => {
   it('refuses the step, naming zonewall migrate, when the proposal is missing', () => {
     for (const migrationConfig of [undefined, null]) {
       const plan = diffZone(desired({ wafMigration: 'pending', managedRules: [dManaged('managed', MANAGED)] }), live({ ...(migrationConfig === null ? { migrationConfig } : {}) }));
-      expect(entrypointOf(plan)?.wafMigration).toBeUndefined();
+      expect(entrypointOf(plan)?.step).toBeUndefined();
       const error = plan.findings.find((f) => f.code === 'migration-step-unavailable');
       expect(error?.level).toBe('error');
       expect(error?.message).toContain('zonewall migrate zone.yaml --mode pending --force');
@@ -161,7 +161,7 @@ describe('diffZone: WAF migration', () => {
     const rules = [lManaged('m1', MANAGED, { ref: 'managed', last_updated: '2024-01-01T00:00:00Z' })];
     const plan = diffZone(desired({ wafMigration: 'pending' }), live({ entrypoint: entrypoint(rules), migration: {
       migration_state: 'start', old_waf_status: 'enabled', new_waf_status: 'enabled', waf_state: 'both' } }));
-    expect(entrypointOf(plan)).toEqual({ phase: 'entrypoint', ruleset: 'http_request_firewall_managed', strategy: 'put', body: { name: 'default', rules: [{ id: hex('m1'), ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }] }, wafMigration: 'pending' });
+    expect(entrypointOf(plan)).toEqual({ phase: 'entrypoint', ruleset: 'http_request_firewall_managed', strategy: 'put', body: { name: 'default', rules: [{ id: hex('m1'), ref: 'managed', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: MANAGED, version: 'latest' } }] }, step: 'pending' });
     expect(plan.findings.map((f) => f.code)).toEqual(['flips-waf-migration']);
   });
 

@@ -35,3 +35,13 @@ export interface DesiredCustomRule {
   /** Where individual fields were written, for errors found after loading (plan tier checks); `matches`: the expression's first `matches` operator. */
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
+
+declare module '../desired.js' {
+  interface DesiredZone {
+    /**
+     * WAF custom rules in evaluation order; undefined when the manifest has no `custom_rules`
+     * section: the custom phase is left alone.
+     */
+    customRules?: DesiredCustomRule[];
+  }
+}

@@ -52,3 +52,10 @@ export interface DesiredFirewallRule {
    */
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
+
+declare module '../desired.js' {
+  interface DesiredZone {
+    filters: DesiredFilter[];
+    firewallRules: DesiredFirewallRule[];
+  }
+}

@@ -32,3 +32,10 @@ export interface DesiredManagedRuleset {
    */
   fieldLocations?: Partial<Record<string, SourceLocation>>;
 }
+
+declare module '../desired.js' {
+  interface DesiredZone {
+    /** undefined when the manifest has no `managed_rules` section: the entry point is left alone. */
+    managedRules?: DesiredManagedRuleset[];
+  }
+}

@@ -17,3 +17,10 @@ export interface DesiredPageRule {
   priority: number;
   location: SourceLocation;
 }
+
+declare module '../desired.js' {
+  interface DesiredZone {
+    /** undefined when the manifest has no `page_rules` section: the zone's Page Rules are left alone. */
+    pageRules?: DesiredPageRule[];
+  }
+}

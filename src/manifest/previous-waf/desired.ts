@@ -15,3 +15,10 @@ export interface DesiredPreviousWaf {
   /** Where each package (by resolved id), group and rule id was written, for findings about one of them. */
   keyLocations?: { packages: Record<string, SourceLocation>; groups: Record<string, SourceLocation>; rules: Record<string, SourceLocation> };
 }
+
+declare module '../desired.js' {
+  interface DesiredZone {
+    /** undefined when the manifest has no `previous_waf` section. */
+    previousWaf?: DesiredPreviousWaf;
+  }
+}

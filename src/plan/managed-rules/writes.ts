@@ -1,6 +1,6 @@
 /**
  * The write of the managed entry point: one PUT of its whole rule list (execute and skip rules),
- * which a migration step also carries (`wafMigration`). Kept rules keep their ids.
+ * which a migration step also carries (`step`). Kept rules keep their ids.
  */
 import { ManagedPhase } from '../../api/index.js';
 import type { EntrypointRule } from './live.js';

@@ -49,7 +49,7 @@ function stepWrite(desired: DesiredZone, live: LiveZone, from: WafState, mode: '
   const note = `the PUT (waf_migration=${mode}) carries ${skips} skip rule(s) and ${executes} managed ruleset deployment(s), from ${from_}; the same body as \`${migrateCommand(desired, mode)}\``;
   const findings = source === 'proposal' ? [finding('migration-without-rules',
     `the manifest has no \`managed_rules\`: the step deploys the service's proposed configuration as it is; \`zonewall migrate ${desired.file} --write\` writes it into the manifest for review`, about)] : [];
-  return { write: { phase: 'entrypoint', ruleset: ManagedPhase, strategy: 'put', body, wafMigration: mode }, findings, note };
+  return { write: { phase: 'entrypoint', ruleset: ManagedPhase, strategy: 'put', body, step: mode }, findings, note };
 }
 
 /** The migration change of a zone, if the manifest asks for one. */

@@ -10,7 +10,7 @@
  * and a DELETE of a rule that is already gone (a retried DELETE whose first answer was lost) is done.
  */
 import type { ServedPhase } from '../../api/index.js';
-import type { RulePosition, LiveRuleset, PhaseBody, PhaseRuleBody } from '../../plan/index.js';
+import type { RulePosition, LiveRuleset, PhaseBody, PhaseRuleBody, PhaseStep } from '../../plan/index.js';
 import type { V4Client } from './client.js';
 import { V4Codes, V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError, isUnknownOutcome } from './errors.js';
@@ -25,9 +25,9 @@ export async function readPhase<R extends LiveRuleset>(client: V4Client, zoneId:
   }
 }
 
-/** PUT of a whole phase (creates the entry point when missing); `wafMigration`: the managed phase's migration step. */
-export function putPhase<R extends LiveRuleset = LiveRuleset>(client: V4Client, zoneId: string, phase: ServedPhase, body: PhaseBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<R> {
-  const query = options.wafMigration === undefined ? undefined : { waf_migration: options.wafMigration, phase_two: 1 };
+/** PUT of a whole phase (creates the entry point when missing); `step`: the WAF migration step it also takes. */
+export function putPhase<R extends LiveRuleset = LiveRuleset>(client: V4Client, zoneId: string, phase: ServedPhase, body: PhaseBody, options: { step?: PhaseStep } = {}): Promise<R> {
+  const query = options.step === undefined ? undefined : { waf_migration: options.step, phase_two: 1 };
   return client.result<R>('PUT', V4Paths.entrypoint(zoneId, phase), { query, body });
 }
 

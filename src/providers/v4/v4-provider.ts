@@ -19,6 +19,7 @@ import type {
   PageRuleBody,
   PhaseBody,
   PhaseRuleBody,
+  PhaseStep,
   PlanTier,
 } from '../../plan/index.js';
 import type { MigrationCheckResult, ServedPhase, ZoneExtensionJson, ZoneJson } from '../../api/index.js';
@@ -178,7 +179,7 @@ export abstract class V4Provider implements Provider {
     return writes.deleteFirewallRules(this.client, zoneId, ids, options.deleteFilterIfUnused === true);
   }
 
-  putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<R> {
+  putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options: { step?: PhaseStep } = {}): Promise<R> {
     return phases.putPhase<R>(this.client, zoneId, phase, body, options);
   }
   createPhaseRule<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, rulesetId: string, body: PhaseRuleBody, position?: RulePosition): Promise<R> {
