@@ -8,10 +8,8 @@
 import type { ComparisonExpr, ComparisonOp, Rhs, SetItem, ValueExpr } from './ast.js';
 import { fail, LexFailure } from './errors.js';
 import { boolOperatorHint, rhsKind, unsupportedOp, type RhsKind } from './check.js';
-import {
-  expectLiteral, lexBytes, lexInt, lexIntRange, lexListName,
-  lexQuotedOrRaw, lexRegexLiteral, skipSpace,
-} from './lex.js';
+import { expectLiteral, lexInt, lexIntRange, lexListName, skipSpace } from './lex.js';
+import { lexBytes, lexQuotedOrRaw, lexRegexLiteral } from './lex-string.js';
 import { lexIpAddress, lexIpSetItem } from './lex-ip.js';
 import { parseValue } from './parse-value.js';
 import { comparisonOpAt, type ParserState, type TypedExpr, type TypedValue } from './parse-state.js';

@@ -9,10 +9,8 @@ import type { CallArg, CallExpr, Expression, IndexStep, Literal, ValueExpr } fro
 import { fail, LexFailure } from './errors.js';
 import { applyIndex, resolveIdentifier } from './check.js';
 import type { ArgInfo, FunctionDef } from './functions/catalog.js';
-import {
-  expectLiteral, lexBytes, lexHexBytes, lexIdentifier, lexInt, lexQuotedString, lexRawString,
-  skipSpace,
-} from './lex.js';
+import { expectLiteral, lexIdentifier, lexInt, skipSpace } from './lex.js';
+import { lexBytes, lexHexBytes, lexQuotedString, lexRawString } from './lex-string.js';
 import { lexIpAddress } from './lex-ip.js';
 import {
   comparisonOpAt, nest, quantifierAt, unaryAt, type ParserState, type TypedArg, type TypedValue,

@@ -12,7 +12,8 @@ import type { AlarmIndex } from './alarm-index.js';
 import { KvStore } from './kv.js';
 import { markGap, PitrService, SessionPitr, type PitrApi } from './pitr.js';
 import { openForReading, type ReadMode } from './read-only.js';
-import { openDatabase, StorageSession, type Backend, type SessionHooks } from './session.js';
+import { openDatabase } from './database.js';
+import { StorageSession, type Backend, type SessionHooks } from './session.js';
 import { SqlStorage } from './sql.js';
 import type { ObjectId } from './state.js';
 
