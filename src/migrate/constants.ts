@@ -78,5 +78,5 @@ export const LegacyManagedRules: Readonly<Record<string, ManagedRuleDefaults>> =
   '100739': { id: '34583778093748cc83ff7b38f472013e', action: 'block', enabled: false },
 };
 
-/** The phase of the entry point the migration writes. */
-export const ManagedPhase = 'http_request_firewall_managed';
+/** The phase of the entry point the migration writes (the wire contract's). */
+export { ManagedPhase } from '../api/index.js';

@@ -3,6 +3,7 @@
  * embedded engine in-process (`engine/`) and the v4 HTTP API (`http/`). Both speak the v4 JSON
  * shapes of `plan/live.ts`; every implementation runs `contract.suite.ts`.
  */
+import type { MigrationMode } from '../api/index.js';
 import type {
   CustomRuleBody,
   CustomRulePosition,
@@ -145,7 +146,7 @@ export interface Provider {
   deleteFirewallRules(zoneId: string, ids: string[], options?: { deleteFilterIfUnused?: boolean }): Promise<void>;
 
   /** PUT of the `http_request_firewall_managed` entry point, optionally as a migration step. */
-  putEntrypoint(zoneId: string, body: EntrypointBody, options?: { wafMigration?: 'validation' | 'pending' }): Promise<LiveEntrypoint>;
+  putEntrypoint(zoneId: string, body: EntrypointBody, options?: { wafMigration?: MigrationMode }): Promise<LiveEntrypoint>;
 
   /**
    * PUT of the `http_request_firewall_custom` entry point: the whole rule list (rules sent with

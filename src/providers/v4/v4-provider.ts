@@ -21,7 +21,7 @@ import type {
   PageRuleBody,
   PlanTier,
 } from '../../plan/index.js';
-import type { MigrationCheckResult, ZoneExtensionJson, ZoneJson } from '../../api/index.js';
+import { ApiErrorCodes, PlanTiers, type MigrationCheckResult, type MigrationMode, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
@@ -36,9 +36,9 @@ type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } 
 
 const ZoneIdPattern = /^[0-9a-f]{32}$/;
 /** The service's code for a zone outside the credential's scope (a 403). */
-const OutOfScopeCode = 10000;
-/** Plan tiers by name (a local list: `providers` imports only types from `plan`). */
-const Tiers: readonly string[] = ['free', 'pro', 'business', 'enterprise'] satisfies readonly PlanTier[];
+const OutOfScopeCode = ApiErrorCodes.forbidden.code;
+/** Plan tiers by name (the wire contract's). */
+const Tiers: readonly string[] = PlanTiers;
 
 /** A `Provider` over any v4 `Transport`. */
 export abstract class V4Provider implements Provider {
@@ -178,7 +178,7 @@ export abstract class V4Provider implements Provider {
     return writes.deleteFirewallRules(this.client, zoneId, ids, options.deleteFilterIfUnused === true);
   }
 
-  putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: 'validation' | 'pending' } = {}): Promise<LiveEntrypoint> {
+  putEntrypoint(zoneId: string, body: EntrypointBody, options: { wafMigration?: MigrationMode } = {}): Promise<LiveEntrypoint> {
     const query = options.wafMigration === undefined ? undefined : { waf_migration: options.wafMigration, phase_two: 1 };
     return this.client.result<LiveEntrypoint>('PUT', V4Paths.entrypoint(zoneId), { query, body });
   }
