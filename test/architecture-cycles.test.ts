@@ -1,45 +1,24 @@
 /**
  * "Files never import each other in a circle" (DESIGN.md), enforced: every import of every file in
- * `src/`, `deploy/worker/`, `bench/` and `support/` is read with the TypeScript API (static, re-export, dynamic and
- * `import type`: a type-only import is still an arrow, so a cycle through one is still a cycle), the
- * file import graph is built, and Tarjan's algorithm finds its strongly connected components; any
+ * `src/`, `deploy/worker/`, `bench/` and `support/` is read with the TypeScript API, as the import
+ * direction test reads them (static, re-export, dynamic and `import type`: a type-only import is
+ * still an arrow, so a cycle through one is still a cycle), the file import graph is built, and Tarjan's algorithm finds its strongly connected components; any
  * component of more than one file (or a file importing itself) is a cycle, listed by its files.
  * Also here: the benchmarks stand on their own, so no file in `bench/` imports from `test/`; what both
  * need lives in `support/`, which imports neither.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importsOf, listFiles } from './helpers/source-imports.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const roots = ['src', 'deploy/worker', 'bench', 'support'].map((dir) => join(root, dir));
 
-function listFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return listFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/** Every module specifier a file names: imports, re-exports, `import()` and `import('x').T` types. */
+/** Every module specifier a file names (`importsOf`: type-only imports included). */
 function specifiersOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const out: string[] = [];
-  const add = (spec: ts.Node | undefined) => {
-    if (spec !== undefined && ts.isStringLiteral(spec)) out.push(spec.text);
-  };
-  const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0]);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return out;
+  return importsOf(file).map((i) => i.specifier);
 }
 
 /** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), or undefined. */
