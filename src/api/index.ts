@@ -13,5 +13,6 @@ export * from './rule-fields.js';
 export * from './managed-rules.js';
 export * from './custom-rules.js';
 export * from './rulesets.js';
+export * from './managed-catalog.js';
 export * from './page-rules.js';
 export * from './migration.js';
