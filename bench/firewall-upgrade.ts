@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- firewall-upgrade`: the equivalence proof of `zonewall migrate firewall-rules`
  * on a generated zone of 1,000 firewall rules over 700 shared filters (every action, tied and null
- * priorities, paused rules and filters; test/migrate/firewall/generated-zone.ts). The whole CLI in
+ * priorities, paused rules and filters; support/generated-zone.ts). The whole CLI in
  * fresh processes (the dry run: load, convert, rewrite, prove over the generated corpus, print the
  * report and the diff), beside two floors measured in the same run, interleaved round by round,
  * medians: `node -e 0` and `zonewall validate` of the same manifest (what every command pays to load
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { validateManifestText } from '../src/manifest/index.js';
 import { upgradeFirewallManifest } from '../src/migrate/index.js';
 import { proveEquivalence } from '../src/policy/index.js';
-import { generatedZone } from '../test/migrate/firewall/generated-zone.js';
+import { generatedZone } from '../support/generated-zone.js';
 
 const Rules = 1000;
 const Filters = 700;

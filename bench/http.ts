@@ -20,7 +20,7 @@ import { Engine, loadCredentials, startServer } from '../src/engine/index.js';
 import { loadManifests } from '../src/manifest/index.js';
 import { budgetWaitSeconds, CallLimits } from '../src/plan/index.js';
 import { openProvider } from '../src/providers/index.js';
-import { startCountingProxy, type CountingProxy } from '../test/helpers/counting-proxy.js';
+import { startCountingProxy, type CountingProxy } from '../support/counting-proxy.js';
 
 const N = 1000;
 const ZONES = Number(process.env.BENCH_ZONES ?? 50);

@@ -6,11 +6,10 @@
  * The Worker (`deploy/worker`) sits on top like the CLI, but imports the engine only through
  * `src/engine/workerd.ts` (no file system, no better-sqlite3) and no Node module itself.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importsOf, listFiles, type Import } from './helpers/source-imports.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -33,47 +32,6 @@ const everything = ['cli', 'index.ts'];
 
 /** Packages and node modules that do I/O: the planner must not use them (it is pure). */
 const ioModules = /^(node:)?(fs|fs\/promises|net|http|https|http2|child_process|dgram|dns|tls|worker_threads|readline)$|^(undici|better-sqlite3)$/;
-
-interface Import {
-  file: string;
-  specifier: string;
-  typeOnly: boolean;
-  line: number;
-}
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return listFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-function importsOf(file: string): Import[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const out: Import[] = [];
-  const add = (node: ts.Node, spec: ts.Expression | undefined, typeOnly: boolean) => {
-    if (spec === undefined || !ts.isStringLiteral(spec)) return;
-    out.push({ file, specifier: spec.text, typeOnly, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
-  };
-  const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node)) {
-      const clause = node.importClause;
-      const allTypes = clause !== undefined && (clause.isTypeOnly || (clause.name === undefined && clause.namedBindings !== undefined
-        && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-      add(node, node.moduleSpecifier, allTypes);
-    } else if (ts.isExportDeclaration(node)) {
-      add(node, node.moduleSpecifier, node.isTypeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      add(node, node.arguments[0], false);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
-      add(node, node.argument.literal, true);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return out;
-}
 
 /** `plan` for src/plan/x.ts, `index.ts` / `errors.ts` for root files. */
 function moduleOf(path: string): string {

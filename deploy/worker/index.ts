@@ -7,7 +7,8 @@
  * `zonewall serve --runtime workerd` through Miniflare. Bundled by `scripts/build-worker.mjs`.
  */
 import { CredentialStore, RegistryDirectory, V4Dispatcher, handleFetch, resources, type FetchSettings } from '../../src/engine/workerd.js';
-import { credentialsOf, logError, maxBodyBytesOf, type Env } from './env.js';
+import type { Env } from './env.js';
+import { credentialsOf, logError, maxBodyBytesOf } from './settings.js';
 import { workerRoutes } from './routes.js';
 
 export { ZoneObject } from './zone-object.js';

@@ -6,13 +6,13 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { RegistryObject, type RegistryState, type ZoneInfo } from '../../src/engine/workerd.js';
-import type { Env } from './env.js';
+import type { Settings } from './settings.js';
 
 /** The Durable Object class of the registry. */
-export class ZoneRegistry extends DurableObject<Env> {
+export class ZoneRegistry extends DurableObject<Settings> {
   readonly #registry: RegistryObject;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: Settings) {
     super(ctx, env);
     this.#registry = new RegistryObject(ctx as unknown as RegistryState, env);
   }

@@ -13,15 +13,15 @@ import {
   errorResponse, noRouteError, resources, zoneObjectClass,
   type ApiResponse, type Sql, type ZoneCall, type ZoneCreateOptions, type ZoneDump, type ZoneInfo, type ZoneObjectApi, type ZoneObjectState,
 } from '../../src/engine/workerd.js';
-import { logError, planLimitsOf, type Env } from './env.js';
+import { logError, planLimitsOf, type Settings } from './settings.js';
 
 /** The Durable Object class of a zone (`ZONES` binding). */
-export class ZoneObject extends DurableObject<Env> {
+export class ZoneObject extends DurableObject<Settings> {
   readonly #zone: ZoneObjectApi;
   readonly #sql: Sql;
   #exists: boolean;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: Settings) {
     super(ctx, env);
     const Zone = zoneObjectClass({ resources, planLimits: planLimitsOf(env), logError });
     // workerd's ctx is seed 001's interface; the engine types it with zonewall's storage classes.

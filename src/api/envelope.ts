@@ -45,3 +45,6 @@ export interface Envelope<T = unknown> {
 
 /** Query parameters of every paginated list. */
 export const PageParams = { page: 'page', perPage: 'per_page' } as const;
+
+/** Page sizes of the filters and firewall rules lists (real service figures). */
+export const PageLimits = { defaultPerPage: 25, minPerPage: 5, maxPerPage: 100 } as const;

@@ -27,7 +27,9 @@ export const MigrationQuery = {
 /** A `waf_migration` mode. */
 export type MigrationMode = 'pending' | 'validation';
 /** Which WAF versions run on a zone (seed: previous only, both, new only). */
-export type WafState = 'previous_only' | 'both' | 'new_only';
+export const WafStates = ['previous_only', 'both', 'new_only'] as const;
+/** One of `WafStates`. */
+export type WafState = (typeof WafStates)[number];
 /** `migration_state`: `start` (real), then zonewall's values. */
 export type MigrationState = 'start' | 'validation' | 'completed';
 

@@ -2,11 +2,15 @@
  * Wire contract of the Rulesets API at zone level, for the two phases zonewall serves: the
  * `http_request_firewall_managed` entry point (execute/skip rules deploying managed rulesets) and the
  * `http_request_firewall_custom` entry point (WAF custom rules). Route patterns, query parameters,
- * request bodies, response objects and error codes with their HTTP statuses; types and `as const`
+ * rulesets, request bodies and error codes with their HTTP statuses (the rules of each phase are in
+ * `managed-rules.ts` and `custom-rules.ts`, their common fields in `rule-fields.ts`); types and `as const`
  * constants only, shared by the engine (server) and `providers/v4` (client). Facts come from
  * `reference/custom-rules.md` and `reference/api-facts.md`; codes the real API does not publish are
  * zonewall's (marked below).
  */
+import type { BlockRule, CustomRule, PlainCustomRule, SkipRule } from './custom-rules.js';
+import type { ManagedRule } from './managed-rules.js';
+import type { RuleCommonFields, RuleServerFields } from './rule-fields.js';
 
 // ---------------------------------------------------------------------------------------------
 // Phases, kinds, routes, query parameters
@@ -49,164 +53,6 @@ export const RulesetQueryParameters = {
   managedEntrypointWrite: ['waf_migration', 'phase_two'],
   other: [],
 } as const;
-
-// ---------------------------------------------------------------------------------------------
-// Rules shared by both phases
-
-/** Read-only fields the server fills on every rule. */
-export interface RuleServerFields {
-  /** 32 hex; kept across versions and across PUTs that send it (or the rule's `ref`). */
-  id: string;
-  /** String in JSON (`"2"`); +1 per content change, not bumped by a move. */
-  version: string;
-  /** ISO-8601 UTC. */
-  last_updated: string;
-  /** The client's stable key, unique within the ruleset; the rule id when none was given. */
-  ref: string;
-}
-
-/** `logging` of a skip rule: whether matches appear in Security Events (default true). */
-export interface RuleLogging {
-  enabled: boolean;
-}
-
-/** Fields every rule carries besides its action. */
-export interface RuleCommonFields extends RuleServerFields {
-  expression: string;
-  /** Omitted by the custom phase when empty; always present ("" allowed) in the managed phase. */
-  description?: string;
-  enabled: boolean;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Managed phase (`http_request_firewall_managed`)
-
-/** Overrides of one category (tag) of the executed ruleset: middle precedence. */
-export interface CategoryOverride {
-  category: string;
-  action?: string;
-  enabled?: boolean;
-}
-
-/** Overrides of one rule of the executed ruleset: highest precedence. */
-export interface RuleOverride {
-  id: string;
-  action?: string;
-  enabled?: boolean;
-  score_threshold?: number;
-}
-
-/** `action_parameters.overrides` of an `execute` rule. */
-export interface Overrides {
-  action?: string;
-  enabled?: boolean;
-  categories?: CategoryOverride[];
-  rules?: RuleOverride[];
-}
-
-/** `action_parameters` of an `execute` rule. */
-export interface ExecuteParameters {
-  id: string;
-  version?: string;
-  overrides?: Overrides;
-  matched_data?: { public_key: string };
-}
-
-/** `action_parameters` of a managed-phase `skip` rule: exactly one of the three. */
-export interface ManagedSkipParameters {
-  /** `current`: skip the remaining rules of the entry point. */
-  ruleset?: 'current';
-  /** Skip executing these managed rulesets. */
-  rulesets?: string[];
-  /** Skip these rules, by managed ruleset id. */
-  rules?: Record<string, string[]>;
-}
-
-/** Rule actions of the managed phase. */
-export const ManagedRuleActions = ['execute', 'skip'] as const;
-export type ManagedRuleAction = (typeof ManagedRuleActions)[number];
-
-/** A managed-phase rule as returned. */
-export interface ManagedRule extends RuleCommonFields {
-  action: ManagedRuleAction;
-  action_parameters: ExecuteParameters | ManagedSkipParameters;
-  logging?: RuleLogging;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Custom phase (`http_request_firewall_custom`)
-
-/** Actions of the custom phase; `log` needs Enterprise (reference §2.6). */
-export const CustomRuleActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
-export type CustomRuleAction = (typeof CustomRuleActions)[number];
-/** Actions that end the request's evaluation (later phases included). */
-export const TerminatingCustomActions = ['block', 'challenge', 'js_challenge', 'managed_challenge'] as const;
-
-/** Content types of a custom block response. */
-export const BlockContentTypes = ['text/html', 'text/plain', 'application/json', 'text/xml'] as const;
-export type BlockContentType = (typeof BlockContentTypes)[number];
-
-/** A custom block response (Pro and higher): all three keys required. */
-export interface BlockResponse {
-  /** 400..499. */
-  status_code: number;
-  content_type: BlockContentType;
-  /** At most 2,048 bytes (UTF-8). */
-  content: string;
-}
-
-/** `action_parameters` of a `block` rule (optional on the rule). */
-export interface BlockParameters {
-  response?: BlockResponse;
-}
-
-/** Later phases a custom-phase skip may skip. */
-export const SkipPhases = ['http_ratelimit', 'http_request_sbfm', 'http_request_firewall_managed'] as const;
-export type SkipPhase = (typeof SkipPhases)[number];
-/**
- * The same phases in the order the service evaluates them (reference §3.4: `http_ratelimit` →
- * `http_request_firewall_managed` → `http_request_sbfm`): the order a skip's `phases`, a set, is
- * kept in once normalised.
- */
-export const SkipPhaseOrder = ['http_ratelimit', 'http_request_firewall_managed', 'http_request_sbfm'] as const satisfies readonly SkipPhase[];
-
-/** Non-Ruleset-Engine products a skip may skip (case-sensitive; same set as firewall rules' bypass). */
-export const SkipProducts = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'] as const;
-export type SkipProduct = (typeof SkipProducts)[number];
-
-/** `action_parameters` of a custom-phase `skip` rule: at least one key; the three combine. */
-export interface CustomSkipParameters {
-  /** `current`: skip the remaining custom rules (the old `allow`). */
-  ruleset?: 'current';
-  phases?: SkipPhase[];
-  /** The old `bypass`. */
-  products?: SkipProduct[];
-}
-
-interface CustomRuleBase extends RuleCommonFields {
-  /** Only on skip rules (default `{enabled: true}` when omitted). */
-  logging?: RuleLogging;
-}
-
-/** A block rule; `action_parameters` present only when a custom response is set. */
-export interface BlockRule extends CustomRuleBase {
-  action: 'block';
-  action_parameters?: BlockParameters;
-}
-
-/** A challenge or log rule: no parameters. */
-export interface PlainCustomRule extends CustomRuleBase {
-  action: 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
-}
-
-/** A skip rule. */
-export interface SkipRule extends CustomRuleBase {
-  action: 'skip';
-  action_parameters: CustomSkipParameters;
-}
-
-/** One custom rule as returned. */
-export type CustomRule = BlockRule | PlainCustomRule | SkipRule;
 
 // ---------------------------------------------------------------------------------------------
 // Rulesets and request bodies

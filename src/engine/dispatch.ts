@@ -14,21 +14,12 @@ import { after, type MaybePromise } from './maybe-promise.js';
 import { routeKey, Router, type HttpMethod, type RouteMatch } from './router.js';
 import { allZones, inScope } from './scope.js';
 import { ExtensionRoutes, withoutExtensions } from './strict.js';
-import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
+import type { ApiRequest, ApiResponse, ZoneInfo } from './types.js';
 import type { ZoneCall } from './zone-object.js';
-import { zoneRoutes, type EngineRoute } from './zones/routes.js';
+import type { EngineRoute, ZoneDirectory } from './engine-route.js';
+import { zoneRoutes } from './zones/routes.js';
 
-/** The zones of one engine, as the engine's own routes (`zones/routes.ts`) use them. */
-export interface ZoneDirectory {
-  /** Every zone, in creation order. */
-  listZones(): Promise<ZoneInfo[]>;
-  /** A zone by id or name (case-insensitive), or undefined. */
-  getZone(nameOrId: string): Promise<ZoneInfo | undefined>;
-  /** Creates a zone (default plan: enterprise). Refuses a taken or malformed name. */
-  createZone(name: string, options?: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string }): Promise<ZoneInfo>;
-  /** Deletes a zone and all of its data; false when there is no such zone. */
-  deleteZone(nameOrId: string): Promise<boolean>;
-}
+export type { ZoneDirectory } from './engine-route.js';
 
 /** What a `V4Dispatcher` is built from. */
 export interface DispatcherOptions {

@@ -3,11 +3,12 @@
  * `page` / `per_page` query parameters (default 25, 5..100, as the real filters and firewall rules
  * APIs). Handlers build every answer through these helpers so the envelope is the same everywhere.
  */
+import { PageLimits } from '../api/index.js';
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ApiMessage, ApiResponse, ResultInfo } from './types.js';
 
-/** Page sizes of the filters and firewall rules lists (real service figures). */
-export const PageLimits = { defaultPerPage: 25, minPerPage: 5, maxPerPage: 100 } as const;
+/** Page sizes of the filters and firewall rules lists (the wire contract's). */
+export { PageLimits };
 
 /** A validated page request. */
 export interface PageRequest {

@@ -7,10 +7,10 @@
  * the zone; an empty segment inside the path matches nothing (only one trailing slash is ignored).
  */
 
-/** The HTTP methods the v4 API uses. */
-export const HttpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-/** One HTTP method. */
-export type HttpMethod = (typeof HttpMethods)[number];
+import type { HttpMethod } from '../api/index.js';
+
+/** The HTTP methods the v4 API uses, and one of them (the wire contract's). */
+export { HttpMethods, type HttpMethod } from '../api/index.js';
 
 /** A route: a method, a pattern (`:name` segments capture) and whatever the owner attaches. */
 export interface RouteLike {

@@ -20,7 +20,7 @@
  */
 import type { CallArg, Expression, Literal, Rhs, SetItem, ValueExpr } from './ast.js';
 import { isExpression } from './ast.js';
-import { lexRegexLiteral } from './lex.js';
+import { lexRegexLiteral } from './lex-string.js';
 
 const PRECEDENCE = { or: 1, xor: 2, and: 3 } as const;
 

@@ -9,7 +9,8 @@
  * the real engine's text in this one case; the kind and position stay the engine's style).
  */
 import { LexFailure } from './errors.js';
-import { lexBytes, lexInt, lexQuotedOrRaw } from './lex.js';
+import { lexInt } from './lex.js';
+import { lexBytes, lexQuotedOrRaw } from './lex-string.js';
 import { lexIpAddress } from './lex-ip.js';
 import { bytesToText } from './ast.js';
 import { parseIp } from './ip.js';

@@ -8,32 +8,16 @@
 import type { ComparisonExpr, ComparisonOp, Rhs, SetItem, ValueExpr } from './ast.js';
 import { fail, LexFailure } from './errors.js';
 import { boolOperatorHint, rhsKind, unsupportedOp, type RhsKind } from './check.js';
-import {
-  expectLiteral, KeywordTable, lexBytes, lexInt, lexIntRange, lexListName,
-  lexQuotedOrRaw, lexRegexLiteral, skipSpace,
-} from './lex.js';
+import { expectLiteral, lexInt, lexIntRange, lexListName, skipSpace } from './lex.js';
+import { lexBytes, lexQuotedOrRaw, lexRegexLiteral } from './lex-string.js';
 import { lexIpAddress, lexIpSetItem } from './lex-ip.js';
-import { parseValue, type TypedValue } from './parse-value.js';
-import type { ParserState, TypedExpr } from './parse.js';
+import { parseValue } from './parse-value.js';
+import { comparisonOpAt, type ParserState, type TypedExpr, type TypedValue } from './parse-state.js';
 import { compileRegex, RegexSyntaxError } from './regex.js';
 import { T, arrayOf, type Type } from './types.js';
 import { parseWildcard, WildcardSyntaxError } from './wildcard.js';
 import { formatValue } from './format.js';
 import { rhsHint, typeMismatch } from './literal-type.js';
-
-// Spellings in wirefilter's lexing order; English ones need a word boundary (lex.ts `keywordAt`).
-const OPERATORS = new KeywordTable<ComparisonOp>([
-  ['in', 'in'], ['eq', 'eq'], ['==', 'eq'], ['ne', 'ne'], ['!=', 'ne'], ['ge', 'ge'], ['>=', 'ge'],
-  ['le', 'le'], ['<=', 'le'], ['gt', 'gt'], ['>', 'gt'], ['lt', 'lt'], ['<', 'lt'], ['&', 'bitwise_and'],
-  ['bitwise_and', 'bitwise_and'], ['contains', 'contains'], ['~', 'matches'], ['matches', 'matches'],
-  ['wildcard', 'wildcard'], ['strict wildcard', 'strict wildcard'],
-]);
-
-/** The comparison operator at `pos` and the position after it, or null. */
-export function comparisonOpAt(src: string, pos: number): { op: ComparisonOp; end: number } | null {
-  const found = OPERATORS.at(src, pos);
-  return found === undefined ? null : { op: found.value, end: pos + found.text.length };
-}
 
 /** `comparison := lhs [op rhs]`. */
 export function parseComparison(state: ParserState, pos: number, depth: number): TypedExpr {

@@ -9,31 +9,14 @@ import type { CallArg, CallExpr, Expression, IndexStep, Literal, ValueExpr } fro
 import { fail, LexFailure } from './errors.js';
 import { applyIndex, resolveIdentifier } from './check.js';
 import type { ArgInfo, FunctionDef } from './functions/catalog.js';
-import {
-  expectLiteral, lexBytes, lexHexBytes, lexIdentifier, lexInt, lexQuotedString, lexRawString,
-  skipSpace,
-} from './lex.js';
+import { expectLiteral, lexIdentifier, lexInt, skipSpace } from './lex.js';
+import { lexBytes, lexHexBytes, lexQuotedString, lexRawString } from './lex-string.js';
 import { lexIpAddress } from './lex-ip.js';
-import { nest, parseLogical, quantifierAt, unaryAt, type ParserState } from './parse.js';
-import { comparisonOpAt, parseComparisonWithLhs } from './parse-rhs.js';
+import {
+  comparisonOpAt, nest, quantifierAt, unaryAt, type ParserState, type TypedArg, type TypedValue,
+} from './parse-state.js';
 import { arrayOf, type Type } from './types.js';
 import { textToBytes } from './ast.js';
-
-/** A parsed value: its type (the element type when `mapped`, i.e. it went through `[*]`). */
-export interface TypedValue {
-  readonly node: ValueExpr;
-  readonly type: Type;
-  readonly mapped: boolean;
-  readonly end: number;
-}
-
-/** A parsed call argument. */
-export interface TypedArg {
-  readonly node: CallArg;
-  readonly type: Type;
-  readonly mapped: boolean;
-  readonly end: number;
-}
 
 /** `(field | call) index*`. */
 export function parseValue(state: ParserState, pos: number, depth: number): TypedValue {
@@ -145,7 +128,7 @@ export function parseCallArg(state: ParserState, pos: number, depth: number): Ty
     return literalArg({ type: 'bytes', value: lit.value, span: { start: pos, end: lit.end } });
   }
   if (c === '(' || unaryAt(src, pos) > 0 || quantifierAt(src, pos)) {
-    const parsed = parseLogical(state, pos, depth);
+    const parsed = state.parseLogical(state, pos, depth);
     return { node: parsed.node, type: parsed.type, mapped: false, end: parsed.end };
   }
   const fieldLike = isFieldChar(c) || (isFieldOrInt(c) && isFieldChar(c2)) || (isFieldOrInt(c) && isFieldOrInt(c2) && isFieldChar(c3));
@@ -168,7 +151,7 @@ function valueOrComparison(state: ParserState, lhs: TypedValue): TypedArg {
   if (!comparisonOpAt(state.src, skipSpace(state.src, lhs.end))) {
     return { node: lhs.node, type: lhs.type, mapped: lhs.mapped, end: lhs.end };
   }
-  const cmp = parseComparisonWithLhs(state, lhs);
+  const cmp = state.parseComparisonWithLhs(state, lhs);
   return { node: cmp.node as Expression, type: cmp.type, mapped: false, end: cmp.end };
 }
 

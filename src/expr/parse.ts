@@ -1,7 +1,8 @@
 /**
  * The parser: source text to a checked `Expression`, after wirefilter's `ast/logical_expr.rs` (a
  * precedence-climbing parser over string positions, typed as it goes). Logical level here; values,
- * calls and arguments in `parse-value.ts`; comparisons and right-hand sides in `parse-rhs.ts`.
+ * calls and arguments in `parse-value.ts`; comparisons and right-hand sides in `parse-rhs.ts`; the
+ * state, result types and look-aheads they share in `parse-state.ts`.
  *
  * Grammar (reference §1.2): `logical := simple (op simple)*` with `or` < `xor` < `and`; `simple :=
  * "(" logical ")" | ("not" | "!") simple | ("any" | "all") "(" arg ")" | comparison`. Nesting (each
@@ -11,12 +12,13 @@
  */
 import type { Expression, LogicalOp, Span, ValueExpr } from './ast.js';
 import { ExpressionError, fail, LexFailure } from './errors.js';
-import { expectLiteral, keywordAt, KeywordTable, skipSpace } from './lex.js';
+import { expectLiteral, KeywordTable, skipSpace } from './lex.js';
 import { parseCallArg } from './parse-value.js';
-import { parseComparison } from './parse-rhs.js';
+import { parseComparison, parseComparisonWithLhs } from './parse-rhs.js';
+import { nest, quantifierAt, unaryAt, type ParserState, type TypedExpr } from './parse-state.js';
 import { DEFAULT_PHASE, type Phase } from './scheme.js';
 import { ExpressionLimits } from './limits.js';
-import { T, arrayOf, sameType, typeName, type Type } from './types.js';
+import { T, arrayOf, sameType, typeName } from './types.js';
 
 export { ExpressionLimits };
 
@@ -26,20 +28,6 @@ export interface ParseOptions {
   phase?: Phase;
   /** Maximum length in characters; 4096 by default. */
   maxLength?: number;
-}
-
-/** Parser state shared by the parse functions. */
-export interface ParserState {
-  readonly src: string;
-  readonly phase: Phase;
-  readonly maxDepth: number;
-}
-
-/** A parsed Bool (or Array<Bool>) expression, its type and the position after it. */
-export interface TypedExpr {
-  readonly node: Expression;
-  readonly type: Type;
-  readonly end: number;
 }
 
 const PRECEDENCE: Readonly<Record<LogicalOp, number>> = { or: 1, xor: 2, and: 3 };
@@ -55,7 +43,10 @@ export function parseExpression(source: string, options: ParseOptions = {}): Exp
   checkLength(source, maxLength);
   const start = source.length - source.trimStart().length;
   const end = source.trimEnd().length;
-  const state: ParserState = { src: source.slice(0, Math.max(start, end)), phase: options.phase ?? DEFAULT_PHASE, maxDepth: ExpressionLimits.maxDepth };
+  const state: ParserState = {
+    src: source.slice(0, Math.max(start, end)), phase: options.phase ?? DEFAULT_PHASE, maxDepth: ExpressionLimits.maxDepth,
+    parseLogical, parseComparisonWithLhs,
+  };
   try {
     const text = source.slice(start, end);
     if (text === 'true' || text === 'false') return { type: 'const', value: text === 'true', span: { start, end } };
@@ -89,14 +80,6 @@ function checkLength(source: string, maxLength: number): void {
       );
     }
   }
-}
-
-/** Checks the nesting depth before descending; the span is the rest of the input from `at`. */
-export function nest(state: ParserState, depth: number, at: number): number {
-  if (depth >= state.maxDepth) {
-    fail('NestingLimitExceeded', `maximum nesting depth exceeded (limit: ${state.maxDepth})`, at, state.src.length);
-  }
-  return depth + 1;
 }
 
 const LOGICAL_OPS = new KeywordTable<LogicalOp>([
@@ -147,19 +130,6 @@ function combine(op: LogicalOp, a: Expression, b: Expression): Expression {
   const right = b.type === 'logical' && b.op === op ? b.items : [b];
   const span: Span = { start: a.span.start, end: b.span.end };
   return { type: 'logical', op, items: [...left, ...right], span };
-}
-
-/** Whether a quantifier call (`any(` / `all(`, spaces allowed before the parenthesis) is at `pos`. */
-export function quantifierAt(src: string, pos: number): 'any' | 'all' | null {
-  if (src.charCodeAt(pos) !== 97) return null; // `a`: most operands start otherwise
-  const q = src.startsWith('any', pos) ? 'any' : src.startsWith('all', pos) ? 'all' : null;
-  return q !== null && src.charCodeAt(skipSpace(src, pos + 3)) === 40 ? q : null;
-}
-
-/** Whether `not` / `!` is at `pos`. */
-export function unaryAt(src: string, pos: number): number {
-  if (keywordAt(src, pos, 'not')) return 3;
-  return src[pos] === '!' ? 1 : 0;
 }
 
 /** `simple := "(" logical ")" | not simple | quantifier | comparison`. */

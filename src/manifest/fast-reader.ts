@@ -12,33 +12,12 @@ import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolv
 import { cachedKey, hashStep, hashText } from './key-cache.js';
 import { ManifestLimits } from './limits.js';
 import { MapInfo, PositionStore, ScanLimit, SeqInfo, StyleCode } from './positions.js';
+import { LineTable } from './fast-lines.js';
+import { isKeyChar, isKeyStart } from './key-chars.js';
 import { anyList, setEntry, ShortestSlice, type LineIndex, type ParsedDocument } from './source.js';
 
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
 const { plain: Plain, single: Single, double: Double, literal: Literal, folded: Folded } = StyleCode;
-
-/**
- * Plain key characters by code: 1 for `[A-Za-z0-9_$]` (may start a key), 2 for `[.\/+@-]` (only
- * after the first). A table rather than a chain of comparisons: the chain's branches that the first
- * keys of a run never reach have no type feedback, and the reader's optimised code was thrown away
- * at the first `_` or `.` in a key, then compiled again.
- */
-const KeyChars = (() => {
-  const table = new Uint8Array(128);
-  for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$') table[c.charCodeAt(0)] = 1;
-  for (const c of './+@-') table[c.charCodeAt(0)] = 2;
-  return table;
-})();
-
-/** `[A-Za-z0-9_$]`: the first character of a plain key. */
-function isKeyStart(c: number): boolean {
-  return c < 128 && KeyChars[c] === 1;
-}
-
-/** `[A-Za-z0-9_.$/+@-]`: the other characters of a plain key. */
-function isKeyChar(c: number): boolean {
-  return c < 128 && KeyChars[c] !== 0;
-}
 
 /** Reads `text` with the fast reader, or returns undefined when it holds something unsupported. */
 export function readYamlFast(text: string, lines: LineIndex): ParsedDocument | undefined {
@@ -52,23 +31,18 @@ export function readYamlFast(text: string, lines: LineIndex): ParsedDocument | u
 }
 
 /**
- * The reader. Lines live in three typed arrays (start, first non-space, end), and each method that
- * reads a node returns its value and leaves its span in `nStart`/`nEnd`/`nStyle` for the caller to
+ * The reader. Lines live in three typed arrays (start, first non-space, end: `LineTable`, which
+ * it extends, so they stay fields of the reader), and each method that reads a node returns its value and leaves its span in `nStart`/`nEnd`/`nStyle` for the caller to
  * take at once; `key` leaves its result in the `k*` fields. So reading allocates the data and its
  * positions (`positions.ts`) and next to nothing per line, key or value besides.
  */
-class FastReader implements FlowSink {
+class FastReader extends LineTable implements FlowSink {
   readonly containers = new Map<object, MapInfo | SeqInfo>();
   readonly store: PositionStore;
   readonly maxDepth = ManifestLimits.maxDepth;
   /** The document path of the node being read (map keys and list indexes), pushed and popped. */
   readonly path = anyList<string | number>();
   private readonly out: ParsedDocument;
-  private readonly count: number;
-  private readonly starts: Int32Array;
-  private readonly contents: Int32Array;
-  private readonly ends: Int32Array;
-  private li = 0;
   private nStart = 0;
   private nEnd = 0;
   private nStyle = 0;
@@ -81,22 +55,10 @@ class FastReader implements FlowSink {
   private child: MapInfo | SeqInfo | undefined = undefined;
   private readonly keyNames = anyList<string | undefined>(64);
 
-  constructor(private readonly text: string, private readonly lines: LineIndex) {
+  constructor(text: string, private readonly lines: LineIndex) {
+    super(text, lines);
     this.out = { text, data: undefined, root: { start: 0, end: 0 }, containers: this.containers, problems: [], fatal: false };
-    // One entry per line; no phantom empty line after a final line break.
-    const s = lines.starts;
-    const count = s[s.length - 1] >= text.length ? s.length - 1 : s.length;
-    this.count = count;
-    this.store = new PositionStore(count);
-    // The line index's own starts (it may hold one more, after a final line break): no copy.
-    this.starts = s;
-    this.contents = new Int32Array(count);
-    this.ends = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      const end = i + 1 < s.length ? s[i + 1] - 1 : text.length;
-      this.contents[i] = skipSpaces(text, s[i], end);
-      this.ends[i] = end;
-    }
+    this.store = new PositionStore(this.count);
   }
 
   read(): ParsedDocument {
@@ -132,21 +94,6 @@ class FastReader implements FlowSink {
 
   dropProblemsAfter(count: number): void {
     this.out.problems.length = count;
-  }
-
-  private indent(line: number): number {
-    return this.contents[line] - this.starts[line];
-  }
-
-  /** The next line that is not blank or a comment (not consumed); -1 at the end. */
-  private significant(): number {
-    while (this.li < this.count && (this.contents[this.li] === this.ends[this.li] || this.text.charCodeAt(this.contents[this.li]) === 35)) this.li++;
-    return this.li < this.count ? this.li : -1;
-  }
-
-  private isSeqItem(line: number): boolean {
-    const c = this.contents[line];
-    return this.text.charCodeAt(c) === 45 && (c + 1 === this.ends[line] || this.text.charCodeAt(c + 1) === 32);
   }
 
   private blockNode(line: number): unknown {

@@ -6,7 +6,7 @@
  * positions are ever turned into a line and column; a `Map` and three objects per entry were most
  * of what reading it allocated.
  */
-import { anyList, type ScalarStyle, type Span } from './source.js';
+import { anyList, type ScalarStyle, type Span } from './source-base.js';
 
 /** Style codes in the flat arrays; 0 is "not a scalar" (a map or list value). */
 export const StyleCode = { plain: 1, single: 2, double: 3, literal: 4, folded: 5 } as const satisfies Record<ScalarStyle, number>;

@@ -4,19 +4,10 @@
  * this shape, so positions, schema checks and normalisation never depend on which reader ran.
  */
 import type { MapInfo, SeqInfo } from './positions.js';
+import type { Span } from './source-base.js';
 
 export type { MapInfo, SeqInfo } from './positions.js';
-
-/** How a scalar was written; expression positions depend on it (quotes, escapes, block indentation). */
-export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded';
-
-/** Where a node was written, as offsets into the file text (`end` is the end of the value). */
-export interface Span {
-  start: number;
-  end: number;
-  /** Set for scalars. */
-  style?: ScalarStyle;
-}
+export { anyList, type ScalarStyle, type Span } from './source-base.js';
 
 /** A problem found while reading YAML, at an offset of the text. */
 export interface ReadProblem {
@@ -58,18 +49,6 @@ export const ShortestSlice = 13;
  */
 export function ownText(text: string): string {
   return text.length < ShortestSlice ? text : (JSON.parse(JSON.stringify(text)) as string);
-}
-
-/**
- * A list of `length` undefined slots, made with the elements kind it ends with (any value): a fresh
- * `[]` or `new Array(n)` holds small integers until its first string is stored, so code optimised
- * while one manifest was read (its lists had changed kind by then) was thrown away ("wrong map") at
- * the next manifest's fresh lists, and compiled again.
- */
-export function anyList<T>(length = 0): T[] {
-  const list = new Array<T>(length + 1).fill(undefined as T);
-  list.length = length;
-  return list;
 }
 
 /** Sets `obj[key] = value` without letting a `__proto__` key reach the prototype. */

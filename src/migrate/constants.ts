@@ -4,38 +4,27 @@
  * previous-WAF vendor rule ids and their successors in the new Managed Ruleset. All values come from
  * `reference/api-facts.md` §4–§7 (the same in every account); nothing here is configurable.
  */
+import { OwaspScoreThresholds } from '../api/index.js';
 
-/** Ids of the managed rulesets of the new WAF, keyed by the manifest's catalog aliases. */
-export const ManagedRulesetIds = {
-  managed: 'efb7b8c949ac4650a09736fc376e9aee',
-  owasp: '4814384a9e5d4991b9815dcfc25d2f1f',
-  exposed_credentials: 'c2e184081120413c86c3ab7e14069605',
-  free: '77454fe2d30c4220b5701f6fdfb893ba',
-} as const;
-
-/** One catalog alias of a managed ruleset. */
-export type ManagedRulesetAlias = keyof typeof ManagedRulesetIds;
-
-/** The OWASP rule whose override carries the score threshold and the action (`949110: Inbound Anomaly Score Exceeded`). */
-export const OwaspScoreRuleId = '6179ae15870a4bb7b2d480d4843b323c';
+/**
+ * The managed rulesets' ids by catalog alias, the OWASP 949110 rule, the previous WAF's package ids
+ * and its OWASP thresholds: the service's identifiers, from the wire contract.
+ */
+export {
+  LegacyOwaspThresholds, ManagedRulesetIds, OwaspScoreRuleId, PreviousWafPackageIds, type ManagedRulesetAlias,
+} from '../api/index.js';
 
 /** Defaults of the 949110 rule when no override is set. */
 export const OwaspScoreDefaults = { action: 'block', scoreThreshold: 40, paranoiaLevel: 1 } as const;
 
 /** OWASP score threshold levels of the new WAF (a higher level is a lower number: more sensitive). */
-export const OwaspThresholds = { low: 60, medium: 40, high: 25 } as const;
+export const OwaspThresholds = OwaspScoreThresholds;
 
 /** One named OWASP threshold level. */
 export type OwaspThresholdLevel = keyof typeof OwaspThresholds;
 
 /** The paranoia-level categories (tags) of the OWASP ruleset; PL n disables every level above n. */
 export const ParanoiaCategories = ['paranoia-level-1', 'paranoia-level-2', 'paranoia-level-3', 'paranoia-level-4'] as const;
-
-/** Ids of the previous WAF's packages, keyed by the manifest's aliases. */
-export const PreviousWafPackageIds = {
-  cloudflare: '1e334934fd7ae32ad705667f8c1057aa',
-  owasp: 'c504870194831cd12c3fc0284f294abb',
-} as const;
 
 /**
  * Defaults of the previous WAF, which a Terraform destroy resets to (api-facts §7): a package to
@@ -47,9 +36,6 @@ export const PreviousWafDefaults = {
   groupMode: 'on',
   ruleMode: 'default',
 } as const;
-
-/** The legacy OWASP (2.x) anomaly thresholds of each sensitivity, for the report's explanations. */
-export const LegacyOwaspThresholds = { high: 25, medium: 40, low: 60 } as const;
 
 /** A rule of the new Managed Ruleset and its defaults. */
 export interface ManagedRuleDefaults { id: string; action: string; enabled: boolean }
@@ -78,5 +64,5 @@ export const LegacyManagedRules: Readonly<Record<string, ManagedRuleDefaults>> =
   '100739': { id: '34583778093748cc83ff7b38f472013e', action: 'block', enabled: false },
 };
 
-/** The phase of the entry point the migration writes. */
-export const ManagedPhase = 'http_request_firewall_managed';
+/** The phase of the entry point the migration writes (the wire contract's). */
+export { ManagedPhase } from '../api/index.js';

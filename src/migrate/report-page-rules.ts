@@ -8,7 +8,7 @@
  */
 import { describeSkip, isExecuteRule, pageRuleSettings, pageRuleUrl } from '../plan/index.js';
 import type { EntrypointBody, LivePageRule } from '../plan/index.js';
-import type { EquivalenceRow } from './report.js';
+import type { EquivalenceRow } from './report-model.js';
 
 /** The rows, and the indexes of the proposal's rules they account for. */
 export function pageRuleRows(pageRules: readonly LivePageRule[], proposal: EntrypointBody): { rows: EquivalenceRow[]; claimed: Set<number> } {

@@ -18,40 +18,9 @@ import { LegacyOwaspThresholds, ManagedRulesetIds, OwaspScoreRuleId, ParanoiaCat
 import type { ManualItem, MappingResult, OwaspEquivalent, RuleBehaviour, VendorGroupEquivalent, VendorRuleEquivalent } from './mapping.js';
 import { describeThreshold, effectiveOwasp } from './owasp.js';
 import { pageRuleRows } from './report-page-rules.js';
+import type { EquivalenceReport, EquivalenceRow, Verdict } from './report-model.js';
 
-/** How a previous-WAF setting fares in the migration (see the table above). */
-export type Verdict = 'maps' | 'changes-meaning' | 'manual' | 'differs' | 'carried';
-
-/** One row of the report. */
-export interface EquivalenceRow {
-  verdict: Verdict;
-  /** What the row is about, e.g. `OWASP sensitivity`. */
-  subject: string;
-  /** The previous WAF's setting. */
-  previous: string;
-  /** What the seed's mapping makes of it. */
-  expected: string;
-  /** What the service's proposed configuration holds (`-` when not applicable). */
-  proposed: string;
-  /** Why, and what to do. */
-  note?: string;
-}
-
-/** A URI-based override that blocks the migration. */
-export interface Blocker {
-  id: string;
-  urls: string[];
-  description?: string;
-}
-
-/** The whole report. */
-export interface EquivalenceReport {
-  zone: string;
-  /** Where the previous side came from: the manifest, or the live zone when the manifest has no `previous_waf`. */
-  source: 'manifest' | 'live';
-  rows: EquivalenceRow[];
-  counts: Record<Verdict, number>;
-}
+export type { Blocker, EquivalenceReport, EquivalenceRow, Verdict } from './report-model.js';
 
 /** The note of a row whose proposal differs from the manifest's implication. */
 const NotApplied = 'the proposal differs from the seed\'s mapping of the manifest: is the manifest applied? (zonewall plan) The migration uses the proposal';

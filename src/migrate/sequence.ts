@@ -13,6 +13,7 @@
  * without `force` (it cannot be undone); an incompatible zone (with its blockers listed).
  */
 import { ManagedPhase } from '../api/index.js';
+import type { MigrationMode } from '../api/index.js';
 import type { DesiredZone } from '../manifest/index.js';
 import { isExecuteRule, migrationBody } from '../plan/index.js';
 import type { BodySource, EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
@@ -25,8 +26,8 @@ import { buildReport } from './report.js';
 import type { Blocker, EquivalenceReport } from './report.js';
 import { manifestDiff, rewriteManifest } from './rewrite.js';
 
-/** A migration mode: `validation` runs both WAFs (Enterprise), `pending` finishes. */
-export type MigrationMode = 'validation' | 'pending';
+/** A migration mode: `validation` runs both WAFs (Enterprise), `pending` finishes (the wire contract's `waf_migration`). */
+export type { MigrationMode } from '../api/index.js';
 
 /** What `runMigration` needs. */
 export interface MigrateInput {

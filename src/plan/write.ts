@@ -4,7 +4,7 @@
  * creates names it by `ref`, because its id is only known once it exists; apply resolves the ref
  * from the create call's answer. Rules phases are written as a whole (`PhaseWrite`).
  */
-import type { ServedPhase } from '../api/index.js';
+import type { MigrationMode, ServedPhase } from '../api/index.js';
 import type { FilterBody, FirewallRuleBody } from './firewall/live.js';
 import type { PhaseName } from './phase.js';
 
@@ -53,7 +53,7 @@ export type PhaseRuleOp<R extends PhaseRuleBody = PhaseRuleBody> =
   | { op: 'delete'; ref: string; id: string };
 
 /** A step of the zone's move between WAF generations that a phase PUT also takes (a query parameter of the PUT). */
-export type PhaseStep = 'validation' | 'pending';
+export type PhaseStep = MigrationMode;
 
 /**
  * The write of one rules phase (a Rulesets API entry point) as a whole: either single-rule calls on

@@ -15,6 +15,7 @@ import {
   PreviousWafPackages, TracePhases,
   type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafState,
 } from '../engine/index.js';
+import type { PlanTier } from '../api/index.js';
 import type { ExecutionContext } from '../expr/index.js';
 import { firewallEvaluationOrder, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
 import { RuleIndex } from './rule-index.js';
@@ -34,7 +35,7 @@ export type ModelWafState = WafState;
 export interface ZoneModel {
   /** The manifest's zone (name or id). */
   zone: string;
-  plan: 'free' | 'pro' | 'business' | 'enterprise';
+  plan: PlanTier;
   wafState: ModelWafState;
   /** Firewall rules in evaluation order. */
   rules: RuleWithFilter[];

@@ -23,6 +23,11 @@ export interface PutOptions {
   noCache?: boolean;
 }
 
+/** Options of `getAlarm()`. */
+export type GetAlarmOptions = Pick<GetOptions, 'allowConcurrency'>;
+/** Options of `setAlarm()` and `deleteAlarm()`. */
+export type SetAlarmOptions = Pick<PutOptions, 'allowUnconfirmed' | 'allowConcurrency'>;
+
 /** Options of `list()`. */
 export interface ListOptions extends GetOptions {
   /** First key, inclusive. */

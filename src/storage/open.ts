@@ -8,13 +8,28 @@
  */
 import { join } from 'node:path';
 import { AlarmStore } from './alarm-store.js';
-import type { HostConfig } from './host.js';
+import type { AlarmIndex } from './alarm-index.js';
 import { KvStore } from './kv.js';
 import { markGap, PitrService, SessionPitr, type PitrApi } from './pitr.js';
-import { openForReading } from './read-only.js';
-import { openDatabase, StorageSession, type SessionHooks } from './session.js';
+import { openForReading, type ReadMode } from './read-only.js';
+import { openDatabase } from './database.js';
+import { StorageSession, type Backend, type SessionHooks } from './session.js';
 import { SqlStorage } from './sql.js';
 import type { ObjectId } from './state.js';
+
+/**
+ * What opening a session needs of its namespace's configuration: the part of the host's
+ * `HostConfig` (`host.ts`, which opens sessions through this file) read here.
+ */
+export interface OpenConfig {
+  dir: string;
+  backend: Backend;
+  now: () => number;
+  /** The namespace's alarm hints (`HostConfig.alarmIndex`). */
+  alarmIndex: Pick<AlarmIndex, 'lower'>;
+  /** Set when the namespace is open for reading only (`read-only.ts`): how its files are read. */
+  readMode?: ReadMode;
+}
 
 /** Everything one session of one object works with. */
 export interface SessionParts {
@@ -59,7 +74,7 @@ function sessionHooks(pitr: SessionPitr | null, hooks: SessionHooks, session: ()
 }
 
 /** Opens one object's storage for a new session. */
-export function openSessionParts(id: ObjectId, cfg: HostConfig, hooks: SessionHooks): SessionParts {
+export function openSessionParts(id: ObjectId, cfg: OpenConfig, hooks: SessionHooks): SessionParts {
   const base = join(objectsDir(cfg.dir), id.toString());
   const file = `${base}.sqlite`;
   const sqlite = cfg.backend === 'sqlite';

@@ -15,7 +15,8 @@
  * the transaction is rolled back, waiting callers get a `StorageResetError`, and the host constructs
  * a fresh instance on the next event.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { newBatch, type Batch } from './batch.js';
 import { StorageResetError } from './errors.js';
 import { parkCursors } from './open-cursors.js';
 
@@ -34,41 +35,8 @@ export interface SessionHooks {
   beforeClose?: () => void;
 }
 
-interface Batch {
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (err: Error) => void;
-  confirmed: boolean;
-}
-
 /** SQLite result codes after which the transaction state is unknown: the object must reset. */
 const CRITICAL = /^SQLITE_(FULL|IOERR|NOMEM|INTERRUPT|CORRUPT|CANTOPEN|NOTADB)/;
-
-function newBatch(): Batch {
-  let resolve!: () => void;
-  let reject!: (err: Error) => void;
-  const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
-  // The rejection is delivered to whoever awaits; nobody awaiting is not an unhandled failure.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject, confirmed: false };
-}
-
-/** Opens a SQLite file the way every session needs it: WAL, durable commits, foreign keys. */
-export function openDatabase(file: string, manualCheckpoints: boolean): Database.Database {
-  const db = new Database(file);
-  // One exec for all of them (each db.pragma() prepares a statement of its own; a plan opens a file
-  // per zone). FULL: a COMMIT returns only after the WAL is fsynced, so SIGKILL never loses a
-  // confirmed batch. wal_autocheckpoint = 0: PITR copies each commit's pages out of the WAL before
-  // any checkpoint may overwrite them.
-  db.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;' +
-      (manualCheckpoints ? ' PRAGMA wal_autocheckpoint = 0;' : ''),
-  );
-  // SQL cursors step lazily and other statements run between their steps, as SQLite allows and the
-  // reference does; better-sqlite3 refuses that outside unsafe mode (see cursor.ts).
-  db.unsafeMode(true);
-  return db;
-}
 
 /** The connection of one object instance plus its implicit transaction. */
 export class StorageSession {

@@ -12,7 +12,8 @@
  */
 import type Database from 'better-sqlite3';
 import { SqlError } from './errors.js';
-import type { ParsedStatement, Token } from './sql-parse.js';
+import type { ParsedStatement } from './sql-parse.js';
+import type { Token } from './sql-token.js';
 
 const POSITIONED: RegExp[] = [
   /^no such column: ([^\s.]+)/,

@@ -7,7 +7,7 @@
  * on first use and the same number after. `sql.exec()` binds its i-th argument to number i.
  */
 import { SqlError } from './errors.js';
-import type { Token } from './sql-parse.js';
+import type { Token } from './sql-token.js';
 
 /** The reference's `SQLITE_LIMIT_COMPOUND_SELECT`. */
 const MAX_COMPOUND_TERMS = 5;

@@ -19,16 +19,9 @@
 import { SqlError, TRANSACTION_STATEMENT_MESSAGE } from './errors.js';
 import { StorageLimits } from './limits.js';
 import { checkLimits, type ParameterLayout } from './sql-limits.js';
+import type { Token, TokenType } from './sql-token.js';
 
-type TokenType = 'space' | 'comment' | 'string' | 'qident' | 'word' | 'param' | 'semi' | 'other';
-
-/** One token of a query: its kind, text and offsets in the query string. */
-export interface Token {
-  type: TokenType;
-  text: string;
-  start: number;
-  end: number;
-}
+export type { Token } from './sql-token.js';
 
 /** One statement of a query: its SQL text, its tokens and how its parameters are numbered. */
 export interface ParsedStatement {

@@ -11,7 +11,8 @@ import type { InputGate } from './gates.js';
 import type { KvStore } from './kv.js';
 import { checkKeyCount, checkKeySize, checkValueSize } from './limits.js';
 import {
-  argumentTypeError, compileListOptions, isDictionary, optionsObject, toKey, type GetOptions, type ListOptions, type PutOptions,
+  argumentTypeError, compileListOptions, isDictionary, optionsObject, toKey, type GetAlarmOptions, type GetOptions, type ListOptions, type PutOptions,
+  type SetAlarmOptions,
 } from './list-options.js';
 import type { PitrApi } from './pitr.js';
 import { cancelCursors } from './open-cursors.js';
@@ -21,10 +22,7 @@ import type { SqlStorage } from './sql.js';
 import { dropUserSchema } from './schema.js';
 import { runTransaction, runTransactionSync, type ObjectTransaction } from './transaction.js';
 
-/** Options of `getAlarm()`. */
-export type GetAlarmOptions = Pick<GetOptions, 'allowConcurrency'>;
-/** Options of `setAlarm()` and `deleteAlarm()`. */
-export type SetAlarmOptions = Pick<PutOptions, 'allowUnconfirmed' | 'allowConcurrency'>;
+export type { GetAlarmOptions, SetAlarmOptions } from './list-options.js';
 
 /** How the alarm scheduler shapes what the storage API reports and allows. */
 export interface AlarmView {

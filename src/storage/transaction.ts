@@ -14,23 +14,36 @@
  */
 import { TransactionError } from './errors.js';
 import type { InputGate } from './gates.js';
-import type { GetOptions, ListOptions, PutOptions } from './list-options.js';
+import type { GetAlarmOptions, GetOptions, ListOptions, PutOptions, SetAlarmOptions } from './list-options.js';
 import type { StorageSession } from './session.js';
-import type { GetAlarmOptions, ObjectStorage, SetAlarmOptions } from './storage.js';
 
 const EXPLICIT = '_zw_txn_';
 const SYNC = '_zw_sync_';
 
 type TxnState = 'open' | 'rolled back' | 'committed';
 
+/**
+ * The storage calls a `txn` forwards: `ObjectStorage`'s (`storage.ts`), which builds transactions
+ * through this file, so they are named here rather than imported from there.
+ */
+export interface TransactionTarget {
+  get(...args: unknown[]): Promise<unknown>;
+  put(...args: unknown[]): Promise<void>;
+  delete(...args: unknown[]): Promise<boolean | number>;
+  list<T = unknown>(options?: ListOptions): Promise<Map<string, T>>;
+  getAlarm(options?: GetAlarmOptions): Promise<number | null>;
+  setAlarm(scheduledTime: number | Date, options?: SetAlarmOptions): Promise<void>;
+  deleteAlarm(options?: SetAlarmOptions): Promise<void>;
+}
+
 /** The `txn` handed to a `transaction()` closure. */
 export class ObjectTransaction {
-  readonly #storage: ObjectStorage;
+  readonly #storage: TransactionTarget;
   readonly #rollback: () => void;
   #state: TxnState = 'open';
 
   /** @internal built by `transaction()`. */
-  constructor(storage: ObjectStorage, rollback: () => void) {
+  constructor(storage: TransactionTarget, rollback: () => void) {
     this.#storage = storage;
     this.#rollback = rollback;
   }
@@ -116,7 +129,7 @@ export class ObjectTransaction {
 
 /** `storage.transaction(closure)`. */
 export async function runTransaction<T>(
-  storage: ObjectStorage,
+  storage: TransactionTarget,
   session: StorageSession,
   gate: InputGate,
   closure: (txn: ObjectTransaction) => T | Promise<T>,
@@ -137,7 +150,7 @@ export async function runTransaction<T>(
 
 /** The closure of `transaction()` inside its savepoint at `level`: commit, roll back or rethrow. */
 async function runClosure<T>(
-  storage: ObjectStorage,
+  storage: TransactionTarget,
   session: StorageSession,
   level: number,
   closure: (txn: ObjectTransaction) => T | Promise<T>,

@@ -14,7 +14,7 @@ import { Engine, startServer, type RunningServer } from '../../src/engine/index.
 import type { DesiredZone } from '../../src/manifest/index.js';
 import { estimateRun } from '../../src/plan/index.js';
 import { openHttpProvider } from '../../src/providers/http/index.js';
-import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy.js';
+import { startCountingProxy, type CountingProxy } from '../../support/counting-proxy.js';
 import { dFilter, desired, dManaged, dRule } from '../plan/fixtures.js';
 
 const Token = 'zw-run-reads-token-0123456789abcdefghijklmn';

@@ -6,6 +6,7 @@
  * what the service holds rather than from the manifest. Evaluated locally with the live-zone model
  * of `zonewall test --against-zone`, so no request reaches the zone.
  */
+import { CustomPhase } from '../../api/index.js';
 import type { DesiredZone } from '../../manifest/index.js';
 import type { LiveZone } from '../../plan/index.js';
 import { generateCorpus, liveTraceInput, traceLocally, withZoneHost } from '../../policy/index.js';
@@ -36,7 +37,7 @@ export function compareLive(live: LiveZone, enabled: DesiredZone, extra: readonl
     customEntrypoint: ep === null ? null : { ...ep, rules: ep.rules.map((r) => (r.ref !== undefined && wanted.has(r.ref) ? { ...r, enabled: wanted.get(r.ref)! } : r)) },
   };
   const expressions = live.firewallRules.flatMap((r) => ('deleted' in r.filter ? [] : [r.filter.expression]));
-  const requests = [...extra, ...generateCorpus(expressions, 'http_request_firewall_custom').map((c) => c.request)].map((r) => withZoneHost(r, live.zone.name));
+  const requests = [...extra, ...generateCorpus(expressions, CustomPhase).map((c) => c.request)].map((r) => withZoneHost(r, live.zone.name));
   const before = liveTraceInput(live);
   const after = liveTraceInput(next);
   const differences: LiveDifference[] = [];

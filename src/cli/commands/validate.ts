@@ -6,6 +6,7 @@
  * `--json` prints `{ valid, files, zones, errors }` instead.
  */
 import type { Command } from 'commander';
+import { PlanTiers } from '../../api/index.js';
 import { ZonewallError } from '../../errors.js';
 import {
   formatIssueWithExcerpt, loadManifests, type DesiredPlanTier, type DesiredZone, type LoadResult,
@@ -14,7 +15,7 @@ import { ExitCodes } from '../exit-codes.js';
 import { jsonDocument } from '../views/json.js';
 import type { CommandModule } from './command.js';
 
-const tiers: readonly DesiredPlanTier[] = ['free', 'pro', 'business', 'enterprise'];
+const tiers: readonly DesiredPlanTier[] = PlanTiers;
 
 interface ValidateOptions {
   plan?: string;

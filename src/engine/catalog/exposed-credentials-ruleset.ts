@@ -5,10 +5,11 @@
  * default (the real ones add a header or log), and none has a trace expression: whether credentials
  * are exposed cannot be told from a request description, so it never matches in a trace.
  */
+import { ManagedRulesetIds } from '../../api/index.js';
 import type { ManagedRule, ManagedRuleset } from './types.js';
 
 /** The real id of the Exposed Credentials Check ruleset. */
-export const ExposedCredentialsRulesetId = 'c2e184081120413c86c3ab7e14069605';
+export const ExposedCredentialsRulesetId = ManagedRulesetIds.exposed_credentials;
 
 const updated = '2023-03-14T10:20:00.000000Z';
 

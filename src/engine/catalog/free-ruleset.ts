@@ -4,10 +4,11 @@
  * others have zonewall-assigned ids (md5 of a name) for high-profile vulnerabilities of the kind the
  * real ruleset covers.
  */
+import { ManagedRulesetIds } from '../../api/index.js';
 import type { ManagedRule, ManagedRuleset } from './types.js';
 
 /** The real id of the Cloudflare Free Managed Ruleset. */
-export const FreeRulesetId = '77454fe2d30c4220b5701f6fdfb893ba';
+export const FreeRulesetId = ManagedRulesetIds.free;
 
 const updated = '2024-06-10T11:05:31.000000Z';
 

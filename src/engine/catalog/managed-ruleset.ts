@@ -7,10 +7,11 @@
  * the categories the previous WAF's CloudFlare groups map to (wordpress, drupal, plone, php).
  * Categories (tags) follow the real naming style; per-rule tags are not published.
  */
+import { ManagedRulesetIds } from '../../api/index.js';
 import type { ManagedRule, ManagedRuleset } from './types.js';
 
 /** The real id of the Cloudflare Managed Ruleset. */
-export const ManagedRulesetId = 'efb7b8c949ac4650a09736fc376e9aee';
+export const ManagedRulesetId = ManagedRulesetIds.managed;
 
 const updated = '2025-04-07T14:32:10.000000Z';
 

@@ -15,14 +15,15 @@
  * disabling the higher `paranoia-level-N` categories with overrides (the dashboard's default PL1 is
  * such a set of overrides, not a catalog default).
  */
+import { ManagedRulesetIds, OwaspScoreRuleId, OwaspScoreThresholds } from '../../api/index.js';
 import type { ManagedRule, ManagedRuleset, ParanoiaLevel } from './types.js';
 
 /** The real id of the Cloudflare OWASP Core Ruleset. */
-export const OwaspRulesetId = '4814384a9e5d4991b9815dcfc25d2f1f';
+export const OwaspRulesetId = ManagedRulesetIds.owasp;
 /** The real id of `949110: Inbound Anomaly Score Exceeded`, the threshold rule. */
-export const OwaspThresholdRuleId = '6179ae15870a4bb7b2d480d4843b323c';
+export const OwaspThresholdRuleId = OwaspScoreRuleId;
 /** Score thresholds by name (real): Low 60, Medium 40 (default), High 25. */
-export const OwaspScoreThresholds = { low: 60, medium: 40, high: 25 } as const;
+export { OwaspScoreThresholds };
 /** The threshold rule's allowed actions (real): block (default), managed_challenge, js_challenge, log, challenge. */
 export const OwaspThresholdActions = ['block', 'managed_challenge', 'js_challenge', 'log', 'challenge'] as const;
 

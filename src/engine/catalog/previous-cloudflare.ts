@@ -9,11 +9,12 @@
  * category that replaces it, which is how a group turned off becomes a category override. Rules take
  * their trace expression from their replacement unless they have their own.
  */
+import { PreviousWafPackageIds } from '../../api/index.js';
 import { ManagedRulesetId } from './managed-ruleset.js';
 import type { LegacyPackage, LegacyRule } from './types.js';
 
 /** The real id of the previous WAF's CloudFlare package. */
-export const CloudflarePackageId = '1e334934fd7ae32ad705667f8c1057aa';
+export const CloudflarePackageId = PreviousWafPackageIds.cloudflare;
 
 let priority = 0;
 function deny(id: string, description: string, default_mode: LegacyRule['default_mode'], new_rule_id?: string, expression?: string): LegacyRule {

@@ -7,15 +7,16 @@
  * package's sensitivity sets the threshold (High 25, Medium 40, Low 60) at which its action mode
  * applies, reported as rule `981176` (the id sampled logs show when OWASP blocks).
  */
+import { LegacyOwaspThresholds, PreviousWafPackageIds } from '../../api/index.js';
 import { OwaspRulesetId } from './owasp-ruleset.js';
 import type { LegacyGroup, LegacyPackage, LegacyRule } from './types.js';
 
 /** The real id of the previous WAF's OWASP package. */
-export const OwaspPackageId = 'c504870194831cd12c3fc0284f294abb';
+export const OwaspPackageId = PreviousWafPackageIds.owasp;
 /** The rule sampled logs show when the OWASP package's anomaly score is exceeded. */
 export const LegacyOwaspThresholdRuleId = '981176';
 /** Anomaly thresholds of the previous OWASP package by sensitivity (real; AJAX requests used 120/80/65). */
-export const LegacyOwaspThresholds = { high: 25, medium: 40, low: 60 } as const;
+export { LegacyOwaspThresholds };
 
 let priority = 0;
 function r(id: string, description: string, score: number, expression?: string): LegacyRule {

@@ -4,6 +4,7 @@
  * `score_threshold`). zonewall's own fields (`alias`, `expression`, `legacy_id`, `paranoia_level`,
  * `score`) stay internal: the real service does not publish them.
  */
+import { ManagedPhase } from '../../api/index.js';
 import type { ManagedRule, ManagedRuleset } from './types.js';
 
 /** One managed rule as `GET /zones/{zone_id}/rulesets/{ruleset_id}` shows it. */
@@ -32,7 +33,7 @@ export function managedRulesetView(ruleset: ManagedRuleset, withRules: boolean):
     kind: 'managed',
     version: ruleset.version,
     last_updated: ruleset.last_updated,
-    phase: 'http_request_firewall_managed',
+    phase: ManagedPhase,
   };
   if (withRules) view.rules = ruleset.rules.map(managedRuleView);
   return view;

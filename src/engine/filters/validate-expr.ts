@@ -8,7 +8,7 @@ import { ApiError } from '../api-errors.js';
 import { BodyReader, Problems, requireObject } from '../body-reader.js';
 import { ok } from '../envelope.js';
 import { checkExpression } from '../expression.js';
-import type { EngineRoute } from '../zones/routes.js';
+import type { EngineRoute } from '../engine-route.js';
 import type { ApiRequest, ApiResponse } from '../types.js';
 import { FilterLimits } from './constants.js';
 

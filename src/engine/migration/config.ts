@@ -32,14 +32,14 @@ import {
   type ManagedRuleset,
 } from '../catalog/index.js';
 import { groupModeOf, ruleModeOf, storedActionMode, storedSensitivity, type PreviousWafSettings } from '../previous-waf/model.js';
-import type { CategoryOverride, EntrypointInput, RuleOverride, RuleInput } from '../rulesets/types.js';
+import type { CategoryOverride, EntrypointInput, RuleOverride } from '../rulesets/types.js';
 import type { PageRuleLike } from '../page-rules/index.js';
 import { rulesToMigrate, type FirewallRuleLike } from './check.js';
 import { mapOwaspActionMode, mapOwaspSensitivity, owaspOverrides } from './owasp-mapping.js';
 import { pageRuleConfig } from './page-rules.js';
+import type { ConfigRule } from './config-rule.js';
 
-/** A rule of the derived configuration: the seed's shape, server fields as empty strings. */
-export type ConfigRule = RuleInput & { id: ''; version: ''; ref: '' };
+export type { ConfigRule } from './config-rule.js';
 
 /** The derived configuration. */
 export interface MigrationConfig {

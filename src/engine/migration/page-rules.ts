@@ -18,7 +18,7 @@
 import {
   actionsLabel, pageRuleExpression, pageRulesInEvaluationOrder, patternOf, wafEffect, type PageRuleLike,
 } from '../page-rules/index.js';
-import type { ConfigRule } from './config.js';
+import type { ConfigRule } from './config-rule.js';
 
 /** The Page Rules' part of the config. */
 export interface PageRuleConfig {

@@ -22,17 +22,12 @@
  * Free zones have no previous WAF (it needs Pro or higher), so they may deploy the Free managed
  * ruleset without migrating, and `waf_migration` is refused for them.
  */
+import type { MigrationMode, MigrationState, WafState } from '../../api/index.js';
 import type { PlanTier } from '../types.js';
 import { MigrationErrors, type MigrationErrorKind } from './constants.js';
 
-/** Which WAF versions run on a zone (seed: previous only, both, new only). */
-export type WafState = 'previous_only' | 'both' | 'new_only';
-
-/** `migration_state` of the check and status operations: `start` (real), then zonewall's values. */
-export type MigrationState = 'start' | 'validation' | 'completed';
-
-/** A `waf_migration` mode. */
-export type MigrationMode = 'pending' | 'validation';
+/** Which WAF versions run, `migration_state` of the check and status operations, a `waf_migration` mode (the wire contract's). */
+export type { MigrationMode, MigrationState, WafState } from '../../api/index.js';
 
 /** The migration phase whose rules apply: 2 with `phase_two=1`, else 1. */
 export type MigrationPhase = 1 | 2;

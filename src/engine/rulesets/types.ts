@@ -5,7 +5,9 @@
  * whole managed rulesets or single managed rules for matching requests.
  */
 
-import type { BlockParameters, CustomRuleAction, CustomSkipParameters, ExecuteParameters, ManagedSkipParameters } from '../../api/index.js';
+import type {
+  BlockParameters, CustomRuleAction, CustomSkipParameters, ExecuteParameters, ManagedRuleAction, ManagedSkipParameters,
+} from '../../api/index.js';
 
 export { ManagedPhase } from '../../api/index.js';
 export type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride } from '../../api/index.js';
@@ -17,7 +19,7 @@ export interface RuleInput {
   /** Only to match an existing rule; empty strings are treated as absent. */
   id?: string;
   ref?: string;
-  action: 'execute' | 'skip';
+  action: ManagedRuleAction;
   expression: string;
   description: string;
   enabled: boolean;

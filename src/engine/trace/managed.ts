@@ -8,6 +8,7 @@
  * scoring rules add their score and the threshold rule (949110) applies the ruleset's action when
  * the total reaches the threshold. Paranoia levels are whatever category overrides leave enabled.
  */
+import { TerminatingCustomActions } from '../../api/index.js';
 import type { ExecutionContext } from '../../expr/index.js';
 import { OwaspThresholdRuleId, findManagedRuleset, type ManagedRule, type ManagedRuleset } from '../catalog/index.js';
 import type { Entrypoint, ExecuteParameters, SkipParameters } from '../rulesets/types.js';
@@ -49,7 +50,8 @@ export interface ManagedTrace {
   skipped_by?: string;
 }
 
-const Terminating = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
+/** Actions that end the request (the same four as in the custom phase: the wire contract's list). */
+const Terminating = new Set<string>(TerminatingCustomActions);
 
 interface SkipState { current: boolean; rulesets: Set<string>; rules: Set<string> }
 

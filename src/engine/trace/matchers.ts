@@ -3,6 +3,7 @@
  * filters and entry point rules are compiled once per process and reused across traces (the
  * catalog's are the same for every zone). The cache is bounded; when full it is simply cleared.
  */
+import { CustomPhase, ManagedPhase } from '../../api/index.js';
 import { ExecutionContext, compile, parse, type CompiledFilter, type Phase } from '../../expr/index.js';
 
 // Keyed by phase, then by source: a look-up hashes the source string itself (V8 keeps a string's
@@ -35,4 +36,4 @@ export function matches(source: string, phase: Phase, request: ExecutionContext)
 }
 
 /** Phases the trace evaluates in. */
-export const TracePhases = { firewall: 'http_request_firewall_custom', managed: 'http_request_firewall_managed' } as const satisfies Record<string, Phase>;
+export const TracePhases = { firewall: CustomPhase, managed: ManagedPhase } as const satisfies Record<string, Phase>;

@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../api-errors.js';
 import type { ZoneCreateOptions } from '../context.js';
-import type { ZoneDirectory } from '../dispatch.js';
+import type { ZoneDirectory } from '../engine-route.js';
 import { isId, newId, timestamp } from '../ids.js';
 import type { MaybePromise } from '../maybe-promise.js';
 import type { PlanTier, ZoneInfo } from '../types.js';

@@ -8,19 +8,12 @@ import { ZoneListParams, ZonePageLimits, ZonePaths } from '../../api/index.js';
 import { ApiError } from '../api-errors.js';
 import { zoneToJson } from './json.js';
 import { BodyReader, Problems, requireObject } from '../body-reader.js';
-import type { ZoneDirectory } from '../dispatch.js';
+import type { EngineRoute, ZoneDirectory } from '../engine-route.js';
 import { ok, page, parsePageRequest } from '../envelope.js';
-import type { HttpMethod } from '../router.js';
 import { allZones, inScope } from '../scope.js';
 import { PlanTiers, type ApiRequest, type ApiResponse, type ZoneInfo } from '../types.js';
 
-/** A route the engine serves without a zone object. */
-export interface EngineRoute {
-  method: HttpMethod;
-  pattern: string;
-  handler(engine: ZoneDirectory, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse>;
-}
-
+export type { EngineRoute } from '../engine-route.js';
 export { ZonePageLimits };
 
 /** Routes of the zones collection. */

@@ -11,6 +11,7 @@
  * `firewall_rules.<key>` of the old manifest standing for the custom rule it became
  * (`renames`, default: the same key under `custom_rules`).
  */
+import { CustomPhase } from '../../api/index.js';
 import type { DesiredZone } from '../../manifest/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { evaluateOffline, modelNames, traceRequestOf, withZoneHost } from '../offline.js';
@@ -60,7 +61,7 @@ export interface EquivalenceProof {
 }
 
 /** The phase both generations' expressions are parsed in. */
-const Phase = 'http_request_firewall_custom';
+const Phase = CustomPhase;
 
 function expressionsOf(zone: DesiredZone): string[] {
   return [...zone.filters.map((f) => f.expression), ...(zone.customRules ?? []).map((r) => r.expression)];

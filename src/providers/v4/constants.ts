@@ -2,7 +2,10 @@
  * Fixed figures and paths of the v4 API that both providers share: the page size of list calls,
  * the batch size of bulk writes, how many reads run at once, and the zone-scoped resource paths.
  */
-import { ApiErrorCodes, CustomPhase, FilterPaths, FirewallRulePaths, ManagedPhase, RulesetErrorCodes, ZonePaths } from '../../api/index.js';
+import {
+  ApiErrorCodes, CustomPhase, FilterPaths, FirewallRulePaths, ManagedPhase, MigrationErrors, PageLimits, RulesetErrorCodes, ZonePageLimits,
+  ZonePaths,
+} from '../../api/index.js';
 
 /** Page, batch and concurrency limits of the v4 client. */
 export const V4Limits = {
@@ -10,9 +13,9 @@ export const V4Limits = {
    * Items per list page: the largest `per_page` the filters, firewall rules and previous WAF lists
    * accept (their ranges are 5..100), so reading N objects costs ceil(N / 100) requests.
    */
-  perPage: 100,
+  perPage: PageLimits.maxPerPage,
   /** Items per page of the zones list: its `per_page` range is 5..50. */
-  zonesPerPage: 50,
+  zonesPerPage: ZonePageLimits.maxPerPage,
   /**
    * Objects per bulk write (POST/PUT arrays, `DELETE ?id=..`). The service documents no cap;
    * 100 matches the page size and keeps a `DELETE` query (100 x 36 bytes) far below URL limits.
@@ -38,9 +41,9 @@ export const V4Codes = {
   /** A simplified-flow filter refuses PUT and DELETE: how a client without `locked` learns it. */
   filterLocked: ApiErrorCodes.filterLocked.code,
   /** zonewall engine: the previous WAF's APIs after the zone migrated (403). */
-  previousWafRetired: 11010,
+  previousWafRetired: MigrationErrors.previousWafRetired.code,
   /** zonewall engine: the previous WAF on a Free zone, which has none (403). */
-  previousWafUnavailable: 11011,
+  previousWafUnavailable: MigrationErrors.previousWafUnavailable.code,
 } as const;
 
 /** Builds zone-scoped paths; ids are URL-encoded so a malformed id cannot change the route. */

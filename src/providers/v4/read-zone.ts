@@ -24,7 +24,7 @@ import type {
   LiveZoneInfo,
   WafState,
 } from '../../plan/index.js';
-import { AuthErrorCodes } from '../../api/index.js';
+import { AuthErrorCodes, WafStates as ApiWafStates } from '../../api/index.js';
 import type { V4Client } from './client.js';
 import { CustomPhase, V4Limits, V4Paths } from './constants.js';
 import { mapLimit } from './concurrency.js';
@@ -151,7 +151,7 @@ export async function readMigrationStatus(client: V4Client, zoneId: string): Pro
   }
 }
 
-const WafStates: readonly WafState[] = ['previous_only', 'both', 'new_only'];
+const WafStates: readonly WafState[] = ApiWafStates;
 
 /**
  * Fills `waf_state` when the service does not send it (only the zonewall engine does): the

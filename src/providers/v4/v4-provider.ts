@@ -22,7 +22,7 @@ import type {
   PhaseStep,
   PlanTier,
 } from '../../plan/index.js';
-import type { MigrationCheckResult, ServedPhase, ZoneExtensionJson, ZoneJson } from '../../api/index.js';
+import { ApiErrorCodes, PlanTiers, type MigrationCheckResult, type ServedPhase, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
@@ -37,9 +37,9 @@ type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } 
 
 const ZoneIdPattern = /^[0-9a-f]{32}$/;
 /** The service's code for a zone outside the credential's scope (a 403). */
-const OutOfScopeCode = 10000;
-/** Plan tiers by name (a local list: `providers` imports only types from `plan`). */
-const Tiers: readonly string[] = ['free', 'pro', 'business', 'enterprise'] satisfies readonly PlanTier[];
+const OutOfScopeCode = ApiErrorCodes.forbidden.code;
+/** Plan tiers by name (the wire contract's). */
+const Tiers: readonly string[] = PlanTiers;
 
 /** A `Provider` over any v4 `Transport`. */
 export abstract class V4Provider implements Provider {

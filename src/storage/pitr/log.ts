@@ -17,12 +17,12 @@
  * included). The note is a hint, written without fsync: one that does not match the segment (a
  * crash before it was written, a torn note) is ignored and the whole segment is checked as before.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, ftruncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, ftruncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { StorageError } from '../errors.js';
 import { decode, decodeHeader, encode, FIXED, RecordKind, type LogRecord } from './record.js';
+import { readAt, walk } from './segment-file.js';
 
 export { RecordKind, type LogRecord, type PageImage } from './record.js';
 
@@ -53,32 +53,6 @@ interface SyncedNote {
 }
 
 const SYNCED = 'synced';
-
-
-function readAt(fd: number, offset: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  const n = readSync(fd, buf, 0, length, offset);
-  return n === length ? buf : buf.subarray(0, n);
-}
-
-/** Walks a segment's records: (offset, payload header or full payload). Stops at a torn record. */
-function* walk(file: string, full: boolean, from = 0): Generator<{ offset: number; end: number; payload: Buffer }> {
-  const fd = openSync(file, 'r');
-  try {
-    const size = statSync(file).size;
-    for (let offset = from; offset + 8 <= size;) {
-      const head = readAt(fd, offset, 8);
-      const length = head.readUInt32LE(0);
-      if (length < FIXED || offset + 8 + length > size) return;
-      const payload = readAt(fd, offset + 8, full ? length : FIXED);
-      if (full && crc32(payload) !== head.readUInt32LE(4)) return;
-      yield { offset, end: offset + 8 + length, payload };
-      offset += 8 + length;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The change log of one object. */
 export class ChangeLog {

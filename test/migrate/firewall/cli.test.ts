@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, tempDir, zonewall } from '../../helpers/e2e-cli.js';
-import { generatedZone } from './generated-zone.js';
+import { generatedZone } from '../../../support/generated-zone.js';
 
 const manifest = `# the shop
 zone: shop.example.com

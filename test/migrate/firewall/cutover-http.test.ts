@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, zonewall, type Served } from '../cli.js';
-import { generatedZone } from './generated-zone.js';
+import { generatedZone } from '../../../support/generated-zone.js';
 
 const token = 'e2e-cutover-token-0123456789';
 let dir: string;

@@ -18,7 +18,7 @@ import { diffZone, hasChanges, readsFor } from '../../../src/plan/index.js';
 import { generateCorpus } from '../../../src/policy/index.js';
 import { openEngineProvider, type EngineProvider } from '../../../src/providers/engine/index.js';
 import type { Provider, TraceRequest, TraceResult } from '../../../src/providers/index.js';
-import { generatedZone } from './generated-zone.js';
+import { generatedZone } from '../../../support/generated-zone.js';
 
 let dir: string;
 let engine: EngineProvider;

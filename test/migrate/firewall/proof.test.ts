@@ -9,7 +9,7 @@ import type { DesiredCustomRule, DesiredZone } from '../../../src/manifest/index
 import { validateManifestText } from '../../../src/manifest/index.js';
 import { upgradeFirewallManifest, type FirewallUpgrade } from '../../../src/migrate/index.js';
 import { buildZoneModel, evaluateOffline, generateCorpus, proveEquivalence, withZoneHost } from '../../../src/policy/index.js';
-import { generatedZone } from './generated-zone.js';
+import { generatedZone } from '../../../support/generated-zone.js';
 
 let before: DesiredZone;
 let up: FirewallUpgrade;

@@ -4,7 +4,7 @@ import { applyPatch } from 'diff';
 import { parse } from 'yaml';
 import { validateManifestText } from '../../../src/manifest/index.js';
 import { ConvertedComment, manifestDiff, upgradeFirewallManifest } from '../../../src/migrate/index.js';
-import { generatedZone } from './generated-zone.js';
+import { generatedZone } from '../../../support/generated-zone.js';
 
 function upgrade(text: string) {
   const loaded = validateManifestText(text, 'zone.yaml');

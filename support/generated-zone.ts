@@ -3,7 +3,8 @@
  * (seeded, so every run builds the same zone), with every action, explicit priorities that tie,
  * rules without priority (`null`), rules ordered by key, paused rules and paused filters, and
  * expressions using prefixes, IP ranges and CIDRs, sets, contains, comparisons, header look-ups,
- * wildcards and regexes, combined with and/or/not. Also used by `bench/firewall-upgrade.ts`.
+ * wildcards and regexes, combined with and/or/not. Used by the tests of `test/migrate/firewall/` and by
+ * `bench/firewall-upgrade.ts`, so it lives in `support/` (shared by both, importing neither).
  */
 
 /** A small deterministic PRNG (mulberry32). */

@@ -1,7 +1,8 @@
 /**
  * A counting HTTP proxy on 127.0.0.1: forwards every request to a v4 server and counts it by route
  * (method and path with ids as `{id}`, no query), so tests and `bench/http.ts` see exactly which
- * requests a run sends, through the real HTTP provider.
+ * requests a run sends, through the real HTTP provider. In `support/` (code the tests and the
+ * benchmarks share, importing neither) so that `bench/` imports nothing from `test/`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,0 +1,67 @@
+/**
+ * The Worker's variables and secrets and the settings read from them: the credentials (secrets, as
+ * `zonewall serve` reads them from its environment), and the options `zonewall serve --runtime
+ * workerd` passes to the same Worker locally. The Durable Object classes and the Worker's entry both
+ * read them; the namespaces are in `env.ts`.
+ */
+import { DefaultMaxBodyBytes, resolvePlanLimits, type Credential, type PlanLimitsOverride } from '../../src/engine/workerd.js';
+
+/** The Worker's variables and secrets (its bindings other than the Durable Object namespaces). */
+export interface Settings {
+  /** Secret: a bearer token for every zone (as `zonewall serve`'s environment variable). */
+  ZONEWALL_SERVE_TOKEN?: string;
+  /** Secrets: an X-Auth-Email / X-Auth-Key pair for every zone. */
+  ZONEWALL_SERVE_AUTH_EMAIL?: string;
+  ZONEWALL_SERVE_AUTH_KEY?: string;
+  /** Secret: credentials with zone scopes, as JSON: the `credentials` array of a `serve --credentials FILE`. */
+  ZONEWALL_CREDENTIALS?: string;
+  /** `"true"`: accept every request (`serve --insecure-no-auth`). */
+  ZONEWALL_INSECURE_NO_AUTH?: string;
+  /** `"true"`: the real API's shapes only (`serve --strict`). */
+  ZONEWALL_STRICT?: string;
+  /** Plan limit overrides as JSON (`serve --limits FILE`). */
+  ZONEWALL_LIMITS?: string;
+  /** Request body limit in bytes (default 1 MiB). */
+  ZONEWALL_MAX_BODY_BYTES?: string;
+  /** `"true"`: serve `POST /zonewall/import` (set only by `serve --runtime workerd`, to import a state directory's zones). */
+  ZONEWALL_IMPORTS?: string;
+}
+
+/** The credentials the Worker accepts. */
+export function credentialsOf(env: Settings): Credential[] {
+  const out: Credential[] = [];
+  if (nonEmpty(env.ZONEWALL_SERVE_TOKEN)) out.push({ type: 'token', token: env.ZONEWALL_SERVE_TOKEN, zones: '*' });
+  if (nonEmpty(env.ZONEWALL_SERVE_AUTH_EMAIL) && nonEmpty(env.ZONEWALL_SERVE_AUTH_KEY)) {
+    out.push({ type: 'key', email: env.ZONEWALL_SERVE_AUTH_EMAIL, key: env.ZONEWALL_SERVE_AUTH_KEY, zones: '*' });
+  }
+  if (nonEmpty(env.ZONEWALL_CREDENTIALS)) out.push(...(JSON.parse(env.ZONEWALL_CREDENTIALS) as ScopedEntry[]).map(scoped));
+  return out;
+}
+
+/** An entry of `ZONEWALL_CREDENTIALS`: a `--credentials FILE` entry (`type` is optional). */
+type ScopedEntry = { token: string; zones: '*' | string[] } | { email: string; key: string; zones: '*' | string[] };
+
+function scoped(e: ScopedEntry): Credential {
+  const zones = e.zones === '*' ? '*' : e.zones.map((z) => z.toLowerCase());
+  return 'token' in e ? { type: 'token', token: e.token, zones } : { type: 'key', email: e.email, key: e.key, zones };
+}
+
+/** The plan limits (defaults with `ZONEWALL_LIMITS` applied). */
+export function planLimitsOf(env: Settings): ReturnType<typeof resolvePlanLimits> {
+  return resolvePlanLimits(nonEmpty(env.ZONEWALL_LIMITS) ? (JSON.parse(env.ZONEWALL_LIMITS) as PlanLimitsOverride) : {});
+}
+
+/** The request body limit. */
+export function maxBodyBytesOf(env: Settings): number {
+  const n = Number(env.ZONEWALL_MAX_BODY_BYTES);
+  return Number.isSafeInteger(n) && n > 0 ? n : DefaultMaxBodyBytes;
+}
+
+/** Where unexpected errors go: the Worker's log (`wrangler tail`; the terminal under Miniflare). */
+export function logError(message: string, err: unknown): void {
+  console.error(`zonewall worker: ${message}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+}
+
+function nonEmpty(value: string | undefined): value is string {
+  return value !== undefined && value !== '';
+}
