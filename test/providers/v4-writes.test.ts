@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { V4Client } from '../../src/providers/v4/client.js';
 import { V4Limits } from '../../src/providers/v4/constants.js';
 import { ProviderError, ServiceError } from '../../src/providers/v4/errors.js';
-import * as writes from '../../src/providers/v4/writes.js';
+import * as writes from '../../src/providers/v4/firewall.js';
 import type { FilterBody, FirewallRuleBody } from '../../src/plan/index.js';
 import { FakeTransport, error } from './fake-transport.js';
 

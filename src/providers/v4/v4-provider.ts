@@ -22,15 +22,18 @@ import type {
   PhaseStep,
   PlanTier,
 } from '../../plan/index.js';
-import { ApiErrorCodes, PlanTiers, type MigrationCheckResult, type ServedPhase, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
+import { ApiErrorCodes, PlanTiers, type ServedPhase, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
-import { readMigrationStatus, readZone } from './read-zone.js';
+import * as migration from './migration.js';
+import * as pageRules from './page-rules.js';
+import * as previousWaf from './previous-waf.js';
+import { readZone } from './read-zone.js';
 import type { Transport } from './transport.js';
 import * as phases from './rules-phase.js';
-import * as writes from './writes.js';
+import * as firewall from './firewall.js';
 
 /** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
 type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
@@ -161,22 +164,22 @@ export abstract class V4Provider implements Provider {
   }
 
   createFilters(zoneId: string, filters: FilterBody[]): Promise<LiveFilter[]> {
-    return writes.createFilters(this.client, zoneId, filters);
+    return firewall.createFilters(this.client, zoneId, filters);
   }
   updateFilters(zoneId: string, filters: (FilterBody & { id: string })[]): Promise<LiveFilter[]> {
-    return writes.updateFilters(this.client, zoneId, filters);
+    return firewall.updateFilters(this.client, zoneId, filters);
   }
   deleteFilters(zoneId: string, ids: string[]): Promise<void> {
-    return writes.deleteFilters(this.client, zoneId, ids);
+    return firewall.deleteFilters(this.client, zoneId, ids);
   }
   createFirewallRules(zoneId: string, rules: FirewallRuleBody[]): Promise<LiveFirewallRule[]> {
-    return writes.createFirewallRules(this.client, zoneId, rules);
+    return firewall.createFirewallRules(this.client, zoneId, rules);
   }
   updateFirewallRules(zoneId: string, rules: (FirewallRuleBody & { id: string })[]): Promise<LiveFirewallRule[]> {
-    return writes.updateFirewallRules(this.client, zoneId, rules);
+    return firewall.updateFirewallRules(this.client, zoneId, rules);
   }
   deleteFirewallRules(zoneId: string, ids: string[], options: { deleteFilterIfUnused?: boolean } = {}): Promise<void> {
-    return writes.deleteFirewallRules(this.client, zoneId, ids, options.deleteFilterIfUnused === true);
+    return firewall.deleteFirewallRules(this.client, zoneId, ids, options.deleteFilterIfUnused === true);
   }
 
   putPhase<R extends LiveRuleset = LiveRuleset>(zoneId: string, phase: ServedPhase, body: PhaseBody, options: { step?: PhaseStep } = {}): Promise<R> {
@@ -193,41 +196,38 @@ export abstract class V4Provider implements Provider {
   }
 
   createPageRule(zoneId: string, body: PageRuleBody): Promise<LivePageRule> {
-    return this.client.result<LivePageRule>('POST', V4Paths.pageRules(zoneId), { body });
+    return pageRules.createPageRule(this.client, zoneId, body);
   }
   updatePageRule(zoneId: string, ruleId: string, body: PageRuleBody): Promise<LivePageRule> {
-    return this.client.result<LivePageRule>('PUT', V4Paths.pageRule(zoneId, ruleId), { body });
+    return pageRules.updatePageRule(this.client, zoneId, ruleId, body);
   }
-  async deletePageRule(zoneId: string, ruleId: string): Promise<void> {
-    await this.client.call('DELETE', V4Paths.pageRule(zoneId, ruleId));
-  }
-
-  async patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void> {
-    await this.client.call('PATCH', V4Paths.wafPackage(zoneId, packageId), { body });
-  }
-  async patchWafGroup(zoneId: string, packageId: string, groupId: string, mode: 'on' | 'off'): Promise<void> {
-    await this.client.call('PATCH', V4Paths.wafGroup(zoneId, packageId, groupId), { body: { mode } });
-  }
-  async patchWafRule(zoneId: string, packageId: string, ruleId: string, mode: string): Promise<void> {
-    await this.client.call('PATCH', V4Paths.wafRule(zoneId, packageId, ruleId), { body: { mode } });
-  }
-  async deleteWafOverride(zoneId: string, overrideId: string): Promise<void> {
-    await this.client.call('DELETE', V4Paths.wafOverride(zoneId, overrideId));
+  deletePageRule(zoneId: string, ruleId: string): Promise<void> {
+    return pageRules.deletePageRule(this.client, zoneId, ruleId);
   }
 
-  async checkMigration(zoneId: string): Promise<MigrationCheck> {
-    const { result, messages } = await this.client.call<Partial<MigrationCheckResult>>('GET', V4Paths.migrationCheck(zoneId), { query: { phase_two: 1 } });
-    // zonewall's engine puts the reasons in the result (a success keeps `messages` empty, seed 002); other services may use messages.
-    const reasons = Array.isArray(result.reasons) && result.reasons.length > 0 ? result.reasons.map((r) => r.message) : messages.map((m) => m.message);
-    return { compatible: result.compatible === true, migration_state: String(result.migration_state ?? 'start'), reasons };
+  patchWafPackage(zoneId: string, packageId: string, body: { sensitivity?: string; action_mode?: string }): Promise<void> {
+    return previousWaf.patchWafPackage(this.client, zoneId, packageId, body);
+  }
+  patchWafGroup(zoneId: string, packageId: string, groupId: string, mode: 'on' | 'off'): Promise<void> {
+    return previousWaf.patchWafGroup(this.client, zoneId, packageId, groupId, mode);
+  }
+  patchWafRule(zoneId: string, packageId: string, ruleId: string, mode: string): Promise<void> {
+    return previousWaf.patchWafRule(this.client, zoneId, packageId, ruleId, mode);
+  }
+  deleteWafOverride(zoneId: string, overrideId: string): Promise<void> {
+    return previousWaf.deleteWafOverride(this.client, zoneId, overrideId);
+  }
+
+  checkMigration(zoneId: string): Promise<MigrationCheck> {
+    return migration.checkMigration(this.client, zoneId);
   }
 
   migrationConfig(zoneId: string): Promise<EntrypointBody> {
-    return this.client.result<EntrypointBody>('GET', V4Paths.migrationConfig(zoneId), { query: { phase_two: 1 } });
+    return migration.migrationConfig(this.client, zoneId);
   }
 
   async migrationStatus(zoneId: string): Promise<LiveMigrationStatus> {
-    const status = await readMigrationStatus(this.client, zoneId);
+    const status = await migration.readMigrationStatus(this.client, zoneId);
     if (status === null) throw new ProviderError(`${this.description} has no WAF migration status for zone ${zoneId}`, { code: 'ERR_API' });
     return status;
   }

@@ -1,5 +1,5 @@
 /**
- * Batched writes of filters and firewall rules: POST and PUT arrays and bulk `DELETE ?id=..`, at
+ * Filters and firewall rules over the v4 API: batched writes, POST and PUT arrays and bulk `DELETE ?id=..`, at
  * most `V4Limits.batchSize` objects per call, so N objects cost ceil(N / 100) requests.
  *
  * Creates are idempotent across lost answers: when a POST times out, its connection drops after
