@@ -16,3 +16,4 @@ export * from './rulesets.js';
 export * from './managed-catalog.js';
 export * from './page-rules.js';
 export * from './migration.js';
+export * from './trace.js';

@@ -3,7 +3,7 @@
  * embedded engine in-process (`engine/`) and the v4 HTTP API (`http/`). Both speak the v4 JSON
  * shapes of `plan/live.ts`; every implementation runs `contract.suite.ts`.
  */
-import type { ServedPhase } from '../api/index.js';
+import type { CustomMatch, FirewallMatch, LegacyMatch, ManagedMatch, ServedPhase, ZoneTrace } from '../api/index.js';
 import type {
   RulePosition,
   EntrypointBody,
@@ -51,50 +51,16 @@ export interface TraceRequest {
   fields?: Record<string, unknown>;
 }
 
-/** A firewall rule that matched, as the trace reports it. */
-export interface TraceFirewallMatch { id: string; ref?: string; action: string; priority: number | null; description?: string; products?: string[] }
-
+/** A firewall rule that matched, as the trace reports it (`src/api`'s trace shapes). */
+export type TraceFirewallMatch = FirewallMatch;
 /** A managed rule that matched (run by the entry point rule `entrypoint_rule`). */
-export interface TraceManagedMatch {
-  entrypoint_rule: string; ruleset_id: string; ruleset: string; rule_id: string;
-  description: string; action: string; categories: string[]; score?: number;
-}
-
+export type TraceManagedMatch = ManagedMatch;
 /** A previous WAF rule that matched. */
-export interface TraceLegacyMatch {
-  package_id: string; package: string; group_id: string | null; group: string | null;
-  rule_id: string; description: string; mode: string; action: string; score?: number;
-}
-
+export type TraceLegacyMatch = LegacyMatch;
 /** A matched WAF custom rule in a trace. */
-export interface TraceCustomMatch {
-  ref: string;
-  id: string;
-  action: string;
-  description?: string;
-}
-
-/** What the zone would do to a request: the trace operation's answer. */
-export interface TraceResult {
-  waf_state: string;
-  /** The final action; null when the request reaches the origin. */
-  action: string | null;
-  decided_by: 'firewall_rules' | 'custom_rules' | 'managed_rules' | 'previous_waf' | null;
-  firewall_rules: { matched: TraceFirewallMatch[]; action: string | null; rule: TraceFirewallMatch | null };
-  /** WAF custom rules, when the zone has the entry point; `rule.ref` names the deciding rule. */
-  custom_rules?: {
-    enabled: boolean; matched: TraceCustomMatch[]; action: string | null; rule: TraceCustomMatch | null;
-    skipped_phases: string[]; skipped_products: string[]; ended_by?: string; skipped_by?: string;
-  };
-  managed_rules?: {
-    enabled: boolean; matched: TraceManagedMatch[]; action: string | null; rule: TraceManagedMatch | null;
-    owasp?: { score: number; threshold: number; action: string; exceeded: boolean }; skipped_by?: string;
-  };
-  previous_waf?: {
-    enabled: boolean; skipped?: string; override?: string; matched: TraceLegacyMatch[]; action: string | null; rule: TraceLegacyMatch | null;
-    owasp?: { score: number; threshold: number; sensitivity: string; action_mode: string; exceeded: boolean };
-  };
-}
+export type TraceCustomMatch = CustomMatch;
+/** What the zone would do to a request: the trace operation's answer, as the engine sends it. */
+export type TraceResult = ZoneTrace;
 
 /** Counters a provider keeps, for the plan's call estimate and for benchmarks. */
 export interface ProviderStats {

@@ -11,38 +11,10 @@ import { CustomPhase, SkipPhases, SkipProducts, TerminatingCustomActions, type C
 import type { ExecutionContext } from '../../expr/index.js';
 import type { StoredRule, StoredRuleset } from '../rulesets/types.js';
 import { matches } from './matchers.js';
+import type { CustomMatch, CustomTrace } from '../../api/index.js';
+export type { CustomMatch, CustomTrace } from '../../api/index.js';
 
-/** A matched custom rule. */
-export interface CustomMatch {
-  /** The rule's `ref`: the manifest key that names it. */
-  ref: string;
-  id: string;
-  action: string;
-  description?: string;
-  /** What a matching skip rule skipped. */
-  skip?: CustomSkipParameters;
-  /** Status of a block's custom response. */
-  status_code?: number;
-}
 
-/** What the custom rules did to the request. */
-export interface CustomTrace {
-  /** Whether the zone has a custom rules entry point with at least one enabled rule. */
-  enabled: boolean;
-  matched: CustomMatch[];
-  /** The terminating action, or null when the request goes on to the later phases. */
-  action: string | null;
-  /** The rule that decided (its `ref` names it), or null. */
-  rule: CustomMatch | null;
-  /** Later phases skipped by matched skip rules. */
-  skipped_phases: SkipPhase[];
-  /** Products skipped by matched skip rules. */
-  skipped_products: SkipProduct[];
-  /** The ref of a skip rule that ended the custom rules (`ruleset: "current"`). */
-  ended_by?: string;
-  /** Why the custom rules did not run for this request (a firewall rule ended it first). */
-  skipped_by?: string;
-}
 
 const Terminating: ReadonlySet<string> = new Set(TerminatingCustomActions);
 

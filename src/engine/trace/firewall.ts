@@ -9,27 +9,10 @@
 import type { ExecutionContext } from '../../expr/index.js';
 import type { RuleWithFilter } from '../firewall-rules/store.js';
 import { TracePhases, matches } from './matchers.js';
+import type { FirewallMatch, FirewallTrace } from '../../api/index.js';
+export type { FirewallMatch, FirewallTrace } from '../../api/index.js';
 
-/** A matched firewall rule as the trace reports it. */
-export interface FirewallMatch {
-  id: string;
-  ref?: string;
-  action: string;
-  priority: number | null;
-  description?: string;
-  products?: string[];
-}
 
-/** What the firewall rules did to the request. */
-export interface FirewallTrace {
-  matched: FirewallMatch[];
-  /** The terminating action, or null when no terminating rule matched (the request goes on). */
-  action: string | null;
-  /** The first terminating rule, or null. */
-  rule: FirewallMatch | null;
-  /** Products skipped by matched `bypass` rules (e.g. `waf`: the previous WAF is skipped). */
-  bypassed: string[];
-}
 
 const NonTerminating = new Set(['log', 'bypass']);
 

@@ -14,41 +14,11 @@ import { OwaspThresholdRuleId, findManagedRuleset, type ManagedRule, type Manage
 import type { Entrypoint, ExecuteParameters, SkipParameters } from '../rulesets/types.js';
 import { TracePhases, matches } from './matchers.js';
 import { effectiveRule } from './overrides.js';
+import type { ManagedMatch, OwaspScore, ManagedTrace } from '../../api/index.js';
+export type { ManagedMatch, OwaspScore, ManagedTrace } from '../../api/index.js';
 
-/** A matched managed rule. */
-export interface ManagedMatch {
-  /** The entry point rule that ran the ruleset. */
-  entrypoint_rule: string;
-  ruleset_id: string;
-  ruleset: string;
-  rule_id: string;
-  description: string;
-  action: string;
-  categories: string[];
-  score?: number;
-}
 
-/** OWASP anomaly scoring of one execution. */
-export interface OwaspScore {
-  score: number;
-  threshold: number;
-  action: string;
-  exceeded: boolean;
-  paranoia_levels: number[];
-}
 
-/** What the new WAF did. */
-export interface ManagedTrace {
-  enabled: boolean;
-  matched: ManagedMatch[];
-  action: string | null;
-  rule: ManagedMatch | null;
-  /** Skip rules that matched: the entry point rule and what it skipped. */
-  skipped: { entrypoint_rule: string; skip: SkipParameters }[];
-  owasp?: OwaspScore;
-  /** Why the new WAF did not run for this request (a firewall rule ended it first). */
-  skipped_by?: string;
-}
 
 /** Actions that end the request (the same four as in the custom phase: the wire contract's list). */
 const Terminating = new Set<string>(TerminatingCustomActions);

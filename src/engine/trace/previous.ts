@@ -11,6 +11,7 @@
  * 981176.
  */
 import type { ExecutionContext } from '../../expr/index.js';
+import type { LegacyMatch, PreviousTrace } from '../../api/index.js';
 import {
   LegacyOwaspThresholdRuleId,
   LegacyOwaspThresholds,
@@ -24,31 +25,9 @@ import { actionModeOf, groupModeOf, ruleModeOf, sensitivityOf, type PreviousWafS
 import { TracePhases, matches } from './matchers.js';
 import { urlMatches } from './url-pattern.js';
 
-/** A matched previous WAF rule. */
-export interface LegacyMatch {
-  package_id: string;
-  package: string;
-  group_id: string | null;
-  group: string | null;
-  rule_id: string;
-  description: string;
-  mode: string;
-  action: string;
-  score?: number;
-}
+export type { LegacyMatch, PreviousTrace } from '../../api/index.js';
 
-/** What the previous WAF did. */
-export interface PreviousTrace {
-  enabled: boolean;
-  /** Why it did not run, when it did not. */
-  skipped?: string;
-  /** The URI-based override that applied. */
-  override?: string;
-  matched: LegacyMatch[];
-  action: string | null;
-  rule: LegacyMatch | null;
-  owasp?: { score: number; threshold: number; sensitivity: string; action_mode: string; exceeded: boolean };
-}
+
 
 const Terminating = new Set(['block', 'challenge', 'allow']);
 const modeActions: Record<string, string> = { simulate: 'log', block: 'block', challenge: 'challenge' };

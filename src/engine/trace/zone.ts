@@ -20,7 +20,9 @@ import type { WafState } from '../migration/state-machine.js';
 import { actionsLabel, wafEffect, type PageRuleLike } from '../page-rules/index.js';
 import type { PreviousWafSettings } from '../previous-waf/model.js';
 import { deploysEnabledRuleset, type Entrypoint, type StoredRuleset } from '../rulesets/types.js';
-import { ManagedPhase } from '../../api/index.js';
+import { ManagedPhase, type ZoneTrace, type ZoneTraceDecider } from '../../api/index.js';
+
+export type { ZoneTrace, ZoneTraceDecider } from '../../api/index.js';
 import { customRulesNotRun, traceCustomRules, type CustomTrace } from './custom.js';
 import { traceFirewallRules, type FirewallTrace } from './firewall.js';
 import { traceEntrypoint, type ManagedTrace } from './managed.js';
@@ -48,24 +50,6 @@ export interface ZoneTraceInput {
   pageRules?: readonly PageRuleLike[];
 }
 
-/** Which part of the zone gave the final verdict. */
-export type ZoneTraceDecider = 'firewall_rules' | 'custom_rules' | 'managed_rules' | 'previous_waf';
-
-/**
- * The trace operation's answer. `action` is the final verdict (null: the request reaches the
- * origin) and `decided_by` which part gave it; `managed_rules` appears unless the zone runs only
- * the previous WAF and has no entry point, `previous_waf` unless the zone has migrated or is Free.
- */
-export interface ZoneTrace {
-  waf_state: WafState;
-  action: string | null;
-  decided_by: ZoneTraceDecider | null;
-  firewall_rules: Omit<FirewallTrace, 'bypassed'>;
-  /** Present when the zone has a custom rules entry point; `rule.ref` names the deciding rule. */
-  custom_rules?: CustomTrace;
-  managed_rules?: ManagedTrace;
-  previous_waf?: PreviousTrace;
-}
 
 /** Evaluates `request` against the zone: firewall rules, custom rules, then the new WAF, then the previous WAF. */
 export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): ZoneTrace {
