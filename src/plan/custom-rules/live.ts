@@ -2,6 +2,7 @@
  * The `http_request_firewall_custom` entry point as the Rulesets API returns it, and the body of a
  * custom rule write: the custom rules kind's part of `LiveZone`.
  */
+import type { PhaseRuleBody } from '../write.js';
 
 /** Actions of a WAF custom rule (phase `http_request_firewall_custom`; `src/api`). */
 export { CustomRuleActions } from '../../api/index.js';
@@ -42,14 +43,7 @@ export interface LiveCustomEntrypoint {
 }
 
 /** A custom rule as a write sends it: server-filled fields left out; `id` keeps a rule in a PUT. */
-export interface CustomRuleBody {
-  id?: string;
-  ref?: string;
-  action: string;
-  expression: string;
-  description?: string;
-  enabled: boolean;
-  logging?: { enabled: boolean };
+export interface CustomRuleBody extends PhaseRuleBody {
   action_parameters?: CustomRuleParameters;
 }
 
