@@ -78,6 +78,8 @@ export async function run(): Promise<void> {
       'zonewall plan, 1 zone': [cli, 'plan', join(tmp, 'one'), '--state-dir', join(tmp, 'one-state')],
       [`data floor, ${ZONES} zones`]: [floor, join(tmp, 'many-state')],
       [`zonewall plan, ${ZONES} zones`]: [cli, 'plan', join(tmp, 'many'), '--state-dir', join(tmp, 'many-state')],
+      // Another build of zonewall (BENCH_CLI_BASE=.../bin/zonewall.js), measured in the same rounds: a change's cost.
+      ...(process.env.BENCH_CLI_BASE !== undefined ? { [`base plan, ${ZONES} zones`]: [process.env.BENCH_CLI_BASE, 'plan', join(tmp, 'many'), '--state-dir', join(tmp, 'many-state')] } : {}),
     };
     const results = new Map<string, { ms: number[]; rss: number[] }>(Object.keys(subjects).map((k) => [k, { ms: [], rss: [] }]));
     for (let round = 0; round < ROUNDS; round++) {
@@ -97,6 +99,7 @@ export async function run(): Promise<void> {
     console.log(`no-op plan, 1 zone: ${one.toFixed(2)}x node -e 0   target <= 3x: ${one <= 3 ? 'met' : 'NOT met'}`);
     console.log(`no-op plan, ${ZONES} zones: ${t.toFixed(2)}x the data floor   target <= 2x: ${t <= 2 ? 'met' : 'NOT met'}`);
     console.log(`peak memory, ${ZONES} zones: ${m.toFixed(2)}x the data floor's   target <= 2x: ${m <= 2 ? 'met' : 'NOT met'}`);
+    if (results.has(`base plan, ${ZONES} zones`)) console.log(`this build / base build, ${ZONES} zones: ${(many.ms / med(`base plan, ${ZONES} zones`).ms).toFixed(3)}x`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
