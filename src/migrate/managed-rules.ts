@@ -2,7 +2,7 @@
  * Conversions between the entry point of the `http_request_firewall_managed` phase and the
  * manifest's `managed_rules` list: live (or proposed) execute rules become manifest entries that
  * normalise back to exactly those rules, so a plan of the rewritten manifest is empty. (The bodies
- * a migration step PUTs are built by `plan/migration-body.ts`, shared with `apply`.)
+ * a migration step PUTs are built by `plan/migration/body.ts`, shared with `apply`.)
  */
 import { compactOverrides } from '../plan/index.js';
 import type { ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';

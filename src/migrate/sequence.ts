@@ -5,7 +5,7 @@
  * `pending`, and rewrite the manifest to what the zone now runs. Without a mode it is a dry run: the
  * same report and the manifest the migration would produce.
  *
- * What is PUT is built by `plan/migration-body.ts`, the same body `zonewall apply` sends when a
+ * What is PUT is built by `plan/migration/body.ts`, the same body `zonewall apply` sends when a
  * manifest's `waf_migration` steps forward: the two paths cannot differ.
  * The report always compares the manifest's `previous_waf` with the proposal.
  *
@@ -94,7 +94,7 @@ function executeRules(rules: readonly EntrypointRule[]): ExecuteEntrypointRule[]
   return rules.filter(isExecuteRule);
 }
 
-/** The body to PUT and where it came from: the one body `apply` also sends (`plan/migration-body.ts`). */
+/** The body to PUT and where it came from: the one body `apply` also sends (`plan/migration/body.ts`). */
 function chooseBody(input: MigrateInput, live: LiveZone, before: WafState, proposal: EntrypointBody, mode: MigrationMode): { body: EntrypointBody; source: BodySource } {
   return migrationBody({ managedRules: input.manifest.desired.managedRules, entrypoint: live.entrypoint, proposal, before, mode });
 }

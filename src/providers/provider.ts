@@ -1,7 +1,7 @@
 /**
  * The one interface through which zonewall reads and writes a zone. Two implementations: the
  * embedded engine in-process (`engine/`) and the v4 HTTP API (`http/`). Both speak the v4 JSON
- * shapes of `plan/live.ts`; every implementation runs `contract.suite.ts`.
+ * shapes of `plan`'s live types (`plan/live.ts` and each kind's `live.ts`); every implementation runs `contract.suite.ts`.
  */
 import type { CustomMatch, FirewallMatch, LegacyMatch, ManagedMatch, ServedPhase, ZoneTrace } from '../api/index.js';
 import type {

@@ -1,6 +1,6 @@
 /**
  * The firewall side of a plan: filters and firewall rules. Matches desired and live objects
- * (`match-firewall.ts`), diffs the declared filters, then the rules (which need to know where each
+ * (`match.ts`), diffs the declared filters, then the rules (which need to know where each
  * filter will be), then what is left over in the zone, and finally checks for expressions the
  * service would refuse as duplicates. A rule delete takes its filter along
  * (`delete_filter_if_unused`) when the plan deletes that filter too: the only way a simplified-flow

@@ -7,7 +7,7 @@
  * has no ref of its own (or that ref is the rule's key, or not a valid key): its ref becomes the
  * rule's key. A simplified-flow (locked) filter is always inline when it has one rule: the service
  * refuses to PUT it, so its ref cannot be set, and the planner matches an inline filter that no ref
- * matches to the live filter its rule uses (`match-firewall.ts`, `matchInlineByRule`). Every other
+ * matches to the live filter its rule uses (`match.ts`, `matchInlineByRule`). Every other
  * filter goes to `filters:` and keeps its ref when that is a valid, free key.
  *
  * Priorities: rules are written in evaluation order (priority, `null` last, then the service's
@@ -15,7 +15,7 @@
  * first = 1) and no other rule has that number, since the manifest refuses an implicit priority
  * that another rule also has.
  *
- * Contract with the planner (coordinated with `match-firewall.ts`): a simplified-flow filter cannot
+ * Contract with the planner (coordinated with `match.ts`): a simplified-flow filter cannot
  * be PUT, so it never gets a ref. Export writes it inline under its one rule; the planner matches an
  * inline filter that no ref matches to the live filter its rule uses, and ignores `ref` when
  * comparing a locked filter. A locked filter held by several rules is inline under the first; the

@@ -2,7 +2,7 @@
  * A change of a managed ruleset's `overrides`, one line per override instead of two JSON blobs:
  * `rule 6179ae15… score_threshold: 40 -> 60`, `category wordpress enabled: (default) -> false`,
  * `action: (default) -> log` for the ruleset level. Overrides are compared in the planner's
- * normalised form (`diff-managed.ts`: categories by name, rules by id). Text and markdown share it.
+ * normalised form (`diff.ts`: categories by name, rules by id). Text and markdown share it.
  */
 import type { AttributeValue } from '../change.js';
 

@@ -2,7 +2,7 @@
  * `waf_migration`: where the manifest wants the zone on the seed's migration path (`none` = previous
  * WAF only, `validation` = both, `pending` = new WAF only) against the zone's `waf_state`. Moving
  * forward is carried by the entry point PUT (`waf_migration=validation|pending`) with exactly the body
- * `zonewall migrate --mode` sends (`migration-body.ts`: the service's proposal, skip rules included,
+ * `zonewall migrate --mode` sends (`body.ts`: the service's proposal, skip rules included,
  * merged with the manifest's `managed_rules`); when the proposal could not be read, the step is an
  * error that names `zonewall migrate`. Moving back is impossible (the migration is irreversible), so
  * asking for an earlier state is a warning, not a perpetual diff.

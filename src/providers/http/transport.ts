@@ -14,7 +14,7 @@
  * Connection faults (the last three rows) are the link's: concurrent calls that meet one share a
  * single wait, reported once, and no call is sent while it lasts.
  *
- * A POST whose outcome is unknown is never repeated here: `v4/writes.ts` re-reads by `ref` first.
+ * A POST whose outcome is unknown is never repeated here: `v4/firewall.ts` re-reads by `ref` first.
  * Secrets are scrubbed from every answer body and error text before anything else sees them.
  */
 import { createRequire } from 'node:module';
