@@ -70,7 +70,7 @@ export function diffMigration(desired: DesiredZone, live: LiveZone): MigrationDi
       `the manifest asks for waf_migration "${want}" but the zone is already at "${from}"; the migration cannot go back: set waf_migration to "${from === 'new_only' ? 'pending' : 'validation'}"`, about)] };
   }
   const findings: Finding[] = [];
-  // `validation` on a non-Enterprise zone is reported by the tier check (`tier.ts`).
+  // `validation` on a non-Enterprise zone is reported by the manifest's tier check of the migration kind (`manifest/migration/index.ts`).
   const overrides = live.previousWaf?.overrides ?? [];
   if (overrides.length > 0) {
     findings.push(finding('migration-blocked',
