@@ -85,7 +85,7 @@ async function refusing<T>(opts: ApplyCommandOptions, plan: () => PlanJson, fn: 
  * takes no lock: like `plan`, it creates and changes no file of the state directory.
  */
 function canWrite(opts: ApplyCommandOptions): boolean {
-  return opts.autoApprove === true || isInteractive() || true;
+  return opts.autoApprove === true || isInteractive();
 }
 
 async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number> {

@@ -45,8 +45,9 @@ export const command: CommandModule = {
   },
 };
 
-async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = await Engine.open({ dir: opts.stateDir });
+/** Opens the engine; `readOnly` (list, show): nothing in the state directory is created or changed, a missing one reads as empty. */
+async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>, use: { readOnly?: boolean } = {}): Promise<T> {
+  const engine = await Engine.open({ dir: opts.stateDir, ...(use.readOnly === true ? { readOnly: true } : {}) });
   try {
     return await fn(engine);
   } finally {
@@ -67,7 +68,7 @@ async function create(name: string, opts: CommonOptions & { plan: string; waf?: 
 }
 
 async function list(opts: CommonOptions): Promise<void> {
-  const zones = await withEngine(opts, (e) => e.listZones());
+  const zones = await withEngine(opts, (e) => e.listZones(), { readOnly: true });
   const text = zones.length === 0
     ? `no zones in ${opts.stateDir}; create one with: zonewall engine zone create NAME --plan TIER\n`
     : table([['NAME', 'ID', 'PLAN', 'CREATED'], ...zones.map((z) => [z.name, z.id, z.plan, z.created_on])]);
@@ -84,7 +85,7 @@ async function show(nameOrId: string, opts: CommonOptions): Promise<void> {
       ['filters', String(counts.filters)], ['firewall rules', String(counts.rules)],
       ['rule quota', `${e.planLimits[zone.plan].firewall_rules} active rules`],
     ]));
-  });
+  }, { readOnly: true });
 }
 
 /**
