@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
+import { holdPrivateState } from '../../providers/index.js';
 import { Engine, PlanTiers, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
@@ -47,11 +48,17 @@ export const command: CommandModule = {
 
 /** Opens the engine; `readOnly` (list, show): nothing in the state directory is created or changed, a missing one reads as empty. */
 async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>, use: { readOnly?: boolean } = {}): Promise<T> {
-  const engine = await Engine.open({ dir: opts.stateDir, ...(use.readOnly === true ? { readOnly: true } : {}) });
+  // Opened for writing (create, delete): what the engine creates there is the user's only (0700, 0600).
+  const held = use.readOnly === true ? undefined : holdPrivateState(opts.stateDir);
   try {
-    return await fn(engine);
+    const engine = await Engine.open({ dir: opts.stateDir, ...(use.readOnly === true ? { readOnly: true } : {}) });
+    try {
+      return await fn(engine);
+    } finally {
+      await engine.close();
+    }
   } finally {
-    await engine.close();
+    held?.release();
   }
 }
 
