@@ -4,7 +4,7 @@
  * restore the zone to before that apply. Written before the first write of an apply (an apply that
  * fails halfway can be rolled back too) and removed by a successful rollback.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ZonewallError } from '../errors.js';
 
@@ -24,8 +24,10 @@ function recordPath(stateDir: string, zoneId: string): string {
 /** Saves the record of an apply that is about to start (atomically: write, then rename). */
 export function writeApplyRecord(stateDir: string, record: ApplyRecord): void {
   const path = recordPath(stateDir, record.zoneId);
-  mkdirSync(join(stateDir, 'applies'), { recursive: true });
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+  // Private, as the whole state directory (README): 0700 and 0600 whatever the umask.
+  mkdirSync(join(stateDir, 'applies'), { recursive: true, mode: 0o700 });
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(`${path}.tmp`, 0o600);
   renameSync(`${path}.tmp`, path);
 }
 

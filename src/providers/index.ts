@@ -5,6 +5,7 @@
  */
 export * from './provider.js';
 export { DefaultStateDir, openProvider } from './open.js';
+export { holdPrivateState, userUmask } from './engine/private-state.js';
 export type { ProviderOptions } from './open.js';
 export {
   HttpDefaults,

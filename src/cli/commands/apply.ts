@@ -12,14 +12,14 @@ import {
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
-import { assertApplicable, hasChanges, planFromJson, renderPlanText, type Plan, type PlanJson } from '../../plan/index.js';
+import { assertApplicable, hasChanges, planDocument, planFromJson, renderPlanText, type Plan, type PlanJson } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
-import { applyDocument, plansDocument, runDocument } from '../views/json.js';
-import { assertCanConfirm, confirm } from '../views/prompt.js';
+import { applyDocument, plansDocument, runDocument, ZonewallVersion, type ApplyRefusal } from '../views/json.js';
+import { assertCanConfirm, confirm, isInteractive } from '../views/prompt.js';
 import { InterruptedError } from '../error-boundary.js';
 import { catchInterrupts, stopOnInterrupt } from '../interrupts.js';
 import { createdNotices, missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
@@ -60,20 +60,54 @@ export const command: CommandModule = {
   },
 };
 
+/** Prints the apply document (`--json`). */
+function printDocument(opts: ApplyCommandOptions, plan: PlanJson, results: readonly ApplyZoneResult[], outcome: { applied: boolean; refused?: ApplyRefusal }): void {
+  if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(plan, results, outcome), null, 2)}\n`);
+}
+
+/**
+ * Runs the part of an apply that comes before any write: an error there refuses the apply; with
+ * `--json` the refusal is still one document on stdout (its plan as far as it got), then the error
+ * goes on to the error boundary (stderr and the documented exit code), as without `--json`.
+ */
+async function refusing<T>(opts: ApplyCommandOptions, plan: () => PlanJson, fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ZonewallError) printDocument(opts, plan(), [], { applied: false, refused: { code: err.code, message: err.message } });
+    throw err;
+  }
+}
+
+/**
+ * Whether this apply can write at all: without a terminal and without `--auto-approve` it can only
+ * show the plans and refuse (or say there is nothing to do), so it opens the provider read-only and
+ * takes no lock: like `plan`, it creates and changes no file of the state directory.
+ */
+function canWrite(opts: ApplyCommandOptions): boolean {
+  return opts.autoApprove === true || isInteractive();
+}
+
 async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number> {
   const saved = paths.length === 1 ? readSavedPlan(paths[0]!) : undefined;
   if (saved !== undefined) return applySaved(saved, opts);
   const loaded = await loadManifests(paths);
   for (const issue of loaded.errors) process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`);
   if (loaded.errors.length > 0) {
+    const message = 'nothing applied: fix the manifest errors first';
+    printDocument(opts, planDocument([], manifestErrorJson(loaded.errors), { zonewallVersion: ZonewallVersion }), [], { applied: false, refused: { code: 'ERR_MANIFEST', message } });
     process.stderr.write('error: nothing applied: fix the manifest errors above first\n');
     return ExitCodes.error;
   }
-  const provider = await openProvider(opts, process.env);
+  const empty = () => planDocument([], [], { zonewallVersion: ZonewallVersion });
+  const writes = canWrite(opts);
+  const provider = await refusing(opts, empty, () => openProvider(opts, process.env, { readOnly: !writes }));
   let runs: ZoneRun[] = [];
   try {
-    const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-    runs = await planZones(provider, loaded.zones, planOptions(opts, provider), { stateDir: engineStateDir(provider, opts), timeoutMs });
+    runs = await refusing(opts, empty, () => {
+      const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
+      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined);
+    });
     for (const run of runs) {
       const notice = missingNotice(run, provider);
       if (notice !== undefined) process.stderr.write(`${notice}\n`);
@@ -81,8 +115,10 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
     if (opts.json !== true) showPlans(runs, opts, provider);
     const failed = runs.filter((r) => r.error !== undefined);
     if (failed.length > 0) {
-      if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(runDocument(runs, provider), []), null, 2)}\n`);
-      process.stderr.write(`error: nothing applied: ${failed.length} zone(s) could not be planned\n`);
+      const first = failed[0]!.error;
+      const message = `nothing applied: ${failed.length} zone(s) could not be planned`;
+      printDocument(opts, runDocument(runs, provider), [], { applied: false, refused: { code: first instanceof ZonewallError ? first.code : 'ERR_INTERNAL', message } });
+      process.stderr.write(`error: ${message}\n`);
       return ExitCodes.error;
     }
     const plans = runs.map((r) => r.plan!);
@@ -103,20 +139,25 @@ function showPlans(runs: readonly ZoneRun[], opts: ApplyCommandOptions, provider
 
 /** Safety, confirmation, then the applies; shared by manifests and saved plans. */
 async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson): Promise<number> {
-  for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
-  const pending = plans.filter((p) => hasChanges(p));
+  const pending = await refusing(opts, () => doc, () => {
+    for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
+    return plans.filter((p) => hasChanges(p));
+  });
   if (pending.length === 0) {
-    if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(doc, []), null, 2)}\n`);
+    if (opts.json === true) printDocument(opts, doc, [], { applied: true });
     else process.stdout.write('\nNo changes. Nothing to apply.\n');
     return ExitCodes.ok;
   }
-  assertCanConfirm(opts.autoApprove === true, 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
-  if (opts.autoApprove !== true) {
+  const approved = await refusing(opts, () => doc, async () => {
+    assertCanConfirm(opts.autoApprove === true, 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
+    if (opts.autoApprove === true) return true;
     const names = pending.map((p) => p.zone.name).join(', ');
-    if (!(await confirm(`\nApply these changes to ${names}?`))) {
-      process.stderr.write('Apply cancelled.\n');
-      return ExitCodes.error;
-    }
+    return confirm(`\nApply these changes to ${names}?`);
+  });
+  if (!approved) {
+    printDocument(opts, doc, [], { applied: false, refused: { code: 'ERR_INTERRUPTED', message: 'Apply cancelled at the prompt: nothing was applied.' } });
+    process.stderr.write('Apply cancelled.\n');
+    return ExitCodes.error;
   }
   const results: ApplyZoneResult[] = [];
   const s = styleFor(process.stdout, opts);
@@ -139,31 +180,39 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
   const skipped = pending.slice(results.length).map((p) => p.zone.name);
   const why = interrupts.received() !== undefined ? `the apply was interrupted (${interrupts.received()})` : 'an earlier zone failed';
   if (skipped.length > 0 && opts.json !== true) process.stdout.write(`Not applied, as ${why}: ${skipped.join(', ')}.\n`);
-  if (opts.json === true) process.stdout.write(`${JSON.stringify(applyDocument(doc, results), null, 2)}\n`);
   const signal = interrupts.received();
+  const applied = signal === undefined && results.every((r) => r.ok) && results.length === pending.length;
+  printDocument(opts, doc, results, { applied });
   if (signal !== undefined) {
     throw new InterruptedError(signal, `apply interrupted by ${signal}: stopped after the request in flight; what was applied and what was not is listed above. Run zonewall plan to see what remains.`);
   }
-  return results.every((r) => r.ok) && results.length === pending.length ? ExitCodes.ok : ExitCodes.error;
+  return applied ? ExitCodes.ok : ExitCodes.error;
 }
 
 /** `apply plan.json`: lock and re-read each zone, refuse if it changed, then apply the saved changes. */
 async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<number> {
-  if (opts.prune === true || opts.deleteThreshold !== undefined) {
-    throw new ZonewallError('ERR_USAGE', '--prune and --delete-threshold are fixed when the plan is made: pass them to zonewall plan --out, not to apply');
-  }
-  if (doc.errors.length > 0 || doc.zones.length === 0) {
-    throw new ZonewallError('ERR_USAGE', 'the saved plan has no zones to apply (it was saved with errors?); plan again');
-  }
-  const provider = await openProvider(opts, process.env);
+  await refusing(opts, () => doc, () => {
+    if (opts.prune === true || opts.deleteThreshold !== undefined) {
+      throw new ZonewallError('ERR_USAGE', '--prune and --delete-threshold are fixed when the plan is made: pass them to zonewall plan --out, not to apply');
+    }
+    if (doc.errors.length > 0 || doc.zones.length === 0) {
+      throw new ZonewallError('ERR_USAGE', 'the saved plan has no zones to apply (it was saved with errors?); plan again');
+    }
+  });
+  const writes = canWrite(opts);
+  const provider = await refusing(opts, () => doc, () => openProvider(opts, process.env, { readOnly: !writes }));
   const locks: { release(): void }[] = [];
   try {
-    const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-    const plans = doc.zones.map(planFromJson);
-    await mapLimit(plans, ZoneConcurrency, async (plan) => {
-      const zone = await savedPlanZone(provider, plan);
-      locks.push(await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
-      assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
+    const plans = await refusing(opts, () => doc, async () => {
+      const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
+      const all = doc.zones.map(planFromJson);
+      await mapLimit(all, ZoneConcurrency, async (plan) => {
+        const zone = await savedPlanZone(provider, plan);
+        // Without a way to confirm, nothing is written: no lock to take (see canWrite).
+        if (writes) locks.push(await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
+        assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
+      });
+      return all;
     });
     if (opts.json !== true) {
       const s = styleFor(process.stdout, opts);

@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
+import { holdPrivateState } from '../../providers/index.js';
 import { Engine, PlanTiers, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
@@ -45,12 +46,19 @@ export const command: CommandModule = {
   },
 };
 
-async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = await Engine.open({ dir: opts.stateDir });
+/** Opens the engine; `readOnly` (list, show): nothing in the state directory is created or changed, a missing one reads as empty. */
+async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>, use: { readOnly?: boolean } = {}): Promise<T> {
+  // Opened for writing (create, delete): what the engine creates there is the user's only (0700, 0600).
+  const held = use.readOnly === true ? undefined : holdPrivateState(opts.stateDir);
   try {
-    return await fn(engine);
+    const engine = await Engine.open({ dir: opts.stateDir, ...(use.readOnly === true ? { readOnly: true } : {}) });
+    try {
+      return await fn(engine);
+    } finally {
+      await engine.close();
+    }
   } finally {
-    await engine.close();
+    held?.release();
   }
 }
 
@@ -67,7 +75,7 @@ async function create(name: string, opts: CommonOptions & { plan: string; waf?: 
 }
 
 async function list(opts: CommonOptions): Promise<void> {
-  const zones = await withEngine(opts, (e) => e.listZones());
+  const zones = await withEngine(opts, (e) => e.listZones(), { readOnly: true });
   const text = zones.length === 0
     ? `no zones in ${opts.stateDir}; create one with: zonewall engine zone create NAME --plan TIER\n`
     : table([['NAME', 'ID', 'PLAN', 'CREATED'], ...zones.map((z) => [z.name, z.id, z.plan, z.created_on])]);
@@ -84,7 +92,7 @@ async function show(nameOrId: string, opts: CommonOptions): Promise<void> {
       ['filters', String(counts.filters)], ['firewall rules', String(counts.rules)],
       ['rule quota', `${e.planLimits[zone.plan].firewall_rules} active rules`],
     ]));
-  });
+  }, { readOnly: true });
 }
 
 /**

@@ -74,17 +74,35 @@ function writeManifest(file: string, text: string, force: boolean): void {
   writeFileAtomic(file, text);
 }
 
+/**
+ * Exports with the provider opened read-only first: without `--adopt`, or when every object already
+ * has its key as ref, that is the whole export, and the state directory of the embedded engine is
+ * neither created nor changed. Only when there is something to adopt is the export done again with
+ * the provider opened for writing and the zone locked (as an apply), from a fresh read.
+ */
 async function runExport(opts: ExportCommandOptions): Promise<number> {
-  const provider = await openProvider(opts, process.env);
+  return (await exportZone(opts, { readOnly: true })) ?? (await exportZone(opts, { readOnly: false }))!;
+}
+
+/** Adoption writes to send. */
+function hasAdoption(result: ExportResult): boolean {
+  return result.adoption.writes.length > 0 || result.adoption.phaseWrites.length > 0;
+}
+
+/** The export; read-only: undefined (nothing done) when there are objects to adopt. */
+async function exportZone(opts: ExportCommandOptions, use: { readOnly: boolean }): Promise<number | undefined> {
+  const provider = await openProvider(opts, process.env, use);
   let lock: { release(): void } | undefined;
   try {
     const { zone } = await provider.resolveZone(opts.zone);
-    if (opts.adopt) {
+    const adopting = opts.adopt && !use.readOnly;
+    if (adopting) {
       const stateDir = engineStateDir(provider, opts);
       lock = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
     }
     const live = await provider.readZone(zone.id);
     const result = exportManifest(live);
+    if (use.readOnly && opts.adopt && hasAdoption(result)) return undefined;
     const text = renderManifestYaml(result.document, {
       schema: schemaRef(opts.out),
       comments: [`Exported by zonewall from zone ${zone.name} (${zone.id}) from the ${provider.description}.`],
@@ -93,7 +111,7 @@ async function runExport(opts: ExportCommandOptions): Promise<number> {
     else process.stdout.write(text);
     const report = opts.out !== undefined && opts.out !== '-' ? process.stdout : process.stderr;
     report.write(summaryLine(result, zone.name, opts.out));
-    if (opts.adopt) await sendAdoption(provider, zone.id, result.adoption, 'run zonewall export again');
+    if (adopting) await sendAdoption(provider, zone.id, result.adoption, 'run zonewall export again');
     report.write(renderReport(result, opts.adopt));
     return ExitCodes.ok;
   } finally {

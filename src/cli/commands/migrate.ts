@@ -46,9 +46,9 @@ interface MigrateOptions extends Record<string, unknown> {
   zone?: string;
 }
 
-/** Runs `fn` with an open provider, closing it afterwards. */
-async function withProvider<T>(opts: Record<string, unknown>, fn: (p: Provider) => Promise<T>): Promise<T> {
-  const provider = await openProvider(opts, process.env);
+/** Runs `fn` with an open provider (`readOnly`: for a command that only reads; see `openProvider`), closing it afterwards. */
+async function withProvider<T>(opts: Record<string, unknown>, fn: (p: Provider) => Promise<T>, use: { readOnly?: boolean } = {}): Promise<T> {
+  const provider = await openProvider(opts, process.env, use);
   try {
     return await fn(provider);
   } finally {
@@ -82,7 +82,7 @@ export const command: CommandModule = {
     addProviderOptions(status);
     status.action(async (_opts: unknown, cmd: Command) => {
       const opts = subcommandOptions(cmd);
-      const report = await withProvider(opts, (p) => readMigrationStatus(p, opts.zone));
+      const report = await withProvider(opts, (p) => readMigrationStatus(p, opts.zone), { readOnly: true });
       process.stdout.write(opts.json === true ? `${JSON.stringify(jsonDocument('migration-status', report), null, 2)}\n` : renderMigrationStatus(report));
     });
 
@@ -147,7 +147,8 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
       applying: (mode, source) => out(`Applying: PUT of the http_request_firewall_managed entry point with waf_migration=${mode}, `
         + `carrying ${{ manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposal' }[source]}\n`),
     },
-  ));
+  // Without --mode it is a dry run: it only reads (the manifest it may --write is not in the state directory).
+  ), { readOnly: opts.mode === undefined });
   await finish(path, outcome, opts.write === true, providerFlags(opts));
 }
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { acquireZoneLock, lockDir, lockKey, rollbackZone } from '../../apply/index.js';
+import { acquireZoneLock, lockDir, lockKey, readApplyRecord, rollbackZone } from '../../apply/index.js';
 import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
@@ -50,9 +50,31 @@ function refuseWorkerdState(stateDir: string | undefined): void {
     `rollback: the zones of ${stateDir} run on the workerd runtime (serve --runtime workerd), which has no point-in-time recovery locally; undo the apply by applying the previous manifest (a deployed Worker restores with POST /client/v4/zones/ZONE_ID/pitr/restore {"at": TIME})`);
 }
 
+/**
+ * Checks with the engine opened read-only that there is something to roll back (the zone, and the
+ * record of its last apply): a rollback refused for lack of either creates and changes no file
+ * (no state directory where there was none, no lock file). The rollback itself checks again.
+ */
+async function assertRollbackable(opts: RollbackOptions): Promise<void> {
+  const reader = await openProvider(opts, process.env, { readOnly: true });
+  try {
+    if (reader.kind !== 'engine') {
+      throw new ZonewallError('ERR_USAGE', `rollback needs the embedded engine; ${reader.description} keeps no bookmarks: undo a remote apply by applying the previous manifest`);
+    }
+    const stateDir = stateDirOption(opts);
+    const { zone } = await reader.resolveZone(opts.zone!);
+    if (readApplyRecord(stateDir, zone.id) === undefined) {
+      throw new ZonewallError('ERR_USAGE', `no apply to roll back for zone ${zone.name} in ${stateDir} (a rollback undoes the last apply once)`);
+    }
+  } finally {
+    await reader.close();
+  }
+}
+
 async function rollback(opts: RollbackOptions): Promise<number> {
   if (opts.zone === undefined || opts.zone === '') throw new ZonewallError('ERR_USAGE', '--zone is required');
   refuseWorkerdState(providerOptions(opts, process.env).stateDir);
+  await assertRollbackable(opts);
   const provider = await openProvider(opts, process.env);
   try {
     if (provider.kind !== 'engine') {

@@ -15,6 +15,7 @@ import { ZonewallError } from '../../errors.js';
 import {
   CredentialEnv, CredentialLimits, Engine, loadCredentials, loadPlanLimitsFile, startServer, startWorkerdServer, type Credential, type PlanLimitsOverride,
 } from '../../engine/index.js';
+import { holdPrivateState } from '../../providers/index.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 
@@ -73,6 +74,16 @@ async function serve(opts: ServeOptions): Promise<void> {
   if (!(Runtimes as readonly string[]).includes(opts.runtime)) throw new ZonewallError('ERR_USAGE', `--runtime must be one of ${Runtimes.join(', ')}, got ${opts.runtime}`);
   const limits = opts.limits !== undefined ? loadPlanLimitsFile(opts.limits) : undefined;
   const stateDir = stateDirOption(opts);
+  // For as long as it serves, what the server creates in the state directory is the user's only (0700, 0600).
+  const held = holdPrivateState(stateDir);
+  try {
+    await serveFrom(opts, stateDir, port, credentials, limits);
+  } finally {
+    held.release();
+  }
+}
+
+async function serveFrom(opts: ServeOptions, stateDir: string, port: number, credentials: Credential[], limits: PlanLimitsOverride | undefined): Promise<void> {
   const server = opts.runtime === 'workerd'
     ? await startWorkerd(opts, stateDir, port, credentials, limits)
     : await startBuiltin(opts, stateDir, port, credentials, limits);

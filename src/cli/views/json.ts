@@ -41,10 +41,23 @@ export function runDocument(runs: readonly ZoneRun[], provider: Pick<Provider, '
   return planDocument(plans, runErrors(runs, manifestErrors), { zonewallVersion: ZonewallVersion, provider: { kind: provider.kind, description: provider.description } });
 }
 
-/** The apply document: the plan document and a result per zone that was applied. */
-export function applyDocument(plan: PlanJson, results: readonly ApplyZoneResult[]): unknown {
+/** Why an apply was refused before any write (`refused` of the apply document). */
+export interface ApplyRefusal {
+  code: string;
+  message: string;
+}
+
+/**
+ * The apply document (`schemas/apply.schema.json`), one shape for every outcome: the plan document,
+ * a result per zone that was applied, `applied` (every zone with changes was applied, or none had
+ * any), and `refused` when the apply stopped before any write (findings, manifest errors, no
+ * confirmation, a stale saved plan, ...).
+ */
+export function applyDocument(plan: PlanJson, results: readonly ApplyZoneResult[], outcome: { applied: boolean; refused?: ApplyRefusal }): unknown {
   return jsonDocument('apply', {
     zonewall_version: ZonewallVersion,
+    applied: outcome.refused === undefined && outcome.applied,
+    ...(outcome.refused !== undefined ? { refused: { code: outcome.refused.code, message: outcome.refused.message } } : {}),
     plan,
     results: results.map((r) => ({
       zone: r.zone,

@@ -9,6 +9,7 @@ import { Engine } from '../../engine/index.js';
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 import { V4Provider } from '../v4/v4-provider.js';
 import { PendingZones } from './pending.js';
+import { holdPrivateState } from './private-state.js';
 import { EngineTransport } from './transport.js';
 
 /** Options of the embedded-engine provider. */
@@ -30,12 +31,22 @@ export class EngineProvider extends V4Provider {
   readonly kind = 'engine' as const;
   readonly description: string;
   readonly #pending: PendingZones;
+  readonly #onClose: (() => void) | undefined;
 
-  constructor(readonly engine: Engine, stateDir: string) {
+  constructor(readonly engine: Engine, stateDir: string, onClose?: () => void) {
     const pending = new PendingZones(engine);
     super(new EngineTransport(engine, pending));
     this.#pending = pending;
+    this.#onClose = onClose;
     this.description = `embedded engine at ${stateDir}`;
+  }
+
+  override async close(): Promise<void> {
+    try {
+      await super.close();
+    } finally {
+      this.#onClose?.();
+    }
   }
 
   /** A missing zone reads as new; the engine creates it at its first write. */
@@ -69,6 +80,13 @@ export class EngineProvider extends V4Provider {
 export async function openEngineProvider(options: EngineProviderOptions): Promise<EngineProvider> {
   // A reader opens the directory without writing to it, a missing one too (it reads as empty).
   if (options.readOnly === true) return new EngineProvider(await Engine.open({ dir: options.stateDir, readOnly: true }), options.stateDir);
-  const engine = await Engine.open({ dir: options.stateDir, ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}) });
-  return new EngineProvider(engine, options.stateDir);
+  // Opened for writing: what the engine creates in the state directory is the user's only (0700, 0600).
+  const held = holdPrivateState(options.stateDir);
+  try {
+    const engine = await Engine.open({ dir: options.stateDir, ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}) });
+    return new EngineProvider(engine, options.stateDir, () => held.release());
+  } catch (err) {
+    held.release();
+    throw err;
+  }
 }
