@@ -163,6 +163,20 @@ describe.each([false, true])('the official cloudflare client against zonewall se
       expect(versions.length).toBeGreaterThanOrEqual(4);
     });
 
+    it('takes a skip of phase "current" (alone or with products), typed by the client, and returns it', async () => {
+      const zone_id = await h.zone('custom-skip-phase.example', 'enterprise');
+      const cf = client(h);
+      const put = (await cf.rulesets.phases.update('http_request_firewall_custom', {
+        zone_id,
+        rules: [
+          { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', ref: 'office', action_parameters: { phase: 'current' } },
+          { action: 'skip', expression: 'ip.src in {198.51.100.0/24}', ref: 'partner', action_parameters: { phase: 'current', products: ['waf'] } },
+        ],
+      })) as PhaseUpdateResponse.Ruleset;
+      const got: PhaseGetResponse = await cf.rulesets.phases.get('http_request_firewall_custom', { zone_id });
+      for (const rs of [put, got]) expect(rs.rules.map((r) => r.action_parameters)).toEqual([{ phase: 'current' }, { phase: 'current', products: ['waf'] }]);
+    });
+
     it('refuses an invalid rule with the client\'s typed error, naming the field', async () => {
       const zone_id = await h.zone('custom-bad.example', 'enterprise');
       const cf = client(h);

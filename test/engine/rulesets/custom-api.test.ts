@@ -164,6 +164,9 @@ describe('custom rules refusals (the body refused whole, the field named)', () =
     ['a skip of a product in the wrong case', rule('skip', undefined, { action_parameters: { products: ['UABlock'] } }), [400, 10014, '/rules/1/action_parameters/products/0']],
     ['a skip of ruleset other than current', rule('skip', undefined, { action_parameters: { ruleset: 'all' } }), [400, 10014, '/rules/1/action_parameters/ruleset']],
     ['a skip of rulesets (not served here)', rule('skip', undefined, { action_parameters: { rulesets: ['a'] } }), [400, 20203, '/rules/1/action_parameters/rulesets']],
+    ['a skip of phase other than current', rule('skip', undefined, { action_parameters: { phase: 'http_ratelimit' } }), [400, 10014, '/rules/1/action_parameters/phase']],
+    ['a skip of phase current with ruleset (phase combines only with products)', rule('skip', undefined, { action_parameters: { phase: 'current', ruleset: 'current' } }), [400, 10014, '/rules/1/action_parameters/phase']],
+    ['a skip of phase current with phases', rule('skip', undefined, { action_parameters: { phase: 'current', phases: ['http_ratelimit'] } }), [400, 10014, '/rules/1/action_parameters/phase']],
     ['logging on a block', rule('block', undefined, { logging: { enabled: false } }), [400, 10014, '/rules/1/logging']],
     ['an unknown field', rule('block', undefined, { priority: 1 }), [400, 10014, '/rules/1/priority']],
   ] as const)('refuses %s', async (_what, r, expected) => {
@@ -195,6 +198,16 @@ describe('custom rules refusals (the body refused whole, the field named)', () =
     expect(rs.rules.map((r) => r.action)).toEqual(['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip', 'block']);
     expect(rs.rules[5]).toMatchObject({ action_parameters: { ruleset: 'current', phases: ['http_request_firewall_managed'], products: ['zoneLockdown', 'waf'] }, logging: { enabled: false } });
     expect(rs.rules[6]!.enabled).toBe(false);
+  });
+
+  it('accepts skip phase "current", alone or with products, and returns it as stored', async () => {
+    const z = await kit.zone();
+    const rs = result<Ruleset>(await put(z, { rules: [
+      rule('skip', undefined, { action_parameters: { phase: 'current' } }),
+      rule('skip', undefined, { action_parameters: { phase: 'current', products: ['waf'] } }),
+    ] }));
+    expect(rs.rules.map((r) => r.action_parameters)).toEqual([{ phase: 'current' }, { phase: 'current', products: ['waf'] }]);
+    expect(result<Ruleset>(await kit.h.api('GET', entry(z))).rules.map((r) => r.action_parameters)).toEqual([{ phase: 'current' }, { phase: 'current', products: ['waf'] }]);
   });
 });
 
