@@ -178,6 +178,7 @@ export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 10
  * | 20212 | 400  | a change to an immutable field (`name`, `kind`, `phase`) |
  * | 20213 | 400  | a write to a phase the engine does not serve |
  * | 20217 | 400  | a second `kind: zone` ruleset for a phase (real; pointer `/kind`) |
+ * | 20218 | 400  | DELETE of a ruleset's latest version (delete the ruleset instead) |
  */
 export const RulesetErrorCodes = {
   entrypointNotFound: { code: 10003, status: 404 },
@@ -195,6 +196,7 @@ export const RulesetErrorCodes = {
   immutableField: { code: 20212, status: 400 },
   phaseNotServed: { code: 20213, status: 400 },
   zoneRulesetExists: { code: 20217, status: 400 },
+  latestVersion: { code: 20218, status: 400 },
 } as const;
 export type RulesetErrorKind = keyof typeof RulesetErrorCodes;
 

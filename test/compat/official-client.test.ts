@@ -163,6 +163,20 @@ describe.each([false, true])('the official cloudflare client against zonewall se
       expect(versions.length).toBeGreaterThanOrEqual(4);
     });
 
+    it('deletes a version that is not the latest with rulesets.versions.delete; the latest is refused', async () => {
+      const zone_id = await h.zone('custom-versions.example', 'enterprise');
+      const cf = client(h);
+      const rules = [{ action: 'block' as const, expression: 'http.request.uri.path eq "/a"', ref: 'a' }];
+      const v1 = (await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules })) as PhaseUpdateResponse.Ruleset;
+      await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ ...rules[0]!, enabled: false }] });
+      await cf.rulesets.versions.delete('1', { ruleset_id: v1.id, zone_id });
+      const versions = [];
+      for await (const v of cf.rulesets.versions.list(v1.id, { zone_id })) versions.push(v.version);
+      expect(versions).toEqual(['2']);
+      await expect(cf.rulesets.versions.get('1', { ruleset_id: v1.id, zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+      await expect(cf.rulesets.versions.delete('2', { ruleset_id: v1.id, zone_id })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+    });
+
     it('takes a skip of phase "current" (alone or with products), typed by the client, and returns it', async () => {
       const zone_id = await h.zone('custom-skip-phase.example', 'enterprise');
       const cf = client(h);

@@ -141,6 +141,29 @@ describe.each([['http'], ['dispatch']])('custom rules entry point over %s', (tra
     expect(result<Ruleset>(await call('GET', `${entry(z)}/versions/2`)).rules).toHaveLength(2);
     expect(codes(await call('GET', `${entry(z)}/versions/9`))).toEqual([20207]);
   });
+
+  it('deletes a version that is not the latest (204): gone from the list and GET, its number never reused', async () => {
+    const z = await kit.zone();
+    const v1 = result<Ruleset>(await put(z, { rules: [rule('block')] }));
+    result(await put(z, { rules: [rule('block'), rule('js_challenge')] }));
+    const byId = `/zones/${z}/rulesets/${v1.id}/versions`;
+    const gone = await call('DELETE', `${byId}/1`);
+    expect(gone.status).toBe(204);
+    expect(result<Ruleset[]>(await call('GET', byId)).map((v) => v.version)).toEqual(['2']);
+    expect(result<Ruleset[]>(await call('GET', `${entry(z)}/versions`)).map((v) => v.version)).toEqual(['2']);
+    expect(codes(await call('GET', `${byId}/1`))).toEqual([20207]);
+    expect(codes(await call('DELETE', `${byId}/1`))).toEqual([20207]);
+    expect(refusal(await call('DELETE', `${byId}/2`))).toEqual([400, 20218, undefined]);
+    expect(result<Ruleset>(await call('GET', `${byId}/2`)).rules).toHaveLength(2);
+    result(await put(z, { rules: [rule('log')] }));
+    expect((await call('DELETE', `${byId}/2`)).status).toBe(204);
+    const v4 = result<Ruleset>(await put(z, { rules: [rule('challenge')] }));
+    expect(v4.version).toBe('4');
+    expect(result<Ruleset[]>(await call('GET', byId)).map((v) => v.version)).toEqual(['4', '3']);
+    expect(codes(await call('DELETE', `${byId}/x`))).toEqual([20207]);
+    expect(codes(await call('DELETE', `/zones/${z}/rulesets/${'f'.repeat(32)}/versions/1`))).toEqual([20206]);
+    expect(codes(await call('DELETE', `${byId}/3?dry_run=true`))).toEqual([10017]);
+  });
 });
 
 describe('custom rules refusals (the body refused whole, the field named)', () => {
