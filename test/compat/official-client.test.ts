@@ -169,6 +169,7 @@ describe.each([false, true])('the official cloudflare client against zonewall se
       const rules = [{ action: 'block' as const, expression: 'http.request.uri.path eq "/a"', ref: 'a' }];
       const v1 = (await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules })) as PhaseUpdateResponse.Ruleset;
       await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ ...rules[0]!, enabled: false }] });
+      expect(v1.last_updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/); // microseconds, as the service writes
       await cf.rulesets.versions.delete('1', { ruleset_id: v1.id, zone_id });
       const versions = [];
       for await (const v of cf.rulesets.versions.list(v1.id, { zone_id })) versions.push(v.version);

@@ -32,6 +32,22 @@ describe.each([['http'], ['dispatch']])('custom rules entry point over %s', (tra
     expect(result(await call('GET', entry(z)))).toEqual(rs);
   });
 
+  it('writes last_updated with microseconds, as the service does, each version later than the one before', async () => {
+    const z = await kit.zone();
+    const micro = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+    const stamps: string[] = [];
+    for (const action of ['block', 'js_challenge', 'challenge', 'managed_challenge']) {
+      const rs = result<Ruleset>(await put(z, { rules: [rule(action)] }));
+      expect(rs.last_updated).toMatch(micro);
+      expect(rs.rules[0]!.last_updated).toBe(rs.last_updated);
+      stamps.push(rs.last_updated);
+    }
+    expect([...stamps].sort()).toEqual(stamps);
+    expect(new Set(stamps).size).toBe(stamps.length);
+    const versions = result<Ruleset[]>(await call('GET', `${entry(z)}/versions`));
+    expect(versions.map((v) => v.last_updated)).toEqual([...stamps].reverse());
+  });
+
   it('keeps ids of rules matched by ref or id, bumps versions only on change, and takes a GET body back', async () => {
     const z = await kit.zone();
     const v1 = result<Ruleset>(await put(z, { rules: [rule('block', undefined, { ref: 'a' }), rule('js_challenge')] }));
