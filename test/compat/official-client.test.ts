@@ -192,6 +192,14 @@ describe.each([false, true])('the official cloudflare client against zonewall se
       for (const rs of [put, got]) expect(rs.rules.map((r) => r.action_parameters)).toEqual([{ phase: 'current' }, { phase: 'current', products: ['waf'] }]);
     });
 
+    it('refuses a field the zone\'s plan lacks (cf.waf.score on a free zone) with the client\'s typed error', async () => {
+      const zone_id = await h.zone('custom-gated.example', 'free');
+      const cf = client(h);
+      const bad = cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ action: 'block', expression: 'cf.waf.score lt 20', ref: 'attack' }] });
+      await expect(bad).rejects.toMatchObject({ status: 400, errors: [expect.objectContaining({ code: 20204 })] });
+      await expect(bad).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+    });
+
     it('refuses an invalid rule with the client\'s typed error, naming the field', async () => {
       const zone_id = await h.zone('custom-bad.example', 'enterprise');
       const cf = client(h);

@@ -267,6 +267,34 @@ describe('custom rules plan gates (20204) and quota (20210)', () => {
     expect(reply.body.errors[0]!.message).toBe("the log action needs the enterprise plan or higher; this zone's plan is business");
   });
 
+  it('gates plan fields: attack scores to Enterprise (the class to Business), subdivisions and EU to Business, bot management and body fields to Enterprise', async () => {
+    const free = await kit.zone('free');
+    const pro = await kit.zone('pro');
+    const business = await kit.zone('business');
+    const enterprise = await kit.zone('enterprise');
+    expect(refusal(await put(free, { rules: [rule('block', 'cf.waf.score lt 20')] }))).toEqual([400, 20204, '/rules/0/expression']);
+    const subdivision = await put(pro, { rules: [rule('block', 'ip.src.subdivision_1_iso_code eq "GB-ENG"')] });
+    expect(refusal(subdivision)).toEqual([400, 20204, '/rules/0/expression']);
+    expect(subdivision.body.errors[0]!.message).toBe("the field ip.src.subdivision_1_iso_code needs the business plan or higher; this zone's plan is pro");
+    expect(refusal(await kit.h.api('GET', entry(pro)))).toEqual([404, 10003, undefined]);
+    for (const expression of ['ip.geoip.is_in_european_union', 'ip.src.is_in_european_union', 'cf.waf.score.class eq "attack"']) {
+      expect(refusal(await put(pro, { rules: [rule('block', expression)] })), expression).toEqual([400, 20204, '/rules/0/expression']);
+      result(await put(business, { rules: [rule('block', expression)] }));
+    }
+    for (const expression of ['cf.waf.score.sqli lt 20', 'cf.bot_management.score lt 30', 'http.request.body.raw contains "x"', 'any(http.request.body.form.names[*] eq "a")']) {
+      expect(refusal(await put(business, { rules: [rule('block', expression)] })), expression).toEqual([400, 20204, '/rules/0/expression']);
+      result(await put(enterprise, { rules: [rule('block', expression)] }));
+    }
+    // One refusal per gated field; single-rule writes are gated too.
+    const two = await put(free, { rules: [rule('block', 'cf.waf.score lt 20 and ip.src.is_in_european_union')] });
+    expect(two.body.errors.map((e) => e.message)).toEqual([
+      "the field cf.waf.score needs the enterprise plan or higher; this zone's plan is free",
+      "the field ip.src.is_in_european_union needs the business plan or higher; this zone's plan is free",
+    ]);
+    const rs = result<Ruleset>(await put(free, { rules: [rule('block')] }));
+    expect(refusal(await kit.h.api('POST', `/zones/${free}/rulesets/${rs.id}/rules`, rule('block', 'cf.bot_management.score lt 30')))).toEqual([400, 20204, '/expression']);
+  });
+
   it('counts every rule, disabled ones too, against the tier quota, on PUT and on single-rule POST', async () => {
     const free = await kit.zone('free');
     const six = Array.from({ length: 6 }, (_, i) => rule('block', `ip.src eq 192.0.2.${i}`, { enabled: i < 3 }));
