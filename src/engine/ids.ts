@@ -26,15 +26,19 @@ export function timestamp(date = new Date()): string {
 let lastMicros = 0;
 
 /**
- * Microseconds since the epoch, strictly increasing within the process: the clock's milliseconds
- * plus the monotonic clock's sub-millisecond part, bumped by 1 µs when a reading would not be later
- * than the last one (two writes in one microsecond, or a clock set back), so the versions of a
- * ruleset keep their order by `last_updated`.
+ * Microseconds since the epoch: the clock's milliseconds plus the monotonic clock's sub-millisecond
+ * part. Readings strictly increase (bumped by 1 µs when one would not be later than the last and
+ * is less than a millisecond behind it), so the versions of a ruleset written in the same
+ * millisecond keep their order by `last_updated`; a clock set back further (a test's fake time) is
+ * followed as it is.
  */
 export function epochMicros(): number {
+  const ms = Date.now();
   const sub = typeof performance === 'undefined' ? 0 : Math.floor((performance.now() % 1) * 1000);
-  lastMicros = Math.max(Date.now() * 1000 + sub, lastMicros + 1);
-  return lastMicros;
+  let micros = ms * 1000 + sub;
+  if (micros <= lastMicros && lastMicros - micros < 1000) micros = lastMicros + 1;
+  lastMicros = micros;
+  return micros;
 }
 
 /** RFC 3339 timestamp with 6 fractional digits of `micros` (µs since the epoch), e.g. `2025-03-21T11:02:08.769537Z`. */
