@@ -8,7 +8,7 @@ import { isExpression, type CallArg, type Expression, type ValueExpr } from '../
 
 /** Retired fields and why, as the warning says it. */
 export const RetiredFields: ReadonlyMap<string, string> = new Map([
-  ['cf.threat_score', 'the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score, cf.bot_management.score or a managed ruleset instead'],
+  ['cf.threat_score', 'the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score or cf.bot_management.score instead'],
 ]);
 
 /** One use of a retired field: its name and where it is in the expression's source. */

@@ -31,9 +31,9 @@ describe('retired fields in expressions', () => {
       expect(result.issues).toEqual([]);
       expect(result.zone).toBeDefined();
       expect(result.warnings.map(formatIssue)).toEqual([
-        'zone.yaml:6:55: custom_rules.scanners.expression: cf.threat_score is retired: the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score, cf.bot_management.score or a managed ruleset instead',
-        'zone.yaml:8:23: filters.risky.expression: cf.threat_score is retired: the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score, cf.bot_management.score or a managed ruleset instead',
-        'zone.yaml:15:27: firewall_rules.s.filter.expression: cf.threat_score is retired: the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score, cf.bot_management.score or a managed ruleset instead',
+        'zone.yaml:6:55: custom_rules.scanners.expression: cf.threat_score is retired: the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score or cf.bot_management.score instead',
+        'zone.yaml:8:23: filters.risky.expression: cf.threat_score is retired: the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score or cf.bot_management.score instead',
+        'zone.yaml:15:27: firewall_rules.s.filter.expression: cf.threat_score is retired: the service now always sets it to 0, so a "gt" comparison never matches and "lt" always does; use cf.waf.score or cf.bot_management.score instead',
       ]);
     }
   });
