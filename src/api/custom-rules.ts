@@ -44,10 +44,19 @@ export const SkipPhaseOrder = ['http_ratelimit', 'http_request_firewall_managed'
 export const SkipProducts = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'] as const;
 export type SkipProduct = (typeof SkipProducts)[number];
 
-/** `action_parameters` of a custom-phase `skip` rule: at least one key; the three combine. */
+/**
+ * `action_parameters` of a custom-phase `skip` rule: at least one key; `ruleset`, `phases` and
+ * `products` combine; `phase` combines only with `products` (the client's `SkipRule` type).
+ */
 export interface CustomSkipParameters {
   /** `current`: skip the remaining custom rules (the old `allow`). */
   ruleset?: 'current';
+  /**
+   * `current`: skip the rest of the custom phase, zone custom rulesets run later in it included
+   * (reference §3.3; zone level, API only). zonewall serves no zone custom rulesets, so it ends the
+   * custom rules as `ruleset: "current"` does.
+   */
+  phase?: 'current';
   phases?: SkipPhase[];
   /** The old `bypass`. */
   products?: SkipProduct[];

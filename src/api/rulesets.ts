@@ -167,7 +167,7 @@ export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 10
  * | 20201 | 400  | unknown managed ruleset id |
  * | 20202 | 400  | unknown rule id or category of a managed ruleset |
  * | 20203 | 400  | an action that is not valid in the phase (or action_parameters of another action) |
- * | 20204 | 400  | something the zone's plan does not include (a ruleset, `log`, `matches`, a custom response) |
+ * | 20204 | 400  | something the zone's plan does not include (a ruleset, `log`, `matches`, a custom response, a plan-gated field) |
  * | 20205 | 400  | a rule `id` in a PUT that is not one of the ruleset's rules, or listed twice |
  * | 20206 | 404  | no ruleset with that id |
  * | 20207 | 404  | no such version |
@@ -178,6 +178,7 @@ export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 10
  * | 20212 | 400  | a change to an immutable field (`name`, `kind`, `phase`) |
  * | 20213 | 400  | a write to a phase the engine does not serve |
  * | 20217 | 400  | a second `kind: zone` ruleset for a phase (real; pointer `/kind`) |
+ * | 20218 | 400  | DELETE of a ruleset's latest version (delete the ruleset instead) |
  */
 export const RulesetErrorCodes = {
   entrypointNotFound: { code: 10003, status: 404 },
@@ -195,6 +196,7 @@ export const RulesetErrorCodes = {
   immutableField: { code: 20212, status: 400 },
   phaseNotServed: { code: 20213, status: 400 },
   zoneRulesetExists: { code: 20217, status: 400 },
+  latestVersion: { code: 20218, status: 400 },
 } as const;
 export type RulesetErrorKind = keyof typeof RulesetErrorCodes;
 

@@ -26,6 +26,8 @@ export interface ZoneRequestContext {
   readonly body: unknown;
   /** RFC 3339 time of this request: every timestamp a request writes is the same. */
   readonly now: string;
+  /** The same instant with microseconds (6 fractional digits): the Rulesets API's `last_updated`. */
+  readonly nowMicros: string;
 }
 
 /** A route served inside a zone's stateful object. Patterns start with `/zones/:zone_id/`. */

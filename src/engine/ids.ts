@@ -1,6 +1,7 @@
 /**
  * Identifiers and timestamps the engine assigns: ids are 32 lowercase hex characters (like the real
- * service's), timestamps RFC 3339 in UTC with milliseconds. Randomness comes from Web Crypto
+ * service's), timestamps RFC 3339 in UTC with milliseconds, or microseconds where the service writes
+ * them (the Rulesets API's `last_updated`, e.g. `2025-03-21T11:02:08.769537Z`). Randomness comes from Web Crypto
  * (`globalThis.crypto`), which Node 20 and workerd both provide: the zone object runs on either.
  */
 
@@ -20,4 +21,27 @@ export function isId(value: string): boolean {
 /** RFC 3339 timestamp of `date` (default now), e.g. `2024-05-01T12:00:00.123Z`. */
 export function timestamp(date = new Date()): string {
   return date.toISOString();
+}
+
+let lastMicros = 0;
+
+/**
+ * Microseconds since the epoch: the clock's milliseconds plus the monotonic clock's sub-millisecond
+ * part. Readings strictly increase (bumped by 1 µs when one would not be later than the last and
+ * is less than a millisecond behind it), so the versions of a ruleset written in the same
+ * millisecond keep their order by `last_updated`; a clock set back further (a test's fake time) is
+ * followed as it is.
+ */
+export function epochMicros(): number {
+  const ms = Date.now();
+  const sub = typeof performance === 'undefined' ? 0 : Math.floor((performance.now() % 1) * 1000);
+  let micros = ms * 1000 + sub;
+  if (micros <= lastMicros && lastMicros - micros < 1000) micros = lastMicros + 1;
+  lastMicros = micros;
+  return micros;
+}
+
+/** RFC 3339 timestamp with 6 fractional digits of `micros` (µs since the epoch), e.g. `2025-03-21T11:02:08.769537Z`. */
+export function timestampMicros(micros = epochMicros()): string {
+  return `${new Date(Math.floor(micros / 1000)).toISOString().slice(0, -1)}${String(micros % 1000).padStart(3, '0')}Z`;
 }

@@ -2,11 +2,13 @@
  * `serve --strict`: the engine answers with the real API's shapes only. The zonewall extensions it
  * otherwise adds are listed here once: routes the real service does not have (zone create and
  * delete, the trace), and fields it does not send (`locked` on filters, also inside a rule's
- * filter; `plan_tier` on zones; `waf_state` in the migration status). A strict engine leaves the
+ * filter; `plan_tier` on zones; `waf_state` in the migration status; `phase` and `reasons` in the
+ * migration check, whose reasons then go where the real API puts them: `messages`, as
+ * `{code, message}` each, which the provider reads). A strict engine leaves the
  * routes out of its router (so they answer 404 7003 like any unknown path) and drops the fields
  * from each answer, copying what it changes: answers may share objects with the read memo.
  */
-import { FilterPaths, FirewallRulePaths, ZoneExtensionRoutes, ZonePaths } from '../api/index.js';
+import { FilterPaths, FirewallRulePaths, MigrationRoutes, ZoneExtensionRoutes, ZonePaths, type MigrationReason } from '../api/index.js';
 import type { ApiResponse } from './types.js';
 
 /** Route keys (`METHOD pattern`) that only a non-strict engine serves. */
@@ -34,7 +36,13 @@ const FieldDrops: Record<string, (item: Item) => Item> = {
   [FirewallRulePaths.item]: ruleWithoutLocked,
   [ZonePaths.collection]: withoutKey('plan_tier'),
   [ZonePaths.item]: withoutKey('plan_tier'),
-  '/zones/:zone_id/waf_migration/status': withoutKey('waf_state'),
+  [MigrationRoutes.status]: withoutKey('waf_state'),
+  [MigrationRoutes.check]: (item) => withoutKey('phase')(withoutKey('reasons')(item)),
+};
+
+/** Envelope `messages` an answer gains under strict, from the extension fields dropped from it. */
+const MovedToMessages: Record<string, (result: Item) => MigrationReason[]> = {
+  [MigrationRoutes.check]: (result) => (Array.isArray(result.reasons) ? (result.reasons as MigrationReason[]) : []),
 };
 
 /**
@@ -51,7 +59,9 @@ export function withoutExtensions(pattern: string, response: ApiResponse): ApiRe
   let out = stripped.get(response);
   if (out === undefined) {
     const each = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? drop(v as Item) : v);
-    out = { ...response, body: { ...response.body, result: Array.isArray(result) ? result.map(each) : each(result) } };
+    const moved = Array.isArray(result) ? [] : (MovedToMessages[pattern]?.(result as Item) ?? []);
+    const messages = moved.length === 0 ? response.body.messages : [...(response.body.messages ?? []), ...moved.map((m) => ({ code: m.code, message: m.message }))];
+    out = { ...response, body: { ...response.body, result: Array.isArray(result) ? result.map(each) : each(result), messages } };
     stripped.set(response, out);
   }
   return out;

@@ -15,7 +15,7 @@
 import { ApiError } from './api-errors.js';
 import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute } from './context.js';
 import { errorResponse } from './envelope.js';
-import { timestamp } from './ids.js';
+import { epochMicros, timestamp, timestampMicros } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
 import { currentPage, resetListViews, settleListViews } from './list-view.js';
 import { routeKey } from './router.js';
@@ -184,7 +184,9 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
      * not: a plan's thousand list pages would each make a Date and its text for nothing).
      */
     #context(call: ZoneCall, reading = false): ZoneRequestContext {
-      let now = reading ? undefined : timestamp();
+      let micros = reading ? undefined : epochMicros();
+      let now: string | undefined;
+      let nowMicros: string | undefined;
       return {
         sql: this.#state.storage.sql,
         zone: call.zone,
@@ -194,7 +196,10 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
         query: new URLSearchParams(call.query),
         body: call.body,
         get now() {
-          return (now ??= timestamp());
+          return (now ??= timestamp(new Date(Math.floor((micros ??= epochMicros()) / 1000))));
+        },
+        get nowMicros() {
+          return (nowMicros ??= timestampMicros(micros ??= epochMicros()));
         },
       };
     }

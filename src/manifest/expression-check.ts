@@ -11,6 +11,7 @@ import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
 import { ownText } from './source.js';
 import { recordMatches } from './plan-tier.js';
+import { RetiredFields, retiredFieldUses, type RetiredFieldUse } from './deprecated-fields.js';
 import type { Checks } from './view.js';
 
 /** A valid expression: its canonical form, its equivalence key and where it uses `matches` (for plan checks). */
@@ -20,6 +21,8 @@ export interface CheckedExpression {
   key: string;
   /** Offset in the source text of the first `matches` operator (the plan-gated one), if any. */
   matchesAt?: number;
+  /** Uses of retired fields (`cf.threat_score`): each is a warning wherever the expression occurs. */
+  retired?: RetiredFieldUse[];
 }
 
 /** The phase of the expressions of rules that execute rulesets (the entry point that runs them). */
@@ -56,6 +59,8 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     const forms = formsOf(expr);
     const result: CheckedExpression = { canonical: forms.canonical, key: forms.key };
     if (matchesAt !== undefined) result.matchesAt = matchesAt;
+    const retired = retiredFieldUses(expr);
+    if (retired.length > 0) result.retired = retired;
     // The tier check asks the same of the canonical form (`~` is parsed as `matches`).
     if (!managed) recordMatches(forms.canonical, matchesAt !== undefined);
     if (memo.size >= CheckedMemoEntries) memo.clear();
@@ -104,5 +109,18 @@ export function checkEntryExpression(
   if (typeof source !== 'string') return undefined;
   const path = checks.allClean() ? undefined : expressionPath(section, key, under);
   if (path !== undefined && !checks.isClean(path)) return undefined;
-  return knownExpression(source, managed) ?? checkExpressionAt(checks, path ?? expressionPath(section, key, under), source, managed);
+  const checked = knownExpression(source, managed) ?? checkExpressionAt(checks, path ?? expressionPath(section, key, under), source, managed);
+  if (checked?.retired !== undefined) warnRetired(checks, path ?? expressionPath(section, key, under), source, checked.retired);
+  return checked;
+}
+
+/** A warning at each use of a retired field, placed in the file as errors are. */
+function warnRetired(checks: Checks, path: DocPath, source: string, uses: readonly RetiredFieldUse[]): void {
+  const { locator } = checks;
+  const span = locator.resolve(path).value;
+  for (const use of uses) {
+    const start = mapValueOffset(locator.doc.text, span, source, use.offset);
+    const end = mapValueOffset(locator.doc.text, span, source, use.offset + use.length);
+    checks.warnings.push(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${use.field} is retired: ${RetiredFields.get(use.field)!}`));
+  }
 }

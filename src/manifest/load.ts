@@ -19,6 +19,8 @@ export interface LoadResult {
   zones: DesiredZone[];
   /** Every issue of every file, sorted. */
   errors: ManifestIssue[];
+  /** Every warning of every file (retired fields in expressions), sorted; they block nothing. */
+  warnings: ManifestIssue[];
 }
 
 const manifestFile = /\.ya?ml$/i;
@@ -67,7 +69,7 @@ export async function loadManifestFile(file: string, options: ValidateOptions = 
     // per file, and a run over many manifests waits for each of them in turn.
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    return { file, issues: [wholeFile(file, describeIoError(err))] };
+    return { file, issues: [wholeFile(file, describeIoError(err))], warnings: [] };
   }
   return validateManifestText(text, file, options);
 }
@@ -103,10 +105,12 @@ export function duplicateZoneIssue(zone: DesiredZone, first: string): ManifestIs
 export async function loadManifests(paths: readonly string[], options: ValidateOptions = {}): Promise<LoadResult> {
   const { files, issues } = await expandPaths(paths);
   const zones: DesiredZone[] = [];
+  const warnings: ManifestIssue[] = [];
   const owner = new Map<string, DesiredZone>();
   for (const file of files) {
     const result = await loadManifestFile(file, options);
     issues.push(...result.issues);
+    warnings.push(...result.warnings);
     if (result.zone === undefined) continue;
     const first = owner.get(result.zone.zone.toLowerCase());
     if (first !== undefined) {
@@ -116,7 +120,7 @@ export async function loadManifests(paths: readonly string[], options: ValidateO
     owner.set(result.zone.zone.toLowerCase(), result.zone);
     zones.push(result.zone);
   }
-  return { files, zones, errors: issues.sort(compareIssues) };
+  return { files, zones, errors: issues.sort(compareIssues), warnings: warnings.sort(compareIssues) };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface ManifestResult {
   zone?: DesiredZone;
   /** Every problem found, sorted by position. */
   issues: ManifestIssue[];
+  /** Warnings (retired fields in expressions), sorted by position; they never make the file invalid. */
+  warnings: ManifestIssue[];
 }
 
 /**
@@ -40,17 +42,18 @@ export function validateManifestText(text: string, file: string, options: Valida
   const lines = new LineIndex(text);
   try {
     const issues = collectIssues(text, file, lines, options);
+    const warnings = finish(issues.warnings ?? []);
     return issues.zone !== undefined && issues.list.length === 0
-      ? { file, zone: issues.zone, issues: [] }
-      : { file, issues: finish(issues.list) };
+      ? { file, zone: issues.zone, issues: [], warnings }
+      : { file, issues: finish(issues.list), warnings };
   } catch (err) {
     // A bug must not take a whole validate run down: report it where the user can see it.
     const why = err instanceof Error ? err.message : String(err);
-    return { file, issues: [{ file, line: 1, column: 1, path: '', message: `internal error while validating: ${why}` }] };
+    return { file, issues: [{ file, line: 1, column: 1, path: '', message: `internal error while validating: ${why}` }], warnings: [] };
   }
 }
 
-function collectIssues(text: string, file: string, lines: LineIndex, options: ValidateOptions): { list: ManifestIssue[]; zone?: DesiredZone } {
+function collectIssues(text: string, file: string, lines: LineIndex, options: ValidateOptions): { list: ManifestIssue[]; warnings?: ManifestIssue[]; zone?: DesiredZone } {
   const doc = readManifestYaml(text, lines);
   const locator = new Locator(file, doc, lines);
   const list = doc.problems.map((p) => locator.issueAt(p.offset, p.length, p.path ? formatPath(p.path) : '', p.message));
@@ -71,7 +74,7 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   for (const issue of checkAgainstZone(zone, { plan: tier })) {
     list.push(issue.line > 0 ? { ...issue, excerpt: lines.lineText(issue.line) } : issue);
   }
-  return { list, zone };
+  return { list, warnings: checks.warnings.map((w) => (w.line > 0 ? { ...w, excerpt: lines.lineText(w.line) } : w)), zone };
 }
 
 /** Sorted, without repeats. */

@@ -68,6 +68,8 @@ export function stringAt(obj: Record<string, unknown>, field: string): string | 
 /** The state shared by the checks of one document: where to report, and what is already broken. */
 export class Checks {
   readonly issues: ManifestIssue[] = [];
+  /** What is valid but likely wrong (a retired field): reported, never blocking. */
+  readonly warnings: ManifestIssue[] = [];
 
   constructor(
     readonly locator: Locator,

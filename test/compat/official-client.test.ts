@@ -163,6 +163,43 @@ describe.each([false, true])('the official cloudflare client against zonewall se
       expect(versions.length).toBeGreaterThanOrEqual(4);
     });
 
+    it('deletes a version that is not the latest with rulesets.versions.delete; the latest is refused', async () => {
+      const zone_id = await h.zone('custom-versions.example', 'enterprise');
+      const cf = client(h);
+      const rules = [{ action: 'block' as const, expression: 'http.request.uri.path eq "/a"', ref: 'a' }];
+      const v1 = (await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules })) as PhaseUpdateResponse.Ruleset;
+      await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ ...rules[0]!, enabled: false }] });
+      expect(v1.last_updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/); // microseconds, as the service writes
+      await cf.rulesets.versions.delete('1', { ruleset_id: v1.id, zone_id });
+      const versions = [];
+      for await (const v of cf.rulesets.versions.list(v1.id, { zone_id })) versions.push(v.version);
+      expect(versions).toEqual(['2']);
+      await expect(cf.rulesets.versions.get('1', { ruleset_id: v1.id, zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+      await expect(cf.rulesets.versions.delete('2', { ruleset_id: v1.id, zone_id })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+    });
+
+    it('takes a skip of phase "current" (alone or with products), typed by the client, and returns it', async () => {
+      const zone_id = await h.zone('custom-skip-phase.example', 'enterprise');
+      const cf = client(h);
+      const put = (await cf.rulesets.phases.update('http_request_firewall_custom', {
+        zone_id,
+        rules: [
+          { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', ref: 'office', action_parameters: { phase: 'current' } },
+          { action: 'skip', expression: 'ip.src in {198.51.100.0/24}', ref: 'partner', action_parameters: { phase: 'current', products: ['waf'] } },
+        ],
+      })) as PhaseUpdateResponse.Ruleset;
+      const got: PhaseGetResponse = await cf.rulesets.phases.get('http_request_firewall_custom', { zone_id });
+      for (const rs of [put, got]) expect(rs.rules.map((r) => r.action_parameters)).toEqual([{ phase: 'current' }, { phase: 'current', products: ['waf'] }]);
+    });
+
+    it('refuses a field the zone\'s plan lacks (cf.waf.score on a free zone) with the client\'s typed error', async () => {
+      const zone_id = await h.zone('custom-gated.example', 'free');
+      const cf = client(h);
+      const bad = cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ action: 'block', expression: 'cf.waf.score lt 20', ref: 'attack' }] });
+      await expect(bad).rejects.toMatchObject({ status: 400, errors: [expect.objectContaining({ code: 20204 })] });
+      await expect(bad).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+    });
+
     it('refuses an invalid rule with the client\'s typed error, naming the field', async () => {
       const zone_id = await h.zone('custom-bad.example', 'enterprise');
       const cf = client(h);

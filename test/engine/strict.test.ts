@@ -3,7 +3,8 @@
  * normal server has (fields and routes) is shown present there and absent here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codes, result, startHarness, type Harness } from './helpers.js';
+import { openHttpProvider } from '../../src/providers/http/index.js';
+import { TOKEN, codes, result, startHarness, type Harness } from './helpers.js';
 
 let normal: Harness;
 let strict: Harness;
@@ -68,5 +69,27 @@ describe.each([
     const status = result(await h().api('GET', `/zones/${z}/waf_migration/status`));
     expect('waf_state' in status).toBe(extensions);
     expect(status.old_waf_status).toBe('enabled');
+  });
+
+  it(extensions ? 'adds `phase` and `reasons` to the migration check' : 'answers the migration check with `compatible` and `migration_state` only, the reasons in `messages`', async () => {
+    const free = await h().zone('check-free.example', 'free');
+    const reply = await h().api('GET', `/zones/${free}/waf_migration/check?phase_two=1`);
+    const check = result(reply);
+    expect(Object.keys(check).sort()).toEqual(extensions ? ['compatible', 'migration_state', 'phase', 'reasons'] : ['compatible', 'migration_state']);
+    expect(check.compatible).toBe(false);
+    const reasons = extensions ? check.reasons : reply.body.messages;
+    expect(reasons).toEqual([{ code: 11006, message: expect.stringContaining('Free zones') }]);
+    if (extensions) expect(reply.body.messages).toEqual([]);
+    // A compatible zone's answer keeps errors and messages empty either way (seed 002).
+    const pro = await h().zone('check-pro.example', 'pro');
+    const ok = await h().api('GET', `/zones/${pro}/waf_migration/check?phase_two=1`);
+    expect([result(ok).compatible, ok.body.errors, ok.body.messages]).toEqual([true, [], []]);
+    // zonewall's own provider finds the reasons either way.
+    const provider = openHttpProvider({ url: h().server.url, env: { ZONEWALL_API_TOKEN: TOKEN } });
+    try {
+      expect(await provider.checkMigration(free)).toMatchObject({ compatible: false, reasons: [expect.stringContaining('Free zones')] });
+    } finally {
+      await provider.close();
+    }
   });
 });

@@ -62,6 +62,8 @@ function toText(result: LoadResult): string {
   const lines: string[] = [];
   for (const zone of result.zones) lines.push(`ok ${zone.file}: zone ${zone.zone} (${counts(zone)})`);
   for (const issue of result.errors) lines.push(formatIssueWithExcerpt(issue));
+  // Warnings (a retired field such as cf.threat_score) never make a manifest invalid.
+  for (const warning of result.warnings) lines.push(`warning: ${formatIssueWithExcerpt(warning)}`);
   const badFiles = new Set(result.errors.map((e) => e.file)).size;
   // Paths that could not be read are not in `files`, but count as files with errors.
   const total = new Set([...result.files, ...result.errors.map((e) => e.file)]).size;

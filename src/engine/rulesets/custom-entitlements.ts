@@ -3,11 +3,18 @@
  * `--limits FILE` can change them: the `log` action (Enterprise), the `matches` operator (Business
  * and higher), a custom block `response` (Pro and higher), and the number of rules in the entry
  * point (free 5, pro 20, business 100, enterprise 1000; disabled rules count too).
+ *
+ * Fields some plans lack (rules-language.md §2.1, custom-rules.md §2.6) are gated by tier, not by
+ * `--limits`: the attack score fields `cf.waf.score[.sqli|.xss|.rce]` need Enterprise, and
+ * `cf.waf.score.class` ("one field only" on Business) Business; the geo subdivisions and
+ * `is_in_european_union` (`ip.src.*` and their `ip.geoip.*` aliases) Business; Bot Management
+ * (`cf.bot_management.*`, an Enterprise add-on: zonewall has no add-on, so Enterprise) and the
+ * request body fields (`http.request.body.*`) Enterprise. One refusal per field (20204).
  */
 import { CustomPhase } from '../../api/index.js';
 import { inspect, parse } from '../../expr/index.js';
 import { cheapestTierWith, type Feature, type PlanLimitsConfig, type TierLimits } from '../limits.js';
-import type { ApiMessage, PlanTier } from '../types.js';
+import { PlanTiers, type ApiMessage, type PlanTier } from '../types.js';
 import { rulesetMessage } from './errors.js';
 import type { CustomRuleInput } from './types.js';
 
@@ -28,7 +35,14 @@ export function customRuleGateProblems(rule: CustomRuleInput, pointer: string, g
     out.push(rulesetMessage('notEntitled', `${what} ${needs}; this zone's plan is ${gate.plan}`, at));
   };
   if (rule.action === 'log') refuse('log', 'the log action', `${pointer}/action`);
-  if (usesMatches(rule.expression)) refuse('matches', 'the matches (regex) operator', `${pointer}/expression`);
+  const used = inspect(parse(rule.expression, { phase: CustomPhase }));
+  if (used.operators.has('matches')) refuse('matches', 'the matches (regex) operator', `${pointer}/expression`);
+  for (const field of [...used.fields].sort()) {
+    const tier = fieldTier(field);
+    if (tier !== undefined && PlanTiers.indexOf(gate.plan) < PlanTiers.indexOf(tier)) {
+      out.push(rulesetMessage('notEntitled', `the field ${field} needs the ${tier} plan or higher; this zone's plan is ${gate.plan}`, `${pointer}/expression`));
+    }
+  }
   if (rule.action === 'block' && rule.action_parameters !== undefined && 'response' in rule.action_parameters) {
     refuse('custom_response', 'a custom block response', `${pointer}/action_parameters/response`);
   }
@@ -43,7 +57,11 @@ export function customQuotaProblem(count: number, gate: CustomGate, pointer?: st
     `the ${CustomPhase} entry point would hold ${count} rules; a ${gate.plan} zone may have ${quota} custom rules (disabled rules count too)`, pointer);
 }
 
-function usesMatches(source: string): boolean {
-  // Only called on expressions already validated for the phase.
-  return inspect(parse(source, { phase: CustomPhase })).operators.has('matches');
+/** The cheapest tier whose zones may use `field` in a custom rule; undefined when every plan may. */
+function fieldTier(field: string): PlanTier | undefined {
+  if (field === 'cf.waf.score.class') return 'business';
+  if (field === 'cf.waf.score' || field.startsWith('cf.waf.score.')) return 'enterprise';
+  if (/^ip\.(src|geoip)\.(subdivision_[12]_iso_code|is_in_european_union)$/.test(field)) return 'business';
+  if (field.startsWith('cf.bot_management.') || field.startsWith('http.request.body.')) return 'enterprise';
+  return undefined;
 }

@@ -38,7 +38,7 @@ export function putCustomRules(ctx: ZoneRequestContext, body: unknown, existing:
   }
   problems.throwIfAny();
   const name = createName ?? resolveName(input!.name, existing);
-  const reconciled = reconcileRules(existing?.rules ?? [], input!.rules, ctx.now, newId);
+  const reconciled = reconcileRules(existing?.rules ?? [], input!.rules, ctx.nowMicros, newId);
   if (reconciled.errors.length > 0) throw new ApiError(400, reconciled.errors);
   const description = input!.description ?? existing?.description ?? '';
   return commitRuleset(ctx, CustomPhase, existing, { name, description, rules: reconciled.rules, changed: reconciled.changed });
@@ -68,7 +68,7 @@ export function addCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset): St
   if (quota !== undefined) problems.list.push(quota);
   problems.throwIfAny();
   const at = insertionIndex(entry.rules, position, entry.rules.length + 1);
-  const added = stored(rule!, undefined, ctx.now, newId);
+  const added = stored(rule!, undefined, ctx.nowMicros, newId);
   const rules = [...entry.rules];
   rules.splice(at, 0, added);
   return commitRuleset(ctx, CustomPhase, entry, { name: entry.name, description: entry.description, rules, changed: true });
@@ -82,7 +82,7 @@ export function patchCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, r
   const rule = onlyMove ? undefined : readOneRule(ctx, entry, ruleId, problems);
   const position = readPosition(ctx.body, problems);
   problems.throwIfAny();
-  const next = rule === undefined ? current : stored({ ...rule, ref: rule.ref ?? current.ref }, current, ctx.now, newId);
+  const next = rule === undefined ? current : stored({ ...rule, ref: rule.ref ?? current.ref }, current, ctx.nowMicros, newId);
   const others = entry.rules.filter((r) => r.id !== ruleId);
   const at = position === undefined ? entry.rules.indexOf(current) : insertionIndex(others, position, entry.rules.length);
   const rules = [...others];

@@ -1,7 +1,7 @@
 /**
  * The Rulesets API of a zone, for the two phases the engine serves (`http_request_firewall_managed`,
  * `http_request_firewall_custom`): the entry point by phase (GET, PUT, versions), rulesets by id
- * (list, create, GET, PUT, DELETE, versions), and single-rule operations on the custom entry point
+ * (list, create, GET, PUT, DELETE, versions, DELETE of a version but the latest), and single-rule operations on the custom entry point
  * (`rule-handlers.ts`). The writes themselves are `managed-ops.ts` (with the WAF migration step) and
  * `custom-ops.ts`. Every route refuses unknown query parameters (10017), so nothing is ever saved
  * under a parameter the engine does not honour (`?dry_run=true`).
@@ -23,7 +23,7 @@ import { createRuleset } from './create.js';
 import { rulesetError } from './errors.js';
 import { entrypointById, entrypointNotFound, isServed, phaseNotServed, putRules } from './phases.js';
 import { ruleRoutes } from './rule-handlers.js';
-import { deleteRuleset, getVersion, listVersions, loadRuleset } from './store.js';
+import { deleteRuleset, deleteVersion, getVersion, listVersions, loadRuleset } from './store.js';
 import type { StoredRuleset } from './types.js';
 import { rulesetView } from './views.js';
 import { allowQuery } from './write.js';
@@ -41,6 +41,7 @@ export const rulesetRoutes: ZoneRoute[] = [
   { method: 'DELETE', pattern: R.ruleset, handler: removeRuleset },
   { method: 'GET', pattern: R.rulesetVersions, handler: rulesetVersions },
   { method: 'GET', pattern: R.rulesetVersion, handler: rulesetVersion },
+  { method: 'DELETE', pattern: R.rulesetVersion, handler: removeVersion },
   ...ruleRoutes,
 ];
 
@@ -142,4 +143,20 @@ function rulesetVersion(ctx: ZoneRequestContext): ApiResponse {
   const found = entrypointById(ctx, ctx.params.ruleset_id!);
   if (found === undefined) throw rulesetNotFound(ctx.params.ruleset_id!);
   return ok(rulesetView(versionOf(ctx, found.phase, ctx.params.version!), found.phase));
+}
+
+/**
+ * `DELETE …/rulesets/{id}/versions/{n}`: 204; the version is gone from the list and GET, and its
+ * number is never reused. The latest version is the ruleset as served: refused (20218), as the
+ * documentation describes deleting an older version and DELETE of the ruleset removes them all.
+ */
+function removeVersion(ctx: ZoneRequestContext): ApiResponse {
+  allowQuery(ctx);
+  const { phase, entry } = mustEntrypointById(ctx);
+  const version = versionOf(ctx, phase, ctx.params.version!);
+  if (version.version === entry.version) {
+    throw rulesetError('latestVersion', `version ${entry.version} is the latest version of the ${phase} entry point and cannot be deleted; DELETE /zones/{zone_id}/rulesets/${entry.id} deletes the ruleset with all its versions`);
+  }
+  deleteVersion(ctx.sql, phase, Number(version.version));
+  return { status: 204, body: { result: null, success: true, errors: [], messages: [] } };
 }

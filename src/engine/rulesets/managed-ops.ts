@@ -32,7 +32,7 @@ export function putManagedRules(ctx: ZoneRequestContext, body: unknown, existing
   problems.throwIfAny();
   const name = createName ?? resolveName(input!.name, existing);
   const step = applyMigrationStep(ctx, input!.rules.some((r) => r.enabled));
-  const reconciled = reconcileRules(existing?.rules ?? [], input!.rules, ctx.now, newId);
+  const reconciled = reconcileRules(existing?.rules ?? [], input!.rules, ctx.nowMicros, newId);
   if (reconciled.errors.length > 0) throw new ApiError(400, reconciled.errors);
   const description = input!.description ?? existing?.description ?? '';
   const entry = commitRuleset(ctx, ManagedPhase, existing, { name, description, rules: reconciled.rules, changed: reconciled.changed });

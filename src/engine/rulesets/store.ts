@@ -122,6 +122,14 @@ export function listVersions(sql: Sql, phase: ServedPhase = ManagedPhase): Store
     .map((r) => JSON.parse(r.snapshot) as StoredRuleset);
 }
 
+/**
+ * Deletes one stored version of `phase` (never the latest: the handler refuses it). Numbers are not
+ * reused, since the next version is always the entry point's (the latest) + 1.
+ */
+export function deleteVersion(sql: Sql, phase: ServedPhase, version: number): void {
+  sql.exec(`DELETE FROM ${Prefixes[phase]}_versions WHERE version = ?`, version);
+}
+
 /** One version of the entry point of `phase`, or undefined. */
 export function getVersion(sql: Sql, version: number, phase: ServedPhase = ManagedPhase): StoredRuleset | undefined {
   const rows = sql.exec<{ snapshot: string }>(`SELECT snapshot FROM ${Prefixes[phase]}_versions WHERE version = ?`, version).toArray();

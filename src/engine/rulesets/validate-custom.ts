@@ -2,7 +2,8 @@
  * Validation of WAF custom rules (`http_request_firewall_custom`): one rule's fields (action,
  * expression, description, ref, enabled, logging) and its `action_parameters` per action: `block`
  * takes an optional custom `response` (all three keys, status 400..499, a known content type, at
- * most 2 KB), `skip` takes at least one of `ruleset: "current"`, `phases`, `products`; the challenges
+ * most 2 KB), `skip` takes at least one of `ruleset: "current"`, `phase: "current"` (with `products`
+ * only), `phases`, `products`; the challenges
  * and `log` take none. Problems are collected with JSON pointers so one refusal lists them all;
  * plan gates and the rule quota are checked apart (`custom-entitlements.ts`).
  */
@@ -110,7 +111,7 @@ function readBlock(value: unknown, pointer: string, problems: Problems): CustomP
 function readSkip(value: unknown, pointer: string, problems: Problems): CustomSkipParameters | undefined {
   const r = new BodyReader(value, pointer, problems);
   if (!r.valid) return undefined;
-  for (const key of ['phase', 'rulesets', 'rules']) {
+  for (const key of ['rulesets', 'rules']) {
     if (r.has(key)) addProblem(problems, 'badAction', `skip ${key} is not served by zonewall's engine in the ${CustomPhase} phase; use ruleset, phases or products`, r.at(key));
   }
   r.allowOnly(['ruleset', 'phases', 'products', 'phase', 'rulesets', 'rules']);
@@ -119,14 +120,27 @@ function readSkip(value: unknown, pointer: string, problems: Problems): CustomSk
     if (r.raw('ruleset') !== 'current') problems.add(r.at('ruleset'), `ruleset must be "current" (skip the remaining custom rules); got ${quote(r.raw('ruleset'))}`);
     else out.ruleset = 'current';
   }
+  const phase = readPhase(r, problems);
+  if (phase !== undefined) out.phase = phase;
   const phases = readNames(r, 'phases', SkipPhases, problems);
   if (phases !== undefined) out.phases = phases;
   const products = readNames(r, 'products', SkipProducts, problems);
   if (products !== undefined) out.products = products;
-  if (!r.has('ruleset') && !r.has('phases') && !r.has('products')) {
-    problems.add(pointer, 'a skip rule needs at least one of ruleset ("current"), phases or products');
+  if (!r.has('ruleset') && !r.has('phase') && !r.has('phases') && !r.has('products')) {
+    problems.add(pointer, 'a skip rule needs at least one of ruleset ("current"), phase ("current"), phases or products');
   }
   return out;
+}
+
+/** `phase: "current"` (skip the rest of the custom phase), which combines only with `products`. */
+function readPhase(r: BodyReader, problems: Problems): 'current' | undefined {
+  if (!r.has('phase')) return undefined;
+  if (r.raw('phase') !== 'current') {
+    return void problems.add(r.at('phase'), `phase must be "current" (skip the rest of the ${CustomPhase} phase); got ${quote(r.raw('phase'))}; to skip later phases use phases`);
+  }
+  const others = ['ruleset', 'phases'].filter((k) => r.has(k));
+  if (others.length > 0) return void problems.add(r.at('phase'), `phase "current" combines only with products; drop ${others.join(' and ')}`);
+  return 'current';
 }
 
 function readNames<T extends string>(r: BodyReader, key: string, allowed: readonly T[], problems: Problems): T[] | undefined {

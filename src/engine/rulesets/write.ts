@@ -48,7 +48,7 @@ export function commitRuleset(ctx: ZoneRequestContext, phase: ServedPhase, exist
     name: change.name,
     description: change.description,
     version: existing === undefined ? '1' : String(Number(existing.version) + 1),
-    last_updated: ctx.now,
+    last_updated: ctx.nowMicros,
     rules: change.rules,
   };
   saveRuleset(ctx.sql, phase, entry);

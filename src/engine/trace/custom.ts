@@ -3,7 +3,8 @@
  * function. Rules run in list order; disabled ones do not. The first matching terminating action
  * (`block`, `challenge`, `js_challenge`, `managed_challenge`) ends the request, later phases
  * included; `log` records the match and goes on; `skip` records what it skips and goes on:
- * `ruleset: "current"` ends the custom rules (the request then meets the later phases), `phases`
+ * `ruleset: "current"` and `phase: "current"` end the custom rules (the request then meets the later
+ * phases), `phases`
  * names later phases to skip (`http_request_firewall_managed` skips the new WAF), `products` names
  * products outside the phase chain (`waf` is the previous WAF). Matches are named by `ref`.
  */
@@ -35,7 +36,8 @@ export function traceCustomRules(entry: StoredRuleset | undefined, request: Exec
     const skip = rule.action_parameters as CustomSkipParameters;
     addAll(out.skipped_phases, skip.phases, SkipPhases);
     addAll(out.skipped_products, skip.products, SkipProducts);
-    if (skip.ruleset === 'current') {
+    // phase "current" also skips zone custom rulesets run later in the phase; zonewall has none.
+    if (skip.ruleset === 'current' || skip.phase === 'current') {
       out.ended_by = rule.ref;
       break;
     }

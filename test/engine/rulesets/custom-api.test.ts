@@ -32,6 +32,22 @@ describe.each([['http'], ['dispatch']])('custom rules entry point over %s', (tra
     expect(result(await call('GET', entry(z)))).toEqual(rs);
   });
 
+  it('writes last_updated with microseconds, as the service does, each version later than the one before', async () => {
+    const z = await kit.zone();
+    const micro = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+    const stamps: string[] = [];
+    for (const action of ['block', 'js_challenge', 'challenge', 'managed_challenge']) {
+      const rs = result<Ruleset>(await put(z, { rules: [rule(action)] }));
+      expect(rs.last_updated).toMatch(micro);
+      expect(rs.rules[0]!.last_updated).toBe(rs.last_updated);
+      stamps.push(rs.last_updated);
+    }
+    expect([...stamps].sort()).toEqual(stamps);
+    expect(new Set(stamps).size).toBe(stamps.length);
+    const versions = result<Ruleset[]>(await call('GET', `${entry(z)}/versions`));
+    expect(versions.map((v) => v.last_updated)).toEqual([...stamps].reverse());
+  });
+
   it('keeps ids of rules matched by ref or id, bumps versions only on change, and takes a GET body back', async () => {
     const z = await kit.zone();
     const v1 = result<Ruleset>(await put(z, { rules: [rule('block', undefined, { ref: 'a' }), rule('js_challenge')] }));
@@ -141,6 +157,29 @@ describe.each([['http'], ['dispatch']])('custom rules entry point over %s', (tra
     expect(result<Ruleset>(await call('GET', `${entry(z)}/versions/2`)).rules).toHaveLength(2);
     expect(codes(await call('GET', `${entry(z)}/versions/9`))).toEqual([20207]);
   });
+
+  it('deletes a version that is not the latest (204): gone from the list and GET, its number never reused', async () => {
+    const z = await kit.zone();
+    const v1 = result<Ruleset>(await put(z, { rules: [rule('block')] }));
+    result(await put(z, { rules: [rule('block'), rule('js_challenge')] }));
+    const byId = `/zones/${z}/rulesets/${v1.id}/versions`;
+    const gone = await call('DELETE', `${byId}/1`);
+    expect(gone.status).toBe(204);
+    expect(result<Ruleset[]>(await call('GET', byId)).map((v) => v.version)).toEqual(['2']);
+    expect(result<Ruleset[]>(await call('GET', `${entry(z)}/versions`)).map((v) => v.version)).toEqual(['2']);
+    expect(codes(await call('GET', `${byId}/1`))).toEqual([20207]);
+    expect(codes(await call('DELETE', `${byId}/1`))).toEqual([20207]);
+    expect(refusal(await call('DELETE', `${byId}/2`))).toEqual([400, 20218, undefined]);
+    expect(result<Ruleset>(await call('GET', `${byId}/2`)).rules).toHaveLength(2);
+    result(await put(z, { rules: [rule('log')] }));
+    expect((await call('DELETE', `${byId}/2`)).status).toBe(204);
+    const v4 = result<Ruleset>(await put(z, { rules: [rule('challenge')] }));
+    expect(v4.version).toBe('4');
+    expect(result<Ruleset[]>(await call('GET', byId)).map((v) => v.version)).toEqual(['4', '3']);
+    expect(codes(await call('DELETE', `${byId}/x`))).toEqual([20207]);
+    expect(codes(await call('DELETE', `/zones/${z}/rulesets/${'f'.repeat(32)}/versions/1`))).toEqual([20206]);
+    expect(codes(await call('DELETE', `${byId}/3?dry_run=true`))).toEqual([10017]);
+  });
 });
 
 describe('custom rules refusals (the body refused whole, the field named)', () => {
@@ -164,6 +203,9 @@ describe('custom rules refusals (the body refused whole, the field named)', () =
     ['a skip of a product in the wrong case', rule('skip', undefined, { action_parameters: { products: ['UABlock'] } }), [400, 10014, '/rules/1/action_parameters/products/0']],
     ['a skip of ruleset other than current', rule('skip', undefined, { action_parameters: { ruleset: 'all' } }), [400, 10014, '/rules/1/action_parameters/ruleset']],
     ['a skip of rulesets (not served here)', rule('skip', undefined, { action_parameters: { rulesets: ['a'] } }), [400, 20203, '/rules/1/action_parameters/rulesets']],
+    ['a skip of phase other than current', rule('skip', undefined, { action_parameters: { phase: 'http_ratelimit' } }), [400, 10014, '/rules/1/action_parameters/phase']],
+    ['a skip of phase current with ruleset (phase combines only with products)', rule('skip', undefined, { action_parameters: { phase: 'current', ruleset: 'current' } }), [400, 10014, '/rules/1/action_parameters/phase']],
+    ['a skip of phase current with phases', rule('skip', undefined, { action_parameters: { phase: 'current', phases: ['http_ratelimit'] } }), [400, 10014, '/rules/1/action_parameters/phase']],
     ['logging on a block', rule('block', undefined, { logging: { enabled: false } }), [400, 10014, '/rules/1/logging']],
     ['an unknown field', rule('block', undefined, { priority: 1 }), [400, 10014, '/rules/1/priority']],
   ] as const)('refuses %s', async (_what, r, expected) => {
@@ -196,6 +238,16 @@ describe('custom rules refusals (the body refused whole, the field named)', () =
     expect(rs.rules[5]).toMatchObject({ action_parameters: { ruleset: 'current', phases: ['http_request_firewall_managed'], products: ['zoneLockdown', 'waf'] }, logging: { enabled: false } });
     expect(rs.rules[6]!.enabled).toBe(false);
   });
+
+  it('accepts skip phase "current", alone or with products, and returns it as stored', async () => {
+    const z = await kit.zone();
+    const rs = result<Ruleset>(await put(z, { rules: [
+      rule('skip', undefined, { action_parameters: { phase: 'current' } }),
+      rule('skip', undefined, { action_parameters: { phase: 'current', products: ['waf'] } }),
+    ] }));
+    expect(rs.rules.map((r) => r.action_parameters)).toEqual([{ phase: 'current' }, { phase: 'current', products: ['waf'] }]);
+    expect(result<Ruleset>(await kit.h.api('GET', entry(z))).rules.map((r) => r.action_parameters)).toEqual([{ phase: 'current' }, { phase: 'current', products: ['waf'] }]);
+  });
 });
 
 describe('custom rules plan gates (20204) and quota (20210)', () => {
@@ -213,6 +265,34 @@ describe('custom rules plan gates (20204) and quota (20210)', () => {
     result(await put(business, { rules: [rule('block', 'http.request.uri.path matches "^/a"')] }));
     const reply = await put(business, { rules: [rule('log')] });
     expect(reply.body.errors[0]!.message).toBe("the log action needs the enterprise plan or higher; this zone's plan is business");
+  });
+
+  it('gates plan fields: attack scores to Enterprise (the class to Business), subdivisions and EU to Business, bot management and body fields to Enterprise', async () => {
+    const free = await kit.zone('free');
+    const pro = await kit.zone('pro');
+    const business = await kit.zone('business');
+    const enterprise = await kit.zone('enterprise');
+    expect(refusal(await put(free, { rules: [rule('block', 'cf.waf.score lt 20')] }))).toEqual([400, 20204, '/rules/0/expression']);
+    const subdivision = await put(pro, { rules: [rule('block', 'ip.src.subdivision_1_iso_code eq "GB-ENG"')] });
+    expect(refusal(subdivision)).toEqual([400, 20204, '/rules/0/expression']);
+    expect(subdivision.body.errors[0]!.message).toBe("the field ip.src.subdivision_1_iso_code needs the business plan or higher; this zone's plan is pro");
+    expect(refusal(await kit.h.api('GET', entry(pro)))).toEqual([404, 10003, undefined]);
+    for (const expression of ['ip.geoip.is_in_european_union', 'ip.src.is_in_european_union', 'cf.waf.score.class eq "attack"']) {
+      expect(refusal(await put(pro, { rules: [rule('block', expression)] })), expression).toEqual([400, 20204, '/rules/0/expression']);
+      result(await put(business, { rules: [rule('block', expression)] }));
+    }
+    for (const expression of ['cf.waf.score.sqli lt 20', 'cf.bot_management.score lt 30', 'http.request.body.raw contains "x"', 'any(http.request.body.form.names[*] eq "a")']) {
+      expect(refusal(await put(business, { rules: [rule('block', expression)] })), expression).toEqual([400, 20204, '/rules/0/expression']);
+      result(await put(enterprise, { rules: [rule('block', expression)] }));
+    }
+    // One refusal per gated field; single-rule writes are gated too.
+    const two = await put(free, { rules: [rule('block', 'cf.waf.score lt 20 and ip.src.is_in_european_union')] });
+    expect(two.body.errors.map((e) => e.message)).toEqual([
+      "the field cf.waf.score needs the enterprise plan or higher; this zone's plan is free",
+      "the field ip.src.is_in_european_union needs the business plan or higher; this zone's plan is free",
+    ]);
+    const rs = result<Ruleset>(await put(free, { rules: [rule('block')] }));
+    expect(refusal(await kit.h.api('POST', `/zones/${free}/rulesets/${rs.id}/rules`, rule('block', 'cf.bot_management.score lt 30')))).toEqual([400, 20204, '/expression']);
   });
 
   it('counts every rule, disabled ones too, against the tier quota, on PUT and on single-rule POST', async () => {

@@ -31,7 +31,7 @@ export async function startCustomKit(): Promise<CustomKit> {
     return { status: res.status, body: res.body, headers: {}, text: '' };
   };
   const http: Call = async (method, path, body) => {
-    if (method !== 'DELETE' || !/\/rulesets\/[0-9a-f]{32}$/.test(path)) return h.api(method, path, body);
+    if (method !== 'DELETE' || !/\/rulesets\/[0-9a-f]{32}(\/versions\/[^/]+)?$/.test(path.split('?')[0]!)) return h.api(method, path, body);
     // A 204 has no body on the wire: read the status only.
     const res = await fetch(`${h.server.url}${path}`, { method, headers: { authorization: 'Bearer test-token-all-zones-0001' } });
     const text = await res.text();

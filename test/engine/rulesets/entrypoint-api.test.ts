@@ -29,6 +29,8 @@ describe('GET and PUT of the entry point', () => {
     expect(rule!.id).toMatch(/^[0-9a-f]{32}$/);
     expect(rule!.ref).toBe(rule!.id);
     expect(rule!.last_updated).toBe(put.last_updated);
+    // The service writes microseconds (`2025-03-21T11:02:08.769537Z`).
+    expect(put.last_updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(rule!.action_parameters).toEqual({ id: Ids.managed, version: 'latest', overrides: { rules: [{ id: '5f6744fa026a4638bda5b3d7d5e015dd', action: 'log', enabled: true }] } });
     expect(result(await kit.getEntrypoint(z))).toEqual(put);
   });

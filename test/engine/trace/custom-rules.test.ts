@@ -47,6 +47,15 @@ describe('traceCustomRules', () => {
     expect(traceCustomRules(custom(['office', 'skip', 'ip.src eq 192.0.2.1', { ruleset: 'current' }], ['block-all', 'block', 'true']), req({ ip: '198.51.100.1' })).rule?.ref).toBe('block-all');
   });
 
+  it('skip phase current ends the custom phase like ruleset current (no zone custom rulesets run after it); products are recorded', () => {
+    const t = traceCustomRules(custom(
+      ['office', 'skip', 'ip.src eq 192.0.2.1', { phase: 'current', products: ['waf'] }],
+      ['block-all', 'block', 'true'],
+    ), admin);
+    expect([t.action, t.rule, t.ended_by, t.skipped_phases, t.skipped_products]).toEqual([null, null, 'office', [], ['waf']]);
+    expect(traceCustomRules(custom(['office', 'skip', 'ip.src eq 192.0.2.1', { phase: 'current' }], ['block-all', 'block', 'true']), req({ ip: '198.51.100.1' })).rule?.ref).toBe('block-all');
+  });
+
   it('reports a custom block response status and an empty entry point as not enabled', () => {
     const t = traceCustomRules(custom(['api', 'block', 'true', { response: { status_code: 429, content_type: 'text/plain', content: 'slow' } }]), admin);
     expect(t.rule).toEqual({ ref: 'api', id: 'id-api', action: 'block', status_code: 429 });
