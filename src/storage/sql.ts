@@ -16,7 +16,8 @@ import { notSqliteBackend, SqlError, StorageTypeError } from './errors.js';
 import { CursorSource, SqlStorageCursor, type SqlStorageValue } from './cursor.js';
 import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
-import { parseQuery, type ParsedStatement } from './sql-parse.js';
+import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
+import { KV_TABLE } from './kv.js';
 import { planStatement, rowsUnder, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
@@ -91,7 +92,14 @@ export class SqlStorage {
     const values = bindings.map(toBinding);
     let plan = parsedQueries.get(query);
     if (plan === undefined) {
-      plan = parseQuery(query);
+      try {
+        plan = parseQuery(query);
+      } catch (err) {
+        if (err instanceof KvTableError && err.ifMissing !== undefined && !this.#kvTableExists(session.db)) {
+          throw new SqlError(err.ifMissing, 'SQLITE_ERROR');
+        }
+        throw err;
+      }
       parsedQueries.set(query, plan);
     }
     for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, []).close();
@@ -107,6 +115,11 @@ export class SqlStorage {
       'SELECT (p.page_count - f.freelist_count) * s.page_size FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s',
     ).pluck();
     return this.#sizeStatement.get() as number;
+  }
+
+  /** Whether the key-value table exists yet (the reference's `_cf_KV` is made by the first KV write too). */
+  #kvTableExists(db: Database.Database): boolean {
+    return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(KV_TABLE) !== undefined;
   }
 
   #usable(what: string): StorageSession {
