@@ -28,6 +28,27 @@ export interface StatementPlan {
   seeks: boolean;
   /** Index entries written per changed row, beyond the row itself. */
   indexWritesPerRow: number;
+  /** The statement's only b-tree loop, when it is a full scan whose reads can be counted whole. */
+  scan: FullScan | null;
+}
+
+/**
+ * A program whose only counted b-tree moves are one full scan (`Rewind`/`Last` then `Next`/`Prev`
+ * over a table or index), optionally fed to a sorter read back once. The reference counts the
+ * scan's first move even on an empty b-tree, and each move that lands on a row: `max(N, 1)` for N
+ * entries, whatever the filter keeps; a sorter's read-back counts `max(rows, 1)`.
+ */
+export interface FullScan {
+  /** Root page of the b-tree scanned. */
+  root: number;
+  /**
+   * `before`: every read happens before the first row or the end (an aggregate, a write);
+   * `stream`: rows come out as the scan passes them (the total is known at the end);
+   * `sorted`: the scan fills a sorter before the first row, whose rows are then read back.
+   */
+  shape: 'before' | 'stream' | 'sorted';
+  /** The loop may skip rows (a `WHERE`): the rows fetched do not tell how many the scan passed. */
+  filtered: boolean;
 }
 
 interface Op {
@@ -39,6 +60,80 @@ interface Op {
 // Ops that land a cursor on existing rows. Uniqueness probes (NoConflict, Found) are not among them:
 // the reference counts 0 rows read for an insert into a WITHOUT ROWID table, which probes its key.
 const SEEKS = new Set(['Rewind', 'Last', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists']);
+
+// Ops the reference counts as reads (row-count patch of its SQLite: b-tree moves, `count(*)`, virtual table steps).
+const COUNTED = new Set([
+  'Rewind', 'Last', 'Next', 'Prev', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists',
+  'SorterSort', 'Sort', 'SorterNext', 'VNext', 'Count',
+]);
+// Ops after which a full scan's reads are not its b-tree's size: subroutines and coroutines (subqueries),
+// temporary b-trees (DISTINCT, IN lists, RETURNING), LIMIT and OFFSET, triggers, window functions.
+const UNCOUNTABLE = new Set([
+  'Gosub', 'Yield', 'InitCoroutine', 'OpenEphemeral', 'OpenAutoindex', 'OpenDup', 'VOpen', 'VFilter', 'Program',
+  'DecrJumpZero', 'IfPos', 'IfNotZero', 'OffsetLimit', 'AggInverse', 'AggValue',
+]);
+// Ops that jump to P2: inside a scan's loop, a jump to its `Next` skips a row; one out of the loop ends it early.
+const JUMPS = new Set([
+  'Goto', 'If', 'IfNot', 'IsNull', 'NotNull', 'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'ElseEq', 'IsType', 'IsTrue',
+  'Found', 'NotFound', 'NoConflict', 'IfNullRow', 'Once', 'Jump', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE',
+]);
+
+/** The program's full scan, when the reads of `ops` are one (see `FullScan`), else null. */
+function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
+  let start = -1;
+  let end = -1;
+  let cursor = -1;
+  let sortStart = -1;
+  let sortEnd = -1;
+  let sorter = -1;
+  let result = -1;
+  let aggregate = false;
+  for (let addr = 0; addr < ops.length; addr++) {
+    const op = ops[addr] as Op;
+    if (UNCOUNTABLE.has(op.opcode)) return null;
+    if (op.opcode === 'AggStep') aggregate = true;
+    if (op.opcode === 'ResultRow') {
+      if (result >= 0) return null;
+      result = addr;
+    }
+    if (!COUNTED.has(op.opcode)) continue;
+    if ((op.opcode === 'Rewind' || op.opcode === 'Last') && start < 0 && opened.has(op.p1)) {
+      start = addr;
+      cursor = op.p1;
+    } else if ((op.opcode === 'Next' || op.opcode === 'Prev') && end < 0 && op.p1 === cursor && op.p2 > start && op.p2 <= addr) {
+      end = addr;
+    } else if (op.opcode === 'SorterSort' && sortStart < 0) {
+      sortStart = addr;
+      sorter = op.p1;
+    } else if (op.opcode === 'SorterNext' && sortEnd < 0 && op.p1 === sorter) {
+      sortEnd = addr;
+    } else {
+      return null;
+    }
+  }
+  if (start < 0 || end < 0) return null;
+  // A jump over the loop before it (`WHERE 0`, a constant condition on a parameter) may skip the scan.
+  for (let addr = 1; addr < start; addr++) {
+    const op = ops[addr] as Op;
+    if (JUMPS.has(op.opcode) && op.p2 > end) return null;
+  }
+  let filtered = false;
+  for (let addr = start + 1; addr < end; addr++) {
+    const op = ops[addr] as Op;
+    if (!JUMPS.has(op.opcode)) continue;
+    filtered = true;
+    // Only the rowid guard of a write (`IsNull` on the rowid, never taken) may leave the loop.
+    if ((op.p2 < start || op.p2 > end) && op.opcode !== 'IsNull') return null;
+  }
+  const root = opened.get(cursor) as number;
+  if (sortStart >= 0) {
+    const readBack = sortEnd > sortStart && sortStart > end && result > sortStart && result < sortEnd;
+    return readBack && !aggregate ? { root, shape: 'sorted', filtered } : null;
+  }
+  if (sortEnd >= 0) return null;
+  if (result < 0 || result > end) return { root, shape: 'before', filtered };
+  return result > start && !aggregate ? { root, shape: 'stream', filtered } : null;
+}
 
 /** Reads the program of `sql` (parameters bound to NULL, nothing runs) and derives its counting facts. */
 export function planStatement(db: Database.Database, sql: string, nullBindings: unknown[]): StatementPlan {
@@ -62,6 +157,7 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     seeks,
     // A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
     indexWritesPerRow: Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
+    scan: fullScan(ops, opened),
   };
 }
 
