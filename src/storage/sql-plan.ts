@@ -1,20 +1,34 @@
 /**
  * What a statement's bytecode (`EXPLAIN`) tells the cursor counters. The reference runtime counts
- * `rowsRead` and `rowsWritten` inside a patched SQLite (every b-tree seek or step that lands on a
- * row; every table and index insert). Stock SQLite, as better-sqlite3 ships it, counts neither, so
- * zonewall reads the compiled program once per statement and counts what it can see from outside:
+ * `rowsRead` and `rowsWritten` inside a patched SQLite (workerd's `patches/sqlite/0001-row-counts`,
+ * from libSQL, read with `sqlite3_stmt_status(LIBSQL_STMTSTATUS_ROWS_READ / _WRITTEN)`): a read is
+ * each `Rewind`, `Last`, `SorterSort` (even on an empty b-tree), each seek that lands, each `Next`,
+ * `Prev`, `SorterNext`, `VNext` that lands on a row, and the entries `count(*)` counts; a write is
+ * each table or index insert or delete outside temporary b-trees. Stock SQLite, as better-sqlite3
+ * ships it, has no such counters (nor `sqlite3_stmt_status`, `stmt_scanstatus` or the `bytecode`
+ * table), so zonewall reads the compiled program once per statement and counts from outside:
  *
- * | program                                         | rowsRead                     | rowsWritten                        |
- * |-------------------------------------------------|------------------------------|------------------------------------|
- * | reads a table or index (OpenRead/OpenWrite)      | +1 per row fetched           |                                    |
- * | reads no table (`SELECT 1`, `json_each`)         | 0                            |                                    |
- * | `count(*)` answered from a b-tree (`Count`)      | + the rows of that table     |                                    |
- * | write that locates rows (seek, rewind)           | rows changed (a lower bound) |                                    |
- * | write                                            |                              | rows changed (`total_changes()`)   |
- * | insert into indexed table (`IdxInsert`)          |                              | + one per index entry per row      |
+ * | program                                          | rowsRead                              | rowsWritten                      |
+ * |--------------------------------------------------|---------------------------------------|----------------------------------|
+ * | one full scan, then the rows (aggregate), or a   | max(entries, 1) before the first row  |                                  |
+ * |   write that scans (`UPDATE`/`DELETE ... WHERE`) |   (entries counted before a write)    |                                  |
+ * | one full scan, rows as it passes them            | +1 per row fetched; max(entries, 1)   |                                  |
+ * |                                                  |   once the rows run out               |                                  |
+ * | one full scan into a sorter (`ORDER BY`)         | max(entries, 1), +1 per row fetched,  |                                  |
+ * |                                                  |   +1 for an empty sorter              |                                  |
+ * | any other program reading a table or index       | +1 per row fetched                    |                                  |
+ * | reads no table (`SELECT 1`, `json_each`)         | 0                                     |                                  |
+ * | `count(*)` answered from a b-tree (`Count`)      | + the rows of that table              |                                  |
+ * | other write that locates rows (seek)             | rows changed (a lower bound)          |                                  |
+ * | write                                            |                                       | rows changed (`total_changes()`) |
+ * | insert into indexed table (`IdxInsert`)          |                                       | + one per index entry per row    |
  *
- * What stays different (a filtered scan reads every row it passes in the reference, only the rows
- * it returns here) is recorded in the differential suite's cases and in the README.
+ * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
+ * over a table or index (and a sorter read back once), with no LIMIT/OFFSET, subquery, temporary
+ * b-tree, trigger or early exit. What stays different (before its end a filtered scan has read
+ * every row it passed in the reference, the rows it returned here; seeks, joins, LIMIT over a
+ * filter, RETURNING read-back) is recorded in the differential suite's cases and in
+ * docs/library-storage.md.
  */
 import type Database from 'better-sqlite3';
 
