@@ -16,6 +16,8 @@
  * |                                                  |   once the rows run out               |                                  |
  * | one full scan into a sorter (`ORDER BY`)         | max(entries, 1), +1 per row fetched,  |                                  |
  * |                                                  |   +1 for an empty sorter              |                                  |
+ * | one rowid lookup (`WHERE rowid = ?`), no loop    | 1, found or not; 0 for a key that is  |                                  |
+ * |                                                  |   no integer (SQLite skips the seek)  |                                  |
  * | any other program reading a table or index       | +1 per row fetched                    |                                  |
  * | reads no table (`SELECT 1`, `json_each`)         | 0                                     |                                  |
  * | `count(*)` answered from a b-tree (`Count`)      | + the rows of that table              |                                  |
@@ -44,6 +46,18 @@ export interface StatementPlan {
   indexWritesPerRow: number;
   /** The statement's only b-tree loop, when it is a full scan whose reads can be counted whole. */
   scan: FullScan | null;
+  /** The statement's only counted move, when it is one rowid lookup (`WHERE rowid = ?`). */
+  lookup: RowidLookup | null;
+}
+
+/**
+ * A program whose only counted move is one `SeekRowid`/`NotExists`, outside any loop: the reference
+ * counts one read whether the row is there or not, none when the key is not an integer (SQLite then
+ * skips the seek).
+ */
+export interface RowidLookup {
+  /** The parameter (1-based) holding the key; null: the key is an integer constant. */
+  parameter: number | null;
 }
 
 /**
@@ -69,6 +83,7 @@ interface Op {
   opcode: string;
   p1: number;
   p2: number;
+  p3: number;
 }
 
 // Ops that land a cursor on existing rows. Uniqueness probes (NoConflict, Found) are not among them:
@@ -149,6 +164,37 @@ function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
   return result > start && !aggregate ? { root, shape: 'stream', filtered } : null;
 }
 
+/** The program's rowid lookup, when its only counted move is one (see `RowidLookup`), else null. */
+function rowidLookup(ops: Op[], opened: Map<number, number>): RowidLookup | null {
+  let seek = -1;
+  for (let addr = 0; addr < ops.length; addr++) {
+    const op = ops[addr] as Op;
+    if (UNCOUNTABLE.has(op.opcode)) return null;
+    if (!COUNTED.has(op.opcode)) continue;
+    if (seek >= 0 || (op.opcode !== 'SeekRowid' && op.opcode !== 'NotExists') || !opened.has(op.p1)) return null;
+    seek = addr;
+  }
+  if (seek < 0) return null;
+  const key = (ops[seek] as Op).p3;
+  let parameter: number | null | undefined;
+  for (let addr = 1; addr < seek; addr++) {
+    const op = ops[addr] as Op;
+    // A jump over the seek may skip it.
+    if (JUMPS.has(op.opcode) && op.p2 > seek) return null;
+    if (op.opcode === 'Variable' && op.p2 === key) parameter = op.p1;
+    else if (op.opcode === 'Integer' && op.p2 === key) parameter = null;
+    else if (op.p2 === key || op.p3 === key) parameter = undefined;
+  }
+  return parameter === undefined ? null : { parameter };
+}
+
+/** Whether SQLite's numeric affinity makes `value` (a binding) an integer, as a rowid seek needs. */
+export function isIntegerKey(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value);
+  if (typeof value !== 'string' || value.trim() === '') return false;
+  return Number.isInteger(Number(value));
+}
+
 /** Reads the program of `sql` (parameters bound to NULL, nothing runs) and derives its counting facts. */
 export function planStatement(db: Database.Database, sql: string, nullBindings: unknown[]): StatementPlan {
   const ops = db.prepare(`EXPLAIN ${sql}`).all(...nullBindings) as Op[];
@@ -172,6 +218,7 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     // A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
     indexWritesPerRow: Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
     scan: fullScan(ops, opened),
+    lookup: rowidLookup(ops, opened),
   };
 }
 

@@ -18,7 +18,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { planStatement, rowsUnder, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey, planStatement, rowsUnder, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -105,9 +105,9 @@ export class SqlStorage {
       }
       parsedQueries.set(query, plan);
     }
-    for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, []).close();
+    for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, [], []).close();
     const last = plan[plan.length - 1] as ParsedStatement;
-    const source = this.#run(session, last, bindArguments(last.parameters, values));
+    const source = this.#run(session, last, bindArguments(last.parameters, values), values);
     return new SqlStorageCursor<T>(source.columns, source);
   }
 
@@ -200,8 +200,8 @@ export class SqlStorage {
   };
 
   /** Runs one statement: a reader as a lazily stepped source, a plain write to completion. */
-  #run(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
-    const source = this.#runStatement(session, statement, args);
+  #run(session: StorageSession, statement: ParsedStatement, args: unknown[], values: Binding[]): CursorSource {
+    const source = this.#runStatement(session, statement, args, values);
     if (statement.schemaChange) {
       this.#statements.clear();
       this.#schema = null;
@@ -210,7 +210,8 @@ export class SqlStorage {
     return source;
   }
 
-  #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
+  /** `args`: the bindings as better-sqlite3 takes them; `values`: the same by parameter number. */
+  #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[], values: Binding[]): CursorSource {
     let prepared: Prepared;
     try {
       prepared = this.#prepare(session.db, statement);
@@ -238,6 +239,12 @@ export class SqlStorage {
       } else {
         atEnd = (rowsRead) => Math.max(1, rowsRead);
       }
+    }
+    // A rowid lookup reads one row, found or not, unless its key is no integer (`sql-plan.ts`).
+    const lookup = plan.lookup;
+    if (lookup !== null) {
+      readsPerRow = 0;
+      if (lookup.parameter === null || isIntegerKey(values[lookup.parameter - 1])) read += 1;
     }
     if (stmt.readonly) {
       if (!stmt.reader) return this.#complete(session, stmt, args, columns, read);
@@ -268,7 +275,7 @@ export class SqlStorage {
     // A RETURNING statement did all its writes at the first step; its own changes are not reported apart.
     const rows = stmt.reader ? changed : this.#lastChanges;
     source.rowsWritten = changed + rows * plan.indexWritesPerRow;
-    if (!stmt.reader && plan.seeks && scan === null) source.rowsRead += rows;
+    if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
     return source;
   }
 

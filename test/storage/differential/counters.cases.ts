@@ -126,6 +126,36 @@ export const counterCases = defineCases('counters', {
       deleteByKey: counts(sql, 'DELETE FROM u WHERE id = 5'),
     };
   },
+  'rowid lookups read one row, found or not, none for a key that is no integer': ({ sql }) => {
+    table(sql, 3);
+    sql.exec('CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX uv ON u (v)');
+    sql.exec("INSERT INTO u (v) VALUES ('a'), ('b')");
+    return {
+      found: counts(sql, 'SELECT * FROM t WHERE rowid = ?', 2),
+      missing: counts(sql, 'SELECT * FROM t WHERE rowid = ?', 99),
+      missingConstant: counts(sql, 'SELECT * FROM t WHERE rowid = 99'),
+      text: counts(sql, 'SELECT * FROM t WHERE rowid = ?', 'x'),
+      numericText: counts(sql, 'SELECT * FROM t WHERE rowid = ?', '2'),
+      fraction: counts(sql, 'SELECT * FROM t WHERE rowid = ?', 2.5),
+      nullKey: counts(sql, 'SELECT * FROM t WHERE rowid = ?', null),
+      deleteMissing: counts(sql, 'DELETE FROM t WHERE rowid = ?', 99),
+      updateMissing: counts(sql, 'UPDATE t SET b = 1 WHERE rowid = ?', 99),
+      updateFound: counts(sql, 'UPDATE t SET b = 1 WHERE rowid = ?', 1),
+      indexedMissing: counts(sql, 'DELETE FROM u WHERE id = ?', 99),
+      indexedUpdate: counts(sql, "UPDATE u SET v = 'q' WHERE id = ?", 1),
+    };
+  },
+  'unique key lookups read the row found, none when missing': ({ sql }) => {
+    sql.exec('CREATE TABLE w (k TEXT PRIMARY KEY, v) WITHOUT ROWID');
+    sql.exec("INSERT INTO w VALUES ('a', 1), ('b', 2), ('c', 3)");
+    return {
+      found: counts(sql, 'SELECT * FROM w WHERE k = ?', 'b'),
+      last: counts(sql, 'SELECT * FROM w WHERE k = ?', 'c'),
+      between: counts(sql, 'SELECT * FROM w WHERE k = ?', 'bb'),
+      deleteMissing: counts(sql, 'DELETE FROM w WHERE k = ?', 'zz'),
+      deleteFound: counts(sql, 'DELETE FROM w WHERE k = ?', 'a'),
+    };
+  },
   'RETURNING rows are written at exec()': ({ sql }) => {
     table(sql, 0);
     const c = sql.exec('INSERT INTO t VALUES (7, 7), (8, 8) RETURNING a');
