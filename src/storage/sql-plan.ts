@@ -221,13 +221,3 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     lookup: rowidLookup(ops, opened),
   };
 }
-
-/** The rows in the tables whose b-trees (tables or indexes) have the given root pages. */
-export function rowsUnder(db: Database.Database, roots: number[]): number {
-  let rows = 0;
-  for (const root of roots) {
-    const table = db.prepare('SELECT tbl_name FROM sqlite_schema WHERE rootpage = ?').pluck().get(root) as string | undefined;
-    if (table !== undefined) rows += db.prepare(`SELECT count(*) FROM "${table.replace(/"/g, '""')}"`).pluck().get() as number;
-  }
-  return rows;
-}

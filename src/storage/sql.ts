@@ -18,7 +18,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey, planStatement, rowsUnder, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey, planStatement, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -65,7 +65,7 @@ export class SqlStorage {
   #lastTotal = 0;
   #lastWriteSeq = -2;
   /** `count(*)` statements by b-tree root page, for this schema (`#entries`). */
-  #counts = new Map<number, Database.Statement | null>();
+  #counts = new Map<number, { stmt: Database.Statement | null; seq: number; n: number }>();
   /** Rows changed by the last statement run to completion (better-sqlite3's `changes`). */
   #lastChanges = 0;
 
@@ -176,16 +176,23 @@ export class SqlStorage {
     return plans;
   }
 
-  /** Entries in the b-tree with root page `root` (the rows of its table), by a `count(*)` prepared once per schema. */
-  #entries(db: Database.Database, root: number): number {
+  /**
+   * Entries in the b-tree with root page `root` (the rows of its table), by a `count(*)` prepared
+   * once per schema; the answer is kept until the session's next write (`writeSeq`) or rollback.
+   */
+  #entries(session: StorageSession, root: number): number {
     let count = this.#counts.get(root);
     if (count === undefined) {
+      const db = session.db;
       const table = db.prepare('SELECT tbl_name FROM sqlite_schema WHERE rootpage = ?').pluck().get(root) as string | undefined;
-      count = table === undefined ? null : db.prepare(`SELECT count(*) FROM "${table.replace(/"/g, '""')}"`).pluck();
+      count = { stmt: table === undefined ? null : db.prepare(`SELECT count(*) FROM "${table.replace(/"/g, '""')}"`).pluck(), seq: -1, n: 0 };
       this.#counts.set(root, count);
     }
+    if (count.seq === session.writeSeq) return count.n;
     try {
-      return count === null ? 0 : (count.get() as number);
+      count.n = count.stmt === null ? 0 : (count.stmt.get() as number);
+      count.seq = session.writeSeq;
+      return count.n;
     } catch {
       // The table went with a schema change made outside `exec` (deleteAll): counted afresh next time.
       this.#counts.delete(root);
@@ -220,22 +227,22 @@ export class SqlStorage {
       throw sqlError(err, session.db, statement);
     }
     const { stmt, plan, columns } = prepared;
-    let read = plan.countRoots.length > 0 ? rowsUnder(session.db, plan.countRoots) : 0;
+    let read = 0;
+    for (const root of plan.countRoots) read += this.#entries(session, root);
     let readsPerRow = plan.readsPerRow ? 1 : 0;
     // A full scan (`sql-plan.ts`): its reads are its b-tree's entries, at least one.
     const scan = plan.scan;
     let atEnd: ((rowsRead: number, fetched: number) => number) | null = null;
     if (scan !== null) {
       if (scan.shape === 'before') {
-        read += Math.max(1, this.#entries(session.db, scan.root));
+        read += Math.max(1, this.#entries(session, scan.root));
         readsPerRow = 0;
       } else if (scan.shape === 'sorted') {
-        read += Math.max(1, this.#entries(session.db, scan.root));
+        read += Math.max(1, this.#entries(session, scan.root));
         // The sorter's first move counts even when it holds nothing.
         atEnd = (rowsRead, fetched) => (fetched === 0 ? rowsRead + 1 : rowsRead);
       } else if (scan.filtered) {
-        const db = session.db;
-        atEnd = () => Math.max(1, this.#entries(db, scan.root));
+        atEnd = () => Math.max(1, this.#entries(session, scan.root));
       } else {
         atEnd = (rowsRead) => Math.max(1, rowsRead);
       }

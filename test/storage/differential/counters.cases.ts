@@ -156,6 +156,26 @@ export const counterCases = defineCases('counters', {
       deleteFound: counts(sql, 'DELETE FROM w WHERE k = ?', 'a'),
     };
   },
+  'scan counts follow writes and rollbacks between reads': (storage) => {
+    const { sql } = storage;
+    table(sql, 5);
+    const seen = [counts(sql, 'SELECT sum(a) AS s FROM t'), counts(sql, 'SELECT count(*) AS n FROM t')];
+    sql.exec('INSERT INTO t VALUES (5, 5)');
+    seen.push(counts(sql, 'SELECT sum(a) AS s FROM t'));
+    sql.exec('DELETE FROM t WHERE a < 2');
+    seen.push(counts(sql, 'SELECT count(*) AS n FROM t'), counts(sql, 'SELECT * FROM t WHERE a > 100'));
+    try {
+      storage.transactionSync(() => {
+        sql.exec('INSERT INTO t VALUES (9, 9), (10, 10)');
+        seen.push(counts(sql, 'SELECT sum(a) AS s FROM t'));
+        throw new Error('roll back');
+      });
+    } catch {
+      // rolled back
+    }
+    seen.push(counts(sql, 'SELECT sum(a) AS s FROM t'), counts(sql, 'SELECT a FROM t ORDER BY b'));
+    return seen;
+  },
   'RETURNING rows are written at exec()': ({ sql }) => {
     table(sql, 0);
     const c = sql.exec('INSERT INTO t VALUES (7, 7), (8, 8) RETURNING a');
