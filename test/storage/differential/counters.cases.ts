@@ -176,6 +176,32 @@ export const counterCases = defineCases('counters', {
     seen.push(counts(sql, 'SELECT sum(a) AS s FROM t'), counts(sql, 'SELECT a FROM t ORDER BY b'));
     return seen;
   },
+  'an index range scan also reads the entry past its end': {
+    run: ({ sql }) => {
+      sql.exec('CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX uv ON u (v)');
+      sql.exec("INSERT INTO u (v) VALUES ('a'), ('b'), ('c'), ('d')");
+      return { equal: counts(sql, "SELECT * FROM u WHERE v = 'b'"), deleteEqual: counts(sql, "DELETE FROM u WHERE v = 'b'") };
+    },
+    differs: {
+      reason: 'stock SQLite counts no b-tree steps: an index range here reads the rows it returns or changes, workerd also the entry that ends it',
+      workerd: { equal: { atExec: [1, 0], atEnd: [2, 0] }, deleteEqual: { atExec: [2, 1], atEnd: [2, 1] } },
+      zonewall: { equal: { atExec: [1, 0], atEnd: [1, 0] }, deleteEqual: { atExec: [1, 1], atEnd: [1, 1] } },
+    },
+  },
+  'GROUP BY and joins read more than one b-tree loop': {
+    run: ({ sql }) => {
+      table(sql, 10);
+      return {
+        groupBy: counts(sql, 'SELECT a % 3 AS g, count(*) AS n FROM t GROUP BY a % 3'),
+        join: counts(sql, 'SELECT x.a FROM t x JOIN t y ON x.rowid = y.rowid'),
+      };
+    },
+    differs: {
+      reason: 'stock SQLite counts no b-tree steps: programs of more than one loop read the rows they return here, every b-tree move in workerd',
+      workerd: { groupBy: { atExec: [15, 0], atEnd: [20, 0] }, join: { atExec: [2, 0], atEnd: [20, 0] } },
+      zonewall: { groupBy: { atExec: [1, 0], atEnd: [3, 0] }, join: { atExec: [1, 0], atEnd: [10, 0] } },
+    },
+  },
   'RETURNING rows are written at exec()': ({ sql }) => {
     table(sql, 0);
     const c = sql.exec('INSERT INTO t VALUES (7, 7), (8, 8) RETURNING a');
