@@ -24,6 +24,7 @@
  * | other write that locates rows (seek)             | rows changed (a lower bound)          |                                  |
  * | write                                            |                                       | rows changed (`total_changes()`) |
  * | insert into indexed table (`IdxInsert`)          |                                       | + one per index entry per row    |
+ * | CREATE TABLE/VIEW/TRIGGER (no loop)              | 1 (the sqlite_schema row's update)    | + its sqlite_schema inserts      |
  *
  * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
  * over a table or index (and a sorter read back once), with no LIMIT/OFFSET, subquery, temporary
@@ -48,6 +49,11 @@ export interface StatementPlan {
   scan: FullScan | null;
   /** The statement's only counted move, when it is one rowid lookup (`WHERE rowid = ?`). */
   lookup: RowidLookup | null;
+  /**
+   * Rows a schema statement without a loop writes (CREATE TABLE, VIEW, TRIGGER: its sqlite_schema
+   * rows, each insert counted), which `total_changes()` does not count; 0 for other statements.
+   */
+  schemaWrites: number;
 }
 
 /**
@@ -164,6 +170,13 @@ function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
   return result > start && !aggregate ? { root, shape: 'stream', filtered } : null;
 }
 
+// Ops that write register P2 or P3: after one of them, a key register holds a computed value.
+const WRITES_P2 = new Set(['Copy', 'SCopy', 'IntCopy', 'Rowid', 'String8', 'Real', 'Int64', 'Blob', 'Null']);
+const WRITES_P3 = new Set([
+  'Column', 'Add', 'Subtract', 'Multiply', 'Divide', 'Remainder', 'Concat', 'Function', 'PureFunc', 'BitAnd', 'BitOr',
+  'ShiftLeft', 'ShiftRight',
+]);
+
 /** The program's rowid lookup, when its only counted move is one (see `RowidLookup`), else null. */
 function rowidLookup(ops: Op[], opened: Map<number, number>): RowidLookup | null {
   let seek = -1;
@@ -182,10 +195,22 @@ function rowidLookup(ops: Op[], opened: Map<number, number>): RowidLookup | null
     // A jump over the seek may skip it.
     if (JUMPS.has(op.opcode) && op.p2 > seek) return null;
     if (op.opcode === 'Variable' && op.p2 === key) parameter = op.p1;
-    else if (op.opcode === 'Integer' && op.p2 === key) parameter = null;
-    else if (op.p2 === key || op.p3 === key) parameter = undefined;
+    // An integer constant, or a new rowid (the row a CREATE statement adds to sqlite_schema, then updates).
+    else if ((op.opcode === 'Integer' || op.opcode === 'NewRowid') && op.p2 === key) parameter = null;
+    else if ((WRITES_P2.has(op.opcode) && op.p2 === key) || (WRITES_P3.has(op.opcode) && op.p3 === key)) parameter = undefined;
   }
   return parameter === undefined ? null : { parameter };
+}
+
+const LOOPS = new Set(['Next', 'Prev', 'SorterNext', 'VNext']);
+
+/** The table and index inserts of a schema statement (`ParseSchema`) with no loop, else 0. */
+function schemaWrites(ops: Op[]): number {
+  if (!ops.some((op) => op.opcode === 'ParseSchema') || ops.some((op) => LOOPS.has(op.opcode) || UNCOUNTABLE.has(op.opcode))) return 0;
+  // Code a forward `Goto` passes over never runs here (a WITHOUT ROWID table's key index entry).
+  const skipped = ops.flatMap((op, addr) => (op.opcode === 'Goto' && op.p2 > addr + 1 ? [[addr, op.p2] as const] : []));
+  return ops.filter((op, addr) =>
+    (op.opcode === 'Insert' || op.opcode === 'IdxInsert') && !skipped.some(([from, to]) => addr > from && addr < to)).length;
 }
 
 /** Whether SQLite's numeric affinity makes `value` (a binding) an integer, as a rowid seek needs. */
@@ -219,5 +244,6 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     indexWritesPerRow: Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
     scan: fullScan(ops, opened),
     lookup: rowidLookup(ops, opened),
+    schemaWrites: schemaWrites(ops),
   };
 }

@@ -281,7 +281,7 @@ export class SqlStorage {
     const changed = this.#lastTotal - before;
     // A RETURNING statement did all its writes at the first step; its own changes are not reported apart.
     const rows = stmt.reader ? changed : this.#lastChanges;
-    source.rowsWritten = changed + rows * plan.indexWritesPerRow;
+    source.rowsWritten = changed + rows * plan.indexWritesPerRow + plan.schemaWrites;
     if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
     return source;
   }

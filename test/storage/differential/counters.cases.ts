@@ -202,6 +202,36 @@ export const counterCases = defineCases('counters', {
       zonewall: { groupBy: { atExec: [1, 0], atEnd: [3, 0] }, join: { atExec: [1, 0], atEnd: [10, 0] } },
     },
   },
+  'CREATE TABLE, VIEW and TRIGGER count their sqlite_schema rows': ({ sql }) => ({
+    table: counts(sql, 'CREATE TABLE e (a)'),
+    again: counts(sql, 'CREATE TABLE IF NOT EXISTS e (a)'),
+    unique: counts(sql, 'CREATE TABLE f (id INTEGER PRIMARY KEY, v TEXT UNIQUE)'),
+    withoutRowid: counts(sql, 'CREATE TABLE g (k TEXT PRIMARY KEY, v) WITHOUT ROWID'),
+    view: counts(sql, 'CREATE VIEW vv AS SELECT * FROM e'),
+    trigger: counts(sql, 'CREATE TRIGGER tr AFTER INSERT ON f BEGIN SELECT 1; END'),
+  }),
+  'CREATE INDEX, ALTER and DROP scan sqlite_schema and the table': {
+    run: ({ sql }) => {
+      table(sql, 3);
+      return {
+        index: counts(sql, 'CREATE INDEX tb ON t (b)'),
+        alter: counts(sql, 'ALTER TABLE t ADD COLUMN c'),
+        dropIndex: counts(sql, 'DROP INDEX tb'),
+        dropTable: counts(sql, 'DROP TABLE t'),
+      };
+    },
+    differs: {
+      reason: 'stock SQLite counts no b-tree steps: these programs loop over sqlite_schema and the table; zonewall counts none of it',
+      workerd: {
+        index: { atExec: [8, 4], atEnd: [8, 4] }, alter: { atExec: [4, 1], atEnd: [4, 1] },
+        dropIndex: { atExec: [3, 0], atEnd: [3, 0] }, dropTable: { atExec: [2, 0], atEnd: [2, 0] },
+      },
+      zonewall: {
+        index: { atExec: [0, 0], atEnd: [0, 0] }, alter: { atExec: [0, 0], atEnd: [0, 0] },
+        dropIndex: { atExec: [0, 0], atEnd: [0, 0] }, dropTable: { atExec: [0, 0], atEnd: [0, 0] },
+      },
+    },
+  },
   'RETURNING rows are written at exec()': ({ sql }) => {
     table(sql, 0);
     const c = sql.exec('INSERT INTO t VALUES (7, 7), (8, 8) RETURNING a');
