@@ -231,8 +231,9 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
   for (const op of ops) {
     if (op.opcode === 'OpenRead' || op.opcode === 'OpenWrite') opened.set(op.p1, op.p2);
     else if (op.opcode === 'Count') countCursors.add(op.p1);
-    else if (op.opcode === 'IdxInsert') idxInserts++;
-    else if (op.opcode === 'Insert') inserts++;
+    // Inserts into temporary b-trees (`INSERT INTO t SELECT * FROM t` copies through one) are not written rows.
+    else if (op.opcode === 'IdxInsert' && opened.has(op.p1)) idxInserts++;
+    else if (op.opcode === 'Insert' && opened.has(op.p1)) inserts++;
     if (SEEKS.has(op.opcode)) seeks = true;
   }
   const countRoots = [...countCursors].map((cursor) => opened.get(cursor)).filter((root): root is number => root !== undefined);
@@ -241,7 +242,8 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     countRoots,
     seeks,
     // A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
-    indexWritesPerRow: Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
+    // An upsert has two paths that write the row (insert, or DO UPDATE), of which one runs.
+    indexWritesPerRow: inserts > 1 ? Math.round(idxInserts / inserts) : Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
     scan: fullScan(ops, opened),
     lookup: rowidLookup(ops, opened),
     schemaWrites: schemaWrites(ops),

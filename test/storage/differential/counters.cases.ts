@@ -232,6 +232,14 @@ export const counterCases = defineCases('counters', {
       },
     },
   },
+  'an upsert writes the row and its index entry once, on whichever path runs': ({ sql }) => {
+    sql.exec('CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT UNIQUE)');
+    sql.exec("INSERT INTO u (v) VALUES ('a'), ('b')");
+    return {
+      update: counts(sql, "INSERT INTO u (id, v) VALUES (2, 'q') ON CONFLICT (id) DO UPDATE SET v = 'q'"),
+      insert: counts(sql, "INSERT INTO u (id, v) VALUES (9, 'z') ON CONFLICT (id) DO UPDATE SET v = 'z'"),
+    };
+  },
   'RETURNING rows are written at exec()': ({ sql }) => {
     table(sql, 0);
     const c = sql.exec('INSERT INTO t VALUES (7, 7), (8, 8) RETURNING a');
