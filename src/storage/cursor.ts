@@ -53,6 +53,10 @@ export class CursorSource implements Parkable {
   rowsRead: number;
   rowsWritten: number;
   readonly #readsPerRow: number;
+  /** Rows fetched so far. */
+  #fetched = 0;
+  /** Called once when the rows run out: `rowsRead` then (a scan's reads known only at its end). */
+  #atEnd: ((rowsRead: number, fetched: number) => number) | null;
 
   /** The statement's column names (duplicates kept). */
   readonly columns: string[];
@@ -61,10 +65,11 @@ export class CursorSource implements Parkable {
    * Fetches the first row now, as the reference steps the statement once at `exec()`. `read` is
    * what the statement read before any row (a `count(*)`); each fetched row adds `readsPerRow`.
    * `rows`: the statement's rows, read already (no `iterator` then), handed out as if stepped.
+   * `atEnd`: gives `rowsRead` once the rows run out, from `rowsRead` and the rows fetched.
    */
   constructor(
     db: Database.Database, iterator: Iterator<unknown[]> | null, columns: string[], readsPerRow: number, read: number,
-    onError: (err: unknown) => Error, rows?: unknown[][],
+    onError: (err: unknown) => Error, rows?: unknown[][], atEnd?: ((rowsRead: number, fetched: number) => number) | null,
   ) {
     this.#open = openCursors(db);
     this.#onError = onError;
@@ -73,6 +78,7 @@ export class CursorSource implements Parkable {
     this.rowsRead = read;
     this.rowsWritten = 0;
     this.#readsPerRow = readsPerRow;
+    this.#atEnd = atEnd ?? null;
     if (rows !== undefined) this.#buffer = rows;
     if (iterator) addOpenCursor(this.#open, this);
     this.#ahead = this.#fetch();
@@ -145,7 +151,13 @@ export class CursorSource implements Parkable {
     } else {
       row = this.#step();
     }
-    if (row !== undefined) this.rowsRead += this.#readsPerRow;
+    if (row !== undefined) {
+      this.rowsRead += this.#readsPerRow;
+      this.#fetched++;
+    } else if (this.#atEnd !== null) {
+      this.rowsRead = this.#atEnd(this.rowsRead, this.#fetched);
+      this.#atEnd = null;
+    }
     return row;
   }
 

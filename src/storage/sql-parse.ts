@@ -56,6 +56,64 @@ function notAuthorized(): SqlError {
   return new SqlError('not authorized: SQLITE_AUTH', 'SQLITE_AUTH');
 }
 
+/**
+ * A statement naming the reference's key-value table `_cf_KV`. The reference answers as SQLite does
+ * with its authorizer: "no such table" while the object has no KV pair yet (the table is made by the
+ * first write), else the denied column read (`access to _cf_KV.key is prohibited`) for a query that
+ * reads one of its columns, else "not authorized". zonewall keeps the pairs in `_zw_kv`, so `sql.ts`
+ * picks `message` or `ifMissing` by whether that table exists.
+ */
+export class KvTableError extends SqlError {
+  /** The message while the key-value table does not exist yet; undefined: the same either way. */
+  readonly ifMissing: string | undefined;
+
+  constructor(message: string, sqliteCode: string, ifMissing: string | undefined) {
+    super(message, sqliteCode);
+    this.ifMissing = ifMissing;
+  }
+}
+
+const KV_TABLE_NAME = '_cf_kv';
+const KV_COLUMNS = new Set(['key', 'value']);
+const READ_HEADS = new Set(['SELECT', 'WITH', 'VALUES']);
+const MISSING_TABLE_HEADS = new Set([...READ_HEADS, 'INSERT', 'REPLACE', 'UPDATE', 'DELETE', 'DROP']);
+
+/**
+ * The reference's error for `words` naming `_cf_KV` at `table`. SQLite's authorizer sees the columns
+ * as it resolves them, result columns first: the first `*` (not `count(*)`) or `key`/`value` named
+ * is the column denied.
+ */
+function kvTableError(words: Token[], table: Token): KvTableError {
+  const head = words[0]?.text.toUpperCase() ?? '';
+  let ifMissing: string | undefined;
+  if (MISSING_TABLE_HEADS.has(head)) ifMissing = `no such table: ${identifierName(table)}: SQLITE_ERROR`;
+  else if (head === 'CREATE' && words.some((w) => w.type === 'word' && w.text.toUpperCase() === 'INDEX')) ifMissing = `no such table: main.${identifierName(table)}: SQLITE_ERROR`;
+  if (READ_HEADS.has(head)) {
+    // A subquery in FROM is resolved before the query around it: start at the innermost SELECT around the table.
+    let from = 0;
+    let depth = 0;
+    for (let i = words.indexOf(table) - 1; i >= 0; i--) {
+      const text = words[i]?.text;
+      if (text === ')') depth++;
+      else if (text === '(' && depth-- === 0) {
+        if (words[i + 1]?.text.toUpperCase() === 'SELECT') { from = i + 1; break; }
+        depth = 0;
+      }
+    }
+    for (let i = from; i < words.length; i++) {
+      const token = words[i] as Token;
+      let column: string | undefined;
+      if (token.text === '*' && words[i - 1]?.text !== '(') column = 'key';
+      else if (token.type === 'word' || token.type === 'qident') {
+        const name = identifierName(token).toLowerCase();
+        if (KV_COLUMNS.has(name)) column = name;
+      }
+      if (column !== undefined) return new KvTableError(`access to _cf_KV.${column} is prohibited: SQLITE_AUTH`, 'SQLITE_AUTH', ifMissing);
+    }
+  }
+  return new KvTableError('not authorized: SQLITE_AUTH', 'SQLITE_AUTH', ifMissing);
+}
+
 function scanQuoted(sql: string, i: number, close: string): number {
   for (let j = i + 1; j < sql.length; j++) {
     if (sql[j] !== close) continue;
@@ -187,6 +245,7 @@ function checkNames(tokens: Token[], start: number): void {
       if (fn && fn.text.toLowerCase().startsWith('pragma_') && isReserved(name.replace(/^'/, ''))) throw notAuthorized();
       return;
     }
+    if (name === KV_TABLE_NAME) throw kvTableError(tokens, token);
     if (isReserved(name)) throw notAuthorized();
     if (token.type === 'word' && tokens[index + 1]?.text === '(' &&
         (name.startsWith('sqlite_') || name === 'load_extension')) {

@@ -1,20 +1,37 @@
 /**
  * What a statement's bytecode (`EXPLAIN`) tells the cursor counters. The reference runtime counts
- * `rowsRead` and `rowsWritten` inside a patched SQLite (every b-tree seek or step that lands on a
- * row; every table and index insert). Stock SQLite, as better-sqlite3 ships it, counts neither, so
- * zonewall reads the compiled program once per statement and counts what it can see from outside:
+ * `rowsRead` and `rowsWritten` inside a patched SQLite (workerd's `patches/sqlite/0001-row-counts`,
+ * from libSQL, read with `sqlite3_stmt_status(LIBSQL_STMTSTATUS_ROWS_READ / _WRITTEN)`): a read is
+ * each `Rewind`, `Last`, `SorterSort` (even on an empty b-tree), each seek that lands, each `Next`,
+ * `Prev`, `SorterNext`, `VNext` that lands on a row, and the entries `count(*)` counts; a write is
+ * each table or index insert or delete outside temporary b-trees. Stock SQLite, as better-sqlite3
+ * ships it, has no such counters (nor `sqlite3_stmt_status`, `stmt_scanstatus` or the `bytecode`
+ * table), so zonewall reads the compiled program once per statement and counts from outside:
  *
- * | program                                         | rowsRead                     | rowsWritten                        |
- * |-------------------------------------------------|------------------------------|------------------------------------|
- * | reads a table or index (OpenRead/OpenWrite)      | +1 per row fetched           |                                    |
- * | reads no table (`SELECT 1`, `json_each`)         | 0                            |                                    |
- * | `count(*)` answered from a b-tree (`Count`)      | + the rows of that table     |                                    |
- * | write that locates rows (seek, rewind)           | rows changed (a lower bound) |                                    |
- * | write                                            |                              | rows changed (`total_changes()`)   |
- * | insert into indexed table (`IdxInsert`)          |                              | + one per index entry per row      |
+ * | program                                          | rowsRead                              | rowsWritten                      |
+ * |--------------------------------------------------|---------------------------------------|----------------------------------|
+ * | one full scan, then the rows (aggregate), or a   | max(entries, 1) before the first row  |                                  |
+ * |   write that scans (`UPDATE`/`DELETE ... WHERE`) |   (entries counted before a write)    |                                  |
+ * | one full scan, rows as it passes them            | +1 per row fetched; max(entries, 1)   |                                  |
+ * |                                                  |   once the rows run out               |                                  |
+ * | one full scan into a sorter (`ORDER BY`)         | max(entries, 1), +1 per row fetched,  |                                  |
+ * |                                                  |   +1 for an empty sorter              |                                  |
+ * | one rowid lookup (`WHERE rowid = ?`), no loop    | 1, found or not; 0 for a key that is  |                                  |
+ * |                                                  |   no integer (SQLite skips the seek)  |                                  |
+ * | any other program reading a table or index       | +1 per row fetched                    |                                  |
+ * | reads no table (`SELECT 1`, `json_each`)         | 0                                     |                                  |
+ * | `count(*)` answered from a b-tree (`Count`)      | + the rows of that table              |                                  |
+ * | other write that locates rows (seek)             | rows changed (a lower bound)          |                                  |
+ * | write                                            |                                       | rows changed (`total_changes()`) |
+ * | insert into indexed table (`IdxInsert`)          |                                       | + one per index entry per row    |
+ * | CREATE TABLE/VIEW/TRIGGER (no loop)              | 1 (the sqlite_schema row's update)    | + its sqlite_schema inserts      |
  *
- * What stays different (a filtered scan reads every row it passes in the reference, only the rows
- * it returns here) is recorded in the differential suite's cases and in the README.
+ * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
+ * over a table or index (and a sorter read back once), with no LIMIT/OFFSET, subquery, temporary
+ * b-tree, trigger or early exit. What stays different (before its end a filtered scan has read
+ * every row it passed in the reference, the rows it returned here; seeks, joins, LIMIT over a
+ * filter, RETURNING read-back) is recorded in the differential suite's cases and in
+ * docs/library-storage.md.
  */
 import type Database from 'better-sqlite3';
 
@@ -28,17 +45,180 @@ export interface StatementPlan {
   seeks: boolean;
   /** Index entries written per changed row, beyond the row itself. */
   indexWritesPerRow: number;
+  /** The statement's only b-tree loop, when it is a full scan whose reads can be counted whole. */
+  scan: FullScan | null;
+  /** The statement's only counted move, when it is one rowid lookup (`WHERE rowid = ?`). */
+  lookup: RowidLookup | null;
+  /**
+   * Rows a schema statement without a loop writes (CREATE TABLE, VIEW, TRIGGER: its sqlite_schema
+   * rows, each insert counted), which `total_changes()` does not count; 0 for other statements.
+   */
+  schemaWrites: number;
+}
+
+/**
+ * A program whose only counted move is one `SeekRowid`/`NotExists`, outside any loop: the reference
+ * counts one read whether the row is there or not, none when the key is not an integer (SQLite then
+ * skips the seek).
+ */
+export interface RowidLookup {
+  /** The parameter (1-based) holding the key; null: the key is an integer constant. */
+  parameter: number | null;
+}
+
+/**
+ * A program whose only counted b-tree moves are one full scan (`Rewind`/`Last` then `Next`/`Prev`
+ * over a table or index), optionally fed to a sorter read back once. The reference counts the
+ * scan's first move even on an empty b-tree, and each move that lands on a row: `max(N, 1)` for N
+ * entries, whatever the filter keeps; a sorter's read-back counts `max(rows, 1)`.
+ */
+export interface FullScan {
+  /** Root page of the b-tree scanned. */
+  root: number;
+  /**
+   * `before`: every read happens before the first row or the end (an aggregate, a write);
+   * `stream`: rows come out as the scan passes them (the total is known at the end);
+   * `sorted`: the scan fills a sorter before the first row, whose rows are then read back.
+   */
+  shape: 'before' | 'stream' | 'sorted';
+  /** The loop may skip rows (a `WHERE`): the rows fetched do not tell how many the scan passed. */
+  filtered: boolean;
 }
 
 interface Op {
   opcode: string;
   p1: number;
   p2: number;
+  p3: number;
 }
 
 // Ops that land a cursor on existing rows. Uniqueness probes (NoConflict, Found) are not among them:
 // the reference counts 0 rows read for an insert into a WITHOUT ROWID table, which probes its key.
 const SEEKS = new Set(['Rewind', 'Last', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists']);
+
+// Ops the reference counts as reads (row-count patch of its SQLite: b-tree moves, `count(*)`, virtual table steps).
+const COUNTED = new Set([
+  'Rewind', 'Last', 'Next', 'Prev', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists',
+  'SorterSort', 'Sort', 'SorterNext', 'VNext', 'Count',
+]);
+// Ops after which a full scan's reads are not its b-tree's size: subroutines and coroutines (subqueries),
+// temporary b-trees (DISTINCT, IN lists, RETURNING), LIMIT and OFFSET, triggers, window functions.
+const UNCOUNTABLE = new Set([
+  'Gosub', 'Yield', 'InitCoroutine', 'OpenEphemeral', 'OpenAutoindex', 'OpenDup', 'VOpen', 'VFilter', 'Program',
+  'DecrJumpZero', 'IfPos', 'IfNotZero', 'OffsetLimit', 'AggInverse', 'AggValue',
+]);
+// Ops that jump to P2: inside a scan's loop, a jump to its `Next` skips a row; one out of the loop ends it early.
+const JUMPS = new Set([
+  'Goto', 'If', 'IfNot', 'IsNull', 'NotNull', 'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'ElseEq', 'IsType', 'IsTrue',
+  'Found', 'NotFound', 'NoConflict', 'IfNullRow', 'Once', 'Jump', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE',
+]);
+
+/** The program's full scan, when the reads of `ops` are one (see `FullScan`), else null. */
+function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
+  let start = -1;
+  let end = -1;
+  let cursor = -1;
+  let sortStart = -1;
+  let sortEnd = -1;
+  let sorter = -1;
+  let result = -1;
+  let aggregate = false;
+  for (let addr = 0; addr < ops.length; addr++) {
+    const op = ops[addr] as Op;
+    if (UNCOUNTABLE.has(op.opcode)) return null;
+    if (op.opcode === 'AggStep') aggregate = true;
+    if (op.opcode === 'ResultRow') {
+      if (result >= 0) return null;
+      result = addr;
+    }
+    if (!COUNTED.has(op.opcode)) continue;
+    if ((op.opcode === 'Rewind' || op.opcode === 'Last') && start < 0 && opened.has(op.p1)) {
+      start = addr;
+      cursor = op.p1;
+    } else if ((op.opcode === 'Next' || op.opcode === 'Prev') && end < 0 && op.p1 === cursor && op.p2 > start && op.p2 <= addr) {
+      end = addr;
+    } else if (op.opcode === 'SorterSort' && sortStart < 0) {
+      sortStart = addr;
+      sorter = op.p1;
+    } else if (op.opcode === 'SorterNext' && sortEnd < 0 && op.p1 === sorter) {
+      sortEnd = addr;
+    } else {
+      return null;
+    }
+  }
+  if (start < 0 || end < 0) return null;
+  // A jump over the loop before it (`WHERE 0`, a constant condition on a parameter) may skip the scan.
+  for (let addr = 1; addr < start; addr++) {
+    const op = ops[addr] as Op;
+    if (JUMPS.has(op.opcode) && op.p2 > end) return null;
+  }
+  let filtered = false;
+  for (let addr = start + 1; addr < end; addr++) {
+    const op = ops[addr] as Op;
+    if (!JUMPS.has(op.opcode)) continue;
+    filtered = true;
+    // Only the rowid guard of a write (`IsNull` on the rowid, never taken) may leave the loop.
+    if ((op.p2 < start || op.p2 > end) && op.opcode !== 'IsNull') return null;
+  }
+  const root = opened.get(cursor) as number;
+  if (sortStart >= 0) {
+    const readBack = sortEnd > sortStart && sortStart > end && result > sortStart && result < sortEnd;
+    return readBack && !aggregate ? { root, shape: 'sorted', filtered } : null;
+  }
+  if (sortEnd >= 0) return null;
+  if (result < 0 || result > end) return { root, shape: 'before', filtered };
+  return result > start && !aggregate ? { root, shape: 'stream', filtered } : null;
+}
+
+// Ops that write register P2 or P3: after one of them, a key register holds a computed value.
+const WRITES_P2 = new Set(['Copy', 'SCopy', 'IntCopy', 'Rowid', 'String8', 'Real', 'Int64', 'Blob', 'Null']);
+const WRITES_P3 = new Set([
+  'Column', 'Add', 'Subtract', 'Multiply', 'Divide', 'Remainder', 'Concat', 'Function', 'PureFunc', 'BitAnd', 'BitOr',
+  'ShiftLeft', 'ShiftRight',
+]);
+
+/** The program's rowid lookup, when its only counted move is one (see `RowidLookup`), else null. */
+function rowidLookup(ops: Op[], opened: Map<number, number>): RowidLookup | null {
+  let seek = -1;
+  for (let addr = 0; addr < ops.length; addr++) {
+    const op = ops[addr] as Op;
+    if (UNCOUNTABLE.has(op.opcode)) return null;
+    if (!COUNTED.has(op.opcode)) continue;
+    if (seek >= 0 || (op.opcode !== 'SeekRowid' && op.opcode !== 'NotExists') || !opened.has(op.p1)) return null;
+    seek = addr;
+  }
+  if (seek < 0) return null;
+  const key = (ops[seek] as Op).p3;
+  let parameter: number | null | undefined;
+  for (let addr = 1; addr < seek; addr++) {
+    const op = ops[addr] as Op;
+    // A jump over the seek may skip it.
+    if (JUMPS.has(op.opcode) && op.p2 > seek) return null;
+    if (op.opcode === 'Variable' && op.p2 === key) parameter = op.p1;
+    // An integer constant, or a new rowid (the row a CREATE statement adds to sqlite_schema, then updates).
+    else if ((op.opcode === 'Integer' || op.opcode === 'NewRowid') && op.p2 === key) parameter = null;
+    else if ((WRITES_P2.has(op.opcode) && op.p2 === key) || (WRITES_P3.has(op.opcode) && op.p3 === key)) parameter = undefined;
+  }
+  return parameter === undefined ? null : { parameter };
+}
+
+const LOOPS = new Set(['Next', 'Prev', 'SorterNext', 'VNext']);
+
+/** The table and index inserts of a schema statement (`ParseSchema`) with no loop, else 0. */
+function schemaWrites(ops: Op[]): number {
+  if (!ops.some((op) => op.opcode === 'ParseSchema') || ops.some((op) => LOOPS.has(op.opcode) || UNCOUNTABLE.has(op.opcode))) return 0;
+  // Code a forward `Goto` passes over never runs here (a WITHOUT ROWID table's key index entry).
+  const skipped = ops.flatMap((op, addr) => (op.opcode === 'Goto' && op.p2 > addr + 1 ? [[addr, op.p2] as const] : []));
+  return ops.filter((op, addr) =>
+    (op.opcode === 'Insert' || op.opcode === 'IdxInsert') && !skipped.some(([from, to]) => addr > from && addr < to)).length;
+}
+
+/** Whether SQLite's numeric affinity makes `value` (a binding) an integer, as a rowid seek needs. */
+export function isIntegerKey(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value);
+  if (typeof value !== 'string' || value.trim() === '') return false;
+  return Number.isInteger(Number(value));
+}
 
 /** Reads the program of `sql` (parameters bound to NULL, nothing runs) and derives its counting facts. */
 export function planStatement(db: Database.Database, sql: string, nullBindings: unknown[]): StatementPlan {
@@ -51,8 +231,9 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
   for (const op of ops) {
     if (op.opcode === 'OpenRead' || op.opcode === 'OpenWrite') opened.set(op.p1, op.p2);
     else if (op.opcode === 'Count') countCursors.add(op.p1);
-    else if (op.opcode === 'IdxInsert') idxInserts++;
-    else if (op.opcode === 'Insert') inserts++;
+    // Inserts into temporary b-trees (`INSERT INTO t SELECT * FROM t` copies through one) are not written rows.
+    else if (op.opcode === 'IdxInsert' && opened.has(op.p1)) idxInserts++;
+    else if (op.opcode === 'Insert' && opened.has(op.p1)) inserts++;
     if (SEEKS.has(op.opcode)) seeks = true;
   }
   const countRoots = [...countCursors].map((cursor) => opened.get(cursor)).filter((root): root is number => root !== undefined);
@@ -61,16 +242,10 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     countRoots,
     seeks,
     // A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
-    indexWritesPerRow: Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
+    // An upsert has two paths that write the row (insert, or DO UPDATE), of which one runs.
+    indexWritesPerRow: inserts > 1 ? Math.round(idxInserts / inserts) : Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
+    scan: fullScan(ops, opened),
+    lookup: rowidLookup(ops, opened),
+    schemaWrites: schemaWrites(ops),
   };
-}
-
-/** The rows in the tables whose b-trees (tables or indexes) have the given root pages. */
-export function rowsUnder(db: Database.Database, roots: number[]): number {
-  let rows = 0;
-  for (const root of roots) {
-    const table = db.prepare('SELECT tbl_name FROM sqlite_schema WHERE rootpage = ?').pluck().get(root) as string | undefined;
-    if (table !== undefined) rows += db.prepare(`SELECT count(*) FROM "${table.replace(/"/g, '""')}"`).pluck().get() as number;
-  }
-  return rows;
 }

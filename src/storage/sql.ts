@@ -16,8 +16,9 @@ import { notSqliteBackend, SqlError, StorageTypeError } from './errors.js';
 import { CursorSource, SqlStorageCursor, type SqlStorageValue } from './cursor.js';
 import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
-import { parseQuery, type ParsedStatement } from './sql-parse.js';
-import { planStatement, rowsUnder, type StatementPlan } from './sql-plan.js';
+import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
+import { KV_TABLE } from './kv.js';
+import { isIntegerKey, planStatement, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -63,6 +64,8 @@ export class SqlStorage {
   #schema: { version: number; plans: TextLru<StatementPlan> } | null = null;
   #lastTotal = 0;
   #lastWriteSeq = -2;
+  /** `count(*)` statements by b-tree root page, for this schema (`#entries`). */
+  #counts = new Map<number, { stmt: Database.Statement | null; seq: number; n: number }>();
   /** Rows changed by the last statement run to completion (better-sqlite3's `changes`). */
   #lastChanges = 0;
 
@@ -73,6 +76,7 @@ export class SqlStorage {
     session?.onRollback(() => {
       this.#statements.clear();
       this.#schema = null;
+      this.#counts.clear();
     });
   }
 
@@ -91,12 +95,19 @@ export class SqlStorage {
     const values = bindings.map(toBinding);
     let plan = parsedQueries.get(query);
     if (plan === undefined) {
-      plan = parseQuery(query);
+      try {
+        plan = parseQuery(query);
+      } catch (err) {
+        if (err instanceof KvTableError && err.ifMissing !== undefined && !this.#kvTableExists(session.db)) {
+          throw new SqlError(err.ifMissing, 'SQLITE_ERROR');
+        }
+        throw err;
+      }
       parsedQueries.set(query, plan);
     }
-    for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, []).close();
+    for (let i = 0; i < plan.length - 1; i++) this.#run(session, plan[i] as ParsedStatement, [], []).close();
     const last = plan[plan.length - 1] as ParsedStatement;
-    const source = this.#run(session, last, bindArguments(last.parameters, values));
+    const source = this.#run(session, last, bindArguments(last.parameters, values), values);
     return new SqlStorageCursor<T>(source.columns, source);
   }
 
@@ -107,6 +118,11 @@ export class SqlStorage {
       'SELECT (p.page_count - f.freelist_count) * s.page_size FROM pragma_page_count() p, pragma_freelist_count() f, pragma_page_size() s',
     ).pluck();
     return this.#sizeStatement.get() as number;
+  }
+
+  /** Whether the key-value table exists yet (the reference's `_cf_KV` is made by the first KV write too). */
+  #kvTableExists(db: Database.Database): boolean {
+    return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(KV_TABLE) !== undefined;
   }
 
   #usable(what: string): StorageSession {
@@ -148,6 +164,7 @@ export class SqlStorage {
     this.#schemaVersion ??= db.prepare('PRAGMA schema_version').pluck();
     const version = this.#schemaVersion.get() as number;
     if (this.#schema?.version === version) return this.#schema.plans;
+    this.#counts.clear();
     // The key made by SQLite as one text: no row arrays, nor texts joined from them, per object opened.
     const key = (db.prepare(SCHEMA_KEY).pluck().get() as string | null) ?? '';
     let plans = plansBySchema.get(key);
@@ -159,6 +176,30 @@ export class SqlStorage {
     return plans;
   }
 
+  /**
+   * Entries in the b-tree with root page `root` (the rows of its table), by a `count(*)` prepared
+   * once per schema; the answer is kept until the session's next write (`writeSeq`) or rollback.
+   */
+  #entries(session: StorageSession, root: number): number {
+    let count = this.#counts.get(root);
+    if (count === undefined) {
+      const db = session.db;
+      const table = db.prepare('SELECT tbl_name FROM sqlite_schema WHERE rootpage = ?').pluck().get(root) as string | undefined;
+      count = { stmt: table === undefined ? null : db.prepare(`SELECT count(*) FROM "${table.replace(/"/g, '""')}"`).pluck(), seq: -1, n: 0 };
+      this.#counts.set(root, count);
+    }
+    if (count.seq === session.writeSeq) return count.n;
+    try {
+      count.n = count.stmt === null ? 0 : (count.stmt.get() as number);
+      count.seq = session.writeSeq;
+      return count.n;
+    } catch {
+      // The table went with a schema change made outside `exec` (deleteAll): counted afresh next time.
+      this.#counts.delete(root);
+      return 0;
+    }
+  }
+
   /** Maps an error from SQLite while stepping: a critical one breaks the session first. */
   readonly #onError = (err: unknown): Error => {
     this.#session?.checkStatementError(err);
@@ -166,16 +207,18 @@ export class SqlStorage {
   };
 
   /** Runs one statement: a reader as a lazily stepped source, a plain write to completion. */
-  #run(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
-    const source = this.#runStatement(session, statement, args);
+  #run(session: StorageSession, statement: ParsedStatement, args: unknown[], values: Binding[]): CursorSource {
+    const source = this.#runStatement(session, statement, args, values);
     if (statement.schemaChange) {
       this.#statements.clear();
       this.#schema = null;
+      this.#counts.clear();
     }
     return source;
   }
 
-  #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[]): CursorSource {
+  /** `args`: the bindings as better-sqlite3 takes them; `values`: the same by parameter number. */
+  #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[], values: Binding[]): CursorSource {
     let prepared: Prepared;
     try {
       prepared = this.#prepare(session.db, statement);
@@ -184,16 +227,40 @@ export class SqlStorage {
       throw sqlError(err, session.db, statement);
     }
     const { stmt, plan, columns } = prepared;
-    const read = plan.countRoots.length > 0 ? rowsUnder(session.db, plan.countRoots) : 0;
-    const readsPerRow = plan.readsPerRow ? 1 : 0;
+    let read = 0;
+    for (const root of plan.countRoots) read += this.#entries(session, root);
+    let readsPerRow = plan.readsPerRow ? 1 : 0;
+    // A full scan (`sql-plan.ts`): its reads are its b-tree's entries, at least one.
+    const scan = plan.scan;
+    let atEnd: ((rowsRead: number, fetched: number) => number) | null = null;
+    if (scan !== null) {
+      if (scan.shape === 'before') {
+        read += Math.max(1, this.#entries(session, scan.root));
+        readsPerRow = 0;
+      } else if (scan.shape === 'sorted') {
+        read += Math.max(1, this.#entries(session, scan.root));
+        // The sorter's first move counts even when it holds nothing.
+        atEnd = (rowsRead, fetched) => (fetched === 0 ? rowsRead + 1 : rowsRead);
+      } else if (scan.filtered) {
+        atEnd = () => Math.max(1, this.#entries(session, scan.root));
+      } else {
+        atEnd = (rowsRead) => Math.max(1, rowsRead);
+      }
+    }
+    // A rowid lookup reads one row, found or not, unless its key is no integer (`sql-plan.ts`).
+    const lookup = plan.lookup;
+    if (lookup !== null) {
+      readsPerRow = 0;
+      if (lookup.parameter === null || isIntegerKey(values[lookup.parameter - 1])) read += 1;
+    }
     if (stmt.readonly) {
       if (!stmt.reader) return this.#complete(session, stmt, args, columns, read);
       // Nothing can change what a read-only session reads (`session.ts`; `exec` refuses TEMP and
       // ATTACH), so stepping lazily shows nothing: the rows are read in one call, which costs
       // ~0.5 µs a row less than stepping them one by one (a 50-zone plan reads 100,000).
       const rows = session.readOnly ? this.#allOrNull(stmt, args) : null;
-      if (rows !== null) return new CursorSource(session.db, null, columns, readsPerRow, read, this.#onError, rows);
-      return new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError);
+      if (rows !== null) return new CursorSource(session.db, null, columns, readsPerRow, read, this.#onError, rows, atEnd);
+      return new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError, undefined, atEnd);
     }
     session.write(true);
     this.#totalChanges ??= session.db.prepare('SELECT total_changes()').pluck();
@@ -202,7 +269,7 @@ export class SqlStorage {
     const before = session.writeSeq === this.#lastWriteSeq + 1 ? this.#lastTotal : (this.#totalChanges.get() as number);
     let source: CursorSource;
     if (stmt.reader) {
-      source = new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError);
+      source = new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError, undefined, atEnd);
       // A write with RETURNING has done all its writes at the first step (SQLite buffers the rows),
       // but while it is unfinished SQLite refuses to COMMIT: read its rows out now.
       source.park();
@@ -214,8 +281,8 @@ export class SqlStorage {
     const changed = this.#lastTotal - before;
     // A RETURNING statement did all its writes at the first step; its own changes are not reported apart.
     const rows = stmt.reader ? changed : this.#lastChanges;
-    source.rowsWritten = changed + rows * plan.indexWritesPerRow;
-    if (!stmt.reader && plan.seeks) source.rowsRead += rows;
+    source.rowsWritten = changed + rows * plan.indexWritesPerRow + plan.schemaWrites;
+    if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
     return source;
   }
 

@@ -109,16 +109,21 @@ export const sqlCases = defineCases('sql', {
     vtabBad: rows(sql, 'CREATE VIRTUAL TABLE v USING fts4(a)'),
     vtabGood: rows(sql, 'CREATE VIRTUAL TABLE v USING fts5(a)'),
   }),
-  'the KV table cannot be read through SQL': {
-    run: async (s) => {
-      await s.put('a', 1);
-      return rows(s.sql, 'SELECT * FROM _cf_KV');
-    },
-    differs: {
-      reason: "zonewall keeps KV pairs in _zw_kv and refuses every _cf_ name up front; workerd's authorizer denies the column read",
-      workerd: { error: 'Error', message: 'access to _cf_KV.key is prohibited: SQLITE_AUTH' },
-      zonewall: { error: 'Error', message: 'not authorized: SQLITE_AUTH' },
-    },
+  'the KV table cannot be read through SQL': async (s) => {
+    await s.put('a', 1);
+    return rows(s.sql, 'SELECT * FROM _cf_KV');
+  },
+  'statements on the KV table, before and after the first KV write': async (s) => {
+    const statements = [
+      'SELECT * FROM _cf_KV', 'SELECT value FROM _cf_KV', 'SELECT 1 FROM _cf_KV WHERE value = 1', 'SELECT "KEY" FROM _CF_KV',
+      'SELECT t.* FROM _cf_KV t', 'SELECT * FROM (SELECT value FROM _cf_KV)', 'SELECT a.value, a.key FROM _cf_KV a',
+      'SELECT count(*) FROM _cf_KV', "INSERT INTO _cf_KV VALUES ('x', 1)", 'UPDATE _cf_KV SET value = 1', 'DELETE FROM _cf_KV',
+      'DROP TABLE _cf_KV', 'PRAGMA table_info(_cf_KV)', "SELECT * FROM pragma_table_info('_cf_KV')",
+      'CREATE INDEX i ON _cf_KV (value)',
+    ];
+    const before = statements.map((q) => rows(s.sql, q));
+    await s.put('a', 1);
+    return { before, after: statements.map((q) => rows(s.sql, q)) };
   },
   'cursor: next, iteration, toArray, one, raw share one position': ({ sql }) => {
     sql.exec('CREATE TABLE t (a, b)');
