@@ -5,7 +5,6 @@
  * from the create call's answer. Rules phases are written as a whole (`PhaseWrite`).
  */
 import type { MigrationMode, ServedPhase } from '../api/index.js';
-import type { FilterBody, FirewallRuleBody } from './firewall/live.js';
 import type { PhaseName } from './phase.js';
 
 /**

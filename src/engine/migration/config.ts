@@ -32,7 +32,7 @@ import {
   type ManagedRuleset,
 } from '../catalog/index.js';
 import { groupModeOf, ruleModeOf, storedActionMode, storedSensitivity, type PreviousWafSettings } from '../previous-waf/model.js';
-import type { CategoryOverride, EntrypointInput, RuleOverride } from '../rulesets/types.js';
+import type { CategoryOverride, RuleOverride } from '../rulesets/types.js';
 import type { PageRuleLike } from '../page-rules/index.js';
 import { rulesToMigrate, type FirewallRuleLike } from './check.js';
 import { mapOwaspActionMode, mapOwaspSensitivity, owaspOverrides } from './owasp-mapping.js';

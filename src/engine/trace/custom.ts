@@ -8,7 +8,7 @@
  * names later phases to skip (`http_request_firewall_managed` skips the new WAF), `products` names
  * products outside the phase chain (`waf` is the previous WAF). Matches are named by `ref`.
  */
-import { CustomPhase, SkipPhases, SkipProducts, TerminatingCustomActions, type CustomSkipParameters, type SkipPhase, type SkipProduct } from '../../api/index.js';
+import { CustomPhase, SkipPhases, SkipProducts, TerminatingCustomActions, type CustomSkipParameters } from '../../api/index.js';
 import type { ExecutionContext } from '../../expr/index.js';
 import type { StoredRule, StoredRuleset } from '../rulesets/types.js';
 import { matches } from './matchers.js';

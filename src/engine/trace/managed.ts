@@ -14,7 +14,7 @@ import { OwaspThresholdRuleId, findManagedRuleset, type ManagedRule, type Manage
 import type { Entrypoint, ExecuteParameters, SkipParameters } from '../rulesets/types.js';
 import { TracePhases, matches } from './matchers.js';
 import { effectiveRule } from './overrides.js';
-import type { ManagedMatch, OwaspScore, ManagedTrace } from '../../api/index.js';
+import type { ManagedMatch, ManagedTrace } from '../../api/index.js';
 export type { ManagedMatch, OwaspScore, ManagedTrace } from '../../api/index.js';
 
 
