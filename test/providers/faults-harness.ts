@@ -1,18 +1,20 @@
 /**
- * The harness of the nock fault suites: a real engine behind `zonewall serve`'s HTTP server on
- * 127.0.0.1, the HTTP provider pointed at it with a fake clock (backoff and Retry-After waits are
+ * The harness of the fault suites: a real engine behind `zonewall serve`'s HTTP server on 127.0.0.1,
+ * a fault proxy in front of it, the HTTP provider pointed at the proxy with a fake clock (backoff and Retry-After waits are
  * recorded, not slept; request timeouts stay real and short), and the retries it reported.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import nock from 'nock';
 import { Engine, startServer } from '../../src/engine/index.js';
 import type { RunningServer } from '../../src/engine/index.js';
 import { openHttpProvider } from '../../src/providers/http/index.js';
 import type { HttpProvider, RetryEvent } from '../../src/providers/http/index.js';
 import type { LiveZoneInfo } from '../../src/plan/index.js';
 import { FakeClock } from './fake-clock.js';
+import { FaultProxy } from './fault-proxy.js';
+
+export type { Intercepted } from './fault-proxy.js';
 
 export const FaultToken = 'zw-fault-suite-token-0123456789abcdefghijklmnop';
 /** Short, so a stalled answer times out quickly; far above what the local server needs. */
@@ -26,8 +28,8 @@ export interface FaultHarness {
   clock: FakeClock;
   retries: RetryEvent[];
   zone: LiveZoneInfo;
-  /** The server's origin, for nock. */
-  origin: string;
+  /** The proxy the provider talks to: scripted faults, everything else passed to the server. */
+  faults: FaultProxy;
   close(): Promise<void>;
 }
 
@@ -39,14 +41,15 @@ export async function openFaultHarness(zoneName = 'faults.example', options: { r
   const clock = new FakeClock();
   const retries: RetryEvent[] = [];
   const timing = options.realClock !== undefined ? { backoffBaseMs: options.realClock.backoffBaseMs, random: () => 0.99 } : { clock };
-  const provider = openHttpProvider({ url: server.url, env: { ZONEWALL_API_TOKEN: FaultToken }, timeoutMs: FaultTimeoutMs, onRetry: (e) => retries.push(e), ...timing });
+  const faults = await FaultProxy.start(server.url);
+  const provider = openHttpProvider({ url: faults.url, env: { ZONEWALL_API_TOKEN: FaultToken }, timeoutMs: FaultTimeoutMs, onRetry: (e) => retries.push(e), ...timing });
   await engine.createZone(zoneName, { plan: 'enterprise' });
   const zone = (await provider.resolveZone(zoneName)).zone;
   return {
-    engine, server, provider, clock, retries, zone, origin: new URL(server.url).origin,
+    engine, server, provider, clock, retries, zone, faults,
     async close() {
-      nock.cleanAll();
       await provider.close();
+      await faults.close().catch(() => undefined); // a test may have taken it down (an outage)
       await server.close().catch(() => undefined); // a test may have stopped it (the server going down)
       await engine.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -54,13 +57,11 @@ export async function openFaultHarness(zoneName = 'faults.example', options: { r
   };
 }
 
-/** `/client/v4` + path, as nock matches it. */
+/** `/client/v4` + path, as the proxy matches it. */
 export const apiPath = (p: string): string => `/client/v4${p}`;
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** nock 15 hands a reply function the fetch `Request`. */
-export type Intercepted = { json(): Promise<unknown> };
 
 /** The first `n` characters of a JSON text: the answer as a connection cut short delivers it. */
 export function cut(body: unknown, n = 40): string {

@@ -1,10 +1,9 @@
 /**
- * Faults at the HTTP layer that a real server does not produce on demand, injected with nock in
+ * Faults at the HTTP layer that a real server does not produce on demand, injected by a fault proxy in
  * front of the real engine (unmatched calls pass through): a 200 whose body is cut off, a connection
  * reset after the write reached the server, 429 with Retry-After, and stalled answers. Each case
  * ends with exactly the desired objects (nothing duplicated) and every retry reported.
  */
-import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CustomPhase } from '../../src/api/index.js';
 import type { LiveCustomEntrypoint } from '../../src/plan/index.js';
@@ -34,17 +33,17 @@ function applied(answer: (status: number, body: unknown) => Promise<[number, str
 describe('HTTP faults: cut-off bodies', () => {
   it('a read whose 200 answer is cut off is retried as a network fault', async () => {
     await h.provider.createFilters(h.zone.id, filterBodies(3));
-    nock(h.origin, { allowUnmocked: true })
-      .get(apiPath(filtersPath())).query(true).reply(200, cut({ success: true, errors: [], messages: [], result: [{ id: 'x' }] }));
+    h.faults
+      .on('GET', apiPath(filtersPath()), [200, cut({ success: true, errors: [], messages: [], result: [{ id: 'x' }] })]);
     const live = await h.provider.readZone(h.zone.id);
     expect(live.filters.map((f) => f.ref).sort()).toEqual(['f-0', 'f-1', 'f-2']);
     expect(h.retries.map((r) => [r.method, r.reason])).toEqual([['GET', 'network']]);
-    expect(nock.pendingMocks()).toEqual([]);
+    expect(h.faults.pending()).toEqual([]);
   });
 
   it('a create whose 200 answer is cut off after the server applied it is reconciled by re-reading: no duplicates', async () => {
-    nock(h.origin, { allowUnmocked: true })
-      .post(apiPath(filtersPath())).reply(applied((status, body) => [status, cut(body, 120)]));
+    h.faults
+      .on('POST', apiPath(filtersPath()), applied((status, body) => [status, cut(body, 120)]));
     const created = await h.provider.createFilters(h.zone.id, filterBodies(5));
     expect(created.map((f) => f.ref)).toEqual(['f-0', 'f-1', 'f-2', 'f-3', 'f-4']);
     expect(new Set(created.map((f) => f.id)).size).toBe(5);
@@ -57,8 +56,8 @@ describe('HTTP faults: a custom rule create whose answer is cut off', () => {
   it('looks the rule up by ref instead of sending it again, and reports the retry', async () => {
     const phase = await h.provider.putPhase<LiveCustomEntrypoint>(h.zone.id, CustomPhase, { rules: [{ ref: 'a', action: 'block', expression: 'ip.src eq 192.0.2.1', enabled: true }] });
     const rulesPath = `/zones/${h.zone.id}/rulesets/${phase.id}/rules`;
-    nock(h.origin, { allowUnmocked: true })
-      .post(apiPath(rulesPath)).reply(async (req: Intercepted) => {
+    h.faults
+      .on('POST', apiPath(rulesPath), async (req: Intercepted) => {
         const res = await h.engine.dispatch({ method: 'POST', path: rulesPath, body: await req.json() });
         return [res.status, cut(res.body, 60)];
       });
@@ -71,8 +70,8 @@ describe('HTTP faults: a custom rule create whose answer is cut off', () => {
 describe('HTTP faults: connection reset after the write reached the server', () => {
   it('re-reads, finds what was created, sends only the rest', async () => {
     let posts = 0;
-    nock(h.origin, { allowUnmocked: true })
-      .post(apiPath(filtersPath())).reply(async (req: Intercepted) => {
+    h.faults
+      .on('POST', apiPath(filtersPath()), async (req: Intercepted) => {
         posts++;
         // The server applies only the first two of the batch, then the connection drops.
         const body = (await req.json()) as unknown[];
@@ -90,9 +89,9 @@ describe('HTTP faults: connection reset after the write reached the server', () 
 describe('HTTP faults: 429 with Retry-After', () => {
   it('waits what Retry-After asks, then converges', async () => {
     const limited = { success: false, errors: [{ code: 10429, message: 'rate limited' }], messages: [], result: null };
-    nock(h.origin, { allowUnmocked: true })
-      .post(apiPath(filtersPath())).reply(429, limited, { 'Retry-After': '7' })
-      .get(apiPath(filtersPath())).query(true).reply(429, limited, { 'Retry-After': '3' });
+    h.faults
+      .on('POST', apiPath(filtersPath()), [429, limited, { 'Retry-After': '7' }])
+      .on('GET', apiPath(filtersPath()), [429, limited, { 'Retry-After': '3' }]);
     await h.provider.createFilters(h.zone.id, filterBodies(2));
     const live = await h.provider.readZone(h.zone.id);
     expect(live.filters.map((f) => f.ref).sort()).toEqual(['f-0', 'f-1']);
@@ -105,8 +104,8 @@ describe('HTTP faults: 429 with Retry-After', () => {
 describe('HTTP faults: stalled answers', () => {
   it('a stalled read times out and is retried', async () => {
     await h.provider.createFilters(h.zone.id, filterBodies(2));
-    nock(h.origin, { allowUnmocked: true })
-      .get(apiPath(filtersPath())).query(true).reply(async () => {
+    h.faults
+      .on('GET', apiPath(filtersPath()), async () => {
         await sleep(FaultTimeoutMs * 4);
         return [200, { success: true, errors: [], messages: [], result: [] }];
       });
@@ -116,8 +115,8 @@ describe('HTTP faults: stalled answers', () => {
   });
 
   it('a create that stalls after the server applied it is not sent twice', async () => {
-    nock(h.origin, { allowUnmocked: true })
-      .post(apiPath(filtersPath())).reply(applied(async (status, body) => {
+    h.faults
+      .on('POST', apiPath(filtersPath()), applied(async (status, body) => {
         await sleep(FaultTimeoutMs * 4);
         return [status, body as object];
       }));

@@ -4,7 +4,6 @@
  * reported on its own, with its own backoff (30 lines here before the fix). Now calls that meet a
  * connection fault share one wait and one line per round, and nothing is sent while it lasts.
  */
-import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { filterBodies } from '../../src/providers/contract.suite.js';
 import { openFaultHarness, type FaultHarness } from './faults-harness.js';
@@ -25,12 +24,11 @@ describe('HTTP faults: an outage met by concurrent reads', () => {
     h.retries.length = 0;
 
     let failed = 0;
-    nock(h.origin, { allowUnmocked: true })
-      .get((uri) => uri.includes(h.zone.id) && !uri.includes('waf_migration')).times(reads - 1)
-      .reply(async () => {
+    h.faults
+      .on('GET', (uri) => uri.includes(h.zone.id) && !uri.includes('waf_migration'), () => {
         failed++;
-        throw Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
-      });
+        throw new Error('other side closed'); // the proxy drops the connection
+      }, reads - 1);
     const retriesBefore = h.provider.stats.retries ?? 0;
     const live = await h.provider.readZone(h.zone.id);
     expect(live.filters.map((f) => f.ref).sort()).toEqual(['f-0', 'f-1', 'f-2']);
@@ -49,9 +47,9 @@ describe('HTTP faults: the server goes down under concurrent reads', () => {
     const outage = await openFaultHarness('down.example', { realClock: { backoffBaseMs: 50 } });
     try {
       // The migration status answers; then nothing listens any more (connection refused).
-      nock(outage.origin, { allowUnmocked: true })
-        .get((uri) => uri.includes('waf_migration')).reply(async () => {
-          await outage.server.close();
+      outage.faults
+        .on('GET', (uri) => uri.includes('waf_migration'), () => {
+          outage.faults.goDownAfterAnswer();
           return [200, { success: true, errors: [], messages: [], result: { version: 0, waf_state: 'previous_only' } }];
         });
       const err = await outage.provider.readZone(outage.zone.id).catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 /**
  * The HTTP provider against `zonewall serve` with faults a real server does not produce on demand,
- * injected with nock in front of it: a POST whose answer never arrives although the server created
+ * injected by a fault proxy in front of it: a POST whose answer never arrives although the server created
  * the objects (the client times out), a 429 with Retry-After, and bursts of 5xx. Unmatched calls
  * pass through to the real server. The zone must end with exactly the desired objects.
  */
@@ -8,7 +8,6 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import nock from 'nock';
 import { Engine, startServer } from '../../src/engine/index.js';
 import type { RunningServer } from '../../src/engine/index.js';
 import { openHttpProvider } from '../../src/providers/http/index.js';
@@ -16,6 +15,7 @@ import type { HttpProvider, RetryEvent } from '../../src/providers/http/index.js
 import { filterBodies, readBudget } from '../../src/providers/contract.suite.js';
 import type { FirewallRuleBody, LiveZoneInfo } from '../../src/plan/index.js';
 import { FakeClock } from './fake-clock.js';
+import { FaultProxy, type Intercepted } from './fault-proxy.js';
 
 const Token = 'zw-fault-token-0123456789abcdefghijklmnopqrstuv';
 const TimeoutMs = 300;
@@ -23,6 +23,7 @@ const TimeoutMs = 300;
 let dir: string;
 let engine: Engine;
 let server: RunningServer;
+let faults: FaultProxy;
 let provider: HttpProvider;
 let clock: FakeClock;
 let retries: RetryEvent[];
@@ -35,32 +36,29 @@ beforeEach(async () => {
   clock = new FakeClock();
   retries = [];
   // The fake clock makes backoff and Retry-After waits instant and records them; request timeouts stay real.
-  provider = openHttpProvider({ url: server.url, env: { ZONEWALL_API_TOKEN: Token }, timeoutMs: TimeoutMs, clock, onRetry: (e) => retries.push(e) });
+  faults = await FaultProxy.start(server.url);
+  provider = openHttpProvider({ url: faults.url, env: { ZONEWALL_API_TOKEN: Token }, timeoutMs: TimeoutMs, clock, onRetry: (e) => retries.push(e) });
   await engine.createZone('faults.example', { plan: 'enterprise' });
   zone = (await provider.resolveZone('faults.example')).zone;
 });
 
 afterEach(async () => {
-  nock.cleanAll();
   await provider.close();
+  await faults.close();
   await server.close();
   await engine.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const origin = () => new URL(server.url).origin;
 const apiPath = (p: string) => `/client/v4${p}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** nock 15 hands a reply function the fetch `Request` (a second parameter would make it callback-style). */
-type Intercepted = { json(): Promise<unknown> };
-
 /** Applies a call on the real engine, then answers only after the client has given up. */
 function appliedThenLost(p: string) {
-  return async (req: Intercepted): Promise<[number, unknown]> => {
+  return async (req: Intercepted): Promise<[number, object]> => {
     const res = await engine.dispatch({ method: 'POST', path: p, body: await req.json() });
     await sleep(TimeoutMs * 6);
-    return [res.status, res.body];
+    return [res.status, res.body as object];
   };
 }
 
@@ -70,14 +68,14 @@ describe('HTTP provider under faults', () => {
     const filtersPath = `/zones/${zone.id}/filters`;
     const rulesPath = `/zones/${zone.id}/firewall/rules`;
     const busy = { success: false, errors: [{ code: 10500, message: 'upstream busy' }], messages: [], result: null };
-    nock(origin(), { allowUnmocked: true })
+    faults
       // Filters: the first batch is created but its answer is lost (client timeout)...
-      .post(apiPath(filtersPath)).reply(appliedThenLost(filtersPath))
+      .on('POST', apiPath(filtersPath), appliedThenLost(filtersPath))
       // ...the re-read that follows meets a burst of two 503s...
-      .get(apiPath(filtersPath)).query(true).times(2).reply(503, busy)
+      .on('GET', apiPath(filtersPath), [503, busy], 2)
       // Rules: a 429 with Retry-After on the first batch, then a 502 after the server applied the second.
-      .post(apiPath(rulesPath)).reply(429, { success: false, errors: [{ code: 10429, message: 'rate limited' }], messages: [], result: null }, { 'Retry-After': '1' })
-      .post(apiPath(rulesPath)).reply(async (req: Intercepted) => {
+      .on('POST', apiPath(rulesPath), [429, { success: false, errors: [{ code: 10429, message: 'rate limited' }], messages: [], result: null }, { 'Retry-After': '1' }])
+      .on('POST', apiPath(rulesPath), async (req: Intercepted) => {
         await engine.dispatch({ method: 'POST', path: rulesPath, body: await req.json() });
         return [502, busy];
       });
@@ -92,7 +90,7 @@ describe('HTTP provider under faults', () => {
     // Batch 1 meets the 429, and its retry the 502 (applied): a re-read of its 100 rules (1 page) finds them
     // all, so nothing is resent; batches 2 and 3 go through. 4 POSTs + 1 GET.
     expect(provider.stats.requests - middle).toBe(4 + 1);
-    expect(nock.pendingMocks()).toEqual([]);
+    expect(faults.pending()).toEqual([]);
 
     const beforeRead = provider.stats.requests;
     const live = await provider.readZone(zone.id);
@@ -109,8 +107,8 @@ describe('HTTP provider under faults', () => {
 
   it('re-reads by ref after a lost answer to a POST that the server never applied, then sends it once', async () => {
     const filtersPath = `/zones/${zone.id}/filters`;
-    nock(origin(), { allowUnmocked: true })
-      .post(apiPath(filtersPath)).reply(async () => {
+    faults
+      .on('POST', apiPath(filtersPath), async () => {
         await sleep(TimeoutMs * 6);
         return [200, { success: true, errors: [], messages: [], result: [] }];
       });
@@ -121,9 +119,8 @@ describe('HTTP provider under faults', () => {
   });
 
   it('does not leak the token into errors when every attempt fails', async () => {
-    nock(origin(), { allowUnmocked: true })
-      .get(apiPath(`/zones/${zone.id}/filters`)).query(true).times(10)
-      .reply(500, { success: false, errors: [{ code: 10500, message: `boom ${Token}` }], messages: [], result: null });
+    faults
+      .on('GET', apiPath(`/zones/${zone.id}/filters`), [500, { success: false, errors: [{ code: 10500, message: `boom ${Token}` }], messages: [], result: null }], 10);
     const err = await provider.readZone(zone.id).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toContain('boom [REDACTED]');
