@@ -67,15 +67,31 @@ function normalItems(set: SetLiteral): readonly SetItem[] {
   return [...ipItems(v4, span), ...ipItems(v6, span)];
 }
 
-/** A copy of a tree whose set literals are in normal form (other nodes shared). */
+/**
+ * The tree with its set literals in normal form: nodes on the way to a set are copied, every other
+ * node is shared (spans and leaves are not walked into copies: a key is computed per expression).
+ */
 function normalizeSets<N>(node: N): N {
-  if (Array.isArray(node)) return node.map((item) => normalizeSets(item)) as N;
+  if (Array.isArray(node)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < node.length; i++) {
+      const item: unknown = node[i];
+      const next = normalizeSets(item);
+      if (next !== item) (out ??= [...node])[i] = next;
+    }
+    return (out ?? node) as N;
+  }
   if (node === null || typeof node !== 'object') return node;
   const record = node as Record<string, unknown>;
   if (record.type === 'set' && Array.isArray(record.items)) return { ...record, items: normalItems(node as unknown as SetLiteral) } as N;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) out[k] = normalizeSets(v);
-  return out as N;
+  let out: Record<string, unknown> | undefined;
+  for (const k in record) {
+    const v = record[k];
+    if (v === null || typeof v !== 'object') continue;
+    const next = normalizeSets(v);
+    if (next !== v) (out ??= { ...record })[k] = next;
+  }
+  return (out ?? record) as N;
 }
 
 /**

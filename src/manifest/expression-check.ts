@@ -37,6 +37,17 @@ const checked = { default: new Map<string, CheckedExpression>(), managed: new Ma
 /** Bound of each memo (emptied when full): about 2 MiB of short expressions. */
 const CheckedMemoEntries = 20_000;
 
+/**
+ * Equivalence keys of the checked expressions' canonical texts that have a set literal (the others'
+ * key is their text): the planner compares desired expressions by key, and would parse them again.
+ */
+const keysOfCanonical = new Map<string, string>();
+
+/** The equivalence key of a canonical text this process has checked, if it has a set literal. */
+export function checkedKeyOf(canonical: string): string | undefined {
+  return keysOfCanonical.get(canonical);
+}
+
 /** The valid expression `source` when this process has checked it already. */
 function knownExpression(source: string, managed: boolean): CheckedExpression | undefined {
   return (managed ? checked.managed : checked.default).get(source);
@@ -64,6 +75,10 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     // The tier check asks the same of the canonical form (`~` is parsed as `matches`).
     if (!managed) recordMatches(forms.canonical, matchesAt !== undefined);
     if (memo.size >= CheckedMemoEntries) memo.clear();
+    if (!managed && forms.canonical.includes('{')) {
+      if (keysOfCanonical.size >= CheckedMemoEntries) keysOfCanonical.clear();
+      keysOfCanonical.set(forms.canonical, forms.key);
+    }
     // Keyed by a copy: the source is cut from its manifest's text, which the memo would keep alive.
     memo.set(ownText(source), result);
     return result;

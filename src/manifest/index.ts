@@ -18,5 +18,6 @@ export { closest } from './suggest.js';
 export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { inOrder } from './in-order.js';
+export { checkedKeyOf } from './expression-check.js';
 export * from './kinds.js';
 export type * from './generated/manifest-types.js';

@@ -20,17 +20,21 @@ export type Canonicalizer = (source: string) => CanonicalResult;
  * already in canonical form (the desired side's expressions, as each kind lists them, formatted for the
  * same default phase): the formatter is a fixed point of itself (`format(parse(format(e)))` is
  * `format(e)`, a property test of `src/expr`), so a live expression written as zonewall wrote it
- * is known canonical without parsing it again: the common case of a no-op plan. Only texts without a
- * set literal are seeded: their equivalence key is the text itself (see `desiredKey`). The memo is
- * seeded at the first call: a no-op plan of filters compares equal texts first (`sameMeaningSeeded`)
- * and may never call it.
+ * is known canonical without parsing it again: the common case of a no-op plan. A text without a set
+ * literal is its own equivalence key (see `desiredKey`); one with a set is seeded when `keyOf` knows
+ * its key (the manifest check computed it: `checkedKeyOf`). The memo is
+ * seeded at the first call: a no-op plan compares equal texts first (`sameMeaning`) and may never
+ * call it.
  */
-export function createCanonicalizer(canonical: Iterable<string> = []): Canonicalizer {
+export function createCanonicalizer(canonical: Iterable<string> = [], keyOf: (canonical: string) => string | undefined = () => undefined): Canonicalizer {
   let memo: Map<string, CanonicalResult> | undefined;
   return (source) => {
     if (memo === undefined) {
       memo = new Map();
-      for (const text of canonical) if (!text.includes('{')) memo.set(text, { ok: true, canonical: text, key: text });
+      for (const text of canonical) {
+        const key = text.includes('{') ? keyOf(text) : text;
+        if (key !== undefined) memo.set(text, { ok: true, canonical: text, key });
+      }
     }
     let r = memo.get(source);
     if (r === undefined) {
@@ -59,20 +63,15 @@ export function desiredKey(c: Canonicalizer, canonical: string): string {
   return canonical.includes('{') ? comparable(c, canonical) : canonical;
 }
 
-/** True when a live expression means what a desired (canonical) one means. */
+/**
+ * True when a live expression means what a desired (checked) one means. Equal texts mean the same
+ * without a parse: the common case of a no-op plan, set literals included (their keys need a parse).
+ */
 export function sameMeaning(c: Canonicalizer, live: string, desired: string): boolean {
+  if (live === desired) return true;
   const r = c(live);
   if (!r.ok) return false;
   return r.canonical === desired || r.key === desiredKey(c, desired);
-}
-
-/**
- * `sameMeaning` for a desired text that seeded `c` (`createCanonicalizer`): a live text equal to it
- * means the same without a look-up, as the seeded memo would say (texts with a set literal are not
- * seeded: they are compared as `sameMeaning` does, which reports those that do not parse).
- */
-export function sameMeaningSeeded(c: Canonicalizer, live: string, desired: string): boolean {
-  return (live === desired && !desired.includes('{')) || sameMeaning(c, live, desired);
 }
 
 /**

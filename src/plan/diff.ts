@@ -4,7 +4,7 @@
  * (`PlanKind.diff`, in the order of the registration list); this file assembles the plan, orders
  * it, adds the tier, quota and safety findings and the call estimate.
  */
-import type { DesiredZone } from '../manifest/index.js';
+import { checkedKeyOf, type DesiredZone } from '../manifest/index.js';
 import { estimateCalls, estimateReads, type CallOptions } from './calls.js';
 import { createCanonicalizer } from './canonical.js';
 import type { Change } from './change.js';
@@ -46,7 +46,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     minObjects: options.minObjects ?? SafetyDefaults.minObjects,
     ...(live.sections !== undefined ? { reads: [...live.sections] } : {}),
   };
-  const input = { desired, live, canon: createCanonicalizer(desiredCanonical(desired)), prune: settings.prune };
+  const input = { desired, live, canon: createCanonicalizer(desiredCanonical(desired), checkedKeyOf), prune: settings.prune };
   const findings: Finding[] = tierFindings(desired, live);
   const unmanaged: UnmanagedObject[] = [];
   const writes = new Map<PhaseName, PhaseWrite>();

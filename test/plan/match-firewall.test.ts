@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCanonicalizer, sameMeaningSeeded, type Canonicalizer } from '../../src/plan/canonical.js';
+import { createCanonicalizer, sameMeaning, type Canonicalizer } from '../../src/plan/canonical.js';
 import { matchFirewall } from '../../src/plan/firewall/match.js';
 import { diffZone, noOpChange, type LiveFilter } from '../../src/plan/index.js';
 import { dFilter, desired, dRule, hex, lFilter, live, lRule } from './fixtures.js';
@@ -70,10 +70,28 @@ describe('canonical: the no-op fast path', () => {
     expect(read).toBe(1);
   });
 
-  it('takes a live text equal to a seeded desired one as the same without canonicalising it', () => {
-    expect(sameMeaningSeeded(refuses, 'ip.src eq 192.0.2.1', 'ip.src eq 192.0.2.1')).toBe(true);
-    // A set literal is not seeded: it is compared by its key (and reported when it does not parse).
-    expect(() => sameMeaningSeeded(refuses, 'ip.src in {192.0.2.1}', 'ip.src in {192.0.2.1}')).toThrow('canonicalised');
+  it('takes a live text equal to the desired one as the same without canonicalising it', () => {
+    expect(sameMeaning(refuses, 'ip.src eq 192.0.2.1', 'ip.src eq 192.0.2.1')).toBe(true);
+    // Set literals too (issue 35: a quarter of a realistic zone's filters were parsed again per plan).
+    expect(sameMeaning(refuses, 'ip.src in {192.0.2.1 10.0.0.0/8}', 'ip.src in {192.0.2.1 10.0.0.0/8}')).toBe(true);
+    // Different texts are compared by their keys.
+    expect(() => sameMeaning(refuses, 'ip.src in {10.0.0.0/8 192.0.2.1}', 'ip.src in {192.0.2.1 10.0.0.0/8}')).toThrow('canonicalised');
+  });
+
+  it('seeds texts with a set literal by the key the manifest check computed, so they are not parsed again', async () => {
+    const { validateManifestText, checkedKeyOf } = await import('../../src/manifest/index.js');
+    const { canonicalForms } = await import('../../src/expr/index.js');
+    const { mixedExpression } = await import('../../support/realistic-zone.js');
+    const sources = Array.from({ length: 16 }, (_, i) => mixedExpression(i));
+    const yaml = ['zone: keys.example.com', 'plan: enterprise', 'filters:', ...sources.flatMap((e, i) => [`  f${i}:`, `    expression: '${e}'`])].join('\n');
+    const result = validateManifestText(`${yaml}\n`, 'keys.yaml');
+    expect(result.issues).toEqual([]);
+    const withSets = result.zone!.filters.map((f) => f.expression).filter((e) => e.includes('{'));
+    expect(withSets.length).toBe(4);
+    for (const text of withSets) expect(checkedKeyOf(text)).toBe(canonicalForms(text).key);
+    // Seeded from `keyOf`, not parsed: a key no parse would give is what comes back.
+    const c = createCanonicalizer(withSets, () => 'from the check');
+    for (const text of withSets) expect(c(text)).toEqual({ ok: true, canonical: text, key: 'from the check' });
   });
 
   it('shares one frozen empty list between no-op changes', () => {

@@ -7,7 +7,7 @@
  * case where a rule's id changes.
  */
 import type { DesiredFilter } from '../../manifest/index.js';
-import { sameMeaning, sameMeaningSeeded } from '../canonical.js';
+import { sameMeaning } from '../canonical.js';
 import { changedAttributes, noOpChange, type Change, type ChangeReason } from '../change.js';
 import { finding } from './findings.js';
 import {
@@ -43,7 +43,7 @@ function filterDifferences(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter
 function inSync(ctx: FirewallContext, d: DesiredFilter, l: LiveFilter): boolean {
   if (l.paused !== d.paused || (l.description ?? '') !== d.description) return false;
   if (l.locked !== true && (l.ref ?? '') !== d.ref) return false;
-  return sameMeaningSeeded(ctx.canon, l.expression, d.expression);
+  return sameMeaning(ctx.canon, l.expression, d.expression);
 }
 
 function updateReason(via: MatchVia | undefined, changed: string[]): ChangeReason {
