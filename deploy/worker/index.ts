@@ -6,7 +6,7 @@
  * (`ZoneRegistry`). Deployed with `npx wrangler deploy` (`wrangler.jsonc`), or run locally by
  * `zonewall serve --runtime workerd` through Miniflare. Bundled by `scripts/build-worker.mjs`.
  */
-import { CredentialStore, RegistryDirectory, V4Dispatcher, handleFetch, resources, type FetchSettings } from '../../src/engine/workerd.js';
+import { CredentialStore, RegistryDirectory, V4Dispatcher, fromWire, handleFetch, resources, type FetchSettings } from '../../src/engine/workerd.js';
 import type { Env } from './env.js';
 import { credentialsOf, logError, maxBodyBytesOf } from './settings.js';
 import { workerRoutes } from './routes.js';
@@ -29,7 +29,7 @@ function settingsOf(env: Env): FetchSettings {
   const front = new V4Dispatcher({
     resources, strict: env.ZONEWALL_STRICT === 'true', directory, logError,
     zoneById: (id) => directory.zoneById(id),
-    callZone: (call) => zone(call.zone.id).handle(call),
+    callZone: async (call) => fromWire(await zone(call.zone.id).handle(call)),
     extraRoutes: workerRoutes(env, directory),
   });
   return {

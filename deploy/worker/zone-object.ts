@@ -10,8 +10,8 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import {
-  errorResponse, noRouteError, resources, zoneObjectClass,
-  type ApiResponse, type Sql, type ZoneCall, type ZoneCreateOptions, type ZoneDump, type ZoneInfo, type ZoneObjectApi, type ZoneObjectState,
+  errorResponse, noRouteError, resources, toWire, zoneObjectClass,
+  type WireAnswer, type Sql, type ZoneCall, type ZoneCreateOptions, type ZoneDump, type ZoneInfo, type ZoneObjectApi, type ZoneObjectState,
 } from '../../src/engine/workerd.js';
 import { logError, planLimitsOf, type Settings } from './settings.js';
 
@@ -32,10 +32,10 @@ export class ZoneObject extends DurableObject<Settings> {
     this.#exists = this.#sql.exec<{ n: number }>('SELECT count(*) AS n FROM _zw_zone').one().n > 0;
   }
 
-  /** One v4 call of the zone (one storage transaction per write). */
-  handle(call: ZoneCall): ApiResponse {
+  /** One v4 call of the zone (one storage transaction per write); a list page goes as its JSON bytes. */
+  handle(call: ZoneCall): WireAnswer {
     if (!this.#exists) return errorResponse(noRouteError(call.route.split(' ')[1]!.replace(/:([a-z_]+)/g, (_m, name: string) => call.params[name] ?? '')));
-    return this.#zone.handle(call);
+    return toWire(this.#zone.handle(call));
   }
 
   /** Zone creation: the resource modules' creation hooks. */

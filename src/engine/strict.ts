@@ -61,7 +61,9 @@ export function withoutExtensions(pattern: string, response: ApiResponse): ApiRe
     const each = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? drop(v as Item) : v);
     const moved = Array.isArray(result) ? [] : (MovedToMessages[pattern]?.(result as Item) ?? []);
     const messages = moved.length === 0 ? response.body.messages : [...(response.body.messages ?? []), ...moved.map((m) => ({ code: m.code, message: m.message }))];
-    out = { ...response, body: { ...response.body, result: Array.isArray(result) ? result.map(each) : each(result), messages } };
+    // Not the bytes of the unstripped body (`json`), if the answer came as bytes.
+    const { json: _bytes, ...rest } = response;
+    out = { ...rest, body: { ...response.body, result: Array.isArray(result) ? result.map(each) : each(result), messages } };
     stripped.set(response, out);
   }
   return out;

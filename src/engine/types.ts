@@ -50,4 +50,6 @@ export interface ApiResponse {
   status: number;
   body: Envelope;
   headers?: Record<string, string>;
+  /** The body's JSON bytes, when they came instead of it (`wire-answer.ts`): sent as they are. */
+  json?: Uint8Array;
 }

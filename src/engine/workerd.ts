@@ -23,3 +23,4 @@ export { dumpZone, loadZone, type ZoneDump } from './zone-dump.js';
 export { zoneInScope, type EngineRoute } from './zones/routes.js';
 export { BodyReader, Problems, requireObject } from './body-reader.js';
 export type { Sql } from './sql.js';
+export { fromWire, toWire, type WireAnswer } from './wire-answer.js';

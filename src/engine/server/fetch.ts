@@ -63,7 +63,7 @@ function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
 function toResponse(response: ApiResponse): Response {
   // 204 (e.g. DELETE of a ruleset) has no body on the wire.
   if (response.status === 204) return new Response(null, { status: 204, headers: { ...response.headers } });
-  return new Response(JSON.stringify(response.body), {
+  return new Response(response.json ?? JSON.stringify(response.body), {
     status: response.status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...response.headers },
   });
