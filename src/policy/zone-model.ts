@@ -1,7 +1,7 @@
 /**
  * A manifest as the engine would hold it once applied to a new zone of its plan: firewall rules
  * with their filters in evaluation order (effective priority ascending, no priority last, ties by
- * action precedence, then manifest order, which is the order apply creates them), the WAF custom
+ * action precedence, then key: `compareFirewallRules`, the engine's order too), the WAF custom
  * rules in key order, the `http_request_firewall_managed` entry point, and the previous WAF's settings. These are the
  * engine's own shapes, so offline tests run the engine's trace evaluators on them unchanged.
  *
