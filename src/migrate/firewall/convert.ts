@@ -107,7 +107,7 @@ function actionOf(rule: DesiredFirewallRule, name: string, findings: ConversionF
     case 'allow':
       findings.push({
         ref: name, kind: 'note',
-        message: 'allow becomes a skip of the remaining custom rules; the WAF managed rules and the previous WAF still run for its requests, as they did after an allow on the service (zonewall\'s own evaluation of firewall rules lets an allow end them: the proof lists any request a WAF now decides)',
+        message: 'allow becomes a skip of the remaining custom rules; the WAF managed rules and the previous WAF still run for its requests, as they did after an allow on the service (and in every zonewall evaluator)',
       });
       return { action: 'skip', parameters: { ruleset: 'current' } };
     case 'bypass':
