@@ -7,6 +7,11 @@
  * medians: `node -e 0` and `zonewall validate` of the same manifest (what every command pays to load
  * it). Also the proof alone, in process (`proveEquivalence`), median of the rounds.
  * Target (issue 16): the proof of 1,000 rules over the generated corpus in under 5 s.
+ *
+ * Per case (issue 32), on a 200-rule zone with 3,000 cases (its generated corpus, repeated to
+ * 3,000): the proof's cost per case (target: 3,000 cases in 1 s offline, ≤ 0.33 ms a case) and
+ * `zonewall test --against-zone`'s through `zonewall serve` (the engine's HTTP server on
+ * 127.0.0.1, the HTTP provider; target: 3,000 cases in 2 s, ≤ 0.67 ms a case).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +19,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { validateManifestText } from '../src/manifest/index.js';
+import { applyZone } from '../src/apply/index.js';
+import { Engine, loadCredentials, startServer } from '../src/engine/index.js';
+import { validateManifestText, wafGenerationOf } from '../src/manifest/index.js';
+import { diffZone, readsFor } from '../src/plan/index.js';
+import { generateCorpus, runAgainstZone, type TestCase } from '../src/policy/index.js';
+import { openProvider } from '../src/providers/index.js';
 import { upgradeFirewallManifest } from '../src/migrate/index.js';
 import { proveEquivalence } from '../src/policy/index.js';
 import { generatedZone } from '../support/generated-zone.js';
@@ -48,8 +58,57 @@ function proofInProcess(text: string): { ms: number; generated: number; differen
   return { ms: performance.now() - t0, generated: proof.generated, differences: proof.differences.length };
 }
 
+const PerCaseRules = 200;
+const PerCaseFilters = 150;
+const Cases = Number(process.env.BENCH_CASES ?? 3000);
+const ProofTargetMs = 1000 / 3000;
+const AgainstZoneTargetMs = 2000 / 3000;
+
+/** `Cases` cases of the zone: its generated corpus, repeated to the count. */
+function casesOf(text: string): { before: ReturnType<typeof validateManifestText>['zone'] & object; cases: TestCase[] } {
+  const before = validateManifestText(text, 'zone.yaml').zone!;
+  const corpus = generateCorpus(before.filters.map((f) => f.expression), 'http_request_firewall_custom');
+  const cases: TestCase[] = Array.from({ length: Cases }, (_, i) => ({ name: `c${i}`, request: corpus[i % corpus.length]!.request, expect: {} }) as unknown as TestCase);
+  return { before, cases };
+}
+
+/** The proof's and `--against-zone`'s cost per case, beside the targets. */
+export async function perCase(): Promise<void> {
+  const text = generatedZone({ rules: PerCaseRules, filters: PerCaseFilters });
+  const { before, cases } = casesOf(text);
+  const up = upgradeFirewallManifest('zone.yaml', text, before);
+  const t0 = performance.now();
+  const proof = proveEquivalence({ before, after: up.after!, renames: up.renames, cases });
+  // Every request the proof compares: the cases and its generated corpus.
+  const proofMs = (performance.now() - t0) / (proof.cases + proof.generated);
+  const dir = mkdtempSync(join(tmpdir(), 'zw-bench-fw-serve-'));
+  const token = 'bench-token-0123456789abcdef';
+  const engine = await Engine.open({ dir });
+  const server = await startServer(engine, { port: 0, credentials: loadCredentials({ ZONEWALL_SERVE_TOKEN: token }) });
+  const provider = await openProvider({ remote: server.url, env: { ZONEWALL_API_TOKEN: token } });
+  try {
+    await engine.createZone(before.zone, { plan: 'enterprise', waf: wafGenerationOf(before) });
+    const plan = diffZone(before, await provider.readZone((await provider.resolveZone(before.zone)).zone.id, readsFor(before)), {});
+    if (!(await applyZone(plan, provider, { force: true })).ok) throw new Error('bench: the zone could not be applied');
+    const t1 = performance.now();
+    await runAgainstZone(provider, before, cases);
+    const liveMs = (performance.now() - t1) / cases.length;
+    console.log(`per case: ${PerCaseRules} firewall rules over ${PerCaseFilters} shared filters, ${cases.length} cases (the corpus, repeated; the proof also compares its ${proof.generated} generated requests)`);
+    const line = (name: string, ms: number, target: number) =>
+      console.log(`  ${name.padEnd(44)} ${ms.toFixed(3).padStart(7)} ms/case   target ≤ ${target.toFixed(3)} ms/case: ${ms <= target ? 'met' : 'NOT met'}`);
+    line('the proof (before and after, offline)', proofMs, ProofTargetMs);
+    line('test --against-zone through serve', liveMs, AgainstZoneTargetMs);
+  } finally {
+    await provider.close();
+    await server.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs the benchmark. */
 export async function run(): Promise<void> {
+  await perCase();
   if (!existsSync(join(root, 'dist/bundle/zonewall.cjs'))) throw new Error('bench firewall-upgrade runs the built CLI: run `npm run build` first');
   const tmp = mkdtempSync(join(tmpdir(), 'zw-bench-fw-'));
   try {

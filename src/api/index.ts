@@ -1,7 +1,8 @@
 /**
  * The v4 wire contract, written once: request and response types, route patterns, query
  * parameters, error codes with their HTTP statuses, and the envelope. Shared by the server
- * (`engine`) and the client (`providers/v4`). Types and `as const` constants only, no behaviour;
+ * (`engine`) and the client (`providers/v4`). Types and `as const` constants only, no behaviour,
+ * except the one firewall rule evaluation order (`firewall-order.ts`) every layer must share;
  * imports nothing of zonewall.
  */
 export * from './envelope.js';
@@ -9,6 +10,7 @@ export * from './errors.js';
 export * from './zones.js';
 export * from './filters.js';
 export * from './firewall-rules.js';
+export * from './firewall-order.js';
 export * from './rule-fields.js';
 export * from './managed-rules.js';
 export * from './custom-rules.js';

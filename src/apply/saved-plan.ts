@@ -16,7 +16,8 @@ import type { Provider } from '../providers/index.js';
 /** The zone changed since the plan was saved. */
 export class StalePlanError extends ZonewallError {
   constructor(message: string) {
-    super('ERR_STALE_PLAN', message);
+    // The code is part of the one line the CLI prints, as the docs promise (issue 32).
+    super('ERR_STALE_PLAN', `${message} (ERR_STALE_PLAN)`);
   }
 }
 

@@ -27,6 +27,7 @@ export { CustomRuleQuota, SkipPhases, SkipProducts } from './custom-rules/index.
 export { PageRuleQuota } from './page-rules/index.js';
 export { ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, resolveManagedRuleset } from './managed-rules/index.js';
 export { PreviousWafPackageAliases, resolvePackage } from './previous-waf/index.js';
+export { wafGenerationOf, type WafGeneration } from './migration/generation.js';
 
 /** Every kind, in the order the stages call them. */
 export const kinds: readonly ManifestKind[] = [

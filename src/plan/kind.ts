@@ -52,6 +52,12 @@ export interface ResourcePlacement {
   counted?: boolean;
   /** Its changes carry no writes of their own: the phase write of `kept` carries them. */
   carried?: boolean;
+  /**
+   * The order of its deletions within their phase, instead of by ref: a kind whose objects are
+   * evaluated in order deletes them last-evaluated-first, so a stop between two batches leaves a
+   * head of the old order in front of what replaces it (no window, issue 32).
+   */
+  deleteOrder?: (a: Change, b: Change) => number;
 }
 
 /** One apply phase a kind writes in. */

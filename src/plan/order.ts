@@ -2,7 +2,8 @@
  * The order in which a plan's writes run: by phase (`PhaseNames` of the registration list), then
  * kind, then ref. Changes without a write of their own sit where their kind places them
  * (`ResourcePlacement`): no-ops with their kind's updates or deletions, changes carried by a phase
- * write in that phase. Within the filters phase updates run before creates, so an expression a
+ * write in that phase. A kind may order its deletions (`deleteOrder`: firewall rules go
+ * last-evaluated-first). Within the filters phase updates run before creates, so an expression a
  * kept filter gives up is free before a new filter claims it (the service refuses duplicates).
  */
 import type { Change } from './change.js';
@@ -42,8 +43,11 @@ export function orderChanges(changes: readonly Change[]): Change[] {
   for (let i = 0; i < changes.length; i++) out[ends[keys[i]!]!++] = changes[i]!;
   let start = 0;
   for (const end of ends) {
-    if (end - start > 1 && resourceOf(out[start]!.kind).ordered !== true) {
-      const sorted = out.slice(start, end).sort(byRefThenId);
+    const r = end - start > 1 ? resourceOf(out[start]!.kind) : undefined;
+    if (r !== undefined && r.ordered !== true) {
+      // A bucket holds deletions only or none (deleted and kept phases differ): a kind may order its deletions.
+      const order = out[start]!.action === 'delete' && r.deleteOrder !== undefined ? r.deleteOrder : byRefThenId;
+      const sorted = out.slice(start, end).sort(order);
       for (let i = 0; i < sorted.length; i++) out[start + i] = sorted[i]!;
     }
     start = end;

@@ -18,7 +18,7 @@ export function liveTraceInput(live: LiveZone): ZoneTraceInput {
   return {
     wafState: live.migration?.waf_state ?? 'previous_only',
     plan: live.zone.plan ?? 'enterprise',
-    // Priority ascending, no priority last, ties by action precedence, then list order (as the engine orders them).
+    // `compareFirewallRules` (priority, no priority last, action precedence, ref, id): the engine's order.
     firewallRules: firewallEvaluationOrder(live.firewallRules).flatMap(toRule),
     entrypoint: (live.entrypoint ?? undefined) as Entrypoint | undefined,
     // The custom phase as read: the wire shape the engine stores, so the engine's evaluator takes it as it is.

@@ -42,7 +42,16 @@ export function modelNames(model: ZoneModel): ZoneNames {
  * changes nothing the evaluator reports).
  */
 export function traceOffline(model: ZoneModel, request: TraceRequest): TraceResult {
-  const context = new ExecutionContext(requestFields(request as RequestDescription));
+  return traceOfflineIn(model, requestContext(request));
+}
+
+/** The request's fields as the evaluators read them: made once, usable by several models (the proof's two). */
+export function requestContext(request: TraceRequest): ExecutionContext {
+  return new ExecutionContext(requestFields(request as RequestDescription));
+}
+
+/** `traceOffline` of a request already made into its context (`requestContext`). */
+export function traceOfflineIn(model: ZoneModel, context: ExecutionContext): TraceResult {
   return traceZone({
     wafState: model.wafState,
     plan: model.plan,

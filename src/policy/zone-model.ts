@@ -1,14 +1,17 @@
 /**
  * A manifest as the engine would hold it once applied to a new zone of its plan: firewall rules
  * with their filters in evaluation order (effective priority ascending, no priority last, ties by
- * action precedence, then manifest order, which is the order apply creates them), the WAF custom
+ * action precedence, then key: `compareFirewallRules`, the engine's order too), the WAF custom
  * rules in key order, the `http_request_firewall_managed` entry point, and the previous WAF's settings. These are the
  * engine's own shapes, so offline tests run the engine's trace evaluators on them unchanged.
  *
  * What a manifest does not say is taken from a new zone: no `plan:` is `enterprise` (the tier the
- * planner creates zones with); no `waf_migration` is the `previous_only` state; no `managed_rules`
+ * planner creates zones with); the WAF generation is the one the manifest means (`wafGenerationOf`):
+ * `waf_migration` when it says (`none`: `previous_only`, `validation`: `both`, `pending`: `new_only`),
+ * else `previous_only` with a `previous_waf` section and `new_only` (the new WAF, as every real zone
+ * today, and as the embedded engine creates a missing zone for it) without one; no `managed_rules`
  * section is no entry point; no `previous_waf` section is the previous WAF at its defaults (on, for
- * every tier but free). `--against-zone` evaluates the live zone instead, so a zone that differs
+ * every tier but free) where it runs. `--against-zone` evaluates the live zone instead, so a zone that differs
  * from a new one shows up there.
  */
 import {
@@ -17,7 +20,7 @@ import {
 } from '../engine/index.js';
 import type { PlanTier } from '../api/index.js';
 import type { ExecutionContext } from '../expr/index.js';
-import { firewallEvaluationOrder, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
+import { firewallEvaluationOrder, wafGenerationOf, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
 import { RuleIndex } from './rule-index.js';
 
 /**
@@ -55,7 +58,7 @@ export function buildZoneModel(desired: DesiredZone): ZoneModel {
   return {
     zone: desired.zone,
     plan: desired.plan ?? 'enterprise',
-    wafState: states[desired.wafMigration ?? 'none']!,
+    wafState: desired.wafMigration !== undefined ? states[desired.wafMigration]! : wafGenerationOf(desired) === 'new' ? 'new_only' : 'previous_only',
     rules,
     index: new RuleIndex(rules, rules.map((r) => r.filter!.expression), TracePhases.firewall),
     entrypoint: entrypoint(desired),

@@ -82,9 +82,11 @@ export interface Provider {
    * Finds a zone by name or id. With `create`, a zone the embedded engine does not have is
    * `missing`: it reads as a new zone of that tier would (with `create.id` as its id, when given),
    * and the engine creates it at the first write to it, so a run that writes nothing creates
-   * nothing. Other providers refuse.
+   * nothing. Other providers refuse. `create.waf` is the WAF generation the zone is created in
+   * (default `previous`; `new`: already migrated, as a manifest that names neither `previous_waf`
+   * nor `waf_migration` means).
    */
-  resolveZone(zone: string, options?: { create?: { plan: PlanTier; id?: string } }): Promise<{ zone: LiveZoneInfo; missing: boolean }>;
+  resolveZone(zone: string, options?: { create?: { plan: PlanTier; id?: string; waf?: 'previous' | 'new' } }): Promise<{ zone: LiveZoneInfo; missing: boolean }>;
   /** Embedded engine only: the zones created during this run (at their first write). */
   readonly zonesCreated?: readonly LiveZoneInfo[];
   /**

@@ -1,7 +1,8 @@
 /**
  * The order in which a zone's firewall rules are evaluated (what the trace and the migration
  * read): priority ascending, rules without priority last, then the action precedence (log,
- * bypass, allow, challenge, managed_challenge, js_challenge, block), then creation order.
+ * bypass, allow, challenge, managed_challenge, js_challenge, block), then ref (none first), then id
+ * (issue 32: a stable key, not creation order).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,21 +27,21 @@ afterAll(async () => {
 });
 
 describe('evaluation order', () => {
-  it('sorts by priority (null last), then action precedence, then creation', async () => {
+  it('sorts by priority (null last), then action precedence, then ref', async () => {
     const zone = await engine.createZone('order.example');
     const post = (rules: unknown[]) => engine.dispatch({ method: 'POST', path: `/zones/${zone.id}/firewall/rules`, body: rules });
     const f = (expression: string) => ({ expression });
     const created = await post([
-      { description: 'block-null', action: 'block', filter: f('ip.src eq 192.0.2.1') },
+      { description: 'block-null', action: 'block', ref: 'b', filter: f('ip.src eq 192.0.2.1') },
       { description: 'allow-null', action: 'allow', filter: f('ip.src eq 192.0.2.2') },
       { description: 'block-5', action: 'block', priority: 5, filter: f('ip.src eq 192.0.2.3') },
       { description: 'log-5', action: 'log', priority: 5, filter: f('ip.src eq 192.0.2.4') },
       { description: 'challenge-1', action: 'challenge', priority: 1, filter: f('ip.src eq 192.0.2.5') },
       { description: 'bypass-5', action: 'bypass', products: ['waf'], priority: 5, filter: f('ip.src eq 192.0.2.6') },
-      { description: 'block-null-2', action: 'block', filter: f('ip.src eq 192.0.2.7') },
+      { description: 'block-null-2', action: 'block', ref: 'a', filter: f('ip.src eq 192.0.2.7') },
     ]);
     expect(created.body.success).toBe(true);
     const order = await engine.dispatch({ method: 'GET', path: `/zones/${zone.id}/order` });
-    expect(order.body.result).toEqual(['challenge-1', 'log-5', 'bypass-5', 'block-5', 'allow-null', 'block-null', 'block-null-2']);
+    expect(order.body.result).toEqual(['challenge-1', 'log-5', 'bypass-5', 'block-5', 'allow-null', 'block-null-2', 'block-null']);
   });
 });

@@ -64,7 +64,7 @@ for (const [runtime, start] of runtimes) describe(runtime, () => {
     it('lists with query filters and pages, embedding each rule\'s filter', async () => {
       const zl = await h.zone('rules-list.example');
       const [f] = result(await h.api('POST', `/zones/${zl}/filters`, [{ expression: 'ip.src eq 192.0.2.1' }]));
-      const body = Array.from({ length: 12 }, (_, i) => ({ filter: { id: f.id }, action: i < 4 ? 'challenge' : 'block', description: `Rule ${i}`, paused: i === 11 }));
+      const body = Array.from({ length: 12 }, (_, i) => ({ filter: { id: f.id }, action: i < 4 ? 'challenge' : 'block', description: `Rule ${i}`, ref: `r${String(i).padStart(2, '0')}`, paused: i === 11 }));
       result(await h.api('POST', `/zones/${zl}/firewall/rules`, body));
       const page = await h.api('GET', `/zones/${zl}/firewall/rules?per_page=5&page=3`);
       expect(page.body.result_info).toEqual({ page: 3, per_page: 5, count: 2, total_count: 12, total_pages: 3 });
@@ -80,21 +80,23 @@ for (const [runtime, start] of runtimes) describe(runtime, () => {
     it('lists rules in evaluation order (priority, null last, then action precedence), across pages', async () => {
       const zo = await h.zone('rules-order.example');
       const [f] = result(await h.api('POST', `/zones/${zo}/filters`, [{ expression: 'ip.src eq 192.0.2.1' }]));
-      const rule = (description: string, action: string, priority?: number) => ({
+      const rule = (description: string, action: string, priority?: number, ref?: string) => ({
         filter: { id: f.id }, action, description, ...(priority !== undefined ? { priority } : {}), ...(action === 'bypass' ? { products: ['waf'] } : {}),
+        ...(ref !== undefined ? { ref } : {}),
       });
+      // Ties (same priority and action) go by ref (issue 32), not by creation: block-null-2 is created last but its ref sorts first.
       result(await h.api('POST', `/zones/${zo}/firewall/rules`, [
-        rule('block-null', 'block'), rule('allow-null', 'allow'), rule('block-5', 'block', 5), rule('log-5', 'log', 5),
-        rule('challenge-1', 'challenge', 1), rule('bypass-5', 'bypass', 5), rule('block-null-2', 'block'),
+        rule('block-null', 'block', undefined, 'tie-b'), rule('allow-null', 'allow'), rule('block-5', 'block', 5), rule('log-5', 'log', 5),
+        rule('challenge-1', 'challenge', 1), rule('bypass-5', 'bypass', 5), rule('block-null-2', 'block', undefined, 'tie-a'),
       ]));
-      const expected = ['challenge-1', 'log-5', 'bypass-5', 'block-5', 'allow-null', 'block-null', 'block-null-2'];
+      const expected = ['challenge-1', 'log-5', 'bypass-5', 'block-5', 'allow-null', 'block-null-2', 'block-null'];
       const all = result(await h.api('GET', `/zones/${zo}/firewall/rules`));
       expect(all.map((r: any) => r.description)).toEqual(expected);
       const p1 = result(await h.api('GET', `/zones/${zo}/firewall/rules?per_page=5&page=1`));
       const p2 = result(await h.api('GET', `/zones/${zo}/firewall/rules?per_page=5&page=2`));
       expect([...p1, ...p2].map((r: any) => r.description)).toEqual(expected);
       const blocks = result(await h.api('GET', `/zones/${zo}/firewall/rules?action=block`));
-      expect(blocks.map((r: any) => r.description)).toEqual(['block-5', 'block-null', 'block-null-2']);
+      expect(blocks.map((r: any) => r.description)).toEqual(['block-5', 'block-null-2', 'block-null']);
     });
 
     it('says plainly that an empty array creates nothing', async () => {

@@ -172,7 +172,8 @@ describe('diffZone: filters and firewall rules', () => {
       firewallRules: [lRule('r1', shared, { ref: 'a' }), lRule('r2', goes, { ref: 'b' })],
     }));
     const deletes = plan.changes.flatMap((c) => c.writes).filter((w) => w.op === 'firewall_rule.delete');
-    expect(deletes).toEqual([{ op: 'firewall_rule.delete', id: hex('r1') }, { op: 'firewall_rule.delete', id: hex('r2'), deleteFilterIfUnused: true }]);
+    // Last-evaluated-first (issue 32): b after a in evaluation order, so deleted first.
+    expect(deletes).toEqual([{ op: 'firewall_rule.delete', id: hex('r2'), deleteFilterIfUnused: true }, { op: 'firewall_rule.delete', id: hex('r1') }]);
   });
 
   it('says when the service does not report simplified-flow filters and a write may be refused', () => {

@@ -52,7 +52,8 @@ describe('orderChanges', () => {
       'waf package b', 'waf group a',
       'custom z', 'custom a',
       'managed z', 'managed a', 'migration',
-      'rule delete duplicate a#r2', 'rule delete duplicate a#r9',
+      // Firewall rule deletions go last-evaluated-first (issue 32): the same ref, so by id, reversed.
+      'rule delete duplicate a#r9', 'rule delete duplicate a#r2',
       'filter delete b', 'follows-rule filter c',
     ]);
   });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomPhase } from '../../src/api/index.js';
 import { applyZone } from '../../src/apply/index.js';
-import { formatIssue } from '../../src/manifest/index.js';
+import { formatIssue, wafGenerationOf } from '../../src/manifest/index.js';
 import { diffZone } from '../../src/plan/index.js';
 import { buildZoneModel, checkCasesAgainstZone, runAgainstZone, runOffline } from '../../src/policy/index.js';
 import { openProvider, type Provider } from '../../src/providers/index.js';
@@ -83,7 +83,7 @@ describe('zonewall test over custom rules', () => {
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'zw-policy-custom-'));
       provider = await openProvider({ stateDir: dir });
-      const { zone } = await provider.resolveZone(desired.zone, { create: { plan: 'enterprise' } });
+      const { zone } = await provider.resolveZone(desired.zone, { create: { plan: 'enterprise', waf: wafGenerationOf(desired) } });
       const result = await applyZone(diffZone(desired, await provider.readZone(zone.id)), provider, { force: true });
       expect(result.ok).toBe(true);
     });

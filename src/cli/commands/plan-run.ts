@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { lockDir, lockKey, acquireZoneLock, type ZoneLock } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
+import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGenerationOf, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
 import { diffZone, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import { capYoungGeneration } from '../heap.js';
@@ -109,7 +109,8 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
     // Always ask for creation: on the embedded engine a missing zone reads as new (its first write
     // creates it), and the HTTP provider refuses with a message that says remote APIs never create
     // zones (create it there first).
-    const { zone, missing } = await provider.resolveZone(desired.zone, { create: { plan: desired.plan ?? 'enterprise' } });
+    // Created in the WAF generation the manifest means (the new WAF unless it names the previous one).
+    const { zone, missing } = await provider.resolveZone(desired.zone, { create: { plan: desired.plan ?? 'enterprise', waf: wafGenerationOf(desired) } });
     run.zone = zone;
     run.missing = missing;
     if (locking !== undefined) {

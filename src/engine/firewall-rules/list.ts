@@ -4,6 +4,7 @@
  * same listed columns into the API object (`rawRowToJson`).
  */
 import { filterJsonAt, filterListSource, type FilterJson } from '../filters/store.js';
+import { compareFirewallRules } from '../../api/index.js';
 import { listView, type ListSource } from '../list-view.js';
 import { whereClause, type Sql, type SqlValue } from '../sql.js';
 import { FirewallActions, type BypassProduct, type FirewallAction } from './constants.js';
@@ -22,10 +23,10 @@ export interface RuleListQuery {
 
 /**
  * One page of rules in evaluation order (`RULE_EVALUATION_ORDER`: priority, `null` last, then
- * action precedence, then creation), as API objects, and the total matching the query. Decision:
+ * action precedence, then ref, then id), as API objects, and the total matching the query. Decision:
  * the list shows rules in the order they run, as the dashboard's rules list does, so a reader (or
- * an SDK paging through) sees precedence without re-sorting; the tie-break on `seq` keeps pages
- * stable. The hot path of every plan (and of the engine benchmark): the page is cut in a subquery
+ * an SDK paging through) sees precedence without re-sorting; the tie-break on ref and id keeps pages
+ * stable and is the order every evaluator uses (`compareFirewallRules`). The hot path of every plan (and of the engine benchmark): the page is cut in a subquery
  * over the sort columns alone (so OFFSET skips rows without reading the others),
  * only its rows are joined to their filters, only the columns the API shows are read, and rows
  * come as arrays and become JSON objects in one step.
@@ -79,22 +80,9 @@ function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEnt
   return Object.freeze(json);
 }
 
-/** An action's place in `RULE_EVALUATION_ORDER` (unknown actions last, as its CASE puts them). */
-function actionRank(action: string): number {
-  const rank = (FirewallActions as readonly string[]).indexOf(action);
-  return rank < 0 ? FirewallActions.length : rank;
-}
-
-/** `RULE_EVALUATION_ORDER` of two list entries: no priority last, priority, action precedence, creation. */
-function compareEntries(a: RuleListEntry, aSeq: number, b: RuleListEntry, bSeq: number): number {
-  const pa = a.priority;
-  const pb = b.priority;
-  if ((pa === null) !== (pb === null)) return pa === null ? 1 : -1;
-  if (pa !== pb) return (pa ?? 0) < (pb ?? 0) ? -1 : 1;
-  const ra = actionRank(a.action);
-  const rb = actionRank(b.action);
-  if (ra !== rb) return ra < rb ? -1 : 1;
-  return aSeq - bSeq;
+/** `RULE_EVALUATION_ORDER` of two list entries: `compareFirewallRules` of `src/api` (ref and id break ties, not creation). */
+function compareEntries(a: RuleListEntry, _aSeq: number, b: RuleListEntry, _bSeq: number): number {
+  return compareFirewallRules(a, b);
 }
 
 /**

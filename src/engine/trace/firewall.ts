@@ -1,10 +1,11 @@
 /**
  * Firewall rules in a trace. Rules run in evaluation order (priority ascending, no priority last,
  * ties by action precedence `log`, `bypass`, `allow`, `challenge`, `managed_challenge`,
- * `js_challenge`, `block`, then creation order: the firewall rules store's order). Paused rules,
+ * `js_challenge`, `block`, then ref, then id: the firewall rules store's order, `compareFirewallRules`). Paused rules,
  * rules whose filter is paused and rules whose filter was deleted do not run. `log` and `bypass` do
- * not end the evaluation (`bypass` records the products it skips); any other action ends it, and
- * `allow` also skips every later security feature, the WAFs included.
+ * not end the evaluation (`bypass` records the products it skips); any other action ends it.
+ * `allow` ends the firewall rules (and the custom rules, the same list on the service) only: the
+ * WAFs still run (`zone.ts`).
  */
 import type { ExecutionContext } from '../../expr/index.js';
 import type { RuleWithFilter } from '../firewall-rules/store.js';

@@ -3,8 +3,13 @@
  * of the zone's loaded state, so the engine's `POST /zones/{id}/trace` and `zonewall test`'s offline
  * evaluation (a manifest's zone model) give the same answer by running the same code.
  *
- * The firewall rules run first; a terminating one (`allow` included) ends the request before the
- * WAFs. Then the WAF custom rules (`custom.ts`): a terminating one ends the request; a skip rule may
+ * The firewall rules run first; a terminating one ends the request before the WAFs, except `allow`,
+ * which ends the rules of its own list only (reference/custom-rules.md §4.1: "matching requests are
+ * not exempt from action by other Cloudflare security products such as … WAF Managed Rules"). On
+ * the service firewall rules and custom rules are one list (§4.4: the old API shows the custom rules
+ * as firewall rules), so an `allow` skips the custom rules after it, exactly as the `skip` of
+ * `ruleset: current` it becomes; the new WAF and the previous WAF still run and decide when they
+ * act; when neither does, the request ends as `allow` by the firewall rule. Then the WAF custom rules (`custom.ts`): a terminating one ends the request; a skip rule may
  * skip the managed phase (`phases`) or the previous WAF (`products: [waf]`). Then the WAFs the zone runs: the new WAF (the entry point, when it deploys an enabled
  * managed ruleset) and the previous WAF (a Pro or higher zone that has not migrated, with the `waf`
  * setting on). A firewall rule that bypasses `waf` skips the previous WAF only (as in the real
@@ -54,9 +59,12 @@ export interface ZoneTraceInput {
 /** Evaluates `request` against the zone: firewall rules, custom rules, then the new WAF, then the previous WAF. */
 export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): ZoneTrace {
   const firewall = traceFirewallRules(zone.firewallRules, request);
-  const firewallEnded = firewall.rule !== null ? `firewall rule ${firewall.rule.id} (${firewall.rule.action}) ended the request before the WAF` : undefined;
+  // `allow` ends the firewall rules only: every later product still runs (issue 32).
+  const firewallEnded = firewall.rule !== null && firewall.action !== 'allow' ? `firewall rule ${firewall.rule.id} (${firewall.rule.action}) ended the request before the WAF` : undefined;
+  const allowEnded = firewall.action === 'allow' && firewall.rule !== null ? `firewall rule ${firewall.rule.id} (allow) skipped the remaining firewall and custom rules` : undefined;
   let custom: CustomTrace | undefined;
-  if (zone.customRules !== undefined) custom = firewallEnded !== undefined ? customRulesNotRun(zone.customRules, firewallEnded) : traceCustomRules(zone.customRules, request);
+  const customNotRun = firewallEnded ?? allowEnded;
+  if (zone.customRules !== undefined) custom = customNotRun !== undefined ? customRulesNotRun(zone.customRules, customNotRun) : traceCustomRules(zone.customRules, request);
   const customEnded = custom?.rule != null ? `custom rule ${custom.rule.ref} (${custom.rule.action}) ended the request before the WAF` : undefined;
   const endedBy = firewallEnded ?? customEnded;
   const managedSkip = custom?.skipped_phases.includes(ManagedPhase) === true ? `a custom rule skips ${ManagedPhase}` : undefined;
@@ -95,11 +103,14 @@ function previousTrace(zone: ZoneTraceInput, wafSkip: string | undefined, endedB
 }
 
 function answer(wafState: WafState, firewall: FirewallTrace, custom: CustomTrace | undefined, managed: ManagedTrace | undefined, previous: PreviousTrace | undefined): ZoneTrace {
-  let action: string | null = firewall.action;
-  let decidedBy: ZoneTraceDecider | null = firewall.action !== null ? 'firewall_rules' : null;
+  // A firewall rule's `allow` decides only when nothing later acts.
+  const allowed = firewall.action === 'allow';
+  let action: string | null = allowed ? null : firewall.action;
+  let decidedBy: ZoneTraceDecider | null = action !== null ? 'firewall_rules' : null;
   if (action === null && custom?.action != null) { action = custom.action; decidedBy = 'custom_rules'; }
   if (action === null && managed?.enabled === true && managed.action !== null) { action = managed.action; decidedBy = 'managed_rules'; }
   if (action === null && previous?.enabled === true && previous.action !== null) { action = previous.action; decidedBy = 'previous_waf'; }
+  if (action === null && allowed) { action = 'allow'; decidedBy = 'firewall_rules'; }
   const { bypassed: _bypassed, ...firewallView } = firewall;
   const out: ZoneTrace = { waf_state: wafState, action, decided_by: decidedBy, firewall_rules: firewallView };
   if (custom !== undefined) out.custom_rules = custom;

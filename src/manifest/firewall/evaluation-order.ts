@@ -1,33 +1,24 @@
 /**
- * The order in which the service evaluates firewall rules (reference/api-facts.md): `priority`
- * ascending, rules without one (`null`) after every prioritised rule, equal priorities by action
- * precedence, then in the order given (creation order on a live zone, key order in a manifest).
+ * The order in which the service evaluates firewall rules: the one comparator of `src/api`
+ * (`compareFirewallRules`: `priority` ascending, rules without one (`null`) after every prioritised
+ * rule, equal priorities by action precedence, then by `ref`, then by id). A manifest rule's ref is
+ * its key, so the manifest, the live zone's list and every evaluator agree by construction.
  * Shared by the offline zone model, the live zone model and the conversion to custom rules, whose
  * list order is this order.
  */
+import { FirewallActions, firewallRulesInOrder, type FirewallOrderKey } from '../../api/index.js';
 import type { DesiredFirewallAction } from './desired.js';
 
 /** Firewall rule actions by precedence for equal priorities: earlier runs first. */
-export const FirewallActionPrecedence: readonly DesiredFirewallAction[] = [
-  'log', 'bypass', 'allow', 'challenge', 'managed_challenge', 'js_challenge', 'block',
-];
+export const FirewallActionPrecedence: readonly DesiredFirewallAction[] = FirewallActions;
 
 /** What the order reads of a rule. */
-export interface OrderedRule {
-  priority: number | null;
-  action: string;
-}
+export type OrderedRule = FirewallOrderKey;
 
 /**
- * The rules in evaluation order (a stable sort; the input is not changed).
+ * The rules in evaluation order (the input is not changed).
  * @example firewallEvaluationOrder(desired.firewallRules)
  */
 export function firewallEvaluationOrder<T>(rules: readonly T[], of: (rule: T) => OrderedRule = (rule) => rule as unknown as OrderedRule): T[] {
-  const rank = (action: string) => (FirewallActionPrecedence as readonly string[]).indexOf(action);
-  return rules.map((rule, i) => ({ rule, i, o: of(rule) })).sort((a, b) => {
-    const pa = a.o.priority;
-    const pb = b.o.priority;
-    if (pa !== pb) return pa === null ? 1 : pb === null ? -1 : pa - pb;
-    return rank(a.o.action) - rank(b.o.action) || a.i - b.i;
-  }).map(({ rule }) => rule);
+  return firewallRulesInOrder(rules, of);
 }

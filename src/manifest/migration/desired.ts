@@ -11,3 +11,4 @@ declare module '../desired.js' {
     wafMigration?: DesiredWafMigration;
   }
 }
+

@@ -1,7 +1,7 @@
 /**
  * Filters + firewall rules -> WAF custom rules, as the service's upgrade did it
  * (reference/custom-rules.md §4): the firewall rules' evaluation order (priority ascending, no
- * priority last, ties by action precedence, then list order) becomes the custom rules' list order;
+ * priority last, ties by action precedence, then key: `compareFirewallRules`) becomes the custom rules' list order;
  * `allow` becomes a skip of the remaining custom rules, `bypass` a skip of the same products;
  * the terminating actions and `log` keep their name; `paused` becomes `enabled: false`; the
  * rule's `ref` and description carry over and each rule gets its own copy of its filter's
@@ -107,7 +107,7 @@ function actionOf(rule: DesiredFirewallRule, name: string, findings: ConversionF
     case 'allow':
       findings.push({
         ref: name, kind: 'note',
-        message: 'allow becomes a skip of the remaining custom rules; the WAF managed rules and the previous WAF still run for its requests, as they did after an allow on the service (zonewall\'s own evaluation of firewall rules lets an allow end them: the proof lists any request a WAF now decides)',
+        message: 'allow becomes a skip of the remaining custom rules; the WAF managed rules and the previous WAF still run for its requests, as they did after an allow on the service (and in every zonewall evaluator)',
       });
       return { action: 'skip', parameters: { ruleset: 'current' } };
     case 'bypass':

@@ -10,8 +10,8 @@
  * matches to the live filter its rule uses (`match.ts`, `matchInlineByRule`). Every other
  * filter goes to `filters:` and keeps its ref when that is a valid, free key.
  *
- * Priorities: rules are written in evaluation order (priority, `null` last, then the service's
- * action order); `priority` is left out only where key order gives the same number (previous + 1,
+ * Priorities: rules are written in evaluation order (`compareFirewallRules`: priority, `null` last,
+ * the service's action order, then ref, here the key each rule is given); `priority` is left out only where key order gives the same number (previous + 1,
  * first = 1) and no other rule has that number, since the manifest refuses an implicit priority
  * that another rule also has.
  *
@@ -26,7 +26,7 @@ import type { Canonicalizer } from '../canonical.js';
 import { KeyAllocator, freshKey, isValidKey } from '../export-keys.js';
 import type { KeySource } from '../export-keys.js';
 import type { ExportedObject, SkippedObject } from '../export-types.js';
-import { FirewallActions } from './live.js';
+import { compareFirewallRules } from '../../api/index.js';
 import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule } from './live.js';
 import type { LiveZone } from '../live.js';
 
@@ -43,16 +43,10 @@ export interface FirewallExport {
 }
 
 const MaxPriority = 2_147_483_647;
-const actionRank = (a: string) => (FirewallActions as readonly string[]).indexOf(a);
 
-/** Evaluation order: priority ascending, `null` last, then action precedence, then age and id. */
+/** Evaluation order: the one comparator of `src/api` (priority, `null` last, action precedence, ref, id). */
 function evaluationOrder(a: LiveFirewallRule, b: LiveFirewallRule): number {
-  const pa = a.priority ?? Number.POSITIVE_INFINITY;
-  const pb = b.priority ?? Number.POSITIVE_INFINITY;
-  if (pa !== pb) return pa - pb;
-  const ra = actionRank(a.action) - actionRank(b.action);
-  if (ra !== 0) return ra;
-  return (a.created_on ?? '').localeCompare(b.created_on ?? '') || a.id.localeCompare(b.id);
+  return compareFirewallRules(a, b);
 }
 
 /** Every live filter by id: the list first, then filters only seen inside rules. */
@@ -155,6 +149,8 @@ export function exportFirewall(live: LiveZone, canon: Canonicalizer): FirewallEx
   const filters = filtersById(live);
   const rules = exportableRules(live, filters, canon, out.skipped);
   const ruleKeys = assignRuleKeys(rules);
+  // Written in the order the manifest is evaluated: ties broken by the keys the rules are given (their refs once adopted).
+  rules.sort((a, b) => compareFirewallRules({ ...a, ref: ruleKeys.get(a.id)!.key }, { ...b, ref: ruleKeys.get(b.id)!.key }));
   const inline = inlineFilters(rules, filters, ruleKeys);
   const usedOrder = [...new Set(rules.map((r) => r.filter.id))];
   const unused = [...filters.values()].filter((f) => !usedOrder.includes(f.id)).sort((a, b) => a.id.localeCompare(b.id));

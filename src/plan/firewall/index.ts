@@ -7,6 +7,7 @@ import type { Change } from '../change.js';
 import { listPages, type PlanKind } from '../kind.js';
 import { byId } from '../stable-json.js';
 import type { Write } from '../write.js';
+import { lastEvaluatedFirst } from './delete-order.js';
 import { diffFirewall } from './diff.js';
 import { exportFirewall } from './export.js';
 import { firewallRulesQuota } from './quota.js';
@@ -36,7 +37,7 @@ export const firewall: PlanKind = {
   name: 'firewall',
   resources: {
     filter: { kept: 'filters.update', deleted: 'filters.delete', counted: true },
-    firewall_rule: { kept: 'firewall_rules.update', deleted: 'filters.delete', counted: true },
+    firewall_rule: { kept: 'firewall_rules.update', deleted: 'filters.delete', counted: true, deleteOrder: lastEvaluatedFirst },
   },
   phases: [
     { name: 'firewall_rules.delete_first', requests: 'batch' },

@@ -14,7 +14,8 @@
 import { CustomPhase } from '../../api/index.js';
 import type { DesiredZone } from '../../manifest/index.js';
 import type { TraceRequest } from '../../providers/index.js';
-import { evaluateOffline, modelNames, traceRequestOf, withZoneHost } from '../offline.js';
+import { modelNames, requestContext, traceOfflineIn, traceRequestOf, withZoneHost } from '../offline.js';
+import { verdictOf } from '../verdict.js';
 import type { TestCase, Verdict } from '../types.js';
 import { buildZoneModel, type ZoneModel } from '../zone-model.js';
 import { generateCorpus } from './corpus.js';
@@ -106,8 +107,11 @@ function compare(before: ZoneModel, after: ZoneModel, rename: (n: string) => str
   const namesBefore = modelNames(before);
   const namesAfter = modelNames(after);
   return (source: ProofDifference['source'], name: string, request: TraceRequest): void => {
-    const b = summary(evaluateOffline(before, request, namesBefore));
-    const a = summary(evaluateOffline(after, request, namesAfter));
+    // One context for both generations: the request's fields are made once per case (each
+    // expression was compiled once per run, by the zone models and the trace's cache).
+    const context = requestContext(request);
+    const b = summary(verdictOf(traceOfflineIn(before, context), namesBefore));
+    const a = summary(verdictOf(traceOfflineIn(after, context), namesAfter));
     if (keyOf(b, rename) !== keyOf(a, rename)) out.push({ source, name, request, before: b, after: a });
   };
 }

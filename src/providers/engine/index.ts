@@ -50,8 +50,8 @@ export class EngineProvider extends V4Provider {
   }
 
   /** A missing zone reads as new; the engine creates it at its first write. */
-  protected missingZone(name: string, create: { plan: PlanTier; id?: string }): Promise<LiveZoneInfo> {
-    return this.#pending.add(name, create.plan, create.id);
+  protected missingZone(name: string, create: { plan: PlanTier; id?: string; waf?: 'previous' | 'new' }): Promise<LiveZoneInfo> {
+    return this.#pending.add(name, create.plan, create.id, create.waf);
   }
 
   /** Zones this provider created at their first write. */

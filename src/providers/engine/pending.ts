@@ -22,6 +22,8 @@ export class PendingZones {
   readonly #engine: Engine;
   readonly #byId = new Map<string, ZoneInfo>();
   readonly #creating = new Map<string, Promise<void>>();
+  /** The WAF generation of pending zones created `new` (the others are created with the engine's default). */
+  readonly #waf = new Map<string, 'previous' | 'new'>();
   #scratch: Promise<Engine> | undefined;
   /** Zones created at their first write, in creation order. */
   readonly created: LiveZoneInfo[] = [];
@@ -38,12 +40,13 @@ export class PendingZones {
   }
 
   /** Plans a zone that does not exist: it reads as new and is created at its first write (with `id`, when given). */
-  async add(name: string, plan: PlanTier, id?: string): Promise<LiveZoneInfo> {
+  async add(name: string, plan: PlanTier, id?: string, waf?: 'previous' | 'new'): Promise<LiveZoneInfo> {
     const known = this.byName(name);
     if (known !== undefined) return known;
     const engine = await this.#scratchEngine();
-    const zone = await engine.createZone(name, { plan, ...(id !== undefined ? { id } : {}) });
+    const zone = await engine.createZone(name, { plan, ...(id !== undefined ? { id } : {}), ...(waf !== undefined ? { waf } : {}) });
     this.#byId.set(zone.id, zone);
+    if (waf !== undefined) this.#waf.set(zone.id, waf);
     return { id: zone.id, name: zone.name, plan: zone.plan };
   }
 
@@ -65,7 +68,8 @@ export class PendingZones {
     const zone = this.#byId.get(id);
     if (zone === undefined) return this.#creating.get(id) ?? Promise.resolve();
     // Concurrent first writes share one creation.
-    const creating = this.#engine.createZone(zone.name, { plan: zone.plan, id }).then((made) => {
+    const waf = this.#waf.get(id);
+    const creating = this.#engine.createZone(zone.name, { plan: zone.plan, id, ...(waf !== undefined ? { waf } : {}) }).then((made) => {
       this.created.push({ id: made.id, name: made.name, plan: made.plan });
     });
     this.#byId.delete(id);

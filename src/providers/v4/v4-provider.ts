@@ -74,9 +74,9 @@ export abstract class V4Provider implements Provider {
    * A zone that does not exist, for a run that would create it: providers that create zones return
    * it as it will be (created at its first write); providers that cannot create zones throw.
    */
-  protected abstract missingZone(name: string, create: { plan: PlanTier; id?: string }): Promise<LiveZoneInfo>;
+  protected abstract missingZone(name: string, create: { plan: PlanTier; id?: string; waf?: 'previous' | 'new' }): Promise<LiveZoneInfo>;
 
-  async resolveZone(zone: string, options: { create?: { plan: PlanTier; id?: string } } = {}): Promise<{ zone: LiveZoneInfo; missing: boolean }> {
+  async resolveZone(zone: string, options: { create?: { plan: PlanTier; id?: string; waf?: 'previous' | 'new' } } = {}): Promise<{ zone: LiveZoneInfo; missing: boolean }> {
     const found = await this.findZone(zone);
     if (found !== undefined) return { zone: this.remember(found), missing: false };
     if (options.create === undefined || ZoneIdPattern.test(zone)) throw this.notFound(zone);

@@ -87,7 +87,7 @@ describe('traceZone with custom rules', () => {
   it('firewall rules still run first where the zone has them, and products waf skips the previous WAF', () => {
     const fw = { rule: { id: 'fw1', filterId: 'f1', action: 'allow', priority: null, paused: false, description: '', ref: '', products: [], createdOn: '', modifiedOn: '' }, filter: { id: 'f1', expression: 'true', paused: false } } as never;
     const t = traceZone(zone({ firewallRules: [fw], customRules: custom(['all', 'block', 'true']) }), admin);
-    expect([t.action, t.decided_by, t.custom_rules?.skipped_by]).toEqual(['allow', 'firewall_rules', 'firewall rule fw1 (allow) ended the request before the WAF']);
+    expect([t.action, t.decided_by, t.custom_rules?.skipped_by]).toEqual(['allow', 'firewall_rules', 'firewall rule fw1 (allow) skipped the remaining firewall and custom rules']);
     const prev = traceZone(zone({ wafState: 'previous_only', plan: 'pro', customRules: custom(['no-legacy', 'skip', 'true', { products: ['waf'] }]) }), log4j);
     expect(prev.previous_waf?.skipped).toBe('a custom rule skips waf (the previous WAF)');
     expect(traceZone(zone({ wafState: 'previous_only', plan: 'pro' }), log4j).previous_waf?.action).not.toBeNull();

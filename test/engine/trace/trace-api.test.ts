@@ -35,11 +35,24 @@ describe('firewall rules', () => {
     expect([other.action, other.firewall_rules.rule.id]).toEqual(['block', rules[0]!.id]);
   });
 
-  it('an allow rule ends the request before the WAFs', async () => {
+  it('an allow rule ends the firewall rules only: the previous WAF and the new WAF still run (issue 32)', async () => {
     const z = await zone();
-    result(await kit.api('POST', `/zones/${z}/firewall/rules`, [{ action: 'allow', filter: { expression: 'ip.src eq 192.0.2.50' } }]));
-    expect(await trace(z, { ...log4j, ip: '192.0.2.50' })).toMatchObject({ action: 'allow', decided_by: 'firewall_rules', previous_waf: { action: null, matched: [] } });
-    expect(await trace(z, { ...log4j, ip: '192.0.2.51' })).toMatchObject({ action: 'block', decided_by: 'previous_waf' });
+    const [allow] = result<{ id: string }[]>(await kit.api('POST', `/zones/${z}/firewall/rules`, [
+      { action: 'allow', priority: 1, filter: { expression: 'ip.src eq 192.0.2.50' } },
+      { action: 'block', priority: 2, filter: { expression: 'http.request.uri.path eq "/"' } },
+    ]));
+    // The later firewall rule does not run; the previous WAF does, and blocks.
+    expect(await trace(z, { ...log4j, ip: '192.0.2.50' })).toMatchObject({
+      action: 'block', decided_by: 'previous_waf', firewall_rules: { action: 'allow', rule: { id: allow!.id } },
+    });
+    // Nothing later acts: the allow decides.
+    expect(await trace(z, { url: 'https://t.example/', ip: '192.0.2.50' })).toMatchObject({ action: 'allow', decided_by: 'firewall_rules' });
+    expect(await trace(z, { ...log4j, ip: '192.0.2.51' })).toMatchObject({ action: 'block', decided_by: 'firewall_rules' });
+    // The Managed Ruleset deployed: it runs after the allow too.
+    const n = await zone('enterprise', 'new');
+    result(await kit.api('POST', `/zones/${n}/firewall/rules`, [{ action: 'allow', filter: { expression: 'ip.src eq 192.0.2.50' } }]));
+    result(await kit.put(n, { rules: [execute(Ids.managed)] }));
+    expect(await trace(n, { ...log4j, ip: '192.0.2.50' })).toMatchObject({ action: 'block', decided_by: 'managed_rules', firewall_rules: { action: 'allow' } });
   });
 });
 

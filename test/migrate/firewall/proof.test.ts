@@ -101,7 +101,7 @@ describe('the proof catches a broken conversion', () => {
   });
 
   it('a bypass that lost the product waf, when a request meets the previous WAF', () => {
-    const text = 'zone: example.com\nfirewall_rules:\n  trusted-scanner:\n    action: bypass\n    products: [waf]\n    filter: { expression: \'http.user_agent contains "sqlmap"\' }\n';
+    const text = 'zone: example.com\nwaf_migration: none\nfirewall_rules:\n  trusted-scanner:\n    action: bypass\n    products: [waf]\n    filter: { expression: \'http.user_agent contains "sqlmap"\' }\n';
     const z = validateManifestText(text, 'z.yaml').zone!;
     const u = upgradeFirewallManifest('z.yaml', text, z);
     expect(proveEquivalence({ before: z, after: u.after! }).differences).toEqual([]);
