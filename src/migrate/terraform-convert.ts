@@ -10,7 +10,7 @@
 import { ZonewallError } from '../errors.js';
 import { PreviousWafPackageIds } from './constants.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
-import { bool, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
+import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
 import { convertRuleset, isManagedPhaseRuleset } from './terraform-ruleset.js';
 import type { TfResource } from './terraform-state.js';
 
@@ -25,6 +25,8 @@ export interface ConversionNote {
   /** `blocker`: stops the migration until handled; `skipped`: not converted; `warning`: converted with a caveat. */
   severity: 'blocker' | 'skipped' | 'warning';
   message: string;
+  /** `missing-filter`: a firewall rule whose filter is not in the state (the firewall upgrade's `cannot-carry`). */
+  code?: 'missing-filter';
 }
 
 /**
@@ -92,7 +94,7 @@ function convertFilters(rs: TfResource[], out: ConvertedManifest): Map<string, s
       continue;
     }
     const description = str(a, 'description');
-    const key = uniqueKey([str(a, 'ref'), description && slug(description), slug(r.name)], taken, 'filter');
+    const key = uniqueKey([str(a, 'ref'), ...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, 'filter');
     const value: Record<string, unknown> = { expression };
     if (description !== undefined) value.description = description;
     if (bool(a, 'paused') === true) value.paused = true;
@@ -117,13 +119,13 @@ function convertFirewallRules(rs: TfResource[], filterKeys: Map<string, string>,
     const filter = filterId === undefined ? undefined : filterKeys.get(filterId);
     if (action === undefined || filter === undefined) {
       out.notes.push({
-        address: r.address, severity: 'skipped',
+        address: r.address, severity: 'skipped', ...(action !== undefined ? { code: 'missing-filter' as const } : {}),
         message: action === undefined ? 'firewall rule without an action' : `firewall rule whose filter ${filterId ?? '(none)'} is not in the state: add the filter resource to the state or write the rule by hand`,
       });
       continue;
     }
     const description = str(a, 'description');
-    const key = uniqueKey([str(a, 'ref'), description && slug(description), slug(r.name)], taken, 'rule');
+    const key = uniqueKey([str(a, 'ref'), ...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, 'rule');
     // Priority is always written: the manifest's default (previous + 1) differs from Terraform's (none).
     const value: Record<string, unknown> = { action, filter, priority };
     if (description !== undefined) value.description = description;
