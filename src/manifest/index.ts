@@ -20,3 +20,4 @@ export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { inOrder } from './in-order.js';
 export * from './kinds.js';
 export type * from './generated/manifest-types.js';
+export { AllLintRules, LintRules, lintZone, covers, conditionFindings, type LintFinding, type LintLevel, type LintRule } from './lint/index.js';
