@@ -108,10 +108,35 @@ export function providerOptions(opts: ProviderCliOptions | Readonly<Record<strin
   if (remote === undefined) {
     return { stateDir: stateDir ?? findStateDir(), ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) };
   }
+  if (remoteFlag === undefined) envProviderNotice(remote);
   const options: ProviderOptions = { remote, env };
   if (rateLimit !== undefined) options.rateLimit = rateLimit;
   if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
   return options;
+}
+
+let envNoticeWritten = false;
+
+/** A URL as the notice shows it: any user:password part left out. */
+function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Says on stderr, once per run, that the provider came from the environment: a `ZONEWALL_API_URL`
+ * left exported (after the remote tour, say) must not send later commands to a remote API silently.
+ */
+export function envProviderNotice(url: string, write: (text: string) => void = (t) => process.stderr.write(t)): void {
+  if (envNoticeWritten) return;
+  envNoticeWritten = true;
+  write(`zonewall: using the API at ${shownUrl(url)} (from $${ProviderEnv.url}; pass --state-dir DIR or unset it for the embedded engine)\n`);
 }
 
 /** Says on stderr (or `write`) why a remote call is being retried, so a long wait is never silent and every retry is reported. */

@@ -77,3 +77,4 @@ export function compile(expr: Expression, options?: CompileOptions): CompiledFil
 export function inspect(expr: Expression): Inspection {
   return inspectExpression(expr);
 }
+export { lastAddress, networkAddress } from './ip.js';

@@ -21,3 +21,4 @@ export { inOrder } from './in-order.js';
 export { checkedKeyOf } from './expression-check.js';
 export * from './kinds.js';
 export type * from './generated/manifest-types.js';
+export { AllLintRules, LintRules, lintZone, covers, conditionFindings, type LintFinding, type LintLevel, type LintRule } from './lint/index.js';

@@ -6,8 +6,8 @@
  * writes are data (the export's `AdoptionWrites`), the CLI sends them. Previous-WAF packages, groups
  * and rules are keyed by their ids already and need nothing.
  */
-import { ManagedPhase } from '../api/index.js';
-import type { AdoptionWrites, EntrypointBody, EntrypointRule, LiveZone } from '../plan/index.js';
+import { CustomPhase, ManagedPhase } from '../api/index.js';
+import type { AdoptionWrites, CustomRuleBody, EntrypointBody, EntrypointRule, LiveZone } from '../plan/index.js';
 import { adoptionFilterBody, adoptionRuleBody, isExecuteRule } from '../plan/index.js';
 import { ManagedRulesetIds } from './constants.js';
 import type { ConvertedManifest } from './terraform-convert.js';
@@ -49,6 +49,34 @@ function adoptEntrypoint(converted: ConvertedManifest, live: LiveZone, adopted: 
   return changed ? { name: current.name, ...(current.description !== undefined ? { description: current.description } : {}), rules } : null;
 }
 
+/**
+ * The custom entry point with each converted rule's key as ref on the live rule of the state's id,
+ * or null when every one has it. A live rule the state does not convert but that holds a ref of its
+ * own gets its id as ref (the API's default), so the plan keeps it as unmanaged instead of deleting it.
+ */
+function adoptCustom(converted: ConvertedManifest, live: LiveZone, adopted: string[], missing: string[]): { description?: string; rules: CustomRuleBody[] } | null {
+  const custom = converted.customRules;
+  const current = live.customEntrypoint;
+  if (custom === undefined) return null;
+  if (current === null || current === undefined) {
+    if (custom.sources.length > 0) missing.push(custom.address);
+    return null;
+  }
+  const keys = new Map(custom.sources.map((s) => [s.id, s.key]));
+  for (const s of custom.sources) if (!current.rules.some((r) => r.id === s.id)) missing.push(`${custom.address} rule ${s.key}`);
+  let changed = false;
+  const rules = current.rules.map((r) => {
+    const { version: _v, last_updated: _l, ...rest } = r;
+    const key = keys.get(r.id);
+    const ref = key ?? (r.ref === undefined || r.ref === '' ? undefined : r.id);
+    if (ref === r.ref || ref === undefined) return rest;
+    changed = true;
+    if (key !== undefined) adopted.push(`custom rule ${r.id} as ${key}`);
+    return { ...rest, ref };
+  });
+  return changed ? { ...(current.description !== undefined ? { description: current.description } : {}), rules } : null;
+}
+
 /** The writes that adopt the live objects a converted state names. */
 export function terraformAdoption(converted: ConvertedManifest, live: LiveZone): TerraformAdoption {
   const adopted: string[] = [];
@@ -73,6 +101,8 @@ export function terraformAdoption(converted: ConvertedManifest, live: LiveZone):
     writes.writes.push({ op: 'firewall_rule.update', id, body });
     adopted.push(`firewall rule ${found.id} as ${r.key}`);
   }
+  const custom = adoptCustom(converted, live, adopted, missing);
+  if (custom !== null) writes.phaseWrites.push({ phase: 'custom_rules', ruleset: CustomPhase, strategy: 'put', body: custom });
   const entrypoint = adoptEntrypoint(converted, live, adopted);
   if (entrypoint !== null) writes.phaseWrites.push({ phase: 'entrypoint', ruleset: ManagedPhase, strategy: 'put', body: entrypoint });
   return { writes, adopted, missing };

@@ -77,3 +77,17 @@ export function uniqueKey(candidates: (string | undefined)[], taken: Set<string>
   taken.add(key);
   return key;
 }
+
+/**
+ * The key candidates an instance's address gives: a `for_each` key as it is (or its slug), a
+ * `count` index as `NAME-INDEX`. These are stable across runs (the address does not move when
+ * another rule is added or a description edited), so they come before description slugs.
+ */
+export function instanceKeys(name: string, indexKey: string | number | undefined): (string | undefined)[] {
+  if (typeof indexKey === 'string') return [indexKey, slug(indexKey)];
+  if (typeof indexKey === 'number') {
+    const base = slug(name) ?? 'item';
+    return [`${base.slice(0, KeyMaxLength - String(indexKey).length - 1)}-${indexKey}`];
+  }
+  return [];
+}

@@ -10,12 +10,13 @@
 import { ZonewallError } from '../errors.js';
 import { PreviousWafPackageIds } from './constants.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
-import { bool, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
+import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
+import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules } from './terraform-phases.js';
 import { convertRuleset, isManagedPhaseRuleset } from './terraform-ruleset.js';
 import type { TfResource } from './terraform-state.js';
 
 /** The resource kinds zonewall converts (the type without its provider prefix). */
-export const TerraformKinds = ['zone', 'filter', 'firewall_rule', 'ruleset', 'waf_package', 'waf_group', 'waf_rule', 'waf_override'] as const;
+export const TerraformKinds = ['zone', 'filter', 'firewall_rule', 'ruleset', 'waf_package', 'waf_group', 'waf_rule', 'waf_override', 'list', 'list_item'] as const;
 /** One resource kind. */
 export type TerraformKind = (typeof TerraformKinds)[number];
 
@@ -25,6 +26,8 @@ export interface ConversionNote {
   /** `blocker`: stops the migration until handled; `skipped`: not converted; `warning`: converted with a caveat. */
   severity: 'blocker' | 'skipped' | 'warning';
   message: string;
+  /** `missing-filter`: a firewall rule whose filter is not in the state (the firewall upgrade's `cannot-carry`). */
+  code?: 'missing-filter';
 }
 
 /**
@@ -39,6 +42,8 @@ export interface ConvertedManifest {
   zoneId?: string;
   filters: Sourced<Record<string, unknown>>[];
   firewallRules: Sourced<Record<string, unknown>>[];
+  /** The custom phase's entry point (`custom_rules`), with the live rule id of each key. */
+  customRules?: ConvertedCustomRules;
   managedRules?: { address: string; entries: ManagedRuleEntry[] };
   previousWaf?: {
     packages: Sourced<Record<string, unknown>>[];
@@ -92,7 +97,7 @@ function convertFilters(rs: TfResource[], out: ConvertedManifest): Map<string, s
       continue;
     }
     const description = str(a, 'description');
-    const key = uniqueKey([str(a, 'ref'), description && slug(description), slug(r.name)], taken, 'filter');
+    const key = uniqueKey([str(a, 'ref'), ...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, 'filter');
     const value: Record<string, unknown> = { expression };
     if (description !== undefined) value.description = description;
     if (bool(a, 'paused') === true) value.paused = true;
@@ -117,13 +122,13 @@ function convertFirewallRules(rs: TfResource[], filterKeys: Map<string, string>,
     const filter = filterId === undefined ? undefined : filterKeys.get(filterId);
     if (action === undefined || filter === undefined) {
       out.notes.push({
-        address: r.address, severity: 'skipped',
+        address: r.address, severity: 'skipped', ...(action !== undefined ? { code: 'missing-filter' as const } : {}),
         message: action === undefined ? 'firewall rule without an action' : `firewall rule whose filter ${filterId ?? '(none)'} is not in the state: add the filter resource to the state or write the rule by hand`,
       });
       continue;
     }
     const description = str(a, 'description');
-    const key = uniqueKey([str(a, 'ref'), description && slug(description), slug(r.name)], taken, 'rule');
+    const key = uniqueKey([str(a, 'ref'), ...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, 'rule');
     // Priority is always written: the manifest's default (previous + 1) differs from Terraform's (none).
     const value: Record<string, unknown> = { action, filter, priority };
     if (description !== undefined) value.description = description;
@@ -185,20 +190,41 @@ function convertPreviousWaf(byKind: Map<TerraformKind, TfResource[]>, zone: stri
   if (waf.packages.length + waf.groups.length + waf.rules.length > 0) out.previousWaf = waf;
 }
 
-/** Converts the managed-phase ruleset, if the state has one. */
+/**
+ * Converts the zone's entry point rulesets, one row of the phase table (terraform-phases.ts) each:
+ * the custom phase into `custom_rules`, the managed phase into `managed_rules`; a phase whose
+ * section is not in this build is reported with its reason.
+ */
 function convertRulesets(rs: TfResource[], out: ConvertedManifest): void {
   for (const r of rs) {
-    if (!isManagedPhaseRuleset(r.attributes)) {
-      out.notes.push({ address: r.address, severity: 'skipped', message: `ruleset of phase ${str(r.attributes, 'phase') ?? '(none)'}: zonewall manages only the zone's http_request_firewall_managed entry point` });
+    const phase = str(r.attributes, 'phase');
+    const row = rulesetPhase(phase);
+    if (row === undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `ruleset of phase ${phase ?? '(none)'}: zonewall has no manifest section for this phase; left to Terraform` });
       continue;
     }
-    if (out.managedRules !== undefined) {
-      out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the managed phase (the first is ${out.managedRules.address}): a zone has one entry point per phase` });
+    if (isManagedPhaseRuleset(r.attributes)) {
+      if (out.managedRules !== undefined) {
+        out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the managed phase (the first is ${out.managedRules.address}): a zone has one entry point per phase` });
+        continue;
+      }
+      const { entries, problems } = convertRuleset(r.attributes);
+      for (const message of problems) out.notes.push({ address: r.address, severity: 'warning', message });
+      out.managedRules = { address: r.address, entries };
+      out.converted.push(r.address);
       continue;
     }
-    const { entries, problems } = convertRuleset(r.attributes);
-    for (const message of problems) out.notes.push({ address: r.address, severity: 'warning', message });
-    out.managedRules = { address: r.address, entries };
+    if (row.convert === undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `ruleset of phase ${row.phase}: ${row.notYet ?? 'not converted yet'}` });
+      continue;
+    }
+    if (out.customRules !== undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the ${row.phase} phase (the first is ${out.customRules.address}): a zone has one entry point per phase` });
+      continue;
+    }
+    const converted = row.convert(r);
+    for (const message of converted.problems) out.notes.push({ address: r.address, severity: 'warning', message });
+    if (converted.custom !== undefined) out.customRules = converted.custom;
     out.converted.push(r.address);
   }
 }
@@ -217,6 +243,14 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string): 
     const kind = kindOf(r.type);
     if (kind === undefined) { others.set(r.type, (others.get(r.type) ?? 0) + 1); continue; }
     if (kind === 'zone') continue;
+    if (NotConvertedYet[kind] !== undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: NotConvertedYet[kind]! });
+      continue;
+    }
+    if (kind === 'ruleset' && str(r.attributes, 'account_id') !== undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `account-level ruleset of phase ${str(r.attributes, 'phase') ?? '(none)'}: a manifest configures one zone's entry points; left to Terraform` });
+      continue;
+    }
     if (zoneId !== undefined && str(r.attributes, 'zone_id') !== zoneId) {
       out.notes.push({ address: r.address, severity: 'skipped', message: `belongs to another zone (${str(r.attributes, 'zone_id') ?? 'none'})` });
       continue;

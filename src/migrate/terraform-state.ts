@@ -12,6 +12,8 @@ export interface TfResource {
   address: string;
   type: string;
   name: string;
+  /** The instance key: a `for_each` key (string) or a `count` index (number); absent for a single instance. */
+  indexKey?: string | number;
   attributes: Record<string, unknown>;
 }
 
@@ -28,6 +30,11 @@ export interface TfState {
 /** A plain JSON object, or undefined. */
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+}
+
+/** An instance key as the state holds it (`index_key` of a `.tfstate`, `index` of show -json). */
+function keyOf(key: unknown): { indexKey?: string | number } {
+  return typeof key === 'number' || typeof key === 'string' ? { indexKey: key } : {};
 }
 
 /** The `[key]` suffix of an instance address. */
@@ -52,7 +59,7 @@ function fromTfstate(json: Record<string, unknown>, file: string): TfResource[] 
       const i = record(inst);
       const attributes = record(i?.attributes);
       if (i === undefined || attributes === undefined) continue;
-      out.push({ address: `${prefix}${type}.${name}${indexSuffix(i.index_key)}`, type, name, attributes });
+      out.push({ address: `${prefix}${type}.${name}${indexSuffix(i.index_key)}`, type, name, ...keyOf(i.index_key), attributes });
     }
   }
   return out;
@@ -67,7 +74,7 @@ function fromModule(module: Record<string, unknown> | undefined, out: TfResource
     const type = String(r.type);
     const name = String(r.name);
     const address = typeof r.address === 'string' ? r.address : `${type}.${name}${indexSuffix(r.index)}`;
-    out.push({ address, type, name, attributes: record(r.values) ?? {} });
+    out.push({ address, type, name, ...keyOf(r.index), attributes: record(r.values) ?? {} });
   }
   for (const child of Array.isArray(module.child_modules) ? module.child_modules : []) fromModule(record(child), out);
 }

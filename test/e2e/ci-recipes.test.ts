@@ -34,6 +34,7 @@ const Skipped: Record<string, string> = {
   'actions/checkout': 'the test runs in a temp copy of zones/ instead of a checkout',
   'actions/setup-node': 'the test runs on the Node that runs vitest',
   'actions/github-script': 'posts plan.md as a pull-request comment through the GitHub API; the test checks plan.md instead',
+  'github/codeql-action/upload-sarif': 'uploads zonewall.sarif to code scanning; test/e2e/ci-scratch-repo.test.ts validates the file against the SARIF schema',
   'Install zonewall': '`npm ci`: zonewall is this very checkout',
 };
 
@@ -156,10 +157,10 @@ describe('examples/ci/github-actions.yml', () => {
     expect((comment as { with: { script: string } }).with.script).toContain("fs.readFileSync('plan.md', 'utf8')");
   });
 
-  it('a pull request: validate, test and plan as markdown succeed', async () => {
+  it('a pull request: validate, test and plan as markdown succeed', { timeout: 180_000 }, async () => {
     const ran = await runJob(workflow, 'check');
     expect(ran.map((r) => [r.name, r.code])).toEqual([
-      ['Validate the manifests', 0], ['Run the policy tests offline', 0], ['Plan every zone', 0],
+      ['Validate the manifests', 0], ['Lint the manifests as SARIF', 0], ['Run the policy tests offline', 0], ['Plan every zone', 0],
     ]);
     expect(byName(ran, 'Validate the manifests').stdout).toContain('2 manifests valid');
     expect(byName(ran, 'Run the policy tests offline').stdout).toMatch(/total: \d+ passed, 0 failed in 2 zones/);
@@ -169,7 +170,7 @@ describe('examples/ci/github-actions.yml', () => {
     expect(plan).toContain('block-sqlmap');
   });
 
-  it('the merge: apply --auto-approve succeeds', async () => {
+  it('the merge: apply --auto-approve succeeds', { timeout: 180_000 }, async () => {
     const ran = await runJob(workflow, 'apply');
     expect(ran.map((r) => [r.name, r.code, r.stderr])).toEqual([['Apply every zone', 0, expect.any(String)]]);
     expect(byName(ran, 'Apply every zone').stdout).toContain('Apply complete for quickstart.example.com');
@@ -184,14 +185,14 @@ describe('examples/ci/drift.yml', () => {
     expect((workflow.on.schedule as { cron: string }[])[0]!.cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
   });
 
-  it('after the apply: no drift, and the live policy tests pass', async () => {
+  it('after the apply: no drift, and the live policy tests pass', { timeout: 180_000 }, async () => {
     const ran = await runJob(workflow, 'drift');
     expect(ran.map((r) => [r.name, r.code])).toEqual([['Plan against the live zones', 0], ['Run the policy tests against the live zones', 0]]);
     expect(byName(ran, 'Plan against the live zones').stdout).toContain('No drift: every zone matches zones/.');
     expect(byName(ran, 'Run the policy tests against the live zones').stdout).toContain('against the live zone');
   });
 
-  it('after a change through the API: the plan exits 2, the job fails with the drift message, and the live tests fail', async () => {
+  it('after a change through the API: the plan exits 2, the job fails with the drift message, and the live tests fail', { timeout: 180_000 }, async () => {
     const zones = (await api('GET', '/zones?name=quickstart.example.com')) as { id: string }[];
     const zoneId = zones[0]!.id;
     const rules = (await api('GET', `/zones/${zoneId}/firewall/rules`)) as { id: string; ref?: string; priority: number | null; filter: { id: string } }[];

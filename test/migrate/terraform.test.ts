@@ -95,7 +95,9 @@ describe('convertTerraform: svc_ resources of a .tfstate', () => {
   });
 
   it('reports other phases and other types as skipped', () => {
-    expect(c.notes.filter((n) => n.severity === 'skipped').map((n) => n.address)).toEqual(['svc_ruleset.custom', 'svc_dns_record']);
+    expect(c.notes.filter((n) => n.severity === 'skipped').map((n) => n.address)).toEqual(['svc_dns_record']);
+    // The custom phase's ruleset (no rules) is converted: custom_rules {} manages the empty phase, as the resource did.
+    expect(c.customRules).toMatchObject({ address: 'svc_ruleset.custom', rules: {} });
   });
 
   it('writes a manifest that reads back, each object commented with its address', () => {
@@ -103,13 +105,13 @@ describe('convertTerraform: svc_ resources of a .tfstate', () => {
     expect(text).toContain('# from svc_filter.api_paths\n  api-traffic:');
     expect(text).toContain('# from module.owasp_tuning.svc_waf_rule.crawler\n    "990012": off');
     const js = parse(text);
-    expect(Object.keys(js)).toEqual(['zone', 'filters', 'firewall_rules', 'previous_waf']);
+    expect(Object.keys(js)).toEqual(['zone', 'filters', 'firewall_rules', 'custom_rules', 'previous_waf']);
     expect(js.previous_waf.packages).toEqual({ owasp: { sensitivity: 'medium', action_mode: 'simulate' } });
   });
 
   it('reports the next steps, terraform state rm included', () => {
     const text = renderConversionReport(c, 'zone.yaml');
-    expect(text).toMatch(/^Converted 9 resource\(s\) of zone example.com: 2 filter\(s\), 2 firewall rule\(s\), 0 managed ruleset\(s\), previous WAF: 1 package\(s\), 2 group\(s\), 2 rule\(s\)\./);
+    expect(text).toMatch(/^Converted 10 resource\(s\) of zone example.com: 2 filter\(s\), 2 firewall rule\(s\), 0 custom rule\(s\), 0 managed ruleset\(s\), previous WAF: 1 package\(s\), 2 group\(s\), 2 rule\(s\)\./);
     expect(text).toContain(`terraform state rm -dry-run svc_filter.api_paths svc_filter.office`);
     expect(text).toContain(`'svc_waf_group.owasp_groups["bad_robots"]'`);
     expect(text).toContain('zonewall migrate zone.yaml');
@@ -141,7 +143,7 @@ describe('convertTerraform: cloudflare_ resources of terraform show -json', () =
       },
       { ruleset: 'owasp', ref: 'owasp-core', enabled: false, paranoia_level: 1, score_threshold: 'medium', action: 'block' },
     ]);
-    expect(c.notes.find((n) => n.severity === 'warning')!.message).toMatch(/rule 3 \(skip: office\) is not an execute/);
+    expect(c.notes.find((n) => n.severity === 'warning')!.message).toMatch(/rule 3 \(skip: office\) is a managed rules exception: not converted yet/);
   });
 
   it('finds rules and overrides in nested modules', () => {

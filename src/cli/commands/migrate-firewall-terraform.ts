@@ -59,9 +59,12 @@ export async function firewallTerraform(file: string, opts: FirewallTerraformOpt
   const force = opts.force === true;
   const report = firewallUpgradeReport(manifest, before.zone, up, proof, { file: undefined, diff: '' }, { force, written: false });
   process.stderr.write(renderFirewallUpgradeText(report));
-  for (const note of converted.notes) process.stderr.write(`${note.severity}: ${note.address}: ${note.message}\n`);
-  if (report.blockers.length > 0 && !force) {
-    process.stderr.write(`error: no HCL printed: ${report.blockers.join('; ')}. Review them; pass --force to print it anyway.\n`);
+  // A rule whose filter is not in the state cannot be carried into the HCL: it would vanish from the zone.
+  const missing = converted.notes.filter((n) => n.code === 'missing-filter');
+  for (const note of converted.notes) process.stderr.write(`${note.code === 'missing-filter' ? 'cannot-carry' : note.severity}: ${note.address}: ${note.message}\n`);
+  const blockers = [...report.blockers, ...(missing.length > 0 ? [`${missing.length} firewall rule(s) of the state cannot carry over (their filter is not in the state)`] : [])];
+  if (blockers.length > 0 && !force) {
+    process.stderr.write(`error: no HCL printed: ${blockers.join('; ')}. Review them; pass --force to print it anyway.\n`);
     return ExitCodes.error;
   }
   const name = opts.name ?? 'custom_rules';

@@ -81,6 +81,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
     });
     if (provider === undefined) {
       if (opts.json === true) process.stdout.write(`${JSON.stringify(planDocument([], manifestErrorJson(issues), { zonewallVersion: ZonewallVersion }), null, 2)}\n`);
+      if (opts.markdown === true) process.stdout.write(renderRunMarkdown([], issues));
       return ExitCodes.error;
     }
     if (!whole) {
@@ -91,7 +92,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
     }
     const doc = runDocument(runs, provider, manifestErrorJson(issues));
     if (opts.json === true) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    else if (opts.markdown === true) process.stdout.write(renderRunMarkdown(runs));
+    else if (opts.markdown === true) process.stdout.write(renderRunMarkdown(runs, issues));
     else {
       process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
       if (runs.length > 1 || issues.length > 0) process.stdout.write(`\n${renderRunSummary(runs, issues.length, s)}`);

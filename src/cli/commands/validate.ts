@@ -11,6 +11,8 @@ import { ZonewallError } from '../../errors.js';
 import {
   formatIssueWithExcerpt, loadManifests, type DesiredPlanTier, type DesiredZone, type LoadResult,
 } from '../../manifest/index.js';
+import { LintRules, lintZone, type LintFinding } from '../../manifest/index.js';
+import { sarifLog } from '../views/sarif.js';
 import { ExitCodes } from '../exit-codes.js';
 import { jsonDocument } from '../views/json.js';
 import type { CommandModule } from './command.js';
@@ -20,7 +22,11 @@ const tiers: readonly DesiredPlanTier[] = PlanTiers;
 interface ValidateOptions {
   plan?: string;
   json?: boolean;
+  format?: string;
 }
+
+/** Output formats of `validate`. */
+const Formats = ['text', 'json', 'sarif'] as const;
 
 /** The `validate` command. */
 export const command: CommandModule = {
@@ -31,6 +37,7 @@ export const command: CommandModule = {
       .argument('<paths...>', 'manifest files, or directories of *.yaml / *.yml manifests')
       .option('--plan <tier>', `check plan-dependent features for this tier (${tiers.join(', ')}); overrides the manifests' plan:`)
       .option('--json', 'print the result as JSON')
+      .option('--format <format>', `output format: ${Formats.join(', ')} (SARIF 2.1.0, for code review tools)`)
       .action(async (paths: string[], opts: ValidateOptions) => {
         process.exitCode = await validate(paths, opts);
       });
@@ -41,8 +48,19 @@ async function validate(paths: string[], opts: ValidateOptions): Promise<number>
   if (opts.plan !== undefined && !(tiers as readonly string[]).includes(opts.plan)) {
     throw new ZonewallError('ERR_USAGE', `--plan must be one of ${tiers.join(', ')}, got ${opts.plan}`);
   }
+  if (opts.format !== undefined && !(Formats as readonly string[]).includes(opts.format)) {
+    throw new ZonewallError('ERR_USAGE', `--format must be one of ${Formats.join(', ')}, got ${opts.format}`);
+  }
   const result = await loadManifests(paths, opts.plan === undefined ? {} : { tier: opts.plan as DesiredPlanTier });
-  process.stdout.write(opts.json === true ? `${JSON.stringify(toJson(result), null, 2)}\n` : toText(result));
+  // The linter's checks (docs/manifest.md#lint-checks) run on the valid zones; they are warnings.
+  const lint = result.zones.flatMap(lintZone);
+  if (opts.format === 'sarif') {
+    const warnings = result.warnings.map((issue) => ({ issue, rule: LintRules.retired }));
+    process.stdout.write(`${JSON.stringify(sarifLog({ errors: result.errors, warnings, lint }, LintRules.invalid, process.cwd()), null, 2)}\n`);
+    return result.errors.length > 0 ? ExitCodes.error : ExitCodes.ok;
+  }
+  const json = opts.json === true || opts.format === 'json';
+  process.stdout.write(json ? `${JSON.stringify({ ...(toJson(result) as object), lint: lint.map(lintJson) }, null, 2)}\n` : withLint(toText(result), lint));
   return result.errors.length > 0 ? ExitCodes.error : ExitCodes.ok;
 }
 
@@ -84,4 +102,22 @@ function toJson(result: LoadResult): unknown {
     })),
     errors: result.errors.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
   });
+}
+
+/** A lint finding as a text line, with its check id. */
+function lintText(f: LintFinding): string {
+  return `warning: ${formatIssueWithExcerpt(f)} [${f.rule.id} ${f.rule.name}]`;
+}
+
+/** A lint finding in `--json`. */
+function lintJson(f: LintFinding): unknown {
+  return { rule: f.rule.id, name: f.rule.name, level: f.rule.level, file: f.file, line: f.line, column: f.column, path: f.path, message: f.message };
+}
+
+/** The text report with the lint warnings above its summary line. */
+function withLint(text: string, lint: readonly LintFinding[]): string {
+  if (lint.length === 0) return text;
+  const lines = text.trimEnd().split('\n');
+  const summary = lines.pop()!;
+  return `${[...lines, ...lint.map(lintText), summary].join('\n')}\n`;
 }

@@ -4,11 +4,24 @@
  * zones. Renders only.
  */
 import { ZonewallError } from '../../errors.js';
+import { formatIssue, type ManifestIssue } from '../../manifest/index.js';
 import { addSummaries, renderPlanMarkdown, renderSummaryLine } from '../../plan/index.js';
 import type { ZoneRun } from '../commands/plan-run.js';
 
-/** The markdown of a run. */
-export function renderRunMarkdown(runs: readonly ZoneRun[]): string {
+/**
+ * The manifest errors of a run as markdown: a heading and each error as `file:line:col: path:
+ * message` in a fenced block (manifest text may hold markdown), so a pull-request comment shows why
+ * a manifest was not planned.
+ */
+function manifestErrorsMarkdown(issues: readonly ManifestIssue[]): string {
+  const fence = issues.some((i) => i.message.includes('```')) ? '~~~~' : '```';
+  const files = new Set(issues.map((i) => i.file)).size;
+  return `### zonewall: ${issues.length} manifest error${issues.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (not planned)\n\n${fence}\n${issues.map(formatIssue).join('\n')}\n${fence}\n`;
+}
+
+/** The markdown of a run; manifest errors (files that were not planned) first. */
+export function renderRunMarkdown(runs: readonly ZoneRun[], issues: readonly ManifestIssue[] = []): string {
+  const errors = issues.length > 0 ? [manifestErrorsMarkdown(issues)] : [];
   const parts = runs.map((run) => {
     if (run.plan !== undefined) return renderPlanMarkdown(run.plan);
     const err = run.error ?? new Error('not planned');
@@ -19,5 +32,5 @@ export function renderRunMarkdown(runs: readonly ZoneRun[]): string {
     const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));
     parts.push(`**Total over ${runs.length} zones: ${renderSummaryLine(addSummaries(plans.map((p) => p.summary)))}**\n`);
   }
-  return parts.join('\n');
+  return [...errors, ...parts].join('\n');
 }

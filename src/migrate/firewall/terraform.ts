@@ -83,7 +83,7 @@ export function renderTerraformFinish(input: TerraformFinishInput): string {
     `  1. zonewall migrate ${input.manifest} --from-terraform-state ${input.state} --write   # the manifest of the firewall rules; their live objects adopted (plan: no changes)`,
     `  2. zonewall migrate firewall-cutover ${input.manifest}   # the zone moves to the custom rules, step by step; the manifest is rewritten`,
     '  3. add the cloudflare_ruleset above to your configuration, then import the entry point the cutover made:',
-    `       terraform import cloudflare_ruleset.${input.resourceName} zone/${input.zoneId}/<the id of the zone's http_request_firewall_custom entry point>`,
+    `       terraform import cloudflare_ruleset.${input.resourceName} zones/${input.zoneId}/<the id of the zone's http_request_firewall_custom entry point>`,
     `  4. remove the ${input.addresses.length} old resource(s) from the state first, then their blocks from the configuration:`,
     ...(quoted.length === 0 ? [] : [`       terraform state rm ${quoted.join(' ')}`]),
     '  5. terraform plan   # expected: No changes.',

@@ -71,7 +71,7 @@ describe('the firewall upgrade from Terraform state', () => {
     expect(tf.stderr).toContain('every verdict is the same');
     expect(tf.stderr).toContain(`terraform state rm 'cloudflare_filter.shared[0]' 'cloudflare_filter.shared[1]' 'cloudflare_firewall_rule.rules["allow-office"]'`);
     expect(tf.stderr).toContain(`'cloudflare_firewall_rule.rules["block-api"]'`);
-    expect(tf.stderr).toContain(`terraform import cloudflare_ruleset.custom_rules zone/${live.zoneId}/`);
+    expect(tf.stderr).toContain(`terraform import cloudflare_ruleset.custom_rules zones/${live.zoneId}/`);
     const hclRefs = [...tf.stdout.matchAll(/ref = "([^"]+)"/g)].map((m) => m[1]);
     const hclActions = [...tf.stdout.matchAll(/ {6}action = "([^"]+)"/g)].map((m) => m[1]);
     expect(hclActions).toEqual(['skip', 'skip', 'log', 'block']);

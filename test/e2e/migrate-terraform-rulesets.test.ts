@@ -1,0 +1,120 @@
+/**
+ * `migrate --from-terraform-state` on `cloudflare_ruleset` resources of provider v4 and v5
+ * (test/fixtures/terraform: the same zone as a v4 `.tfstate`, a v5 `.tfstate`, and `terraform show
+ * -json` of each; a custom-phase ruleset under `count`, the managed phase and a rate limiting phase
+ * under `for_each` in a module, a list and a list item). The four give one manifest. Against the
+ * zone they describe (built through the engine's v4 API from the v5 state's rules, the state's ids
+ * then swapped for the live ones), the real CLI converts, adopts the live rules by id, and the next
+ * plan is empty; the report names what is not converted yet and the `terraform state rm` steps.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { convertTerraform, parseTerraformState, renderConvertedManifest } from '../../src/migrate/index.js';
+import { withEngine, workspace } from '../migrate/cli.js';
+
+const fixtures = path.join(import.meta.dirname, '..', 'fixtures', 'terraform');
+const files = ['rulesets-v4.tfstate', 'rulesets-v5.tfstate', 'rulesets-v4.show.json', 'rulesets-v5.show.json'];
+const read = (f: string) => fs.readFileSync(path.join(fixtures, f), 'utf8');
+const fixtureZoneId = '9f1c0a5b7e2d4c6f8a0b1c2d3e4f5a6b';
+
+const ws = workspace('tf-rulesets', (r, what) => expect(r.code, what).toBe(0));
+afterAll(() => ws.remove());
+
+/** A state value as an API body: nulls left out, recursively. */
+function stripNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripNulls);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, stripNulls(v)]));
+  }
+  return value;
+}
+
+interface StateRule { id: string; ref: string; [k: string]: unknown }
+
+/** The v5 state's ruleset of a phase. */
+function v5Rules(phase: string): StateRule[] {
+  const state = JSON.parse(read('rulesets-v5.tfstate')) as { resources: { instances: { attributes: { phase?: string; rules?: StateRule[] } }[] }[] };
+  for (const r of state.resources) for (const i of r.instances) if (i.attributes.phase === phase) return i.attributes.rules!;
+  throw new Error(`no ${phase} ruleset`);
+}
+
+/** Builds the zone the fixtures describe; returns the fixture id → live id map. */
+async function buildZone(name: string): Promise<Map<string, string>> {
+  return withEngine(ws.stateDir, async (call, engine) => {
+    const zoneId = (await engine.getZone(name))!.id;
+    const ids = new Map<string, string>([[fixtureZoneId, zoneId]]);
+    for (const phase of ['http_request_firewall_custom', 'http_request_firewall_managed']) {
+      const rules = v5Rules(phase);
+      // A ref equal to the rule's id is the API's default: Terraform sent none.
+      const body = rules.map(({ id, ref, ...rest }) => stripNulls({ ...rest, ...(ref !== id ? { ref } : {}) }));
+      const put = await call('PUT', `/zones/${zoneId}/rulesets/phases/${phase}/entrypoint`, { rules: body }) as { id: string; rules: { id: string }[] };
+      rules.forEach((r, i) => ids.set(r.id, put.rules[i]!.id));
+      ids.set(phase === 'http_request_firewall_custom' ? 'c0ffee00c0ffee00c0ffee00c0ffee01' : 'c0ffee00c0ffee00c0ffee00c0ffee02', put.id);
+    }
+    return ids;
+  });
+}
+
+/** The fixture with its ids swapped for the live zone's. */
+function withLiveIds(text: string, ids: Map<string, string>): string {
+  let out = text;
+  for (const [from, to] of ids) out = out.split(from).join(to);
+  return out;
+}
+
+describe('cloudflare_ruleset from provider v4 and v5 state', () => {
+  it('the v4 and v5 states of one zone, as .tfstate and as show -json, give the same manifest', () => {
+    const manifests = files.map((f) => renderConvertedManifest(convertTerraform(parseTerraformState(read(f), f).resources), 'state'));
+    for (const m of manifests) expect(m).toBe(manifests[1]);
+    const data = parse(manifests[0]!) as { custom_rules: Record<string, unknown>; managed_rules: { ruleset: string }[] };
+    // Keys: the state's ref, else the description, else rule- and the id's first 8 characters.
+    expect(Object.keys(data.custom_rules)).toEqual(['block-admin', 'office-skips-the-waf', 'rule-aaaaaaaa', 'watch-api']);
+    expect(data.managed_rules.map((m) => m.ruleset)).toEqual(['managed', 'owasp']);
+  });
+
+  it('reports what it does not convert, with the true reason', () => {
+    const ruleset = (address: string, attributes: Record<string, unknown>) => ({ address, type: 'cloudflare_ruleset', name: address, attributes: { zone_id: fixtureZoneId, ...attributes } });
+    const c = convertTerraform([
+      ruleset('managed', { phase: 'http_request_firewall_managed', rules: [
+        { id: 'r1', action: 'skip', expression: 'http.host eq "a.test"', description: 'exception', action_parameters: { ruleset: 'current' } },
+        { id: 'r2', action: 'execute', expression: 'true', action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } },
+      ] }),
+      ruleset('transform', { phase: 'http_request_transform', rules: [] }),
+      { address: 'account', type: 'cloudflare_ruleset', name: 'account', attributes: { account_id: 'a1', phase: 'http_request_firewall_custom', rules: [] } },
+      ruleset('custom', { phase: 'http_request_firewall_custom', rules: [{ id: 'r3', action: 'redirect', expression: 'true' }, { id: 'r4', action: 'block', expression: 'true', description: 'all' }] }),
+    ], undefined);
+    const notes = c.notes.map((n) => `${n.severity} ${n.address}: ${n.message}`);
+    expect(notes).toContainEqual(expect.stringMatching(/^warning managed: rule 1 \(skip: exception\) is a managed rules exception: not converted yet/));
+    expect(notes).toContainEqual(expect.stringMatching(/^skipped transform: ruleset of phase http_request_transform: zonewall has no manifest section for this phase/));
+    expect(notes).toContainEqual(expect.stringMatching(/^skipped account: account-level ruleset/));
+    expect(notes).toContainEqual(expect.stringMatching(/^warning custom: custom rule r3: action redirect cannot be written in custom_rules: not converted/));
+    expect(Object.keys(c.customRules!.rules)).toEqual(['all']);
+    expect(c.managedRules!.entries).toEqual([{ ruleset: 'managed' }]);
+  });
+
+  for (const file of ['rulesets-v4.tfstate', 'rulesets-v5.show.json']) {
+    it(`${file}: converts, adopts the live rules by id, and the next plan is empty`, { timeout: 240_000 }, async () => {
+      const zone = `${file.replace(/[^a-z0-9]+/g, '-')}.test`;
+      expect((await ws.run('engine', 'zone', 'create', zone, '--plan', 'enterprise', '--waf', 'new')).code).toBe(0);
+      const ids = await buildZone(zone);
+      const state = path.join(ws.dir, file);
+      fs.writeFileSync(state, withLiveIds(read(file), ids));
+      const manifest = path.join(ws.dir, `${zone}.yaml`);
+
+      const converted = await ws.run('migrate', manifest, '--from-terraform-state', state, '--zone', zone, '--write');
+      expect(converted.code, converted.stderr).toBe(0);
+      expect(converted.stdout).toMatch(/Adopted \d+ live object\(s\)/);
+      expect(converted.stdout).toContain('as office-skips-the-waf');
+      expect(converted.stdout).toMatch(/4 custom rule\(s\), 2 managed ruleset\(s\)/);
+      expect(converted.stdout).toContain(`module.waf.cloudflare_ruleset.phase["ratelimit"]: ruleset of phase http_ratelimit: not converted yet`);
+      expect(converted.stdout).toMatch(/cloudflare_list\.lists\["bad_ips"\]: not converted yet/);
+      expect(converted.stdout).toContain(`terraform state rm 'cloudflare_ruleset.custom[0]' 'module.waf.cloudflare_ruleset.phase["managed"]'`);
+      expect(converted.stdout).not.toContain('manages only');
+
+      const plan = await ws.run('plan', manifest, '--detailed-exitcode');
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    });
+  }
+});
