@@ -8,11 +8,11 @@ import { ManagedRulesetAliases } from '../../manifest/index.js';
 import { isExecuteRule, type EntrypointRule, type SkipParameters } from './live.js';
 
 /**
- * True for an entry point rule zonewall did not write: a skip rule (the manifest cannot express
- * one, whatever its ref), or an execute whose ref is empty or equals its id (the API's default).
+ * True for an entry point rule zonewall did not write: one whose ref is empty or equals its id (the
+ * API's default), whether an execute or a skip rule (an exception).
  */
 export function isUnmanagedEntrypointRule(r: EntrypointRule): boolean {
-  return !isExecuteRule(r) || r.ref === undefined || r.ref === '' || r.ref === r.id;
+  return r.ref === undefined || r.ref === '' || r.ref === r.id;
 }
 
 /** A managed ruleset id as people know it: its catalog alias when it has one. */
