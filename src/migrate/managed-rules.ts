@@ -87,5 +87,13 @@ export function toManifestException(rule: SkipEntrypointRule): ManagedRuleEntry 
  * skip rules exceptions (rules of any other action are left out).
  */
 export function toManifestManagedRules(rules: readonly EntrypointRule[]): ManagedRuleEntry[] {
-  return rules.flatMap((r) => (isExecuteRule(r) ? [toManifestEntry(r)] : r.action === 'skip' ? [toManifestException(r)] : []));
+  let unnamed = 0;
+  return rules.flatMap((r) => {
+    if (isExecuteRule(r)) return [toManifestEntry(r)];
+    if (r.action !== 'skip') return [];
+    const entry = toManifestException(r);
+    // A proposal's rules (a dry run, validation bodies) have no id or ref yet: number them.
+    if (entry.ref === '') entry.ref = `exception-${++unnamed}`;
+    return [entry];
+  });
 }
