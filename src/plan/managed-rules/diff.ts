@@ -1,12 +1,13 @@
 /**
  * The `http_request_firewall_managed` entry point: which managed rulesets run, in which order, with
- * which overrides. Entry point rules are matched by ref (an unmatched desired ruleset adopts an
- * unmatched live rule executing the same ruleset, e.g. one the migration created). The planner
- * emits one change per rule for review but a single write: the API replaces the whole entry point
- * with one PUT. Live rules zonewall did not write (skip rules, and executes whose ref is empty or
- * equals their id) are kept in the PUT body, unless `--prune`, and keep their places: the body is
- * the live list with each matched rule's place taken by a desired ruleset (see `putRules`). That
- * matters for skip rules, which only skip what follows them: the migration puts them first.
+ * which overrides, and the managed-rules exceptions (skip rules) before them. Entry point rules are
+ * matched by ref (an unmatched desired ruleset adopts an unmatched live rule executing the same
+ * ruleset, an unmatched exception a live skip rule it describes, e.g. ones the migration created).
+ * The planner emits one change per rule for review but a single write: the API replaces the whole
+ * entry point with one PUT. Live rules zonewall did not write (ref empty or equal to their id) are
+ * kept in the PUT body, unless `--prune`, and keep their places: the body is the live list with
+ * each matched rule's place taken by a desired entry (see `putRules`). That matters for skip rules,
+ * which only skip what follows them: the migration puts them first.
  * Without a `managed_rules` section the entry point is left alone.
  */
 import { managedEntrypointRules, type DesiredManagedEntry, type DesiredManagedOverrides, type DesiredManagedRuleset, type DesiredZone } from '../../manifest/index.js';

@@ -1,8 +1,8 @@
 /**
  * What the planner, the renderers and export say about one rule of the managed entry point, whatever
  * its action: whether zonewall owns it, and a one-line description for people (`execute managed`,
- * `skip the rules after it`). Skip rules (exceptions, e.g. the migration's rules for firewall rules
- * that bypassed the previous WAF) cannot be written in a manifest, so zonewall never owns one.
+ * `skip the rules after it`). Skip rules are managed-rules exceptions (`managed_rules` items with
+ * `skip`); like executes, zonewall owns one when its ref is its own (not empty, not its id).
  */
 import { ManagedRulesetAliases } from '../../manifest/index.js';
 import { isExecuteRule, type EntrypointRule, type SkipParameters } from './live.js';

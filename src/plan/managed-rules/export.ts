@@ -2,8 +2,9 @@
  * Export of `managed_rules` from the entry point (ruleset ids back to catalog
  * aliases; the OWASP 949110 override and the paranoia-level categories folded back into
  * `paranoia_level` / `score_threshold` / `action` when they have exactly the shape the manifest
- * produces, else written as raw overrides; skip rules, which `managed_rules` cannot express, are
- * left in the zone unmanaged and listed as not exported: plans keep them in place).
+ * produces, else written as raw overrides; skip rules written as managed-rules exceptions in their
+ * places, unless their expression does not parse or their parameters are not one of the three
+ * forms: those are left in the zone unmanaged and listed as not exported, and plans keep them).
  */
 import type { ManagedRuleset, RuleOverride, CategoryOverride } from '../../manifest/index.js';
 import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId, OwaspScoreThresholds } from '../../manifest/index.js';
