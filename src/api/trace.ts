@@ -88,8 +88,13 @@ export interface ManagedTrace {
   matched: ManagedMatch[];
   action: string | null;
   rule: ManagedMatch | null;
-  /** Skip rules that matched: the entry point rule and what it skipped. */
-  skipped: { entrypoint_rule: string; skip: ManagedSkipParameters }[];
+  /**
+   * Skip rules that matched (managed-rules exceptions): the entry point rule, what it skipped, and
+   * the managed rules it skipped that match the request (`rules`: what the exception let through;
+   * each with the execute rule that would have run it). Rules skipped after another rule ended the
+   * request are not evaluated.
+   */
+  skipped: { entrypoint_rule: string; skip: ManagedSkipParameters; rules?: ManagedMatch[] }[];
   owasp?: OwaspScore;
   /** Why the new WAF did not run for this request (a firewall rule ended it first). */
   skipped_by?: string;

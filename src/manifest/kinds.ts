@@ -26,6 +26,7 @@ export { ActiveRuleQuota, FirewallActionPrecedence, firewallEvaluationOrder, typ
 export { CustomRuleQuota, SkipPhases, SkipProducts } from './custom-rules/index.js';
 export { PageRuleQuota } from './page-rules/index.js';
 export { ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, resolveManagedRuleset } from './managed-rules/index.js';
+export { managedEntrypointRules, skippedRulesetIds, type DesiredManagedEntry } from './managed-rules/index.js';
 export { PreviousWafPackageAliases, resolvePackage } from './previous-waf/index.js';
 export { wafGenerationOf, type WafGeneration } from './migration/generation.js';
 

@@ -68,6 +68,7 @@ export function describeError(e: ErrorObject): string {
       return `must not repeat ${show((e.data as unknown[])[p.i as number])} (items ${String(Math.min(p.i as number, p.j as number))} `
         + `and ${String(Math.max(p.i as number, p.j as number))} are the same)`;
     case 'minProperties': return message ?? `must have at least ${String(p.limit)} fields`;
+    case 'maxProperties': return message ?? `must have at most ${String(p.limit)} field${p.limit === 1 ? '' : 's'}`;
     case 'not': return message ?? 'is not allowed here';
     case 'anyOf':
     case 'oneOf': return `${message ?? 'does not match any allowed form'} (got ${show(e.data)})`;

@@ -5,14 +5,19 @@
  * a migration step PUTs are built by `plan/migration/body.ts`, shared with `apply`.)
  */
 import { compactOverrides } from '../plan/index.js';
-import type { ExecuteEntrypointRule, ManagedOverrides } from '../plan/index.js';
+import { isExecuteRule } from '../plan/index.js';
+import type { EntrypointRule, ExecuteEntrypointRule, ManagedOverrides, SkipEntrypointRule } from '../plan/index.js';
 import { ManagedRulesetIds, OwaspThresholds } from './constants.js';
 import type { ManagedRulesetAlias } from './constants.js';
 import { readOwaspOverrides, thresholdLevel } from './owasp.js';
 
 /** One item of the manifest's `managed_rules` (schema `$defs/managedRuleset`), as plain data for YAML. */
 export interface ManagedRuleEntry {
-  ruleset: string;
+  /** A deployment's ruleset (an exception has `skip` instead). */
+  ruleset?: string;
+  /** An exception's skip: `current`, `{ rulesets }` or `{ rules }`, ruleset ids written as aliases. */
+  skip?: 'current' | { rulesets: string[] } | { rules: Record<string, string[]> };
+  logging?: { enabled: boolean };
   ref?: string;
   description?: string;
   enabled?: boolean;
@@ -59,7 +64,36 @@ export function toManifestEntry(rule: ExecuteEntrypointRule): ManagedRuleEntry {
   return entry;
 }
 
-/** The manifest's `managed_rules` for an entry point's rules, in order. */
-export function toManifestManagedRules(rules: readonly ExecuteEntrypointRule[]): ManagedRuleEntry[] {
-  return rules.map(toManifestEntry);
+/**
+ * The manifest exception for one skip rule (e.g. the migration's for a firewall rule that bypassed
+ * the previous WAF). Its ref is the live rule's (the service gives a migrated rule its id as ref),
+ * so a plan afterwards matches it; the expression and description are kept as the zone has them.
+ */
+export function toManifestException(rule: SkipEntrypointRule): ManagedRuleEntry {
+  const p = rule.action_parameters;
+  const skip: ManagedRuleEntry['skip'] = p.ruleset === 'current' ? 'current'
+    : p.rulesets !== undefined ? { rulesets: p.rulesets.map(rulesetAlias) }
+      : { rules: Object.fromEntries(Object.entries(p.rules ?? {}).map(([id, ids]) => [rulesetAlias(id), [...ids]])) };
+  // Key order as a person writes an exception: what it is, what it skips, for which requests.
+  const entry: ManagedRuleEntry = { ref: rule.ref !== undefined && rule.ref !== '' ? rule.ref : rule.id ?? '', skip, expression: rule.expression };
+  if (rule.description !== undefined && rule.description !== '') entry.description = rule.description;
+  if (!rule.enabled) entry.enabled = false;
+  if (rule.logging !== undefined && !rule.logging.enabled) entry.logging = { enabled: false };
+  return entry;
+}
+
+/**
+ * The manifest's `managed_rules` for an entry point's rules, in order: executes become deployments,
+ * skip rules exceptions (rules of any other action are left out).
+ */
+export function toManifestManagedRules(rules: readonly EntrypointRule[]): ManagedRuleEntry[] {
+  let unnamed = 0;
+  return rules.flatMap((r) => {
+    if (isExecuteRule(r)) return [toManifestEntry(r)];
+    if (r.action !== 'skip') return [];
+    const entry = toManifestException(r);
+    // A proposal's rules (a dry run, validation bodies) have no id or ref yet: number them.
+    if (entry.ref === '') entry.ref = `exception-${++unnamed}`;
+    return [entry];
+  });
 }

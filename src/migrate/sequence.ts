@@ -15,8 +15,8 @@
 import { ManagedPhase } from '../api/index.js';
 import type { MigrationMode } from '../api/index.js';
 import type { DesiredZone } from '../manifest/index.js';
-import { isExecuteRule, migrationBody } from '../plan/index.js';
-import type { BodySource, EntrypointBody, EntrypointRule, ExecuteEntrypointRule, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
+import { migrationBody } from '../plan/index.js';
+import type { BodySource, EntrypointBody, LiveEntrypoint, LiveZone, LiveZoneInfo, WafState } from '../plan/index.js';
 import type { MigrationCheck, Provider } from '../providers/index.js';
 import { MigrationError } from './errors.js';
 import { toManifestManagedRules } from './managed-rules.js';
@@ -89,14 +89,9 @@ function blockersOf(live: LiveZone): Blocker[] {
   return (live.previousWaf?.overrides ?? []).map((o) => ({ id: o.id, urls: o.urls, ...(o.description ? { description: o.description } : {}) }));
 }
 
-/** The rules of a body that the manifest's `managed_rules` can express (executes of a ruleset). */
-function executeRules(rules: readonly EntrypointRule[]): ExecuteEntrypointRule[] {
-  return rules.filter(isExecuteRule);
-}
-
 /** The body to PUT and where it came from: the one body `apply` also sends (`plan/migration/body.ts`). */
 function chooseBody(input: MigrateInput, live: LiveZone, before: WafState, proposal: EntrypointBody, mode: MigrationMode): { body: EntrypointBody; source: BodySource } {
-  return migrationBody({ managedRules: input.manifest.desired.managedRules, entrypoint: live.entrypoint, proposal, before, mode });
+  return migrationBody({ managedRules: input.manifest.desired.managedRules, managedExceptions: input.manifest.desired.managedExceptions ?? [], entrypoint: live.entrypoint, proposal, before, mode });
 }
 
 /** Refuses what the zone or the flags do not allow; called after the report was shown. */
@@ -137,7 +132,7 @@ function alreadyMigrated(input: MigrateInput, zone: LiveZoneInfo, live: LiveZone
     report = buildReport(zone.name, mapping, { rules }, 'manifest');
     events.report?.(report);
   }
-  const { text, diff } = rewrite(input, desired.managedRules !== undefined ? undefined : toManifestManagedRules(executeRules(rules)), 'pending');
+  const { text, diff } = rewrite(input, desired.managedRules !== undefined ? undefined : toManifestManagedRules(rules), 'pending');
   return { zone, before: 'new_only', after: 'new_only', report, wafMigration: 'pending', text, diff };
 }
 
@@ -184,12 +179,12 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
   const { body, source } = chooseBody(input, live, before, proposal, mode);
   const own = source === 'manifest';
   if (input.mode === undefined) {
-    const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(executeRules(body.rules)), mode);
+    const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(body.rules), mode);
     return { zone, before, after: before, check, report, body, bodySource: source, wafMigration: mode, text, diff };
   }
   events.applying?.(input.mode, source);
   const entrypoint: LiveEntrypoint = await provider.putPhase<LiveEntrypoint>(zone.id, ManagedPhase, body, { step: input.mode });
   const status = await provider.migrationStatus(zone.id);
-  const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(executeRules(entrypoint.rules)), input.mode);
+  const { text, diff } = rewrite(input, own ? undefined : toManifestManagedRules(entrypoint.rules), input.mode);
   return { zone, before, after: status.waf_state, check, report, body, bodySource: source, applied: input.mode, wafMigration: input.mode, text, diff };
 }

@@ -36,6 +36,8 @@ function adoptEntrypoint(converted: ConvertedManifest, live: LiveZone, adopted: 
   const claimed = new Set<number>();
   let changed = false;
   for (const entry of entries) {
+    // Converted Terraform rules are deployments only (an exception has no ruleset to adopt by).
+    if (entry.ruleset === undefined) continue;
     const rulesetId = (ManagedRulesetIds as Record<string, string>)[entry.ruleset] ?? entry.ruleset;
     const i = rules.findIndex((r, j) => !claimed.has(j) && isExecuteRule(r) && r.action_parameters.id === rulesetId);
     if (i < 0) continue;

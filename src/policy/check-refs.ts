@@ -57,9 +57,12 @@ function hint(word: string, candidates: readonly string[], listThem = true): str
 function unknownManaged(rest: string, desired: DesiredZone): string | undefined {
   const deployed = desired.managedRules ?? [];
   if (deployed.some((m) => m.ref === rest)) return undefined;
+  // A managed-rules exception is named by its ref (it "matches" as a skip).
+  const exceptions = (desired.managedExceptions ?? []).map((e) => e.ref);
+  if (exceptions.includes(rest)) return undefined;
   const owner = deployed.find((m) => rest.startsWith(`${m.ref}.`));
   if (owner === undefined) {
-    const refs = deployed.map((m) => m.ref);
+    const refs = [...deployed.map((m) => m.ref), ...exceptions];
     return `no managed ruleset deployed with ref "${rest.split('.')[0]}" in ${desired.file}${hint(rest.split('.')[0]!, refs)}`;
   }
   const ruleId = rest.slice(owner.ref.length + 1);

@@ -42,6 +42,21 @@ function managedRule(m: TraceManagedMatch, names: ZoneNames): MatchedRule {
   return { name, aliases: [name, ruleset], action: m.action, detail: `${m.ruleset}: ${m.description}${score}` };
 }
 
+type ManagedSkip = NonNullable<TraceResult['managed_rules']>['skipped'][number];
+
+/** A managed-rules exception that matched, named by its ref, with the managed rules it skipped that match the request. */
+function managedException(s: ManagedSkip, names: ZoneNames): MatchedRule {
+  const name = `managed_rules.${names.entrypointRef(s.entrypoint_rule)}`;
+  return { name, aliases: [name], action: 'skip', detail: `exception: skipped ${skippedText(s, names)}` };
+}
+
+/** The managed rules an exception skipped that match the request, by name; or what it skips when none did. */
+function skippedText(s: ManagedSkip, names: ZoneNames): string {
+  const rules = s.rules ?? [];
+  if (rules.length === 0) return 'no managed rule that matches this request';
+  return rules.map((m) => `${managedRule(m, names).name} (${m.description})`).join(', ');
+}
+
 function legacyRule(m: TraceLegacyMatch): MatchedRule {
   const pkg = packageAliases.get(m.package_id) ?? m.package_id;
   const name = `previous_waf.${pkg}.${m.rule_id}`;
@@ -54,7 +69,8 @@ function legacyRule(m: TraceLegacyMatch): MatchedRule {
 export function verdictOf(trace: TraceResult, names: ZoneNames): Verdict {
   const fw = trace.firewall_rules.matched.map((m) => firewallRule(m, names));
   const custom = trace.custom_rules?.matched.map((m) => customRule(m, names)) ?? [];
-  const managed = trace.managed_rules?.matched.map((m) => managedRule(m, names)) ?? [];
+  const exceptions = trace.managed_rules?.skipped.map((s) => managedException(s, names)) ?? [];
+  const managed = [...exceptions, ...(trace.managed_rules?.matched.map((m) => managedRule(m, names)) ?? [])];
   const legacy = trace.previous_waf?.matched.map(legacyRule) ?? [];
   let rule: string | null = null;
   if (trace.decided_by === 'firewall_rules' && trace.firewall_rules.rule !== null) rule = firewallRule(trace.firewall_rules.rule, names).name;

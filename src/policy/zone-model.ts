@@ -20,7 +20,7 @@ import {
 } from '../engine/index.js';
 import type { PlanTier } from '../api/index.js';
 import type { ExecutionContext } from '../expr/index.js';
-import { firewallEvaluationOrder, wafGenerationOf, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
+import { firewallEvaluationOrder, managedEntrypointRules, wafGenerationOf, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
 import { RuleIndex } from './rule-index.js';
 
 /**
@@ -88,15 +88,29 @@ function firewallRules(desired: DesiredZone): RuleWithFilter[] {
 }
 
 function entrypoint(desired: DesiredZone): Entrypoint | undefined {
-  if (desired.managedRules === undefined) return undefined;
+  const entries = managedEntrypointRules(desired);
+  if (entries === undefined) return undefined;
   return {
     id: 'manifest', name: 'zone', description: '', version: '1', last_updated: '',
-    rules: desired.managedRules.map((m) => ({
-      // The rule's id is its ref offline, so traces name it the way a live zone's refs do.
-      id: m.ref, ref: m.ref, version: '1', last_updated: '',
-      action: 'execute' as const, expression: m.expression, description: m.description, enabled: m.enabled,
-      action_parameters: { id: m.rulesetId, overrides: m.overrides },
-    })),
+    rules: entries.map((entry) => {
+      if (entry.kind === 'exception') {
+        // Exceptions are the entry point's skip rules, where the manifest puts them: the trace honours them as the engine does.
+        const e = entry.exception;
+        return {
+          id: e.ref, ref: e.ref, version: '1', last_updated: '',
+          action: 'skip' as const, expression: e.expression, description: e.description, enabled: e.enabled,
+          action_parameters: structuredClone(e.skip),
+          ...(e.logging !== undefined ? { logging: e.logging } : {}),
+        };
+      }
+      const m = entry.ruleset;
+      return {
+        // The rule's id is its ref offline, so traces name it the way a live zone's refs do.
+        id: m.ref, ref: m.ref, version: '1', last_updated: '',
+        action: 'execute' as const, expression: m.expression, description: m.description, enabled: m.enabled,
+        action_parameters: { id: m.rulesetId, overrides: m.overrides },
+      };
+    }),
   };
 }
 

@@ -66,8 +66,8 @@ const cases: [string, string, string[]][] = [
   ['products is not empty', doc(z, 'firewall_rules:', '  r:', '    action: bypass', '    filter: {expression: ssl}', '    products: []'),
     ['zone.yaml:6:5: firewall_rules.r.products: must have at least 1 item']],
   // managed rules
-  ['a managed ruleset needs ruleset', doc(z, 'managed_rules:', '  - enabled: true'),
-    ['zone.yaml:3:5: managed_rules[0]: missing required field "ruleset"']],
+  ['a managed_rules item needs ruleset (or skip: an exception)', doc(z, 'managed_rules:', '  - enabled: true'),
+    ['zone.yaml:3:5: managed_rules[0]: needs `ruleset` (deploy a managed ruleset) or `skip` (a managed-rules exception)']],
   ['ruleset is an alias or an id', doc(z, 'managed_rules:', '  - ruleset: owsap'),
     ['zone.yaml:3:14: managed_rules[0].ruleset: must be a catalog alias (managed, owasp, free, exposed_credentials) or a 32-character hexadecimal ruleset id (got "owsap")']],
   ['a bare true is not an expression', doc(z, 'managed_rules:', '  - ruleset: managed', '    expression: true'),

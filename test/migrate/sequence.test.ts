@@ -78,7 +78,10 @@ describe('an Enterprise zone: validation, then pending', () => {
     expect(o).toMatchObject({ before: 'previous_only', after: 'previous_only', wafMigration: 'validation' });
     expect(o.applied).toBeUndefined();
     const js = parse(o.text);
-    expect(js).toEqual({ zone: 'example.com', managed_rules: [{ ruleset: 'managed' }, { ruleset: 'owasp', paranoia_level: 1, score_threshold: 'high', action: 'log' }], waf_migration: 'validation' });
+    // The proposal's skip rule (the firewall rule that bypassed the WAF) is written as an exception, before the deployments (issue 28).
+    expect(js).toEqual({ zone: 'example.com', managed_rules: [
+      { ref: 'exception-1', skip: 'current', expression: 'ip.src in {192.0.2.0/24}', description: 'Migrated from firewall rule f1' },
+      { ruleset: 'managed' }, { ruleset: 'owasp', paranoia_level: 1, score_threshold: 'high', action: 'log' }], waf_migration: 'validation' });
     expect(o.diff).toContain('-previous_waf:');
     expect(validateManifestText(o.text, 'zone.yaml').issues).toEqual([]);
   });
@@ -94,7 +97,8 @@ describe('an Enterprise zone: validation, then pending', () => {
       expect(rule).not.toHaveProperty('version');
     }
     expect(o).toMatchObject({ before: 'previous_only', after: 'both', applied: 'validation' });
-    expect(parse(o.text).managed_rules.map((e: { ref?: string }) => e.ref)).toEqual(['1'.padStart(32, 'a'), '2'.padStart(32, 'a')]);
+    // The skip rule is written as an exception with its live ref, so the plan after matches it (issue 28).
+    expect(parse(o.text).managed_rules.map((e: { ref?: string }) => e.ref)).toEqual(['0'.padStart(32, 'a'), '1'.padStart(32, 'a'), '2'.padStart(32, 'a')]);
     const plan = await planAfter(p, o.text);
     expect(hasChanges(plan)).toBe(false);
     expect(plan.findings.filter((f) => f.level !== 'warning')).toEqual([]);

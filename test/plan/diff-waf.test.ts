@@ -76,7 +76,7 @@ describe('diffZone: skip rules in the managed entry point', () => {
     expect(entrypointOf(plan)!.body.rules[0]).toEqual({ id: hex('s1'), ref: hex('s1'), action: 'skip', expression: bypass,
       description: 'Migrated from firewall rule s1', enabled: true, action_parameters: { ruleset: 'current' }, logging: { enabled: true } });
     expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
-    expect(plan.unmanaged).toEqual([{ kind: 'managed_ruleset', id: hex('s1'), summary: `skip the rules after it in the entry point when ${bypass}` }]);
+    expect(plan.unmanaged).toEqual([{ kind: 'managed_exception', id: hex('s1'), summary: `skip the rules after it in the entry point when ${bypass}` }]);
     expect(plan.findings.map((f) => f.code)).toEqual(['weakens-managed-rule']);
   });
 
@@ -95,17 +95,17 @@ describe('diffZone: skip rules in the managed entry point', () => {
     expect(entrypointOf(plan)!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
   });
 
-  it('never adopts or deletes a skip rule, whatever its ref; --prune deletes it without a danger finding', () => {
-    const zone = live({ entrypoint: entrypoint([lSkip('s1', bypass, { ref: 'managed' }), lManaged('m1', MANAGED, { ref: 'managed' })]) });
+  it('deletes a skip rule with a ref of its own that managed_rules does not list (an exception zonewall wrote), without a danger finding; --prune deletes unmanaged ones', () => {
+    const zone = live({ entrypoint: entrypoint([lSkip('s1', bypass, { ref: 'office' }), lManaged('m1', MANAGED, { ref: 'managed' })]) });
     const kept = diffZone(desired({ managedRules: [dManaged('managed', MANAGED, { description: 'core' })] }), zone);
-    expect(actions(kept)).toEqual(['update managed_ruleset managed']);
-    expect(kept.changes.find((c) => c.action !== 'no-op')!.id).toBe(hex('m1'));
-    expect(entrypointOf(kept)!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute']);
-    const pruned = diffZone(desired({ managedRules: [dManaged('managed', MANAGED)] }), zone, { prune: true });
-    expect(pruned.changes.find((c) => c.action === 'delete')).toMatchObject({ reason: 'prune', id: hex('s1'),
-      before: { action: 'skip', skips: 'the rules after it in the entry point', expression: bypass } });
-    expect(pruned.findings).toEqual([]);
-    expect(entrypointOf(pruned)!.body.rules.map((r) => r.action)).toEqual(['execute']);
+    expect(actions(kept)).toEqual(['update managed_ruleset managed', 'delete managed_exception office']);
+    expect(kept.changes.find((c) => c.action === 'update')!.id).toBe(hex('m1'));
+    expect(kept.findings).toEqual([]);
+    expect(entrypointOf(kept)!.body.rules.map((r) => r.action)).toEqual(['execute']);
+    const pruned = diffZone(desired({ managedRules: [dManaged('managed', MANAGED)] }), live({ entrypoint: migrated() }), { prune: true });
+    expect(pruned.changes.find((c) => c.action === 'delete' && c.kind === 'managed_exception')).toMatchObject({ reason: 'prune', id: hex('s1'),
+      before: { skip: 'current', expression: bypass } });
+    expect(pruned.findings.filter((f) => f.code !== 'disables-managed-ruleset')).toEqual([]);
   });
 
   it('renders skip rules by what they skip, in text and markdown', () => {
@@ -117,8 +117,8 @@ describe('diffZone: skip rules in the managed entry point', () => {
       expect(text).not.toContain('undefined');
     }
     const prunedText = renderPlanText(pruned);
-    expect(prunedText).toContain('skips: the rules after it in the entry point');
-    expect(prunedText).toContain('action: skip');
+    expect(prunedText).toContain('managed_exception');
+    expect(prunedText).toContain('current');
     expect(prunedText + renderPlanMarkdown(pruned)).not.toMatch(/undefined|ruleset: null/);
   });
 });

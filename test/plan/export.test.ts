@@ -189,23 +189,24 @@ describe('exportManifest: WAF sections', () => {
     expect(adoptionParts(result.adoption).entrypoint?.rules.map((r) => r.ref)).toEqual(['managed']);
   });
 
-  it('leaves skip rules in the zone, unmanaged and in place, says so, and the next plan is empty', () => {
+  it('writes skip rules as managed-rules exceptions in their places, and the next plan is empty (issue 28)', () => {
     const skip = { id: hex(20), ref: hex(20), action: 'skip' as const, expression: 'ip.src in {192.0.2.0/24}', description: 'Migrated from firewall rule f1',
       enabled: true, action_parameters: { ruleset: 'current' as const }, logging: { enabled: true } };
     const live = zoneOf([], [], { entrypoint: entrypoint([skip,
       { id: hex(21), ref: '', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: managed } },
       { id: hex(22), ref: hex(22), action: 'execute', expression: 'true', enabled: true, action_parameters: { id: owasp } }]) });
     const result = exportManifest(live);
-    expect(result.document.managed_rules).toEqual([{ ruleset: 'managed' }, { ruleset: 'owasp', ref: hex(22) }]);
-    expect(result.skipped).toEqual([{ kind: 'managed_ruleset', id: hex(20), ref: hex(20),
-      reason: expect.stringMatching(/^a skip rule \(skips the rules after it in the entry point when ip\.src in \{192\.0\.2\.0\/24\}\).*stays in the zone unmanaged and plans keep it in its place/) }]);
-    // The adoption PUT sends the skip rule back unchanged, still first.
+    expect(result.document.managed_rules).toEqual([
+      { ref: hex(20), skip: 'current', expression: 'ip.src in {192.0.2.0/24}', description: 'Migrated from firewall rule f1' },
+      { ruleset: 'managed' }, { ruleset: 'owasp', ref: hex(22) }]);
+    expect(result.skipped).toEqual([]);
+    // The adoption PUT keeps the skip rule first.
     expect(adoptionParts(result.adoption).entrypoint?.rules.map((r) => [r.action, r.ref])).toEqual([['skip', hex(20)], ['execute', 'managed'], ['execute', hex(22)]]);
     const loaded = validateManifestText(renderManifestYaml(result.document, { schema: 'x.json' }), 'zone.yaml');
     const plan = diffZone(loaded.zone!, adopt(live, result));
     expect(plan.changes.filter((c) => c.action !== 'no-op')).toEqual([]);
     expect(entrypointOf(plan)).toBeNull();
-    expect(plan.unmanaged).toEqual([{ kind: 'managed_ruleset', id: hex(20), summary: 'skip the rules after it in the entry point when ip.src in {192.0.2.0/24}' }]);
+    expect(plan.unmanaged).toEqual([]);
   });
 
   it('writes non-default previous WAF settings and the migration state', () => {

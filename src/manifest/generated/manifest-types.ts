@@ -16,6 +16,23 @@ export type Description = string;
  * A manifest key: stored on the live object as its `ref` (at most 50 characters). Starts with a letter or digit; then letters, digits, `_`, `.` and `-`.
  */
 export type Key = string;
+/**
+ * What a managed-rules exception skips (the API's `action_parameters` of a `skip` rule) for the requests its expression matches: `current` skips every entry after it (every managed ruleset deployed later in `managed_rules`); `{ rulesets: [...] }` skips those managed rulesets (catalog aliases such as `managed`, `owasp`, or ruleset ids); `{ rules: { <alias or ruleset id>: [<rule id>...] } }` skips only those rules of those rulesets. Rulesets and rules are checked against the catalog; each named ruleset must be deployed by an entry after the exception.
+ */
+export type ManagedSkip =
+  | 'current'
+  | {
+      /**
+       * The managed rulesets to skip: catalog aliases (`managed`, `owasp`, `free`, `exposed_credentials`) or ruleset ids.
+       */
+      rulesets?: string[];
+      /**
+       * The managed rules to skip, by ruleset (catalog alias or ruleset id): the rule ids of each.
+       */
+      rules?: {
+        [k: string]: string[];
+      };
+    };
 
 /**
  * A zonewall manifest: the desired edge security configuration of one zone (filters, firewall rules, WAF custom rules, managed rulesets, the previous WAF and the WAF migration). Map keys become the live objects' `ref`, so plans match manifest objects to live ones by key. Add `# yaml-language-server: $schema=<path to this file>` as the first line for completion and help in editors.
@@ -52,7 +69,7 @@ export interface ZoneManifest {
     [k: string]: CustomRule;
   };
   /**
-   * The managed rulesets deployed by the zone's `http_request_firewall_managed` entry point (the ruleset-based WAF), in execution order. Each item becomes one `execute` rule. Leave the section out to leave the entry point alone; `managed_rules: []` deploys nothing.
+   * The rules of the zone's `http_request_firewall_managed` entry point (the ruleset-based WAF), in execution order. An item with `ruleset` deploys a managed ruleset (one `execute` rule); an item with `skip` is a managed-rules exception (one `skip` rule) that skips, for the requests its expression matches, managed rules of the entries after it: an exception applies only to the execute entries that follow it in this list, so one placed after the entry it names is an error. Leave the section out to leave the entry point alone; `managed_rules: []` deploys nothing.
    */
   managed_rules?: ManagedRuleset[];
   previous_waf?: PreviousWaf;
@@ -199,13 +216,23 @@ export interface CustomBlockResponse {
   content: string;
 }
 /**
- * One managed ruleset deployed by the `http_request_firewall_managed` entry point, with its overrides.
+ * One rule of the `http_request_firewall_managed` entry point: either a managed ruleset deployment (`ruleset`, with its overrides) or a managed-rules exception (`skip`, with `ref` and `expression`). Exactly one of `ruleset` and `skip` is given.
  */
 export interface ManagedRuleset {
+  skip?: ManagedSkip;
+  /**
+   * Exceptions (`skip`) only: whether requests the exception matches are logged in Security Events. Default `{ enabled: true }` (the service's default).
+   */
+  logging?: {
+    /**
+     * false hides the matches of this exception from Security Events.
+     */
+    enabled: boolean;
+  };
   /**
    * The managed ruleset: a catalog alias (`managed`: Cloudflare Managed Ruleset, `owasp`: Cloudflare OWASP Core Ruleset, `free`: Cloudflare Free Managed Ruleset, `exposed_credentials`: Exposed Credentials Check) or a 32-character hexadecimal ruleset id.
    */
-  ruleset: ('managed' | 'owasp' | 'free' | 'exposed_credentials') | string;
+  ruleset?: ('managed' | 'owasp' | 'free' | 'exposed_credentials') | string;
   /**
    * A manifest key: stored on the live object as its `ref` (at most 50 characters). Starts with a letter or digit; then letters, digits, `_`, `.` and `-`.
    */

@@ -7,12 +7,14 @@ import type { CheckedExpression } from '../expression-check.js';
 import type { ManifestKind } from '../kind.js';
 import { checkManagedCatalog } from './check-catalog.js';
 import { checkManagedExpressions, checkManagedRules } from './check.js';
+import { checkManagedExceptions } from './check-exceptions.js';
 import { normalizeManagedRules } from './normalize.js';
 import { checkManagedTier } from './tier.js';
 
 export {
   ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId, OwaspScoreThresholds, resolveManagedRuleset,
 } from './catalog.js';
+export { managedEntrypointRules, skippedRulesetIds, type DesiredManagedEntry } from './entries.js';
 
 /** Managed rulesets. */
 export const managedRulesKind: ManifestKind<(CheckedExpression | undefined)[]> = {
@@ -22,6 +24,7 @@ export const managedRulesKind: ManifestKind<(CheckedExpression | undefined)[]> =
   check(checks, data) {
     checkManagedRules(checks, data);
     checkManagedCatalog(checks, data);
+    checkManagedExceptions(checks, data);
   },
   normalize: normalizeManagedRules,
   checkTier: checkManagedTier,

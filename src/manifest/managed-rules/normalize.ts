@@ -15,7 +15,7 @@ import { isRecord, type Checks } from '../view.js';
 import {
   OwaspAnomalyRuleId, OwaspMaxParanoiaLevel, OwaspRulesetId, OwaspScoreThresholds, paranoiaCategory, resolveManagedRuleset,
 } from './catalog.js';
-import type { DesiredManagedOverrides, DesiredManagedRuleset } from './desired.js';
+import type { DesiredManagedException, DesiredManagedOverrides, DesiredManagedRuleset, DesiredManagedSkip } from './desired.js';
 
 let matchAll: string | undefined;
 /** The canonical form of `true`, the default expression of managed rulesets. */
@@ -32,15 +32,52 @@ export function normalizeManagedRules(
   if (!Array.isArray(data.managed_rules)) return;
   const items = data.managed_rules as ManagedRuleset[];
   const out: DesiredManagedRuleset[] = [];
+  const exceptions: DesiredManagedException[] = [];
   items.forEach((item, i) => {
     const base = ['managed_rules', i];
     if (!checks.isClean(base) || !isRecord(item)) return;
     const checked = item.expression === undefined ? canonicalTrue() : expressions[i]?.canonical;
     if (checked === undefined) return;
+    if (item.skip !== undefined) {
+      const fields = fieldLocations(checks.locator, item, ['skip', 'expression', 'enabled', 'logging']);
+      exceptions.push(normalizeManagedException(item, checked, out.length, locationOf(checks.locator, base), fields));
+      return;
+    }
     const fields = fieldLocations(checks.locator, item, ['ruleset', 'expression', 'action', 'enabled', 'overrides']);
     out.push(normalizeManagedRuleset(item, checked, locationOf(checks.locator, base), fields));
   });
   zone.managedRules = out;
+  zone.managedExceptions = exceptions;
+}
+
+/** What an exception skips, aliases resolved to ruleset ids (rule ids in the order written). */
+export function normalizeSkip(skip: NonNullable<ManagedRuleset['skip']>): DesiredManagedSkip {
+  if (skip === 'current') return { ruleset: 'current' };
+  if (skip.rulesets !== undefined) return { rulesets: skip.rulesets.map(resolveManagedRuleset) };
+  const rules: Record<string, string[]> = {};
+  for (const [name, ids] of Object.entries(skip.rules ?? {})) rules[resolveManagedRuleset(name)] = [...ids];
+  return { rules };
+}
+
+/** One exception item (`skip`) as the planner wants it; `after` is the number of deployments before it. */
+export function normalizeManagedException(
+  item: ManagedRuleset,
+  canonicalExpression: string,
+  after: number,
+  location: SourceLocation,
+  fieldLocations: Partial<Record<string, SourceLocation>>,
+): DesiredManagedException {
+  return {
+    ref: item.ref!,
+    skip: normalizeSkip(item.skip!),
+    expression: canonicalExpression,
+    description: item.description ?? '',
+    enabled: item.enabled ?? true,
+    ...(item.logging !== undefined ? { logging: { enabled: item.logging.enabled } } : {}),
+    after,
+    location,
+    fieldLocations,
+  };
 }
 
 type CategoryOverride = DesiredManagedOverrides['categories'][number];
@@ -87,9 +124,10 @@ export function normalizeManagedRuleset(
   location: SourceLocation,
   fieldLocations: Partial<Record<string, SourceLocation>>,
 ): DesiredManagedRuleset {
-  const rulesetId = resolveManagedRuleset(item.ruleset);
+  // Only deployments (items with `ruleset`) come here: exceptions are `normalizeManagedException`'s.
+  const rulesetId = resolveManagedRuleset(item.ruleset!);
   return {
-    ref: item.ref ?? item.ruleset,
+    ref: item.ref ?? item.ruleset!,
     rulesetId,
     enabled: item.enabled ?? true,
     expression: canonicalExpression,

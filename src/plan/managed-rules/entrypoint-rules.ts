@@ -1,18 +1,18 @@
 /**
  * What the planner, the renderers and export say about one rule of the managed entry point, whatever
  * its action: whether zonewall owns it, and a one-line description for people (`execute managed`,
- * `skip the rules after it`). Skip rules (exceptions, e.g. the migration's rules for firewall rules
- * that bypassed the previous WAF) cannot be written in a manifest, so zonewall never owns one.
+ * `skip the rules after it`). Skip rules are managed-rules exceptions (`managed_rules` items with
+ * `skip`); like executes, zonewall owns one when its ref is its own (not empty, not its id).
  */
 import { ManagedRulesetAliases } from '../../manifest/index.js';
 import { isExecuteRule, type EntrypointRule, type SkipParameters } from './live.js';
 
 /**
- * True for an entry point rule zonewall did not write: a skip rule (the manifest cannot express
- * one, whatever its ref), or an execute whose ref is empty or equals its id (the API's default).
+ * True for an entry point rule zonewall did not write: one whose ref is empty or equals its id (the
+ * API's default), whether an execute or a skip rule (an exception).
  */
 export function isUnmanagedEntrypointRule(r: EntrypointRule): boolean {
-  return !isExecuteRule(r) || r.ref === undefined || r.ref === '' || r.ref === r.id;
+  return r.ref === undefined || r.ref === '' || r.ref === r.id;
 }
 
 /** A managed ruleset id as people know it: its catalog alias when it has one. */

@@ -2,8 +2,9 @@
  * Export of `managed_rules` from the entry point (ruleset ids back to catalog
  * aliases; the OWASP 949110 override and the paranoia-level categories folded back into
  * `paranoia_level` / `score_threshold` / `action` when they have exactly the shape the manifest
- * produces, else written as raw overrides; skip rules, which `managed_rules` cannot express, are
- * left in the zone unmanaged and listed as not exported: plans keep them in place).
+ * produces, else written as raw overrides; skip rules written as managed-rules exceptions in their
+ * places, unless their expression does not parse or their parameters are not one of the three
+ * forms: those are left in the zone unmanaged and listed as not exported, and plans keep them).
  */
 import type { ManagedRuleset, RuleOverride, CategoryOverride } from '../../manifest/index.js';
 import { ManagedRulesetAliases, OwaspAnomalyRuleId, OwaspRulesetId, OwaspScoreThresholds } from '../../manifest/index.js';
@@ -11,7 +12,7 @@ import type { Canonicalizer } from '../canonical.js';
 import { KeyAllocator, isValidKey } from '../export-keys.js';
 import type { ExportedObject, SkippedObject } from '../export-types.js';
 import { describeSkip } from './entrypoint-rules.js';
-import { isExecuteRule, type EntrypointBody, type EntrypointRule, type ExecuteEntrypointRule, type LiveEntrypoint, type ManagedOverrides } from './live.js';
+import { isExecuteRule, type EntrypointBody, type EntrypointRule, type ExecuteEntrypointRule, type LiveEntrypoint, type ManagedOverrides, type SkipEntrypointRule } from './live.js';
 
 const Hex32 = /^[0-9a-f]{32}$/;
 const ManagedActions: readonly string[] = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'];
@@ -30,12 +31,30 @@ function aliasOf(rulesetId: string): string | undefined {
   return Object.entries(ManagedRulesetAliases).find(([, id]) => id === rulesetId)?.[0];
 }
 
-/** Why a rule that is not an execute is left out (and kept by plans). */
-function notExecuteReason(r: EntrypointRule): string {
-  const what = r.action === 'skip'
-    ? `a skip rule (skips ${describeSkip(r.action_parameters)} when ${r.expression})`
-    : `action ${String((r as { action: unknown }).action)} is not an execute of a managed ruleset`;
-  return `${what}: managed_rules lists only deployments of managed rulesets, so it stays in the zone unmanaged and plans keep it in its place (--prune would delete it)`;
+/** Why a rule that is not an execute cannot be written as an exception (it is then kept by plans); undefined when it can. */
+function exceptionProblem(r: EntrypointRule, canon: Canonicalizer): string | undefined {
+  const kept = 'so it stays in the zone unmanaged and plans keep it in its place (--prune would delete it)';
+  if (r.action !== 'skip') return `action ${String((r as { action: unknown }).action)} is neither an execute of a managed ruleset nor a skip (an exception): ${kept}`;
+  const c = canon(r.expression);
+  if (!c.ok) return `a skip rule whose expression does not parse (${c.reason}): ${kept}`;
+  const p = r.action_parameters;
+  const forms = [p.ruleset === 'current', Array.isArray(p.rulesets), p.rules !== undefined && typeof p.rules === 'object'].filter(Boolean).length;
+  if (forms !== 1) return `a skip rule (skips ${describeSkip(p)}) whose parameters are not one of ruleset: current, rulesets, rules: ${kept}`;
+  return undefined;
+}
+
+/** One skip rule as a `managed_rules` exception item (ruleset ids back to catalog aliases). */
+function exceptionItem(r: SkipEntrypointRule, key: string): ManagedRuleset {
+  const p = r.action_parameters;
+  let skip: NonNullable<ManagedRuleset['skip']>;
+  if (p.ruleset === 'current') skip = 'current';
+  else if (p.rulesets !== undefined) skip = { rulesets: p.rulesets.map((id) => aliasOf(id) ?? id) };
+  else skip = { rules: Object.fromEntries(Object.entries(p.rules ?? {}).map(([id, ids]) => [aliasOf(id) ?? id, [...ids]])) };
+  const item: ManagedRuleset = { ref: key, skip, expression: r.expression };
+  if (r.description) item.description = r.description;
+  if (!r.enabled) item.enabled = false;
+  if (r.logging !== undefined && !r.logging.enabled) item.logging = { enabled: false };
+  return item;
 }
 
 /** Why an execute rule cannot be written as a `managed_rules` item; undefined when it can. */
@@ -125,19 +144,20 @@ export function exportManagedRules(entrypoint: LiveEntrypoint | null, canon: Can
   if (entrypoint === null) return undefined;
   const out: ManagedExport = { items: [], objects: [], skipped: [], adoption: null };
   const keys = new KeyAllocator();
-  const exportable: ExecuteEntrypointRule[] = [];
+  const exportable: EntrypointRule[] = [];
   for (const r of entrypoint.rules) {
-    const problem = isExecuteRule(r) ? managedProblem(r, canon) : notExecuteReason(r);
-    if (problem !== undefined) out.skipped.push({ kind: 'managed_ruleset', id: r.id ?? '', ref: r.ref, reason: problem });
-    else if (isExecuteRule(r)) exportable.push(r);
+    const problem = isExecuteRule(r) ? managedProblem(r, canon) : exceptionProblem(r, canon);
+    if (problem !== undefined) out.skipped.push({ kind: isExecuteRule(r) ? 'managed_ruleset' : 'managed_exception', id: r.id ?? '', ref: r.ref, reason: problem });
+    else exportable.push(r);
   }
   const kept = new Set(exportable.filter((r) => isValidKey(r.ref) && keys.claim(r.ref)));
   const newRefs = new Map<EntrypointRule, string>();
   for (const r of exportable) {
-    const key = kept.has(r) ? r.ref! : keys.unique(aliasOf(r.action_parameters.id) ?? r.action_parameters.id);
+    const base = isExecuteRule(r) ? aliasOf(r.action_parameters.id) ?? r.action_parameters.id : 'exception';
+    const key = kept.has(r) ? r.ref! : keys.unique(base);
     if (!kept.has(r)) newRefs.set(r, key);
-    out.items.push(managedItem(r, key, canon));
-    out.objects.push({ kind: 'managed_ruleset', id: r.id ?? '', key, from: kept.has(r) ? 'ref' : 'ruleset', refChange: !kept.has(r), inline: false });
+    out.items.push(isExecuteRule(r) ? managedItem(r, key, canon) : exceptionItem(r as SkipEntrypointRule, key));
+    out.objects.push({ kind: isExecuteRule(r) ? 'managed_ruleset' : 'managed_exception', id: r.id ?? '', key, from: kept.has(r) ? 'ref' : 'ruleset', refChange: !kept.has(r), inline: false });
   }
   if (newRefs.size > 0) out.adoption = entrypointBody(entrypoint, newRefs);
   return out;

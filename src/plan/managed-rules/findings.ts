@@ -6,6 +6,10 @@
  * |---|---|---|
  * | `disables-managed-ruleset` | danger | a managed ruleset is disabled or removed from the entry point |
  * | `weakens-managed-rule` | danger | an override turns managed rules to log, disables them or raises a score threshold |
+ * | `skips-managed-rules` | danger | a managed-rules exception is added or enabled: managed rules no longer inspect the requests it matches (the custom rules' code, shared) |
+ *
+ * An exception that skips more (rules, then rulesets, then `current`) or whose expression changed
+ * other than by narrowing is the shared `widens-exception`.
  */
 import { findingsOf, type FindingLevel } from '../finding.js';
 
@@ -13,6 +17,7 @@ import { findingsOf, type FindingLevel } from '../finding.js';
 export const ManagedFindings = {
   'disables-managed-ruleset': 'danger',
   'weakens-managed-rule': 'danger',
+  'skips-managed-rules': 'danger',
 } as const satisfies Record<string, FindingLevel>;
 
 type Codes = typeof ManagedFindings;

@@ -11,6 +11,7 @@ import { diffManaged } from './diff.js';
 import { exportManagedRules } from './export.js';
 import { deltaLabel, overrideDeltas } from './overrides-text.js';
 import { managedChangeFindings } from './safety.js';
+import { newExceptionFindings } from './exception-safety.js';
 import { entrypointWrite } from './writes.js';
 
 declare module '../phase.js' {
@@ -22,13 +23,17 @@ declare module '../phase.js' {
 declare module '../change.js' {
   interface ResourceKindRegistry {
     managed_ruleset: true;
+    managed_exception: true;
   }
 }
 
 /** Managed ruleset deployments. */
 export const managedRules: PlanKind = {
   name: 'managed-rules',
-  resources: { managed_ruleset: { kept: 'entrypoint', deleted: 'entrypoint', ordered: true, counted: true, carried: true } },
+  resources: {
+    managed_ruleset: { kept: 'entrypoint', deleted: 'entrypoint', ordered: true, counted: true, carried: true },
+    managed_exception: { kept: 'entrypoint', deleted: 'entrypoint', ordered: true, counted: true, carried: true },
+  },
   phases: [{ name: 'entrypoint', requests: 'per-object' }],
   ops: [],
   phaseOf(write: Write) { throw new Error(`managed rules: write ${write.op} is not theirs (the entry point PUT carries their changes)`); },
@@ -39,6 +44,7 @@ export const managedRules: PlanKind = {
     return { changes: d.changes, findings: d.findings, unmanaged: d.unmanaged, ...(d.rules !== null ? { phaseWrite: entrypointWrite(live, d.rules) } : {}) };
   },
   changeFindings: managedChangeFindings,
+  planFindings: (changes) => newExceptionFindings(changes),
   // One line per override, not two JSON blobs.
   attributeDeltas: (name, before, after) => (name === 'overrides' ? overrideDeltas(before, after).map((d) => ({ label: deltaLabel(d), before: d.before, after: d.after })) : undefined),
   export(live, { canon }) {

@@ -46,9 +46,9 @@ export interface ExecuteEntrypointRule extends EntrypointRuleFields {
 }
 
 /**
- * An entry point rule that skips managed rules for the requests it matches, e.g. one the migration
- * made of a firewall rule that bypassed the previous WAF. The manifest cannot express these, so
- * zonewall never writes one: the planner keeps them in place, unmanaged.
+ * An entry point rule that skips managed rules for the requests it matches (a managed-rules
+ * exception), e.g. one the migration made of a firewall rule that bypassed the previous WAF; the
+ * manifest writes them as `managed_rules` items with `skip`.
  */
 export interface SkipEntrypointRule extends EntrypointRuleFields {
   action: 'skip';

@@ -5,6 +5,7 @@
 import { changeLabel as label, type AttributeValue, type Attributes, type Change } from '../change.js';
 import type { Finding } from '../finding.js';
 import { finding } from './findings.js';
+import { exceptionChangeFindings } from './exception-safety.js';
 
 /** The OWASP anomaly threshold's default (api-facts §4): a higher number is less sensitive. */
 const defaultScoreThreshold = 40;
@@ -28,6 +29,7 @@ function weakerOverride(b: OverrideItem | undefined, a: OverrideItem): string | 
 }
 
 export function managedChangeFindings(c: Change): Finding[] {
+  if (c.kind === 'managed_exception') return exceptionChangeFindings(c);
   const b = c.before!;
   const about = { kind: c.kind, ref: c.ref };
   if (c.action === 'delete') {

@@ -14,7 +14,8 @@
  * 2. in validation state (`both`), the live entry point: what has been validated;
  * 3. the service's proposal, shaped as the seed says (validation bodies omit id, version and ref).
  */
-import type { DesiredManagedRuleset } from '../../manifest/index.js';
+import type { DesiredManagedException, DesiredManagedRuleset } from '../../manifest/index.js';
+import { exceptionRule, skipAttribute } from '../managed-rules/exceptions.js';
 import { executeRule } from '../managed-rules/diff.js';
 import { isExecuteRule } from '../managed-rules/live.js';
 import type { EntrypointBody, EntrypointRule, LiveEntrypoint, ManagedOverrides } from '../managed-rules/live.js';
@@ -71,6 +72,8 @@ function keptRule(rule: EntrypointRule): EntrypointRule {
 export interface MigrationBodyInput {
   /** The manifest's normalised `managed_rules`, if it has the section. */
   managedRules: readonly DesiredManagedRuleset[] | undefined;
+  /** The manifest's managed-rules exceptions (with `managedRules`). */
+  managedExceptions?: readonly DesiredManagedException[];
   /** The zone's entry point now. */
   entrypoint: LiveEntrypoint | null;
   /** The service's proposed configuration (unused in state `both`). */
@@ -89,8 +92,14 @@ export function migrationBody(input: MigrationBodyInput): { body: EntrypointBody
       ? base.filter((r) => !isExecuteRule(r)).map(keptRule)
       : proposalBody({ rules: base.filter((r) => !isExecuteRule(r)) }, mode).rules;
     const own = desiredBody(managedRules, entrypoint?.name ?? proposal.name ?? 'default');
+    const exceptions = input.managedExceptions ?? [];
+    // The manifest's exceptions stand where it puts them; a proposed skip rule one of them describes is not sent twice.
+    const rules = own.rules.flatMap((r, i) => [...exceptions.filter((e) => e.after === i).map((e) => exceptionRule(e, undefined)), r]);
+    rules.push(...exceptions.filter((e) => e.after >= own.rules.length).map((e) => exceptionRule(e, undefined)));
+    const described = (r: EntrypointRule) => exceptions.some((e) => (r.ref !== undefined && r.ref !== '' && r.ref === e.ref)
+      || (!isExecuteRule(r) && r.expression === e.expression && JSON.stringify(skipAttribute(r.action_parameters)) === JSON.stringify(skipAttribute(e.skip))));
     // Skip rules first: they skip what follows them in the entry point.
-    return { body: { ...own, rules: [...others, ...own.rules] }, source: 'manifest' };
+    return { body: { ...own, rules: [...others.filter((r) => !described(r)), ...rules] }, source: 'manifest' };
   }
   if (before === 'both' && entrypoint !== null) {
     return { body: { name: entrypoint.name, rules: entrypoint.rules.map(keptRule) }, source: 'live' };

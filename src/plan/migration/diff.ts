@@ -42,7 +42,7 @@ function stepWrite(desired: DesiredZone, live: LiveZone, from: WafState, mode: '
     const why = proposal === null ? 'the service gave no proposed configuration for the zone' : 'the service\'s proposed configuration was not read';
     return { findings: [finding('migration-step-unavailable', `apply cannot take this migration step: ${why}, and the step must carry its skip rules; take it with \`${migrateCommand(desired, mode)}\``, about)] };
   }
-  const { body, source } = migrationBody({ managedRules: desired.managedRules, entrypoint: live.entrypoint, proposal: proposal ?? { rules: [] }, before: from, mode });
+  const { body, source } = migrationBody({ managedRules: desired.managedRules, managedExceptions: desired.managedExceptions ?? [], entrypoint: live.entrypoint, proposal: proposal ?? { rules: [] }, before: from, mode });
   const skips = body.rules.filter((r) => !isExecuteRule(r)).length;
   const executes = body.rules.length - skips;
   const from_ = { manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposed configuration' }[source];

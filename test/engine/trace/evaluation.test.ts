@@ -77,9 +77,12 @@ describe('the new WAF', () => {
     const logged = traceEntrypoint(entry({ action_parameters: { id: MANAGED, overrides: { action: 'log' } } }), log4j);
     expect([logged.action, logged.matched.map((m) => m.action)]).toEqual([null, ['log']]);
     const skipped = traceEntrypoint(entry({ action: 'skip', expression: 'http.request.uri.path eq "/"', action_parameters: { ruleset: 'current' } }, {}), log4j);
-    expect([skipped.action, skipped.skipped]).toEqual([null, [{ entrypoint_rule: 'r0', skip: { ruleset: 'current' } }]]);
+    // The trace says which exception skipped which managed rules that match the request (issue 28).
+    expect([skipped.action, skipped.skipped]).toEqual([null, [{ entrypoint_rule: 'r0', skip: { ruleset: 'current' },
+      rules: [expect.objectContaining({ entrypoint_rule: 'r1', ruleset_id: MANAGED, rule_id: '5f6744fa026a4638bda5b3d7d5e015dd', action: 'block' })] }]]);
     const oneRule = traceEntrypoint(entry({ action: 'skip', action_parameters: { rules: { [MANAGED]: ['5f6744fa026a4638bda5b3d7d5e015dd'] } } }, {}), log4j);
     expect(oneRule.action).toBe(null);
+    expect(oneRule.skipped[0]!.rules!.map((m) => m.rule_id)).toEqual(['5f6744fa026a4638bda5b3d7d5e015dd']);
   });
 
   it('scores OWASP rules and applies the threshold rule at the threshold', () => {
