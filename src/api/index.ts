@@ -13,6 +13,7 @@ export * from './rule-fields.js';
 export * from './managed-rules.js';
 export * from './custom-rules.js';
 export * from './rulesets.js';
+export * from './rate-limiting.js';
 export * from './managed-catalog.js';
 export * from './page-rules.js';
 export * from './migration.js';
