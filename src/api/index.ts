@@ -18,3 +18,4 @@ export * from './managed-catalog.js';
 export * from './page-rules.js';
 export * from './migration.js';
 export * from './trace.js';
+export * from './trace-burst.js';

@@ -11,6 +11,7 @@
  * every tier but free). `--against-zone` evaluates the live zone instead, so a zone that differs
  * from a new one shows up there.
  */
+import { rateLimitRuleset } from './ratelimit-model.js';
 import {
   PreviousWafPackages, TracePhases,
   type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafState,
@@ -45,6 +46,8 @@ export interface ZoneModel {
   /** The `http_request_firewall_custom` entry point; undefined without a `custom_rules` section. */
   customRules: StoredRuleset | undefined;
   previousWaf: PreviousWafSettings;
+  /** The `http_ratelimit` entry point (burst cases); undefined without a `rate_limiting_rules` section. */
+  rateLimitRules?: StoredRuleset | undefined;
 }
 
 const states: Record<string, ModelWafState> = { none: 'previous_only', validation: 'both', pending: 'new_only' };
@@ -61,6 +64,7 @@ export function buildZoneModel(desired: DesiredZone): ZoneModel {
     entrypoint: entrypoint(desired),
     customRules: customRules(desired),
     previousWaf: previousWaf(desired.previousWaf),
+    rateLimitRules: rateLimitRuleset(desired.rateLimitingRules),
   };
 }
 
