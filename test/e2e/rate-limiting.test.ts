@@ -71,6 +71,8 @@ describe('rate limiting rules, CLI', () => {
   it('runs the bursts against zonewall serve, with the burst route and in --strict mode without it', async () => {
     for (const args of [[], ['--strict']]) {
       const dir = join(t.dir, `served${args.length}`);
+      // Remote providers never create zones: the service's owner does, before serving.
+      await withEngine(dir, async (engine) => { await engine.createZone(Zone, { plan: 'enterprise' }); });
       const served = await startServe(dir, undefined, { args });
       try {
         const remote = (...a: string[]) => zonewall([...a, '--remote', served.url], { env: { ZONEWALL_API_TOKEN: served.token } });
