@@ -78,3 +78,18 @@ export function traceBurstOffline(model: ZoneModel, c: TestCase, request: Reques
   return traceBurst({ wafState: model.wafState, plan: model.plan, firewallRules: model.rules, entrypoint: model.entrypoint, customRules: model.customRules, previousWaf: model.previousWaf },
     model.rateLimitRules, request, c.burst!);
 }
+
+/** What the schema cannot say of a case's `burst`: `at` or `count`, not both; `vary` lists of one length. Each a message and the path under the burst. */
+export function burstProblems(burst: unknown): { at: (string | number)[]; message: string }[] {
+  if (typeof burst !== 'object' || burst === null || Array.isArray(burst)) return [];
+  const b = burst as Record<string, unknown>;
+  const out: { at: (string | number)[]; message: string }[] = [];
+  if (b.at !== undefined && (b.count !== undefined || b.over !== undefined)) out.push({ at: ['at'], message: 'give either at (the times) or count and over, not both' });
+  if (b.at === undefined && b.count === undefined) out.push({ at: [], message: 'a burst needs count (with over) or at (the times of the requests)' });
+  if (Array.isArray(b.at) && b.at.some((t, i) => i > 0 && typeof t === 'number' && t < (b.at as number[])[i - 1]!)) out.push({ at: ['at'], message: 'the times of at must not go back' });
+  const vary = typeof b.vary === 'object' && b.vary !== null ? b.vary as Record<string, unknown> : {};
+  const headers = typeof vary.headers === 'object' && vary.headers !== null ? Object.values(vary.headers as Record<string, unknown>) : [];
+  const lengths = [vary.ip, vary.path, vary.host, ...headers].filter(Array.isArray).map((l) => (l as unknown[]).length);
+  if (new Set(lengths).size > 1) out.push({ at: ['vary'], message: `every vary list needs the same length (one value per distinct request); got lengths ${lengths.join(', ')}` });
+  return out;
+}

@@ -9,6 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
+import { burstProblems } from './burst.js';
 import { checkRequest } from './check-request.js';
 import { checkCasesSchema } from './schema.js';
 import type { BurstSpec } from '../api/index.js';
@@ -75,6 +76,7 @@ function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYam
     if (!isRaw(raw)) return;
     const own = isRaw(raw.request) ? raw.request : {};
     const found = requestIssues(own, [...path, 'request']);
+    if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...burstProblems(raw.burst).map((p) => doc.issue([...path, 'burst', ...p.at], p.message)));
     issues.push(...found);
     if (typeof raw.name === 'string') {
       const first = names.get(raw.name);

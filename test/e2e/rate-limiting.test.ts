@@ -2,7 +2,7 @@
  * Rate limiting rules end to end with the built CLI in a child process, as issue 29's "Done means"
  * says: `examples/rate-limiting.yaml` plans, applies, plans clean, exports and plans the export
  * clean; its burst cases pass offline and `--against-zone` (embedded engine, `zonewall serve` with
- * the burst route, and `serve --strict`, where the zone as read is evaluated locally). Deleting a
+ * the burst route on both runtimes, and `serve --strict`, where the zone as read is evaluated locally). Deleting a
  * rule keeps the later rules' ids (terraform-provider-cloudflare #5921); a weakening needs --force;
  * an entry point made elsewhere is taken as it is, its unmanaged rule left alone.
  */
@@ -68,9 +68,9 @@ describe('rate limiting rules, CLI', () => {
     expect(run.stdout).toContain('request 6 (at 50 s) got block by rate_limiting_rules.login, until 650 s');
   }, 60_000);
 
-  it('runs the bursts against zonewall serve, with the burst route and in --strict mode without it', async () => {
-    for (const args of [[], ['--strict']]) {
-      const dir = join(t.dir, `served${args.length}`);
+  it('runs the bursts against zonewall serve, with the burst route, in --strict mode without it, and on the workerd runtime', async () => {
+    for (const args of [[], ['--strict'], ['--runtime', 'workerd']]) {
+      const dir = join(t.dir, `served${args.join('')}`);
       // Remote providers never create zones: the service's owner does, before serving.
       await withEngine(dir, async (engine) => { await engine.createZone(Zone, { plan: 'enterprise' }); });
       const served = await startServe(dir, undefined, { args });
@@ -85,7 +85,7 @@ describe('rate limiting rules, CLI', () => {
         await served.stop();
       }
     }
-  }, 180_000);
+  }, 300_000);
 
   it('deletes a rule without touching the later ones, and asks --force for a weakening', async () => {
     expect((await zonewall(['apply', file, '--auto-approve', ...state])).code).toBe(0);

@@ -2,17 +2,22 @@
  * A burst through a zone, as a pure function of its loaded state: one request template sent many
  * times on a simulated clock (`BurstSpec`: evenly spaced over a time, or at given times; per-request
  * values of IP, path, host or headers; cached or not). Each distinct request (variant) goes once
- * through the firewall and custom rules (`traceZone`): one they end never reaches rate limiting, and
+ * through the firewall and custom rules (the phases before rate limiting; the managed phase and the
+ * previous WAF run after it and are not evaluated): one they end never reaches rate limiting, and
  * one a custom skip rule sends past `http_ratelimit` is not counted. The others run, in time order,
  * through the rate limiting rules' counters (`ratelimit.ts`). The answer says, per rule, which
  * request first got which action and until when. The engine's `POST /zones/{id}/trace/burst` and
  * `zonewall test` offline run this same code.
  */
 import { RatelimitPhase, type BurstRuleOutcome, type BurstSpec, type BurstTrace } from '../../api/index.js';
-import { ExecutionContext, requestFields, type RequestDescription } from '../../expr/index.js';
+import { ExecutionContext, requestFields, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
 import { countingRules, prepareRequest, rateLimitStep, type RulePrepared } from './ratelimit.js';
-import { traceZone, type ZoneTraceInput } from './zone.js';
+import { traceCustomRules } from './custom.js';
+import { traceFirewallRules } from './firewall.js';
+import type { ZoneTraceInput } from './zone.js';
+
+const NoRules: RulePrepared[] = [];
 
 /** The most requests one burst may hold. */
 export const BurstLimits = { requests: 10_000_000 } as const;
@@ -53,8 +58,25 @@ export function variantRequest(template: RequestDescription, spec: BurstSpec, j:
   return r;
 }
 
-/** What a variant does before and in rate limiting. */
-type Variant = { ended: true } | { skipped: true } | { prepared: RulePrepared[] };
+/**
+ * `requestFields` of many requests that differ mostly by client IP: the fields of each request
+ * without its IP are built once (they depend on nothing else of it), then the IP is set.
+ */
+function fieldsMemo(): (r: RequestDescription) => RequestFields {
+  const bases = new Map<string, RequestFields>();
+  return (r) => {
+    const { ip, ...rest } = r;
+    const key = JSON.stringify(rest);
+    let base = bases.get(key);
+    if (base === undefined) bases.set(key, (base = requestFields(rest)));
+    return ip === undefined ? base : { ...base, 'ip.src': ip };
+  };
+}
+
+/** What a variant does before rate limiting: `Ended` by the firewall or custom rules, `Skipped` past it, or it runs (`Runs`). */
+const Ended = 0;
+const Skipped = 1;
+const Runs = 2;
 
 /**
  * Runs a burst through the zone; `rateLimit` is its `http_ratelimit` entry point.
@@ -62,26 +84,34 @@ type Variant = { ended: true } | { skipped: true } | { prepared: RulePrepared[] 
  */
 export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | undefined, template: RequestDescription, spec: BurstSpec): BurstTrace {
   const rules = countingRules(rateLimit?.rules ?? []);
-  const variants: Variant[] = [];
+  const fates = new Uint8Array(variantCount(spec));
+  const prepared: RulePrepared[][] = [];
   const n = variantCount(spec);
+  const fieldsOf = fieldsMemo();
   for (let j = 0; j < n; j++) {
-    const fields = requestFields(variantRequest(template, spec, j));
+    const fields = fieldsOf(variantRequest(template, spec, j));
     const context = new ExecutionContext(fields);
-    const t = traceZone(zone, context);
-    if (t.decided_by === 'firewall_rules' || t.decided_by === 'custom_rules') variants.push({ ended: true });
-    else if (t.custom_rules?.skipped_phases.includes(RatelimitPhase) === true) variants.push({ skipped: true });
-    else variants.push({ prepared: prepareRequest(rules, context, fields, spec.cached === true) });
+    // Only what runs before rate limiting: the firewall rules, then the custom rules.
+    const custom = traceFirewallRules(zone.firewallRules, context).rule !== null ? null
+      : zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
+    fates[j] = custom === null || custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
+    prepared.push(fates[j] === Runs ? prepareRequest(rules, context, fields, spec.cached === true) : NoRules);
   }
   const total = requestCount(spec);
   const outcomes = new Map<number, BurstRuleOutcome>();
   const out: BurstTrace = { requests: total, acted: 0, ended_by_custom_rules: 0, skipped: 0, first: null, rules: [] };
   for (let i = 0; i < total; i++) {
-    const v = variants[i % n]!;
-    if ('ended' in v) { out.ended_by_custom_rules++; continue; }
-    if ('skipped' in v) { out.skipped++; continue; }
-    if (v.prepared.length === 0) continue;
+    const j = i % n;
+    const fate = fates[j]!;
+    if (fate !== Runs) {
+      if (fate === Ended) out.ended_by_custom_rules++;
+      else out.skipped++;
+      continue;
+    }
+    const p = prepared[j]!;
+    if (p.length === 0) continue;
     const at = requestTime(spec, i);
-    const steps = rateLimitStep(rules, v.prepared, at);
+    const steps = rateLimitStep(rules, p, at);
     if (steps.length === 0) continue;
     out.acted++;
     for (const s of steps) {
