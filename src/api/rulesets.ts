@@ -10,6 +10,7 @@
  */
 import type { BlockRule, CustomRule, PlainCustomRule, SkipRule } from './custom-rules.js';
 import type { ManagedRule } from './managed-rules.js';
+import { RatelimitPhase } from './rate-limiting.js';
 import type { RuleCommonFields, RuleServerFields } from './rule-fields.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -20,7 +21,7 @@ export const ManagedPhase = 'http_request_firewall_managed';
 /** The WAF custom rules phase (what firewall rules became on 2025-06-15). */
 export const CustomPhase = 'http_request_firewall_custom';
 /** The phases whose zone entry point zonewall's engine serves. */
-export const ServedPhases = [CustomPhase, ManagedPhase] as const;
+export const ServedPhases = [CustomPhase, ManagedPhase, RatelimitPhase] as const;
 export type ServedPhase = (typeof ServedPhases)[number];
 
 /** Ruleset kinds of the real API; a zone entry point is `zone`. */

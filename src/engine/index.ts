@@ -42,6 +42,8 @@ export {
   type ZoneTrace, type ZoneTraceInput, type ZoneTraceDecider,
   type FirewallTrace, type FirewallMatch, type CustomTrace, type CustomMatch, type ManagedTrace, type ManagedMatch, type PreviousTrace, type LegacyMatch,
 } from './trace/index.js';
+// Bursts through the rate limiting rules: the counting core the engine's burst trace and `zonewall test` share.
+export { traceBurst, variantCount, requestCount, requestTime, variantRequest, BurstLimits, readBurstSpec, RateLimitCounter, countingRules, prepareRequest, rateLimitStep } from './trace/index.js';
 export { LegacyOwaspThresholdRuleId } from './catalog/index.js';
 export type { RuleWithFilter, RuleRecord } from './firewall-rules/store.js';
 export type { FilterRecord } from './filters/store.js';

@@ -12,6 +12,7 @@ import { managedRulesKind } from './managed-rules/index.js';
 import { migrationKind } from './migration/index.js';
 import { pageRulesKind } from './page-rules/index.js';
 import { previousWafKind } from './previous-waf/index.js';
+import { rateLimitingKind } from './rate-limiting/index.js';
 
 // Each kind's desired objects (and its fields of `DesiredZone`), defined in its folder.
 export type * from './firewall/desired.js';
@@ -20,6 +21,7 @@ export type * from './managed-rules/desired.js';
 export type * from './previous-waf/desired.js';
 export type * from './page-rules/desired.js';
 export type * from './migration/desired.js';
+export type * from './rate-limiting/desired.js';
 
 // Their constants that other modules use (the planner, policy tests, migrate).
 export { ActiveRuleQuota, FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './firewall/index.js';
@@ -33,4 +35,5 @@ export { wafGenerationOf, type WafGeneration } from './migration/generation.js';
 /** Every kind, in the order the stages call them. */
 export const kinds: readonly ManifestKind[] = [
   firewallKind, customRulesKind, pageRulesKind, managedRulesKind, previousWafKind, migrationKind,
+  rateLimitingKind,
 ];

@@ -15,6 +15,7 @@ import { migration } from './migration/index.js';
 import { pageRules } from './page-rules/index.js';
 import type { PhaseName } from './phase.js';
 import { previousWaf } from './previous-waf/index.js';
+import { rateLimiting } from './rate-limiting/index.js';
 import type { Write } from './write.js';
 
 export * from './firewall/live.js';
@@ -23,6 +24,7 @@ export * from './managed-rules/live.js';
 export * from './previous-waf/live.js';
 export * from './page-rules/live.js';
 export * from './migration/live.js';
+export * from './rate-limiting/live.js';
 export * from './firewall/writes.js';
 export * from './previous-waf/writes.js';
 export * from './page-rules/writes.js';
@@ -34,7 +36,7 @@ export { compactOverrides, desiredBody, migrationBody, proposalBody, type BodySo
 export { adoptionFilterBody, adoptionRuleBody } from './firewall/export.js';
 
 /** Every kind, in report order. */
-export const PlanKinds: readonly PlanKind[] = [firewall, customRules, managedRules, previousWaf, pageRules, migration];
+export const PlanKinds: readonly PlanKind[] = [firewall, customRules, managedRules, previousWaf, pageRules, migration, rateLimiting];
 
 /** Every resource kind, in the kinds' order: the order of changes of one phase. */
 export const ResourceKinds: readonly ResourceKind[] = PlanKinds.flatMap((k) => Object.keys(k.resources) as ResourceKind[]);
@@ -53,6 +55,7 @@ export const PhaseNames: readonly PhaseName[] = [
   'page_rules',
   'previous_waf',
   'custom_rules',
+  'rate_limiting_rules',
   'entrypoint',
   'firewall_rules.delete',
   'filters.delete',
@@ -62,7 +65,7 @@ export const PhaseNames: readonly PhaseName[] = [
  * Every optional live section, in the order a read resolves them (the status first: others depend
  * on it). `migration_config` is read only when named, never as part of "all".
  */
-export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'custom_rules', 'previous_waf', 'page_rules', 'migration_config'];
+export const LiveSections: readonly LiveSection[] = ['migration', 'entrypoint', 'custom_rules', 'previous_waf', 'page_rules', 'rate_limiting_rules', 'migration_config'];
 
 /** What the cores look up about one resource kind: its kind, its placement and its ranks. */
 export interface ResourceInfo extends ResourcePlacement {

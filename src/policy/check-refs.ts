@@ -42,6 +42,10 @@ function unknownName(name: string, desired: DesiredZone): string | undefined {
     if (keys.includes(rest)) return undefined;
     return `no custom rule "${rest}" in ${desired.file}${hint(rest, keys)}`;
   }
+  if (section === 'rate_limiting_rules') {
+    const keys = (desired.rateLimitingRules ?? []).map((r) => r.ref);
+    return keys.includes(rest) ? undefined : `no rate limiting rule "${rest}" in ${desired.file}${hint(rest, keys)}`;
+  }
   if (section === 'managed_rules') return unknownManaged(rest, desired);
   return unknownLegacy(rest);
 }

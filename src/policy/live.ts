@@ -7,7 +7,10 @@
  * evaluated here with the engine's own trace evaluators (`live-model.ts`).
  */
 import type { DesiredZone } from '../manifest/index.js';
-import type { ZoneTraceInput } from '../engine/index.js';
+import { traceBurst, type StoredRuleset, type ZoneTraceInput } from '../engine/index.js';
+import type { BurstTrace } from '../api/index.js';
+import type { RequestDescription } from '../expr/index.js';
+import { judgeBurst } from './burst.js';
 import { ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
 import { liveTraceInput, traceLocally } from './live-model.js';
@@ -51,7 +54,21 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
     return traceLocally(local, request);
   };
   const limit = provider.kind === 'http' ? TraceConcurrency : 1;
-  return mapLimit(cases, limit, async (c) => judgeCase(c, verdictOf(await ask(traceRequestOf(c, desired.zone)), names)));
+  const askBurst = async (c: TestCase): Promise<BurstTrace> => {
+    const body = { request: traceRequestOf(c, desired.zone), burst: c.burst! };
+    if (provider.traceBurst !== undefined) {
+      try {
+        return await provider.traceBurst(zone.id, body);
+      } catch (err) {
+        if (!(err instanceof ServiceError && (err.status === 404 || err.status === 405))) throw err;
+      }
+    }
+    // No burst route (the real service, serve --strict): the zone as read, through the engine's own code.
+    return traceBurst(liveTraceInput(live), (live.rateLimitEntrypoint ?? undefined) as StoredRuleset | undefined, body.request as RequestDescription, body.burst);
+  };
+  return mapLimit(cases, limit, async (c) => (c.burst !== undefined
+    ? judgeBurst(c, await askBurst(c))
+    : judgeCase(c, verdictOf(await ask(traceRequestOf(c, desired.zone)), names))));
 }
 
 /** Maps `items` through `fn` with at most `limit` in flight; results keep the input order. */

@@ -9,8 +9,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
+import { burstProblems } from './burst.js';
 import { checkRequest } from './check-request.js';
 import { checkCasesSchema } from './schema.js';
+import type { BurstSpec } from '../api/index.js';
 import type { CaseExpectation, CaseFile, CaseRequest, TestCase } from './types.js';
 import { readPositionedYaml, type PositionedYaml } from './yaml.js';
 
@@ -74,6 +76,7 @@ function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYam
     if (!isRaw(raw)) return;
     const own = isRaw(raw.request) ? raw.request : {};
     const found = requestIssues(own, [...path, 'request']);
+    if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...burstProblems(raw.burst).map((p) => doc.issue([...path, 'burst', ...p.at], p.message)));
     issues.push(...found);
     if (typeof raw.name === 'string') {
       const first = names.get(raw.name);
@@ -112,6 +115,8 @@ function buildCase(raw: Raw, path: DocPath, request: CaseRequest, doc: Positione
   const expect: CaseExpectation = {};
   if (rawExpect.action !== undefined) expect.action = rawExpect.action as CaseExpectation['action'];
   if (rawExpect.allowed !== undefined) expect.allowed = rawExpect.allowed as boolean;
+  if (rawExpect.first !== undefined) expect.first = { ...(rawExpect.first as NonNullable<CaseExpectation['first']>) };
+  if (rawExpect.acted !== undefined) expect.acted = rawExpect.acted as number;
   const out: TestCase = { name: raw.name as string, request, expect, location: location(doc, [...path, 'name']) };
   if (rawExpect.matched !== undefined) {
     const list = typeof rawExpect.matched === 'string';
@@ -120,6 +125,7 @@ function buildCase(raw: Raw, path: DocPath, request: CaseRequest, doc: Positione
     out.matchedPath = formatPath([...path, 'expect', 'matched']);
   }
   if (typeof raw.description === 'string') out.description = raw.description;
+  if (isRaw(raw.burst)) out.burst = raw.burst as BurstSpec;
   return out;
 }
 

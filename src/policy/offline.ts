@@ -6,6 +6,7 @@
 import { traceZone } from '../engine/index.js';
 import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
 import type { TraceRequest, TraceResult } from '../providers/index.js';
+import { judgeBurst, traceBurstOffline } from './burst.js';
 import { judgeCase } from './judge.js';
 import type { CaseResult, TestCase, Verdict } from './types.js';
 import { verdictOf, type ZoneNames } from './verdict.js';
@@ -73,5 +74,7 @@ export function evaluateOffline(model: ZoneModel, request: TraceRequest, names: 
  */
 export function runOffline(model: ZoneModel, cases: readonly TestCase[]): CaseResult[] {
   const names = modelNames(model);
-  return cases.map((c) => judgeCase(c, evaluateOffline(model, traceRequestOf(c, model.zone), names)));
+  return cases.map((c) => (c.burst !== undefined
+    ? judgeBurst(c, traceBurstOffline(model, c, traceRequestOf(c, model.zone) as RequestDescription))
+    : judgeCase(c, evaluateOffline(model, traceRequestOf(c, model.zone), names))));
 }

@@ -31,6 +31,12 @@ export function expectationText(e: CaseExpectation): string {
   if (e.action !== undefined) parts.push(e.action);
   if (e.allowed !== undefined) parts.push(e.allowed ? 'allowed' : 'stopped');
   if (e.matched !== undefined) parts.push(e.matched.length === 0 ? 'no match' : e.matched.join(', '));
+  // Burst cases: `first: #6 block until 650`, `acted 1`.
+  if (e.first !== undefined) {
+    const f = e.first;
+    parts.push(['first:', f.request !== undefined ? `#${f.request}` : '', f.action ?? '', f.until !== undefined ? (f.until === null ? 'throttled' : `until ${f.until}`) : ''].filter((x) => x !== '').join(' '));
+  }
+  if (e.acted !== undefined) parts.push(`acted ${e.acted}`);
   return parts.join(', ');
 }
 

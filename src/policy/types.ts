@@ -5,6 +5,7 @@
  */
 import type { SourceLocation } from '../manifest/index.js';
 import type { TraceRequest, TraceResult } from '../providers/index.js';
+import type { BurstSpec } from '../api/index.js';
 
 /**
  * A request in plain terms, as a case gives it: exactly the body of the engine's trace operation
@@ -20,6 +21,10 @@ export type ExpectedAction = (typeof ExpectedActions)[number];
 /** What must happen to a case's request; at least one member is set. */
 export interface CaseExpectation {
   action?: ExpectedAction;
+  /** Burst cases: the first request a rate limiting rule acted on (each member given must hold; `until` null: a throttle). */
+  first?: { request?: number; action?: string; rule?: string; until?: number | null };
+  /** Burst cases: how many requests got an action. */
+  acted?: number;
   /** Rule names that must have matched; an empty list means that no rule may match. */
   matched?: string[];
   allowed?: boolean;
@@ -30,6 +35,8 @@ export interface TestCase {
   name: string;
   description?: string;
   request: CaseRequest;
+  /** A burst: the request sent many times on the case's clock (`src/api`'s `BurstSpec`). */
+  burst?: BurstSpec;
   expect: CaseExpectation;
   location: SourceLocation;
   /** Where each `matched` name was written (same order), for errors found against a manifest. */

@@ -14,6 +14,7 @@
  * every tier but free) where it runs. `--against-zone` evaluates the live zone instead, so a zone that differs
  * from a new one shows up there.
  */
+import { rateLimitRuleset } from './ratelimit-model.js';
 import {
   PreviousWafPackages, TracePhases,
   type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafState,
@@ -48,6 +49,8 @@ export interface ZoneModel {
   /** The `http_request_firewall_custom` entry point; undefined without a `custom_rules` section. */
   customRules: StoredRuleset | undefined;
   previousWaf: PreviousWafSettings;
+  /** The `http_ratelimit` entry point (burst cases); undefined without a `rate_limiting_rules` section. */
+  rateLimitRules?: StoredRuleset | undefined;
 }
 
 const states: Record<string, ModelWafState> = { none: 'previous_only', validation: 'both', pending: 'new_only' };
@@ -64,6 +67,7 @@ export function buildZoneModel(desired: DesiredZone): ZoneModel {
     entrypoint: entrypoint(desired),
     customRules: customRules(desired),
     previousWaf: previousWaf(desired.previousWaf),
+    rateLimitRules: rateLimitRuleset(desired.rateLimitingRules),
   };
 }
 

@@ -36,7 +36,7 @@ export function filterBodies(n: number, prefix = 'f'): FilterBody[] {
 
 /** The most requests `readZone` may make for what it returned: one list per resource type. */
 export function readBudget(live: LiveZone): number {
-  let budget = 1 /* migration status */ + pages(live.filters.length) + pages(live.firewallRules.length) + 2 /* managed and custom entry points */ + 1 /* Page Rules */;
+  let budget = 1 /* migration status */ + pages(live.filters.length) + pages(live.firewallRules.length) + 3 /* managed, custom and rate limiting entry points */ + 1 /* Page Rules */;
   if (live.previousWaf !== null) {
     budget += 1 + pages(live.previousWaf.overrides.length);
     for (const p of live.previousWaf.packages) {

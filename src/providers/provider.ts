@@ -4,6 +4,7 @@
  * shapes of `plan`'s live types (`plan/live.ts` and each kind's `live.ts`); every implementation runs `contract.suite.ts`.
  */
 import type { CustomMatch, FirewallMatch, LegacyMatch, ManagedMatch, ServedPhase, ZoneTrace } from '../api/index.js';
+import type { BurstTrace, BurstTraceRequest } from '../api/index.js';
 import type {
   RulePosition,
   EntrypointBody,
@@ -148,6 +149,8 @@ export interface Provider {
 
   /** zonewall engine only (embedded or `zonewall serve`): what the zone would do to a request. */
   trace?(zoneId: string, request: TraceRequest): Promise<TraceResult>;
+  /** zonewall engine only: a burst of the request through the custom and rate limiting rules (`POST /zones/{id}/trace/burst`). */
+  traceBurst?(zoneId: string, body: BurstTraceRequest<TraceRequest>): Promise<BurstTrace>;
 
   /**
    * Seconds the provider's request budget needs to send `requests` more calls (the HTTP

@@ -32,7 +32,7 @@ describe('isManifestKey', () => {
 
 describe('keyedSections', () => {
   it('names the top-level maps whose keys are $defs/key', () => {
-    expect(keyedSections(manifestSchema)).toEqual(['filters', 'firewall_rules', 'custom_rules', 'page_rules']);
+    expect(keyedSections(manifestSchema)).toEqual(['filters', 'firewall_rules', 'custom_rules', 'rate_limiting_rules', 'page_rules']);
   });
 
   it('names none when $defs/key is not the definition isManifestKey implements', () => {

@@ -21,7 +21,7 @@ const examples = readdirSync(join(repoRoot, 'examples'))
   .filter((n) => n.endsWith('.yaml'))
   .map((n) => parseYaml(readFileSync(join(repoRoot, 'examples', n), 'utf8')) as unknown);
 
-const keys = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration',
+const keys = ['zone', 'plan', 'filters', 'firewall_rules', 'custom_rules', 'rate_limiting_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration',
   'expression', 'description', 'paused', 'renamed_from', 'action', 'filter', 'priority', 'products', 'ruleset', 'overrides', 'rules',
   'categories', 'id', 'enabled', 'logging', 'action_parameters', 'response', 'status_code', 'content_type', 'content', 'phases', 'url',
   'disable_security', 'waf', 'status', 'paranoia_level', 'score_threshold', 'packages', 'groups', 'sensitivity', 'a', 'bad key', 'k'.repeat(51)];
@@ -90,7 +90,7 @@ describe('the fast path of the manifest schema', () => {
   it('leaves the keys of the keyed sections to sectionKeysValid, and only those', () => {
     const quick = quickManifestSchema(manifestSchema);
     const properties = quick.properties as Record<string, { propertyNames?: unknown }>;
-    expect(keyedSections(manifestSchema)).toEqual(['filters', 'firewall_rules', 'custom_rules', 'page_rules']);
+    expect(keyedSections(manifestSchema)).toEqual(['filters', 'firewall_rules', 'custom_rules', 'rate_limiting_rules', 'page_rules']);
     for (const name of keyedSections(manifestSchema)) expect(properties[name].propertyNames).toBeUndefined();
     // Other maps' keys (previous WAF ids) are still the fast path's.
     expect(JSON.stringify(quick)).toContain('propertyNames');

@@ -14,9 +14,9 @@ describe('run call estimate', () => {
     expect(estimateReads(live({ filters, sections: [] }))).toBe(10 + 1);
     expect(estimateReads(live({ filters, sections: ['migration', 'entrypoint'] }))).toBe(13);
     expect(estimateReads(live({ filters, sections: ['custom_rules'] }))).toBe(10 + 1 + 1);
-    // Every section read (custom entry point and Page Rules included); a previous WAF that answered
-    // nothing still cost its package list.
-    expect(estimateReads(live({ filters }))).toBe(10 + 1 + 1 + 1 + 1 + 1 + 1);
+    // Every section read (custom and rate limiting entry points and Page Rules included); a previous
+    // WAF that answered nothing still cost its package list.
+    expect(estimateReads(live({ filters }))).toBe(10 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
     // The migration proposal only when named, and only before the zone finished migrating.
     expect(estimateReads(live({ filters, sections: ['migration', 'migration_config'] }))).toBe(10 + 1 + 1 + 1);
   });

@@ -34,8 +34,9 @@ describe('readZone', () => {
     expect(live.previousWaf?.groups.map((g) => g.id)).toEqual(['p1g', 'p2g']);
     expect(live.previousWaf?.rules.map((r) => r.id)).toEqual(['p1r', 'p2r']);
     expect(live.migration?.waf_state).toBe('previous_only');
-    // status, filters, rules, managed and custom entry points, Page Rules, packages, 2 x (groups, rules), overrides
-    expect(fake.stats.requests).toBe(12);
+    // status, filters, rules, managed, custom and rate limiting entry points, Page Rules, packages, 2 x (groups, rules), overrides
+    expect(fake.stats.requests).toBe(13);
+    expect(live.rateLimitEntrypoint).toBeNull();
   });
 
   it('reads the Page Rules, and takes a 404 as "no Page Rules API" (undefined, not empty)', async () => {

@@ -13,7 +13,7 @@ import type { ApiResponse } from '../types.js';
 import { putCustomRules } from './custom-ops.js';
 import { rulesetError } from './errors.js';
 import { putManagedRules } from './managed-ops.js';
-import { isServed, phaseNotServed } from './phases.js';
+import { isServed, phaseNotServed, rulesSpecOf } from './phases.js';
 import { loadRuleset } from './store.js';
 import { rulesetView } from './views.js';
 import { allowQuery } from './write.js';
@@ -36,6 +36,6 @@ export function createRuleset(ctx: ZoneRequestContext): ApiResponse {
   }
   const { kind: _k, phase: _p, name: _n, ...rest } = ctx.body as Record<string, unknown>;
   const body = { ...rest, rules: rest.rules ?? [] };
-  const entry = phase === ManagedPhase ? putManagedRules(ctx, body, undefined, name) : putCustomRules(ctx, body, undefined, name);
+  const entry = phase === ManagedPhase ? putManagedRules(ctx, body, undefined, name) : putCustomRules(ctx, body, undefined, name, rulesSpecOf(phase));
   return ok(rulesetView(entry, phase));
 }

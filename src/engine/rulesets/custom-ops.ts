@@ -14,9 +14,10 @@ import type { ZoneRequestContext } from '../context.js';
 import { newId } from '../ids.js';
 import { customQuotaProblem, customRuleGateProblems, type CustomGate } from './custom-entitlements.js';
 import { addProblem, rulesetError } from './errors.js';
-import { reconcileRules, sameContent, stored } from './identity.js';
+import { reconcileRules, sameContent, stored, type IncomingRule } from './identity.js';
 import { readPosition, resolvePosition } from './position.js';
 import type { CustomRuleInput, StoredRule, StoredRuleset } from './types.js';
+import type { RulesPhaseSpec } from './rules-phase-spec.js';
 import { readCustomRule } from './validate-custom.js';
 import { expressionCheck, readRulesetBody } from './validate.js';
 import { commitRuleset, resolveName } from './write.js';
@@ -27,13 +28,21 @@ function gateOf(ctx: ZoneRequestContext): CustomGate {
   return { plan: ctx.zone.plan, limits: ctx.limits, planLimits: ctx.planLimits };
 }
 
+/** Custom rules as a rules phase (the default of every write below; `ratelimit-ops.ts` is the other). */
+export const CustomRulesSpec: RulesPhaseSpec<CustomRuleInput> = {
+  phase: CustomPhase,
+  read: (item, pointer, problems, extra) => readCustomRule(item, pointer, problems, checkCustomExpression, extra),
+  gates: (rule, pointer, ctx) => customRuleGateProblems(rule, pointer, gateOf(ctx)),
+  quota: (count, ctx, pointer) => customQuotaProblem(count, gateOf(ctx), pointer),
+};
+
 /** Replaces every rule of the custom entry point (creating it when absent). */
-export function putCustomRules(ctx: ZoneRequestContext, body: unknown, existing: StoredRuleset | undefined, createName?: string): StoredRuleset {
+export function putCustomRules<I extends IncomingRule>(ctx: ZoneRequestContext, body: unknown, existing: StoredRuleset | undefined, createName?: string, spec: RulesPhaseSpec<I> = CustomRulesSpec as unknown as RulesPhaseSpec<I>): StoredRuleset {
   const problems = new Problems();
-  const input = readRulesetBody(body, problems, CustomPhase, readCustomRule, checkCustomExpression);
+  const input = readRulesetBody(body, problems, spec.phase, (item, pointer, p) => spec.read(item, pointer, p), checkCustomExpression);
   if (input !== undefined) {
-    input.rules.forEach((rule, i) => problems.list.push(...customRuleGateProblems(rule, `/rules/${i}`, gateOf(ctx))));
-    const quota = customQuotaProblem(input.rules.length, gateOf(ctx), '/rules');
+    input.rules.forEach((rule, i) => problems.list.push(...spec.gates(rule, `/rules/${i}`, ctx)));
+    const quota = spec.quota(input.rules.length, ctx, '/rules');
     if (quota !== undefined) problems.list.push(quota);
   }
   problems.throwIfAny();
@@ -41,14 +50,14 @@ export function putCustomRules(ctx: ZoneRequestContext, body: unknown, existing:
   const reconciled = reconcileRules(existing?.rules ?? [], input!.rules, ctx.nowMicros, newId);
   if (reconciled.errors.length > 0) throw new ApiError(400, reconciled.errors);
   const description = input!.description ?? existing?.description ?? '';
-  return commitRuleset(ctx, CustomPhase, existing, { name, description, rules: reconciled.rules, changed: reconciled.changed });
+  return commitRuleset(ctx, spec.phase, existing, { name, description, rules: reconciled.rules, changed: reconciled.changed });
 }
 
 /** Reads a single-rule body (POST, or PATCH with a definition) with its gates and `ref` check. */
-function readOneRule(ctx: ZoneRequestContext, entry: StoredRuleset, ownId: string | undefined, problems: Problems): CustomRuleInput | undefined {
-  const rule = readCustomRule(ctx.body, '', problems, checkCustomExpression, ['position']);
+function readOneRule<I extends IncomingRule>(ctx: ZoneRequestContext, entry: StoredRuleset, ownId: string | undefined, problems: Problems, spec: RulesPhaseSpec<I>): I | undefined {
+  const rule = spec.read(ctx.body, '', problems, ['position']);
   if (rule === undefined) return undefined;
-  problems.list.push(...customRuleGateProblems(rule, '', gateOf(ctx)));
+  problems.list.push(...spec.gates(rule, '', ctx));
   if (rule.id !== undefined && rule.id !== ownId) {
     problems.add('/id', ownId === undefined
       ? 'id is assigned by the server: leave it out of a new rule'
@@ -60,26 +69,26 @@ function readOneRule(ctx: ZoneRequestContext, entry: StoredRuleset, ownId: strin
 }
 
 /** `POST .../rules`: adds one rule (at the end unless `position` says otherwise). */
-export function addCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset): StoredRuleset {
+export function addCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, spec: RulesPhaseSpec = CustomRulesSpec as RulesPhaseSpec): StoredRuleset {
   const problems = new Problems();
-  const rule = readOneRule(ctx, entry, undefined, problems);
+  const rule = readOneRule(ctx, entry, undefined, problems, spec);
   const position = readPosition(ctx.body, problems);
-  const quota = customQuotaProblem(entry.rules.length + 1, gateOf(ctx));
+  const quota = spec.quota(entry.rules.length + 1, ctx);
   if (quota !== undefined) problems.list.push(quota);
   problems.throwIfAny();
   const at = insertionIndex(entry.rules, position, entry.rules.length + 1);
   const added = stored(rule!, undefined, ctx.nowMicros, newId);
   const rules = [...entry.rules];
   rules.splice(at, 0, added);
-  return commitRuleset(ctx, CustomPhase, entry, { name: entry.name, description: entry.description, rules, changed: true });
+  return commitRuleset(ctx, spec.phase, entry, { name: entry.name, description: entry.description, rules, changed: true });
 }
 
 /** `PATCH .../rules/{rule_id}`: a complete new definition and/or a move. */
-export function patchCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, ruleId: string): StoredRuleset {
+export function patchCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, ruleId: string, spec: RulesPhaseSpec = CustomRulesSpec as RulesPhaseSpec): StoredRuleset {
   const current = findRule(entry, ruleId);
   const problems = new Problems();
   const onlyMove = isOnlyPosition(ctx.body);
-  const rule = onlyMove ? undefined : readOneRule(ctx, entry, ruleId, problems);
+  const rule = onlyMove ? undefined : readOneRule(ctx, entry, ruleId, problems, spec);
   const position = readPosition(ctx.body, problems);
   problems.throwIfAny();
   const next = rule === undefined ? current : stored({ ...rule, ref: rule.ref ?? current.ref }, current, ctx.nowMicros, newId);
@@ -88,14 +97,14 @@ export function patchCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, r
   const rules = [...others];
   rules.splice(at, 0, next);
   const changed = !sameContent(current, next) || rules.some((r, i) => r.id !== entry.rules[i]!.id);
-  return commitRuleset(ctx, CustomPhase, entry, { name: entry.name, description: entry.description, rules, changed });
+  return commitRuleset(ctx, spec.phase, entry, { name: entry.name, description: entry.description, rules, changed });
 }
 
 /** `DELETE .../rules/{rule_id}`. */
-export function deleteCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, ruleId: string): StoredRuleset {
+export function deleteCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, ruleId: string, spec: RulesPhaseSpec = CustomRulesSpec as RulesPhaseSpec): StoredRuleset {
   findRule(entry, ruleId);
   const rules = entry.rules.filter((r) => r.id !== ruleId);
-  return commitRuleset(ctx, CustomPhase, entry, { name: entry.name, description: entry.description, rules, changed: true });
+  return commitRuleset(ctx, spec.phase, entry, { name: entry.name, description: entry.description, rules, changed: true });
 }
 
 function findRule(entry: StoredRuleset, ruleId: string): StoredRule {

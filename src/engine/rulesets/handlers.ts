@@ -12,6 +12,7 @@
 import {
   CustomPhase,
   ManagedPhase,
+  RatelimitPhase,
   RulesetRoutes as R,
   type ServedPhase,
 } from '../../api/index.js';
@@ -84,7 +85,7 @@ function versionOf(ctx: ZoneRequestContext, phase: ServedPhase, raw: string): St
 function listRulesets(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx);
   const out = ManagedRulesets.map((rs) => managedRulesetView(rs, false));
-  for (const phase of [ManagedPhase, CustomPhase] as const) {
+  for (const phase of [ManagedPhase, CustomPhase, RatelimitPhase] as const) {
     const entry = loadRuleset(ctx.sql, phase);
     if (entry !== undefined) out.unshift(rulesetView(entry, phase, false));
   }

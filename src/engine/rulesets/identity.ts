@@ -67,5 +67,5 @@ export function sameContent(a: StoredRule, b: StoredRule): boolean {
 }
 
 function contentOf(r: StoredRule): unknown {
-  return { ref: r.ref, action: r.action, expression: r.expression, description: r.description, enabled: r.enabled, action_parameters: r.action_parameters, logging: r.logging };
+  return { ref: r.ref, action: r.action, expression: r.expression, description: r.description, enabled: r.enabled, action_parameters: r.action_parameters, logging: r.logging, ratelimit: r.ratelimit };
 }

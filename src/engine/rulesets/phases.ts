@@ -4,11 +4,13 @@
  * real API has no entry point there), the refusal of a write to an unserved phase (20213), finding
  * an entry point by ruleset id, and the whole-list write dispatched to the phase's operations.
  */
-import { ManagedPhase, RulesetErrorMessages, ServedPhases, type ServedPhase } from '../../api/index.js';
+import { ManagedPhase, RatelimitPhase, RulesetErrorMessages, ServedPhases, type ServedPhase } from '../../api/index.js';
 import type { ZoneRequestContext } from '../context.js';
-import { putCustomRules } from './custom-ops.js';
+import { CustomRulesSpec, putCustomRules } from './custom-ops.js';
 import { rulesetError } from './errors.js';
 import { ManagedWriteQuery, putManagedRules } from './managed-ops.js';
+import { RatelimitRulesSpec } from './ratelimit-ops.js';
+import type { RulesPhaseSpec } from './rules-phase-spec.js';
 import { loadRuleset } from './store.js';
 import type { StoredRuleset } from './types.js';
 import { allowQuery } from './write.js';
@@ -31,7 +33,12 @@ export function phaseNotServed(phase: string, pointer?: string): Error {
 /** Writes the whole rule list of the entry point of `phase` (PUT by phase or by id). */
 export function putRules(ctx: ZoneRequestContext, phase: ServedPhase, existing: StoredRuleset | undefined): StoredRuleset {
   allowQuery(ctx, phase === ManagedPhase ? ManagedWriteQuery : []);
-  return phase === ManagedPhase ? putManagedRules(ctx, ctx.body, existing) : putCustomRules(ctx, ctx.body, existing);
+  return phase === ManagedPhase ? putManagedRules(ctx, ctx.body, existing) : putCustomRules(ctx, ctx.body, existing, undefined, rulesSpecOf(phase));
+}
+
+/** The rules-phase validation of a phase of plain rules (custom or rate limiting). */
+export function rulesSpecOf(phase: Exclude<ServedPhase, typeof ManagedPhase>): RulesPhaseSpec {
+  return (phase === RatelimitPhase ? RatelimitRulesSpec : CustomRulesSpec) as RulesPhaseSpec;
 }
 
 /** The entry point whose id is `id`, with its phase; undefined when none. */

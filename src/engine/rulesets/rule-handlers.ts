@@ -4,31 +4,32 @@
  * at its new version. They are served on the `http_request_firewall_custom` entry point; on the
  * managed one they are refused (20213: its writes carry the WAF migration step, use a PUT).
  */
-import { CustomPhase, ManagedPhase, RulesetRoutes } from '../../api/index.js';
+import { CustomPhase, ManagedPhase, RatelimitPhase, RulesetRoutes } from '../../api/index.js';
+import type { RulesPhaseSpec } from './rules-phase-spec.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
 import type { ApiResponse } from '../types.js';
 import { addCustomRule, deleteCustomRule, patchCustomRule } from './custom-ops.js';
 import { rulesetError } from './errors.js';
-import { entrypointById } from './phases.js';
+import { entrypointById, rulesSpecOf } from './phases.js';
 import type { StoredRuleset } from './types.js';
-import { customEntrypointView } from './views.js';
+import { rulesetView } from './views.js';
 import { allowQuery } from './write.js';
 
 /** The single-rule routes. */
 export const ruleRoutes: ZoneRoute[] = [
-  { method: 'POST', pattern: RulesetRoutes.rules, handler: (ctx) => withCustom(ctx, (entry) => addCustomRule(ctx, entry)) },
-  { method: 'PATCH', pattern: RulesetRoutes.rule, handler: (ctx) => withCustom(ctx, (entry) => patchCustomRule(ctx, entry, ctx.params.rule_id!)) },
-  { method: 'DELETE', pattern: RulesetRoutes.rule, handler: (ctx) => withCustom(ctx, (entry) => deleteCustomRule(ctx, entry, ctx.params.rule_id!)) },
+  { method: 'POST', pattern: RulesetRoutes.rules, handler: (ctx) => withCustom(ctx, (entry, spec) => addCustomRule(ctx, entry, spec)) },
+  { method: 'PATCH', pattern: RulesetRoutes.rule, handler: (ctx) => withCustom(ctx, (entry, spec) => patchCustomRule(ctx, entry, ctx.params.rule_id!, spec)) },
+  { method: 'DELETE', pattern: RulesetRoutes.rule, handler: (ctx) => withCustom(ctx, (entry, spec) => deleteCustomRule(ctx, entry, ctx.params.rule_id!, spec)) },
 ];
 
-function withCustom(ctx: ZoneRequestContext, op: (entry: StoredRuleset) => StoredRuleset): ApiResponse {
+function withCustom(ctx: ZoneRequestContext, op: (entry: StoredRuleset, spec: RulesPhaseSpec) => StoredRuleset): ApiResponse {
   allowQuery(ctx);
   const id = ctx.params.ruleset_id!;
   const found = entrypointById(ctx, id);
   if (found === undefined) throw rulesetError('rulesetNotFound', `no ruleset ${JSON.stringify(id)} in this zone: GET /zones/{zone_id}/rulesets/phases/${CustomPhase}/entrypoint gives the custom rules' ruleset`);
-  if (found.phase !== CustomPhase) {
-    throw rulesetError('phaseNotServed', `single-rule operations are served on the ${CustomPhase} entry point; write the ${ManagedPhase} entry point with a PUT (it carries the WAF migration step)`);
+  if (found.phase === ManagedPhase) {
+    throw rulesetError('phaseNotServed', `single-rule operations are served on the ${CustomPhase} and ${RatelimitPhase} entry points; write the ${ManagedPhase} entry point with a PUT (it carries the WAF migration step)`);
   }
-  return ok(customEntrypointView(op(found.entry)));
+  return ok(rulesetView(op(found.entry, rulesSpecOf(found.phase)), found.phase));
 }

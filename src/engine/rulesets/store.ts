@@ -5,14 +5,17 @@
  * JSON (`null` when a rule has no parameters). The managed phase keeps its original table names
  * (`rulesets_*`), so state directories written before the custom phase still open.
  */
-import { CustomPhase, ManagedPhase, type ServedPhase } from '../../api/index.js';
+import { CustomPhase, ManagedPhase, RatelimitPhase, type ServedPhase } from '../../api/index.js';
 import type { Sql, SqlRow } from '../sql.js';
 import type { Entrypoint, StoredRule, StoredRuleset } from './types.js';
 
 /** Table name prefix of each served phase. */
-const Prefixes: Record<ServedPhase, string> = { [ManagedPhase]: 'rulesets', [CustomPhase]: 'custom_rulesets' };
+const Prefixes: Record<ServedPhase, string> = { [ManagedPhase]: 'rulesets', [CustomPhase]: 'custom_rulesets', [RatelimitPhase]: 'ratelimit_rulesets' };
+/** The rate limiting phase's rules table has one more column, `ratelimit` (JSON). */
+const RatelimitColumn = 'ratelimit';
 
 function tablesDdl(prefix: string): string[] {
+  const extra = prefix === Prefixes[RatelimitPhase] ? `,\n      ${RatelimitColumn} TEXT` : '';
   return [
     `CREATE TABLE IF NOT EXISTS ${prefix}_entrypoint (
       singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -33,7 +36,7 @@ function tablesDdl(prefix: string): string[] {
       enabled INTEGER NOT NULL,
       action_parameters TEXT NOT NULL,
       logging TEXT,
-      last_updated TEXT NOT NULL
+      last_updated TEXT NOT NULL${extra}
     )`,
     `CREATE TABLE IF NOT EXISTS ${prefix}_versions (
       version INTEGER PRIMARY KEY,
@@ -59,6 +62,7 @@ function rowToRule(row: SqlRow): StoredRule {
   const params = JSON.parse(row.action_parameters as string) as unknown;
   if (params !== null) rule.action_parameters = params;
   if (row.logging !== null) rule.logging = JSON.parse(row.logging as string) as { enabled: boolean };
+  if (row[RatelimitColumn] !== undefined && row[RatelimitColumn] !== null) rule.ratelimit = JSON.parse(row[RatelimitColumn] as string) as unknown;
   return rule;
 }
 
@@ -95,6 +99,12 @@ export function saveRuleset(sql: Sql, phase: ServedPhase, entry: StoredRuleset):
   );
   sql.exec(`DELETE FROM ${p}_rules`);
   entry.rules.forEach((r, i) => {
+    if (phase === RatelimitPhase) {
+      sql.exec(`INSERT INTO ${p}_rules (position, id, ref, version, action, expression, description, enabled, action_parameters, logging, last_updated, ${RatelimitColumn})
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, i, r.id, r.ref, r.version, r.action, r.expression, r.description, r.enabled ? 1 : 0,
+      JSON.stringify(r.action_parameters ?? null), null, r.last_updated, JSON.stringify(r.ratelimit ?? null));
+      return;
+    }
     sql.exec(
       `INSERT INTO ${p}_rules (position, id, ref, version, action, expression, description, enabled, action_parameters, logging, last_updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

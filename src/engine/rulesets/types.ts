@@ -8,6 +8,7 @@
 import type {
   BlockParameters, CustomRuleAction, CustomSkipParameters, ExecuteParameters, ManagedRuleAction, ManagedSkipParameters,
 } from '../../api/index.js';
+import type { RateLimitAction, RateLimitBlockResponse, RateLimitParameters } from '../../api/index.js';
 
 export { ManagedPhase } from '../../api/index.js';
 export type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride } from '../../api/index.js';
@@ -74,6 +75,8 @@ export interface StoredRule {
   action_parameters?: unknown;
   logging?: { enabled: boolean };
   last_updated: string;
+  /** Rate limiting rules only (`http_ratelimit`). */
+  ratelimit?: unknown;
 }
 
 /** A stored entry point ruleset of either phase. */
@@ -111,3 +114,15 @@ export interface CustomStoredRule extends CustomRuleInput {
 
 /** The stored `http_request_firewall_custom` entry point. */
 export type CustomEntrypoint = StoredRuleset<CustomStoredRule>;
+
+/** A rate limiting rule as a body carries it, after validation (`ratelimit` defaults filled). */
+export interface RateLimitRuleInput {
+  id?: string;
+  ref?: string;
+  action: RateLimitAction;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  action_parameters?: { response: RateLimitBlockResponse };
+  ratelimit: RateLimitParameters;
+}

@@ -17,6 +17,7 @@ export function ruleView(rule: StoredRule, phase: ServedPhase = ManagedPhase): R
   view.ref = rule.ref;
   view.enabled = rule.enabled;
   if (rule.logging !== undefined) view.logging = rule.logging;
+  if (rule.ratelimit !== undefined) view.ratelimit = rule.ratelimit;
   return view;
 }
 

@@ -13,14 +13,25 @@ import { rulesInEvaluationOrder } from '../firewall-rules/store.js';
 import { loadWafState } from '../migration/store.js';
 import { listPageRules } from '../page-rules/index.js';
 import { loadSettings } from '../previous-waf/store.js';
-import { CustomPhase } from '../../api/index.js';
+import { CustomPhase, RatelimitPhase } from '../../api/index.js';
 import { loadEntrypoint, loadRuleset } from '../rulesets/store.js';
 import type { ApiResponse } from '../types.js';
+import { traceBurst } from './burst.js';
+import { readBurstBody } from './burst-request.js';
 import { readTraceRequest } from './request.js';
 import { traceZone, type ZoneTraceInput } from './zone.js';
 
 /** The trace route. */
-export const traceRoutes: ZoneRoute[] = [{ method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace }];
+export const traceRoutes: ZoneRoute[] = [
+  { method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace },
+  { method: 'POST', pattern: '/zones/:zone_id/trace/burst', handler: burst },
+];
+
+/** `POST /zones/{zone_id}/trace/burst` (zonewall extension): a burst through the custom and rate limiting rules (`burst.ts`). */
+function burst(ctx: ZoneRequestContext): ApiResponse {
+  const { request, burst: spec } = readBurstBody(ctx.body);
+  return ok(traceBurst(loadZone(ctx), loadRuleset(ctx.sql, RatelimitPhase), request, spec));
+}
 
 function trace(ctx: ZoneRequestContext): ApiResponse {
   const { request } = readTraceRequest(ctx.body);

@@ -15,3 +15,7 @@ export { tracePreviousWaf, type PreviousTrace, type LegacyMatch } from './previo
 export { TracePhases } from './matchers.js';
 export { urlMatches } from './url-pattern.js';
 export { firstPageRule } from './page-rules.js';
+export { traceBurst, variantCount, requestCount, requestTime, variantRequest, BurstLimits } from './burst.js';
+export { readBurstSpec } from './burst-request.js';
+export { RateLimitCounter } from './ratelimit-counter.js';
+export { countingRules, prepareRequest, rateLimitStep, counterKey, type CountingRule, type RulePrepared } from './ratelimit.js';

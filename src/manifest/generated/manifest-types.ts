@@ -69,6 +69,12 @@ export interface ZoneManifest {
     [k: string]: CustomRule;
   };
   /**
+   * Rate limiting rules: the rules of the zone's `http_ratelimit` phase entry point (the Rulesets API), keyed by ref. Key order is evaluation order. They run after the custom rules (a custom `skip` with `phases: [http_ratelimit]` skips them). Fields mirror the API's rule object, with the counting fields under `ratelimit`; zonewall adds the `cf.colo.id` characteristic the API requires (counters are per data center), so never write it. Leave the section out to leave the phase alone; `rate_limiting_rules: {}` manages an empty phase. Plan limits (rules / expression fields / characteristics / counting expression / longest period / longest timeout): free 1 / path, verified bot / ip.src / no / 10 s / 10 s; pro 2 / + host, URI, full URI, query / ip.src / no / 60 s / 1 h; business 5 / + method, ip.src, user agent / ip.src or cf.unique_visitor_id / yes / 600 s / 1 day; enterprise (with Advanced Rate Limiting) 100 / every field / every characteristic / yes / 86400 s / 1 day, complexity-based (`score_per_period`) and `log`. Below Enterprise challenge actions need `mitigation_timeout: 0` and `block` a timeout above 0.
+   */
+  rate_limiting_rules?: {
+    [k: string]: RateLimitingRule;
+  };
+  /**
    * The rules of the zone's `http_request_firewall_managed` entry point (the ruleset-based WAF), in execution order. An item with `ruleset` deploys a managed ruleset (one `execute` rule); an item with `skip` is a managed-rules exception (one `skip` rule) that skips, for the requests its expression matches, managed rules of the entries after it: an exception applies only to the execute entries that follow it in this list, so one placed after the entry it names is an error. Leave the section out to leave the entry point alone; `managed_rules: []` deploys nothing.
    */
   managed_rules?: ManagedRuleset[];
@@ -214,6 +220,106 @@ export interface CustomBlockResponse {
    * The body, at most 2,048 bytes (UTF-8).
    */
   content: string;
+}
+/**
+ * A rate limiting rule: requests matching `expression` are counted per value of the `characteristics` (and per data center); once more than `requests_per_period` arrive within `period` seconds, the action applies to that client for `mitigation_timeout` seconds (0: only to the requests over the rate). Its key is stored as the rule's `ref`.
+ */
+export interface RateLimitingRule {
+  /**
+   * What to do once the rate is exceeded: `block` (HTTP 429 unless `action_parameters.response` says otherwise), `challenge`, `js_challenge`, `managed_challenge`, or `log` (Enterprise only).
+   */
+  action: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+  expression: Expression;
+  description?: Description;
+  /**
+   * A disabled rule is kept in the phase but not evaluated (it still counts against the plan's rule limit). Default true.
+   */
+  enabled?: boolean;
+  action_parameters?: RateLimitingParameters;
+  ratelimit: RateLimit;
+}
+/**
+ * With `block` only: the response sent instead of the default 429 page.
+ */
+export interface RateLimitingParameters {
+  response: RateLimitingResponse;
+}
+/**
+ * The block response. `status_code` defaults to 429.
+ */
+export interface RateLimitingResponse {
+  /**
+   * HTTP status, 400 to 499. Default 429.
+   */
+  status_code?: number;
+  /**
+   * The body's media type.
+   */
+  content_type: 'text/html' | 'text/plain' | 'application/json' | 'text/xml';
+  /**
+   * The body, at most 30 KB (30,720 bytes, UTF-8); custom rules allow 2 KB.
+   */
+  content: string;
+}
+/**
+ * How requests are counted and for how long the action lasts (the API's `ratelimit` object).
+ */
+export interface RateLimit {
+  /**
+   * What a counter is kept for, besides the data center (`cf.colo.id`, which zonewall adds: do not write it): `ip.src`, `cf.unique_visitor_id` (IP with NAT support; not with `ip.src`), `http.host`, `http.request.uri.path`, `ip.src.asnum`, `ip.src.country`, `cf.bot_management.ja3_hash`, `cf.bot_management.ja4`, `http.request.headers["<lower-case name>"]`, `http.request.cookies["<name>"]`, `http.request.uri.args["<name>"]`, `http.request.body.form["<name>"]`, `lookup_json_string(http.request.body.raw, "<key>")`, `lookup_json_integer(http.request.body.raw, "<key>")`. A set: order does not matter. A missing header, cookie or argument is a counter of its own.
+   *
+   * @minItems 1
+   */
+  characteristics: [string, ...string[]];
+  /**
+   * The counting window, seconds; the plan caps it (free 10, pro 60, business 600, enterprise 86400).
+   */
+  period:
+    | 10
+    | 15
+    | 20
+    | 30
+    | 40
+    | 45
+    | 60
+    | 90
+    | 120
+    | 180
+    | 240
+    | 300
+    | 480
+    | 600
+    | 900
+    | 1200
+    | 1800
+    | 2400
+    | 3600
+    | 65535
+    | 86400;
+  /**
+   * The action applies once a counter goes over this many requests within `period`. Exactly one of this and `score_per_period`.
+   */
+  requests_per_period?: number;
+  /**
+   * Complexity-based rate limiting (Enterprise): the action applies once the scores the origin sent in `score_response_header_name` add up to more than this within `period`.
+   */
+  score_per_period?: number;
+  /**
+   * With `score_per_period`: the response header in which the origin sends each request's score (1 to 1,000,000).
+   */
+  score_response_header_name?: string;
+  /**
+   * How long the action lasts for a client once it applies, seconds: 0 (throttle: only the requests over the rate get it), 10, 60, 120, 300, 600, 3600, 86400. Default 0, the service's. Below Enterprise challenge actions need 0 and `block` needs more than 0; the plan caps it (free 10, pro 3600, business and enterprise 86400).
+   */
+  mitigation_timeout?: 0 | 10 | 60 | 120 | 300 | 600 | 3600 | 86400;
+  /**
+   * Which requests are counted (Business and higher); left out: the rule's expression. May use response fields such as `http.response.code` (counting then happens on the response).
+   */
+  counting_expression?: string;
+  /**
+   * true: count only requests that reach the origin (cached ones are not counted). Must be false when the expression uses a list. Default false.
+   */
+  requests_to_origin?: boolean;
 }
 /**
  * One rule of the `http_request_firewall_managed` entry point: either a managed ruleset deployment (`ruleset`, with its overrides) or a managed-rules exception (`skip`, with `ref` and `expression`). Exactly one of `ruleset` and `skip` is given.

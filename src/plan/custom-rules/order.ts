@@ -11,9 +11,9 @@ import type { DesiredCustomRule } from '../../manifest/index.js';
 import type { LiveCustomRule } from './live.js';
 
 /** One rule of the target list. */
-export interface TargetItem {
+export interface TargetItem<D extends { ref: string } = DesiredCustomRule> {
   /** The desired rule; undefined for a kept (unmanaged) live rule. */
-  desired?: DesiredCustomRule;
+  desired?: D;
   /** Index in the live list; undefined for a new rule. */
   live?: number;
   /** 1-based place in the target list. */
@@ -22,18 +22,18 @@ export interface TargetItem {
   moved: boolean;
 }
 
-type Draft = Omit<TargetItem, 'position' | 'moved'>;
+type Draft<D extends { ref: string } = DesiredCustomRule> = Omit<TargetItem<D>, 'position' | 'moved'>;
 
-function draftOrder(wanted: readonly DesiredCustomRule[], live: readonly LiveCustomRule[], matched: ReadonlyMap<DesiredCustomRule, number>, kept: ReadonlySet<number>): Draft[] {
-  const runs: Draft[][] = [];
-  let leading: Draft[] = [];
+function draftOrder<D extends { ref: string }>(wanted: readonly D[], live: readonly unknown[], matched: ReadonlyMap<D, number>, kept: ReadonlySet<number>): Draft<D>[] {
+  const runs: Draft<D>[][] = [];
+  let leading: Draft<D>[] = [];
   for (const d of wanted) {
     const i = matched.get(d);
-    const item: Draft = i !== undefined ? { desired: d, live: i } : { desired: d };
+    const item: Draft<D> = i !== undefined ? { desired: d, live: i } : { desired: d };
     if (i !== undefined) { runs.push([...leading, item]); leading = []; } else if (runs.length > 0) runs[runs.length - 1]!.push(item); else leading.push(item);
   }
   const places = new Set(matched.values());
-  const out: Draft[] = [];
+  const out: Draft<D>[] = [];
   let slot = 0;
   live.forEach((_, i) => {
     if (kept.has(i)) out.push({ live: i });
@@ -47,7 +47,7 @@ function draftOrder(wanted: readonly DesiredCustomRule[], live: readonly LiveCus
  * outweighs all managed ones together; among equally long runs, rules already at their target
  * place are preferred, so the plan's `position a -> b` never shows a rule moving to where it is.
  */
-function stayers(items: readonly Draft[]): Set<number> {
+function stayers<D extends { ref: string }>(items: readonly Draft<D>[]): Set<number> {
   const idx = items.flatMap((t, i) => (t.live !== undefined ? [i] : []));
   const unit = idx.length + 1;
   const weight = (i: number) => (items[i]!.desired === undefined ? unit * unit : unit + (items[i]!.live === i ? 1 : 0));
@@ -68,8 +68,8 @@ function stayers(items: readonly Draft[]): Set<number> {
   return out;
 }
 
-/** The target list of the custom phase. */
-export function customTarget(wanted: readonly DesiredCustomRule[], live: readonly LiveCustomRule[], matched: ReadonlyMap<DesiredCustomRule, number>, kept: ReadonlySet<number>): TargetItem[] {
+/** The target list of the custom phase (and of any rules phase: the rate limiting phase uses it too). */
+export function customTarget<D extends { ref: string } = DesiredCustomRule>(wanted: readonly D[], live: readonly unknown[] | readonly LiveCustomRule[], matched: ReadonlyMap<D, number>, kept: ReadonlySet<number>): TargetItem<D>[] {
   const drafts = draftOrder(wanted, live, matched, kept);
   const stay = stayers(drafts);
   return drafts.map((d, i) => ({ ...d, position: i + 1, moved: d.live !== undefined && !stay.has(i) }));

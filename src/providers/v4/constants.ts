@@ -72,6 +72,7 @@ export const V4Paths = {
   pageRule: (zoneId: string, ruleId: string) => `/zones/${enc(zoneId)}/pagerules/${enc(ruleId)}`,
   /** zonewall engine extension: what the zone would do to a request. */
   trace: (zoneId: string) => `/zones/${enc(zoneId)}/trace`,
+  traceBurst: (zoneId: string) => `/zones/${enc(zoneId)}/trace/burst`,
 } as const;
 
 function enc(segment: string): string {

@@ -15,6 +15,7 @@ import { readMigrationConfig, readMigrationStatus } from './migration.js';
 import { readPageRules } from './page-rules.js';
 import { readPreviousWaf } from './previous-waf.js';
 import { readPhase } from './rules-phase.js';
+import { readRateLimitEntrypoint } from './rate-limiting.js';
 
 export { normalizeMigrationStatus } from './migration.js';
 
@@ -30,6 +31,9 @@ export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: 
   // The status first: it decides whether the previous WAF still answers.
   const migration = wants('migration') || sections?.includes('migration_config') === true ? await readMigrationStatus(client, id) : null;
   const migrating = migration !== null && migration.waf_state !== 'new_only';
+  // Started before the others so it runs beside them.
+  const rateLimitRead = wants('rate_limiting_rules') ? readRateLimitEntrypoint(client, id) : undefined;
+  rateLimitRead?.catch(() => undefined); // awaited below; handled here so a failure elsewhere first leaves no unhandled rejection
   const [filters, firewallRules, entrypoint, customEntrypoint, previousWaf, migrationConfig, pageRules] = await Promise.all([
     client.listAll<LiveFilter>(V4Paths.filters(id)),
     client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
@@ -44,6 +48,7 @@ export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: 
   if (customEntrypoint !== undefined) live.customEntrypoint = customEntrypoint;
   if (migrationConfig !== undefined) live.migrationConfig = migrationConfig;
   if (pageRules !== undefined) live.pageRules = pageRules;
+  if (rateLimitRead !== undefined) live.rateLimitEntrypoint = await rateLimitRead;
   if (sections !== undefined) live.sections = [...sections];
   return live;
 }

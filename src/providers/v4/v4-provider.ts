@@ -23,6 +23,7 @@ import type {
   PlanTier,
 } from '../../plan/index.js';
 import { ApiErrorCodes, PlanTiers, type ServedPhase, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
+import type { BurstTrace, BurstTraceRequest } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
@@ -235,6 +236,11 @@ export abstract class V4Provider implements Provider {
   /** The zonewall engine's trace of one request (a service without the operation answers 404). */
   trace(zoneId: string, request: TraceRequest): Promise<TraceResult> {
     return this.client.result<TraceResult>('POST', V4Paths.trace(zoneId), { body: request });
+  }
+
+  /** The zonewall engine's burst trace (a service without the operation answers 404). */
+  traceBurst(zoneId: string, body: BurstTraceRequest<TraceRequest>): Promise<BurstTrace> {
+    return this.client.result<BurstTrace>('POST', V4Paths.traceBurst(zoneId), { body });
   }
 
   /** Seconds the service's request budget needs for `requests` more calls (0 without a rate limit). */

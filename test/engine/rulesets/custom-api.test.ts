@@ -78,7 +78,7 @@ describe.each([['http'], ['dispatch']])('custom rules entry point over %s', (tra
     const again = await call('POST', `/zones/${z}/rulesets`, { name: 'x', kind: 'zone', phase: Phase });
     expect([again.status, again.body.errors]).toEqual([400, [{ code: 20217, message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${Phase}`, source: { pointer: '/kind' } }]]);
     expect(refusal(await call('POST', `/zones/${z}/rulesets`, { name: 'x', kind: 'custom', phase: Phase }))).toEqual([400, 20213, '/kind']);
-    expect(refusal(await call('POST', `/zones/${z}/rulesets`, { name: 'x', kind: 'zone', phase: 'http_ratelimit' }))).toEqual([400, 20213, '/phase']);
+    expect(refusal(await call('POST', `/zones/${z}/rulesets`, { name: 'x', kind: 'zone', phase: 'http_request_sbfm' }))).toEqual([400, 20213, '/phase']);
     expect(refusal(await call('POST', `/zones/${z}/rulesets`, { kind: 'zone', phase: Phase }))).toEqual([400, 10014, '/name']);
     expect(result<Ruleset>(await call('GET', `/zones/${z}/rulesets/${created.id}`))).toEqual(created);
     const listed = result<Ruleset[]>(await call('GET', `/zones/${z}/rulesets`));

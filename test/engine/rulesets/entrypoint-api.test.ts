@@ -103,9 +103,9 @@ describe('GET and PUT of the entry point', () => {
 
   it('answers a phase it does not serve as one without an entry point, and refuses writes to it', async () => {
     const z = await zone();
-    const get = await kit.api('GET', `/zones/${z}/rulesets/phases/http_ratelimit/entrypoint`);
-    expect([get.status, get.body.errors]).toEqual([404, [{ code: 10003, message: 'could not find entrypoint ruleset in the http_ratelimit phase' }]]);
-    const put = await kit.api('PUT', `/zones/${z}/rulesets/phases/http_ratelimit/entrypoint`, { rules: [] });
+    const get = await kit.api('GET', `/zones/${z}/rulesets/phases/http_request_sbfm/entrypoint`);
+    expect([get.status, get.body.errors]).toEqual([404, [{ code: 10003, message: 'could not find entrypoint ruleset in the http_request_sbfm phase' }]]);
+    const put = await kit.api('PUT', `/zones/${z}/rulesets/phases/http_request_sbfm/entrypoint`, { rules: [] });
     expect([put.status, codes(put)]).toEqual([400, [20213]]);
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * What the writes of a rules phase (a zone entry point of plain rules: custom rules, rate limiting
+ * rules) need to know about the phase: how one rule is read and validated, the zone plan's gates on
+ * one rule, and the rule quota. `custom-ops.ts` runs every write (PUT, single-rule POST, PATCH,
+ * DELETE) of any phase through one of these.
+ */
+import type { ServedPhase } from '../../api/index.js';
+import type { Problems } from '../body-reader.js';
+import type { ZoneRequestContext } from '../context.js';
+import type { ApiMessage } from '../types.js';
+import type { IncomingRule } from './identity.js';
+
+/** A rules phase's validation. */
+export interface RulesPhaseSpec<I extends IncomingRule = IncomingRule> {
+  phase: ServedPhase;
+  /** Reads one rule at `pointer` (its expressions checked); `extra` are further allowed keys. */
+  read(item: unknown, pointer: string, problems: Problems, extra?: readonly string[]): I | undefined;
+  /** The refusals of the zone's plan for one rule (`pointer` is the rule's). */
+  gates(rule: I, pointer: string, ctx: ZoneRequestContext): ApiMessage[];
+  /** The refusal of `count` rules, or undefined. */
+  quota(count: number, ctx: ZoneRequestContext, pointer?: string): ApiMessage | undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * Checks of `rate_limiting_rules` the JSON Schema cannot state: each rule's expression (the
+ * `http_ratelimit` phase has the custom phase's fields) and counting expression (response fields
+ * allowed), the characteristics (known values, header names lower case, `cf.colo.id` left to
+ * zonewall, `ip.src` and `cf.unique_visitor_id` exclusive), exactly one of `requests_per_period`
+ * and `score_per_period` (with its header), a response only with block, and a list in the
+ * expression only with `requests_to_origin: false`. The service's rules (security-phases.md §1),
+ * checked offline so a plan never fails on them at apply time.
+ */
+import { ColoCharacteristic, JsonCharacteristics, KeyedCharacteristics, PlainCharacteristics } from '../../api/index.js';
+import { ExpressionError, canonicalize, parse } from '../../expr/index.js';
+import type { DocPath } from '../errors.js';
+import { checkEntryExpression, type CheckedExpression } from '../expression-check.js';
+import { entriesOf, isRecord, type Checks } from '../view.js';
+
+/** The phase whose fields a counting expression may use (request and response fields). */
+const CountingPhase = 'http_response_firewall_managed';
+const Section = 'rate_limiting_rules';
+
+/** A rule's checked expressions. */
+export interface CheckedRateLimit {
+  expression: CheckedExpression;
+  /** Canonical counting expression; undefined when none is set. */
+  counting?: string;
+}
+
+/** Checks every rule's expressions; returns the valid ones by index. */
+export function checkRateLimitExpressions(checks: Checks, data: Record<string, unknown>): (CheckedRateLimit | undefined)[] {
+  const { keys, values } = entriesOf(data[Section], checks);
+  const valid = new Array<CheckedRateLimit | undefined>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const expression = checkEntryExpression(checks, values[i]!.expression, Section, keys[i]!);
+    const rl = isRecord(values[i]!.ratelimit) ? values[i]!.ratelimit as Record<string, unknown> : {};
+    const source = rl.counting_expression;
+    let counting: string | undefined;
+    let ok = true;
+    if (typeof source === 'string' && source.trim() !== '') {
+      try {
+        counting = canonicalize(source, { phase: CountingPhase });
+      } catch (err) {
+        if (!(err instanceof ExpressionError)) throw err;
+        checks.report([Section, keys[i]!, 'ratelimit', 'counting_expression'], `counting_expression: ${err.message}`);
+        ok = false;
+      }
+    }
+    if (expression !== undefined && ok) valid[i] = counting === undefined ? { expression } : { expression, counting };
+  }
+  return valid;
+}
+
+const Keyed = new RegExp(`^(${KeyedCharacteristics.map((k) => k.replace(/\./g, '\\.')).join('|')})\\["(.+)"\\]$`);
+const Json = new RegExp(`^(${JsonCharacteristics.join('|')})\\(http\\.request\\.body\\.raw, "(.+)"\\)$`);
+
+/** Why `value` is not a characteristic a manifest may write; undefined when it is one. */
+export function characteristicProblem(value: string): string | undefined {
+  if (value === ColoCharacteristic) return `zonewall adds ${ColoCharacteristic} (the API requires it: counters are per data center); remove it`;
+  if ((PlainCharacteristics as readonly string[]).includes(value) || Json.test(value)) return undefined;
+  const keyed = Keyed.exec(value);
+  if (keyed === null) return `${JSON.stringify(value)} is not a characteristic: use ${PlainCharacteristics.filter((c) => c !== ColoCharacteristic).join(', ')}, ${KeyedCharacteristics.map((k) => `${k}["name"]`).join(', ')} or lookup_json_string(http.request.body.raw, "key")`;
+  if (keyed[1] === 'http.request.headers' && keyed[2] !== keyed[2]!.toLowerCase()) return `header names are lower case in characteristics: http.request.headers["${keyed[2]!.toLowerCase()}"]`;
+  return undefined;
+}
+
+function usesList(expression: unknown): boolean {
+  if (typeof expression !== 'string') return false;
+  try {
+    return JSON.stringify(parse(expression)).includes('"type":"list"');
+  } catch {
+    return false;
+  }
+}
+
+/** Checks every rule's fields against each other. */
+export function checkRateLimitRules(checks: Checks, data: Record<string, unknown>): void {
+  const { keys, values } = entriesOf(data[Section], checks);
+  for (let i = 0; i < keys.length; i++) {
+    const rule = values[i]!;
+    const base: DocPath = [Section, keys[i]!];
+    if (!checks.isClean(base) || !isRecord(rule.ratelimit)) continue;
+    const rl = rule.ratelimit as Record<string, unknown>;
+    const at = (field: string): DocPath => [...base, 'ratelimit', field];
+    const chars = Array.isArray(rl.characteristics) ? rl.characteristics : [];
+    chars.forEach((c, j) => {
+      const why = typeof c === 'string' ? characteristicProblem(c) : undefined;
+      if (why !== undefined) checks.report([...at('characteristics'), j], why);
+    });
+    if (chars.includes('ip.src') && chars.includes('cf.unique_visitor_id')) checks.report(at('characteristics'), 'ip.src and cf.unique_visitor_id (IP with NAT support) cannot be used together; keep one');
+    if ((rl.requests_per_period === undefined) === (rl.score_per_period === undefined)) {
+      checks.report([...base, 'ratelimit'], 'give exactly one of requests_per_period (count requests) and score_per_period (complexity-based)');
+    }
+    if (rl.score_per_period !== undefined && rl.score_response_header_name === undefined) checks.report(at('score_per_period'), 'score_per_period needs score_response_header_name (the origin sends each request\'s score in it)');
+    if (rl.score_per_period === undefined && rl.score_response_header_name !== undefined) checks.report(at('score_response_header_name'), 'score_response_header_name goes with score_per_period only', 'key');
+    if (rule.action_parameters !== undefined && rule.action !== 'block') checks.report([...base, 'action_parameters'], `action_parameters (a response) is for block rules only (this rule's action is ${String(rule.action)})`, 'key');
+    if (rl.requests_to_origin === true && usesList(rule.expression)) checks.report(at('requests_to_origin'), 'a rule whose expression uses a list must count cached requests too: requests_to_origin must be false');
+  }
+}

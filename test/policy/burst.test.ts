@@ -1,0 +1,53 @@
+/**
+ * Burst cases of `zonewall test` offline: the cases file's `burst` and `expect.first`/`acted`, what
+ * the schema cannot say (vary lists of one length, `at` or `count`), rule names checked against the
+ * manifest, and judging (a passing case, and a failing one saying what happened instead).
+ */
+import { describe, expect, it } from 'vitest';
+import { formatIssue } from '../../src/manifest/index.js';
+import { buildZoneModel, checkCasesAgainstZone, parseCasesText, runOffline } from '../../src/policy/index.js';
+import { casesOf, desiredOf } from './fixtures.js';
+
+const manifest = `zone: rl.example.com
+plan: enterprise
+rate_limiting_rules:
+  login:
+    action: managed_challenge
+    expression: http.request.uri.path eq "/login"
+    ratelimit: {characteristics: [ip.src], period: 10, requests_per_period: 3}
+`;
+
+describe('burst cases offline', () => {
+  it('judges the first action, the number of requests acted on, and a rule name', () => {
+    const cases = casesOf(`cases:
+  - name: throttled
+    request: { path: /login }
+    burst: { count: 6, over: 10 }
+    expect: { first: { request: 4, action: managed_challenge, rule: rate_limiting_rules.login, until: null }, acted: 3, matched: rate_limiting_rules.login }
+  - name: wrong
+    request: { path: /login }
+    burst: { at: [0, 0.5, 1, 1.5] }
+    expect: { allowed: true }
+`);
+    const desired = desiredOf(manifest);
+    expect(checkCasesAgainstZone(cases, desired)).toEqual([]);
+    const [ok, wrong] = runOffline(buildZoneModel(desired), cases.cases);
+    expect([ok!.pass, ok!.failures]).toEqual([true, []]);
+    expect(wrong!.pass).toBe(false);
+    expect(wrong!.failures).toEqual(['expected every request to pass, got request 4 (at 1.5 s) got managed_challenge by rate_limiting_rules.login, throttled (only the requests over the rate); 1 of 4 requests got an action']);
+  });
+
+  it('refuses vary lists of different lengths, at with count, and an unknown rule name, each located', () => {
+    const bad = parseCasesText(`cases:
+  - name: a
+    burst: { count: 3, at: [0, 1], vary: { ip: [192.0.2.1, 192.0.2.2], path: [/a] } }
+    expect: { acted: 0 }
+`, 'rl.tests.yaml');
+    expect(bad.issues.map(formatIssue)).toEqual([
+      'rl.tests.yaml:3:24: cases[0].burst.at: give either at (the times) or count and over, not both',
+      'rl.tests.yaml:3:36: cases[0].burst.vary: every vary list needs the same length (one value per distinct request); got lengths 2, 1',
+    ]);
+    const unknown = casesOf('cases:\n  - name: b\n    burst: { count: 2 }\n    expect: { matched: rate_limiting_rules.logn }\n');
+    expect(checkCasesAgainstZone(unknown, desiredOf(manifest)).map((i) => i.message)).toEqual(['no rate limiting rule "logn" in zone.yaml; did you mean "login"?']);
+  });
+});
