@@ -44,8 +44,11 @@ describe('Provider lists calls', () => {
     await p.waitForListOperation(acme.id, removed, { sleep: noSleep });
     expect((await p.listLists(acme.id))[0]).toMatchObject({ name: 'office', num_items: 1202 });
     expect(await p.updateList(acme.id, list.id, { description: 'new' })).toMatchObject({ description: 'new' });
+    const bookmark = await p.bookmarkAccount(acme.id);
     await p.deleteList(acme.id, list.id);
     expect(await p.listLists(acme.id)).toEqual([]);
+    await p.restoreAccount(acme.id, bookmark);
+    expect((await p.listLists(acme.id)).map((l) => l.name)).toEqual(['office']);
   });
 
   it('waits through pending and running polls, reports them, and meets a 429 for a write meanwhile', async () => {
