@@ -21,3 +21,4 @@ export * from './page-rules.js';
 export * from './migration.js';
 export * from './trace.js';
 export * from './trace-burst.js';
+export * from './lists.js';

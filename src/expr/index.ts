@@ -34,8 +34,9 @@ export {
 export type { CompileOptions, CompiledFilter } from './compile.js';
 export type { Lists } from './compile-rhs.js';
 export type { Inspection } from './inspect.js';
+export { listReferences, type ListReference } from './list-refs.js';
 export { requestFields, type RequestDescription } from './request.js';
-export { parseIp, formatIp, type IpValue } from './ip.js';
+export { parseIp, formatIp, networkAddress, type IpValue } from './ip.js';
 
 /** Lexes, parses and type-checks `source`; throws `ExpressionError` (never anything else). */
 export function parse(source: string, options?: ParseOptions): Expression {
@@ -77,4 +78,4 @@ export function compile(expr: Expression, options?: CompileOptions): CompiledFil
 export function inspect(expr: Expression): Inspection {
   return inspectExpression(expr);
 }
-export { lastAddress, networkAddress } from './ip.js';
+export { lastAddress } from './ip.js';

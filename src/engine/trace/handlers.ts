@@ -20,11 +20,12 @@ import { traceBurst } from './burst.js';
 import { readBurstBody } from './burst-request.js';
 import { readTraceRequest } from './request.js';
 import { traceZone, type ZoneTraceInput } from './zone.js';
+import { catalogLists } from '../lists/catalog.js';
 
 /** The trace route. */
 export const traceRoutes: ZoneRoute[] = [
-  { method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace },
-  { method: 'POST', pattern: '/zones/:zone_id/trace/burst', handler: burst },
+  { method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace, listItems: true },
+  { method: 'POST', pattern: '/zones/:zone_id/trace/burst', handler: burst, listItems: true },
 ];
 
 /** `POST /zones/{zone_id}/trace/burst` (zonewall extension): a burst through the custom and rate limiting rules (`burst.ts`). */
@@ -35,6 +36,8 @@ function burst(ctx: ZoneRequestContext): ApiResponse {
 
 function trace(ctx: ZoneRequestContext): ApiResponse {
   const { request } = readTraceRequest(ctx.body);
+  // `$name` resolves to the items of the zone's account's lists.
+  if (ctx.lists !== undefined) request.lists = catalogLists(ctx.lists);
   try {
     return ok(traceZone(loadZone(ctx), request));
   } catch (err) {
