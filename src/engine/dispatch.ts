@@ -8,6 +8,7 @@
  */
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ResourceModule } from './context.js';
+import { dryRunOf } from './dry-run.js';
 import { errorResponse, noRouteError } from './envelope.js';
 import { validateExprRoutes } from './filters/validate-expr.js';
 import { after, type MaybePromise } from './maybe-promise.js';
@@ -119,14 +120,14 @@ export class V4Dispatcher {
 
   #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): MaybePromise<ApiResponse> {
     if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
-    return after(this.#options.zoneById(params.zone_id!), (zone) => this.#options.callZone({
-      route: route.key,
-      params,
-      // The server's pairs, made once per target, else made now (a caller may reuse its query object).
-      query: request.queryPairs ?? (request.query === undefined ? [] : [...request.query]),
-      body: request.body,
-      zone: this.#inScope(request, zone),
-    }));
+    // The server's pairs, made once per target, else made now (a caller may reuse its query object).
+    const pairs = request.queryPairs ?? (request.query === undefined ? [] : [...request.query]);
+    return after(this.#options.zoneById(params.zone_id!), (zone) => {
+      const scoped = this.#inScope(request, zone);
+      // `?dry_run=` is the dispatcher's, for every write route (`dry-run.ts`): the zone object runs it.
+      const { dryRun, query } = dryRunOf(route.method, route.pattern, pairs, this.#options.strict);
+      return this.#options.callZone({ route: route.key, params, query, body: request.body, zone: scoped, ...(dryRun ? { dryRun } : {}) });
+    });
   }
 
   /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */
