@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { liveObjects, requireBuild, tempDir, v4, withEngine, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { liveObjects, requireBuild, startServe, tempDir, v4, withEngine, writeManifest, zonewall } from '../helpers/e2e-cli.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let state: string;
@@ -78,4 +78,28 @@ describe('pre-flight on the embedded engine', () => {
     expect((await cli('apply', fine, '--auto-approve')).code).toBe(0);
     expect((await cli('plan', fine, '--detailed-exitcode')).code).toBe(0);
   });
+});
+
+describe.each([[[] as string[]], [['--strict']]])('pre-flight on a remote API (serve %j)', (args) => {
+  it('--preflight sends the Rulesets writes with dry_run=true: the refusal is found, its cost shown, nothing written', async () => {
+    const file = writeManifest(tmp.dir, 'zone.yaml', Unmigrated);
+    await withEngine(state, (engine) => engine.createZone('preflight.example.com', { plan: 'business', waf: 'previous' }));
+    const served = await startServe(state, undefined, { args });
+    try {
+      const remote = (...a: string[]) => zonewall([...a, '--remote', served.url], { env: { ZONEWALL_API_TOKEN: served.token } });
+      const off = await remote('plan', file, '--json');
+      expect(off.stdout).not.toContain('preflight-refused');
+      const on = await remote('plan', file, '--preflight');
+      expect(on.code).toBe(1);
+      expect(on.stdout).toMatch(/preflight-refused: apply would be refused at managed_ruleset "owasp".*\(11007\)/);
+      expect(on.stdout).toContain('Pre-flight: 1 dry-run request made.');
+      const doc = JSON.parse((await remote('plan', file, '--preflight', '--json')).stdout) as { zones: { calls: { preflight?: number } }[] };
+      expect(doc.zones[0]!.calls.preflight).toBe(1);
+      expect((await remote('apply', file, '--preflight', '--auto-approve')).code).toBe(1);
+    } finally {
+      await served.stop();
+    }
+    const live = await liveObjects(state, 'preflight.example.com');
+    expect([live.filters, live.rules]).toEqual([[], []]);
+  }, 120_000);
 });

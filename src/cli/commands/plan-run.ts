@@ -125,7 +125,12 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
     run.plan = diffZone(desired, await provider.readZone(zone.id, readsFor(desired)), options);
-    if (preflight) run.plan.findings.push(...(await preflightFindings(run.plan, provider, (kind, ref) => locateObject(desired, ref, kind))));
+    if (preflight) {
+      const before = provider.stats.requests;
+      run.plan.findings.push(...(await preflightFindings(run.plan, provider, (kind, ref) => locateObject(desired, ref, kind))));
+      // A remote pre-flight costs one request per Rulesets write: shown in the estimate.
+      if (provider.kind === 'http') run.plan.calls.preflight = provider.stats.requests - before;
+    }
   } catch (err) {
     run.error = err instanceof Error ? err : new Error(String(err));
   }
