@@ -22,3 +22,4 @@ export * from './migration.js';
 export * from './trace.js';
 export * from './trace-burst.js';
 export * from './lists.js';
+export * from './dry-run.js';

@@ -45,8 +45,8 @@ export const RulesetRoutes = {
 } as const;
 
 /**
- * Query parameters the Rulesets routes accept. Any other one (e.g. `dry_run`, which the real API does
- * not have) is refused with 10017 and nothing is saved. `waf_migration` (and `phase_two`, accepted and
+ * Query parameters the Rulesets routes accept, besides `dry_run` (every write, `dry-run.ts`). Any
+ * other one is refused with 10017 and nothing is saved. `waf_migration` (and `phase_two`, accepted and
  * ignored) are the WAF migration's parameters on a write of the managed entry point (seed 002); every
  * other Rulesets route takes none.
  */

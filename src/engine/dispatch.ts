@@ -8,6 +8,7 @@
  */
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ResourceModule } from './context.js';
+import { dryRunOf } from './dry-run.js';
 import { errorResponse, noRouteError } from './envelope.js';
 import { validateExprRoutes } from './filters/validate-expr.js';
 import { after, type MaybePromise } from './maybe-promise.js';
@@ -144,16 +145,13 @@ export class V4Dispatcher {
     if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
     if (route.kind === 'account') return this.#runAccount(route.key, route.references, params, request);
     const host = this.#options.accounts;
+    // The server's pairs, made once per target, else made now (a caller may reuse its query object).
+    const pairs = request.queryPairs ?? (request.query === undefined ? [] : [...request.query]);
     return after(this.#options.zoneById(params.zone_id!), (found) => {
       const zone = this.#inScope(request, found);
-      const call: ZoneCall = {
-        route: route.key,
-        params,
-        // The server's pairs, made once per target, else made now (a caller may reuse its query object).
-        query: request.queryPairs ?? (request.query === undefined ? [] : [...request.query]),
-        body: request.body,
-        zone,
-      };
+      // `?dry_run=` is the dispatcher's, for every write route (`dry-run.ts`): the zone object runs it.
+      const { dryRun, query } = dryRunOf(route.method, route.pattern, pairs, this.#options.strict);
+      const call: ZoneCall = { route: route.key, params, query, body: request.body, zone, ...(dryRun ? { dryRun } : {}) };
       // Writes see the account's lists (their `$name` are checked against them; the trace resolves them).
       if (host === undefined || route.method === 'GET') return this.#options.callZone(call);
       return this.#zoneCatalog(host, zone, route.listItems).then((lists) => this.#options.callZone({ ...call, lists }));

@@ -84,6 +84,7 @@ export class Engine implements ZoneDirectory {
   readonly #directory: RegistryDirectory;
   readonly #front: V4Dispatcher;
   readonly #unlock: () => void;
+  readonly #logError: (message: string, err: unknown) => void;
   /** Ids of the zones whose objects may be live, least recently used first (see `#zoneStub`). */
   readonly #recent = new Map<string, true>();
   /** The last key of `#recent`. */
@@ -97,6 +98,7 @@ export class Engine implements ZoneDirectory {
     this.strict = strict;
     this.readOnly = readOnly;
     this.#unlock = unlock;
+    this.#logError = logError;
     this.#zonesNs = zonesNs;
     this.#registryNs = registryNs;
     this.#accountsNs = accountsNs;
@@ -252,6 +254,30 @@ export class Engine implements ZoneDirectory {
   /** Every row of a zone's tables, to move the zone to another runtime (`zone-dump.ts`). */
   async dumpZone(zoneId: string): Promise<ZoneDump> {
     return this.#zoneStub(this.#mustZone(zoneId).id).dump();
+  }
+
+  /** Replaces a zone's rows with a dump's, in one transaction (a copy of a zone from another engine, `dumpZone`). */
+  async loadZone(zoneId: string, dump: ZoneDump): Promise<void> {
+    this.#requireWritable();
+    return this.#zoneStub(this.#mustZone(zoneId).id).load(dump);
+  }
+
+  /**
+   * A scratch engine (in memory, gone at its close) holding a copy of a zone, id and all: what is
+   * written to it changes nothing here. Plan's pre-flight runs apply's writes on it.
+   */
+  async copyZone(zoneId: string): Promise<Engine> {
+    const zone = this.#mustZone(zoneId);
+    const dump = await this.dumpZone(zone.id);
+    const copy = await Engine.open({ dir: `zonewall-copy-${zone.id}`, memory: true, limits: this.planLimits, strict: this.strict, logError: this.#logError });
+    try {
+      await copy.createZone(zone.name, { plan: zone.plan, id: zone.id });
+      await copy.loadZone(zone.id, dump);
+      return copy;
+    } catch (err) {
+      await copy.close();
+      throw err;
+    }
   }
 
   /** PITR: a bookmark of the zone's storage now. */

@@ -14,6 +14,7 @@
  */
 import { ApiError } from './api-errors.js';
 import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute } from './context.js';
+import { dryRunAnswer } from './dry-run.js';
 import { errorResponse } from './envelope.js';
 import { epochMicros, timestamp, timestampMicros } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
@@ -38,6 +39,8 @@ export interface ZoneCall {
   zone: ZoneInfo;
   /** Writes: the account's lists (see `ZoneRequestContext.lists`); a write leaving a rule that references a list not in them is refused. */
   lists?: ListCatalogEntry[];
+  /** Validate the write as usual, then roll it back (`?dry_run=true`, `dry-run.ts`). */
+  dryRun?: boolean;
 }
 
 /** The slice of the storage object state (`ctx`) the zone object uses. */
@@ -51,6 +54,9 @@ export interface ZoneObjectState {
   };
   abort(reason?: unknown): void;
 }
+
+/** Thrown inside a dry run's transaction to roll it back (`#dryRun`). */
+const DryRunRollback = new Error('dry run rollback');
 
 /** How many memoised read answers a zone object keeps (oldest dropped first). */
 const MEMO_ENTRIES = 64;
@@ -126,6 +132,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       if (route === undefined) throw new Error(`zone object: no route ${call.route}`);
       if (route.method === 'GET') return this.#read(route, call);
       const ctx = this.#context(call);
+      if (call.dryRun === true) return this.#dryRun(route, ctx, call);
       try {
         const lists = call.lists;
         const sql = this.#state.storage.sql;
@@ -143,6 +150,27 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       } finally {
         this.#refreshMemo();
       }
+    }
+
+    /**
+     * A dry run: the route's handler in the request's transaction, as a write, which is then rolled
+     * back whatever the handler answered (a refusal rolls back as any write's does).
+     */
+    #dryRun(route: ZoneRoute, ctx: ZoneRequestContext, call: ZoneCall): ApiResponse {
+      let answer: ApiResponse | undefined;
+      try {
+        this.#state.storage.transactionSync(() => {
+          answer = route.handler(ctx);
+          throw DryRunRollback;
+        });
+      } catch (err) {
+        if (err !== DryRunRollback) return this.#failure(call, err);
+      } finally {
+        // The rolled-back rows' ids were noted: the lists read them again, as they were.
+        this.#settleLists();
+        this.#refreshMemo();
+      }
+      return dryRunAnswer(answer!);
     }
 
     /**

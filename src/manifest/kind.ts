@@ -14,6 +14,12 @@ import type { Checks } from './view.js';
 /** What the kinds' tier checks report into: the tier, and where to add an issue. */
 export interface TierReport {
   readonly tier: DesiredPlanTier;
+  /**
+   * Which WAF the zone runs, when known: `previous` (not migrated), `new` (migrated), `unknown`
+   * (a plan that did not read the migration state). Undefined offline (`validate --plan`): a zone
+   * of the tier as it is created, Pro and Business on the previous WAF.
+   */
+  readonly waf?: 'previous' | 'new' | 'unknown';
   /** `(the zone is on the pro plan)`, the end of most messages. */
   readonly on: string;
   /** Adds an issue at `location` (the entry's own when the field's is unknown) for `path`. */

@@ -14,12 +14,13 @@ import { kinds } from './kinds.js';
  * Issues for what the zone's plan does not allow. `zone.plan` undefined (tier unknown): no issues.
  * @example checkAgainstZone(desired, { plan: 'pro' }) // [{ path: 'firewall_rules.audit.action', message: 'log needs ...' }]
  */
-export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPlanTier }): ManifestIssue[] {
+export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPlanTier; waf?: 'previous' | 'new' | 'unknown' }): ManifestIssue[] {
   const tier = zone.plan;
   if (tier === undefined) return [];
   const issues: ManifestIssue[] = [];
   const report: TierReport = {
     tier,
+    ...(zone.waf !== undefined ? { waf: zone.waf } : {}),
     on: `(the zone is on the ${tier} plan)`,
     add: (location: SourceLocation | undefined, path: DocPath, message: string): void => {
       issues.push({ file: desired.file, line: location?.line ?? 0, column: location?.column ?? 0, path: formatPath(path), message });

@@ -71,7 +71,9 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   list.push(...checks.issues);
   const zone = normalize(checks, doc.data, expressions);
   const tier = options.tier ?? zone.plan;
-  for (const issue of checkAgainstZone(zone, { plan: tier })) {
+  // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it; the
+  // manifest's own `plan:` says nothing of the zone's state: a plan reads it (`TierReport.waf`).
+  for (const issue of checkAgainstZone(zone, { plan: tier, ...(options.tier === undefined ? { waf: 'unknown' as const } : {}) })) {
     list.push(issue.line > 0 ? { ...issue, excerpt: lines.lineText(issue.line) } : issue);
   }
   return { list, warnings: checks.warnings.map((w) => (w.line > 0 ? { ...w, excerpt: lines.lineText(w.line) } : w)), zone };

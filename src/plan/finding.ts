@@ -23,6 +23,7 @@ export type FindingLevel = 'error' | 'danger' | 'warning';
  * | `weakens-action` | danger | a rule stops blocking (block or a challenge -> an action that lets traffic through) |
  * | `pauses-blocking-rule` | danger | a blocking firewall rule, or a filter an active blocking rule uses, is paused |
  * | `widens-exception` | danger | an exception lets more through: an allow, bypass or skip rule enabled, widened or skipping more, or a setting that switches security or the WAF off for more traffic |
+ * | `preflight-refused` | error | the service refused one of the plan's writes at pre-flight (`apply/preflight.ts`): apply would stop there |
  */
 export const FindingCodes = {
   tier: 'error',
@@ -32,6 +33,7 @@ export const FindingCodes = {
   'weakens-action': 'danger',
   'pauses-blocking-rule': 'danger',
   'widens-exception': 'danger',
+  'preflight-refused': 'error',
 } as const satisfies Record<string, FindingLevel>;
 
 type CoreCodes = typeof FindingCodes;

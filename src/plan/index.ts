@@ -26,3 +26,4 @@ export { renderPlanMarkdown } from './render/markdown.js';
 export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';
 export { exportCustomRules, type CustomExport } from './custom-rules/export.js';
 export { createCanonicalizer, type Canonicalizer } from './canonical.js';
+export { locateObject } from './locate.js';

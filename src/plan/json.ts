@@ -62,6 +62,7 @@ export interface ZonePlanJson {
     budget: { requests: number; window_seconds: number };
     wait_seconds: number;
     reads?: number;
+    preflight?: number;
   };
   applicable: boolean;
   safe: boolean;
@@ -151,6 +152,7 @@ export function planToJson(plan: Plan): ZonePlanJson {
       budget: { requests: plan.calls.budget.requests, window_seconds: plan.calls.budget.windowSeconds },
       wait_seconds: plan.calls.waitSeconds,
       ...(plan.calls.reads !== undefined ? { reads: plan.calls.reads } : {}),
+      ...(plan.calls.preflight !== undefined ? { preflight: plan.calls.preflight } : {}),
     },
     applicable: !hasErrors(plan),
     safe: !plan.findings.some((f) => f.level === 'danger'),
@@ -173,6 +175,7 @@ export function planFromJson(json: ZonePlanJson): Plan {
       budget: { requests: json.calls.budget.requests, windowSeconds: json.calls.budget.window_seconds },
       waitSeconds: json.calls.wait_seconds,
       ...(json.calls.reads !== undefined ? { reads: json.calls.reads } : {}),
+      ...(json.calls.preflight !== undefined ? { preflight: json.calls.preflight } : {}),
     },
     fingerprint: json.fingerprint,
     settings: { prune: json.settings.prune, deleteThreshold: json.settings.delete_threshold, minObjects: json.settings.min_objects, ...(json.settings.reads !== undefined ? { reads: json.settings.reads } : {}) },

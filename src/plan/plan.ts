@@ -38,6 +38,8 @@ export interface CallEstimate {
   waitSeconds: number;
   /** Requests that read the zone for the plan (an apply re-reads as many); the run's estimate adds them up. */
   reads?: number;
+  /** Requests the pre-flight made on a remote API (`--preflight`: one dry run per Rulesets write). */
+  preflight?: number;
 }
 
 /** Counts of the summary line: `Plan: 2 to add, 1 to change, 0 to replace, 1 to destroy.` */

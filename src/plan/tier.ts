@@ -11,6 +11,8 @@ import type { LiveZone } from './live.js';
 export function tierFindings(desired: DesiredZone, live: LiveZone): Finding[] {
   const plan = live.zone.plan ?? desired.plan;
   if (plan === undefined) return [];
-  return checkAgainstZone(desired, { plan }).map((issue) => finding('tier', `${issue.path}: ${issue.message}`,
+  // The WAF the zone runs, when the plan read it (the migration state); else unknown.
+  const waf = live.migration === null || live.migration === undefined ? 'unknown' : live.migration.waf_state === 'previous_only' ? 'previous' : 'new';
+  return checkAgainstZone(desired, { plan, waf }).map((issue) => finding('tier', `${issue.path}: ${issue.message}`,
     { location: { file: issue.file, line: issue.line, column: issue.column } }));
 }

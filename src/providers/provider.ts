@@ -189,6 +189,15 @@ export interface Provider {
    */
   waitForListOperation(accountId: string, operationId: string, options?: ListOperationWaitOptions): Promise<BulkOperationJson & { status: 'completed' }>;
 
+  /**
+   * Pre-flight (`apply/preflight.ts`): a provider on which apply's writes to `zoneId` are validated
+   * by the service and kept nowhere, each against the state the earlier ones made. The embedded
+   * engine: a copy of the zone in a scratch in-memory engine (every write goes through the engine's
+   * own code, then the copy is dropped). A remote API: the Rulesets writes with `dry_run=true`
+   * (`remoteDryRuns`), the others taken as written. Close it when done.
+   */
+  validator?(zoneId: string): Promise<Provider>;
+
   /** zonewall engine only (embedded or `zonewall serve`): what the zone would do to a request. */
   trace?(zoneId: string, request: TraceRequest): Promise<TraceResult>;
   /** zonewall engine only: a burst of the request through the custom and rate limiting rules (`POST /zones/{id}/trace/burst`). */

@@ -163,6 +163,32 @@ describe.each([false, true])('the official cloudflare client against zonewall se
       expect(versions.length).toBeGreaterThanOrEqual(4);
     });
 
+    it('takes dry_run on every rulesets write: validated, nothing persisted, result null (issue 31)', async () => {
+      const zone_id = await h.zone('dry-run.example', 'enterprise');
+      const cf = client(h);
+      const phase = 'http_request_firewall_custom';
+      const rule = { action: 'block' as const, expression: 'http.user_agent contains "sqlmap"', ref: 'sqlmap' };
+      expect(await cf.rulesets.phases.update(phase, { zone_id, rules: [rule], dry_run: true })).toBeNull();
+      expect(await cf.rulesets.create({ zone_id, name: 'zone', kind: 'zone', phase, rules: [rule], dry_run: true })).toBeNull();
+      await expect(cf.rulesets.phases.get(phase, { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+      const put = (await cf.rulesets.phases.update(phase, { zone_id, rules: [rule] })) as PhaseUpdateResponse.Ruleset;
+      const ruleId = put.rules[0]!.id!;
+      expect(await cf.rulesets.update(put.id, { zone_id, rules: [], dry_run: true })).toBeNull();
+      expect(await cf.rulesets.rules.create(put.id, { zone_id, action: 'log', expression: 'true', dry_run: true })).toBeNull();
+      expect(await cf.rulesets.rules.edit(ruleId, { ruleset_id: put.id, zone_id, action: 'log', expression: 'true', dry_run: true })).toBeNull();
+      expect(await cf.rulesets.rules.delete(ruleId, { ruleset_id: put.id, zone_id, dry_run: true })).toBeNull();
+      await cf.rulesets.delete(put.id, { zone_id, dry_run: true });
+      const got: PhaseGetResponse = await cf.rulesets.phases.get(phase, { zone_id });
+      expect([got.version, got.rules.map((r) => r.ref)]).toEqual([put.version, ['sqlmap']]);
+      // Refused exactly as the write: a bad expression is a 400 with the same errors.
+      const bad = { zone_id, rules: [{ action: 'block' as const, expression: 'http.nope eq 1', ref: 'x' }] };
+      const dryError = await cf.rulesets.phases.update(phase, { ...bad, dry_run: true }).catch((e: unknown) => e);
+      const realError = await cf.rulesets.phases.update(phase, bad).catch((e: unknown) => e);
+      expect(dryError).toBeInstanceOf(Cloudflare.BadRequestError);
+      expect((dryError as InstanceType<typeof Cloudflare.BadRequestError>).errors).toEqual((realError as InstanceType<typeof Cloudflare.BadRequestError>).errors);
+      expect((await cf.rulesets.phases.get(phase, { zone_id })).version).toBe(put.version);
+    });
+
     it('deletes a version that is not the latest with rulesets.versions.delete; the latest is refused', async () => {
       const zone_id = await h.zone('custom-versions.example', 'enterprise');
       const cf = client(h);

@@ -46,7 +46,7 @@ describe('checkAgainstZone (plan tiers)', () => {
   });
 
   it('counts Page Rules against the plan quota (disabled ones count too)', () => {
-    const pages = (n: number) => Array.from({ length: n }, (_, i) => [`  p${i}:`, `    url: "example.com/p${i}/*"`, '    disable_security: true', ...(i === 0 ? ['    status: disabled'] : [])]).flat();
+    const pages = (n: number) => Array.from({ length: n }, (_, i) => [`  p${i}:`, `    url: "x/p${i}/*"`, '    disable_security: true', ...(i === 0 ? ['    status: disabled'] : [])]).flat();
     expect(checkAgainstZone(zoneOf(doc('zone: x', 'page_rules:', ...pages(3))), { plan: 'free' })).toEqual([]);
     expect(checkAgainstZone(zoneOf(doc('zone: x', 'page_rules:', ...pages(4))), { plan: 'free' }).map((i) => `${i.path}: ${i.message}`)).toEqual([
       'page_rules.p3: the free plan allows 3 Page Rules and this is rule 4 of 4 (disabled ones count too): remove 1, or use a higher plan',
@@ -59,7 +59,9 @@ describe('checkAgainstZone (plan tiers)', () => {
       'zone.yaml:4:14: managed_rules[1].ruleset: this managed ruleset needs a Pro plan or higher (the zone is on the free plan); a free zone can deploy only the free ruleset',
       'zone.yaml:5:1: previous_waf: the previous WAF needs a Pro plan or higher (the zone is on the free plan)',
     ]);
-    expect(checkAgainstZone(zone, { plan: 'pro' })).toEqual([]);
+    expect(checkAgainstZone(zone, { plan: 'pro', waf: 'new' })).toEqual([]);
+    // Offline, a pro zone is one as created: on the previous WAF, where enabled managed rulesets are refused (11007, issue 31).
+    expect(checkAgainstZone(zone, { plan: 'pro' }).map((i) => i.path)).toEqual(['managed_rules[0]', 'managed_rules[1]']);
   });
 
   it('validation mode needs enterprise', () => {

@@ -169,7 +169,7 @@ describe('diffZone: WAF migration', () => {
     const plan = diffZone(desired({ wafMigration: 'none' }), live({ previousWaf: null, migration: {
       migration_state: 'done', old_waf_status: 'disabled', new_waf_status: 'enabled', waf_state: 'new_only' } }));
     expect(plan.changes).toEqual([]);
-    expect(plan.findings).toEqual([expect.objectContaining({ level: 'warning', code: 'migration-irreversible' })]);
+    expect(plan.findings).toEqual([expect.objectContaining({ level: 'error', code: 'migration-irreversible' })]);
   });
 
   it('is blocked by URI-based WAF overrides', () => {

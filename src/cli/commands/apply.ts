@@ -25,7 +25,7 @@ import { catchInterrupts, stopOnInterrupt } from '../interrupts.js';
 import { createdNotices, missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
-import { addPlanFlags, mapLimit, planOptions, planZones, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
+import { addPlanFlags, mapLimit, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
 import { parseDuration } from './duration.js';
 
 /** Options of `apply`. */
@@ -106,7 +106,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
   try {
     runs = await refusing(opts, empty, () => {
       const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined);
+      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider));
     });
     for (const run of runs) {
       const notice = missingNotice(run, provider);

@@ -7,10 +7,10 @@
  * the others' plans. Wiring only: the decisions are in `plan` and `apply`.
  */
 import type { Command } from 'commander';
-import { lockDir, lockKey, acquireZoneLock, type ZoneLock } from '../../apply/index.js';
+import { lockDir, lockKey, acquireZoneLock, preflightFindings, type ZoneLock } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGenerationOf, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
-import { diffZone, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
+import { diffZone, locateObject, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import { capYoungGeneration } from '../heap.js';
 
@@ -22,6 +22,8 @@ export interface PlanFlags {
   deleteThreshold?: string;
   /** `--no-color` sets it false. */
   color?: boolean;
+  /** `--preflight` / `--no-preflight`; unset: on for the embedded engine, off for a remote API. */
+  preflight?: boolean;
 }
 
 /** How many zones are planned at once. */
@@ -33,7 +35,14 @@ export function addPlanFlags(cmd: Command, json: string): Command {
     .option('--prune', 'also plan the deletion of unmanaged objects (no ref), and adopt same-expression filters')
     .option('--delete-threshold <pct>', `refuse (without --force) plans deleting more than this percentage of managed objects (default ${SafetyDefaults.deleteThreshold}; applies from ${SafetyDefaults.minObjects} objects)`)
     .option('--json', json)
-    .option('--no-color', 'never color the output (colors are used only on a terminal, and never with NO_COLOR set)');
+    .option('--no-color', 'never color the output (colors are used only on a terminal, and never with NO_COLOR set)')
+    .option('--preflight', 'run every planned write through the service\'s validation first (on a remote API: dry_run=true on the Rulesets writes, one request each; the embedded engine always does unless --no-preflight)')
+    .option('--no-preflight', 'skip the pre-flight');
+}
+
+/** Whether the run pre-flights its plans: `--preflight` / `--no-preflight`, else on for the embedded engine only. */
+export function preflightOn(flags: PlanFlags, provider: Provider): boolean {
+  return (flags.preflight ?? provider.kind === 'engine') && provider.validator !== undefined;
 }
 
 /** The planner's options from the flags and the provider's rate budget. */
@@ -103,7 +112,7 @@ export interface RunLocking {
   timeoutMs: number;
 }
 
-async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined): Promise<ZoneRun> {
+async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false): Promise<ZoneRun> {
   const run: ZoneRun = { desired };
   try {
     // Always ask for creation: on the embedded engine a missing zone reads as new (its first write
@@ -117,6 +126,12 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
     run.plan = diffZone(desired, await provider.readZone(zone.id, readsFor(desired)), options);
+    if (preflight) {
+      const before = provider.stats.requests;
+      run.plan.findings.push(...(await preflightFindings(run.plan, provider, (kind, ref) => locateObject(desired, ref, kind))));
+      // A remote pre-flight costs one request per Rulesets write: shown in the estimate.
+      if (provider.kind === 'http') run.plan.calls.preflight = provider.stats.requests - before;
+    }
   } catch (err) {
     run.error = err instanceof Error ? err : new Error(String(err));
   }
@@ -125,7 +140,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
 }
 
 /** Plans every zone; with `locking`, each zone's lock is taken before it is read and kept. */
-export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking): Promise<ZoneRun[]> {
+export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false): Promise<ZoneRun[]> {
   const byName = new Map<string, string>();
   for (const d of zones) {
     const other = byName.get(d.zone.toLowerCase());
@@ -133,7 +148,7 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
     byName.set(d.zone.toLowerCase(), d.file);
   }
   await provider.preloadZones?.(zones.map((d) => d.zone));
-  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking));
+  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight));
   const seen = new Map<string, string>();
   for (const run of runs) claimZoneId(seen, run);
   return runs;
@@ -165,6 +180,8 @@ export interface PlanStream {
   issue(issue: ManifestIssue): void;
   /** Each zone's run, in file order, as soon as it and the zones before it are planned. */
   zone(run: ZoneRun): void;
+  /** Whether plans are pre-flighted (`preflightOn`), for the opened provider. */
+  preflight?(provider: Provider): boolean;
 }
 
 /**
@@ -184,6 +201,7 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
   const queue: Promise<ZoneRun>[] = [];
   let provider: Provider | undefined;
   let options: PlanOptions = {};
+  let preflight = false;
   const emitHead = async () => {
     const run = await queue.shift()!;
     claimZoneId(seenIds, run);
@@ -204,9 +222,10 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
     if (provider === undefined) {
       provider = await stream.open();
       options = stream.options(provider);
+      preflight = stream.preflight?.(provider) ?? false;
       await provider.preloadZones?.([zone.zone], files.length - i);
     }
-    queue.push(planOne(provider, zone, options, undefined));
+    queue.push(planOne(provider, zone, options, undefined, preflight));
     // The embedded engine works in this thread: zones in flight would only hold more memory at once.
     while (queue.length >= (provider.kind === 'engine' ? 1 : ZoneConcurrency)) await emitHead();
   }

@@ -18,7 +18,7 @@ import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
 import { missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
-import { addPlanFlags, outline, planOptions, streamPlans, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
+import { addPlanFlags, outline, planOptions, preflightOn, streamPlans, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
 
 /** Options of `plan`. */
 interface PlanCommandOptions extends PlanFlags, Record<string, unknown> {
@@ -68,6 +68,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
     const { issues } = await streamPlans(paths, {
       open: async () => (provider = await openProvider(opts, process.env, { readOnly: true })),
       options: (p) => planOptions(opts, p),
+      preflight: (p) => preflightOn(opts, p),
       issue: (issue) => process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`),
       zone: (run) => {
         const notice = missingNotice(run, provider!);

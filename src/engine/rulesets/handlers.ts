@@ -4,7 +4,8 @@
  * (list, create, GET, PUT, DELETE, versions, DELETE of a version but the latest), and single-rule operations on the custom entry point
  * (`rule-handlers.ts`). The writes themselves are `managed-ops.ts` (with the WAF migration step) and
  * `custom-ops.ts`. Every route refuses unknown query parameters (10017), so nothing is ever saved
- * under a parameter the engine does not honour (`?dry_run=true`).
+ * under a parameter the engine does not honour. `?dry_run=true` never reaches a handler: the
+ * dispatcher takes it and the zone object rolls the write back (`../dry-run.ts`).
  *
  * A phase the engine does not serve behaves as a phase without an entry point on reads (404 10003,
  * versions `[]`, as the real API answers for a zone that has none) and is refused on writes (20213).

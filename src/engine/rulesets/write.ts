@@ -1,6 +1,7 @@
 /**
  * What every write of an entry point shares, whatever the operation: the query parameters it may
- * carry (any other one is refused with 10017, so e.g. `?dry_run=true` never saves silently), the
+ * carry (any other one is refused with 10017, so a parameter the engine does not honour never saves
+ * silently; `?dry_run=` is taken before, by the dispatcher, `../dry-run.ts`), the
  * `name` rule (set once, when the entry point is created; immutable after, 20212), and the commit
  * that bumps the ruleset's `version` and records the version's snapshot, or keeps everything as it
  * was when nothing changed.

@@ -7,7 +7,7 @@
  * | `migration-blocked` | error | URI-based WAF overrides block the migration |
  * | `migration-step-unavailable` | error | apply cannot build the migration step's body (the service's proposed configuration is missing): `zonewall migrate --mode` takes it |
  * | `flips-waf-migration` | danger | the WAF migration moves on (irreversible for `pending`) |
- * | `migration-irreversible` | warning | the manifest asks for an earlier migration state than the zone's |
+ * | `migration-irreversible` | error | the manifest asks for an earlier migration state than the zone's |
  * | `migration-unavailable` | warning | the service does not report the migration state |
  * | `migration-without-rules` | warning | migrating while the manifest has no `managed_rules`: the service's proposal is deployed as it is |
  */
@@ -18,7 +18,7 @@ export const MigrationFindings = {
   'migration-blocked': 'error',
   'migration-step-unavailable': 'error',
   'flips-waf-migration': 'danger',
-  'migration-irreversible': 'warning',
+  'migration-irreversible': 'error',
   'migration-unavailable': 'warning',
   'migration-without-rules': 'warning',
 } as const satisfies Record<string, FindingLevel>;

@@ -113,7 +113,8 @@ export function renderFindings(findings: readonly Finding[], s: Style = plainSty
 /** The API call estimate line of one zone: what applying its plan writes (the run line has the budget). */
 export function renderCalls(calls: CallEstimate): string {
   const parts = calls.phases.map((p) => `${p.phase} ${p.requests}`).join(', ');
-  return `API calls: ${count(calls.requests, 'write request')}${parts !== '' ? ` (${parts})` : ''}.`;
+  const preflight = calls.preflight === undefined ? '' : ` Pre-flight: ${count(calls.preflight, 'dry-run request')} made.`;
+  return `API calls: ${count(calls.requests, 'write request')}${parts !== '' ? ` (${parts})` : ''}.${preflight}`;
 }
 
 const count = (n: number, what: string) => `${thousands(n)} ${what}${n === 1 ? '' : 's'}`;

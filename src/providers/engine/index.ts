@@ -70,6 +70,13 @@ export class EngineProvider extends V4Provider {
     return this.engine.bookmark(zoneId);
   }
 
+  /** Pre-flight: a provider on a copy of the zone (a pending zone's too) in a scratch engine (`Provider.validator`). */
+  async validator(zoneId: string): Promise<EngineProvider> {
+    const source = await this.#pending.engineFor('GET', `/zones/${zoneId}/filters`);
+    const copy = await source.copyZone(zoneId);
+    return new EngineProvider(copy, 'a copy of the zone (pre-flight)');
+  }
+
   /** Restores the zone to a bookmark (takes effect immediately). */
   restore(zoneId: string, bookmark: string): Promise<void> {
     return this.engine.restore(zoneId, bookmark);

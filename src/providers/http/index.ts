@@ -7,6 +7,8 @@ import { ZonewallError } from '../../errors.js';
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 import { ProviderError } from '../v4/errors.js';
 import { V4Provider } from '../v4/v4-provider.js';
+import { RemoteDryRuns } from '../v4/dry-run.js';
+import type { Provider } from '../provider.js';
 import type { Clock } from './clock.js';
 import { credentialsFromEnv } from './credentials.js';
 import type { HttpCredentials } from './credentials.js';
@@ -64,6 +66,11 @@ export class HttpProvider extends V4Provider {
 
   override estimateSeconds(requests: number): number {
     return this.transport.limiter.estimateSeconds(requests);
+  }
+
+  /** Pre-flight (`--preflight`): the Rulesets writes as dry runs, one request each (`v4/dry-run.ts`). */
+  validator(_zoneId: string): Promise<Provider> {
+    return Promise.resolve(new RemoteDryRuns(this.transport));
   }
 
   /** Never creates zones: a zone the service does not show is an error, never a plan to create it. */

@@ -1,6 +1,6 @@
 /**
- * Issue 15's entry point divergences, on both served phases over HTTP: `?dry_run=true` (a query
- * parameter the Rulesets API does not have) is refused and nothing is saved; GET of the entry point
+ * Issue 15's entry point divergences, on both served phases over HTTP: `?dry_run=true` is a dry
+ * run (validated, nothing saved, `result: null`; issue 31, more in `dry-run.test.ts`); GET of the entry point
  * of a phase the engine does not serve answers the real 404 10003; `name` is immutable on a PUT once
  * the entry point exists. And PITR: a bookmark restores the custom phase with its versions.
  */
@@ -19,15 +19,20 @@ describe('dry_run is never a silent save', () => {
   it.each([
     ['managed', managed, { rules: [execute(Ids.managed)] }],
     ['custom', entry, { rules: [rule('block')] }],
-  ] as const)('refuses PUT ?dry_run=true of the %s entry point with 10017 and saves nothing', async (_phase, path, body) => {
+  ] as const)('PUT ?dry_run=true of the %s entry point answers result null and saves nothing', async (_phase, path, body) => {
     const z = await zone();
     const reply = await kit.h.api('PUT', `${path(z)}?dry_run=true`, body);
-    expect(refusal(reply)).toEqual([400, 10017, '?dry_run']);
-    expect(reply.body.errors[0]!.message).toMatch(/unknown query parameter "dry_run".*nothing was changed/);
+    expect([reply.status, reply.body.success, reply.body.result]).toEqual([200, true, null]);
     expect(refusal(await kit.h.api('GET', path(z)))).toEqual([404, 10003, undefined]);
     const created = result<Ruleset>(await kit.h.api('PUT', path(z), body));
-    expect(refusal(await kit.h.api('PUT', `${path(z)}?dry_run=true`, { rules: [] }))).toEqual([400, 10017, '?dry_run']);
+    expect((await kit.h.api('PUT', `${path(z)}?dry_run=true`, { rules: [] })).body.result).toBeNull();
     expect(result<Ruleset>(await kit.h.api('GET', path(z)))).toEqual(created);
+  });
+
+  it('refuses a dry_run that is neither true nor false (10017), saving nothing', async () => {
+    const z = await zone();
+    expect(refusal(await kit.h.api('PUT', `${entry(z)}?dry_run=yes`, { rules: [rule('block')] }))).toEqual([400, 10017, '?dry_run']);
+    expect(refusal(await kit.h.api('GET', entry(z)))).toEqual([404, 10003, undefined]);
   });
 
   it('still takes the WAF migration parameter on the managed entry point', async () => {
