@@ -30,7 +30,10 @@ export interface ZoneRequestContext {
   readonly nowMicros: string;
 }
 
-/** A route served inside a zone's stateful object. Patterns start with `/zones/:zone_id/`. */
+/**
+ * A route served inside a zone's stateful object. Patterns start with `/zones/:zone_id/`, or, for an
+ * account route that acts on one zone (the request tracer), name the zone in the body (`zoneHost`).
+ */
 export interface ZoneRoute {
   method: HttpMethod;
   pattern: string;
@@ -42,6 +45,11 @@ export interface ZoneRoute {
    * anything that depends on the clock or on data written outside a request (alarms).
    */
   cacheable?: boolean;
+  /**
+   * An account route (`/accounts/:account_id/...`) only: the host name the body names; the zone is
+   * the account's zone of that name or of its nearest parent domain.
+   */
+  zoneHost?(body: unknown): string | undefined;
 }
 
 /** What a resource module may do once, when its zone is created. */

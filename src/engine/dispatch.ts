@@ -15,9 +15,13 @@ import { routeKey, Router, type HttpMethod, type RouteMatch } from './router.js'
 import { allZones, inScope } from './scope.js';
 import { ExtensionRoutes, withoutExtensions } from './strict.js';
 import type { ApiRequest, ApiResponse, ZoneInfo } from './types.js';
+
+/** The account a zone belongs to (its `account.id` as the zones API shows it). */
+const accountOfZone = (zone: ZoneInfo): string => zoneToJson(zone).account.id;
 import type { ZoneCall } from './zone-object.js';
 import type { EngineRoute, ZoneDirectory } from './engine-route.js';
 import { zoneRoutes } from './zones/routes.js';
+import { zoneToJson } from './zones/json.js';
 
 export type { ZoneDirectory } from './engine-route.js';
 
@@ -41,7 +45,7 @@ export interface DispatcherOptions {
 const MATCH_ENTRIES = 512;
 
 /** A route of either kind; a zone route carries its `routeKey`, made once (every call sends it). */
-type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string });
+type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string; zoneHost?: (body: unknown) => string | undefined });
 
 /** Routes v4 calls to the engine's routes and the zone objects. */
 export class V4Dispatcher {
@@ -54,7 +58,7 @@ export class V4Dispatcher {
   constructor(options: DispatcherOptions) {
     this.#options = options;
     const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
-    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r) })));
+    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r), ...(r.zoneHost !== undefined ? { zoneHost: r.zoneHost } : {}) })));
     const all = [...engineRoutes, ...zoneRoutesAll];
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
   }
@@ -119,7 +123,8 @@ export class V4Dispatcher {
 
   #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): MaybePromise<ApiResponse> {
     if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
-    return after(this.#options.zoneById(params.zone_id!), (zone) => this.#options.callZone({
+    const zoneOf = route.zoneHost !== undefined ? accountZone(this.#options.directory, params.account_id!, route.zoneHost(request.body)) : this.#options.zoneById(params.zone_id!);
+    return after(zoneOf, (zone) => this.#options.callZone({
       route: route.key,
       params,
       // The server's pairs, made once per target, else made now (a caller may reuse its query object).
@@ -135,4 +140,19 @@ export class V4Dispatcher {
     if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
     throw noRouteError(request.path);
   }
+}
+
+/**
+ * The zone of an account route (the request tracer): the account's zone named `host` or its
+ * nearest parent domain (`www.shop.example.com` finds `shop.example.com`, else `example.com`).
+ * A body without a host, or a host no zone of the account serves, is refused (400, 10014 at `/url`).
+ */
+async function accountZone(directory: ZoneDirectory, accountId: string, host: string | undefined): Promise<ZoneInfo> {
+  if (host === undefined) throw ApiError.of('invalidField', 'url is required: an absolute http(s) URL whose host is one of the account\'s zones', { pointer: '/url' });
+  const labels = host.replace(/\.$/, '').split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const zone = await directory.getZone(labels.slice(i).join('.'));
+    if (zone !== undefined && accountOfZone(zone) === accountId) return zone;
+  }
+  throw ApiError.of('invalidField', `no zone of account ${accountId} serves host ${host}`, { pointer: '/url' });
 }

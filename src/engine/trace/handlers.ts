@@ -9,39 +9,26 @@ import { ExpressionError, RequestFieldError } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
-import { rulesInEvaluationOrder } from '../firewall-rules/store.js';
-import { loadWafState } from '../migration/store.js';
-import { listPageRules } from '../page-rules/index.js';
-import { loadSettings } from '../previous-waf/store.js';
-import { CustomPhase } from '../../api/index.js';
-import { loadEntrypoint, loadRuleset } from '../rulesets/store.js';
+import { RequestTracerRoute } from '../../api/index.js';
+import { loadTraceZone } from './load.js';
 import type { ApiResponse } from '../types.js';
 import { readTraceRequest } from './request.js';
-import { traceZone, type ZoneTraceInput } from './zone.js';
+import { requestTrace, tracerZoneHost } from './tracer.js';
+import { traceZone } from './zone.js';
 
 /** The trace route. */
-export const traceRoutes: ZoneRoute[] = [{ method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace }];
+export const traceRoutes: ZoneRoute[] = [
+  { method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace },
+  { method: 'POST', pattern: RequestTracerRoute, handler: (ctx) => requestTrace(ctx), zoneHost: (body) => tracerZoneHost(body) },
+];
 
 function trace(ctx: ZoneRequestContext): ApiResponse {
   const { request } = readTraceRequest(ctx.body);
   try {
-    return ok(traceZone(loadZone(ctx), request));
+    return ok(traceZone(loadTraceZone(ctx), request));
   } catch (err) {
     if (err instanceof RequestFieldError) throw ApiError.of('invalidField', err.message, { pointer: `/fields/${err.field}` });
     if (err instanceof ExpressionError) throw ApiError.of('internal', `a stored expression no longer parses: ${err.message}`);
     throw err;
   }
-}
-
-/** The zone's stored state, as the trace reads it (the settings' `enabled` is the zone setting `waf`). */
-function loadZone(ctx: ZoneRequestContext): ZoneTraceInput {
-  return {
-    wafState: loadWafState(ctx.sql).state,
-    plan: ctx.zone.plan,
-    firewallRules: rulesInEvaluationOrder(ctx.sql),
-    entrypoint: loadEntrypoint(ctx.sql),
-    customRules: loadRuleset(ctx.sql, CustomPhase),
-    previousWaf: loadSettings(ctx.sql),
-    pageRules: listPageRules(ctx.sql),
-  };
 }
