@@ -3,7 +3,7 @@
  * embedded engine in-process (`engine/`) and the v4 HTTP API (`http/`). Both speak the v4 JSON
  * shapes of `plan`'s live types (`plan/live.ts` and each kind's `live.ts`); every implementation runs `contract.suite.ts`.
  */
-import type { CustomMatch, FirewallMatch, LegacyMatch, ManagedMatch, ServedPhase, ZoneTrace } from '../api/index.js';
+import type { CustomMatch, FirewallMatch, LegacyMatch, ManagedMatch, ServedPhase, TracerRequestBody, TracerResult, ZoneTrace } from '../api/index.js';
 import type {
   RulePosition,
   EntrypointBody,
@@ -146,6 +146,12 @@ export interface Provider {
 
   /** zonewall engine only (embedded or `zonewall serve`): what the zone would do to a request. */
   trace?(zoneId: string, request: TraceRequest): Promise<TraceResult>;
+
+  /**
+   * The service's request tracer (`POST /accounts/{account_id}/request-tracer/trace`) on the zone's
+   * account: the real service (a token with Request Tracer Read) and zonewall's engine alike.
+   */
+  requestTrace?(zoneId: string, body: TracerRequestBody): Promise<TracerResult>;
 
   /**
    * Seconds the provider's request budget needs to send `requests` more calls (the HTTP

@@ -12,6 +12,9 @@ import { readTraceRequest } from './request.js';
 
 const Fields = ['url', 'method', 'headers', 'cookies', 'body', 'protocol', 'skip_response', 'context', 'zonewall'] as const;
 
+/** scheme, path, query of an absolute http(s) URL (the authority is read by `URL`). */
+const UrlParts = /^(https?):\/\/[^/?#]+([^?#]*)(?:\?([^#]*))?/i;
+
 /** `context.geoloc` key -> the Rules language field it sets (`iso_code` is the country). */
 const GeoFields: Record<string, string> = {
   city: 'ip.src.city',
@@ -35,10 +38,12 @@ export function readTracerRequest(body: unknown): ReturnType<typeof readTraceReq
   const desc: Record<string, unknown> = {};
   let host = '';
   if (url !== undefined) {
-    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) problems.add('/url', `url ${JSON.stringify(url)} is not an absolute http(s) URL (e.g. "https://example.com/login?x=1")`);
+    // Split as written: the path and query keep their characters (no percent-encoding added), as the edge sees them.
+    const parts = UrlParts.exec(url);
+    if (parts === null || !URL.canParse(url)) problems.add('/url', `url ${JSON.stringify(url)} is not an absolute http(s) URL (e.g. "https://example.com/login?x=1")`);
     else {
-      desc.url = url;
       host = new URL(url).hostname;
+      Object.assign(desc, { scheme: parts[1]!.toLowerCase(), host, path: parts[2] === '' ? '/' : parts[2], query: parts[3] ?? '' });
     }
   }
   if (method !== undefined) desc.method = method;

@@ -72,6 +72,8 @@ export const V4Paths = {
   pageRule: (zoneId: string, ruleId: string) => `/zones/${enc(zoneId)}/pagerules/${enc(ruleId)}`,
   /** zonewall engine extension: what the zone would do to a request. */
   trace: (zoneId: string) => `/zones/${enc(zoneId)}/trace`,
+  /** The service's request tracer, on an account. */
+  requestTrace: (accountId: string) => `/accounts/${enc(accountId)}/request-tracer/trace`,
 } as const;
 
 function enc(segment: string): string {

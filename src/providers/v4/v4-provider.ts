@@ -22,7 +22,7 @@ import type {
   PhaseStep,
   PlanTier,
 } from '../../plan/index.js';
-import { ApiErrorCodes, PlanTiers, type ServedPhase, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
+import { ApiErrorCodes, PlanTiers, type ServedPhase, type TracerRequestBody, type TracerResult, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
 import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
@@ -60,6 +60,8 @@ export abstract class V4Provider implements Provider {
    * simplified-flow filters `locked`. The real service (and `serve --strict`) does neither.
    */
   private readonly withExtensions = new Set<string>();
+  /** The account of each zone the request tracer was called for. */
+  private readonly accounts = new Map<string, string>();
 
   constructor(protected readonly transport: Transport) {
     this.client = new V4Client(transport);
@@ -235,6 +237,16 @@ export abstract class V4Provider implements Provider {
   /** The zonewall engine's trace of one request (a service without the operation answers 404). */
   trace(zoneId: string, request: TraceRequest): Promise<TraceResult> {
     return this.client.result<TraceResult>('POST', V4Paths.trace(zoneId), { body: request });
+  }
+
+  /** The request tracer of the zone's account (read from the zone once). */
+  async requestTrace(zoneId: string, body: TracerRequestBody): Promise<TracerResult> {
+    let account = this.accounts.get(zoneId);
+    if (account === undefined) {
+      account = (await this.client.result<{ account: { id: string } }>('GET', V4Paths.zone(zoneId))).account.id;
+      this.accounts.set(zoneId, account);
+    }
+    return this.client.result<TracerResult>('POST', V4Paths.requestTrace(account), { body });
   }
 
   /** Seconds the service's request budget needs for `requests` more calls (0 without a rate limit). */
