@@ -116,8 +116,7 @@ function readContext(r: BodyReader, problems: Problems, desc: Record<string, unk
     if (!g.has(key)) continue;
     const v = key === 'is_eu_country' ? g.boolean(key) : key === 'latitude' || key === 'longitude' ? g.number(key, { min: -180, max: 180 }) : g.string(key);
     if (v === undefined || v === null) continue;
-    if (key === 'city' || key === 'continent') desc[key] = v;
-    else fields[field] = v;
+    fields[field] = v;
   }
 }
 
