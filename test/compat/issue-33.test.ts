@@ -21,12 +21,13 @@ describe.each([false, true])('issue 33 with the official client (strict: %s)', (
     const zone_id = await h.zone('trace.example', 'business');
     const cf = client(h);
     const zone = await cf.zones.get({ zone_id });
+    const account_id = zone.account.id!;
     await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [
       { action: 'skip', expression: 'http.request.uri.path eq "/health"', ref: 'health', action_parameters: { phase: 'current' } },
       { action: 'block', expression: 'http.user_agent contains "sqlmap"', ref: 'sqlmap', description: 'scanners' },
     ] }) as PhaseUpdateResponse.Ruleset;
     const trace: TraceCreateResponse = await cf.requestTracers.traces.create({
-      account_id: zone.account.id, method: 'GET', url: 'https://www.trace.example/products',
+      account_id, method: 'GET', url: 'https://www.trace.example/products',
       headers: { 'User-Agent': 'sqlmap/1.7' }, context: { geoloc: { iso_code: 'GB', city: 'London' }, bot_score: 10 }, protocol: 'HTTP/1.1',
     });
     expect(trace.status_code).toBe(403);
@@ -40,7 +41,7 @@ describe.each([false, true])('issue 33 with the official client (strict: %s)', (
     expect(rules[1]?.description).toBe('scanners');
     // What the service's tracer cannot tell is zonewall's extension, gone under --strict.
     expect('zonewall' in trace).toBe(!strict);
-    const health = await cf.requestTracers.traces.create({ account_id: zone.account.id, method: 'GET', url: 'https://trace.example/health' });
+    const health = await cf.requestTracers.traces.create({ account_id, method: 'GET', url: 'https://trace.example/health' });
     expect(health.status_code).toBe(200);
     expect(health.trace?.[0]?.trace?.[0]?.trace?.map((r) => r.matched)).toEqual([true]);
   });
