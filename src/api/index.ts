@@ -18,3 +18,4 @@ export * from './page-rules.js';
 export * from './migration.js';
 export * from './trace.js';
 export * from './request-tracer.js';
+export * from './plan-gated-fields.js';
