@@ -42,7 +42,7 @@ describe('skip phase: current', () => {
       expect(diffZone(desired, live).changes.filter((c) => c.action !== 'no-op')).toEqual([]);
       const exported = exportManifest(live);
       expect(exported.document.custom_rules?.office?.action_parameters).toEqual({ phase: 'current', products: ['waf'] });
-      const again = validateManifestText(renderManifestYaml(exported.document, {}), 'exported.yaml');
+      const again = validateManifestText(renderManifestYaml(exported.document, { schema: '../schemas/zone-manifest.schema.json' }), 'exported.yaml');
       expect(again.issues).toEqual([]);
       expect(diffZone(again.zone!, live).changes.filter((c) => c.action !== 'no-op')).toEqual([]);
     } finally {
