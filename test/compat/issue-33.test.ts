@@ -1,21 +1,24 @@
 /**
- * Issue 33 through the official client (npm `cloudflare` 7.3.0) against `zonewall serve`, normal and
- * `--strict`: each item's typed call, type-checked against the client's types.
+ * Issue 33 through the official client (npm `cloudflare` 7.3.0) against `zonewall serve` on both
+ * runtimes (built-in and workerd), normal and `--strict`: each item's typed call, type-checked
+ * against the client's types (the earlier items, versions.delete, microsecond last_updated, skip
+ * phase current and 20204, are in official-client.test.ts).
  */
 import Cloudflare from 'cloudflare';
 import type { TraceCreateResponse, TraceItem } from 'cloudflare/resources/request-tracers/traces';
 import type { PhaseUpdateResponse } from 'cloudflare/resources/rulesets/phases/phases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
+import { TOKEN, startHarness, startWorkerdHarness, type HttpHarness } from '../engine/helpers.js';
 
-function client(h: Harness): Cloudflare {
+function client(h: HttpHarness): Cloudflare {
   return new Cloudflare({ apiToken: TOKEN, apiKey: null, apiEmail: null, baseURL: h.server.url, maxRetries: 0 });
 }
 
-describe.each([false, true])('issue 33 with the official client (strict: %s)', (strict) => {
-  let h: Harness;
-  beforeAll(async () => { h = await startHarness({ strict }); });
-  afterAll(async () => { await h.cleanup(); });
+// workerd strict is left out: its zones are made through POST /zones, an extension a strict server refuses.
+describe.each([['built-in', false], ['built-in', true], ['workerd', false]] as const)('issue 33 with the official client (%s, strict: %s)', (runtime, strict) => {
+  let h: HttpHarness;
+  beforeAll(async () => { h = runtime === 'workerd' ? await startWorkerdHarness({ strict }) : await startHarness({ strict }); }, 120_000);
+  afterAll(async () => { await h?.cleanup(); });
 
   it('requestTracers.traces.create answers a TraceCreateResponse: phase -> ruleset -> rule, on the zone of the URL', async () => {
     const zone_id = await h.zone('trace.example', 'business');
@@ -44,5 +47,14 @@ describe.each([false, true])('issue 33 with the official client (strict: %s)', (
     const health = await cf.requestTracers.traces.create({ account_id, method: 'GET', url: 'https://trace.example/health' });
     expect(health.status_code).toBe(200);
     expect(health.trace?.[0]?.trace?.[0]?.trace?.map((r) => r.matched)).toEqual([true]);
+  });
+
+  it('refuses a plan-gated field on a lower plan with 20204 (the table validate --plan and plan check)', async () => {
+    const zone_id = await h.zone('gated.example', 'pro');
+    const cf = client(h);
+    const put = cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [
+      { action: 'block', expression: 'ip.src.subdivision_1_iso_code eq "GB-ENG"', ref: 'england' },
+    ] });
+    await expect(put).rejects.toMatchObject({ status: 400, errors: [expect.objectContaining({ code: 20204 })] });
   });
 });
