@@ -41,10 +41,11 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
   const live = await provider.readZone(zone.id);
   const names = liveNames(live);
   let local: ZoneTraceInput | undefined = trace === undefined && tracer === undefined ? liveTraceInput(live) : undefined;
+  let asRead: ZoneTraceInput | undefined;
   const ask = async (request: TraceRequest): Promise<TraceResult> => {
     if (local === undefined) {
       try {
-        if (tracer !== undefined) return zoneTraceOfTracer(await tracer(zone.id, tracerBodyOf(request, zone.name)), live);
+        if (tracer !== undefined) return zoneTraceOfTracer(await tracer(zone.id, tracerBodyOf(request, zone.name)), live, () => traceLocally(asRead ??= liveTraceInput(live), request).previous_waf);
         return await trace!(zone.id, request);
       } catch (err) {
         if (!(err instanceof ServiceError && (err.status === 404 || err.status === 405))) throw err;

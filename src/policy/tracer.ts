@@ -8,9 +8,10 @@
  * What the tracer has no input for (the client IP, Rules language fields other than the bot and
  * threat scores) goes in zonewall's body extension `zonewall: {ip, fields}`, which only zonewall's
  * engine honours; what it cannot tell (the previous WAF's decision) comes from the result's
- * extension `zonewall`, absent from the service's and a strict engine's answers.
+ * extension `zonewall`, and where that is absent (the service, a strict engine) from the zone as
+ * read, evaluated here (`previousAsRead`).
  */
-import { TerminatingCustomActions, type CustomMatch, type CustomSkipParameters, type CustomTrace, type FirewallMatch, type ManagedMatch, type ManagedSkipParameters, type ManagedTrace, type SkipPhase, type SkipProduct, type TraceStep, type TracerRequestBody, type TracerResult, type ZoneTrace } from '../api/index.js';
+import { TerminatingCustomActions, type CustomMatch, type CustomSkipParameters, type CustomTrace, type FirewallMatch, type ManagedMatch, type ManagedSkipParameters, type ManagedTrace, type PreviousTrace, type SkipPhase, type SkipProduct, type TraceStep, type TracerRequestBody, type TracerResult, type ZoneTrace } from '../api/index.js';
 import { requestFields, type RequestDescription } from '../expr/index.js';
 import type { Provider, TraceRequest, TraceResult } from '../providers/index.js';
 
@@ -53,14 +54,16 @@ export function tracerBodyOf(request: TraceRequest, zone: string): TracerRequest
 }
 
 /** The tracer's answer read back into the trace shape the verdict reads, rules named from the live zone. */
-export function zoneTraceOfTracer(result: TracerResult, live: LiveZone): TraceResult {
+export function zoneTraceOfTracer(result: TracerResult, live: LiveZone, previousAsRead?: () => PreviousTrace | undefined): TraceResult {
   const steps = result.trace ?? [];
   const firewall = firewallOf(steps.find((s) => s.step_name === 'firewall_rules'), live);
   const customPhase = steps.find((s) => s.step_name === CustomPhaseName);
   const custom = customPhase === undefined ? undefined : customOf(customPhase, live);
   const managedPhase = steps.find((s) => s.step_name === ManagedPhaseName);
   const managed = managedPhase === undefined ? undefined : managedOf(managedPhase);
-  const previous = result.zonewall?.previous_waf;
+  // The service's tracer (and a strict engine) does not tell the previous WAF's decision: then it is
+  // evaluated from the zone as read, as without a tracer.
+  const previous = result.zonewall !== undefined ? result.zonewall.previous_waf : previousAsRead?.();
   const out: ZoneTrace = { waf_state: result.zonewall?.waf_state ?? 'new_only', action: null, decided_by: null, firewall_rules: firewall };
   if (custom !== undefined) out.custom_rules = custom;
   if (managed !== undefined) out.managed_rules = managed;
