@@ -23,3 +23,5 @@ export * from './trace.js';
 export * from './trace-burst.js';
 export * from './lists.js';
 export * from './dry-run.js';
+export * from './request-tracer.js';
+export * from './plan-gated-fields.js';

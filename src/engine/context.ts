@@ -36,7 +36,10 @@ export interface ZoneRequestContext {
   readonly lists?: readonly ListCatalogEntry[];
 }
 
-/** A route served inside a zone's stateful object. Patterns start with `/zones/:zone_id/`. */
+/**
+ * A route served inside a zone's stateful object. Patterns start with `/zones/:zone_id/`, or, for an
+ * account route that acts on one zone (the request tracer), name the zone in the body (`zoneHost`).
+ */
 export interface ZoneRoute {
   method: HttpMethod;
   pattern: string;
@@ -50,6 +53,11 @@ export interface ZoneRoute {
   cacheable?: boolean;
   /** Write routes only: the handler needs the account's list items (`ctx.lists`), e.g. the trace. */
   listItems?: boolean;
+  /**
+   * An account route (`/accounts/:account_id/...`) only: the host name the body names; the zone is
+   * the account's zone of that name or of its nearest parent domain.
+   */
+  zoneHost?(body: unknown): string | undefined;
 }
 
 /** What a resource module may do once, when its zone is created. */

@@ -64,7 +64,7 @@ export interface AccountHost {
 const MATCH_ENTRIES = 512;
 
 /** A route of either kind; a zone route carries its `routeKey`, made once (every call sends it). */
-type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string; listItems: boolean } | { kind: 'account'; key: string; references: boolean });
+type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string; listItems: boolean; zoneHost?: (body: unknown) => string | undefined } | { kind: 'account'; key: string; references: boolean });
 
 /** Routes v4 calls to the engine's routes and the zone objects. */
 export class V4Dispatcher {
@@ -77,7 +77,7 @@ export class V4Dispatcher {
   constructor(options: DispatcherOptions) {
     this.#options = options;
     const engineRoutes: AnyRoute[] = [...zoneRoutes, ...engineAccountRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
-    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r), listItems: r.listItems === true })));
+    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r), listItems: r.listItems === true, ...(r.zoneHost !== undefined ? { zoneHost: r.zoneHost } : {}) })));
     const accountRoutesAll: AnyRoute[] = options.accounts === undefined ? [] : accountRoutes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'account' as const, key: routeKey(r), references: r.references === true }));
     const all = [...engineRoutes, ...accountRoutesAll, ...zoneRoutesAll];
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
@@ -147,7 +147,8 @@ export class V4Dispatcher {
     const host = this.#options.accounts;
     // The server's pairs, made once per target, else made now (a caller may reuse its query object).
     const pairs = request.queryPairs ?? (request.query === undefined ? [] : [...request.query]);
-    return after(this.#options.zoneById(params.zone_id!), (found) => {
+    const zoneOf = route.zoneHost !== undefined ? accountZone(this.#options.directory, params.account_id!, route.zoneHost(request.body)) : this.#options.zoneById(params.zone_id!);
+    return after(zoneOf, (found) => {
       const zone = this.#inScope(request, found);
       // `?dry_run=` is the dispatcher's, for every write route (`dry-run.ts`): the zone object runs it.
       const { dryRun, query } = dryRunOf(route.method, route.pattern, pairs, this.#options.strict);
@@ -189,4 +190,19 @@ export class V4Dispatcher {
     if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
     throw noRouteError(request.path);
   }
+}
+
+/**
+ * The zone of an account route (the request tracer): the account's zone named `host` or its
+ * nearest parent domain (`www.shop.example.com` finds `shop.example.com`, else `example.com`).
+ * A body without a host, or a host no zone of the account serves, is refused (400, 10014 at `/url`).
+ */
+async function accountZone(directory: ZoneDirectory, accountId: string, host: string | undefined): Promise<ZoneInfo> {
+  if (host === undefined) throw ApiError.of('invalidField', 'url is required: an absolute http(s) URL whose host is one of the account\'s zones', { pointer: '/url' });
+  const labels = host.replace(/\.$/, '').split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const zone = await directory.getZone(labels.slice(i).join('.'));
+    if (zone !== undefined && accountIdOf(zone) === accountId) return zone;
+  }
+  throw ApiError.of('invalidField', `no zone of account ${accountId} serves host ${host}`, { pointer: '/url' });
 }

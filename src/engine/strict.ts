@@ -4,11 +4,11 @@
  * delete, the trace), and fields it does not send (`locked` on filters, also inside a rule's
  * filter; `plan_tier` on zones; `waf_state` in the migration status; `phase` and `reasons` in the
  * migration check, whose reasons then go where the real API puts them: `messages`, as
- * `{code, message}` each, which the provider reads). A strict engine leaves the
+ * `{code, message}` each, which the provider reads; `zonewall` in the request tracer's result). A strict engine leaves the
  * routes out of its router (so they answer 404 7003 like any unknown path) and drops the fields
  * from each answer, copying what it changes: answers may share objects with the read memo.
  */
-import { AccountExtensionRoutes, AccountPaths, FilterPaths, FirewallRulePaths, MigrationRoutes, ZoneExtensionRoutes, ZonePaths, type MigrationReason } from '../api/index.js';
+import { AccountExtensionRoutes, AccountPaths, FilterPaths, FirewallRulePaths, MigrationRoutes, RequestTracerRoute, ZoneExtensionRoutes, ZonePaths, type MigrationReason } from '../api/index.js';
 import type { ApiResponse } from './types.js';
 
 /** Route keys (`METHOD pattern`) that only a non-strict engine serves. */
@@ -40,6 +40,7 @@ const FieldDrops: Record<string, (item: Item) => Item> = {
   [AccountPaths.item]: withoutKey('plan_tier'),
   [MigrationRoutes.status]: withoutKey('waf_state'),
   [MigrationRoutes.check]: (item) => withoutKey('phase')(withoutKey('reasons')(item)),
+  [RequestTracerRoute]: withoutKey('zonewall'),
 };
 
 /** Envelope `messages` an answer gains under strict, from the extension fields dropped from it. */

@@ -19,6 +19,7 @@ export { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
 export { buildZoneModel, type ZoneModel, type RuleCandidates } from './zone-model.js';
 export { evaluateOffline, runOffline, traceOffline, traceRequestOf, withZoneHost, modelNames } from './offline.js';
 export { runAgainstZone, liveNames, TraceConcurrency } from './live.js';
+export { tracerBodyOf, zoneTraceOfTracer } from './tracer.js';
 export { verdictOf, type ZoneNames } from './verdict.js';
 export { judgeCase, failuresOf, whyOf, outcomeText } from './judge.js';
 export { runPolicyTests, runPassed, reportOf, type PolicyRunOptions, type PolicyRunResult } from './run.js';

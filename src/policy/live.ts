@@ -1,9 +1,9 @@
 /**
  * `--against-zone`: the same cases through the live zone, so what the zone really does, drift
  * included, is what is judged. The zone is read once, to name what the trace reports by the
- * manifest's keys (firewall rules, custom rules and entry point rules by `ref`). Where the service has the
- * trace operation (the embedded engine, `zonewall serve`), each case is one call, a few at a time
- * over HTTP; where it has none (the real service, `serve --strict`: 404/405), the zone as read is
+ * manifest's keys (firewall rules, custom rules and entry point rules by `ref`). Each case is one
+ * call of the service's request tracer (`tracer.ts`: the real service, `zonewall serve`, the embedded
+ * engine), a few at a time over HTTP; where the service has none (404/405), the zone as read is
  * evaluated here with the engine's own trace evaluators (`live-model.ts`).
  */
 import type { DesiredZone } from '../manifest/index.js';
@@ -15,6 +15,7 @@ import { ServiceError, type Provider, type TraceRequest, type TraceResult } from
 import { judgeCase } from './judge.js';
 import { liveTraceInput, traceLocally } from './live-model.js';
 import { traceRequestOf } from './offline.js';
+import { tracerBodyOf, zoneTraceOfTracer } from './tracer.js';
 import type { CaseResult, TestCase } from './types.js';
 import { verdictOf, type ZoneNames } from './verdict.js';
 
@@ -38,13 +39,16 @@ export function liveNames(live: LiveZone): ZoneNames {
  */
 export async function runAgainstZone(provider: Provider, desired: DesiredZone, cases: readonly TestCase[]): Promise<CaseResult[]> {
   const trace = provider.trace?.bind(provider);
+  const tracer = provider.requestTrace?.bind(provider);
   const { zone } = await provider.resolveZone(desired.zone);
   const live = await provider.readZone(zone.id);
   const names = liveNames(live);
-  let local: ZoneTraceInput | undefined = trace === undefined ? liveTraceInput(live) : undefined;
+  let local: ZoneTraceInput | undefined = trace === undefined && tracer === undefined ? liveTraceInput(live) : undefined;
+  let asRead: ZoneTraceInput | undefined;
   const ask = async (request: TraceRequest): Promise<TraceResult> => {
     if (local === undefined) {
       try {
+        if (tracer !== undefined) return zoneTraceOfTracer(await tracer(zone.id, tracerBodyOf(request, zone.name)), live, () => traceLocally(asRead ??= liveTraceInput(live), request).previous_waf);
         return await trace!(zone.id, request);
       } catch (err) {
         if (!(err instanceof ServiceError && (err.status === 404 || err.status === 405))) throw err;

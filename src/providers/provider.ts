@@ -4,7 +4,7 @@
  * shapes of `plan`'s live types (`plan/live.ts` and each kind's `live.ts`); every implementation runs `contract.suite.ts`.
  */
 import type {
-  BulkOperationJson, CustomMatch, FirewallMatch, LegacyMatch, ListCreateBody, ListItemBody, ListItemJson, ListJson, ListUpdateBody, ManagedMatch, ServedPhase, ZoneTrace,
+  BulkOperationJson, CustomMatch, FirewallMatch, LegacyMatch, ListCreateBody, ListItemBody, ListItemJson, ListJson, ListUpdateBody, ManagedMatch, ServedPhase, TracerRequestBody, TracerResult, ZoneTrace,
 } from '../api/index.js';
 import type { BurstTrace, BurstTraceRequest } from '../api/index.js';
 import type {
@@ -202,6 +202,12 @@ export interface Provider {
   trace?(zoneId: string, request: TraceRequest): Promise<TraceResult>;
   /** zonewall engine only: a burst of the request through the custom and rate limiting rules (`POST /zones/{id}/trace/burst`). */
   traceBurst?(zoneId: string, body: BurstTraceRequest<TraceRequest>): Promise<BurstTrace>;
+
+  /**
+   * The service's request tracer (`POST /accounts/{account_id}/request-tracer/trace`) on the zone's
+   * account: the real service (a token with Request Tracer Read) and zonewall's engine alike.
+   */
+  requestTrace?(zoneId: string, body: TracerRequestBody): Promise<TracerResult>;
 
   /**
    * Seconds the provider's request budget needs to send `requests` more calls (the HTTP

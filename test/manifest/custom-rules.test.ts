@@ -77,7 +77,7 @@ describe('custom_rules in the manifest', () => {
     ))).toEqual([
       'zone.yaml:6:25: custom_rules.a.action_parameters.products: products is for skip rules only (this rule\'s action is challenge)',
       'zone.yaml:7:5: custom_rules.a.logging: logging is for skip rules only (this rule\'s action is challenge); remove it',
-      'zone.yaml:9:13: custom_rules.b.action: a skip rule needs action_parameters with at least one of ruleset: current, phases, products',
+      'zone.yaml:9:13: custom_rules.b.action: a skip rule needs action_parameters with at least one of ruleset: current, phase: current, phases, products',
       expect.stringMatching(/^zone\.yaml:14:\d+: custom_rules\.c\.action_parameters: a skip rule needs/),
       expect.stringMatching(/^zone\.yaml:14:\d+: custom_rules\.c\.action_parameters\.response: response is for block rules only/),
     ]);

@@ -3,7 +3,7 @@
  * priorities, WAF sections, and plan-tier rules when the tier is known from `plan:` or `--plan`)
  * and prints every error of every file at once, each as `file:line:col: path: message` with the
  * offending line and a caret run. A PATH may be a directory of manifests. Exit 1 when any error.
- * `--json` prints `{ valid, files, zones, errors }` instead.
+ * `--json` prints `{ valid, files, zones, errors, warnings }` instead.
  */
 import type { Command } from 'commander';
 import { PlanTiers } from '../../api/index.js';
@@ -101,6 +101,8 @@ function toJson(result: LoadResult): unknown {
       managed_rules: z.managedRules?.length ?? null,
     })),
     errors: result.errors.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
+    // Warnings never make a manifest invalid (a retired field such as cf.threat_score).
+    warnings: result.warnings.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
   });
 }
 

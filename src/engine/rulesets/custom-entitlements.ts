@@ -9,9 +9,10 @@
  * `cf.waf.score.class` ("one field only" on Business) Business; the geo subdivisions and
  * `is_in_european_union` (`ip.src.*` and their `ip.geoip.*` aliases) Business; Bot Management
  * (`cf.bot_management.*`, an Enterprise add-on: zonewall has no add-on, so Enterprise) and the
- * request body fields (`http.request.body.*`) Enterprise. One refusal per field (20204).
+ * request body fields (`http.request.body.*`) Enterprise. One refusal per field (20204). The table
+ * is the wire contract's (`PlanGatedFields`), which `validate --plan` and `plan` check too.
  */
-import { CustomPhase } from '../../api/index.js';
+import { CustomPhase, PlanGatedFields } from '../../api/index.js';
 import { inspect, parse } from '../../expr/index.js';
 import { cheapestTierWith, type Feature, type PlanLimitsConfig, type TierLimits } from '../limits.js';
 import { PlanTiers, type ApiMessage, type PlanTier } from '../types.js';
@@ -57,11 +58,10 @@ export function customQuotaProblem(count: number, gate: CustomGate, pointer?: st
     `the ${CustomPhase} entry point would hold ${count} rules; a ${gate.plan} zone may have ${quota} custom rules (disabled rules count too)`, pointer);
 }
 
+/** The plan-gated fields (the wire contract's table), compiled once. */
+const Gated = PlanGatedFields.map((g) => ({ re: new RegExp(g.pattern), tier: g.tier }));
+
 /** The cheapest tier whose zones may use `field` in a custom rule; undefined when every plan may. */
 function fieldTier(field: string): PlanTier | undefined {
-  if (field === 'cf.waf.score.class') return 'business';
-  if (field === 'cf.waf.score' || field.startsWith('cf.waf.score.')) return 'enterprise';
-  if (/^ip\.(src|geoip)\.(subdivision_[12]_iso_code|is_in_european_union)$/.test(field)) return 'business';
-  if (field.startsWith('cf.bot_management.') || field.startsWith('http.request.body.')) return 'enterprise';
-  return undefined;
+  return Gated.find((g) => g.re.test(field))?.tier;
 }

@@ -9,29 +9,28 @@ import { ExpressionError, RequestFieldError } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
-import { rulesInEvaluationOrder } from '../firewall-rules/store.js';
-import { loadWafState } from '../migration/store.js';
-import { listPageRules } from '../page-rules/index.js';
-import { loadSettings } from '../previous-waf/store.js';
-import { CustomPhase, RatelimitPhase } from '../../api/index.js';
-import { loadEntrypoint, loadRuleset } from '../rulesets/store.js';
+import { RatelimitPhase, RequestTracerRoute } from '../../api/index.js';
+import { loadRuleset } from '../rulesets/store.js';
+import { loadTraceZone } from './load.js';
 import type { ApiResponse } from '../types.js';
 import { traceBurst } from './burst.js';
 import { readBurstBody } from './burst-request.js';
 import { readTraceRequest } from './request.js';
-import { traceZone, type ZoneTraceInput } from './zone.js';
+import { requestTrace, tracerZoneHost } from './tracer.js';
+import { traceZone } from './zone.js';
 import { catalogLists } from '../lists/catalog.js';
 
-/** The trace route. */
+/** The trace routes. */
 export const traceRoutes: ZoneRoute[] = [
   { method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace, listItems: true },
   { method: 'POST', pattern: '/zones/:zone_id/trace/burst', handler: burst, listItems: true },
+  { method: 'POST', pattern: RequestTracerRoute, handler: (ctx) => requestTrace(ctx), zoneHost: (body) => tracerZoneHost(body), listItems: true },
 ];
 
 /** `POST /zones/{zone_id}/trace/burst` (zonewall extension): a burst through the custom and rate limiting rules (`burst.ts`). */
 function burst(ctx: ZoneRequestContext): ApiResponse {
   const { request, burst: spec } = readBurstBody(ctx.body);
-  return ok(traceBurst(loadZone(ctx), loadRuleset(ctx.sql, RatelimitPhase), request, spec));
+  return ok(traceBurst(loadTraceZone(ctx), loadRuleset(ctx.sql, RatelimitPhase), request, spec));
 }
 
 function trace(ctx: ZoneRequestContext): ApiResponse {
@@ -39,23 +38,10 @@ function trace(ctx: ZoneRequestContext): ApiResponse {
   // `$name` resolves to the items of the zone's account's lists.
   if (ctx.lists !== undefined) request.lists = catalogLists(ctx.lists);
   try {
-    return ok(traceZone(loadZone(ctx), request));
+    return ok(traceZone(loadTraceZone(ctx), request));
   } catch (err) {
     if (err instanceof RequestFieldError) throw ApiError.of('invalidField', err.message, { pointer: `/fields/${err.field}` });
     if (err instanceof ExpressionError) throw ApiError.of('internal', `a stored expression no longer parses: ${err.message}`);
     throw err;
   }
-}
-
-/** The zone's stored state, as the trace reads it (the settings' `enabled` is the zone setting `waf`). */
-function loadZone(ctx: ZoneRequestContext): ZoneTraceInput {
-  return {
-    wafState: loadWafState(ctx.sql).state,
-    plan: ctx.zone.plan,
-    firewallRules: rulesInEvaluationOrder(ctx.sql),
-    entrypoint: loadEntrypoint(ctx.sql),
-    customRules: loadRuleset(ctx.sql, CustomPhase),
-    previousWaf: loadSettings(ctx.sql),
-    pageRules: listPageRules(ctx.sql),
-  };
 }

@@ -12,7 +12,7 @@ import { checkEntryExpression, type CheckedExpression } from '../expression-chec
 import { entriesOf, isRecord, type Checks } from '../view.js';
 
 /** The skip fields of `action_parameters`. */
-const SkipFields = ['ruleset', 'phases', 'products'] as const;
+const SkipFields = ['ruleset', 'phase', 'phases', 'products'] as const;
 /** The service's limit on a custom block response body (bytes). */
 export const BlockResponseBytes = RulesetFieldLimits.responseContent;
 
@@ -50,7 +50,7 @@ function checkParameters(checks: Checks, base: DocPath, action: string, params: 
   if (action === 'skip') {
     if (params === undefined || !SkipFields.some((f) => params[f] !== undefined)) {
       checks.report(params === undefined ? [...base, 'action'] : [...base, 'action_parameters'],
-        'a skip rule needs action_parameters with at least one of ruleset: current, phases, products');
+        'a skip rule needs action_parameters with at least one of ruleset: current, phase: current, phases, products');
     }
     if (params?.response !== undefined) checks.report(at('response'), 'response is for block rules only; a skip rule sends no response', 'key');
     return;

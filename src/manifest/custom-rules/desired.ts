@@ -14,6 +14,8 @@ export type DesiredCustomAction = 'block' | 'challenge' | 'js_challenge' | 'mana
 export interface DesiredCustomParameters {
   response?: { status_code: number; content_type: string; content: string };
   ruleset?: 'current';
+  /** `current`: skip the rest of the whole phase. */
+  phase?: 'current';
   phases?: string[];
   products?: string[];
 }

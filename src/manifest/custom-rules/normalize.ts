@@ -52,6 +52,7 @@ function parametersOf(rule: CustomRule): DesiredCustomParameters | undefined {
   if (rule.action === 'block' && p.response !== undefined) out.response = { ...p.response };
   if (rule.action === 'skip') {
     if (p.ruleset !== undefined) out.ruleset = p.ruleset;
+    if (p.phase !== undefined) out.phase = p.phase;
     if (p.phases !== undefined) out.phases = inOrder(p.phases, SkipPhases);
     if (p.products !== undefined) out.products = inOrder(p.products, SkipProducts);
   }

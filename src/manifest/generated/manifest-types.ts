@@ -177,7 +177,7 @@ export interface CustomRule {
   action_parameters?: CustomRuleParameters;
 }
 /**
- * Parameters of the action. `block` takes an optional `response`; `skip` needs at least one of `ruleset`, `phases`, `products`. Other actions take none.
+ * Parameters of the action. `block` takes an optional `response`; `skip` needs at least one of `ruleset`, `phase`, `phases`, `products`. Other actions take none.
  */
 export interface CustomRuleParameters {
   response?: CustomBlockResponse;
@@ -185,6 +185,10 @@ export interface CustomRuleParameters {
    * With `skip`: `current` skips the remaining custom rules of the phase (what a firewall rule's `allow` did).
    */
   ruleset?: 'current';
+  /**
+   * With `skip`: `current` skips the remaining rules of the whole phase: the remaining custom rules and any custom rulesets run later in it (zonewall manages none, so it acts like `ruleset: current`).
+   */
+  phase?: 'current';
   /**
    * With `skip`: later phases to skip for matching requests: `http_ratelimit` (rate limiting rules), `http_request_sbfm` (Super Bot Fight Mode), `http_request_firewall_managed` (WAF managed rules). A set: order does not matter.
    *

@@ -32,7 +32,7 @@ function problemOf(r: LiveCustomRule, canon: Canonicalizer): string | undefined 
   const c = canon(r.expression);
   if (!c.ok) return `its expression does not parse (${c.reason})`;
   const p = (r.action_parameters ?? {}) as Record<string, unknown>;
-  const allowed = r.action === 'block' ? ['response'] : r.action === 'skip' ? ['ruleset', 'phases', 'products'] : [];
+  const allowed = r.action === 'block' ? ['response'] : r.action === 'skip' ? ['ruleset', 'phase', 'phases', 'products'] : [];
   const extra = Object.keys(p).filter((k) => !allowed.includes(k));
   if (extra.length > 0) return `action_parameters ${extra.join(', ')} cannot be written in custom_rules`;
   if (r.action === 'skip' && Object.keys(p).length === 0) return 'a skip rule without anything to skip cannot be written in custom_rules';

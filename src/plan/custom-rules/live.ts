@@ -11,6 +11,7 @@ export { CustomRuleActions } from '../../api/index.js';
 export interface CustomRuleParameters {
   response?: { status_code: number; content_type: string; content: string };
   ruleset?: 'current';
+  phase?: 'current';
   phases?: string[];
   products?: string[];
 }

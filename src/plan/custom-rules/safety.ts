@@ -31,7 +31,7 @@ function skipped(attrs: Change['after']): string[] {
   const p = attrs.action_parameters;
   if (p === null || typeof p !== 'object' || Array.isArray(p)) return [];
   const list = (v: AttributeValue | undefined) => (Array.isArray(v) ? v.map(String) : []);
-  return [...(p.ruleset === 'current' ? ['the remaining custom rules'] : []), ...list(p.phases).map((x) => `phase ${x}`), ...list(p.products).map((x) => `product ${x}`)];
+  return [...(p.ruleset === 'current' || p.phase === 'current' ? ['the remaining custom rules'] : []), ...list(p.phases).map((x) => `phase ${x}`), ...list(p.products).map((x) => `product ${x}`)];
 }
 
 function changeFindings(c: Change): Finding[] {
@@ -62,7 +62,7 @@ function changeFindings(c: Change): Finding[] {
 
 function skipsRest(item: TargetItem): boolean {
   const d = item.desired;
-  return d !== undefined && d.action === 'skip' && d.enabled && d.actionParameters?.ruleset === 'current';
+  return d !== undefined && d.action === 'skip' && d.enabled && (d.actionParameters?.ruleset === 'current' || d.actionParameters?.phase === 'current');
 }
 
 /** Skips of the remaining rules that now stand above stopping rules they used to follow. */

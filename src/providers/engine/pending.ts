@@ -17,6 +17,9 @@ const ZonePath = /^\/zones\/([0-9a-f]{32})(?:\/|$)/;
 /** Zone-scoped routes that only read although they are not GETs: the engine's trace. */
 const ReadOnlyPost = /^\/zones\/[0-9a-f]{32}\/trace$/;
 
+/** The request tracer: an account route whose zone is the host of the body's URL. */
+const TracerPath = /^\/accounts\/[^/]+\/request-tracer\/trace$/;
+
 /** The zones a run planned before they existed, and the ones it then created. */
 export class PendingZones {
   readonly #engine: Engine;
@@ -54,7 +57,8 @@ export class PendingZones {
    * The engine that answers a v4 call: the scratch engine for a read of a pending zone; for a write
    * to one, the state directory's engine, once the zone has been created there.
    */
-  async engineFor(method: string, path: string): Promise<Engine> {
+  async engineFor(method: string, path: string, body?: unknown): Promise<Engine> {
+    if (method.toUpperCase() === 'POST' && TracerPath.test(path)) return this.#tracerEngine(body);
     const id = ZonePath.exec(path)?.[1];
     if (id === undefined) return this.#engine;
     const reads = method.toUpperCase() === 'GET' || (method.toUpperCase() === 'POST' && ReadOnlyPost.test(path));
@@ -82,6 +86,14 @@ export class PendingZones {
     const scratch = this.#scratch;
     this.#scratch = undefined;
     if (scratch !== undefined) await (await scratch).close();
+  }
+
+  /** The scratch engine when the traced URL's host is a pending zone (or a subdomain of one), else the state directory's. */
+  #tracerEngine(body: unknown): Promise<Engine> {
+    const url = (body as { url?: unknown } | null)?.url;
+    const host = typeof url === 'string' && URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '';
+    const pending = [...this.#byId.values()].some((z) => host === z.name || host.endsWith(`.${z.name}`));
+    return pending ? this.#scratchEngine() : Promise.resolve(this.#engine);
   }
 
   #scratchEngine(): Promise<Engine> {

@@ -24,7 +24,7 @@ export class EngineTransport implements Transport {
     this.stats.requests++;
     // A JSON round trip, as over HTTP: the caller's objects and the engine's state never alias.
     const body = request.body === undefined ? undefined : (JSON.parse(JSON.stringify(request.body)) as unknown);
-    const engine = this.pending === undefined ? this.engine : await this.pending.engineFor(request.method, request.path);
+    const engine = this.pending === undefined ? this.engine : await this.pending.engineFor(request.method, request.path, body);
     const response = await engine.dispatch({ method: request.method, path: request.path, query: request.query, body });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers ?? {})) headers[name.toLowerCase()] = value;

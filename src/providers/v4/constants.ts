@@ -73,6 +73,8 @@ export const V4Paths = {
   /** zonewall engine extension: what the zone would do to a request. */
   trace: (zoneId: string) => `/zones/${enc(zoneId)}/trace`,
   traceBurst: (zoneId: string) => `/zones/${enc(zoneId)}/trace/burst`,
+  /** The service's request tracer, on an account. */
+  requestTrace: (accountId: string) => `/accounts/${enc(accountId)}/request-tracer/trace`,
 } as const;
 
 function enc(segment: string): string {

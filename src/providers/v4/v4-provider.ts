@@ -24,7 +24,7 @@ import type {
 } from '../../plan/index.js';
 import {
   ApiErrorCodes, PlanTiers,
-  type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody, type ServedPhase, type ZoneExtensionJson, type ZoneJson,
+  type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody, type ServedPhase, type TracerRequestBody, type TracerResult, type ZoneExtensionJson, type ZoneJson,
 } from '../../api/index.js';
 import type { BurstTrace, BurstTraceRequest } from '../../api/index.js';
 import type { ListOperationWaitOptions, MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
@@ -65,6 +65,8 @@ export abstract class V4Provider implements Provider {
    * simplified-flow filters `locked`. The real service (and `serve --strict`) does neither.
    */
   private readonly withExtensions = new Set<string>();
+  /** The account of each zone the request tracer was called for. */
+  private readonly accounts = new Map<string, string>();
 
   constructor(protected readonly transport: Transport) {
     this.client = new V4Client(transport);
@@ -289,6 +291,16 @@ export abstract class V4Provider implements Provider {
   /** The zonewall engine's burst trace (a service without the operation answers 404). */
   traceBurst(zoneId: string, body: BurstTraceRequest<TraceRequest>): Promise<BurstTrace> {
     return this.client.result<BurstTrace>('POST', V4Paths.traceBurst(zoneId), { body });
+  }
+
+  /** The request tracer of the zone's account (read from the zone once). */
+  async requestTrace(zoneId: string, body: TracerRequestBody): Promise<TracerResult> {
+    let account = this.accounts.get(zoneId);
+    if (account === undefined) {
+      account = (await this.client.result<{ account: { id: string } }>('GET', V4Paths.zone(zoneId))).account.id;
+      this.accounts.set(zoneId, account);
+    }
+    return this.client.result<TracerResult>('POST', V4Paths.requestTrace(account), { body });
   }
 
   /** Seconds the service's request budget needs for `requests` more calls (0 without a rate limit). */

@@ -1,0 +1,50 @@
+/**
+ * Plan-gated fields in custom rules (issue 33, rules-language.md §2.1): `validate --plan TIER` and
+ * `plan` refuse what the engine refuses with 20204 (the same table, `src/api`'s `PlanGatedFields`),
+ * as an error at the rule's expression.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkAgainstZone, formatIssue, validateManifestText } from '../../src/manifest/index.js';
+import { tierFindings } from '../../src/plan/tier.js';
+
+const manifest = (expression: string) => ['zone: x', 'custom_rules:', '  r:', '    action: block', `    expression: '${expression}'`, ''].join('\n');
+
+function issues(expression: string, plan: 'free' | 'pro' | 'business' | 'enterprise'): string[] {
+  const r = validateManifestText(manifest(expression), 'zone.yaml');
+  expect(r.issues).toEqual([]);
+  return checkAgainstZone(r.zone!, { plan }).map(formatIssue);
+}
+
+describe('plan-gated fields', () => {
+  it('attack scores need Enterprise, the score class Business', () => {
+    expect(issues('cf.waf.score lt 20', 'free')).toEqual([
+      'zone.yaml:5:17: custom_rules.r.expression: cf.waf.score (attack scores) needs an Enterprise plan or higher (the zone is on the free plan)',
+    ]);
+    expect(issues('cf.waf.score.sqli lt 20', 'business')).toHaveLength(1);
+    expect(issues('cf.waf.score lt 20', 'enterprise')).toEqual([]);
+    expect(issues('cf.waf.score.class eq "attack"', 'pro')).toEqual([
+      'zone.yaml:5:17: custom_rules.r.expression: cf.waf.score.class (the attack score class) needs a Business plan or higher (the zone is on the pro plan)',
+    ]);
+    expect(issues('cf.waf.score.class eq "attack"', 'business')).toEqual([]);
+  });
+
+  it('subdivisions and is_in_european_union need Business; bot management and body fields Enterprise', () => {
+    expect(issues('ip.src.subdivision_1_iso_code eq "GB-ENG"', 'pro')).toHaveLength(1);
+    expect(issues('ip.src.subdivision_1_iso_code eq "GB-ENG"', 'business')).toEqual([]);
+    expect(issues('ip.src.is_in_european_union', 'pro')).toHaveLength(1);
+    expect(issues('cf.bot_management.score lt 30 and http.request.body.raw contains "x"', 'business').length).toBe(2);
+    expect(issues('http.host eq "subdivision_1.example"', 'free')).toEqual([]);
+  });
+
+  it('plan reports them as tier findings', () => {
+    const r = validateManifestText(manifest('cf.waf.score lt 20'), 'zone.yaml');
+    const findings = tierFindings(r.zone!, { zone: { id: 'z', name: 'x', plan: 'pro' } } as never);
+    expect(findings.map((f) => [f.code, f.level, f.location?.line])).toEqual([['tier', 'error', 5]]);
+    expect(findings[0]!.message).toContain('cf.waf.score (attack scores) needs an Enterprise plan');
+  });
+
+  it('validate --plan TIER reports them with the tier given', () => {
+    const r = validateManifestText(manifest('cf.waf.score lt 20'), 'zone.yaml', { tier: 'free' });
+    expect(r.issues.map(formatIssue)).toEqual(['zone.yaml:5:17: custom_rules.r.expression: cf.waf.score (attack scores) needs an Enterprise plan or higher (the zone is on the free plan)']);
+  });
+});
