@@ -17,3 +17,4 @@ export * from './managed-catalog.js';
 export * from './page-rules.js';
 export * from './migration.js';
 export * from './trace.js';
+export * from './list-items.js';

@@ -20,3 +20,8 @@ export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { inOrder } from './in-order.js';
 export * from './kinds.js';
 export type * from './generated/manifest-types.js';
+export type { DesiredAccount, DesiredList, DesiredListItem, ListReference } from './lists/desired.js';
+export { validateAccountManifestText, isAccountManifestText, accountManifestSchema } from './lists/account.js';
+export type { AccountResult, AccountOptions } from './lists/account.js';
+export { checkListReferences, accountLists, noLists } from './lists/check-references.js';
+export type { VisibleLists } from './lists/check-references.js';
