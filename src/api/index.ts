@@ -17,4 +17,5 @@ export * from './managed-catalog.js';
 export * from './page-rules.js';
 export * from './migration.js';
 export * from './trace.js';
+export * from './lists.js';
 export * from './list-items.js';

@@ -11,36 +11,15 @@
  * - ASN lists: integers 0–4294967295 (`AS13335` and `"13335"` are accepted and become 13335).
  * - Redirect lists hold bulk redirects; they are not used in expressions and not checked here.
  */
-import type { PlanTier } from './zones.js';
+import type { ListKind } from './lists.js';
 
-/** The kinds of list the service has. */
-export const ListKinds = ['ip', 'hostname', 'asn', 'redirect'] as const;
-/** A list's kind. */
-export type ListKind = (typeof ListKinds)[number];
-
-/** Limits on names and items. */
-export const ListLimits = {
-  /** A list's name: lower-case letters, digits and `_`, at most 50 characters. */
-  namePattern: /^[a-z0-9_]{1,50}$/,
-  nameLength: 50,
-  descriptionLength: 500,
-  commentLength: 500,
+/** Limits on item values. */
+export const ListItemLimits = {
   ipv4MinPrefix: 8,
   ipv6MinPrefix: 4,
   ipv6MaxPrefix: 64,
   asnMax: 4_294_967_295,
 } as const;
-
-/** Quotas per plan: custom lists, items across all lists of the account, and whether hostname, ASN and managed lists are available. */
-export const ListQuotas: Readonly<Record<PlanTier, { lists: number; items: number; hostnameAndAsn: boolean }>> = {
-  free: { lists: 1, items: 10_000, hostnameAndAsn: false },
-  pro: { lists: 10, items: 10_000, hostnameAndAsn: false },
-  business: { lists: 10, items: 10_000, hostnameAndAsn: false },
-  enterprise: { lists: 1_000, items: 500_000, hostnameAndAsn: true },
-};
-
-/** The service's managed lists (`$cf.<name>`): IP lists, read-only, Enterprise only. */
-export const ManagedListNames = ['cf.open_proxies', 'cf.anonymizer', 'cf.vpn', 'cf.malware', 'cf.botnetcc'] as const;
 
 /** A normalised item value: a string for IP and hostname lists, a number for ASN lists. */
 export type ListItemValue = string | number;
@@ -79,8 +58,8 @@ function normalizeAsn(raw: unknown): NormalizedItem {
   let n: number | undefined;
   if (typeof raw === 'number') n = raw;
   else if (typeof raw === 'string' && /^(?:AS)?\d{1,10}$/i.test(raw.trim())) n = Number(raw.trim().replace(/^AS/i, ''));
-  if (n === undefined || !Number.isInteger(n) || n < 0 || n > ListLimits.asnMax) {
-    return bad(`must be an AS number, an integer from 0 to ${ListLimits.asnMax}`);
+  if (n === undefined || !Number.isInteger(n) || n < 0 || n > ListItemLimits.asnMax) {
+    return bad(`must be an AS number, an integer from 0 to ${ListItemLimits.asnMax}`);
   }
   return { ok: true, value: n };
 }
@@ -110,7 +89,7 @@ function normalizeIpItem(raw: string): NormalizedItem {
   const v4 = parseIpv4(address);
   if (v4 !== undefined) {
     if (prefix === undefined || prefix === 32) return { ok: true, value: formatIpv4(v4) };
-    if (prefix < ListLimits.ipv4MinPrefix || prefix > 32) return bad(`IPv4 CIDRs must be /${ListLimits.ipv4MinPrefix} to /32 (got /${prefix})`);
+    if (prefix < ListItemLimits.ipv4MinPrefix || prefix > 32) return bad(`IPv4 CIDRs must be /${ListItemLimits.ipv4MinPrefix} to /32 (got /${prefix})`);
     const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
     const network = (v4 & mask) >>> 0;
     if (network !== v4) return bad(`host bits are set: the network of ${raw} is ${formatIpv4(network)}/${prefix}`);
@@ -119,8 +98,8 @@ function normalizeIpItem(raw: string): NormalizedItem {
   const v6 = parseIpv6(address);
   if (v6 === undefined) return bad('must be an IPv4 address, an IPv4 CIDR (/8–/32) or an IPv6 CIDR (/4–/64)');
   const bits = prefix ?? 64;
-  if (prefix !== undefined && (prefix < ListLimits.ipv6MinPrefix || prefix > ListLimits.ipv6MaxPrefix)) {
-    return bad(`IPv6 CIDRs must be /${ListLimits.ipv6MinPrefix} to /${ListLimits.ipv6MaxPrefix} (got /${prefix}); a single address is written without a prefix and stored as its /64`);
+  if (prefix !== undefined && (prefix < ListItemLimits.ipv6MinPrefix || prefix > ListItemLimits.ipv6MaxPrefix)) {
+    return bad(`IPv6 CIDRs must be /${ListItemLimits.ipv6MinPrefix} to /${ListItemLimits.ipv6MaxPrefix} (got /${prefix}); a single address is written without a prefix and stored as its /64`);
   }
   const mask = bits === 0 ? 0n : ((1n << 128n) - 1n) ^ ((1n << BigInt(128 - bits)) - 1n);
   const network = v6 & mask;
