@@ -24,3 +24,4 @@ export { thousands } from './render/numbers.js';
 export { renderPlanText, renderChange, renderFindings, renderUnmanaged, renderCalls, renderRunCalls, renderSummaryLine, renderHeading } from './render/text.js';
 export { renderPlanMarkdown } from './render/markdown.js';
 export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';
+export * from './lists/index.js';
