@@ -13,3 +13,4 @@ export { applyZone, ApplyError, type ApplyZoneOptions, type ApplyZoneResult } fr
 export { rollbackZone } from './rollback.js';
 export { writeFileAtomic } from './write-file.js';
 export { readSavedPlan, writeSavedPlan, assertFresh, isPlanDocument, savedPlanZone, StalePlanError } from './saved-plan.js';
+export { applyListWrites, ListsApplyError, type ListsApi, type ListProgress, type ListsApplyOptions, type ListsApplyResult } from './lists.js';
