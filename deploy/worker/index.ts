@@ -25,6 +25,8 @@ function settingsOf(env: Env): FetchSettings {
     list: () => registry().list(),
     add: (z) => registry().add(z),
     remove: (id) => registry().remove(id),
+    accounts: () => registry().accounts(),
+    addAccount: (a) => registry().addAccount(a),
   }, zone);
   const front = new V4Dispatcher({
     resources, strict: env.ZONEWALL_STRICT === 'true', directory, logError,

@@ -5,7 +5,7 @@
  * isolate and asks again on a miss (`RegistryDirectory`).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { RegistryObject, type RegistryState, type ZoneInfo } from '../../src/engine/workerd.js';
+import { RegistryObject, type AccountInfo, type RegistryState, type ZoneInfo } from '../../src/engine/workerd.js';
 import type { Settings } from './settings.js';
 
 /** The Durable Object class of the registry. */
@@ -30,5 +30,15 @@ export class ZoneRegistry extends DurableObject<Settings> {
   /** Unregisters a zone; false when unknown. */
   remove(id: string): boolean {
     return this.#registry.remove(id);
+  }
+
+  /** Every account, the default one first. */
+  accounts(): AccountInfo[] {
+    return this.#registry.accounts();
+  }
+
+  /** Registers an account; false when its name or id is taken. */
+  addAccount(account: AccountInfo): boolean {
+    return this.#registry.addAccount(account);
   }
 }

@@ -9,6 +9,7 @@ import type { PlanLimitsConfig, TierLimits } from './limits.js';
 import type { HttpMethod } from './router.js';
 import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
+import type { ListCatalogEntry } from './lists/catalog.js';
 
 /** The request context of a zone route handler. */
 export interface ZoneRequestContext {
@@ -28,6 +29,11 @@ export interface ZoneRequestContext {
   readonly now: string;
   /** The same instant with microseconds (6 fractional digits): the Rulesets API's `last_updated`. */
   readonly nowMicros: string;
+  /**
+   * Writes only: the lists of the zone's account (managed ones included), with their items when the
+   * route asks (`ZoneRoute.listItems`); undefined on an engine without accounts.
+   */
+  readonly lists?: readonly ListCatalogEntry[];
 }
 
 /** A route served inside a zone's stateful object. Patterns start with `/zones/:zone_id/`. */
@@ -42,6 +48,8 @@ export interface ZoneRoute {
    * anything that depends on the clock or on data written outside a request (alarms).
    */
   cacheable?: boolean;
+  /** Write routes only: the handler needs the account's list items (`ctx.lists`), e.g. the trace. */
+  listItems?: boolean;
 }
 
 /** What a resource module may do once, when its zone is created. */

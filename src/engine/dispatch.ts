@@ -14,8 +14,13 @@ import { after, type MaybePromise } from './maybe-promise.js';
 import { routeKey, Router, type HttpMethod, type RouteMatch } from './router.js';
 import { allZones, inScope } from './scope.js';
 import { ExtensionRoutes, withoutExtensions } from './strict.js';
-import type { ApiRequest, ApiResponse, ZoneInfo } from './types.js';
+import type { AccountInfo, ApiRequest, ApiResponse, ZoneInfo } from './types.js';
 import type { ZoneCall } from './zone-object.js';
+import { accountRoutes, type AccountCall } from './account-object.js';
+import { withManagedLists, type ListCatalogEntry } from './lists/catalog.js';
+import type { ListReferenceInfo } from './lists/context.js';
+import { ListErrors } from '../api/index.js';
+import { accountIdOf } from './zones/accounts.js';
 import type { EngineRoute, ZoneDirectory } from './engine-route.js';
 import { zoneRoutes } from './zones/routes.js';
 
@@ -35,13 +40,29 @@ export interface DispatcherOptions {
   logError(message: string, err: unknown): void;
   /** Routes of this runtime only (the Worker's PITR and import routes), served like the engine's. */
   extraRoutes?: readonly EngineRoute[];
+  /** The accounts' objects (the Lists API); without it, no account routes and no list checks. */
+  accounts?: AccountHost;
+}
+
+/** How the front reaches the account objects, and the zones' list references. */
+export interface AccountHost {
+  /** The account of an id, or undefined. */
+  accountById(id: string): MaybePromise<AccountInfo | undefined>;
+  /** Runs one Lists call in the account's object. */
+  callAccount(call: AccountCall): Promise<ApiResponse>;
+  /** The account's lists (names and kinds; with items when asked), managed lists not included. */
+  catalog(accountId: string, withItems: boolean): Promise<ListCatalogEntry[]>;
+  /** The zones of the account. */
+  zonesOf(accountId: string): Promise<ZoneInfo[]>;
+  /** Every list reference of a zone's stored rules. */
+  zoneReferences(zone: ZoneInfo): Promise<ListReferenceInfo[]>;
 }
 
 /** Router answers kept by path (`#match`); all of them are dropped when there are more. */
 const MATCH_ENTRIES = 512;
 
 /** A route of either kind; a zone route carries its `routeKey`, made once (every call sends it). */
-type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string });
+type AnyRoute = { method: HttpMethod; pattern: string } & ({ kind: 'engine'; route: EngineRoute } | { kind: 'zone'; key: string; listItems: boolean } | { kind: 'account'; key: string; references: boolean });
 
 /** Routes v4 calls to the engine's routes and the zone objects. */
 export class V4Dispatcher {
@@ -54,8 +75,9 @@ export class V4Dispatcher {
   constructor(options: DispatcherOptions) {
     this.#options = options;
     const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
-    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r) })));
-    const all = [...engineRoutes, ...zoneRoutesAll];
+    const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r), listItems: r.listItems === true })));
+    const accountRoutesAll: AnyRoute[] = options.accounts === undefined ? [] : accountRoutes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'account' as const, key: routeKey(r), references: r.references === true }));
+    const all = [...engineRoutes, ...accountRoutesAll, ...zoneRoutesAll];
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
   }
 
@@ -119,14 +141,47 @@ export class V4Dispatcher {
 
   #run(route: AnyRoute, params: Record<string, string>, request: ApiRequest): MaybePromise<ApiResponse> {
     if (route.kind === 'engine') return route.route.handler(this.#options.directory, request, params);
-    return after(this.#options.zoneById(params.zone_id!), (zone) => this.#options.callZone({
-      route: route.key,
-      params,
-      // The server's pairs, made once per target, else made now (a caller may reuse its query object).
+    if (route.kind === 'account') return this.#runAccount(route.key, route.references, params, request);
+    const host = this.#options.accounts;
+    return after(this.#options.zoneById(params.zone_id!), (found) => {
+      const zone = this.#inScope(request, found);
+      const call: ZoneCall = {
+        route: route.key,
+        params,
+        // The server's pairs, made once per target, else made now (a caller may reuse its query object).
+        query: request.queryPairs ?? (request.query === undefined ? [] : [...request.query]),
+        body: request.body,
+        zone,
+      };
+      // Writes see the account's lists (their `$name` are checked against them; the trace resolves them).
+      if (host === undefined || route.method === 'GET') return this.#options.callZone(call);
+      return this.#zoneCatalog(host, zone, route.listItems).then((lists) => this.#options.callZone({ ...call, lists }));
+    });
+  }
+
+  async #zoneCatalog(host: AccountHost, zone: ZoneInfo, withItems: boolean): Promise<ListCatalogEntry[]> {
+    const account = await host.accountById(accountIdOf(zone));
+    if (account === undefined) return [];
+    return withManagedLists(await host.catalog(account.id, withItems), account.plan, withItems);
+  }
+
+  /** A Lists call: the account (404 when unknown, 403 out of scope), the zones' references when the route needs them. */
+  async #runAccount(key: string, needsReferences: boolean, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse> {
+    const host = this.#options.accounts!;
+    const account = await host.accountById(params.account_id!);
+    if (account === undefined) {
+      if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
+      throw ApiError.from(ListErrors.accountNotFound, `account ${params.account_id} not found`);
+    }
+    const zones = needsReferences || !allZones(request.auth) ? await host.zonesOf(account.id) : [];
+    // A zone-scoped credential may use the lists of an account one of its zones belongs to.
+    if (!allZones(request.auth) && !zones.some((z) => inScope(request.auth, z))) throw ApiError.of('forbidden', 'Authentication error');
+    const references = needsReferences ? (await Promise.all(zones.map((z) => host.zoneReferences(z)))).flat() : [];
+    const call: AccountCall = {
+      route: key, params, body: request.body, account, references,
       query: request.queryPairs ?? (request.query === undefined ? [] : [...request.query]),
-      body: request.body,
-      zone: this.#inScope(request, zone),
-    }));
+    };
+    return host.callAccount(call);
   }
 
   /** The zone of a zone-scoped path: 403 when out of the caller's scope, 404 (7003) when unknown. */

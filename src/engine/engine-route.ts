@@ -4,7 +4,7 @@
  * `dispatch.ts` and the route folders, so neither has to import the other to name these types.
  */
 import type { HttpMethod } from './router.js';
-import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
+import type { AccountInfo, ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 
 /** The zones of one engine, as the engine's own routes (`zones/routes.ts`) use them. */
 export interface ZoneDirectory {
@@ -13,9 +13,15 @@ export interface ZoneDirectory {
   /** A zone by id or name (case-insensitive), or undefined. */
   getZone(nameOrId: string): Promise<ZoneInfo | undefined>;
   /** Creates a zone (default plan: enterprise). Refuses a taken or malformed name. */
-  createZone(name: string, options?: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string }): Promise<ZoneInfo>;
+  createZone(name: string, options?: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string; account?: string }): Promise<ZoneInfo>;
   /** Deletes a zone and all of its data; false when there is no such zone. */
   deleteZone(nameOrId: string): Promise<boolean>;
+  /** Every account, the default one first. */
+  listAccounts(): Promise<AccountInfo[]>;
+  /** An account by id or name, or undefined. */
+  getAccount(nameOrId: string): Promise<AccountInfo | undefined>;
+  /** Creates an account (default plan: enterprise). Refuses a taken name or id. */
+  createAccount(name: string, options?: { plan?: PlanTier; id?: string }): Promise<AccountInfo>;
 }
 
 /** A route the engine serves without a zone object. */

@@ -31,6 +31,8 @@ import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
 import type { ZoneDump } from './zone-dump.js';
 import { RegistryDirectory } from './zones/directory.js';
 import { RegistryObject, type RegistryApi } from './zones/registry.js';
+import { accountObjectClass, type AccountObjectApi } from './account-object.js';
+import type { AccountInfo } from './types.js';
 
 /** Options of `Engine.open`. */
 export interface EngineOptions {
@@ -57,6 +59,11 @@ export interface EngineOptions {
   readOnly?: boolean;
   /** Keep everything in memory, nothing on disk (`dir` only names the engine): a scratch engine, gone at close. */
   memory?: boolean;
+  /**
+   * Test hook: polls a list bulk operation answers `pending`/`running` before its final status
+   * (default 0: completed at once); meanwhile other item writes of the account get 429.
+   */
+  listOperationPolls?: number;
 }
 
 /** Zone objects kept live at once; more are hibernated, least recently used first. */
@@ -73,6 +80,7 @@ export class Engine implements ZoneDirectory {
   readonly readOnly: boolean;
   readonly #zonesNs: ObjectNamespace<ZoneObjectApi>;
   readonly #registryNs: ObjectNamespace<RegistryApi>;
+  readonly #accountsNs: ObjectNamespace<AccountObjectApi>;
   readonly #directory: RegistryDirectory;
   readonly #front: V4Dispatcher;
   readonly #unlock: () => void;
@@ -83,7 +91,7 @@ export class Engine implements ZoneDirectory {
   #closed = false;
 
   private constructor(
-    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, directory: RegistryDirectory, planLimits: PlanLimitsConfig,
+    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, accountsNs: ObjectNamespace<AccountObjectApi>, directory: RegistryDirectory, planLimits: PlanLimitsConfig,
     resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean, readOnly: boolean,
   ) {
     this.strict = strict;
@@ -91,12 +99,20 @@ export class Engine implements ZoneDirectory {
     this.#unlock = unlock;
     this.#zonesNs = zonesNs;
     this.#registryNs = registryNs;
+    this.#accountsNs = accountsNs;
     this.#directory = directory;
     this.planLimits = planLimits;
     this.#front = new V4Dispatcher({
       resources, strict, directory: this, logError,
       zoneById: (id) => directory.zoneById(id),
       callZone: (call) => this.#zoneStub(call.zone.id).handle(call),
+      accounts: {
+        accountById: (id) => directory.accountById(id),
+        callAccount: (call) => accountsNs.get(call.account.id).handle(call),
+        catalog: (id, withItems) => accountsNs.get(id).catalog(withItems),
+        zonesOf: (id) => directory.zonesOf(id),
+        zoneReferences: (zone) => this.#zoneStub(zone.id).listReferences(zone),
+      },
     });
   }
 
@@ -116,23 +132,28 @@ export class Engine implements ZoneDirectory {
       makePrivateDir(options.dir);
       mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
       mkdirSync(join(options.dir, 'registry'), { recursive: true, mode: 0o700 });
+      mkdirSync(join(options.dir, 'accounts'), { recursive: true, mode: 0o700 });
       unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
     }
     const resources = options.resources ?? defaultResources;
     const ZoneObject = zoneObjectClass({ resources, planLimits, logError });
     let zonesNs: ObjectNamespace<ZoneObjectApi> | undefined;
     let registryNs: ObjectNamespace<RegistryApi> | undefined;
+    let accountsNs: ObjectNamespace<AccountObjectApi> | undefined;
+    const AccountObject = accountObjectClass({ operationPolls: options.listOperationPolls ?? 0, logError });
     try {
       // A read-only engine (a plan) may hold the namespaces' shared lock: a writer waits for it as
       // long as it would have waited for `engine.lock`.
       zonesNs = await openNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
       registryNs = await openNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
+      accountsNs = await openNamespace(AccountObject, { dir: join(options.dir, 'accounts'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
       const zoneObjects = zonesNs;
       const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
-      return new Engine(zonesNs, registryNs, directory, planLimits, resources, logError, unlock, options.strict === true, readOnly);
+      return new Engine(zonesNs, registryNs, accountsNs, directory, planLimits, resources, logError, unlock, options.strict === true, readOnly);
     } catch (err) {
       await zonesNs?.close();
       await registryNs?.close();
+      await accountsNs?.close();
       unlock();
       throw err;
     }
@@ -162,9 +183,52 @@ export class Engine implements ZoneDirectory {
    * zone's id (32 lowercase hex; default: a new random one): a provider that planned a zone before
    * it existed creates it with the id its plan shows.
    */
-  async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string } = {}): Promise<ZoneInfo> {
+  async createZone(name: string, options: { plan?: PlanTier; waf?: 'previous' | 'new'; id?: string; account?: string } = {}): Promise<ZoneInfo> {
     this.#requireWritable();
     return this.#directory.createZone(name, options);
+  }
+
+  /** Creates an account (default plan: enterprise); refuses a taken name or id. */
+  async createAccount(name: string, options: { plan?: PlanTier; id?: string } = {}): Promise<AccountInfo> {
+    this.#requireWritable();
+    return this.#directory.createAccount(name, options);
+  }
+
+  /** Every account, the default one first. */
+  async listAccounts(): Promise<AccountInfo[]> {
+    this.#requireOpen();
+    return this.#directory.listAccounts();
+  }
+
+  /** An account by id or name, or undefined. */
+  async getAccount(nameOrId: string): Promise<AccountInfo | undefined> {
+    this.#requireOpen();
+    return this.#directory.getAccount(nameOrId);
+  }
+
+  /** PITR: a bookmark of the account's lists now. */
+  async bookmarkAccount(accountId: string): Promise<string> {
+    this.#requireWritable();
+    return this.#accountsNs.get(this.#mustAccount(accountId).id).bookmark();
+  }
+
+  /** PITR: restores the account's lists to `bookmark`; takes effect before this resolves. */
+  async restoreAccount(accountId: string, bookmark: string): Promise<void> {
+    this.#requireWritable();
+    const stub = this.#accountsNs.get(this.#mustAccount(accountId).id);
+    try {
+      await stub.restore(bookmark);
+    } catch (err) {
+      if (!(err instanceof StorageResetError)) throw err;
+    }
+    await stub.ping();
+  }
+
+  #mustAccount(nameOrId: string): AccountInfo {
+    this.#requireOpen();
+    const account = this.#directory.knownAccount(nameOrId);
+    if (account === undefined) throw ApiError.of('zoneNotFound', `account ${nameOrId} not found`);
+    return account;
   }
 
   /** Every zone, in creation order. */
@@ -217,6 +281,7 @@ export class Engine implements ZoneDirectory {
     try {
       await this.#zonesNs.close();
       await this.#registryNs.close();
+      await this.#accountsNs.close();
     } finally {
       this.#unlock();
     }

@@ -7,6 +7,7 @@
 
 import type { Envelope as WireEnvelope, PlanTier } from '../api/index.js';
 
+
 export { PlanTiers, type ApiMessage, type PlanTier, type ResultInfo } from '../api/index.js';
 
 /** A zone as the engine's registry knows it. */
@@ -17,6 +18,20 @@ export interface ZoneInfo {
   name: string;
   plan: PlanTier;
   status: 'active';
+  /** RFC 3339. */
+  created_on: string;
+  /** The account the zone belongs to; absent: the engine's default account (`zones/json.ts` `EngineAccount`). */
+  account_id?: string;
+}
+
+/** An account as the engine's registry knows it: its zones and lists belong to it. */
+export interface AccountInfo {
+  /** 32 lowercase hex characters. */
+  id: string;
+  /** Unique among the engine's accounts. */
+  name: string;
+  /** The plan its lists quotas follow (an account attribute, see docs/engine.md "Lists"). */
+  plan: PlanTier;
   /** RFC 3339. */
   created_on: string;
 }

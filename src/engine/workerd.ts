@@ -18,7 +18,7 @@ export { ApiError } from './api-errors.js';
 export { errorResponse, noRouteError, ok } from './envelope.js';
 export { isId } from './ids.js';
 export type { ZoneCreateOptions } from './context.js';
-export type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
+export type { AccountInfo, ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 export { dumpZone, loadZone, type ZoneDump } from './zone-dump.js';
 export { zoneInScope, type EngineRoute } from './zones/routes.js';
 export { BodyReader, Problems, requireObject } from './body-reader.js';

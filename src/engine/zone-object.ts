@@ -23,6 +23,9 @@ import type { Sql } from './sql.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
 import { dumpZone, loadZone, type ZoneDump } from './zone-dump.js';
 import { createdObjects, schemaPresent } from './zone-schema.js';
+import type { ListCatalogEntry } from './lists/catalog.js';
+import type { ListReferenceInfo } from './lists/context.js';
+import { requireKnownLists, unsatisfiedKeys, zoneListReferences } from './lists/references.js';
 
 /** One request as it crosses the stub: plain data only. */
 export interface ZoneCall {
@@ -33,6 +36,8 @@ export interface ZoneCall {
   query: readonly [string, string][];
   body: unknown;
   zone: ZoneInfo;
+  /** Writes: the account's lists (see `ZoneRequestContext.lists`); a write leaving a rule that references a list not in them is refused. */
+  lists?: ListCatalogEntry[];
 }
 
 /** The slice of the storage object state (`ctx`) the zone object uses. */
@@ -89,6 +94,8 @@ export interface ZoneObjectApi {
   dump(): ZoneDump;
   /** Replaces the zone's rows with a dump's, in one transaction. */
   load(dump: ZoneDump): void;
+  /** Every `$name` reference of the zone's stored rules (a list delete asks every zone of the account). */
+  listReferences(zone: ZoneInfo): ListReferenceInfo[];
 }
 
 /** Builds the zone object class bound to `deps`. */
@@ -120,7 +127,15 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       if (route.method === 'GET') return this.#read(route, call);
       const ctx = this.#context(call);
       try {
-        const answer = this.#state.storage.transactionSync(() => route.handler(ctx));
+        const lists = call.lists;
+        const sql = this.#state.storage.sql;
+        const answer = this.#state.storage.transactionSync(() => {
+          if (lists === undefined) return route.handler(ctx);
+          const before = unsatisfiedKeys(sql, call.zone, lists);
+          const response = route.handler(ctx);
+          requireKnownLists(sql, call.zone, lists, before);
+          return response;
+        });
         this.#settleLists();
         return answer;
       } catch (err) {
@@ -201,6 +216,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
         get nowMicros() {
           return (nowMicros ??= timestampMicros(micros ??= epochMicros()));
         },
+        ...(call.lists !== undefined ? { lists: call.lists } : {}),
       };
     }
 
@@ -236,6 +252,10 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     /** A no-op event: starts (or restarts) the object. */
     ping(): boolean {
       return true;
+    }
+
+    listReferences(zone: ZoneInfo): ListReferenceInfo[] {
+      return zoneListReferences(this.#state.storage.sql, zone).map(({ needs: _needs, ...ref }) => ref);
     }
 
     dump(): ZoneDump {

@@ -5,7 +5,7 @@
  * re2js, wildcards pre-split. Missing values never reach a predicate (compile.ts answers false).
  */
 import type { ComparisonOp, Rhs, SetItem } from './ast.js';
-import type { FieldValue, Value } from './context.js';
+import type { FieldValue, Lists, Value } from './context.js';
 import { lastAddress, parseIp, type IpValue } from './ip.js';
 import { lexIpSetItem } from './lex-ip.js';
 import { compileRegex } from './regex.js';
@@ -16,8 +16,8 @@ import { textToBytes } from './ast.js';
 /** A predicate over one present value. */
 export type Predicate = (value: Value) => boolean;
 
-/** Named lists for `in $name`: values as given (IP lists may hold CIDRs and `a..b` ranges). */
-export type Lists = Readonly<Record<string, readonly FieldValue[]>>;
+/** Named lists for `in $name` (defined with the evaluation context, which carries them). */
+export type { Lists } from './context.js';
 
 function successor<N extends number | bigint>(n: N): N {
   return (typeof n === 'bigint' ? n + 1n : (n as number) + 1) as N;
@@ -156,7 +156,15 @@ function listPredicate(list: readonly FieldValue[] | undefined, lhsType: Type): 
     const set = new Set(list.map((e) => Number(e)));
     return (v) => set.has(v as number);
   }
-  const set = new Set(list.map((e) => textToBytes(String(e))));
-  return (v) => set.has(v as string);
+  // Hostname lists: `*.example.com` matches every subdomain of example.com (not the domain itself).
+  const set = new Set<string>();
+  const suffixes: string[] = [];
+  for (const e of list) {
+    const text = textToBytes(String(e));
+    if (text.startsWith('*.')) suffixes.push(text.slice(1));
+    else set.add(text);
+  }
+  if (suffixes.length === 0) return (v) => set.has(v as string);
+  return (v) => set.has(v as string) || suffixes.some((s) => (v as string).length > s.length && (v as string).endsWith(s));
 }
 

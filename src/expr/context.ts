@@ -36,6 +36,9 @@ export type FieldValue =
   | ReadonlyMap<string, FieldValue>
   | { readonly [key: string]: FieldValue };
 
+/** Named lists for `in $name`: values as given (IP lists may hold CIDRs and `a..b` ranges). */
+export type Lists = Readonly<Record<string, readonly FieldValue[]>>;
+
 /** A request: catalog field names to values. */
 export type RequestFields = Readonly<Record<string, FieldValue | undefined>>;
 
@@ -69,8 +72,16 @@ export class ExecutionContext {
   private readonly slots: Array<Value | undefined | typeof NOT_LOADED>;
   private memo: Array<Value | undefined | typeof NOT_LOADED> | undefined;
 
-  constructor(readonly request: RequestFields) {
+  /**
+   * The named lists `$name` resolves to for this request (the list resolver hook): evaluators that
+   * compile expressions once for many requests (the engine's trace, `zonewall test`) compile an
+   * expression that uses `$name` with these lists. Undefined: lists are not known (they match nothing).
+   */
+  lists: Lists | undefined;
+
+  constructor(readonly request: RequestFields, lists?: Lists) {
     this.slots = new Array(FIELD_SLOTS.size).fill(NOT_LOADED);
+    this.lists = lists;
   }
 
   /** The value of the field in `slot` (undefined = missing). */

@@ -35,8 +35,9 @@ export {
 export type { CompileOptions, CompiledFilter } from './compile.js';
 export type { Lists } from './compile-rhs.js';
 export type { Inspection } from './inspect.js';
+export { listReferences, type ListReference } from './list-refs.js';
 export { requestFields, type RequestDescription } from './request.js';
-export { parseIp, formatIp, type IpValue } from './ip.js';
+export { parseIp, formatIp, networkAddress, type IpValue } from './ip.js';
 
 /** Lexes, parses and type-checks `source`; throws `ExpressionError` (never anything else). */
 export function parse(source: string, options?: ParseOptions): Expression {

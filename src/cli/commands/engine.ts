@@ -79,7 +79,7 @@ async function list(opts: CommonOptions): Promise<void> {
   const text = zones.length === 0
     ? `no zones in ${opts.stateDir}; create one with: zonewall engine zone create NAME --plan TIER\n`
     : table([['NAME', 'ID', 'PLAN', 'CREATED'], ...zones.map((z) => [z.name, z.id, z.plan, z.created_on])]);
-  print(opts, zones.map(zoneToJson), text);
+  print(opts, zones.map((z) => zoneToJson(z)), text);
 }
 
 async function show(nameOrId: string, opts: CommonOptions): Promise<void> {

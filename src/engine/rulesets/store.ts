@@ -42,6 +42,11 @@ function tablesDdl(prefix: string): string[] {
   ];
 }
 
+/** The phase of each served phase's rules table (`<prefix>_rules`): where stored expressions live. */
+export function rulesTables(): { table: string; phase: ServedPhase }[] {
+  return (Object.entries(Prefixes) as [ServedPhase, string][]).map(([phase, prefix]) => ({ table: `${prefix}_rules`, phase }));
+}
+
 /** DDL of every served phase's tables (idempotent). */
 export const rulesetsSchema: readonly string[] = Object.values(Prefixes).flatMap(tablesDdl);
 

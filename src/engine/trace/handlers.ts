@@ -18,12 +18,15 @@ import { loadEntrypoint, loadRuleset } from '../rulesets/store.js';
 import type { ApiResponse } from '../types.js';
 import { readTraceRequest } from './request.js';
 import { traceZone, type ZoneTraceInput } from './zone.js';
+import { catalogLists } from '../lists/catalog.js';
 
 /** The trace route. */
-export const traceRoutes: ZoneRoute[] = [{ method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace }];
+export const traceRoutes: ZoneRoute[] = [{ method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace, listItems: true }];
 
 function trace(ctx: ZoneRequestContext): ApiResponse {
   const { request } = readTraceRequest(ctx.body);
+  // `$name` resolves to the items of the zone's account's lists.
+  if (ctx.lists !== undefined) request.lists = catalogLists(ctx.lists);
   try {
     return ok(traceZone(loadZone(ctx), request));
   } catch (err) {

@@ -4,7 +4,7 @@
  * catalog's are the same for every zone). The cache is bounded; when full it is simply cleared.
  */
 import { CustomPhase, ManagedPhase } from '../../api/index.js';
-import { ExecutionContext, compile, parse, type CompiledFilter, type Phase } from '../../expr/index.js';
+import { ExecutionContext, compile, parse, type CompiledFilter, type Lists, type Phase } from '../../expr/index.js';
 
 // Keyed by phase, then by source: a look-up hashes the source string itself (V8 keeps a string's
 // hash once computed, and catalog and stored sources are the same string objects trace after
@@ -30,9 +30,22 @@ export function matcher(source: string, phase: Phase): CompiledFilter {
   return fn;
 }
 
-/** Whether the request matches `source` (one shared context caches the request's field values). */
+/** Expressions that use `$name`, compiled with the lists they were evaluated with (one entry per lists object). */
+const withLists = new WeakMap<Lists, Map<string, CompiledFilter>>();
+
+/**
+ * Whether the request matches `source` (one shared context caches the request's field values). An
+ * expression that uses a list (`$name`) is compiled with the request's lists (`ExecutionContext.lists`).
+ */
 export function matches(source: string, phase: Phase, request: ExecutionContext): boolean {
-  return matcher(source, phase)(request);
+  const lists = request.lists;
+  if (lists === undefined || !source.includes('$')) return matcher(source, phase)(request);
+  let byLists = withLists.get(lists);
+  if (byLists === undefined) withLists.set(lists, (byLists = new Map()));
+  const key = `${phase}\u0000${source}`;
+  let fn = byLists.get(key);
+  if (fn === undefined) byLists.set(key, (fn = compile(parse(source, { phase }), { lists })));
+  return fn(request);
 }
 
 /** Phases the trace evaluates in. */

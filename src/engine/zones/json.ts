@@ -7,10 +7,11 @@
  * `plan.legacy_id`.
  */
 import type { PlanTier, ZoneExtensionJson, ZoneJson, ZonePlanJson } from '../../api/index.js';
-import type { ZoneInfo } from '../types.js';
+import type { AccountInfo, ZoneInfo } from '../types.js';
+import { DefaultAccount, accountIdOf } from './accounts.js';
 
-/** The account and owner every engine zone belongs to (the engine has one). */
-export const EngineAccount = { id: '0e7e0e7e0e7e0e7e0e7e0e7e0e7e0e7e', name: 'zonewall engine' } as const;
+/** The engine's default account (zones created without an account belong to it). */
+export const EngineAccount = { id: DefaultAccount.id, name: DefaultAccount.name } as const;
 
 /** Name servers the engine reports for every zone (the service's `<name>.ns.cloudflare.com` style). */
 const NameServers = ['ada.ns.cloudflare.com', 'lee.ns.cloudflare.com'];
@@ -27,7 +28,7 @@ const Plans: Record<PlanTier, Omit<ZonePlanJson, 'legacy_id'>> = {
 const PageRuleQuota: Record<PlanTier, number> = { free: 3, pro: 20, business: 50, enterprise: 125 };
 
 /** The v4 shape of a zone, plus zonewall's `plan_tier`. */
-export function zoneToJson(z: ZoneInfo): ZoneJson & ZoneExtensionJson {
+export function zoneToJson(z: ZoneInfo, account?: AccountInfo): ZoneJson & ZoneExtensionJson {
   return {
     id: z.id,
     name: z.name,
@@ -45,7 +46,7 @@ export function zoneToJson(z: ZoneInfo): ZoneJson & ZoneExtensionJson {
     activated_on: z.created_on,
     meta: { step: 2, custom_certificate_quota: 0, page_rule_quota: PageRuleQuota[z.plan], phishing_detected: false },
     owner: { id: null, name: null, type: 'user' },
-    account: { ...EngineAccount },
+    account: account !== undefined && account.id === accountIdOf(z) ? { id: account.id, name: account.name } : { id: accountIdOf(z), name: accountIdOf(z) === EngineAccount.id ? EngineAccount.name : '' },
     permissions: ['#zone:read', '#zone:edit', '#waf:read', '#waf:edit'],
     plan: { ...Plans[z.plan], legacy_id: z.plan },
     plan_tier: z.plan,

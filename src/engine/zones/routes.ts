@@ -7,6 +7,7 @@
 import { ZoneListParams, ZonePageLimits, ZonePaths } from '../../api/index.js';
 import { ApiError } from '../api-errors.js';
 import { zoneToJson } from './json.js';
+import { accountIdOf } from './accounts.js';
 import { BodyReader, Problems, requireObject } from '../body-reader.js';
 import type { EngineRoute, ZoneDirectory } from '../engine-route.js';
 import { ok, page, parsePageRequest } from '../envelope.js';
@@ -29,11 +30,13 @@ async function listZones(engine: ZoneDirectory, req: ApiRequest): Promise<ApiRes
   const request = parsePageRequest(query, ZonePageLimits);
   const name = query.get(ZoneListParams.name)?.toLowerCase();
   const zones = (await engine.listZones()).filter((z) => inScope(req.auth, z) && (name === undefined || name === '' || z.name === name));
-  return page(zones.slice(request.offset, request.offset + request.perPage).map(zoneToJson), request, zones.length);
+  const accounts = new Map((await engine.listAccounts()).map((a) => [a.id, a]));
+  return page(zones.slice(request.offset, request.offset + request.perPage).map((z) => zoneToJson(z, accounts.get(accountIdOf(z)))), request, zones.length);
 }
 
 async function getZone(engine: ZoneDirectory, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
-  return ok(zoneToJson(await zoneInScope(engine, req, params.zone_id!)));
+  const zone = await zoneInScope(engine, req, params.zone_id!);
+  return ok(zoneToJson(zone, await engine.getAccount(accountIdOf(zone))));
 }
 
 async function deleteZone(engine: ZoneDirectory, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> {
@@ -45,16 +48,25 @@ async function deleteZone(engine: ZoneDirectory, req: ApiRequest, params: Record
 async function createZone(engine: ZoneDirectory, req: ApiRequest): Promise<ApiResponse> {
   const problems = new Problems();
   const r = new BodyReader(requireObject(req.body, 'the zone to create, {"name": ..., "plan_tier": ...}'), '', problems);
-  r.allowOnly(['name', 'plan_tier', 'waf']);
+  r.allowOnly(['name', 'plan_tier', 'waf', 'account', 'type', 'jump_start']);
   const name = r.string('name', { required: true, nonEmpty: true, maxLength: 253 });
   const plan = r.oneOf('plan_tier', PlanTiers);
   const waf = r.oneOf('waf', ['previous', 'new'] as const);
+  // The real API's `account: {id}` (required there; optional here: the default account).
+  let account: string | undefined;
+  if (r.has('account')) {
+    const a = new BodyReader(r.raw('account'), '/account', problems, 'an object {"id": …}');
+    a.allowOnly(['id']);
+    account = a.string('id', { required: true, nonEmpty: true, maxLength: 64 });
+  }
+  r.oneOf('type', ['full', 'partial', 'secondary'] as const);
+  r.boolean('jump_start');
   problems.throwIfAny();
   if (!allZones(req.auth) && !inScope(req.auth, { id: '', name: name!.toLowerCase() })) {
     throw ApiError.of('forbidden', `Authentication error: these credentials may not create zone ${name}`);
   }
-  const zone = await engine.createZone(name!, { ...(plan !== undefined ? { plan } : {}), ...(waf !== undefined ? { waf } : {}) });
-  return ok(zoneToJson(zone));
+  const zone = await engine.createZone(name!, { ...(plan !== undefined ? { plan } : {}), ...(waf !== undefined ? { waf } : {}), ...(account !== undefined ? { account } : {}) });
+  return ok(zoneToJson(zone, await engine.getAccount(accountIdOf(zone))));
 }
 
 /** The zone `id` when the caller may see it; 404 when unknown, 403 when out of scope. */

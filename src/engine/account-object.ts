@@ -1,0 +1,123 @@
+/**
+ * The stateful object of one account (beside the zone objects, its own namespace): it owns the
+ * account's lists, their items and the bulk operations of item writes (`lists/`), and executes one
+ * Lists API request per event inside one storage transaction, as a zone object does. It also
+ * answers its list catalog (names and kinds, and the items for a trace) to the dispatcher, which
+ * hands it to the zone objects: rules are checked against it, and the trace resolves `$name` by it.
+ */
+import { ApiError } from './api-errors.js';
+import { errorResponse } from './envelope.js';
+import { timestamp } from './ids.js';
+import type { AccountRequestContext, AccountRoute, ListReferenceInfo } from './lists/context.js';
+import { listRoutes } from './lists/handlers.js';
+import { valueText } from './lists/items.js';
+import { allLists, listValues, listsSchema } from './lists/store.js';
+import { routeKey } from './router.js';
+import type { Sql } from './sql.js';
+import type { AccountInfo, ApiResponse } from './types.js';
+import type { ListCatalogEntry } from './lists/catalog.js';
+
+/** One request as it crosses the stub: plain data only. */
+export interface AccountCall {
+  /** `routeKey()` of the matched route. */
+  route: string;
+  params: Record<string, string>;
+  query: readonly [string, string][];
+  body: unknown;
+  account: AccountInfo;
+  /** Every list reference of the account's zones (routes with `references: true`; else empty). */
+  references: ListReferenceInfo[];
+}
+
+/** The slice of the storage object state (`ctx`) the account object uses. */
+export interface AccountObjectState {
+  storage: {
+    sql: Sql;
+    transactionSync<T>(fn: () => T): T;
+    getCurrentBookmark(): Promise<string>;
+    onNextSessionRestoreBookmark(bookmark: string): Promise<string>;
+    deleteAll(): Promise<void>;
+  };
+  abort(reason?: unknown): void;
+}
+
+/** What the account object's class is built from. */
+export interface AccountObjectDeps {
+  /** Polls an operation answers `pending`/`running` before its final status (test hook). */
+  operationPolls: number;
+  logError(message: string, err: unknown): void;
+}
+
+/** The account object's methods, as the engine calls them through a stub. */
+export interface AccountObjectApi {
+  handle(call: AccountCall): ApiResponse;
+  /** The account's lists: names and kinds, with their items' values when `withItems`. */
+  catalog(withItems: boolean): ListCatalogEntry[];
+  bookmark(): Promise<string>;
+  restore(bookmark: string): Promise<void>;
+  ping(): boolean;
+}
+
+/** Every Lists route by its key. */
+export const accountRoutes: readonly AccountRoute[] = listRoutes;
+
+/** Builds the account object class bound to `deps`. */
+export function accountObjectClass(deps: AccountObjectDeps): new (state: AccountObjectState, env: unknown) => AccountObjectApi {
+  const routes = new Map<string, AccountRoute>();
+  for (const r of accountRoutes) routes.set(routeKey(r), r);
+  return class AccountObject implements AccountObjectApi {
+    readonly #state: AccountObjectState;
+
+    constructor(state: AccountObjectState, _env: unknown) {
+      this.#state = state;
+      state.storage.transactionSync(() => {
+        for (const statement of listsSchema) state.storage.sql.exec(statement);
+      });
+    }
+
+    handle(call: AccountCall): ApiResponse {
+      const route = routes.get(call.route);
+      if (route === undefined) throw new Error(`account object: no route ${call.route}`);
+      const ctx: AccountRequestContext = {
+        sql: this.#state.storage.sql,
+        account: call.account,
+        params: call.params,
+        query: new URLSearchParams(call.query),
+        body: call.body,
+        now: timestamp(),
+        references: call.references,
+        operationPolls: deps.operationPolls,
+      };
+      try {
+        // Reads too: polling an operation moves it on (see `lists/operations.ts`).
+        return this.#state.storage.transactionSync(() => route.handler(ctx));
+      } catch (err) {
+        if (err instanceof ApiError) return errorResponse(err);
+        deps.logError(`${call.route} on account ${call.account.id} failed`, err);
+        return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+      }
+    }
+
+    catalog(withItems: boolean): ListCatalogEntry[] {
+      const sql = this.#state.storage.sql;
+      return allLists(sql).map((l) => {
+        const entry: ListCatalogEntry = { name: l.name, kind: l.kind };
+        if (withItems) entry.items = listValues(sql, l.id).map((v) => (v.kind === 'hostname' ? { host: valueText(v), excludeExact: v.hostname.exclude_exact_hostname !== false } : valueText(v)));
+        return entry;
+      });
+    }
+
+    bookmark(): Promise<string> {
+      return this.#state.storage.getCurrentBookmark();
+    }
+
+    async restore(bookmark: string): Promise<void> {
+      await this.#state.storage.onNextSessionRestoreBookmark(bookmark);
+      this.#state.abort('restoring a bookmark');
+    }
+
+    ping(): boolean {
+      return true;
+    }
+  };
+}

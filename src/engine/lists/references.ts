@@ -1,0 +1,90 @@
+/**
+ * The zone side of lists: every `$name` its stored rules use (filters and the firewall rules that
+ * use them, and the rules of every served ruleset phase, enabled or not), and the check a write
+ * must pass: a rule may reference only a list its account has, of the kind its field takes
+ * (`ip.src` an IP list, `ip.src.asnum` an ASN list, `http.host` a hostname list). The check runs
+ * after a write's handler, inside its transaction, on the zone as the write left it, so every write
+ * path (filters, firewall rules, entry point PUTs, single-rule calls, any phase) is covered by one
+ * check; references that were already there before the write (a zone older than lists) do not
+ * block it.
+ */
+import { ListErrors } from '../../api/index.js';
+import { listReferences, parse, type Phase } from '../../expr/index.js';
+import { ApiError } from '../api-errors.js';
+import { rulesTables } from '../rulesets/store.js';
+import type { Sql } from '../sql.js';
+import type { ZoneInfo } from '../types.js';
+import type { ListCatalogEntry } from './catalog.js';
+import type { ListReferenceInfo } from './context.js';
+
+/** One reference with the kind of list its field needs. */
+export interface TypedReference extends ListReferenceInfo {
+  /** `ip`, `asn` or `hostname`; undefined for a field no list kind fits. */
+  needs: string | undefined;
+}
+
+function kindForType(kind: string): string | undefined {
+  return kind === 'Ip' ? 'ip' : kind === 'Int' ? 'asn' : kind === 'Bytes' ? 'hostname' : undefined;
+}
+
+function refsOf(source: string, phase: Phase | undefined, zone: ZoneInfo, rule: string, out: TypedReference[]): void {
+  let refs;
+  try {
+    refs = listReferences(parse(source, phase !== undefined ? { phase } : {}));
+  } catch {
+    return; // stored expressions were checked when written
+  }
+  for (const r of refs) out.push({ list: r.name, zone_id: zone.id, zone_name: zone.name, rule, needs: kindForType(r.type.kind) });
+}
+
+function tableExists(sql: Sql, table: string): boolean {
+  return sql.exec('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?', 'table', table).toArray().length > 0;
+}
+
+/** Every `$name` reference of the zone's stored rules. */
+export function zoneListReferences(sql: Sql, zone: ZoneInfo): TypedReference[] {
+  const out: TypedReference[] = [];
+  if (tableExists(sql, 'filters')) {
+    const filters = sql.exec<{ id: string; expression: string }>(`SELECT id, expression FROM filters WHERE instr(expression, '$') > 0 ORDER BY seq`).toArray();
+    for (const f of filters) {
+      const rules = tableExists(sql, 'firewall_rules') ? sql.exec<{ id: string }>('SELECT id FROM firewall_rules WHERE filter_id = ? ORDER BY seq', f.id).toArray() : [];
+      const labels = rules.length === 0 ? [`filter ${f.id}`] : rules.map((r) => `firewall rule ${r.id} (filter ${f.id})`);
+      for (const label of labels) refsOf(f.expression, undefined, zone, label, out);
+    }
+  }
+  for (const { table, phase } of rulesTables()) {
+    if (!tableExists(sql, table)) continue;
+    const rules = sql.exec<{ ref: string; expression: string }>(`SELECT ref, expression FROM ${table} WHERE instr(expression, '$') > 0 ORDER BY position`).toArray();
+    for (const r of rules) refsOf(r.expression, phase as Phase, zone, `rule ${r.ref} of ${phase}`, out);
+  }
+  return out;
+}
+
+/** The references the catalog does not satisfy: unknown list, or a list of another kind. */
+export function unsatisfied(refs: readonly TypedReference[], catalog: readonly ListCatalogEntry[]): { ref: TypedReference; reason: string }[] {
+  const byName = new Map(catalog.map((e) => [e.name, e]));
+  const out: { ref: TypedReference; reason: string }[] = [];
+  for (const ref of refs) {
+    const list = byName.get(ref.list);
+    if (list === undefined) out.push({ ref, reason: `${ref.rule} references list $${ref.list}, which the zone's account does not have (create it first${ref.list.startsWith('cf.') ? '; managed lists need an Enterprise account' : ''})` });
+    else if (ref.needs !== undefined && ref.needs !== list.kind) out.push({ ref, reason: `${ref.rule} compares a field that takes ${ref.needs} lists with $${ref.list}, an ${list.kind} list` });
+  }
+  return out;
+}
+
+const keyOf = (u: { ref: TypedReference; reason: string }): string => `${u.ref.rule}\u0000${u.ref.list}`;
+
+/**
+ * Refuses the write (throws, rolling its transaction back) when it leaves a reference the catalog
+ * does not satisfy that was not there before it (`before`: the unsatisfied keys before the write).
+ */
+export function requireKnownLists(sql: Sql, zone: ZoneInfo, catalog: readonly ListCatalogEntry[], before: ReadonlySet<string>): void {
+  const fresh = unsatisfied(zoneListReferences(sql, zone), catalog).filter((u) => !before.has(keyOf(u)));
+  if (fresh.length === 0) return;
+  throw new ApiError(ListErrors.unknownList.status, fresh.map((u) => ({ code: ListErrors.unknownList.code, message: u.reason, meta: { list: u.ref.list, rule: u.ref.rule } })));
+}
+
+/** The keys of the references the catalog does not satisfy now (taken before a write). */
+export function unsatisfiedKeys(sql: Sql, zone: ZoneInfo, catalog: readonly ListCatalogEntry[]): Set<string> {
+  return new Set(unsatisfied(zoneListReferences(sql, zone), catalog).map(keyOf));
+}
