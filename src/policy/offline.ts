@@ -42,7 +42,8 @@ export function modelNames(model: ZoneModel): ZoneNames {
  * changes nothing the evaluator reports).
  */
 export function traceOffline(model: ZoneModel, request: TraceRequest): TraceResult {
-  const context = new ExecutionContext(requestFields(request as RequestDescription));
+  // `$name` resolves to the account manifest's lists (the evaluators' list hook).
+  const context = new ExecutionContext(requestFields(request as RequestDescription), model.lists);
   return traceZone({
     wafState: model.wafState,
     plan: model.plan,

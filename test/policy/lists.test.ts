@@ -21,6 +21,15 @@ const cases = [
 ].join('\n');
 
 describe('zonewall test resolves $name from the account manifest offline', () => {
+  it('uses the account manifest of the directory, and beside a manifest named alone', async () => {
+    const d = dir({ 'account.yaml': 'account: acme\nlists:\n  office: { kind: ip, items: [192.0.2.0/24] }\n', 'z.yaml': zone, 'z.tests.yaml': cases });
+    for (const paths of [[d], [join(d, 'z.yaml')]]) {
+      const r = await runPolicyTests(paths);
+      expect(r.errors).toEqual([]);
+      expect(r.reports.map((x) => [x.passed, x.failed])).toEqual([[2, 0]]);
+    }
+  });
+
   it('a case against a list that does not exist is an error, never an empty match', async () => {
     const d = dir({ 'account.yaml': 'account: acme\nlists:\n  offices: { kind: ip, items: [192.0.2.0/24] }\n', 'z.yaml': zone, 'z.tests.yaml': cases });
     const r = await runPolicyTests([d]);
