@@ -23,6 +23,7 @@ import { ListErrors } from '../api/index.js';
 import { accountIdOf } from './zones/accounts.js';
 import type { EngineRoute, ZoneDirectory } from './engine-route.js';
 import { zoneRoutes } from './zones/routes.js';
+import { accountRoutes as engineAccountRoutes } from './zones/account-routes.js';
 
 export type { ZoneDirectory } from './engine-route.js';
 
@@ -74,7 +75,7 @@ export class V4Dispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
-    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
+    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...engineAccountRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
     const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r), listItems: r.listItems === true })));
     const accountRoutesAll: AnyRoute[] = options.accounts === undefined ? [] : accountRoutes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'account' as const, key: routeKey(r), references: r.references === true }));
     const all = [...engineRoutes, ...accountRoutesAll, ...zoneRoutesAll];

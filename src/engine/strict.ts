@@ -8,11 +8,11 @@
  * routes out of its router (so they answer 404 7003 like any unknown path) and drops the fields
  * from each answer, copying what it changes: answers may share objects with the read memo.
  */
-import { FilterPaths, FirewallRulePaths, MigrationRoutes, ZoneExtensionRoutes, ZonePaths, type MigrationReason } from '../api/index.js';
+import { AccountExtensionRoutes, AccountPaths, FilterPaths, FirewallRulePaths, MigrationRoutes, ZoneExtensionRoutes, ZonePaths, type MigrationReason } from '../api/index.js';
 import type { ApiResponse } from './types.js';
 
 /** Route keys (`METHOD pattern`) that only a non-strict engine serves. */
-export const ExtensionRoutes: ReadonlySet<string> = new Set([...ZoneExtensionRoutes, 'POST /zones/:zone_id/trace']);
+export const ExtensionRoutes: ReadonlySet<string> = new Set([...ZoneExtensionRoutes, ...AccountExtensionRoutes, 'POST /zones/:zone_id/trace']);
 
 type Item = Record<string, unknown>;
 
@@ -36,6 +36,8 @@ const FieldDrops: Record<string, (item: Item) => Item> = {
   [FirewallRulePaths.item]: ruleWithoutLocked,
   [ZonePaths.collection]: withoutKey('plan_tier'),
   [ZonePaths.item]: withoutKey('plan_tier'),
+  [AccountPaths.collection]: withoutKey('plan_tier'),
+  [AccountPaths.item]: withoutKey('plan_tier'),
   [MigrationRoutes.status]: withoutKey('waf_state'),
   [MigrationRoutes.check]: (item) => withoutKey('phase')(withoutKey('reasons')(item)),
 };

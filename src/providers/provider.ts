@@ -3,7 +3,9 @@
  * embedded engine in-process (`engine/`) and the v4 HTTP API (`http/`). Both speak the v4 JSON
  * shapes of `plan`'s live types (`plan/live.ts` and each kind's `live.ts`); every implementation runs `contract.suite.ts`.
  */
-import type { CustomMatch, FirewallMatch, LegacyMatch, ManagedMatch, ServedPhase, ZoneTrace } from '../api/index.js';
+import type {
+  BulkOperationJson, CustomMatch, FirewallMatch, LegacyMatch, ListCreateBody, ListItemBody, ListItemJson, ListJson, ListUpdateBody, ManagedMatch, ServedPhase, ZoneTrace,
+} from '../api/index.js';
 import type {
   RulePosition,
   EntrypointBody,
@@ -61,6 +63,16 @@ export type TraceLegacyMatch = LegacyMatch;
 export type TraceCustomMatch = CustomMatch;
 /** What the zone would do to a request: the trace operation's answer, as the engine sends it. */
 export type TraceResult = ZoneTrace;
+
+/** How `Provider.waitForListOperation` polls. */
+export interface ListOperationWaitOptions {
+  /** Called after each poll that is not final (progress on a terminal). */
+  onPoll?: (operation: BulkOperationJson, polls: number) => void;
+  /** Waits between polls (default: 250 ms doubling to 2 s); tests pass one that does not sleep. */
+  sleep?: (ms: number, poll: number) => Promise<void>;
+  /** Polls before giving up (default 600). */
+  maxPolls?: number;
+}
 
 /** Counters a provider keeps, for the plan's call estimate and for benchmarks. */
 export interface ProviderStats {
@@ -143,6 +155,32 @@ export interface Provider {
   bookmark?(zoneId: string): Promise<string>;
   /** Embedded engine only: restore the zone to a bookmark. */
   restore?(zoneId: string, bookmark: string): Promise<void>;
+
+  /** The account of a name or id (`GET /accounts`): lists belong to accounts. */
+  resolveAccount(account: string): Promise<{ id: string; name: string }>;
+  /** Every list of the account. */
+  listLists(accountId: string): Promise<ListJson[]>;
+  /** Every item of a list, ascending, read page by page (cursor pagination). */
+  listItems(accountId: string, listId: string, options?: { search?: string; perPage?: number }): Promise<ListItemJson[]>;
+  /** Creates an empty list. */
+  createList(accountId: string, body: ListCreateBody): Promise<ListJson>;
+  /** Changes a list's description (`name` and `kind` are immutable). */
+  updateList(accountId: string, listId: string, body: ListUpdateBody): Promise<ListJson>;
+  /** Deletes a list; the service refuses while any rule of the account's zones references it. */
+  deleteList(accountId: string, listId: string): Promise<void>;
+  /** Appends items (an existing value's comment is overwritten); answers the bulk operation id. */
+  addListItems(accountId: string, listId: string, items: readonly ListItemBody[]): Promise<string>;
+  /** Replaces every item of the list (empty: delete all); answers the bulk operation id. */
+  replaceListItems(accountId: string, listId: string, items: readonly ListItemBody[]): Promise<string>;
+  /** Deletes items by id; answers the bulk operation id. */
+  deleteListItems(accountId: string, listId: string, itemIds: readonly string[]): Promise<string>;
+  /** One poll of a bulk operation. */
+  getListOperation(accountId: string, operationId: string): Promise<BulkOperationJson>;
+  /**
+   * Polls a bulk operation until it completes; throws when it fails (the service's reason) or is
+   * still processing after `maxPolls`. `onPoll` sees each non-final poll (progress).
+   */
+  waitForListOperation(accountId: string, operationId: string, options?: ListOperationWaitOptions): Promise<BulkOperationJson & { status: 'completed' }>;
 
   /** zonewall engine only (embedded or `zonewall serve`): what the zone would do to a request. */
   trace?(zoneId: string, request: TraceRequest): Promise<TraceResult>;

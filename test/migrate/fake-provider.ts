@@ -78,6 +78,8 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
     createFirewallRules: fail, updateFirewallRules: fail, deleteFirewallRules: fail,
     patchWafPackage: fail, patchWafGroup: fail, patchWafRule: fail, createPageRule: fail, updatePageRule: fail, deletePageRule: fail,
     createPhaseRule: fail, updatePhaseRule: fail, deletePhaseRule: fail,
+    resolveAccount: fail, listLists: fail, listItems: fail, createList: fail, updateList: fail, deleteList: fail,
+    addListItems: fail, replaceListItems: fail, deleteListItems: fail, getListOperation: fail, waitForListOperation: fail,
     async close() {},
   };
 }

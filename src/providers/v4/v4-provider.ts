@@ -22,8 +22,11 @@ import type {
   PhaseStep,
   PlanTier,
 } from '../../plan/index.js';
-import { ApiErrorCodes, PlanTiers, type ServedPhase, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
-import type { MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
+import {
+  ApiErrorCodes, PlanTiers,
+  type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody, type ServedPhase, type ZoneExtensionJson, type ZoneJson,
+} from '../../api/index.js';
+import type { ListOperationWaitOptions, MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { ProviderError, ServiceError } from './errors.js';
@@ -34,6 +37,7 @@ import { readZone } from './read-zone.js';
 import type { Transport } from './transport.js';
 import * as phases from './rules-phase.js';
 import * as firewall from './firewall.js';
+import * as lists from './lists.js';
 
 /** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
 type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
@@ -230,6 +234,50 @@ export abstract class V4Provider implements Provider {
     const status = await migration.readMigrationStatus(this.client, zoneId);
     if (status === null) throw new ProviderError(`${this.description} has no WAF migration status for zone ${zoneId}`, { code: 'ERR_API' });
     return status;
+  }
+
+  resolveAccount(account: string): Promise<{ id: string; name: string }> {
+    return lists.resolveAccount(this.client, account);
+  }
+
+  listLists(accountId: string): Promise<ListJson[]> {
+    return lists.readLists(this.client, accountId);
+  }
+
+  listItems(accountId: string, listId: string, options?: { search?: string; perPage?: number }): Promise<ListItemJson[]> {
+    return lists.readListItems(this.client, accountId, listId, options);
+  }
+
+  createList(accountId: string, body: ListCreateBody): Promise<ListJson> {
+    return lists.createList(this.client, accountId, body);
+  }
+
+  updateList(accountId: string, listId: string, body: ListUpdateBody): Promise<ListJson> {
+    return lists.updateList(this.client, accountId, listId, body);
+  }
+
+  deleteList(accountId: string, listId: string): Promise<void> {
+    return lists.deleteList(this.client, accountId, listId);
+  }
+
+  addListItems(accountId: string, listId: string, items: readonly ListItemBody[]): Promise<string> {
+    return lists.addListItems(this.client, accountId, listId, items);
+  }
+
+  replaceListItems(accountId: string, listId: string, items: readonly ListItemBody[]): Promise<string> {
+    return lists.replaceListItems(this.client, accountId, listId, items);
+  }
+
+  deleteListItems(accountId: string, listId: string, itemIds: readonly string[]): Promise<string> {
+    return lists.deleteListItems(this.client, accountId, listId, itemIds);
+  }
+
+  getListOperation(accountId: string, operationId: string): Promise<BulkOperationJson> {
+    return lists.getListOperation(this.client, accountId, operationId);
+  }
+
+  waitForListOperation(accountId: string, operationId: string, options?: ListOperationWaitOptions): Promise<BulkOperationJson & { status: 'completed' }> {
+    return lists.waitForListOperation(this.client, accountId, operationId, options);
   }
 
   /** The zonewall engine's trace of one request (a service without the operation answers 404). */
