@@ -20,7 +20,7 @@ describe('examples/lists with the real CLI', () => {
   it('validates the account and the zone together', async () => {
     const run = await zonewall(['validate', 'examples/lists']);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toContain('ok examples/lists/account.yaml: account example-account (2 lists, 5 items)');
+    expect(run.stdout).toContain('ok examples/lists/account.yaml: account zonewall engine (2 lists, 5 items)');
     expect(run.stdout).toContain('2 manifests valid');
     expect(run.code).toBe(0);
   });
