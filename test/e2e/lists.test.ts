@@ -32,7 +32,7 @@ describe('examples/lists with the real CLI', () => {
     expect(run.code).toBe(0);
   });
 
-  it('an unknown list and a bad item are positioned errors', async () => {
+  it('an unknown list and a bad item are positioned errors', { timeout: 120_000 }, async () => {
     const dir = join(tmp.dir, 'lists');
     const zone = join(dir, 'lists.example.com.yaml');
     writeFileSync(zone, readFileSync(zone, 'utf8').replace('$office_ips', '$office_ip'));
