@@ -16,6 +16,43 @@ beforeAll(() => {
 });
 afterAll(() => tmp.cleanup());
 
+describe('examples/lists plans, applies, plans clean and passes its cases against the zone (embedded engine)', () => {
+  it('journey', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'journey');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'state')];
+    const plan = await zonewall(['plan', dir, ...state]);
+    expect(plan.stdout).toContain('+ list office_ips (ip): 3 items');
+    expect(plan.stdout).toContain('Lists: 2 to add, 0 to change, 0 to destroy; 5 items to add, 0 to remove.');
+    expect(plan.code).toBe(0);
+    const applied = await zonewall(['apply', dir, '--auto-approve', ...state]);
+    expect(applied.stdout).toContain('Lists of account zonewall engine applied.');
+    expect(applied.code).toBe(0);
+    const clean = await zonewall(['plan', dir, '--detailed-exitcode', ...state]);
+    expect(clean.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(clean.code).toBe(0);
+    const live = await zonewall(['test', dir, '--against-zone', '--json', ...state]);
+    expect((JSON.parse(live.stdout) as { reports: { passed: number; failed: number }[] }).reports.map((r) => [r.passed, r.failed])).toEqual([[4, 0]]);
+
+    // One item changed: one item write each way, shown with the item.
+    const account = join(dir, 'account.yaml');
+    writeFileSync(account, readFileSync(account, 'utf8').replace('- 2001:db8:10::/48', '- 2001:DB8:11::1'));
+    const one = await zonewall(['plan', dir, '--json', ...state]);
+    const doc = JSON.parse(one.stdout) as { lists: { writes: { before: { op: string; items: unknown[] }[] } } };
+    expect(doc.lists.writes.before).toEqual([
+      { op: 'add-items', name: 'office_ips', id: expect.any(String), items: [{ ip: '2001:db8:11::/64' }] },
+      { op: 'remove-items', name: 'office_ips', id: expect.any(String), items: [{ id: expect.any(String) }] },
+    ]);
+
+    // Deleting a list a rule still uses is refused at plan, naming the rule.
+    const text = readFileSync(account, 'utf8');
+    writeFileSync(account, text.slice(0, text.indexOf('  blocked_asns:')));
+    const refused = await zonewall(['plan', dir, ...state]);
+    expect(refused.stdout).toContain('error: list blocked_asns cannot be deleted: zone lists.example.com custom_rules.block-bad-networks still uses it');
+    expect(refused.code).toBe(1);
+  });
+});
+
 describe('examples/lists with the real CLI', () => {
   it('validates the account and the zone together', async () => {
     const run = await zonewall(['validate', 'examples/lists']);
