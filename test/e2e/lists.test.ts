@@ -34,6 +34,15 @@ describe('examples/lists plans, applies, plans clean and passes its cases agains
     const live = await zonewall(['test', dir, '--against-zone', '--json', ...state]);
     expect((JSON.parse(live.stdout) as { reports: { passed: number; failed: number }[] }).reports.map((r) => [r.passed, r.failed])).toEqual([[4, 0]]);
 
+    // Export writes the account manifest; beside the zone manifest it plans nothing (round trip).
+    const exported = join(tmp.dir, 'exported');
+    const ex = await zonewall(['export', '--account', 'zonewall engine', '--out', join(exported, 'account.yaml'), ...state]);
+    expect(ex.code).toBe(0);
+    cpSync(join(dir, 'lists.example.com.yaml'), join(exported, 'lists.example.com.yaml'));
+    const round = await zonewall(['plan', exported, '--detailed-exitcode', ...state]);
+    expect(round.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(round.code).toBe(0);
+
     // One item changed: one item write each way, shown with the item.
     const account = join(dir, 'account.yaml');
     writeFileSync(account, readFileSync(account, 'utf8').replace('- 2001:db8:10::/48', '- 2001:DB8:11::1'));
