@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { writeSavedPlan } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { formatIssueWithExcerpt, loadManifests, type ManifestIssue } from '../../manifest/index.js';
+import { expandPaths, findAccountManifest, formatIssueWithExcerpt, loadManifests, type ManifestIssue } from '../../manifest/index.js';
 import { hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
@@ -62,6 +62,10 @@ function exitCode(runs: readonly RunOutline[], manifestErrors: number, detailed:
  * the run's manifest issues). Opens the provider for it.
  */
 async function planRunLists(paths: readonly string[], open: () => Promise<Provider>): Promise<ListsPlan | undefined> {
+  // Most runs have no account manifest: they are not read twice.
+  const { files } = await expandPaths(paths);
+  const found = await findAccountManifest(files.filter((f) => !/\.tests\.ya?ml$/i.test(f)));
+  if (found?.account === undefined || !files.includes(found.file)) return undefined;
   // The zones' manifests say which rules will still use each list (a list they use cannot be deleted).
   const { account, zones } = await loadManifests(paths, { lists: 'later' });
   if (account === undefined) return undefined;
