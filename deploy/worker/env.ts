@@ -6,6 +6,7 @@
 import type { Settings } from './settings.js';
 import type { ZoneObject } from './zone-object.js';
 import type { ZoneRegistry } from './registry.js';
+import type { AccountObject } from './account-object.js';
 
 /** The Worker's bindings. */
 export interface Env extends Settings {
@@ -13,4 +14,6 @@ export interface Env extends Settings {
   ZONES: DurableObjectNamespace<ZoneObject>;
   /** The zone registry: one Durable Object named `zones`. */
   REGISTRY: DurableObjectNamespace<ZoneRegistry>;
+  /** One SQLite-backed Durable Object per account (its lists), named by account id. */
+  ACCOUNTS: DurableObjectNamespace<AccountObject>;
 }

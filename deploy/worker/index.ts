@@ -13,6 +13,7 @@ import { workerRoutes } from './routes.js';
 
 export { ZoneObject } from './zone-object.js';
 export { ZoneRegistry } from './registry.js';
+export { AccountObject } from './account-object.js';
 
 /** The settings of this isolate, built at its first request (the bindings do not change). */
 let settings: FetchSettings | undefined;
@@ -21,6 +22,7 @@ function settingsOf(env: Env): FetchSettings {
   // Stubs belong to the request that made them: take new ones for every call.
   const zone = (id: string) => env.ZONES.get(env.ZONES.idFromName(id));
   const registry = () => env.REGISTRY.get(env.REGISTRY.idFromName('zones'));
+  const account = (id: string) => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(id));
   const directory = RegistryDirectory.lazy({
     list: () => registry().list(),
     add: (z) => registry().add(z),
@@ -33,6 +35,13 @@ function settingsOf(env: Env): FetchSettings {
     zoneById: (id) => directory.zoneById(id),
     callZone: (call) => zone(call.zone.id).handle(call),
     extraRoutes: workerRoutes(env, directory),
+    accounts: {
+      accountById: (id) => directory.accountById(id),
+      callAccount: (call) => account(call.account.id).handle(call),
+      catalog: (id, withItems) => account(id).catalog(withItems),
+      zonesOf: (id) => directory.zonesOf(id),
+      zoneReferences: (z) => zone(z.id).listReferences(z),
+    },
   });
   return {
     respond: (request) => front.respond(request),

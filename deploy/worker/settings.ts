@@ -25,6 +25,8 @@ export interface Settings {
   ZONEWALL_MAX_BODY_BYTES?: string;
   /** `"true"`: serve `POST /zonewall/import` (set only by `serve --runtime workerd`, to import a state directory's zones). */
   ZONEWALL_IMPORTS?: string;
+  /** Test hook: polls a list bulk operation stays pending/running (`EngineOptions.listOperationPolls`). */
+  ZONEWALL_LIST_OPERATION_POLLS?: string;
 }
 
 /** The credentials the Worker accepts. */

@@ -11,7 +11,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import {
   errorResponse, noRouteError, resources, zoneObjectClass,
-  type ApiResponse, type Sql, type ZoneCall, type ZoneCreateOptions, type ZoneDump, type ZoneInfo, type ZoneObjectApi, type ZoneObjectState,
+  type ApiResponse, type ListReferenceInfo, type Sql, type ZoneCall, type ZoneCreateOptions, type ZoneDump, type ZoneInfo, type ZoneObjectApi, type ZoneObjectState,
 } from '../../src/engine/workerd.js';
 import { logError, planLimitsOf, type Settings } from './settings.js';
 
@@ -49,6 +49,11 @@ export class ZoneObject extends DurableObject<Settings> {
   async destroy(): Promise<void> {
     this.#exists = false;
     await this.#zone.destroy();
+  }
+
+  /** Every `$name` reference of the zone's rules (a list delete asks every zone of its account). */
+  listReferences(zone: ZoneInfo): ListReferenceInfo[] {
+    return this.#exists ? this.#zone.listReferences(zone) : [];
   }
 
   /** Every row of the zone's tables. */

@@ -17,9 +17,15 @@ export { PageLimits } from './envelope.js';
 export { FilterLimits } from './filters/constants.js';
 export { FirewallActions, BypassProducts, FirewallRuleLimits, type FirewallAction, type BypassProduct } from './firewall-rules/constants.js';
 export { zoneToJson, EngineAccount } from './zones/json.js';
+// Accounts and their lists (issue 30): the default account, the catalog's managed-list samples,
+// the zone side's reference scan, for embedders, the providers and tests.
+export { accountToJson, DefaultAccount, accountIdOf } from './zones/accounts.js';
+export { ManagedListSamples, catalogLists, withManagedLists, type ListCatalogEntry, type CatalogHost } from './lists/catalog.js';
+export { normaliseValue as normaliseListItemValue, sortKey as listItemSortKey, type ItemValue as ListItemValue } from './lists/items.js';
+export type { ListReferenceInfo } from './lists/context.js';
 export {
   PlanTiers,
-  type PlanTier, type ZoneInfo, type ApiRequest, type ApiResponse, type Envelope, type ApiMessage, type ResultInfo, type AuthScope,
+  type PlanTier, type ZoneInfo, type AccountInfo, type ApiRequest, type ApiResponse, type Envelope, type ApiMessage, type ResultInfo, type AuthScope,
 } from './types.js';
 // Engine part 2: the managed rulesets catalog, the Rulesets API entry point, the previous WAF, the
 // WAF migration and the trace (their words, codes and limits, for embedders and tests).

@@ -76,7 +76,7 @@ export async function startWorkerdServer(options: WorkerdServerOptions): Promise
     mf = new Miniflare({
       modules: true, scriptPath, modulesRoot: join(scriptPath, '..'),
       compatibilityDate: WorkerCompatibility.date, compatibilityFlags: [...WorkerCompatibility.flags],
-      durableObjects: { ZONES: { className: 'ZoneObject', useSQLite: true }, REGISTRY: { className: 'ZoneRegistry', useSQLite: true } },
+      durableObjects: { ZONES: { className: 'ZoneObject', useSQLite: true }, REGISTRY: { className: 'ZoneRegistry', useSQLite: true }, ACCOUNTS: { className: 'AccountObject', useSQLite: true } },
       durableObjectsPersist: state,
       bindings: bindingsOf(options, pending.length > 0 ? importer : undefined),
       host, port: options.port ?? 0,

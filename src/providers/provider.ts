@@ -155,6 +155,10 @@ export interface Provider {
   bookmark?(zoneId: string): Promise<string>;
   /** Embedded engine only: restore the zone to a bookmark. */
   restore?(zoneId: string, bookmark: string): Promise<void>;
+  /** Embedded engine only: a PITR bookmark of the account's lists now, recorded before an apply writes them. */
+  bookmarkAccount?(accountId: string): Promise<string>;
+  /** Embedded engine only: restore the account's lists to a bookmark. */
+  restoreAccount?(accountId: string, bookmark: string): Promise<void>;
 
   /** The account of a name or id (`GET /accounts`): lists belong to accounts. */
   resolveAccount(account: string): Promise<{ id: string; name: string }>;

@@ -77,8 +77,8 @@ async function call(method: string, path: string, body?: unknown, token = secret
 describe('deploy/worker/wrangler.jsonc', () => {
   it('declares the bundle npm run build writes, SQLite-backed objects and the token secret', () => {
     expect(resolve(folder, config.main)).toBe(defaultWorkerScript());
-    expect(config.durable_objects.bindings).toEqual([{ name: 'ZONES', class_name: 'ZoneObject' }, { name: 'REGISTRY', class_name: 'ZoneRegistry' }]);
-    expect(config.migrations.flatMap((m) => m.new_sqlite_classes ?? [])).toEqual(['ZoneObject', 'ZoneRegistry']);
+    expect(config.durable_objects.bindings).toEqual([{ name: 'ZONES', class_name: 'ZoneObject' }, { name: 'REGISTRY', class_name: 'ZoneRegistry' }, { name: 'ACCOUNTS', class_name: 'AccountObject' }]);
+    expect(config.migrations.flatMap((m) => m.new_sqlite_classes ?? [])).toEqual(['ZoneObject', 'ZoneRegistry', 'AccountObject']);
     expect(config.secrets.required).toEqual(['ZONEWALL_SERVE_TOKEN']);
     expect({ date: config.compatibility_date, flags: config.compatibility_flags }).toEqual(WorkerCompatibility);
   });

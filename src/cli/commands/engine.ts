@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
 import { holdPrivateState } from '../../providers/index.js';
-import { Engine, PlanTiers, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
+import { Engine, PlanTiers, accountIdOf, accountToJson, zoneToJson, type PlanTier, type ZoneInfo } from '../../engine/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
 import type { CommandModule } from './command.js';
@@ -37,7 +37,13 @@ export const command: CommandModule = {
     common(zone.command('create <name>').description('create a zone'), 'print the new zone as the v4 API\'s zone object (JSON)')
       .option('--plan <tier>', `plan tier: ${PlanTiers.join(', ')}`, 'enterprise')
       .option('--waf <version>', 'WAF the zone starts with: previous or new')
-      .action(async (name: string, opts: Flags & { plan: string; waf?: string }) => create(name, withStateDir(opts)));
+      .option('--account <account>', 'the account (name or id) the zone belongs to; default: the engine\'s default account')
+      .action(async (name: string, opts: Flags & { plan: string; waf?: string; account?: string }) => create(name, withStateDir(opts)));
+    const account = engine.command('account').description('accounts of the embedded engine (their zones share their lists)');
+    common(account.command('create <name>').description('create an account'), 'print the new account as the v4 API\'s account object (JSON)')
+      .option('--plan <tier>', `plan tier of its lists quotas: ${PlanTiers.join(', ')}`, 'enterprise')
+      .action(async (name: string, opts: Flags & { plan: string }) => createAccount(name, withStateDir(opts)));
+    common(account.command('list').description('list accounts'), 'print the accounts as a JSON list of the v4 API\'s account objects').action(async (opts: Flags) => listAccounts(withStateDir(opts)));
     common(zone.command('list').description('list zones'), 'print the zones as a JSON list of the v4 API\'s zone objects').action(async (opts: Flags) => list(withStateDir(opts)));
     common(zone.command('show <zone>').description('show a zone (name or id)'), 'print the v4 API\'s zone object with filters and firewall_rules counts (JSON)').action(async (z: string, opts: Flags) => show(z, withStateDir(opts)));
     common(zone.command('delete <zone>').description('delete a zone and all its data (name or id), after confirmation'), 'print {"id": ...} of the deleted zone (JSON)')
@@ -62,7 +68,28 @@ async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promis
   }
 }
 
-async function create(name: string, opts: CommonOptions & { plan: string; waf?: string }): Promise<void> {
+async function createAccount(name: string, opts: CommonOptions & { plan: string }): Promise<void> {
+  if (!(PlanTiers as readonly string[]).includes(opts.plan)) {
+    throw new ZonewallError('ERR_USAGE', `--plan must be one of ${PlanTiers.join(', ')}, got ${opts.plan}`);
+  }
+  const account = await withEngine(opts, async (e) => {
+    if ((await e.getAccount(name)) !== undefined) throw new ZonewallError('ERR_USAGE', `account ${name} already exists in ${opts.stateDir}`);
+    try {
+      return await e.createAccount(name, { plan: opts.plan as PlanTier });
+    } catch (err) {
+      if (err instanceof TypeError) throw new ZonewallError('ERR_USAGE', err.message);
+      throw err;
+    }
+  });
+  print(opts, accountToJson(account), `created account ${account.name} (id ${account.id}, plan ${account.plan}) in ${opts.stateDir}\n`);
+}
+
+async function listAccounts(opts: CommonOptions): Promise<void> {
+  const accounts = await withEngine(opts, (e) => e.listAccounts(), { readOnly: true });
+  print(opts, accounts.map(accountToJson), table([['NAME', 'ID', 'PLAN', 'CREATED'], ...accounts.map((a) => [a.name, a.id, a.plan, a.created_on])]));
+}
+
+async function create(name: string, opts: CommonOptions & { plan: string; waf?: string; account?: string }): Promise<void> {
   if (!(PlanTiers as readonly string[]).includes(opts.plan)) {
     throw new ZonewallError('ERR_USAGE', `--plan must be one of ${PlanTiers.join(', ')}, got ${opts.plan}`);
   }
@@ -70,8 +97,14 @@ async function create(name: string, opts: CommonOptions & { plan: string; waf?: 
     throw new ZonewallError('ERR_USAGE', `--waf must be previous or new, got ${opts.waf}`);
   }
   const waf = opts.waf as 'previous' | 'new' | undefined;
-  const zone = await withEngine(opts, (e) => e.createZone(name, { plan: opts.plan as PlanTier, ...(waf !== undefined ? { waf } : {}) }));
-  print(opts, zoneToJson(zone), `created zone ${zone.name} (id ${zone.id}, plan ${zone.plan}) in ${opts.stateDir}\n`);
+  const zone = await withEngine(opts, async (e) => {
+    if (opts.account !== undefined && (await e.getAccount(opts.account)) === undefined) {
+      throw new ZonewallError('ERR_USAGE', `no account ${JSON.stringify(opts.account)} in ${opts.stateDir}; create it with: zonewall engine account create NAME`);
+    }
+    const z = await e.createZone(name, { plan: opts.plan as PlanTier, ...(waf !== undefined ? { waf } : {}), ...(opts.account !== undefined ? { account: opts.account } : {}) });
+    return { ...z, account: await e.getAccount(accountIdOf(z)) };
+  });
+  print(opts, zoneToJson(zone, zone.account), `created zone ${zone.name} (id ${zone.id}, plan ${zone.plan}) in ${opts.stateDir}\n`);
 }
 
 async function list(opts: CommonOptions): Promise<void> {

@@ -74,6 +74,16 @@ export class EngineProvider extends V4Provider {
   restore(zoneId: string, bookmark: string): Promise<void> {
     return this.engine.restore(zoneId, bookmark);
   }
+
+  /** A PITR bookmark of the account's lists now. */
+  bookmarkAccount(accountId: string): Promise<string> {
+    return this.engine.bookmarkAccount(accountId);
+  }
+
+  /** Restores the account's lists to a bookmark (takes effect immediately). */
+  restoreAccount(accountId: string, bookmark: string): Promise<void> {
+    return this.engine.restoreAccount(accountId, bookmark);
+  }
 }
 
 /** Opens the embedded engine in `stateDir` and wraps it as a provider. */
