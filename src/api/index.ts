@@ -25,3 +25,4 @@ export * from './lists.js';
 export * from './dry-run.js';
 export * from './request-tracer.js';
 export * from './plan-gated-fields.js';
+export * from './list-items.js';

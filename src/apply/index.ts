@@ -14,3 +14,4 @@ export { rollbackZone } from './rollback.js';
 export { writeFileAtomic } from './write-file.js';
 export { readSavedPlan, writeSavedPlan, assertFresh, isPlanDocument, savedPlanZone, StalePlanError } from './saved-plan.js';
 export { preflightFindings, type Locate } from './preflight.js';
+export { applyListWrites, ListsApplyError, type ListsApi, type ListProgress, type ListsApplyOptions, type ListsApplyResult } from './lists.js';

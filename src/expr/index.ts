@@ -17,6 +17,7 @@ import { format as formatExpression } from './format.js';
 import { parseExpression, type ParseOptions } from './parse.js';
 import { inspectExpression, type Inspection } from './inspect.js';
 export { operatorOffset } from './inspect.js';
+export { listUses, type ListUse } from './list-uses.js';
 
 export type * from './ast.js';
 export { equalExpressions, stripSpans, bytesToText, textToBytes, isExpression } from './ast.js';

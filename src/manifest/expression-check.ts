@@ -5,7 +5,7 @@
  * valid ones are remembered by source text, since a fleet's manifests repeat their expressions.
  * Which expressions a section has, and what else holds between them, is each kind's business.
  */
-import { ExpressionError, formsOf, operatorOffset, parse } from '../expr/index.js';
+import { ExpressionError, formsOf, listUses, operatorOffset, parse, type ListUse } from '../expr/index.js';
 import { formatPath, type DocPath } from './errors.js';
 import { mapValueOffset } from './expression-position.js';
 import { ManifestLimits } from './limits.js';
@@ -23,6 +23,8 @@ export interface CheckedExpression {
   matchesAt?: number;
   /** Uses of retired fields (`cf.threat_score`): each is a warning wherever the expression occurs. */
   retired?: RetiredFieldUse[];
+  /** Its `in $name` comparisons, checked against the visible lists once every manifest is loaded. */
+  lists?: ListUse[];
 }
 
 /** The phase of the expressions of rules that execute rulesets (the entry point that runs them). */
@@ -72,6 +74,8 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
     if (matchesAt !== undefined) result.matchesAt = matchesAt;
     const retired = retiredFieldUses(expr);
     if (retired.length > 0) result.retired = retired;
+    const lists = listUses(expr, source);
+    if (lists.length > 0) result.lists = lists;
     // The tier check asks the same of the canonical form (`~` is parsed as `matches`).
     if (!managed) recordMatches(forms.canonical, matchesAt !== undefined);
     if (memo.size >= CheckedMemoEntries) memo.clear();
@@ -126,6 +130,7 @@ export function checkEntryExpression(
   if (path !== undefined && !checks.isClean(path)) return undefined;
   const checked = knownExpression(source, managed) ?? checkExpressionAt(checks, path ?? expressionPath(section, key, under), source, managed);
   if (checked?.retired !== undefined) warnRetired(checks, path ?? expressionPath(section, key, under), source, checked.retired);
+  if (checked?.lists !== undefined) recordListUses(checks, path ?? expressionPath(section, key, under), source, checked.lists);
   return checked;
 }
 
@@ -137,5 +142,17 @@ function warnRetired(checks: Checks, path: DocPath, source: string, uses: readon
     const start = mapValueOffset(locator.doc.text, span, source, use.offset);
     const end = mapValueOffset(locator.doc.text, span, source, use.offset + use.length);
     checks.warnings.push(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${use.field} is retired: ${RetiredFields.get(use.field)!}`));
+  }
+}
+
+/** Each `$name` of a valid expression, placed in the file, for the check against the visible lists. */
+function recordListUses(checks: Checks, path: DocPath, source: string, uses: readonly ListUse[]): void {
+  const { locator } = checks;
+  const span = locator.resolve(path).value;
+  const rule = formatPath(path.slice(0, 2));
+  for (const use of uses) {
+    const start = mapValueOffset(locator.doc.text, span, source, use.offset);
+    const end = mapValueOffset(locator.doc.text, span, source, use.offset + use.length);
+    checks.listReferences.push({ use, rule, at: locator.issueAt(start, Math.max(1, end - start), formatPath(path), '') });
   }
 }

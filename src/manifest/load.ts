@@ -9,6 +9,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DesiredZone } from './desired.js';
 import { compareIssues, ManifestError, type ManifestIssue } from './errors.js';
+import { isAccountManifestText, validateAccountManifestText } from './lists/account.js';
+import { accountLists, checkListReferences, noLists } from './lists/check-references.js';
+import type { DesiredAccount } from './lists/desired.js';
 import { validateManifestText, type ManifestResult, type ValidateOptions } from './validate.js';
 
 /** The outcome of loading several manifests. */
@@ -21,6 +24,8 @@ export interface LoadResult {
   errors: ManifestIssue[];
   /** Every warning of every file (retired fields in expressions), sorted; they block nothing. */
   warnings: ManifestIssue[];
+  /** The account manifest of the run, when there is one and it is valid (at most one per run). */
+  account?: DesiredAccount;
 }
 
 const manifestFile = /\.ya?ml$/i;
@@ -71,6 +76,12 @@ export async function loadManifestFile(file: string, options: ValidateOptions = 
   } catch (err) {
     return { file, issues: [wholeFile(file, describeIoError(err))], warnings: [] };
   }
+  if (isAccountManifestText(text)) {
+    const result = validateAccountManifestText(text, file);
+    return result.account === undefined
+      ? { file, issues: result.issues, warnings: [], accountManifest: true }
+      : { file, issues: [], warnings: [], account: result.account, accountManifest: true };
+  }
   return validateManifestText(text, file, options);
 }
 
@@ -107,10 +118,17 @@ export async function loadManifests(paths: readonly string[], options: ValidateO
   const zones: DesiredZone[] = [];
   const warnings: ManifestIssue[] = [];
   const owner = new Map<string, DesiredZone>();
+  let account: DesiredAccount | undefined;
+  let accountFiles = 0;
   for (const file of files) {
     const result = await loadManifestFile(file, options);
     issues.push(...result.issues);
     warnings.push(...result.warnings);
+    if (result.account !== undefined) {
+      if (account === undefined) account = result.account;
+      else issues.push(secondAccountIssue(result.account, account.file));
+    }
+    if (result.accountManifest === true) accountFiles++;
     if (result.zone === undefined) continue;
     const first = owner.get(result.zone.zone.toLowerCase());
     if (first !== undefined) {
@@ -120,7 +138,21 @@ export async function loadManifests(paths: readonly string[], options: ValidateO
     owner.set(result.zone.zone.toLowerCase(), result.zone);
     zones.push(result.zone);
   }
-  return { files, zones, errors: issues.sort(compareIssues), warnings: warnings.sort(compareIssues) };
+  // An account manifest with errors hides its lists: its `$name`s are not reported twice.
+  if (account !== undefined) issues.push(...checkListReferences(zones, accountLists(account)));
+  else if (accountFiles === 0 && options.lists !== 'later') issues.push(...checkListReferences(zones, options.lists ?? noLists));
+  const out: LoadResult = { files, zones, errors: issues.sort(compareIssues), warnings: warnings.sort(compareIssues) };
+  if (account !== undefined) out.account = account;
+  return out;
+}
+
+/** The issue of a second account manifest in one run. */
+function secondAccountIssue(account: DesiredAccount, first: string): ManifestIssue {
+  const at = account.locations.account;
+  return {
+    file: account.file, line: at?.line ?? 0, column: at?.column ?? 0, path: 'account',
+    message: `${first} is already this run's account manifest; one account manifest per run`,
+  };
 }
 
 /**

@@ -14,6 +14,8 @@ import { normalize } from './normalize.js';
 import { readManifestYaml } from './read.js';
 import { checkSchema } from './schema.js';
 import { LineIndex } from './source.js';
+import type { VisibleLists } from './lists/check-references.js';
+import type { DesiredAccount } from './lists/desired.js';
 import { checkAgainstZone } from './tier.js';
 import { Checks, isRecord } from './view.js';
 
@@ -21,6 +23,13 @@ import { Checks, isRecord } from './view.js';
 export interface ValidateOptions {
   /** The zone's plan tier when known (e.g. from a provider); wins over the manifest's `plan:`. */
   tier?: DesiredPlanTier;
+  /**
+   * The lists `$name`s are checked against when the run has no account manifest (the live
+   * account's, read through a provider); `'later'`: the caller checks them itself
+   * (`checkListReferences`) once it has read them. Without either, every `$name` of a run without
+   * an account manifest is an unknown list.
+   */
+  lists?: VisibleLists | 'later';
 }
 
 /** The outcome of validating one manifest. */
@@ -32,6 +41,10 @@ export interface ManifestResult {
   issues: ManifestIssue[];
   /** Warnings (retired fields in expressions), sorted by position; they never make the file invalid. */
   warnings: ManifestIssue[];
+  /** The account, when the file is a valid account manifest (`account:` instead of `zone:`). */
+  account?: DesiredAccount;
+  /** True when the file is an account manifest, valid or not. */
+  accountManifest?: boolean;
 }
 
 /**
@@ -70,6 +83,7 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   checkSections(checks, doc.data);
   list.push(...checks.issues);
   const zone = normalize(checks, doc.data, expressions);
+  if (checks.listReferences.length > 0) zone.listReferences = checks.listReferences;
   const tier = options.tier ?? zone.plan;
   // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it; the
   // manifest's own `plan:` says nothing of the zone's state: a plan reads it (`TierReport.waf`).

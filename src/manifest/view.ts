@@ -4,6 +4,7 @@
  * never assume a shape, and skip entries the schema already reported (`Checks.isClean`).
  */
 import type { ManifestIssue } from './errors.js';
+import type { ListReference } from './lists/desired.js';
 import type { Locator } from './locate.js';
 import { pathKey } from './schema.js';
 
@@ -70,6 +71,8 @@ export class Checks {
   readonly issues: ManifestIssue[] = [];
   /** What is valid but likely wrong (a retired field): reported, never blocking. */
   readonly warnings: ManifestIssue[] = [];
+  /** Every `$name` of the document's valid expressions (checked once all manifests are loaded). */
+  readonly listReferences: ListReference[] = [];
 
   constructor(
     readonly locator: Locator,

@@ -27,3 +27,4 @@ export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type
 export { exportCustomRules, type CustomExport } from './custom-rules/export.js';
 export { createCanonicalizer, type Canonicalizer } from './canonical.js';
 export { locateObject } from './locate.js';
+export * from './lists/index.js';

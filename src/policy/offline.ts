@@ -4,7 +4,7 @@
  * the manifest's zone model; the answer is judged against the case. Nothing is read from a zone.
  */
 import { traceZone } from '../engine/index.js';
-import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
+import { ExecutionContext, requestFields, type Lists, type RequestDescription } from '../expr/index.js';
 import type { TraceRequest, TraceResult } from '../providers/index.js';
 import { judgeBurst, traceBurstOffline } from './burst.js';
 import { judgeCase } from './judge.js';
@@ -43,12 +43,13 @@ export function modelNames(model: ZoneModel): ZoneNames {
  * changes nothing the evaluator reports).
  */
 export function traceOffline(model: ZoneModel, request: TraceRequest): TraceResult {
-  return traceOfflineIn(model, requestContext(request));
+  return traceOfflineIn(model, requestContext(request, model.lists));
 }
 
 /** The request's fields as the evaluators read them: made once, usable by several models (the proof's two). */
-export function requestContext(request: TraceRequest): ExecutionContext {
-  return new ExecutionContext(requestFields(request as RequestDescription));
+export function requestContext(request: TraceRequest, lists?: Lists): ExecutionContext {
+  // `$name` resolves to the account manifest's lists (the evaluators' list hook).
+  return new ExecutionContext(requestFields(request as RequestDescription), lists);
 }
 
 /** `traceOffline` of a request already made into its context (`requestContext`). */

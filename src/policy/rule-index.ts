@@ -9,7 +9,7 @@
  * exactly as the evaluator converts them; a value that does not convert, or an expression that
  * throws, keeps the rule, so the evaluator meets the problem and reports it.
  */
-import { compile, convertFieldValue, getField, parse, type CompiledFilter, type ExecutionContext, type FieldValue, type Phase, type RequestFields } from '../expr/index.js';
+import { compile, convertFieldValue, getField, parse, type CompiledFilter, type ExecutionContext, type FieldValue, type Lists, type Phase, type RequestFields } from '../expr/index.js';
 import { guardOf, keyOf, type Guard } from './guard.js';
 
 interface FieldIndex {
@@ -27,14 +27,14 @@ export class RuleIndex<R> {
   private readonly marks: Uint32Array;
   private stamp = 0;
 
-  /** `expressions[i]` is the expression of `rules[i]`; rules are in evaluation order. */
-  constructor(private readonly rules: readonly R[], expressions: readonly string[], phase: Phase) {
+  /** `expressions[i]` is the expression of `rules[i]`; rules are in evaluation order; `lists`: what `$name` resolves to. */
+  constructor(private readonly rules: readonly R[], expressions: readonly string[], phase: Phase, lists?: Lists) {
     this.always = new Uint8Array(rules.length);
     this.marks = new Uint32Array(rules.length);
     this.compiled = expressions.map((source, position) => {
       const expr = parse(source, { phase });
       this.indexGuard(position, guardOf(expr));
-      return compile(expr);
+      return lists === undefined ? compile(expr) : compile(expr, { lists });
     });
   }
 

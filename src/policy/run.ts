@@ -5,12 +5,13 @@
  * A directory's manifests without a cases file are listed as skipped; a manifest named on its own
  * without one is an error, and so is a run that tests nothing.
  */
-import { expandPaths, loadManifest, type DesiredZone, type ManifestIssue } from '../manifest/index.js';
+import { accountLists, expandPaths, findAccountManifest, loadManifest, noLists, type DesiredAccount, type DesiredZone, type ManifestIssue } from '../manifest/index.js';
 import type { Provider } from '../providers/index.js';
 import { checkCasesAgainstZone } from './check-refs.js';
 import { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
 import { runAgainstZone } from './live.js';
 import { loadCasesFile } from './load.js';
+import { listsOf } from './lists.js';
 import { runOffline } from './offline.js';
 import type { CaseFile, CaseResult, PolicyReport } from './types.js';
 import { buildZoneModel } from './zone-model.js';
@@ -43,15 +44,20 @@ export async function runPolicyTests(paths: readonly string[], options: PolicyRu
   const { files, issues } = await expandPaths(paths);
   out.errors.push(...issues);
   const manifests = files.filter((f) => !isCasesFile(f));
-  if (options.cases !== undefined && manifests.length > 1) {
-    out.errors.push(whole(options.cases, `--cases gives the cases of one manifest, but ${paths.join(' ')} holds ${manifests.length}: name one manifest, or let each find its own cases file`));
+  // The account manifest of the run (or beside a zone manifest named alone): the lists `$name` resolves to.
+  const found = await findAccountManifest(manifests);
+  if (found !== undefined) out.errors.push(...found.issues);
+  const account: DesiredAccount | undefined = found?.account;
+  const zoneFiles = manifests.filter((f) => f !== found?.file);
+  if (options.cases !== undefined && zoneFiles.length > 1) {
+    out.errors.push(whole(options.cases, `--cases gives the cases of one manifest, but ${paths.join(' ')} holds ${zoneFiles.length}: name one manifest, or let each find its own cases file`));
     return out;
   }
   for (const f of files.filter(isCasesFile)) {
     if (paths.includes(f)) out.errors.push(whole(f, 'this is a cases file: give the manifest it tests (its cases are found beside it), or use --cases'));
   }
-  for (const file of manifests) {
-    const loaded = await loadManifest(file);
+  for (const file of zoneFiles) {
+    const loaded = await loadManifest(file, { lists: account === undefined ? noLists : accountLists(account) });
     out.errors.push(...loaded.issues);
     if (loaded.zone === undefined) continue;
     const casesFile = options.cases ?? (await findCasesFile(file));
@@ -64,7 +70,7 @@ export async function runPolicyTests(paths: readonly string[], options: PolicyRu
     const cases = await loadChecked(casesFile, loaded.zone, out.errors);
     if (cases === undefined) continue;
     const results = options.againstZone === undefined
-      ? runOffline(buildZoneModel(loaded.zone), cases.cases)
+      ? runOffline(buildZoneModel(loaded.zone, loaded.zone.listReferences === undefined ? undefined : listsOf(account)), cases.cases)
       : await runAgainstZone(options.againstZone, loaded.zone, cases.cases);
     const report = reportOf(loaded.zone, casesFile, options.againstZone === undefined ? 'offline' : 'against-zone', results);
     const notes = options.againstZone === undefined ? offlineNotes(loaded.zone) : [];

@@ -20,7 +20,7 @@ import {
   type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafState,
 } from '../engine/index.js';
 import type { PlanTier } from '../api/index.js';
-import type { ExecutionContext } from '../expr/index.js';
+import type { ExecutionContext, Lists } from '../expr/index.js';
 import { firewallEvaluationOrder, managedEntrypointRules, wafGenerationOf, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
 import { RuleIndex } from './rule-index.js';
 
@@ -51,24 +51,28 @@ export interface ZoneModel {
   previousWaf: PreviousWafSettings;
   /** The `http_ratelimit` entry point (burst cases); undefined without a `rate_limiting_rules` section. */
   rateLimitRules?: StoredRuleset | undefined;
+  /** What `$name` resolves to (the account manifest's lists); undefined: the manifest uses none. */
+  lists?: Lists;
 }
 
 const states: Record<string, ModelWafState> = { none: 'previous_only', validation: 'both', pending: 'new_only' };
 
 /** Builds the engine-side model of a manifest; each expression is parsed and compiled once. */
-export function buildZoneModel(desired: DesiredZone): ZoneModel {
+export function buildZoneModel(desired: DesiredZone, lists?: Lists): ZoneModel {
   const rules = firewallRules(desired);
-  return {
+  const model: ZoneModel = {
     zone: desired.zone,
     plan: desired.plan ?? 'enterprise',
     wafState: desired.wafMigration !== undefined ? states[desired.wafMigration]! : wafGenerationOf(desired) === 'new' ? 'new_only' : 'previous_only',
     rules,
-    index: new RuleIndex(rules, rules.map((r) => r.filter!.expression), TracePhases.firewall),
+    index: new RuleIndex(rules, rules.map((r) => r.filter!.expression), TracePhases.firewall, lists),
     entrypoint: entrypoint(desired),
     customRules: customRules(desired),
     previousWaf: previousWaf(desired.previousWaf),
     rateLimitRules: rateLimitRuleset(desired.rateLimitingRules),
   };
+  if (lists !== undefined) model.lists = lists;
+  return model;
 }
 
 function firewallRules(desired: DesiredZone): RuleWithFilter[] {

@@ -8,11 +8,11 @@
  */
 import type { Command } from 'commander';
 import {
-  acquireZoneLock, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
+  acquireZoneLock, applyListWrites, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
-import { assertApplicable, hasChanges, planDocument, planFromJson, renderPlanText, type Plan, type PlanJson } from '../../plan/index.js';
+import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
@@ -27,6 +27,13 @@ import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
 import { parseDuration } from './duration.js';
+import { listProgress, listsApiOf, planAccount } from './lists-run.js';
+
+/** The account's lists in an apply: their plan, and the account they are written to. */
+interface ListsStep {
+  plan: ListsPlan;
+  account: string;
+}
 
 /** Options of `apply`. */
 interface ApplyCommandOptions extends PlanFlags, Record<string, unknown> {
@@ -104,6 +111,11 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
   const provider = await refusing(opts, empty, () => openProvider(opts, process.env, { readOnly: !writes }));
   let runs: ZoneRun[] = [];
   try {
+    // The account's lists are planned first: they are written before the zones' rules that use them.
+    const account = loaded.account;
+    const lists: ListsStep | undefined = account === undefined ? undefined
+      : { plan: (await refusing(opts, empty, () => planAccount(provider, account, loaded.zones))).plan, account: account.account };
+    if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
     runs = await refusing(opts, empty, () => {
       const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
       return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider));
@@ -122,7 +134,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
       return ExitCodes.error;
     }
     const plans = runs.map((r) => r.plan!);
-    return await gateAndApply(plans, provider, opts, runDocument(runs, provider));
+    return await gateAndApply(plans, provider, opts, runDocument(runs, provider), lists);
   } finally {
     releaseLocks(runs);
     await provider.close();
@@ -138,12 +150,14 @@ function showPlans(runs: readonly ZoneRun[], opts: ApplyCommandOptions, provider
 }
 
 /** Safety, confirmation, then the applies; shared by manifests and saved plans. */
-async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson): Promise<number> {
+async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson, lists?: ListsStep): Promise<number> {
   const pending = await refusing(opts, () => doc, () => {
+    if (lists !== undefined) assertListsApplicable(lists.plan, opts.force === true);
     for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
     return plans.filter((p) => hasChanges(p));
   });
-  if (pending.length === 0) {
+  const listChanges = lists !== undefined && lists.plan.changes.some((c) => c.action !== 'no-op') ? lists : undefined;
+  if (pending.length === 0 && listChanges === undefined) {
     if (opts.json === true) printDocument(opts, doc, [], { applied: true });
     else process.stdout.write('\nNo changes. Nothing to apply.\n');
     return ExitCodes.ok;
@@ -151,7 +165,7 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
   const approved = await refusing(opts, () => doc, async () => {
     assertCanConfirm(opts.autoApprove === true, 'apply asks for confirmation on a terminal; without one, pass --auto-approve (nothing was applied)');
     if (opts.autoApprove === true) return true;
-    const names = pending.map((p) => p.zone.name).join(', ');
+    const names = [...(listChanges === undefined ? [] : [`the lists of account ${listChanges.plan.account.name}`]), ...pending.map((p) => p.zone.name)].join(', ');
     return confirm(`\nApply these changes to ${names}?`);
   });
   if (!approved) {
@@ -162,7 +176,14 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
   const results: ApplyZoneResult[] = [];
   const s = styleFor(process.stdout, opts);
   const interrupts = catchInterrupts();
+  const api = listChanges === undefined ? undefined : listsApiOf(provider, listChanges.account);
+  const listOptions = { ...(opts.json !== true ? { progress: listProgress(process.stderr) } : {}) };
+  const created = new Map<string, string>();
   try {
+    if (api !== undefined) {
+      await applyListWrites(api, listChanges!.plan.writes.before, listOptions.progress === undefined ? {} : { progress: listOptions.progress }, created);
+      if (listOptions.progress !== undefined) process.stderr.write('\n');
+    }
     for (const plan of pending) {
       if (interrupts.signal.aborted) break;
       const progress = process.stderr.isTTY === true && opts.json !== true ? progressLine(process.stderr) : undefined;
@@ -174,6 +195,11 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
       if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
       if (!result.ok) break;
     }
+    // Lists are deleted once the rules that used them are gone.
+    if (api !== undefined && results.every((r) => r.ok) && !interrupts.signal.aborted) {
+      await applyListWrites(api, listChanges!.plan.writes.after, listOptions.progress === undefined ? {} : { progress: listOptions.progress }, created);
+    }
+    if (listChanges !== undefined && opts.json !== true) process.stdout.write(`Lists of account ${listChanges.plan.account.name} applied.\n`);
   } finally {
     interrupts.dispose();
   }
@@ -223,4 +249,12 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     for (const l of locks) l.release();
     await provider.close();
   }
+}
+
+/** Refuses a lists plan with errors, or with danger findings without `--force`. */
+function assertListsApplicable(plan: ListsPlan, force: boolean): void {
+  const errors = plan.findings.filter((f) => f.level === 'error');
+  if (errors.length > 0) throw new ZonewallError('ERR_UNSAFE_PLAN', `the lists plan cannot be applied: ${errors.map((f) => f.message).join('; ')}`);
+  const dangers = plan.findings.filter((f) => f.level === 'danger');
+  if (dangers.length > 0 && !force) throw new ZonewallError('ERR_UNSAFE_PLAN', `refusing without --force: ${dangers.map((f) => f.message).join('; ')}`);
 }

@@ -12,17 +12,20 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { exportManifest, renderManifestYaml } from '../../plan/index.js';
+import { exportAccountManifest, exportManifest, renderManifestYaml } from '../../plan/index.js';
 import type { ExportResult, ExportedObject } from '../../plan/index.js';
 import { sendAdoption } from '../adopt.js';
 import { ExitCodes } from '../exit-codes.js';
 import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import type { CommandModule } from './command.js';
+import { readLiveAccount } from './lists-run.js';
 
 /** Options of `export`. */
 interface ExportCommandOptions extends Record<string, unknown> {
-  zone: string;
+  zone?: string;
   out?: string;
+  /** `--account`: write the account manifest (lists) instead of a zone's. */
+  account?: string;
   adopt: boolean;
   force?: boolean;
   stateDir?: string;
@@ -37,7 +40,8 @@ export const command: CommandModule = {
     const cmd = program
       .command('export')
       .description('write a manifest from a live zone and adopt its objects (give each its manifest key as ref)')
-      .requiredOption('--zone <name>', 'the zone (name or id)')
+      .option('--zone <name>', 'the zone (name or id)')
+      .option('--account <name>', 'write the account manifest (its lists, every item) of this account (name or id) instead of a zone\'s')
       .option('--out <file>', 'write the manifest to FILE instead of stdout')
       .option('--force', 'overwrite FILE if it exists')
       .option('--no-adopt', 'only write the manifest: leave the live objects\' refs as they are');
@@ -81,6 +85,8 @@ function writeManifest(file: string, text: string, force: boolean): void {
  * the provider opened for writing and the zone locked (as an apply), from a fresh read.
  */
 async function runExport(opts: ExportCommandOptions): Promise<number> {
+  if ((opts.account === undefined) === (opts.zone === undefined)) throw new ZonewallError('ERR_USAGE', 'give one of --zone NAME and --account NAME');
+  if (opts.account !== undefined) return exportAccount(opts, opts.account);
   return (await exportZone(opts, { readOnly: true })) ?? (await exportZone(opts, { readOnly: false }))!;
 }
 
@@ -94,7 +100,7 @@ async function exportZone(opts: ExportCommandOptions, use: { readOnly: boolean }
   const provider = await openProvider(opts, process.env, use);
   let lock: { release(): void } | undefined;
   try {
-    const { zone } = await provider.resolveZone(opts.zone);
+    const { zone } = await provider.resolveZone(opts.zone!);
     const adopting = opts.adopt && !use.readOnly;
     if (adopting) {
       const stateDir = engineStateDir(provider, opts);
@@ -151,4 +157,31 @@ export function renderReport(result: ExportResult, adopted: boolean): string {
     for (const s of result.skipped) lines.push(`  ${s.kind.replace('_', ' ')} ${s.id}${s.ref ? ` (ref ${s.ref})` : ''}: ${s.reason}`);
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+/** The account manifest's `$schema` file. */
+const AccountSchemaFile = fileURLToPath(new URL('../../../schemas/account-manifest.schema.json', import.meta.url));
+
+/**
+ * `export --account NAME`: the account manifest of the live lists. Lists are matched by name, so
+ * the manifest adopts them as it is written (nothing to write to the service): `zonewall plan` on
+ * it beside the zone manifests shows no change to the lists.
+ */
+async function exportAccount(opts: ExportCommandOptions, account: string): Promise<number> {
+  const provider = await openProvider(opts, process.env, { readOnly: true });
+  try {
+    const live = await readLiveAccount(provider, account);
+    const from = opts.out === undefined ? process.cwd() : dirname(resolve(opts.out));
+    const rel = relative(from, AccountSchemaFile).split(sep).join('/');
+    const text = exportAccountManifest(live, rel.startsWith('.') ? rel : `./${rel}`);
+    if (opts.out === undefined) process.stdout.write(text);
+    else {
+      writeManifest(opts.out, text, opts.force === true);
+      const items = live.lists.reduce((n, l) => n + l.items.length, 0);
+      process.stderr.write(`Wrote ${opts.out}: account ${live.name}, ${live.lists.length} list(s), ${items} item(s).\n`);
+    }
+    return ExitCodes.ok;
+  } finally {
+    await provider.close();
+  }
 }

@@ -8,8 +8,8 @@
 import type { Command } from 'commander';
 import { writeSavedPlan } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { formatIssueWithExcerpt, type ManifestIssue } from '../../manifest/index.js';
-import { hasChanges, hasErrors, planDocument } from '../../plan/index.js';
+import { expandPaths, findAccountManifest, formatIssueWithExcerpt, loadManifests, type ManifestIssue } from '../../manifest/index.js';
+import { hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
 import { addProviderOptions, openProvider } from '../provider-options.js';
@@ -18,6 +18,7 @@ import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
 import { missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
+import { planAccount } from './lists-run.js';
 import { addPlanFlags, outline, planOptions, preflightOn, streamPlans, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
 
 /** Options of `plan`. */
@@ -49,10 +50,26 @@ export function manifestErrorJson(issues: readonly ManifestIssue[]) {
   return issues.map((i) => ({ file: i.file, code: 'ERR_MANIFEST', message: `${i.file}:${i.line}:${i.column}: ${i.path ? `${i.path}: ` : ''}${i.message}` }));
 }
 
-function exitCode(runs: readonly RunOutline[], manifestErrors: number, detailed: boolean): number {
-  const failed = manifestErrors > 0 || runs.some((r) => r.plan === undefined || hasErrors(r.plan));
+function exitCode(runs: readonly RunOutline[], manifestErrors: number, detailed: boolean, lists?: ListsPlan): number {
+  const failed = manifestErrors > 0 || runs.some((r) => r.plan === undefined || hasErrors(r.plan)) || lists?.findings.some((f) => f.level === 'error') === true;
   if (failed) return ExitCodes.error;
-  return detailed && runs.some((r) => r.plan !== undefined && hasChanges(r.plan)) ? ExitCodes.changes : ExitCodes.ok;
+  const listChanges = lists !== undefined && lists.changes.some((c) => c.action !== 'no-op');
+  return detailed && (listChanges || runs.some((r) => r.plan !== undefined && hasChanges(r.plan))) ? ExitCodes.changes : ExitCodes.ok;
+}
+
+/**
+ * The lists plan of the run's account manifest, when it has one (valid: its errors are reported as
+ * the run's manifest issues). Opens the provider for it.
+ */
+async function planRunLists(paths: readonly string[], open: () => Promise<Provider>): Promise<ListsPlan | undefined> {
+  // Most runs have no account manifest: they are not read twice.
+  const { files } = await expandPaths(paths);
+  const found = await findAccountManifest(files.filter((f) => !/\.tests\.ya?ml$/i.test(f)));
+  if (found?.account === undefined || !files.includes(found.file)) return undefined;
+  // The zones' manifests say which rules will still use each list (a list they use cannot be deleted).
+  const { account, zones } = await loadManifests(paths, { lists: 'later' });
+  if (account === undefined) return undefined;
+  return (await planAccount(await open(), account, zones)).plan;
 }
 
 async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> {
@@ -64,9 +81,13 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
   const runs: ZoneRun[] = [];
   const outlines: RunOutline[] = [];
   let provider: Provider | undefined;
+  const open = async () => (provider ??= await openProvider(opts, process.env, { readOnly: true }));
   try {
+    // Lists first: apply writes them before the zones' rules that use them.
+    const lists = await planRunLists(paths, open);
+    if (lists !== undefined && !whole) process.stdout.write(`${renderListsPlan(lists)}\n`);
     const { issues } = await streamPlans(paths, {
-      open: async () => (provider = await openProvider(opts, process.env, { readOnly: true })),
+      open,
       options: (p) => planOptions(opts, p),
       preflight: (p) => preflightOn(opts, p),
       issue: (issue) => process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`),
@@ -89,12 +110,13 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
       if (outlines.length > 1 || issues.length > 0) process.stdout.write(`\n${renderRunSummary(outlines, issues.length, s)}`);
       const calls = runCallsLine(outlines, provider);
       if (calls !== undefined) process.stdout.write(`${calls}\n`);
-      return exitCode(outlines, issues.length, opts.detailedExitcode === true);
+      return exitCode(outlines, issues.length, opts.detailedExitcode === true, lists);
     }
-    const doc = runDocument(runs, provider, manifestErrorJson(issues));
+    const doc = lists === undefined ? runDocument(runs, provider, manifestErrorJson(issues)) : { ...runDocument(runs, provider, manifestErrorJson(issues)), lists };
     if (opts.json === true) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     else if (opts.markdown === true) process.stdout.write(renderRunMarkdown(runs, issues));
     else {
+      if (lists !== undefined) process.stdout.write(`${renderListsPlan(lists)}\n`);
       process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
       if (runs.length > 1 || issues.length > 0) process.stdout.write(`\n${renderRunSummary(runs, issues.length, s)}`);
       const calls = runCallsLine(runs, provider);
@@ -108,7 +130,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
       writeSavedPlan(opts.out, doc);
       if (opts.json !== true) process.stderr.write(`Saved the plan to ${opts.out}; apply exactly it with: zonewall apply ${opts.out}\n`);
     }
-    return exitCode(runs, issues.length, opts.detailedExitcode === true);
+    return exitCode(runs, issues.length, opts.detailedExitcode === true, lists);
   } finally {
     await (provider as Provider | undefined)?.close();
   }

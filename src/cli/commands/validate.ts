@@ -78,6 +78,11 @@ function counts(zone: DesiredZone): string {
 
 function toText(result: LoadResult): string {
   const lines: string[] = [];
+  if (result.account !== undefined) {
+    const { file, account, lists } = result.account;
+    const items = lists.reduce((n, l) => n + l.items.length, 0);
+    lines.push(`ok ${file}: account ${account} (${lists.length} list${lists.length === 1 ? '' : 's'}, ${items} item${items === 1 ? '' : 's'})`);
+  }
   for (const zone of result.zones) lines.push(`ok ${zone.file}: zone ${zone.zone} (${counts(zone)})`);
   for (const issue of result.errors) lines.push(formatIssueWithExcerpt(issue));
   // Warnings (a retired field such as cf.threat_score) never make a manifest invalid.
@@ -100,6 +105,10 @@ function toJson(result: LoadResult): unknown {
       file: z.file, zone: z.zone, filters: z.filters.length, firewall_rules: z.firewallRules.length,
       managed_rules: z.managedRules?.length ?? null,
     })),
+    account: result.account === undefined ? null : {
+      file: result.account.file, account: result.account.account,
+      lists: result.account.lists.map((l) => ({ name: l.name, kind: l.kind, items: l.items.length })),
+    },
     errors: result.errors.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
     // Warnings never make a manifest invalid (a retired field such as cf.threat_score).
     warnings: result.warnings.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),

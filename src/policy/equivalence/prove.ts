@@ -109,7 +109,7 @@ function compare(before: ZoneModel, after: ZoneModel, rename: (n: string) => str
   return (source: ProofDifference['source'], name: string, request: TraceRequest): void => {
     // One context for both generations: the request's fields are made once per case (each
     // expression was compiled once per run, by the zone models and the trace's cache).
-    const context = requestContext(request);
+    const context = requestContext(request, before.lists);
     const b = summary(verdictOf(traceOfflineIn(before, context), namesBefore));
     const a = summary(verdictOf(traceOfflineIn(after, context), namesAfter));
     if (keyOf(b, rename) !== keyOf(a, rename)) out.push({ source, name, request, before: b, after: a });

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench -- lists`: an account list at the enterprise quota, as a user runs zonewall (the
+ * built CLI, a fresh process per run, the embedded engine in a temp state directory). One IP list
+ * of N items (500,000; `ZW_BENCH_LIST_ITEMS` for a smaller run) is applied, then 100 items of the
+ * manifest are changed. Printed, beside a floor measured in the same run (a process that opens the
+ * same engine through the built library, reads the same items and diffs two Sets), medians of
+ * interleaved runs:
+ * - time and peak memory of cold `zonewall plan` of the account manifest vs the floor;
+ * - item writes the apply of those 100 changes makes (from the plan's writes).
+ * Targets (issue 30): plan within 2x of the floor in time and in memory; at most 2 item writes.
+ * Needs `npm run build` (dist/).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const N = Number(process.env.ZW_BENCH_LIST_ITEMS ?? 500_000);
+const CHANGED = 100;
+const RUNS = 3;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'zonewall.js');
+const rss = join(root, 'bench', '_rss.mjs');
+
+/** Item i: a distinct IPv4 address (10.0.0.0/8 and up). */
+function item(i: number, changed: boolean): string {
+  const n = (changed ? 0x0b000000 : 0x0a000000) + i;
+  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
+function manifest(changes: boolean): string {
+  const lines = ['account: zonewall engine', 'lists:', '  big:', '    kind: ip', '    items:'];
+  for (let i = 0; i < N; i++) lines.push(`      - ${item(i, changes && i % Math.floor(N / CHANGED) === 0 && i / Math.floor(N / CHANGED) < CHANGED)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The floor: open the same engine, read the list's items, diff two Sets with the manifest's values. */
+const floorScript = `
+import { readFileSync } from 'node:fs';
+import { openProvider } from ${JSON.stringify(join(root, 'dist', 'cli', 'provider-options.js'))};
+const [stateDir, file] = process.argv.slice(2);
+const provider = await openProvider({ stateDir }, {}, { readOnly: true });
+const account = await provider.resolveAccount('zonewall engine');
+const list = (await provider.listLists(account.id)).find((l) => l.name === 'big');
+const live = new Set((await provider.listItems(account.id, list.id)).map((i) => i.ip));
+const desired = new Set(readFileSync(file, 'utf8').split('\\n').filter((l) => l.startsWith('      - ')).map((l) => l.slice(8)));
+let add = 0, remove = 0;
+for (const v of desired) if (!live.has(v)) add++;
+for (const v of live) if (!desired.has(v)) remove++;
+process.stdout.write(JSON.stringify({ add, remove }));
+await provider.close();
+`;
+
+function measure(args: string[], expectCode: number[] = [0]): { ms: number; rssKb: number; stdout: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['--import', rss, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - t0;
+  if (!expectCode.includes(r.status ?? -1)) throw new Error(`${args.join(' ')} exited ${String(r.status)}: ${r.stderr.slice(0, 2000)}`);
+  const m = /@@maxrss (\d+)/.exec(r.stderr);
+  return { ms, rssKb: m === null ? 0 : Number(m[1]), stdout: r.stdout };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
+/** Runs the benchmark. */
+export async function run(): Promise<void> {
+  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const dir = mkdtempSync(join(tmpdir(), 'zw-bench-lists-'));
+  try {
+    const accountDir = join(dir, 'account');
+    const file = join(accountDir, 'account.yaml');
+    const floorFile = join(dir, 'floor.mjs');
+    const stateDir = join(dir, 'state');
+    const state = ['--state-dir', stateDir];
+    spawnSync('mkdir', ['-p', accountDir]);
+    writeFileSync(floorFile, floorScript);
+    writeFileSync(file, manifest(false));
+    measure([bin, 'apply', accountDir, '--auto-approve', ...state]);
+    writeFileSync(file, manifest(true));
+
+    const plan = { ms: [] as number[], rss: [] as number[] };
+    const floor = { ms: [] as number[], rss: [] as number[] };
+    for (let r = 0; r < RUNS; r++) {
+      const f = measure([floorFile, stateDir, file]);
+      const diff = JSON.parse(f.stdout) as { add: number; remove: number };
+      if (diff.add !== CHANGED || diff.remove !== CHANGED) throw new Error(`floor found +${diff.add} -${diff.remove}, expected ${CHANGED} each`);
+      floor.ms.push(f.ms);
+      floor.rss.push(f.rssKb);
+      const p = measure([bin, 'plan', accountDir, '--detailed-exitcode', ...state], [2]);
+      plan.ms.push(p.ms);
+      plan.rss.push(p.rssKb);
+    }
+    const [pt, ft, pm, fm] = [median(plan.ms), median(floor.ms), median(plan.rss), median(floor.rss)];
+    console.log(`floor: read ${N} items, diff two Sets:        ${fmt(ft)}   ${mb(fm)}`);
+    console.log(`zonewall plan, ${N} items, ${CHANGED} changed:   ${fmt(pt)}   ${mb(pm)}   time ${(pt / ft).toFixed(2)}x, memory ${(pm / fm).toFixed(2)}x   target <= 2x   ${pt <= 2 * ft && pm <= 2 * fm ? 'met' : 'NOT met'}`);
+
+    const doc = JSON.parse(measure([bin, 'plan', accountDir, '--json', ...state]).stdout) as { lists: { writes: { before: { op: string }[] } } };
+    const itemWrites = doc.lists.writes.before.filter((w) => w.op === 'add-items' || w.op === 'remove-items').length;
+    console.log(`item writes of the apply of the ${CHANGED} changes:   ${itemWrites}   target <= 2   ${itemWrites <= 2 ? 'met' : 'NOT met'}`);
+    measure([bin, 'apply', accountDir, '--auto-approve', ...state]);
+    measure([bin, 'plan', accountDir, '--detailed-exitcode', ...state]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What `plan`, `apply` and `export` do with an account's lists: read the live account (every list
+ * and every item, values normalised), plan the account manifest against it with the references of
+ * the run's zone manifests, and the Lists API calls apply needs over the provider. Wiring only: the
+ * decisions are in `plan/lists` and `apply/lists`.
+ */
+import type { ListsApi, ListProgress } from '../../apply/index.js';
+import type { DesiredAccount, DesiredZone } from '../../manifest/index.js';
+import { diffLists, liveItemOf, type ListsPlan, type LiveAccount } from '../../plan/index.js';
+import type { Provider } from '../../providers/index.js';
+
+/** The live account of `account` (a name or id): every list with its items. */
+export async function readLiveAccount(provider: Provider, account: string): Promise<LiveAccount> {
+  const { id, name } = await provider.resolveAccount(account);
+  const lists = await provider.listLists(id);
+  const out: LiveAccount = { id, name, lists: [] };
+  for (const list of lists) {
+    const items = list.kind === 'redirect' ? [] : await provider.listItems(id, list.id);
+    out.lists.push({
+      id: list.id, name: list.name, kind: list.kind, description: list.description ?? '',
+      items: items.map((i) => liveItemOf(list.kind, i)), referencingRules: list.num_referencing_filters,
+    });
+  }
+  return out;
+}
+
+/** The rules of the run's zone manifests that use each list, by list name (`zone shop.example.com custom_rules.x`). */
+export function referencesOf(zones: readonly DesiredZone[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const zone of zones) {
+    for (const ref of zone.listReferences ?? []) {
+      const users = out.get(ref.use.name) ?? [];
+      const label = `zone ${zone.zone} ${ref.rule}`;
+      if (!users.includes(label)) users.push(label);
+      out.set(ref.use.name, users);
+    }
+  }
+  return out;
+}
+
+/** The lists plan of the run's account manifest. */
+export async function planAccount(provider: Provider, account: DesiredAccount, zones: readonly DesiredZone[]): Promise<{ plan: ListsPlan; live: LiveAccount }> {
+  const live = await readLiveAccount(provider, account.account);
+  return { plan: diffLists(account, live, { references: referencesOf(zones) }), live };
+}
+
+/** The Lists API calls of `accountId` through the provider (reads normalise as `readLiveAccount`). */
+export function listsApiOf(provider: Provider, account: string): ListsApi {
+  let accountId: string | undefined;
+  const id = async () => (accountId ??= (await provider.resolveAccount(account)).id);
+  return {
+    readLists: async () => readLiveAccount(provider, account),
+    createList: async (body) => ({ id: (await provider.createList(await id(), body)).id }),
+    updateList: async (listId, body) => { await provider.updateList(await id(), listId, body); },
+    deleteList: async (listId) => provider.deleteList(await id(), listId),
+    postItems: async (listId, items) => ({ operation_id: await provider.addListItems(await id(), listId, items) }),
+    deleteItems: async (listId, items) => ({ operation_id: await provider.deleteListItems(await id(), listId, items.map((i) => i.id)) }),
+    operation: async (operationId) => provider.getListOperation(await id(), operationId),
+  };
+}
+
+/** A progress line for list writes on a terminal (stderr), or nothing. */
+export function listProgress(stream: NodeJS.WriteStream): ((p: ListProgress) => void) | undefined {
+  if (stream.isTTY !== true) return undefined;
+  return (p) => stream.write(`\r\x1b[2K${p.op} ${p.list}${p.items !== undefined ? ` (${p.items} items)` : ''}${p.status !== undefined ? `: ${p.status}` : ''}`);
+}

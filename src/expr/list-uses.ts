@@ -1,0 +1,53 @@
+/**
+ * `listUses`: every `<value> in $name` of an expression, with the type of the value compared and
+ * where the `$name` is in the source, so that a manifest can check each name against the lists it
+ * can see (an unknown list is an error, never an empty match) and each list's kind against the
+ * field (`ip.src in $hosts`, a hostname list, is one).
+ */
+import type { CallArg, Expression, ValueExpr } from './ast.js';
+import { isExpression } from './ast.js';
+import { valueInfo } from './typing.js';
+import type { Type } from './types.js';
+
+/** One use of a named list. */
+export interface ListUse {
+  /** The list's name, without `$` (`office`, `cf.open_proxies`). */
+  readonly name: string;
+  /** The left-hand side as written (`ip.src`). */
+  readonly lhs: string;
+  /** The type of the values compared with the list. */
+  readonly type: Type['kind'];
+  /** Offset and length of `$name` in the source. */
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** The list uses of `expr`, in source order; `source` is the text it was parsed from. */
+export function listUses(expr: Expression, source: string): ListUse[] {
+  const out: ListUse[] = [];
+  const visit = (e: Expression): void => {
+    switch (e.type) {
+      case 'const': return;
+      case 'not': visit(e.arg); return;
+      case 'logical': e.items.forEach(visit); return;
+      case 'quantifier': visitArg(e.arg); return;
+      case 'comparison':
+        visitValue(e.lhs);
+        if (e.rhs?.type === 'list') {
+          out.push({
+            name: e.rhs.name, lhs: source.slice(e.lhs.span.start, e.lhs.span.end), type: valueInfo(e.lhs).type.kind,
+            offset: e.rhs.span.start, length: e.rhs.span.end - e.rhs.span.start,
+          });
+        }
+    }
+  };
+  const visitValue = (v: ValueExpr): void => {
+    if (v.base.type === 'call') v.base.args.forEach(visitArg);
+  };
+  const visitArg = (a: CallArg): void => {
+    if (isExpression(a)) visit(a);
+    else if (a.type === 'value') visitValue(a);
+  };
+  visit(expr);
+  return out.sort((a, b) => a.offset - b.offset);
+}

@@ -1,0 +1,100 @@
+/**
+ * Lists end to end with the real CLI (built dist/): examples/lists validates and its cases pass
+ * offline; an unknown `$name` and a bad item are positioned errors (exit 1).
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, requireBuild, tempDir, zonewall } from '../helpers/e2e-cli.js';
+
+let tmp: ReturnType<typeof tempDir>;
+
+beforeAll(() => {
+  requireBuild();
+  tmp = tempDir('lists');
+  cpSync(join(repoRoot, 'examples', 'lists'), join(tmp.dir, 'lists'), { recursive: true });
+});
+afterAll(() => tmp.cleanup());
+
+describe('examples/lists plans, applies, plans clean and passes its cases against the zone (embedded engine)', () => {
+  it('journey', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'journey');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'state')];
+    const plan = await zonewall(['plan', dir, ...state]);
+    expect(plan.stdout).toContain('+ list office_ips (ip): 3 items');
+    expect(plan.stdout).toContain('Lists: 2 to add, 0 to change, 0 to destroy; 5 items to add, 0 to remove.');
+    expect(plan.code).toBe(0);
+    const applied = await zonewall(['apply', dir, '--auto-approve', ...state]);
+    expect(applied.stdout).toContain('Lists of account zonewall engine applied.');
+    expect(applied.code).toBe(0);
+    const clean = await zonewall(['plan', dir, '--detailed-exitcode', ...state]);
+    expect(clean.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(clean.code).toBe(0);
+    const live = await zonewall(['test', dir, '--against-zone', '--json', ...state]);
+    expect((JSON.parse(live.stdout) as { reports: { passed: number; failed: number }[] }).reports.map((r) => [r.passed, r.failed])).toEqual([[4, 0]]);
+
+    // Export writes the account manifest; beside the zone manifest it plans nothing (round trip).
+    const exported = join(tmp.dir, 'exported');
+    const ex = await zonewall(['export', '--account', 'zonewall engine', '--out', join(exported, 'account.yaml'), ...state]);
+    expect(ex.code).toBe(0);
+    cpSync(join(dir, 'lists.example.com.yaml'), join(exported, 'lists.example.com.yaml'));
+    const round = await zonewall(['plan', exported, '--detailed-exitcode', ...state]);
+    expect(round.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(round.code).toBe(0);
+
+    // One item changed: one item write each way, shown with the item.
+    const account = join(dir, 'account.yaml');
+    writeFileSync(account, readFileSync(account, 'utf8').replace('- 2001:db8:10::/48', '- 2001:DB8:11::1'));
+    const one = await zonewall(['plan', dir, '--json', ...state]);
+    const doc = JSON.parse(one.stdout) as { lists: { writes: { before: { op: string; items: unknown[] }[] } } };
+    expect(doc.lists.writes.before).toEqual([
+      { op: 'add-items', name: 'office_ips', id: expect.any(String), items: [{ ip: '2001:db8:11::/64' }] },
+      { op: 'remove-items', name: 'office_ips', id: expect.any(String), items: [{ id: expect.any(String) }] },
+    ]);
+
+    // Deleting a list a rule still uses is refused at plan, naming the rule.
+    const text = readFileSync(account, 'utf8');
+    writeFileSync(account, text.slice(0, text.indexOf('  blocked_asns:')));
+    const refused = await zonewall(['plan', dir, ...state]);
+    expect(refused.stdout).toContain('error: list blocked_asns cannot be deleted: zone lists.example.com custom_rules.block-bad-networks still uses it');
+    expect(refused.code).toBe(1);
+  });
+});
+
+describe('examples/lists with the real CLI', () => {
+  it('validates the account and the zone together', async () => {
+    const run = await zonewall(['validate', 'examples/lists']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('ok examples/lists/account.yaml: account zonewall engine (2 lists, 5 items)');
+    expect(run.stdout).toContain('2 manifests valid');
+    expect(run.code).toBe(0);
+  });
+
+  it('its cases pass offline, $name resolved from the account manifest', async () => {
+    const run = await zonewall(['test', 'examples/lists', '--json']);
+    const doc = JSON.parse(run.stdout) as { reports: { passed: number; failed: number }[] };
+    expect(doc.reports.map((r) => [r.passed, r.failed])).toEqual([[4, 0]]);
+    expect(run.code).toBe(0);
+  });
+
+  it('an unknown list and a bad item are positioned errors', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'lists');
+    const zone = join(dir, 'lists.example.com.yaml');
+    writeFileSync(zone, readFileSync(zone, 'utf8').replace('$office_ips', '$office_ip'));
+    const account = join(dir, 'account.yaml');
+    writeFileSync(account, readFileSync(account, 'utf8').replace('- 192.0.2.0/24', '- 192.0.2.1/24'));
+    const run = await zonewall(['validate', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`${dir}/account.yaml:15:9: lists.office_ips.items[0]: "192.0.2.1/24": host bits are set: the network of 192.0.2.1/24 is 192.0.2.0/24`);
+    // With the account manifest invalid, its lists are not known: the zone's $names are not reported twice.
+    expect(run.stdout).not.toContain('unknown list');
+    writeFileSync(account, readFileSync(account, 'utf8').replace('- 192.0.2.1/24', '- 192.0.2.0/24'));
+    const again = await zonewall(['validate', dir]);
+    expect(again.stdout).toContain(`${dir}/lists.example.com.yaml:12:27: custom_rules.allow-office.expression: unknown list $office_ip: the account manifest ${dir}/account.yaml has no list of that name; did you mean $office_ips?`);
+    expect(again.code).toBe(1);
+    const test = await zonewall(['test', dir]);
+    expect(test.code).toBe(1);
+    expect(test.stdout + test.stderr).toContain('unknown list $office_ip');
+  });
+});
