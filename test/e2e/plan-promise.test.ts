@@ -21,21 +21,29 @@ afterEach(() => tmp.cleanup());
 const Zone = 'promise.example.com';
 const head = (plan: string) => `zone: ${Zone}\nplan: ${plan}\nfilters:\n  f:\n    expression: ip.src eq 192.0.2.1\nfirewall_rules:\n  r:\n    action: block\n    filter: f\n`;
 
-/** validate --plan TIER and plan both refuse with `expected`; apply writes nothing (the zone is not even created). */
-async function refusedEverywhere(yaml: string, tier: string, expected: RegExp): Promise<void> {
+/**
+ * validate --plan TIER and plan both refuse with `expected`; apply writes nothing. `existing`: the
+ * zone is already in the engine on the previous WAF (a migration step is refused by its state); else
+ * apply does not even create it.
+ */
+async function refusedEverywhere(yaml: string, tier: string, expected: RegExp, existing = false): Promise<void> {
   const file = writeManifest(tmp.dir, 'zone.yaml', yaml);
+  if (existing) expect((await cli('engine', 'zone', 'create', Zone, '--plan', tier, '--waf', 'previous')).code).toBe(0);
   const validate = await zonewall(['validate', '--plan', tier, file]);
   expect([validate.code, validate.stdout + validate.stderr]).toEqual([1, expect.stringMatching(expected)]);
   const plan = await cli('plan', file);
   expect([plan.code, plan.stdout + plan.stderr]).toEqual([1, expect.stringMatching(expected)]);
   const apply = await cli('apply', file, '--auto-approve', '--force');
   expect(apply.code).toBe(1);
-  expect(await withEngine(state, (engine) => engine.listZones())).toEqual([]);
+  const zones = await withEngine(state, (engine) => engine.listZones());
+  expect(zones.map((z) => z.name)).toEqual(existing ? [Zone] : []);
+  if (existing) expect(await liveObjects(state, Zone)).toMatchObject({ filters: [], rules: [] });
 }
 
 describe('found before apply', () => {
   it.each(['pro', 'business'])('managed rulesets enabled on an unmigrated %s zone (11007)', async (tier) => {
-    await refusedEverywhere(`${head(tier)}managed_rules:\n  - ruleset: managed\n`, tier, /may only deploy disabled (managed )?rules.*11007/);
+    // `waf_migration: none`: the zone stays on the previous WAF (a manifest that says nothing means the new WAF, issue 32).
+    await refusedEverywhere(`${head(tier)}managed_rules:\n  - ruleset: managed\nwaf_migration: none\n`, tier, /may only deploy disabled (managed )?rules.*11007/);
   });
 
   it.each([
@@ -47,7 +55,7 @@ describe('found before apply', () => {
   });
 
   it('waf_migration: pending with every managed ruleset disabled (11014)', async () => {
-    await refusedEverywhere(`${head('business')}managed_rules:\n  - ruleset: managed\n    enabled: false\nwaf_migration: pending\n`, 'business', /at least one enabled managed ruleset.*11014/);
+    await refusedEverywhere(`${head('business')}managed_rules:\n  - ruleset: managed\n    enabled: false\nwaf_migration: pending\n`, 'business', /at least one enabled managed ruleset.*11014/, true);
   });
 
   it('a Bypass > WAF rule under 4,096 characters but over 4 KB of UTF-8, with the migration (11003)', async () => {
@@ -56,7 +64,7 @@ describe('found before apply', () => {
     expect(expression.length).toBeLessThan(4096);
     expect(Buffer.byteLength(expression)).toBeGreaterThan(4096);
     const yaml = `zone: ${Zone}\nplan: business\nfilters:\n  long:\n    expression: '${expression}'\nfirewall_rules:\n  skip-waf:\n    action: bypass\n    products: [waf]\n    filter: long\nmanaged_rules:\n  - ruleset: managed\nwaf_migration: pending\n`;
-    await refusedEverywhere(yaml, 'business', /bytes of UTF-8.*4096 bytes.*11003/);
+    await refusedEverywhere(yaml, 'business', /bytes of UTF-8.*4096 bytes.*11003/, true);
   });
 
   it('waf_migration: none after pending completed is an error at plan, and apply changes nothing', async () => {
