@@ -3,13 +3,14 @@
  * zone resolution, reading a zone, batched writes of filters and firewall rules with the request
  * counts the design promises (ceil(N / 100) per resource type, never one per object), the
  * service's refusals passed through with their codes, the entry point, the custom rules phase
- * (`contract-custom.suite.ts`), the previous WAF and the migration calls. `test/providers/engine.test.ts` and `http.test.ts` run it; this file holds no test
+ * (`contract-custom.suite.ts`), managed-rules exceptions (`contract-managed.suite.ts`), the previous WAF and the migration calls. `test/providers/engine.test.ts` and `http.test.ts` run it; this file holds no test
  * of its own and is only loaded by vitest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManagedPhase } from '../api/index.js';
 import type { FilterBody, FirewallRuleBody, LiveEntrypoint, LiveZone, LiveZoneInfo, PlanTier } from '../plan/index.js';
 import { customPhaseContract } from './contract-custom.suite.js';
+import { managedExceptionsContract } from './contract-managed.suite.js';
 import type { Provider } from './provider.js';
 import { V4Codes, V4Limits } from './v4/constants.js';
 import { ServiceError } from './v4/errors.js';
@@ -210,6 +211,7 @@ export function providerContract(name: string, open: () => Promise<ContractHarne
     });
 
     customPhaseContract(() => ({ provider: h.provider, zone }));
+    managedExceptionsContract(() => ({ provider: h.provider, zone }));
 
     it('estimates the time a number of requests takes (never negative)', () => {
       const estimate = h.provider.estimateSeconds?.(10) ?? 0;

@@ -3,11 +3,13 @@
  * normal and `--strict` (issue 28): `rulesets.phases.update` writes skip rules of the three forms
  * before the execute rules of the `http_request_firewall_managed` entry point and reads them back,
  * a second PUT inserts one keeping the other rules' ids, and an exception naming a rule the managed
- * ruleset does not have is refused with the client's typed error. (Single-rule calls on the managed
- * entry point, `rulesets.rules.create`, are still refused by the engine with 20213.)
+ * ruleset does not have is refused with the client's typed error. Single-rule calls on the managed
+ * entry point: `rulesets.rules.create` of an exception before the execute rule (and a dry run of
+ * one), `rulesets.rules.edit`, `rulesets.rules.delete`, ids kept, a new version each.
  */
 import Cloudflare from 'cloudflare';
 import type { PhaseGetResponse, PhaseUpdateResponse } from 'cloudflare/resources/rulesets/phases/phases';
+import type { RuleCreateResponse, RuleDeleteResponse, RuleEditResponse } from 'cloudflare/resources/rulesets/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
 
@@ -64,5 +66,36 @@ describe.each([false, true])('managed-rules exceptions with the official client 
         { action: 'execute', ref: 'managed', expression: 'true', action_parameters: { id: MANAGED } },
       ],
     })).rejects.toSatisfy((e: unknown) => e instanceof Cloudflare.BadRequestError && /0{32}/.test(e.message));
+  });
+
+  it('adds an exception before the execute rule with rules.create, edits it and deletes it', async () => {
+    const zone_id = await h.zone(`exceptions-single-${String(strict)}.example`);
+    const cf = client();
+    const put = (await cf.rulesets.phases.update(Phase, {
+      zone_id, rules: [{ action: 'execute', ref: 'managed', expression: 'true', action_parameters: { id: MANAGED } }],
+    })) as PhaseUpdateResponse.Ruleset;
+    const execute = put.rules[0]!;
+    const dry = await cf.rulesets.rules.create(put.id, {
+      zone_id, dry_run: true, action: 'skip', ref: 'office', expression: 'ip.src in {198.51.100.0/24}', action_parameters: { ruleset: 'current' }, position: { before: execute.id! },
+    });
+    expect(dry).toBeNull();
+    const added = (await cf.rulesets.rules.create(put.id, {
+      zone_id, action: 'skip', ref: 'office', expression: 'ip.src in {198.51.100.0/24}', action_parameters: { ruleset: 'current' }, logging: { enabled: false }, position: { before: execute.id! },
+    })) as RuleCreateResponse.Ruleset;
+    expect(added.rules.map((r) => [r.action, r.ref])).toEqual([['skip', 'office'], ['execute', 'managed']]);
+    expect([added.version, added.rules[1]!.id]).toEqual(['2', execute.id]);
+    const office = added.rules[0]!;
+    const edited = (await cf.rulesets.rules.edit(office.id!, {
+      ruleset_id: put.id, zone_id, action: 'skip', ref: 'office', expression: 'ip.src eq 203.0.113.50', action_parameters: { rules: { [MANAGED]: [Scanner] } },
+    })) as RuleEditResponse.Ruleset;
+    expect(edited.rules[0]).toMatchObject({ id: office.id, version: '2', expression: 'ip.src eq 203.0.113.50', action_parameters: { rules: { [MANAGED]: [Scanner] } } });
+    await expect(cf.rulesets.rules.edit(office.id!, {
+      ruleset_id: put.id, zone_id, action: 'skip', expression: 'true', action_parameters: { rulesets: ['0'.repeat(32)] },
+    })).rejects.toSatisfy((e: unknown) => e instanceof Cloudflare.BadRequestError && /0{32}/.test(e.message));
+    const deleted = (await cf.rulesets.rules.delete(office.id!, { ruleset_id: put.id, zone_id })) as RuleDeleteResponse.Ruleset;
+    expect(deleted.rules.map((r) => [r.ref, r.id])).toEqual([['managed', execute.id]]);
+    const got: PhaseGetResponse = await cf.rulesets.phases.get(Phase, { zone_id });
+    expect([got.version, got.rules.length]).toEqual([deleted.version, 1]);
+    expect(deleted.version).toBe('4');
   });
 });

@@ -5,7 +5,8 @@
  * and/or a `position`, DELETE one). Each validates the whole body first (fields, expressions in the
  * custom phase, plan gates, the rule quota, `ref` uniqueness) and refuses it whole; ids are kept
  * for rules matched by `ref` or `id`; a move does not bump the rule's version, any change bumps the
- * ruleset's. Each runs inside the request's one storage transaction.
+ * ruleset's. Each runs inside the request's one storage transaction. The single-rule operations
+ * serve the managed entry point too (`ManagedRulesSpec`, with its migration step).
  */
 import { CustomPhase } from '../../api/index.js';
 import { ApiError } from '../api-errors.js';
@@ -80,7 +81,7 @@ export function addCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, spe
   const added = stored(rule!, undefined, ctx.nowMicros, newId);
   const rules = [...entry.rules];
   rules.splice(at, 0, added);
-  return commitRuleset(ctx, spec.phase, entry, { name: entry.name, description: entry.description, rules, changed: true });
+  return commitOne(ctx, spec, entry, rules, true);
 }
 
 /** `PATCH .../rules/{rule_id}`: a complete new definition and/or a move. */
@@ -97,14 +98,22 @@ export function patchCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, r
   const rules = [...others];
   rules.splice(at, 0, next);
   const changed = !sameContent(current, next) || rules.some((r, i) => r.id !== entry.rules[i]!.id);
-  return commitRuleset(ctx, spec.phase, entry, { name: entry.name, description: entry.description, rules, changed });
+  return commitOne(ctx, spec, entry, rules, changed);
 }
 
 /** `DELETE .../rules/{rule_id}`. */
 export function deleteCustomRule(ctx: ZoneRequestContext, entry: StoredRuleset, ruleId: string, spec: RulesPhaseSpec = CustomRulesSpec as RulesPhaseSpec): StoredRuleset {
   findRule(entry, ruleId);
   const rules = entry.rules.filter((r) => r.id !== ruleId);
-  return commitRuleset(ctx, spec.phase, entry, { name: entry.name, description: entry.description, rules, changed: true });
+  return commitOne(ctx, spec, entry, rules, true);
+}
+
+/** Saves a single-rule operation's rule list, inside the phase's own step when it has one. */
+function commitOne(ctx: ZoneRequestContext, spec: RulesPhaseSpec, entry: StoredRuleset, rules: StoredRule[], changed: boolean): StoredRuleset {
+  const step = spec.step?.(ctx, rules);
+  const next = commitRuleset(ctx, spec.phase, entry, { name: entry.name, description: entry.description, rules, changed });
+  step?.commit();
+  return next;
 }
 
 function findRule(entry: StoredRuleset, ruleId: string): StoredRule {

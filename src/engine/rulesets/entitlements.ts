@@ -8,7 +8,7 @@ import { FreeRulesetId, findManagedRuleset } from '../catalog/index.js';
 import { PlanTiers, type PlanTier } from '../types.js';
 import type { ApiMessage } from '../types.js';
 import { rulesetMessage } from './errors.js';
-import { isExecute, type EntrypointInput } from './types.js';
+import { isExecute, type EntrypointInput, type RuleInput } from './types.js';
 
 /** Whether `plan` is at least `minimum`. */
 export function planAtLeast(plan: PlanTier, minimum: PlanTier): boolean {
@@ -17,13 +17,14 @@ export function planAtLeast(plan: PlanTier, minimum: PlanTier): boolean {
 
 /** One refusal per `execute` rule whose ruleset the plan cannot deploy. */
 export function entitlementProblems(input: EntrypointInput, plan: PlanTier): ApiMessage[] {
-  const out: ApiMessage[] = [];
-  input.rules.forEach((rule, i) => {
-    if (!isExecute(rule)) return;
-    const ruleset = findManagedRuleset(rule.action_parameters.id);
-    if (ruleset === undefined || planAtLeast(plan, ruleset.minimum_plan)) return;
-    const free = plan === 'free' ? ` Free zones may deploy only the Cloudflare Free Managed Ruleset (${FreeRulesetId}).` : '';
-    out.push(rulesetMessage('notEntitled', `${ruleset.name} needs a ${ruleset.minimum_plan} plan or higher; this zone's plan is ${plan}.${free}`, `/rules/${i}/action_parameters/id`));
-  });
-  return out;
+  return input.rules.flatMap((rule, i) => ruleEntitlementProblems(rule, `/rules/${i}`, plan));
+}
+
+/** The refusal of one rule at `pointer` when it is an `execute` rule whose ruleset the plan cannot deploy. */
+export function ruleEntitlementProblems(rule: RuleInput, pointer: string, plan: PlanTier): ApiMessage[] {
+  if (!isExecute(rule)) return [];
+  const ruleset = findManagedRuleset(rule.action_parameters.id);
+  if (ruleset === undefined || planAtLeast(plan, ruleset.minimum_plan)) return [];
+  const free = plan === 'free' ? ` Free zones may deploy only the Cloudflare Free Managed Ruleset (${FreeRulesetId}).` : '';
+  return [rulesetMessage('notEntitled', `${ruleset.name} needs a ${ruleset.minimum_plan} plan or higher; this zone's plan is ${plan}.${free}`, `${pointer}/action_parameters/id`)];
 }

@@ -7,15 +7,17 @@
  * changed. Any refusal throws, so the request's transaction leaves the zone as it was.
  */
 import { ManagedPhase, RulesetQueryParameters } from '../../api/index.js';
-import { ApiError } from '../api-errors.js';
+import { ApiError, apiMessage } from '../api-errors.js';
 import { Problems } from '../body-reader.js';
 import type { ZoneRequestContext } from '../context.js';
 import { newId } from '../ids.js';
 import { applyMigrationStep } from '../migration/apply.js';
-import { entitlementProblems } from './entitlements.js';
+import { EntrypointLimits } from './constants.js';
+import { entitlementProblems, ruleEntitlementProblems } from './entitlements.js';
 import { reconcileRules } from './identity.js';
-import type { StoredRuleset } from './types.js';
-import { expressionCheck, readEntrypointBody } from './validate.js';
+import type { RulesPhaseSpec } from './rules-phase-spec.js';
+import type { RuleInput, StoredRuleset } from './types.js';
+import { expressionCheck, readEntrypointBody, readManagedRule } from './validate.js';
 import { commitRuleset, resolveName } from './write.js';
 
 const checkManagedExpression = expressionCheck(ManagedPhase);
@@ -23,6 +25,21 @@ const checkManagedExpression = expressionCheck(ManagedPhase);
 /** Query parameters of a managed entry point write: the migration's (`phase_two` is accepted and ignored). */
 export const ManagedWriteQuery = RulesetQueryParameters.managedEntrypointWrite;
 
+/**
+ * The managed entry point as a rules phase, for the single-rule routes (`custom-ops.ts`: POST with
+ * `position`, PATCH, DELETE): one rule read and checked as a PUT reads it (action, expression,
+ * `action_parameters` naming known managed rulesets and rules, 20201/20202), the plan's
+ * entitlement (20204), the rule limit of the entry point, and the migration step of a PUT without
+ * `waf_migration` (a single-rule route takes no query parameters).
+ */
+export const ManagedRulesSpec: RulesPhaseSpec<RuleInput> = {
+  phase: ManagedPhase,
+  read: (item, pointer, problems, extra) => readManagedRule(item, pointer, problems, checkManagedExpression, extra),
+  gates: (rule, pointer, ctx) => ruleEntitlementProblems(rule, pointer, ctx.zone.plan),
+  quota: (count, _ctx, pointer) => count <= EntrypointLimits.rules ? undefined
+    : apiMessage('invalidField', `the ${ManagedPhase} entry point would hold ${count} rules; the limit is ${EntrypointLimits.rules}`, pointer === undefined ? {} : { pointer }),
+  step: (ctx, rules) => applyMigrationStep(ctx, rules.some((r) => r.enabled)),
+};
 
 /** Replaces every rule of the managed entry point (creating it when absent), with the migration step. */
 export function putManagedRules(ctx: ZoneRequestContext, body: unknown, existing: StoredRuleset | undefined, createName?: string): StoredRuleset {

@@ -8,7 +8,7 @@ import { ManagedPhase, RatelimitPhase, RulesetErrorMessages, ServedPhases, type 
 import type { ZoneRequestContext } from '../context.js';
 import { CustomRulesSpec, putCustomRules } from './custom-ops.js';
 import { rulesetError } from './errors.js';
-import { ManagedWriteQuery, putManagedRules } from './managed-ops.js';
+import { ManagedRulesSpec, ManagedWriteQuery, putManagedRules } from './managed-ops.js';
 import { RatelimitRulesSpec } from './ratelimit-ops.js';
 import type { RulesPhaseSpec } from './rules-phase-spec.js';
 import { loadRuleset } from './store.js';
@@ -36,8 +36,9 @@ export function putRules(ctx: ZoneRequestContext, phase: ServedPhase, existing: 
   return phase === ManagedPhase ? putManagedRules(ctx, ctx.body, existing) : putCustomRules(ctx, ctx.body, existing, undefined, rulesSpecOf(phase));
 }
 
-/** The rules-phase validation of a phase of plain rules (custom or rate limiting). */
-export function rulesSpecOf(phase: Exclude<ServedPhase, typeof ManagedPhase>): RulesPhaseSpec {
+/** The rules-phase validation of a phase (the managed one's is for its single-rule operations). */
+export function rulesSpecOf(phase: ServedPhase): RulesPhaseSpec {
+  if (phase === ManagedPhase) return ManagedRulesSpec as unknown as RulesPhaseSpec;
   return (phase === RatelimitPhase ? RatelimitRulesSpec : CustomRulesSpec) as RulesPhaseSpec;
 }
 

@@ -1,10 +1,11 @@
 /**
- * Single-rule routes of the custom entry point: `POST .../rulesets/{ruleset_id}/rules` (add, with
+ * Single-rule routes of the zone entry points: `POST .../rulesets/{ruleset_id}/rules` (add, with
  * an optional `position`), `PATCH` and `DELETE .../rules/{rule_id}`. Each answers the whole ruleset
- * at its new version. They are served on the `http_request_firewall_custom` entry point; on the
- * managed one they are refused (20213: its writes carry the WAF migration step, use a PUT).
+ * at its new version. They are served on every served entry point (custom, rate limiting, managed),
+ * each validated as a PUT of its whole entry point would be (`rulesSpecOf`); on the managed one the
+ * WAF migration step of a PUT without `waf_migration` runs too.
  */
-import { CustomPhase, ManagedPhase, RatelimitPhase, RulesetRoutes } from '../../api/index.js';
+import { CustomPhase, RulesetRoutes } from '../../api/index.js';
 import type { RulesPhaseSpec } from './rules-phase-spec.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
@@ -28,8 +29,5 @@ function withCustom(ctx: ZoneRequestContext, op: (entry: StoredRuleset, spec: Ru
   const id = ctx.params.ruleset_id!;
   const found = entrypointById(ctx, id);
   if (found === undefined) throw rulesetError('rulesetNotFound', `no ruleset ${JSON.stringify(id)} in this zone: GET /zones/{zone_id}/rulesets/phases/${CustomPhase}/entrypoint gives the custom rules' ruleset`);
-  if (found.phase === ManagedPhase) {
-    throw rulesetError('phaseNotServed', `single-rule operations are served on the ${CustomPhase} and ${RatelimitPhase} entry points; write the ${ManagedPhase} entry point with a PUT (it carries the WAF migration step)`);
-  }
   return ok(rulesetView(op(found.entry, rulesSpecOf(found.phase)), found.phase));
 }

@@ -47,7 +47,7 @@ export interface RulesetBody<I> {
 
 /** Reads a PUT body of the managed entry point; problems are recorded (the caller throws them). */
 export function readEntrypointBody(body: unknown, problems: Problems, checkExpression: ExpressionCheck): EntrypointInput | undefined {
-  return readRulesetBody(body, problems, ManagedPhase, readRule, checkExpression);
+  return readRulesetBody(body, problems, ManagedPhase, readManagedRule, checkExpression);
 }
 
 /**
@@ -85,10 +85,11 @@ export function readRulesetBody<I extends { id?: string; ref?: string }>(
   return input;
 }
 
-function readRule(item: unknown, pointer: string, problems: Problems, checkExpression: ExpressionCheck): RuleInput | undefined {
+/** Reads one rule of the managed entry point at `pointer`; `extra` are further allowed keys (`position`). */
+export function readManagedRule(item: unknown, pointer: string, problems: Problems, checkExpression: ExpressionCheck, extra: readonly string[] = []): RuleInput | undefined {
   const r = new BodyReader(item, pointer, problems, 'a rule object');
   if (!r.valid) return undefined;
-  r.allowOnly(RuleFields);
+  r.allowOnly([...RuleFields, ...extra]);
   const action = readAction(r, pointer, problems);
   const common = readCommonRuleFields(r, problems, checkExpression);
   const logging = readLogging(r, action, problems);
