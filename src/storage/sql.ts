@@ -18,7 +18,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey, planStatement, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey, planStatement, type Operand, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -241,6 +241,17 @@ export class SqlStorage {
         read += Math.max(1, this.#entries(session, scan.root));
         // The sorter's first move counts even when it holds nothing.
         atEnd = (rowsRead, fetched) => (fetched === 0 ? rowsRead + 1 : rowsRead);
+      } else if (scan.limit !== undefined) {
+        // LIMIT/OFFSET: the skipped rows are read before the first; at the limit no further move.
+        const limit = operandValue(scan.limit.limit, values);
+        const offset = scan.limit.offset === null ? 0 : Math.max(0, operandValue(scan.limit.offset, values));
+        if (limit === 0) {
+          readsPerRow = 0;
+        } else {
+          const entries = offset > 0 ? this.#entries(session, scan.root) : 0;
+          read += offset > 0 && entries <= offset ? Math.max(1, entries) : offset;
+          atEnd = (rowsRead, fetched) => (fetched === limit ? rowsRead : Math.max(1, this.#entries(session, scan.root)));
+        }
       } else if (scan.filtered) {
         atEnd = () => Math.max(1, this.#entries(session, scan.root));
       } else {
@@ -312,4 +323,11 @@ export class SqlStorage {
     }
     return new CursorSource(session.db, null, columns, 0, read, this.#onError);
   }
+}
+
+/** The integer an `Operand` (`sql-plan.ts`) holds for these bindings (a LIMIT of -1 is no limit). */
+function operandValue(operand: Operand, values: Binding[]): number {
+  if ('value' in operand) return operand.value;
+  const value = Number(values[operand.parameter - 1]);
+  return Number.isInteger(value) ? value : -1;
 }
