@@ -16,6 +16,8 @@
  * |                                                  |   once the rows run out               |                                  |
  * | one full scan into a sorter (`ORDER BY`)         | max(entries, 1), +1 per row fetched,  |                                  |
  * |                                                  |   +1 for an empty sorter              |                                  |
+ * | one full scan cut by LIMIT/OFFSET (no filter)    | offset before the first row, +1 per   |                                  |
+ * |                                                  |   row; max(entries, 1) if it runs out |                                  |
  * | one rowid lookup (`WHERE rowid = ?`), no loop    | 1, found or not; 0 for a key that is  |                                  |
  * |                                                  |   no integer (SQLite skips the seek)  |                                  |
  * | any other program reading a table or index       | +1 per row fetched                    |                                  |
@@ -27,8 +29,9 @@
  * | CREATE TABLE/VIEW/TRIGGER (no loop)              | 1 (the sqlite_schema row's update)    | + its sqlite_schema inserts      |
  *
  * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
- * over a table or index (and a sorter read back once), with no LIMIT/OFFSET, subquery, temporary
- * b-tree, trigger or early exit. What stays different (before its end a filtered scan has read
+ * over a table or index (and a sorter read back once), with no subquery, trigger or early exit; a
+ * temporary b-tree only probed (`DISTINCT`, `IN` list) filters it, an `INSERT ... SELECT`
+ * coroutine takes all its rows, and a LIMIT/OFFSET is allowed on an unfiltered stream. What stays different (before its end a filtered scan has read
  * every row it passed in the reference, the rows it returned here; seeks, joins, LIMIT over a
  * filter, RETURNING read-back) is recorded in the differential suite's cases and in
  * docs/library-storage.md.
