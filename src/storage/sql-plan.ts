@@ -18,6 +18,8 @@
  * |                                                  |   +1 for an empty sorter              |                                  |
  * | one full scan cut by LIMIT/OFFSET (no filter)    | offset before the first row, +1 per   |                                  |
  * |                                                  |   row; max(entries, 1) if it runs out |                                  |
+ * | a RETURNING write whose own part is counted here | + per changed row: buffer walks and   |                                  |
+ * |   (full scan, rowid lookup, no move)             |   re-seeks; read-back +1 per row      |                                  |
  * | one rowid lookup (`WHERE rowid = ?`), no loop    | 1, found or not; 0 for a key that is  |                                  |
  * |                                                  |   no integer (SQLite skips the seek)  |                                  |
  * | any other program reading a table or index       | +1 per row fetched                    |                                  |
@@ -33,7 +35,7 @@
  * temporary b-tree only probed (`DISTINCT`, `IN` list) filters it, an `INSERT ... SELECT`
  * coroutine takes all its rows, and a LIMIT/OFFSET is allowed on an unfiltered stream. What stays different (before its end a filtered scan has read
  * every row it passed in the reference, the rows it returned here; seeks, joins, LIMIT over a
- * filter, RETURNING read-back) is recorded in the differential suite's cases and in
+ * filter, ranges under RETURNING) is recorded in the differential suite's cases and in
  * docs/library-storage.md.
  */
 import type Database from 'better-sqlite3';
@@ -57,6 +59,19 @@ export interface StatementPlan {
    * rows, each insert counted), which `total_changes()` does not count; 0 for other statements.
    */
   schemaWrites: number;
+  /** A write with `RETURNING` whose reads are known (see `ReturningPlan`), else null. */
+  returning: ReturningPlan | null;
+}
+
+/**
+ * A write with `RETURNING`: SQLite buffers the rows to return in a temporary b-tree read back at the
+ * end (one read per row, one for an empty buffer), walks the rows it changes out of another buffer
+ * (a multi-row `VALUES` list, the rowids an `UPDATE` collected) and re-seeks each changed row; the
+ * reference counts each of those moves. `scan`/`lookup` of the plan then describe the write's own part.
+ */
+export interface ReturningPlan {
+  /** Reads per changed row: buffer walks and re-seeks. */
+  perChange: number;
 }
 
 /**
@@ -284,6 +299,54 @@ function schemaWrites(ops: Op[]): number {
     (op.opcode === 'Insert' || op.opcode === 'IdxInsert') && !skipped.some(([from, to]) => addr > from && addr < to)).length;
 }
 
+const NOOP: Op = { opcode: 'Noop', p1: 0, p2: 0, p3: 0 };
+
+/**
+ * The program of a `RETURNING` write without its buffer moves (see `ReturningPlan`), and the reads
+ * per changed row those moves make; null when `ops` is no such program.
+ */
+function returningProgram(ops: Op[], opened: Map<number, number>): { ops: Op[]; perChange: number } | null {
+  const ephemeral = new Set(ops.filter((op) => op.opcode === 'OpenEphemeral').map((op) => op.p1));
+  const results = ops.flatMap((op, addr) => (op.opcode === 'ResultRow' ? [addr] : []));
+  if (results.length !== 1 || ephemeral.size === 0) return null;
+  const result = results[0] as number;
+  // Loops over a temporary b-tree: `Rewind E` ... `Next E` (jumping back into the loop).
+  const loops: Array<[number, number]> = [];
+  for (let addr = 0; addr < ops.length; addr++) {
+    const op = ops[addr] as Op;
+    if (op.opcode !== 'Next' || !ephemeral.has(op.p1)) continue;
+    const rewind = ops.findIndex((o, at) => at < op.p2 && o.opcode === 'Rewind' && o.p1 === op.p1);
+    if (rewind < 0) return null;
+    loops.push([rewind, addr]);
+  }
+  const readBack = loops.find(([from, to]) => from < result && result < to);
+  if (readBack === undefined || readBack[1] !== ops.length - 1 - [...ops].reverse().findIndex((op) => op.opcode === 'Next')) return null;
+  const walks = loops.filter((loop) => loop !== readBack);
+  // Buffers of changed rows: the walks and `RowSetRead` loops (up to the `Goto` back to them).
+  const buffers: Array<[number, number]> = [...walks];
+  ops.forEach((op, addr) => {
+    if (op.opcode !== 'RowSetRead') return;
+    const back = ops.findIndex((o, at) => at > addr && o.opcode === 'Goto' && o.p2 === addr);
+    if (back > 0) buffers.push([addr, back]);
+  });
+  const rest = ops.slice();
+  let perChange = walks.length;
+  for (const [from, to] of loops) {
+    rest[from] = NOOP;
+    rest[to] = NOOP;
+  }
+  for (let addr = readBack[0]; addr <= readBack[1]; addr++) rest[addr] = NOOP;
+  ops.forEach((op, addr) => {
+    if (['InitCoroutine', 'Yield', 'EndCoroutine', 'OpenEphemeral'].includes(op.opcode)) rest[addr] = NOOP;
+    // The re-seek of each buffered row: it exists, so the seek lands.
+    if ((op.opcode === 'NotExists' || op.opcode === 'SeekRowid') && opened.has(op.p1) && buffers.some(([from, to]) => from < addr && addr < to)) {
+      rest[addr] = NOOP;
+      perChange++;
+    }
+  });
+  return { ops: rest, perChange };
+}
+
 /** Whether SQLite's numeric affinity makes `value` (a binding) an integer, as a rowid seek needs. */
 export function isIntegerKey(value: unknown): boolean {
   if (typeof value === 'number') return Number.isInteger(value);
@@ -308,15 +371,32 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     if (SEEKS.has(op.opcode)) seeks = true;
   }
   const countRoots = [...countCursors].map((cursor) => opened.get(cursor)).filter((root): root is number => root !== undefined);
+  // A RETURNING write: its own part counted as any write, when it is one the counts know.
+  const returning = returningProgram(ops, opened);
+  if (returning !== null) {
+    const scan = fullScan(returning.ops, opened);
+    const lookup = rowidLookup(returning.ops, opened);
+    if (scan !== null || lookup !== null || !returning.ops.some((op) => COUNTED.has(op.opcode))) {
+      return {
+        readsPerRow: true, countRoots, seeks, indexWritesPerRow: indexWritesPerRow(inserts, idxInserts),
+        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange },
+      };
+    }
+  }
   return {
     readsPerRow: [...opened.keys()].some((cursor) => !countCursors.has(cursor)),
     countRoots,
     seeks,
-    // A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
-    // An upsert has two paths that write the row (insert, or DO UPDATE), of which one runs.
-    indexWritesPerRow: inserts > 1 ? Math.round(idxInserts / inserts) : Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
+    indexWritesPerRow: indexWritesPerRow(inserts, idxInserts),
     scan: fullScan(ops, opened),
     lookup: rowidLookup(ops, opened),
     schemaWrites: schemaWrites(ops),
+    returning: null,
   };
+}
+
+// A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
+// An upsert has two paths that write the row (insert, or DO UPDATE), of which one runs.
+function indexWritesPerRow(inserts: number, idxInserts: number): number {
+  return inserts > 1 ? Math.round(idxInserts / inserts) : Math.max(0, idxInserts - (inserts > 0 ? 0 : 1));
 }

@@ -264,6 +264,11 @@ export class SqlStorage {
       readsPerRow = 0;
       if (lookup.parameter === null || isIntegerKey(values[lookup.parameter - 1])) read += 1;
     }
+    // RETURNING (`sql-plan.ts`): its buffer is read back one row at a time, an empty one read once.
+    if (plan.returning !== null) {
+      readsPerRow = 1;
+      atEnd = (rowsRead, fetched) => (fetched === 0 ? rowsRead + 1 : rowsRead);
+    }
     if (stmt.readonly) {
       if (!stmt.reader) return this.#complete(session, stmt, args, columns, read);
       // Nothing can change what a read-only session reads (`session.ts`; `exec` refuses TEMP and
@@ -294,6 +299,7 @@ export class SqlStorage {
     const rows = stmt.reader ? changed : this.#lastChanges;
     source.rowsWritten = changed + rows * plan.indexWritesPerRow + plan.schemaWrites;
     if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
+    if (plan.returning !== null) source.rowsRead += rows * plan.returning.perChange;
     return source;
   }
 
