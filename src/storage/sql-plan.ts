@@ -16,6 +16,10 @@
  * |                                                  |   once the rows run out               |                                  |
  * | one full scan into a sorter (`ORDER BY`)         | max(entries, 1), +1 per row fetched,  |                                  |
  * |                                                  |   +1 for an empty sorter              |                                  |
+ * | one full scan cut by LIMIT/OFFSET (no filter)    | offset before the first row, +1 per   |                                  |
+ * |                                                  |   row; max(entries, 1) if it runs out |                                  |
+ * | a RETURNING write whose own part is counted here | + per changed row: buffer walks and   |                                  |
+ * |   (full scan, rowid lookup, no move)             |   re-seeks; read-back +1 per row      |                                  |
  * | one rowid lookup (`WHERE rowid = ?`), no loop    | 1, found or not; 0 for a key that is  |                                  |
  * |                                                  |   no integer (SQLite skips the seek)  |                                  |
  * | any other program reading a table or index       | +1 per row fetched                    |                                  |
@@ -27,10 +31,11 @@
  * | CREATE TABLE/VIEW/TRIGGER (no loop)              | 1 (the sqlite_schema row's update)    | + its sqlite_schema inserts      |
  *
  * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
- * over a table or index (and a sorter read back once), with no LIMIT/OFFSET, subquery, temporary
- * b-tree, trigger or early exit. What stays different (before its end a filtered scan has read
+ * over a table or index (and a sorter read back once), with no subquery, trigger or early exit; a
+ * temporary b-tree only probed (`DISTINCT`, `IN` list) filters it, an `INSERT ... SELECT`
+ * coroutine takes all its rows, and a LIMIT/OFFSET is allowed on an unfiltered stream. What stays different (before its end a filtered scan has read
  * every row it passed in the reference, the rows it returned here; seeks, joins, LIMIT over a
- * filter, RETURNING read-back) is recorded in the differential suite's cases and in
+ * filter, ranges under RETURNING) is recorded in the differential suite's cases and in
  * docs/library-storage.md.
  */
 import type Database from 'better-sqlite3';
@@ -54,6 +59,19 @@ export interface StatementPlan {
    * rows, each insert counted), which `total_changes()` does not count; 0 for other statements.
    */
   schemaWrites: number;
+  /** A write with `RETURNING` whose reads are known (see `ReturningPlan`), else null. */
+  returning: ReturningPlan | null;
+}
+
+/**
+ * A write with `RETURNING`: SQLite buffers the rows to return in a temporary b-tree read back at the
+ * end (one read per row, one for an empty buffer), walks the rows it changes out of another buffer
+ * (a multi-row `VALUES` list, the rowids an `UPDATE` collected) and re-seeks each changed row; the
+ * reference counts each of those moves. `scan`/`lookup` of the plan then describe the write's own part.
+ */
+export interface ReturningPlan {
+  /** Reads per changed row: buffer walks and re-seeks. */
+  perChange: number;
 }
 
 /**
@@ -83,6 +101,21 @@ export interface FullScan {
   shape: 'before' | 'stream' | 'sorted';
   /** The loop may skip rows (a `WHERE`): the rows fetched do not tell how many the scan passed. */
   filtered: boolean;
+  /**
+   * An unfiltered `stream` scan cut by `LIMIT` (and `OFFSET`): the reference reads the skipped rows
+   * before the first, then one per row, and stops without a further move once the limit is reached.
+   */
+  limit?: ScanLimit;
+}
+
+/** A value a program takes from a constant or a bound parameter (1-based). */
+export type Operand = { value: number } | { parameter: number };
+
+/** The `LIMIT` and `OFFSET` of a full scan. */
+export interface ScanLimit {
+  limit: Operand;
+  /** null: no `OFFSET`. */
+  offset: Operand | null;
 }
 
 interface Op {
@@ -113,8 +146,29 @@ const JUMPS = new Set([
   'Found', 'NotFound', 'NoConflict', 'IfNullRow', 'Once', 'Jump', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE',
 ]);
 
+// Ops of a `LIMIT`/`OFFSET` (`OffsetLimit` sets up the offset, `IfPos` skips it, `DecrJumpZero` ends at the limit).
+const LIMIT_OPS = new Set(['OffsetLimit', 'IfPos', 'DecrJumpZero']);
+// Ops of a coroutine feeding an `INSERT ... SELECT`: its consumer takes every row the scan yields.
+const COROUTINE_OPS = new Set(['InitCoroutine', 'Yield']);
+
+/** The constant or parameter register `reg` holds before `before`, or null when it is computed. */
+function operand(ops: Op[], reg: number, before: number): Operand | null {
+  let found: Operand | null = null;
+  for (let addr = 1; addr < before; addr++) {
+    const op = ops[addr] as Op;
+    if (op.opcode === 'Integer' && op.p2 === reg) found = { value: op.p1 };
+    else if (op.opcode === 'Variable' && op.p2 === reg) found = { parameter: op.p1 };
+    else if (op.opcode === 'MustBeInt' || op.opcode === 'OffsetLimit') continue;
+    else if ((WRITES_P2.has(op.opcode) && op.p2 === reg) || (WRITES_P3.has(op.opcode) && op.p3 === reg)) return null;
+  }
+  return found;
+}
+
 /** The program's full scan, when the reads of `ops` are one (see `FullScan`), else null. */
 function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
+  // An `INSERT ... SELECT` runs its SELECT as a coroutine, every row of which is inserted.
+  const insertsAll = !ops.some((op) => op.opcode === 'ResultRow') && ops.some((op) => op.opcode === 'Insert' && opened.has(op.p1));
+  const limitOps: number[] = [];
   let start = -1;
   let end = -1;
   let cursor = -1;
@@ -125,7 +179,11 @@ function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
   let aggregate = false;
   for (let addr = 0; addr < ops.length; addr++) {
     const op = ops[addr] as Op;
-    if (UNCOUNTABLE.has(op.opcode)) return null;
+    if (LIMIT_OPS.has(op.opcode)) limitOps.push(addr);
+    else if (insertsAll && COROUTINE_OPS.has(op.opcode)) continue;
+    // A temporary b-tree only probed (`DISTINCT`, an `IN` list: `Found`, never a counted move) filters the scan.
+    else if (op.opcode === 'OpenEphemeral') continue;
+    else if (UNCOUNTABLE.has(op.opcode)) return null;
     if (op.opcode === 'AggStep') aggregate = true;
     if (op.opcode === 'ResultRow') {
       if (result >= 0) return null;
@@ -147,10 +205,14 @@ function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
     }
   }
   if (start < 0 || end < 0) return null;
-  // A jump over the loop before it (`WHERE 0`, a constant condition on a parameter) may skip the scan.
+  const limit = limitOps.length > 0 ? scanLimit(ops, limitOps, start, end, result) : undefined;
+  if (limit === null) return null;
+  // A jump over the loop before it (`WHERE 0`, a constant condition on a parameter) may skip the scan;
+  // `LIMIT 0` (`IfNot` on the limit) skips it too, which the limit's count knows.
+  const limitRegister = limit === undefined ? -1 : (ops[limitOps[limitOps.length - 1] as number] as Op).p1;
   for (let addr = 1; addr < start; addr++) {
     const op = ops[addr] as Op;
-    if (JUMPS.has(op.opcode) && op.p2 > end) return null;
+    if (JUMPS.has(op.opcode) && op.p2 > end && !(op.opcode === 'IfNot' && op.p1 === limitRegister)) return null;
   }
   let filtered = false;
   for (let addr = start + 1; addr < end; addr++) {
@@ -166,8 +228,32 @@ function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
     return readBack && !aggregate ? { root, shape: 'sorted', filtered } : null;
   }
   if (sortEnd >= 0) return null;
+  if (limit !== undefined) return !filtered && !aggregate && result > start ? { root, shape: 'stream', filtered, limit } : null;
   if (result < 0 || result > end) return { root, shape: 'before', filtered };
   return result > start && !aggregate ? { root, shape: 'stream', filtered } : null;
+}
+
+/**
+ * The `LIMIT`/`OFFSET` of a stream over the loop `start`..`end` whose row is `result`: one
+ * `DecrJumpZero` after the row leaving the loop, an optional `OffsetLimit` before the loop with its
+ * `IfPos` inside it skipping to `Next`, each register a constant or parameter; else null.
+ */
+function scanLimit(ops: Op[], limitOps: number[], start: number, end: number, result: number): ScanLimit | null {
+  const decr = limitOps.filter((addr) => (ops[addr] as Op).opcode === 'DecrJumpZero');
+  const setup = limitOps.filter((addr) => (ops[addr] as Op).opcode === 'OffsetLimit');
+  const skip = limitOps.filter((addr) => (ops[addr] as Op).opcode === 'IfPos');
+  if (decr.length !== 1 || setup.length > 1 || skip.length !== setup.length) return null;
+  const at = decr[0] as number;
+  if (at <= result || at >= end || (ops[at] as Op).p2 <= end) return null;
+  const limit = operand(ops, (ops[at] as Op).p1, start);
+  if (limit === null) return null;
+  if (setup.length === 0) return { limit, offset: null };
+  const offsetLimit = ops[setup[0] as number] as Op;
+  const ifPos = ops[skip[0] as number] as Op;
+  if ((setup[0] as number) > start || (skip[0] as number) <= start || (skip[0] as number) >= result) return null;
+  if (ifPos.p1 !== offsetLimit.p3 || ifPos.p2 !== end || offsetLimit.p1 !== (ops[at] as Op).p1) return null;
+  const offset = operand(ops, offsetLimit.p3, start);
+  return offset === null ? null : { limit, offset };
 }
 
 // Ops that write register P2 or P3: after one of them, a key register holds a computed value.
@@ -213,6 +299,54 @@ function schemaWrites(ops: Op[]): number {
     (op.opcode === 'Insert' || op.opcode === 'IdxInsert') && !skipped.some(([from, to]) => addr > from && addr < to)).length;
 }
 
+const NOOP: Op = { opcode: 'Noop', p1: 0, p2: 0, p3: 0 };
+
+/**
+ * The program of a `RETURNING` write without its buffer moves (see `ReturningPlan`), and the reads
+ * per changed row those moves make; null when `ops` is no such program.
+ */
+function returningProgram(ops: Op[], opened: Map<number, number>): { ops: Op[]; perChange: number } | null {
+  const ephemeral = new Set(ops.filter((op) => op.opcode === 'OpenEphemeral').map((op) => op.p1));
+  const results = ops.flatMap((op, addr) => (op.opcode === 'ResultRow' ? [addr] : []));
+  if (results.length !== 1 || ephemeral.size === 0) return null;
+  const result = results[0] as number;
+  // Loops over a temporary b-tree: `Rewind E` ... `Next E` (jumping back into the loop).
+  const loops: Array<[number, number]> = [];
+  for (let addr = 0; addr < ops.length; addr++) {
+    const op = ops[addr] as Op;
+    if (op.opcode !== 'Next' || !ephemeral.has(op.p1)) continue;
+    const rewind = ops.findIndex((o, at) => at < op.p2 && o.opcode === 'Rewind' && o.p1 === op.p1);
+    if (rewind < 0) return null;
+    loops.push([rewind, addr]);
+  }
+  const readBack = loops.find(([from, to]) => from < result && result < to);
+  if (readBack === undefined || readBack[1] !== ops.length - 1 - [...ops].reverse().findIndex((op) => op.opcode === 'Next')) return null;
+  const walks = loops.filter((loop) => loop !== readBack);
+  // Buffers of changed rows: the walks and `RowSetRead` loops (up to the `Goto` back to them).
+  const buffers: Array<[number, number]> = [...walks];
+  ops.forEach((op, addr) => {
+    if (op.opcode !== 'RowSetRead') return;
+    const back = ops.findIndex((o, at) => at > addr && o.opcode === 'Goto' && o.p2 === addr);
+    if (back > 0) buffers.push([addr, back]);
+  });
+  const rest = ops.slice();
+  let perChange = walks.length;
+  for (const [from, to] of loops) {
+    rest[from] = NOOP;
+    rest[to] = NOOP;
+  }
+  for (let addr = readBack[0]; addr <= readBack[1]; addr++) rest[addr] = NOOP;
+  ops.forEach((op, addr) => {
+    if (['InitCoroutine', 'Yield', 'EndCoroutine', 'OpenEphemeral'].includes(op.opcode)) rest[addr] = NOOP;
+    // The re-seek of each buffered row: it exists, so the seek lands.
+    if ((op.opcode === 'NotExists' || op.opcode === 'SeekRowid') && opened.has(op.p1) && buffers.some(([from, to]) => from < addr && addr < to)) {
+      rest[addr] = NOOP;
+      perChange++;
+    }
+  });
+  return { ops: rest, perChange };
+}
+
 /** Whether SQLite's numeric affinity makes `value` (a binding) an integer, as a rowid seek needs. */
 export function isIntegerKey(value: unknown): boolean {
   if (typeof value === 'number') return Number.isInteger(value);
@@ -237,15 +371,32 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     if (SEEKS.has(op.opcode)) seeks = true;
   }
   const countRoots = [...countCursors].map((cursor) => opened.get(cursor)).filter((root): root is number => root !== undefined);
+  // A RETURNING write: its own part counted as any write, when it is one the counts know.
+  const returning = returningProgram(ops, opened);
+  if (returning !== null) {
+    const scan = fullScan(returning.ops, opened);
+    const lookup = rowidLookup(returning.ops, opened);
+    if (scan !== null || lookup !== null || !returning.ops.some((op) => COUNTED.has(op.opcode))) {
+      return {
+        readsPerRow: true, countRoots, seeks, indexWritesPerRow: indexWritesPerRow(inserts, idxInserts),
+        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange },
+      };
+    }
+  }
   return {
     readsPerRow: [...opened.keys()].some((cursor) => !countCursors.has(cursor)),
     countRoots,
     seeks,
-    // A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
-    // An upsert has two paths that write the row (insert, or DO UPDATE), of which one runs.
-    indexWritesPerRow: inserts > 1 ? Math.round(idxInserts / inserts) : Math.max(0, idxInserts - (inserts > 0 ? 0 : 1)),
+    indexWritesPerRow: indexWritesPerRow(inserts, idxInserts),
     scan: fullScan(ops, opened),
     lookup: rowidLookup(ops, opened),
     schemaWrites: schemaWrites(ops),
+    returning: null,
   };
+}
+
+// A WITHOUT ROWID table is itself an index b-tree: its row is the first IdxInsert, not an Insert.
+// An upsert has two paths that write the row (insert, or DO UPDATE), of which one runs.
+function indexWritesPerRow(inserts: number, idxInserts: number): number {
+  return inserts > 1 ? Math.round(idxInserts / inserts) : Math.max(0, idxInserts - (inserts > 0 ? 0 : 1));
 }

@@ -18,7 +18,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey, planStatement, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey, planStatement, type Operand, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -241,6 +241,17 @@ export class SqlStorage {
         read += Math.max(1, this.#entries(session, scan.root));
         // The sorter's first move counts even when it holds nothing.
         atEnd = (rowsRead, fetched) => (fetched === 0 ? rowsRead + 1 : rowsRead);
+      } else if (scan.limit !== undefined) {
+        // LIMIT/OFFSET: the skipped rows are read before the first; at the limit no further move.
+        const limit = operandValue(scan.limit.limit, values);
+        const offset = scan.limit.offset === null ? 0 : Math.max(0, operandValue(scan.limit.offset, values));
+        if (limit === 0) {
+          readsPerRow = 0;
+        } else {
+          const entries = offset > 0 ? this.#entries(session, scan.root) : 0;
+          read += offset > 0 && entries <= offset ? Math.max(1, entries) : offset;
+          atEnd = (rowsRead, fetched) => (fetched === limit ? rowsRead : Math.max(1, this.#entries(session, scan.root)));
+        }
       } else if (scan.filtered) {
         atEnd = () => Math.max(1, this.#entries(session, scan.root));
       } else {
@@ -252,6 +263,11 @@ export class SqlStorage {
     if (lookup !== null) {
       readsPerRow = 0;
       if (lookup.parameter === null || isIntegerKey(values[lookup.parameter - 1])) read += 1;
+    }
+    // RETURNING (`sql-plan.ts`): its buffer is read back one row at a time, an empty one read once.
+    if (plan.returning !== null) {
+      readsPerRow = 1;
+      atEnd = (rowsRead, fetched) => (fetched === 0 ? rowsRead + 1 : rowsRead);
     }
     if (stmt.readonly) {
       if (!stmt.reader) return this.#complete(session, stmt, args, columns, read);
@@ -283,6 +299,7 @@ export class SqlStorage {
     const rows = stmt.reader ? changed : this.#lastChanges;
     source.rowsWritten = changed + rows * plan.indexWritesPerRow + plan.schemaWrites;
     if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
+    if (plan.returning !== null) source.rowsRead += rows * plan.returning.perChange;
     return source;
   }
 
@@ -312,4 +329,11 @@ export class SqlStorage {
     }
     return new CursorSource(session.db, null, columns, 0, read, this.#onError);
   }
+}
+
+/** The integer an `Operand` (`sql-plan.ts`) holds for these bindings (a LIMIT of -1 is no limit). */
+function operandValue(operand: Operand, values: Binding[]): number {
+  if ('value' in operand) return operand.value;
+  const value = Number(values[operand.parameter - 1]);
+  return Number.isInteger(value) ? value : -1;
 }
