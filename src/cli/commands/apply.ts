@@ -27,7 +27,7 @@ import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
 import { parseDuration } from './duration.js';
-import { listProgress, listsApiOf, planAccount } from './lists-run.js';
+import { listProgress, listsApiOf, listsPreflight, planAccount } from './lists-run.js';
 
 /** The account's lists in an apply: their plan, and the account they are written to. */
 interface ListsStep {
@@ -118,7 +118,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
     if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
     runs = await refusing(opts, empty, () => {
       const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider));
+      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider), lists === undefined ? undefined : listsPreflight(lists.plan, lists.account));
     });
     for (const run of runs) {
       const notice = missingNotice(run, provider);
