@@ -127,3 +127,26 @@ describe('pre-flight sees the account\'s lists and the lists the run creates (em
     expect(unknown.code).toBe(1);
   });
 });
+
+describe('a saved plan carries the lists plan (embedded engine)', () => {
+  it('plan --out then apply FILE writes the lists before the rules that use them', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'saved');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'saved-state')];
+    const file = join(tmp.dir, 'saved-plan.json');
+    const saved = await zonewall(['plan', dir, '--out', file, ...state]);
+    expect(saved.code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { lists?: { writes: { before: { op: string; name: string }[] } } };
+    expect(doc.lists?.writes.before.map((w) => [w.op, w.name])).toEqual([
+      ['create-list', 'office_ips'], ['add-items', 'office_ips'], ['create-list', 'blocked_asns'], ['add-items', 'blocked_asns'],
+    ]);
+    const applied = await zonewall(['apply', file, '--auto-approve', ...state]);
+    expect(applied.stderr).not.toContain('error');
+    expect(applied.stdout).toContain('Lists of account zonewall engine applied.');
+    expect(applied.code).toBe(0);
+    // The lists and the rules are there: planning the manifests again finds nothing to do.
+    const clean = await zonewall(['plan', dir, '--detailed-exitcode', ...state]);
+    expect(clean.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(clean.code).toBe(0);
+  });
+});

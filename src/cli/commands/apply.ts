@@ -221,7 +221,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     if (opts.prune === true || opts.deleteThreshold !== undefined) {
       throw new ZonewallError('ERR_USAGE', '--prune and --delete-threshold are fixed when the plan is made: pass them to zonewall plan --out, not to apply');
     }
-    if (doc.errors.length > 0 || doc.zones.length === 0) {
+    if (doc.errors.length > 0 || (doc.zones.length === 0 && doc.lists === undefined)) {
       throw new ZonewallError('ERR_USAGE', 'the saved plan has no zones to apply (it was saved with errors?); plan again');
     }
   });
@@ -244,7 +244,11 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
       const s = styleFor(process.stdout, opts);
       process.stdout.write(plans.map((p) => renderPlanText(p, s)).join('\n'));
     }
-    return await gateAndApply(plans, provider, opts, plansDocument(plans, provider));
+    // The saved lists plan is applied as saved (before the zones' rules, its deletes after them), as a run from manifests does.
+    const lists: ListsStep | undefined = doc.lists === undefined ? undefined : { plan: doc.lists, account: doc.lists.account.id ?? doc.lists.account.name };
+    if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
+    const out = plansDocument(plans, provider);
+    return await gateAndApply(plans, provider, opts, lists === undefined ? out : { ...out, lists: lists.plan }, lists);
   } finally {
     for (const l of locks) l.release();
     await provider.close();
