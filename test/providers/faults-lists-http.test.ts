@@ -77,10 +77,46 @@ describe('lists faults through the HTTP provider (zonewall serve behind a fault 
     expect(await engineLists()).toEqual(Expected);
   });
 
-  it('a 429 while an operation is processing is waited out and the write sent again', async () => {
+  it('a scripted 429 on an item write is waited out and the write sent again', async () => {
     const busy = { success: false, errors: [{ code: 10429, message: 'another bulk operation of the account is still processing' }], messages: [], result: null };
     h.faults.on('POST', (uri) => isItems(uri), [429, busy], 2);
     await applyAll();
+    expect(h.faults.pending()).toEqual([]);
+    expect(await engineLists()).toEqual(Expected);
+    expect(diffLists(desired(), await readLiveAccount(h.provider, 'zonewall engine')).summary).toMatchObject({ unchanged: 2, itemsAdded: 0 });
+  });
+});
+
+describe('a real 429 while a bulk operation is processing (the engine keeps operations pending for a poll)', () => {
+  it('the refused item write is waited out and sent again once the operation completed: nothing duplicated or lost', async () => {
+    await h.close();
+    h = await openFaultHarness('lists-busy.example', { listOperationPolls: 1 });
+    accountId = (await h.provider.resolveAccount('zonewall engine')).id;
+    let blocker: string | undefined;
+    const real = async (req: Intercepted): Promise<[number, object]> => {
+      const res = await h.engine.dispatch({ method: req.method, path: new URL(req.uri, 'http://x').pathname.replace(/^\/client\/v4/, ''), body: await req.json() });
+      return [res.status, res.body as object];
+    };
+    const statuses: number[] = [];
+    h.faults
+      // Another writer's bulk operation (the same items) is still processing when ours arrives: the engine answers 429.
+      .on('POST', (uri) => isItems(uri), async (req) => {
+        const path = new URL(req.uri, 'http://x').pathname.replace(/^\/client\/v4/, '');
+        const other = await h.engine.dispatch({ method: 'POST', path, body: await req.json() });
+        blocker = (other.body as { result: { operation_id: string } }).result.operation_id;
+        const answer = await real(req);
+        statuses.push(answer[0]);
+        return answer;
+      })
+      // The other writer polls its operation to the end; our write, sent again, is accepted.
+      .on('POST', (uri) => isItems(uri), async (req) => {
+        for (let i = 0; i < 3; i++) await h.engine.dispatch({ method: 'GET', path: `/accounts/${accountId}/rules/lists/bulk_operations/${blocker!}`, query: new URLSearchParams() });
+        const answer = await real(req);
+        statuses.push(answer[0]);
+        return answer;
+      });
+    await applyAll();
+    expect(statuses).toEqual([429, 200]);
     expect(h.faults.pending()).toEqual([]);
     expect(await engineLists()).toEqual(Expected);
     expect(diffLists(desired(), await readLiveAccount(h.provider, 'zonewall engine')).summary).toMatchObject({ unchanged: 2, itemsAdded: 0 });
