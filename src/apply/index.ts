@@ -13,5 +13,5 @@ export { applyZone, ApplyError, type ApplyZoneOptions, type ApplyZoneResult } fr
 export { rollbackZone } from './rollback.js';
 export { writeFileAtomic } from './write-file.js';
 export { readSavedPlan, writeSavedPlan, assertFresh, isPlanDocument, savedPlanZone, StalePlanError } from './saved-plan.js';
-export { preflightFindings, type Locate } from './preflight.js';
+export { preflightFindings, type Locate, type PreflightPrepare } from './preflight.js';
 export { applyListWrites, ListsApplyError, type ListsApi, type ListProgress, type ListsApplyOptions, type ListsApplyResult } from './lists.js';

@@ -14,12 +14,25 @@ import { runPlan, type ApplyResult } from './run.js';
 /** Where the manifest declares an object (`plan`'s `locateObject` over the plan's desired zone). */
 export type Locate = (kind: string, ref: string) => Finding['location'];
 
+/**
+ * What the run writes before the zone's rules, written to the validator first (the account's lists
+ * the run creates or fills: a rule's `$name` is checked against them). On a remote API's validator
+ * nothing can be written, so it does nothing there.
+ */
+export type PreflightPrepare = (validator: Provider) => Promise<void>;
+
 /** Runs a plan's writes through the provider's validation; the error findings of a refusal (none when it would apply). */
-export async function preflightFindings(plan: Plan, provider: Provider, locate?: Locate): Promise<Finding[]> {
+export async function preflightFindings(plan: Plan, provider: Provider, locate?: Locate, prepare?: PreflightPrepare): Promise<Finding[]> {
   if (provider.validator === undefined || !hasChanges(plan)) return [];
   const validator = await provider.validator(plan.zone.id);
   let result: ApplyResult;
   try {
+    try {
+      await prepare?.(validator);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return [finding('preflight-refused', `apply would be refused at the account's list writes: ${serviceReason(why)}; nothing was written (pre-flight)`)];
+    }
     result = await runPlan(plan, validator);
   } finally {
     await validator.close();

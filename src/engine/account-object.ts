@@ -11,6 +11,7 @@ import { timestamp } from './ids.js';
 import type { AccountRequestContext, AccountRoute, ListReferenceInfo } from './lists/context.js';
 import { listRoutes } from './lists/handlers.js';
 import { valueText } from './lists/items.js';
+import { dumpZone as dumpRows, loadZone as loadRows, type ZoneDump } from './zone-dump.js';
 import { allLists, listValues, listsSchema } from './lists/store.js';
 import { routeKey } from './router.js';
 import type { Sql } from './sql.js';
@@ -53,6 +54,10 @@ export interface AccountObjectApi {
   handle(call: AccountCall): ApiResponse;
   /** The account's lists: names and kinds, with their items' values when `withItems`. */
   catalog(withItems: boolean): ListCatalogEntry[];
+  /** Every row of the account's tables (a copy of the account in another engine, `Engine.copyZone`). */
+  dump(): ZoneDump;
+  /** Replaces the account's rows with a dump's, in one transaction. */
+  load(dump: ZoneDump): void;
   bookmark(): Promise<string>;
   restore(bookmark: string): Promise<void>;
   ping(): boolean;
@@ -105,6 +110,14 @@ export function accountObjectClass(deps: AccountObjectDeps): new (state: Account
         if (withItems) entry.items = listValues(sql, l.id).map((v) => (v.kind === 'hostname' ? { host: valueText(v), excludeExact: v.hostname.exclude_exact_hostname !== false } : valueText(v)));
         return entry;
       });
+    }
+
+    dump(): ZoneDump {
+      return dumpRows(this.#state.storage.sql);
+    }
+
+    load(dump: ZoneDump): void {
+      this.#state.storage.transactionSync(() => loadRows(this.#state.storage.sql, dump));
     }
 
     bookmark(): Promise<string> {

@@ -29,6 +29,7 @@ import { resources as defaultResources } from './resources.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
 import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
 import type { ZoneDump } from './zone-dump.js';
+import { accountIdOf } from './zones/accounts.js';
 import { RegistryDirectory } from './zones/directory.js';
 import { RegistryObject, type RegistryApi } from './zones/registry.js';
 import { accountObjectClass, type AccountObjectApi } from './account-object.js';
@@ -263,16 +264,23 @@ export class Engine implements ZoneDirectory {
   }
 
   /**
-   * A scratch engine (in memory, gone at its close) holding a copy of a zone, id and all: what is
-   * written to it changes nothing here. Plan's pre-flight runs apply's writes on it.
+   * A scratch engine (in memory, gone at its close) holding a copy of a zone, id and all, with its
+   * account and the account's lists: what is written to it changes nothing here. Plan's pre-flight
+   * runs apply's writes on it.
    */
-  async copyZone(zoneId: string): Promise<Engine> {
+  async copyZone(zoneId: string, listsFrom: Engine = this): Promise<Engine> {
     const zone = this.#mustZone(zoneId);
     const dump = await this.dumpZone(zone.id);
+    // The zone's account comes along with its lists (`listsFrom`'s: a zone planned before it exists
+    // lives in a scratch engine, its account in the state directory's): a rule's `$name` is checked against them.
+    const account = await listsFrom.#directory.accountById(accountIdOf(zone));
+    const lists = account === undefined ? undefined : await listsFrom.#accountsNs.get(account.id).dump();
     const copy = await Engine.open({ dir: `zonewall-copy-${zone.id}`, memory: true, limits: this.planLimits, strict: this.strict, logError: this.#logError });
     try {
-      await copy.createZone(zone.name, { plan: zone.plan, id: zone.id });
+      if (account !== undefined && (await copy.getAccount(account.id)) === undefined) await copy.createAccount(account.name, { plan: account.plan, id: account.id });
+      await copy.createZone(zone.name, { plan: zone.plan, id: zone.id, ...(zone.account_id !== undefined ? { account: zone.account_id } : {}) });
       await copy.loadZone(zone.id, dump);
+      if (account !== undefined && lists !== undefined) await copy.#accountsNs.get(account.id).load(lists);
       return copy;
     } catch (err) {
       await copy.close();

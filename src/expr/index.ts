@@ -35,7 +35,6 @@ export {
 export type { CompileOptions, CompiledFilter } from './compile.js';
 export type { Lists } from './compile-rhs.js';
 export type { Inspection } from './inspect.js';
-export { listReferences, type ListReference } from './list-refs.js';
 export { requestFields, type RequestDescription } from './request.js';
 export { parseIp, formatIp, networkAddress, type IpValue } from './ip.js';
 

@@ -1,8 +1,9 @@
 /**
  * `listUses`: every `<value> in $name` of an expression, with the type of the value compared and
- * where the `$name` is in the source, so that a manifest can check each name against the lists it
- * can see (an unknown list is an error, never an empty match) and each list's kind against the
- * field (`ip.src in $hosts`, a hostname list, is one).
+ * where the `$name` is in the source, so that a manifest (and the engine, on the rules a write
+ * stores) can check each name against the lists it can see (an unknown list is an error, never an
+ * empty match) and each list's kind against the field (`ip.src in $hosts`, a hostname list, is one).
+ * The one finder of `$name` references: the manifest's checks and the engine's share it.
  */
 import type { CallArg, Expression, ValueExpr } from './ast.js';
 import { isExpression } from './ast.js';

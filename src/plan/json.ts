@@ -7,6 +7,7 @@
 import type { Action } from './action.js';
 import type { Attributes, ChangeReason, Change, ResourceKind } from './change.js';
 import type { Finding } from './finding.js';
+import type { ListsPlan } from './lists/diff.js';
 import type { ServedPhase } from '../api/index.js';
 import type { LiveSection, PlanTier } from './live.js';
 import type { PhaseName } from './phase.js';
@@ -85,6 +86,8 @@ export interface PlanJson {
   zones: ZonePlanJson[];
   errors: PlanErrorJson[];
   summary: PlanSummary;
+  /** The lists plan of the run's account manifest (`plan/lists`), applied before the zones' rules (its deletes after them). */
+  lists?: ListsPlan;
 }
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

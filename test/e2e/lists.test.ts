@@ -98,3 +98,55 @@ describe('examples/lists with the real CLI', () => {
     expect(test.stdout + test.stderr).toContain('unknown list $office_ip');
   });
 });
+
+describe('pre-flight sees the account\'s lists and the lists the run creates (embedded engine)', () => {
+  it('examples/lists on a fresh state dir: no pre-flight error, apply succeeds; an unknown $name is still refused', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'preflight');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'preflight-state')];
+    // The lists do not exist yet: the run's list writes are made on the scratch copy first.
+    const plan = await zonewall(['plan', dir, ...state]);
+    expect(plan.stdout).toContain('+ list office_ips (ip): 3 items');
+    expect(plan.stdout).not.toContain('preflight-refused');
+    expect(plan.code).toBe(0);
+    const applied = await zonewall(['apply', dir, '--auto-approve', ...state]);
+    expect(applied.stdout).not.toContain('preflight-refused');
+    expect(applied.code).toBe(0);
+    // The lists now exist in the account: a changed rule using them pre-flights on a copy that carries them.
+    const zone = join(dir, 'lists.example.com.yaml');
+    writeFileSync(zone, readFileSync(zone, 'utf8').replace('action: block', 'action: managed_challenge'));
+    const changed = await zonewall(['plan', dir, ...state]);
+    expect(changed.stdout).toContain('~ custom_rule "block-bad-networks"');
+    expect(changed.stdout).not.toContain('preflight-refused');
+    expect(changed.code).toBe(0);
+    // A list that neither exists nor is planned is refused at plan, where the manifest uses it.
+    writeFileSync(zone, readFileSync(zone, 'utf8').replace('$office_ips', '$nope'));
+    const unknown = await zonewall(['plan', dir, ...state]);
+    expect(unknown.stdout).toContain('preflight-refused');
+    expect(unknown.stdout).toContain('references list $nope, which the zone\'s account does not have');
+    expect(unknown.code).toBe(1);
+  });
+});
+
+describe('a saved plan carries the lists plan (embedded engine)', () => {
+  it('plan --out then apply FILE writes the lists before the rules that use them', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'saved');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'saved-state')];
+    const file = join(tmp.dir, 'saved-plan.json');
+    const saved = await zonewall(['plan', dir, '--out', file, ...state]);
+    expect(saved.code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { lists?: { writes: { before: { op: string; name: string }[] } } };
+    expect(doc.lists?.writes.before.map((w) => [w.op, w.name])).toEqual([
+      ['create-list', 'office_ips'], ['add-items', 'office_ips'], ['create-list', 'blocked_asns'], ['add-items', 'blocked_asns'],
+    ]);
+    const applied = await zonewall(['apply', file, '--auto-approve', ...state]);
+    expect(applied.stderr).not.toContain('error');
+    expect(applied.stdout).toContain('Lists of account zonewall engine applied.');
+    expect(applied.code).toBe(0);
+    // The lists and the rules are there: planning the manifests again finds nothing to do.
+    const clean = await zonewall(['plan', dir, '--detailed-exitcode', ...state]);
+    expect(clean.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(clean.code).toBe(0);
+  });
+});

@@ -34,9 +34,9 @@ export interface FaultHarness {
 }
 
 /** `realClock` runs the backoff on the real clock (short, fixed jitter): for calls that overlap in time. */
-export async function openFaultHarness(zoneName = 'faults.example', options: { realClock?: { backoffBaseMs: number } } = {}): Promise<FaultHarness> {
+export async function openFaultHarness(zoneName = 'faults.example', options: { realClock?: { backoffBaseMs: number }; listOperationPolls?: number } = {}): Promise<FaultHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zw-faults-'));
-  const engine = await Engine.open({ dir });
+  const engine = await Engine.open({ dir, ...(options.listOperationPolls !== undefined ? { listOperationPolls: options.listOperationPolls } : {}) });
   const server = await startServer(engine, { port: 0, credentials: [{ type: 'token', token: FaultToken, zones: '*' }] });
   const clock = new FakeClock();
   const retries: RetryEvent[] = [];

@@ -27,7 +27,7 @@ import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
 import { parseDuration } from './duration.js';
-import { listProgress, listsApiOf, planAccount } from './lists-run.js';
+import { listProgress, listsApiOf, listsPreflight, planAccount } from './lists-run.js';
 
 /** The account's lists in an apply: their plan, and the account they are written to. */
 interface ListsStep {
@@ -118,7 +118,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
     if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
     runs = await refusing(opts, empty, () => {
       const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider));
+      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider), lists === undefined ? undefined : listsPreflight(lists.plan, lists.account));
     });
     for (const run of runs) {
       const notice = missingNotice(run, provider);
@@ -221,7 +221,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     if (opts.prune === true || opts.deleteThreshold !== undefined) {
       throw new ZonewallError('ERR_USAGE', '--prune and --delete-threshold are fixed when the plan is made: pass them to zonewall plan --out, not to apply');
     }
-    if (doc.errors.length > 0 || doc.zones.length === 0) {
+    if (doc.errors.length > 0 || (doc.zones.length === 0 && doc.lists === undefined)) {
       throw new ZonewallError('ERR_USAGE', 'the saved plan has no zones to apply (it was saved with errors?); plan again');
     }
   });
@@ -244,7 +244,11 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
       const s = styleFor(process.stdout, opts);
       process.stdout.write(plans.map((p) => renderPlanText(p, s)).join('\n'));
     }
-    return await gateAndApply(plans, provider, opts, plansDocument(plans, provider));
+    // The saved lists plan is applied as saved (before the zones' rules, its deletes after them), as a run from manifests does.
+    const lists: ListsStep | undefined = doc.lists === undefined ? undefined : { plan: doc.lists, account: doc.lists.account.id ?? doc.lists.account.name };
+    if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
+    const out = plansDocument(plans, provider);
+    return await gateAndApply(plans, provider, opts, lists === undefined ? out : { ...out, lists: lists.plan }, lists);
   } finally {
     for (const l of locks) l.release();
     await provider.close();

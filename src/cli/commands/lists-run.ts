@@ -4,7 +4,7 @@
  * the run's zone manifests, and the Lists API calls apply needs over the provider. Wiring only: the
  * decisions are in `plan/lists` and `apply/lists`.
  */
-import type { ListsApi, ListProgress } from '../../apply/index.js';
+import { applyListWrites, type ListsApi, type ListProgress, type PreflightPrepare } from '../../apply/index.js';
 import type { DesiredAccount, DesiredZone } from '../../manifest/index.js';
 import { diffLists, liveItemOf, type ListsPlan, type LiveAccount } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
@@ -63,4 +63,23 @@ export function listsApiOf(provider: Provider, account: string): ListsApi {
 export function listProgress(stream: NodeJS.WriteStream): ((p: ListProgress) => void) | undefined {
   if (stream.isTTY !== true) return undefined;
   return (p) => stream.write(`\r\x1b[2K${p.op} ${p.list}${p.items !== undefined ? ` (${p.items} items)` : ''}${p.status !== undefined ? `: ${p.status}` : ''}`);
+}
+
+/**
+ * Pre-flight with the run's lists: the lists plan's writes that come before the zones' rules
+ * (creates, items) are written to each zone's validator first, so a rule using a list this run
+ * creates is checked against it, as apply will meet it. Only on the embedded engine's scratch copy
+ * (a remote API has no dry run of list writes: its validator is left as it is); a zone of another
+ * account than the manifest's does not see them.
+ */
+export function listsPreflight(plan: ListsPlan, account: string): PreflightPrepare {
+  return async (validator) => {
+    if (validator.kind !== 'engine' || plan.writes.before.length === 0) return;
+    try {
+      await validator.resolveAccount(plan.account.id ?? account);
+    } catch {
+      return; // not the zone's account: the copy does not have it
+    }
+    await applyListWrites(listsApiOf(validator, plan.account.id ?? account), plan.writes.before, { sleep: async () => {}, pollMs: 0 });
+  };
 }

@@ -7,7 +7,7 @@
  * the others' plans. Wiring only: the decisions are in `plan` and `apply`.
  */
 import type { Command } from 'commander';
-import { lockDir, lockKey, acquireZoneLock, preflightFindings, type ZoneLock } from '../../apply/index.js';
+import { lockDir, lockKey, acquireZoneLock, preflightFindings, type PreflightPrepare, type ZoneLock } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGenerationOf, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
 import { diffZone, locateObject, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
@@ -112,7 +112,7 @@ export interface RunLocking {
   timeoutMs: number;
 }
 
-async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false): Promise<ZoneRun> {
+async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false, prepare?: PreflightPrepare): Promise<ZoneRun> {
   const run: ZoneRun = { desired };
   try {
     // Always ask for creation: on the embedded engine a missing zone reads as new (its first write
@@ -128,7 +128,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
     run.plan = diffZone(desired, await provider.readZone(zone.id, readsFor(desired)), options);
     if (preflight) {
       const before = provider.stats.requests;
-      run.plan.findings.push(...(await preflightFindings(run.plan, provider, (kind, ref) => locateObject(desired, ref, kind))));
+      run.plan.findings.push(...(await preflightFindings(run.plan, provider, (kind, ref) => locateObject(desired, ref, kind), prepare)));
       // A remote pre-flight costs one request per Rulesets write: shown in the estimate.
       if (provider.kind === 'http') run.plan.calls.preflight = provider.stats.requests - before;
     }
@@ -139,8 +139,8 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
   return run;
 }
 
-/** Plans every zone; with `locking`, each zone's lock is taken before it is read and kept. */
-export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false): Promise<ZoneRun[]> {
+/** Plans every zone; with `locking`, each zone's lock is taken before it is read and kept; `prepare` readies each pre-flight's validator (the run's list writes). */
+export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false, prepare?: PreflightPrepare): Promise<ZoneRun[]> {
   const byName = new Map<string, string>();
   for (const d of zones) {
     const other = byName.get(d.zone.toLowerCase());
@@ -148,7 +148,7 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
     byName.set(d.zone.toLowerCase(), d.file);
   }
   await provider.preloadZones?.(zones.map((d) => d.zone));
-  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight));
+  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight, prepare));
   const seen = new Map<string, string>();
   for (const run of runs) claimZoneId(seen, run);
   return runs;
@@ -182,6 +182,8 @@ export interface PlanStream {
   zone(run: ZoneRun): void;
   /** Whether plans are pre-flighted (`preflightOn`), for the opened provider. */
   preflight?(provider: Provider): boolean;
+  /** Readies each pre-flight's validator (the run's list writes, `listsPreflight`). */
+  prepare?: PreflightPrepare;
 }
 
 /**
@@ -225,7 +227,7 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
       preflight = stream.preflight?.(provider) ?? false;
       await provider.preloadZones?.([zone.zone], files.length - i);
     }
-    queue.push(planOne(provider, zone, options, undefined, preflight));
+    queue.push(planOne(provider, zone, options, undefined, preflight, stream.prepare));
     // The embedded engine works in this thread: zones in flight would only hold more memory at once.
     while (queue.length >= (provider.kind === 'engine' ? 1 : ZoneConcurrency)) await emitHead();
   }

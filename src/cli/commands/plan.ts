@@ -18,7 +18,7 @@ import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
 import { missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
-import { planAccount } from './lists-run.js';
+import { listsPreflight, planAccount } from './lists-run.js';
 import { addPlanFlags, outline, planOptions, preflightOn, streamPlans, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
 
 /** Options of `plan`. */
@@ -90,6 +90,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
       open,
       options: (p) => planOptions(opts, p),
       preflight: (p) => preflightOn(opts, p),
+      ...(lists !== undefined ? { prepare: listsPreflight(lists, lists.account.id ?? lists.account.name) } : {}),
       issue: (issue) => process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`),
       zone: (run) => {
         const notice = missingNotice(run, provider!);

@@ -11,8 +11,8 @@
  * A CIDR with host bits set is refused (the message names the network it should be), rather than
  * silently moved: `10.0.0.1/8` is most likely a typo.
  */
-import { formatIp, networkAddress, parseIp, type IpValue } from '../../expr/index.js';
-import { ListRules, type HostnameValue, type ListItemBody, type ServedListKind } from '../../api/index.js';
+import { parseIp, type IpValue } from '../../expr/index.js';
+import { ListRules, normalizeListItem, type HostnameValue, type ListItemBody, type ServedListKind } from '../../api/index.js';
 import { BodyReader, type Problems } from '../body-reader.js';
 
 /** One item's value, normalised. */
@@ -47,38 +47,28 @@ export function readItem(raw: unknown, pointer: string, kind: ServedListKind, pr
   return { value, key: sortKey(value), comment };
 }
 
-/** The normalised value of `raw` for a list of `kind`, or the reason it is refused. */
+/**
+ * The normalised value of `raw` for a list of `kind`, or the reason it is refused. The value rules
+ * are the client's too (`normalizeListItem`, src/api): one normaliser, so a list read back plans
+ * nothing. The engine adds the body's shapes: an item's value is a string (ip), an integer (asn)
+ * or `{url_hostname, exclude_exact_hostname?}` (hostname), as written, without spaces or `AS`.
+ */
 export function normaliseValue(kind: ServedListKind, raw: unknown): ItemValue | string {
   switch (kind) {
-    case 'ip': return typeof raw === 'string' ? normaliseIp(raw) : `ip must be a string, got ${typeof raw}`;
-    case 'asn': return normaliseAsn(raw);
+    case 'ip': {
+      if (typeof raw !== 'string') return `ip must be a string, got ${typeof raw}`;
+      const normal = raw === raw.trim() ? normalizeListItem('ip', raw) : undefined;
+      if (normal === undefined || !normal.ok) return `${JSON.stringify(raw)}: ${normal?.ok === false ? normal.reason : 'must be an IP address or CIDR without spaces'}`;
+      return { kind: 'ip', ip: String(normal.value) };
+    }
+    case 'asn': {
+      const normal = typeof raw === 'number' ? normalizeListItem('asn', raw) : undefined;
+      if (normal === undefined || !normal.ok) return `asn must be an integer from 0 to 4294967295, got ${JSON.stringify(raw)}`;
+      return { kind: 'asn', asn: Number(normal.value) };
+    }
     case 'hostname': return normaliseHostname(raw);
   }
 }
-
-function normaliseIp(text: string): ItemValue | string {
-  const slash = text.indexOf('/');
-  const address = slash < 0 ? text : text.slice(0, slash);
-  const ip = /^[0-9a-fA-F:.]+$/.test(address) ? parseIp(address) : undefined;
-  if (ip === undefined) return `${JSON.stringify(text)} is not an IPv4 or IPv6 address or CIDR`;
-  const v4 = typeof ip === 'number';
-  if (slash < 0) return { kind: 'ip', ip: v4 ? formatIp(ip) : `${formatIp(networkAddress(ip, 64))}/64` };
-  const prefixText = text.slice(slash + 1);
-  const prefix = /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : Number.NaN;
-  const [min, max] = v4 ? [8, 32] : [4, 64];
-  if (!(prefix >= min && prefix <= max)) return `${JSON.stringify(text)}: ${v4 ? 'IPv4' : 'IPv6'} CIDR prefixes must be /${min} to /${max}`;
-  const network = networkAddress(ip, prefix);
-  if (network !== ip) return `${JSON.stringify(text)} has host bits set; the network is ${formatIp(network)}/${prefix}`;
-  if (v4 && prefix === 32) return { kind: 'ip', ip: formatIp(ip) };
-  return { kind: 'ip', ip: `${formatIp(ip)}/${prefix}` };
-}
-
-function normaliseAsn(raw: unknown): ItemValue | string {
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > 4_294_967_295) return `asn must be an integer from 0 to 4294967295, got ${JSON.stringify(raw)}`;
-  return { kind: 'asn', asn: raw };
-}
-
-const Label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 function normaliseHostname(raw: unknown): ItemValue | string {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'hostname must be an object {"url_hostname": …, "exclude_exact_hostname"?: …}';
@@ -87,12 +77,9 @@ function normaliseHostname(raw: unknown): ItemValue | string {
   if (extra.length > 0) return `hostname has an unknown field ${JSON.stringify(extra[0])} (allowed: url_hostname, exclude_exact_hostname)`;
   if (typeof h.url_hostname !== 'string') return 'hostname.url_hostname must be a string';
   if (h.exclude_exact_hostname !== undefined && typeof h.exclude_exact_hostname !== 'boolean') return 'hostname.exclude_exact_hostname must be true or false';
-  const name = h.url_hostname.toLowerCase().replace(/\.$/, '');
-  const bare = name.startsWith('*.') ? name.slice(2) : name;
-  const labels = bare.split('.');
-  if (name.length > 253 || labels.length < 2 || !labels.every((l) => Label.test(l)) || /^\d+$/.test(labels[labels.length - 1]!)) {
-    return `${JSON.stringify(h.url_hostname)} is not a fully qualified domain name (optionally prefixed by *.)`;
-  }
+  const normal = h.url_hostname === h.url_hostname.trim() ? normalizeListItem('hostname', h.url_hostname) : undefined;
+  if (normal === undefined || !normal.ok) return `${JSON.stringify(h.url_hostname)} is not a fully qualified domain name (optionally prefixed by *.)`;
+  const name = String(normal.value);
   const hostname: HostnameValue = { url_hostname: name };
   if (name.startsWith('*.') && h.exclude_exact_hostname !== undefined) hostname.exclude_exact_hostname = h.exclude_exact_hostname;
   return { kind: 'hostname', hostname };

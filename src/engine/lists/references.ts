@@ -9,7 +9,7 @@
  * block it.
  */
 import { ListErrors } from '../../api/index.js';
-import { listReferences, parse, type Phase } from '../../expr/index.js';
+import { listUses, parse, type Phase } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
 import { rulesTables } from '../rulesets/store.js';
 import type { Sql } from '../sql.js';
@@ -30,11 +30,11 @@ function kindForType(kind: string): string | undefined {
 function refsOf(source: string, phase: Phase | undefined, zone: ZoneInfo, rule: string, out: TypedReference[]): void {
   let refs;
   try {
-    refs = listReferences(parse(source, phase !== undefined ? { phase } : {}));
+    refs = listUses(parse(source, phase !== undefined ? { phase } : {}), source);
   } catch {
     return; // stored expressions were checked when written
   }
-  for (const r of refs) out.push({ list: r.name, zone_id: zone.id, zone_name: zone.name, rule, needs: kindForType(r.type.kind) });
+  for (const r of refs) out.push({ list: r.name, zone_id: zone.id, zone_name: zone.name, rule, needs: kindForType(r.type) });
 }
 
 function tableExists(sql: Sql, table: string): boolean {

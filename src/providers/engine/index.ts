@@ -73,7 +73,7 @@ export class EngineProvider extends V4Provider {
   /** Pre-flight: a provider on a copy of the zone (a pending zone's too) in a scratch engine (`Provider.validator`). */
   async validator(zoneId: string): Promise<EngineProvider> {
     const source = await this.#pending.engineFor('GET', `/zones/${zoneId}/filters`);
-    const copy = await source.copyZone(zoneId);
+    const copy = await source.copyZone(zoneId, this.engine);
     return new EngineProvider(copy, 'a copy of the zone (pre-flight)');
   }
 

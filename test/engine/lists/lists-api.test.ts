@@ -65,7 +65,7 @@ describe('items', () => {
     const bad = await kit.write('POST', id, [{ ip: '10.0.0.1/8' }, { ip: '10.0.0.0/7' }, { ip: '2001:db8::/65' }, { ip: 'not-an-ip' }, { asn: 1 }]);
     expect(bad.status).toBe(400);
     expect(bad.response.body.errors.map((e) => [e.code, e.source?.pointer])).toEqual([[10307, '/0/ip'], [10307, '/1/ip'], [10307, '/2/ip'], [10307, '/3/ip'], [10307, '/4/asn'], [10307, '/4/ip']]);
-    expect(bad.response.body.errors[0]!.message).toContain('the network is 10.0.0.0/8');
+    expect(bad.response.body.errors[0]!.message).toContain('host bits are set: the network of 10.0.0.1/8 is 10.0.0.0/8');
     expect((await kit.items(id)).length).toBe(4);
   });
 
