@@ -35,8 +35,18 @@ function adoptEntrypoint(converted: ConvertedManifest, live: LiveZone, adopted: 
   const rules = current.rules.map(kept);
   const claimed = new Set<number>();
   let changed = false;
+  // Exceptions are adopted by the skip rule id the state names: the live rule gets the exception's ref.
+  for (const { ref, id } of converted.managedRules?.exceptions ?? []) {
+    const i = rules.findIndex((r) => r.id === id && r.action === 'skip');
+    if (i < 0) continue;
+    claimed.add(i);
+    if (rules[i]!.ref === ref) continue;
+    rules[i] = { ...rules[i]!, ref };
+    adopted.push(`managed rules exception ${id} as ${ref}`);
+    changed = true;
+  }
   for (const entry of entries) {
-    // Converted Terraform rules are deployments only (an exception has no ruleset to adopt by).
+    // Deployments are adopted by the ruleset they execute (exceptions above, by id).
     if (entry.ruleset === undefined) continue;
     const rulesetId = (ManagedRulesetIds as Record<string, string>)[entry.ruleset] ?? entry.ruleset;
     const i = rules.findIndex((r, j) => !claimed.has(j) && isExecuteRule(r) && r.action_parameters.id === rulesetId);

@@ -12,7 +12,7 @@ import { PreviousWafPackageIds } from './constants.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
 import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
 import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules } from './terraform-phases.js';
-import { convertRuleset, isManagedPhaseRuleset } from './terraform-ruleset.js';
+import { convertRuleset, isManagedPhaseRuleset, type ExceptionSource } from './terraform-ruleset.js';
 import type { TfResource } from './terraform-state.js';
 
 /** The resource kinds zonewall converts (the type without its provider prefix). */
@@ -44,7 +44,8 @@ export interface ConvertedManifest {
   firewallRules: Sourced<Record<string, unknown>>[];
   /** The custom phase's entry point (`custom_rules`), with the live rule id of each key. */
   customRules?: ConvertedCustomRules;
-  managedRules?: { address: string; entries: ManagedRuleEntry[] };
+  /** The managed phase's entry point: deployments and exceptions, with the live skip rule id of each exception's ref. */
+  managedRules?: { address: string; entries: ManagedRuleEntry[]; exceptions: ExceptionSource[] };
   previousWaf?: {
     packages: Sourced<Record<string, unknown>>[];
     groups: Sourced<string>[];
@@ -208,9 +209,9 @@ function convertRulesets(rs: TfResource[], out: ConvertedManifest): void {
         out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the managed phase (the first is ${out.managedRules.address}): a zone has one entry point per phase` });
         continue;
       }
-      const { entries, problems } = convertRuleset(r.attributes);
+      const { entries, exceptions, problems } = convertRuleset(r.attributes);
       for (const message of problems) out.notes.push({ address: r.address, severity: 'warning', message });
-      out.managedRules = { address: r.address, entries };
+      out.managedRules = { address: r.address, entries, exceptions };
       out.converted.push(r.address);
       continue;
     }

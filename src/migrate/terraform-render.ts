@@ -90,7 +90,7 @@ function quote(address: string): string {
 
 /** The conversion report: what was converted, what was not and why, and the next steps. */
 export function renderConversionReport(c: ConvertedManifest, manifestPath: string): string {
-  const lines = [`Converted ${c.converted.length} resource(s) of zone ${c.zone}: ${c.filters.length} filter(s), ${c.firewallRules.length} firewall rule(s), ${c.customRules?.sources.length ?? 0} custom rule(s), ${c.managedRules?.entries.length ?? 0} managed ruleset(s), previous WAF: ${c.previousWaf ? `${c.previousWaf.packages.length} package(s), ${c.previousWaf.groups.length} group(s), ${c.previousWaf.rules.length} rule(s)` : 'none'}.`];
+  const lines = [`Converted ${c.converted.length} resource(s) of zone ${c.zone}: ${c.filters.length} filter(s), ${c.firewallRules.length} firewall rule(s), ${c.customRules?.sources.length ?? 0} custom rule(s), ${c.managedRules?.entries.filter((e) => e.skip === undefined).length ?? 0} managed ruleset(s), ${c.managedRules?.exceptions.length ?? 0} managed rules exception(s), previous WAF: ${c.previousWaf ? `${c.previousWaf.packages.length} package(s), ${c.previousWaf.groups.length} group(s), ${c.previousWaf.rules.length} rule(s)` : 'none'}.`];
   const order = { blocker: 0, warning: 1, skipped: 2 } as const;
   const notes = [...c.notes].sort((a, b) => order[a.severity] - order[b.severity]);
   if (notes.length > 0) lines.push('Not converted, or converted with a caveat:');

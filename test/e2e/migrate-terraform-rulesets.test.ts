@@ -68,10 +68,16 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
   it('the v4 and v5 states of one zone, as .tfstate and as show -json, give the same manifest', () => {
     const manifests = files.map((f) => renderConvertedManifest(convertTerraform(parseTerraformState(read(f), f).resources), 'state'));
     for (const m of manifests) expect(m).toBe(manifests[1]);
-    const data = parse(manifests[0]!) as { custom_rules: Record<string, unknown>; managed_rules: { ruleset: string }[] };
+    const data = parse(manifests[0]!) as { custom_rules: Record<string, unknown>; managed_rules: { ruleset?: string; ref?: string; skip?: unknown }[] };
     // Keys: the state's ref, else the description, else rule- and the id's first 8 characters.
     expect(Object.keys(data.custom_rules)).toEqual(['block-admin', 'office-skips-the-waf', 'rule-aaaaaaaa', 'watch-api']);
-    expect(data.managed_rules.map((m) => m.ruleset)).toEqual(['managed', 'owasp']);
+    // Exceptions in their places (an exception skips what comes after it): ref from the state's own, else the description.
+    expect(data.managed_rules.map((m) => m.ruleset ?? `skip ${m.ref}`)).toEqual(['skip nightly-scan-of-the-app', 'managed', 'skip no-owasp-for-webhooks', 'owasp']);
+    expect(data.managed_rules[0]).toEqual({
+      ref: 'nightly-scan-of-the-app', skip: { rules: { managed: ['5f6744fa026a4638bda5b3d7d5e015dd'] } },
+      expression: 'ip.src eq 203.0.113.50 and starts_with(http.request.uri.path, "/app/")', description: 'Nightly scan of the app', logging: { enabled: false },
+    });
+    expect(data.managed_rules[2]).toEqual({ ref: 'no-owasp-for-webhooks', skip: { rulesets: ['owasp'] }, expression: 'starts_with(http.request.uri.path, "/webhooks/")' });
   });
 
   it('reports what it does not convert, with the true reason', () => {
@@ -80,18 +86,23 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
       ruleset('managed', { phase: 'http_request_firewall_managed', rules: [
         { id: 'r1', action: 'skip', expression: 'http.host eq "a.test"', description: 'exception', action_parameters: { ruleset: 'current' } },
         { id: 'r2', action: 'execute', expression: 'true', action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } },
+        { id: 'r5', action: 'skip', expression: 'true', action_parameters: { products: ['waf'] } },
+        { id: 'r6', action: 'log', expression: 'true' },
       ] }),
       ruleset('transform', { phase: 'http_request_transform', rules: [] }),
       { address: 'account', type: 'cloudflare_ruleset', name: 'account', attributes: { account_id: 'a1', phase: 'http_request_firewall_custom', rules: [] } },
       ruleset('custom', { phase: 'http_request_firewall_custom', rules: [{ id: 'r3', action: 'redirect', expression: 'true' }, { id: 'r4', action: 'block', expression: 'true', description: 'all' }] }),
     ], undefined);
     const notes = c.notes.map((n) => `${n.severity} ${n.address}: ${n.message}`);
-    expect(notes).toContainEqual(expect.stringMatching(/^warning managed: rule 1 \(skip: exception\) is a managed rules exception: not converted yet/));
+    expect(notes).toContainEqual(expect.stringMatching(/^warning managed: rule 3 \(skip\) skips no managed rules/));
+    expect(notes).toContainEqual(expect.stringMatching(/^warning managed: rule 4 \(log\) is not an execute of a managed ruleset/));
+    expect(notes.join('\n')).not.toContain('not converted yet');
     expect(notes).toContainEqual(expect.stringMatching(/^skipped transform: ruleset of phase http_request_transform: zonewall has no manifest section for this phase/));
     expect(notes).toContainEqual(expect.stringMatching(/^skipped account: account-level ruleset/));
     expect(notes).toContainEqual(expect.stringMatching(/^warning custom: custom rule r3: action redirect cannot be written in custom_rules: not converted/));
     expect(Object.keys(c.customRules!.rules)).toEqual(['all']);
-    expect(c.managedRules!.entries).toEqual([{ ruleset: 'managed' }]);
+    expect(c.managedRules!.entries).toEqual([{ ref: 'exception', skip: 'current', expression: 'http.host eq "a.test"', description: 'exception' }, { ruleset: 'managed' }]);
+    expect(c.managedRules!.exceptions).toEqual([{ ref: 'exception', id: 'r1' }]);
   });
 
   for (const file of ['rulesets-v4.tfstate', 'rulesets-v5.show.json']) {
@@ -107,7 +118,8 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
       expect(converted.code, converted.stderr).toBe(0);
       expect(converted.stdout).toMatch(/Adopted \d+ live object\(s\)/);
       expect(converted.stdout).toContain('as office-skips-the-waf');
-      expect(converted.stdout).toMatch(/4 custom rule\(s\), 2 managed ruleset\(s\)/);
+      expect(converted.stdout).toMatch(/4 custom rule\(s\), 2 managed ruleset\(s\), 2 managed rules exception\(s\)/);
+      expect(converted.stdout).toMatch(/managed rules exception \S+ as nightly-scan-of-the-app/);
       expect(converted.stdout).toContain(`module.waf.cloudflare_ruleset.phase["ratelimit"]: ruleset of phase http_ratelimit: not converted yet`);
       expect(converted.stdout).toMatch(/cloudflare_list\.lists\["bad_ips"\]: not converted yet/);
       expect(converted.stdout).toContain(`terraform state rm 'cloudflare_ruleset.custom[0]' 'module.waf.cloudflare_ruleset.phase["managed"]'`);
