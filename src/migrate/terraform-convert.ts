@@ -11,7 +11,7 @@ import { ZonewallError } from '../errors.js';
 import { PreviousWafPackageIds } from './constants.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
 import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
-import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules } from './terraform-phases.js';
+import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules, type ConvertedRateLimitRules } from './terraform-phases.js';
 import { convertRuleset, isManagedPhaseRuleset, type ExceptionSource } from './terraform-ruleset.js';
 import type { TfResource } from './terraform-state.js';
 
@@ -44,6 +44,8 @@ export interface ConvertedManifest {
   firewallRules: Sourced<Record<string, unknown>>[];
   /** The custom phase's entry point (`custom_rules`), with the live rule id of each key. */
   customRules?: ConvertedCustomRules;
+  /** The rate limiting phase's entry point (`rate_limiting_rules`), with the live rule id of each key. */
+  rateLimitRules?: ConvertedRateLimitRules;
   /** The managed phase's entry point: deployments and exceptions, with the live skip rule id of each exception's ref. */
   managedRules?: { address: string; entries: ManagedRuleEntry[]; exceptions: ExceptionSource[] };
   previousWaf?: {
@@ -219,13 +221,15 @@ function convertRulesets(rs: TfResource[], out: ConvertedManifest): void {
       out.notes.push({ address: r.address, severity: 'skipped', message: `ruleset of phase ${row.phase}: ${row.notYet ?? 'not converted yet'}` });
       continue;
     }
-    if (out.customRules !== undefined) {
-      out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the ${row.phase} phase (the first is ${out.customRules.address}): a zone has one entry point per phase` });
+    const first = row.section === 'rate_limiting_rules' ? out.rateLimitRules : out.customRules;
+    if (first !== undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the ${row.phase} phase (the first is ${first.address}): a zone has one entry point per phase` });
       continue;
     }
     const converted = row.convert(r);
     for (const message of converted.problems) out.notes.push({ address: r.address, severity: 'warning', message });
     if (converted.custom !== undefined) out.customRules = converted.custom;
+    if (converted.rateLimit !== undefined) out.rateLimitRules = converted.rateLimit;
     out.converted.push(r.address);
   }
 }

@@ -45,13 +45,13 @@ async function buildZone(name: string): Promise<Map<string, string>> {
   return withEngine(ws.stateDir, async (call, engine) => {
     const zoneId = (await engine.getZone(name))!.id;
     const ids = new Map<string, string>([[fixtureZoneId, zoneId]]);
-    for (const phase of ['http_request_firewall_custom', 'http_request_firewall_managed']) {
+    for (const phase of ['http_request_firewall_custom', 'http_request_firewall_managed', 'http_ratelimit']) {
       const rules = v5Rules(phase);
       // A ref equal to the rule's id is the API's default: Terraform sent none.
       const body = rules.map(({ id, ref, ...rest }) => stripNulls({ ...rest, ...(ref !== id ? { ref } : {}) }));
       const put = await call('PUT', `/zones/${zoneId}/rulesets/phases/${phase}/entrypoint`, { rules: body }) as { id: string; rules: { id: string }[] };
       rules.forEach((r, i) => ids.set(r.id, put.rules[i]!.id));
-      ids.set(phase === 'http_request_firewall_custom' ? 'c0ffee00c0ffee00c0ffee00c0ffee01' : 'c0ffee00c0ffee00c0ffee00c0ffee02', put.id);
+      ids.set({ http_request_firewall_custom: 'c0ffee00c0ffee00c0ffee00c0ffee01', http_request_firewall_managed: 'c0ffee00c0ffee00c0ffee00c0ffee02' }[phase] ?? 'c0ffee00c0ffee00c0ffee00c0ffee03', put.id);
     }
     return ids;
   });
@@ -68,7 +68,7 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
   it('the v4 and v5 states of one zone, as .tfstate and as show -json, give the same manifest', () => {
     const manifests = files.map((f) => renderConvertedManifest(convertTerraform(parseTerraformState(read(f), f).resources), 'state'));
     for (const m of manifests) expect(m).toBe(manifests[1]);
-    const data = parse(manifests[0]!) as { custom_rules: Record<string, unknown>; managed_rules: { ruleset?: string; ref?: string; skip?: unknown }[] };
+    const data = parse(manifests[0]!) as { custom_rules: Record<string, unknown>; managed_rules: { ruleset?: string; ref?: string; skip?: unknown }[]; rate_limiting_rules: Record<string, unknown> };
     // Keys: the state's ref, else the description, else rule- and the id's first 8 characters.
     expect(Object.keys(data.custom_rules)).toEqual(['block-admin', 'office-skips-the-waf', 'rule-aaaaaaaa', 'watch-api']);
     // Exceptions in their places (an exception skips what comes after it): ref from the state's own, else the description.
@@ -76,6 +76,15 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
     expect(data.managed_rules[0]).toEqual({
       ref: 'nightly-scan-of-the-app', skip: { rules: { managed: ['5f6744fa026a4638bda5b3d7d5e015dd'] } },
       expression: 'ip.src eq 203.0.113.50 and starts_with(http.request.uri.path, "/app/")', description: 'Nightly scan of the app', logging: { enabled: false },
+    });
+    // Rate limiting: v4's ratelimit block and v5's object alike, cf.colo.id left out (zonewall adds it), defaults left out.
+    expect(data.rate_limiting_rules).toEqual({
+      'login-burst': { action: 'block', expression: 'http.request.uri.path eq "/login"', description: 'Login bursts', ratelimit: { characteristics: ['ip.src'], period: 60, requests_per_period: 20, mitigation_timeout: 600 } },
+      'api-per-key': {
+        action: 'block', expression: 'starts_with(http.request.uri.path, "/api/")', description: 'API per key',
+        action_parameters: { response: { content_type: 'application/json', content: '{"error":"rate limited"}' } },
+        ratelimit: { characteristics: ['http.request.headers["x-api-key"]'], period: 10, requests_per_period: 10 },
+      },
     });
     expect(data.managed_rules[2]).toEqual({ ref: 'no-owasp-for-webhooks', skip: { rulesets: ['owasp'] }, expression: 'starts_with(http.request.uri.path, "/webhooks/")' });
   });
@@ -118,11 +127,13 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
       expect(converted.code, converted.stderr).toBe(0);
       expect(converted.stdout).toMatch(/Adopted \d+ live object\(s\)/);
       expect(converted.stdout).toContain('as office-skips-the-waf');
-      expect(converted.stdout).toMatch(/4 custom rule\(s\), 2 managed ruleset\(s\), 2 managed rules exception\(s\)/);
+      expect(converted.stdout).toMatch(/2 managed ruleset\(s\), 2 managed rules exception\(s\)/);
       expect(converted.stdout).toMatch(/managed rules exception \S+ as nightly-scan-of-the-app/);
-      expect(converted.stdout).toContain(`module.waf.cloudflare_ruleset.phase["ratelimit"]: ruleset of phase http_ratelimit: not converted yet`);
+      expect(converted.stdout).toContain('rate limiting rule');
+      expect(converted.stdout).toMatch(/rate limiting rule \S+ as api-per-key/);
+      expect(converted.stdout).toMatch(/4 custom rule\(s\), 2 rate limiting rule\(s\)/);
       expect(converted.stdout).toMatch(/cloudflare_list\.lists\["bad_ips"\]: not converted yet/);
-      expect(converted.stdout).toContain(`terraform state rm 'cloudflare_ruleset.custom[0]' 'module.waf.cloudflare_ruleset.phase["managed"]'`);
+      expect(converted.stdout).toContain(`terraform state rm 'cloudflare_ruleset.custom[0]' 'module.waf.cloudflare_ruleset.phase["managed"]' 'module.waf.cloudflare_ruleset.phase["ratelimit"]'`);
       expect(converted.stdout).not.toContain('manages only');
 
       const plan = await ws.run('plan', manifest, '--detailed-exitcode');

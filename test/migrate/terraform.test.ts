@@ -111,7 +111,7 @@ describe('convertTerraform: svc_ resources of a .tfstate', () => {
 
   it('reports the next steps, terraform state rm included', () => {
     const text = renderConversionReport(c, 'zone.yaml');
-    expect(text).toMatch(/^Converted 10 resource\(s\) of zone example.com: 2 filter\(s\), 2 firewall rule\(s\), 0 custom rule\(s\), 0 managed ruleset\(s\), 0 managed rules exception\(s\), previous WAF: 1 package\(s\), 2 group\(s\), 2 rule\(s\)\./);
+    expect(text).toMatch(/^Converted 10 resource\(s\) of zone example.com: 2 filter\(s\), 2 firewall rule\(s\), 0 custom rule\(s\), 0 rate limiting rule\(s\), 0 managed ruleset\(s\), 0 managed rules exception\(s\), previous WAF: 1 package\(s\), 2 group\(s\), 2 rule\(s\)\./);
     expect(text).toContain(`terraform state rm -dry-run svc_filter.api_paths svc_filter.office`);
     expect(text).toContain(`'svc_waf_group.owasp_groups["bad_robots"]'`);
     expect(text).toContain('zonewall migrate zone.yaml');
