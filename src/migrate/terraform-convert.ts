@@ -13,6 +13,7 @@ import type { ManagedRuleEntry } from './managed-rules.js';
 import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
 import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules, type ConvertedRateLimitRules } from './terraform-phases.js';
 import { convertRuleset, isManagedPhaseRuleset, type ExceptionSource } from './terraform-ruleset.js';
+import { convertLists, type ConvertedLists } from './terraform-lists.js';
 import type { TfResource } from './terraform-state.js';
 
 /** The resource kinds zonewall converts (the type without its provider prefix). */
@@ -53,6 +54,8 @@ export interface ConvertedManifest {
     groups: Sourced<string>[];
     rules: Sourced<string>[];
   };
+  /** `cloudflare_list` and `cloudflare_list_item`: the account manifest written beside the zone's. */
+  lists?: ConvertedLists;
   notes: ConversionNote[];
   /** Addresses of every converted resource, for `terraform state rm`. */
   converted: string[];
@@ -248,6 +251,11 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string): 
     const kind = kindOf(r.type);
     if (kind === undefined) { others.set(r.type, (others.get(r.type) ?? 0) + 1); continue; }
     if (kind === 'zone') continue;
+    if (kind === 'list' || kind === 'list_item') {
+      // Account objects: no zone_id.
+      byKind.set(kind, [...(byKind.get(kind) ?? []), r]);
+      continue;
+    }
     if (NotConvertedYet[kind] !== undefined) {
       out.notes.push({ address: r.address, severity: 'skipped', message: NotConvertedYet[kind]! });
       continue;
@@ -266,6 +274,10 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string): 
   convertFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
   convertRulesets(byKind.get('ruleset') ?? [], out);
   convertPreviousWaf(byKind, name, out);
+  const listNotes: { address: string; message: string }[] = [];
+  const lists = convertLists(byKind.get('list') ?? [], byKind.get('list_item') ?? [], listNotes, out.converted);
+  for (const n of listNotes) out.notes.push({ address: n.address, severity: 'skipped', message: n.message });
+  if (lists !== undefined) out.lists = lists;
   for (const [type, count] of others) {
     out.notes.push({ address: type, severity: 'skipped', message: `${count} resource(s) of a type zonewall does not manage: left to Terraform` });
   }

@@ -172,7 +172,4 @@ export function rulesetPhase(phase: string | undefined): RulesetPhase | undefine
 }
 
 /** Resource kinds of the state (after the provider prefix) that are known but not converted yet, with the reason. */
-export const NotConvertedYet: Readonly<Record<string, string>> = {
-  list: 'not converted yet: account lists (the account manifest, issue 30) are not in this build; keep cloudflare_list in Terraform until they are',
-  list_item: 'not converted yet: list items belong to the account manifest (issue 30), not in this build; keep cloudflare_list_item in Terraform until it is',
-};
+export const NotConvertedYet: Readonly<Record<string, string>> = {};

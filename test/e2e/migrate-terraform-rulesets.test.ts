@@ -11,13 +11,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { convertTerraform, parseTerraformState, renderConvertedManifest } from '../../src/migrate/index.js';
+import { convertTerraform, parseTerraformState, renderAccountManifest, renderConvertedManifest } from '../../src/migrate/index.js';
 import { withEngine, workspace } from '../migrate/cli.js';
 
 const fixtures = path.join(import.meta.dirname, '..', 'fixtures', 'terraform');
 const files = ['rulesets-v4.tfstate', 'rulesets-v5.tfstate', 'rulesets-v4.show.json', 'rulesets-v5.show.json'];
 const read = (f: string) => fs.readFileSync(path.join(fixtures, f), 'utf8');
 const fixtureZoneId = '9f1c0a5b7e2d4c6f8a0b1c2d3e4f5a6b';
+const fixtureAccountId = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
 
 const ws = workspace('tf-rulesets', (r, what) => expect(r.code, what).toBe(0));
 afterAll(() => ws.remove());
@@ -53,6 +54,16 @@ async function buildZone(name: string): Promise<Map<string, string>> {
       rules.forEach((r, i) => ids.set(r.id, put.rules[i]!.id));
       ids.set({ http_request_firewall_custom: 'c0ffee00c0ffee00c0ffee00c0ffee01', http_request_firewall_managed: 'c0ffee00c0ffee00c0ffee00c0ffee02' }[phase] ?? 'c0ffee00c0ffee00c0ffee00c0ffee03', put.id);
     }
+    // The account's list the state describes (once: both tests share the engine's account).
+    const accounts = await call('GET', '/accounts') as { id: string }[];
+    const account = accounts[0]!.id;
+    ids.set(fixtureAccountId, account);
+    const lists = await call('GET', `/accounts/${account}/rules/lists`) as { id: string; name: string }[];
+    if (!lists.some((l) => l.name === 'bad_ips')) {
+      const list = await call('POST', `/accounts/${account}/rules/lists`, { name: 'bad_ips', kind: 'ip', description: 'Known bad addresses' }) as { id: string };
+      const items = [{ ip: '203.0.113.1', comment: 'crawler' }, ...Array.from({ length: 29 }, (_, n) => ({ ip: `203.0.113.${n + 2}` })), { ip: '198.51.100.7', comment: 'scanner' }];
+      await call('POST', `/accounts/${account}/rules/lists/${list.id}/items`, items);
+    }
     return ids;
   });
 }
@@ -86,6 +97,13 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
         ratelimit: { characteristics: ['http.request.headers["x-api-key"]'], period: 10, requests_per_period: 10 },
       },
     });
+    const lists = files.map((f) => renderAccountManifest(convertTerraform(parseTerraformState(read(f), f).resources).lists!, 'state'));
+    for (const l of lists) expect(l).toBe(lists[1]);
+    const account = parse(lists[0]!) as { account: string; lists: Record<string, { kind: string; items: unknown[] }> };
+    expect(account.account).toBe(fixtureAccountId);
+    expect(account.lists.bad_ips!.items).toHaveLength(31);
+    expect(account.lists.bad_ips!.items.slice(0, 2)).toEqual([{ value: '203.0.113.1', comment: 'crawler' }, '203.0.113.2']);
+    expect(account.lists.bad_ips!.items.at(-1)).toEqual({ value: '198.51.100.7', comment: 'scanner' });
     expect(data.managed_rules[2]).toEqual({ ref: 'no-owasp-for-webhooks', skip: { rulesets: ['owasp'] }, expression: 'starts_with(http.request.uri.path, "/webhooks/")' });
   });
 
@@ -121,7 +139,9 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
       const ids = await buildZone(zone);
       const state = path.join(ws.dir, file);
       fs.writeFileSync(state, withLiveIds(read(file), ids));
-      const manifest = path.join(ws.dir, `${zone}.yaml`);
+      const dir = path.join(ws.dir, zone);
+      fs.mkdirSync(dir);
+      const manifest = path.join(dir, `${zone}.yaml`);
 
       const converted = await ws.run('migrate', manifest, '--from-terraform-state', state, '--zone', zone, '--write');
       expect(converted.code, converted.stderr).toBe(0);
@@ -132,11 +152,16 @@ describe('cloudflare_ruleset from provider v4 and v5 state', () => {
       expect(converted.stdout).toContain('rate limiting rule');
       expect(converted.stdout).toMatch(/rate limiting rule \S+ as api-per-key/);
       expect(converted.stdout).toMatch(/4 custom rule\(s\), 2 rate limiting rule\(s\)/);
-      expect(converted.stdout).toMatch(/cloudflare_list\.lists\["bad_ips"\]: not converted yet/);
+      // Lists: an account manifest beside the zone manifest, every item (not cf-terraforming's 25).
+      expect(converted.stdout).toContain(`Wrote ${path.join(dir, 'account.yaml')} (the account's lists).`);
+      expect(converted.stdout).toContain('1 list(s) with 31 item(s) (account manifest)');
+      const account = parse(fs.readFileSync(path.join(dir, 'account.yaml'), 'utf8')) as { lists: { bad_ips: { items: unknown[] } } };
+      expect(account.lists.bad_ips.items).toHaveLength(31);
+      expect(converted.stdout).toContain(`'cloudflare_list.lists["bad_ips"]' 'cloudflare_list_item.bad["198.51.100.7"]'`);
       expect(converted.stdout).toContain(`terraform state rm 'cloudflare_ruleset.custom[0]' 'module.waf.cloudflare_ruleset.phase["managed"]' 'module.waf.cloudflare_ruleset.phase["ratelimit"]'`);
       expect(converted.stdout).not.toContain('manages only');
 
-      const plan = await ws.run('plan', manifest, '--detailed-exitcode');
+      const plan = await ws.run('plan', dir, '--detailed-exitcode');
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     });
   }
