@@ -14,10 +14,11 @@ import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terr
 import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules, type ConvertedRateLimitRules } from './terraform-phases.js';
 import { convertRuleset, isManagedPhaseRuleset, type ExceptionSource } from './terraform-ruleset.js';
 import { convertLists, type ConvertedLists } from './terraform-lists.js';
+import { convertPreviousRateLimit, UpgradeQuotas } from './terraform-rate-limit.js';
 import type { TfResource } from './terraform-state.js';
 
 /** The resource kinds zonewall converts (the type without its provider prefix). */
-export const TerraformKinds = ['zone', 'filter', 'firewall_rule', 'ruleset', 'waf_package', 'waf_group', 'waf_rule', 'waf_override', 'list', 'list_item'] as const;
+export const TerraformKinds = ['zone', 'filter', 'firewall_rule', 'ruleset', 'waf_package', 'waf_group', 'waf_rule', 'waf_override', 'list', 'list_item', 'rate_limit'] as const;
 /** One resource kind. */
 export type TerraformKind = (typeof TerraformKinds)[number];
 
@@ -238,6 +239,34 @@ function convertRulesets(rs: TfResource[], out: ConvertedManifest): void {
 }
 
 /**
+ * Converts `cloudflare_rate_limit` resources (the previous rate limiting API) into
+ * `rate_limiting_rules` after the phase's converted rules, as the service upgraded them, within the
+ * plan's quota (the zone resource's `plan`, when the state has it). Each rule gets a report row
+ * saying what the upgrade changed.
+ */
+function convertPreviousRateLimits(rs: TfResource[], plan: string | undefined, out: ConvertedManifest): void {
+  if (rs.length === 0) return;
+  const section = out.rateLimitRules ?? { address: rs[0]!.address, rules: {}, sources: [] };
+  const taken = new Set(Object.keys(section.rules));
+  const quota = plan === undefined ? undefined : UpgradeQuotas[plan];
+  for (const r of [...rs].sort((x, y) => x.address.localeCompare(y.address))) {
+    const converted = convertPreviousRateLimit(r);
+    if (typeof converted === 'string') { out.notes.push({ address: r.address, severity: 'skipped', message: converted }); continue; }
+    if (quota !== undefined && taken.size >= quota) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `previous rate limit beyond the ${plan} plan's quota of ${quota} rate limiting rule(s): the upgrade did not carry it; not converted` });
+      continue;
+    }
+    const description = str(r.attributes, 'description');
+    const id = str(r.attributes, 'id');
+    const key = uniqueKey([...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, id !== undefined ? `rate-limit-${id.slice(0, 8)}` : 'rate-limit');
+    section.rules[key] = converted.rule;
+    out.notes.push({ address: r.address, severity: 'warning', message: `previous rate limit converted to rate_limiting_rules.${key} as the service upgraded it${converted.changes.length > 0 ? `: ${converted.changes.join(', ')}` : ''}; the zone may hold the service's own upgraded copy: delete it (or plan with --prune) so the rule is not doubled` });
+    out.converted.push(r.address);
+  }
+  out.rateLimitRules = section;
+}
+
+/**
  * Converts the resources of a Terraform state into manifest data for one zone.
  *
  * @example convertTerraform(parseTerraformState(text, file).resources, undefined).filters
@@ -273,6 +302,8 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string): 
   const filterKeys = convertFilters(byKind.get('filter') ?? [], out);
   convertFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
   convertRulesets(byKind.get('ruleset') ?? [], out);
+  const zoneResource = resources.find((r) => kindOf(r.type) === 'zone' && str(r.attributes, 'id') === zoneId);
+  convertPreviousRateLimits(byKind.get('rate_limit') ?? [], str(zoneResource?.attributes, 'plan') ?? str(obj(zoneResource?.attributes.plan), 'legacy_id'), out);
   convertPreviousWaf(byKind, name, out);
   const listNotes: { address: string; message: string }[] = [];
   const lists = convertLists(byKind.get('list') ?? [], byKind.get('list_item') ?? [], listNotes, out.converted);
