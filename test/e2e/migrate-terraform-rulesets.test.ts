@@ -1,11 +1,12 @@
 /**
  * `migrate --from-terraform-state` on `cloudflare_ruleset` resources of provider v4 and v5
  * (test/fixtures/terraform: the same zone as a v4 `.tfstate`, a v5 `.tfstate`, and `terraform show
- * -json` of each; a custom-phase ruleset under `count`, the managed phase and a rate limiting phase
- * under `for_each` in a module, a list and a list item). The four give one manifest. Against the
- * zone they describe (built through the engine's v4 API from the v5 state's rules, the state's ids
- * then swapped for the live ones), the real CLI converts, adopts the live rules by id, and the next
- * plan is empty; the report names what is not converted yet and the `terraform state rm` steps.
+ * -json` of each; a custom-phase ruleset under `count`, the managed phase (with two exceptions) and a
+ * rate limiting phase under `for_each` in a module, a list of 31 items and a list item). The four
+ * give one zone manifest and one account manifest. Against the zone and account they describe
+ * (built through the engine's v4 API from the v5 state's rules, the state's ids then swapped for the
+ * live ones), the real CLI converts, writes account.yaml beside the zone manifest, adopts the live
+ * rules by id, and the next plan of the directory is empty; the report names the `terraform state rm` steps.
  */
 import fs from 'node:fs';
 import path from 'node:path';
