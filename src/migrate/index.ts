@@ -36,7 +36,9 @@ export { TerraformKinds, convertTerraform, kindOf } from './terraform-convert.js
 export type { ConversionNote, ConvertedManifest, Sourced, TerraformKind } from './terraform-convert.js';
 export { terraformAdoption } from './terraform-adopt.js';
 export type { TerraformAdoption } from './terraform-adopt.js';
-export { checkConvertedManifest, renderConversionReport, renderConvertedManifest } from './terraform-render.js';
+export { checkConvertedAccountManifest, checkConvertedManifest, renderConversionReport, renderConvertedManifest } from './terraform-render.js';
+export { renderAccountManifest } from './terraform-lists.js';
+export type { ConvertedList, ConvertedListItem, ConvertedLists } from './terraform-lists.js';
 export { FirewallActionPrecedence, convertFirewallRules, evaluationOrder } from './firewall/index.js';
 export type { ConversionFinding, ConversionFindingKind, ConversionSource, FirewallConversion, FirewallConversionInput, FirewallRewrite } from './firewall/index.js';
 export { ConvertedComment, rewriteFirewallRules } from './firewall/index.js';

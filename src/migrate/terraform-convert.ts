@@ -11,12 +11,14 @@ import { ZonewallError } from '../errors.js';
 import { PreviousWafPackageIds } from './constants.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
 import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
-import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules } from './terraform-phases.js';
-import { convertRuleset, isManagedPhaseRuleset } from './terraform-ruleset.js';
+import { NotConvertedYet, rulesetPhase, type ConvertedCustomRules, type ConvertedRateLimitRules } from './terraform-phases.js';
+import { convertRuleset, isManagedPhaseRuleset, type ExceptionSource } from './terraform-ruleset.js';
+import { convertLists, type ConvertedLists } from './terraform-lists.js';
+import { convertPreviousRateLimit, UpgradeQuotas } from './terraform-rate-limit.js';
 import type { TfResource } from './terraform-state.js';
 
 /** The resource kinds zonewall converts (the type without its provider prefix). */
-export const TerraformKinds = ['zone', 'filter', 'firewall_rule', 'ruleset', 'waf_package', 'waf_group', 'waf_rule', 'waf_override', 'list', 'list_item'] as const;
+export const TerraformKinds = ['zone', 'filter', 'firewall_rule', 'ruleset', 'waf_package', 'waf_group', 'waf_rule', 'waf_override', 'list', 'list_item', 'rate_limit'] as const;
 /** One resource kind. */
 export type TerraformKind = (typeof TerraformKinds)[number];
 
@@ -44,12 +46,17 @@ export interface ConvertedManifest {
   firewallRules: Sourced<Record<string, unknown>>[];
   /** The custom phase's entry point (`custom_rules`), with the live rule id of each key. */
   customRules?: ConvertedCustomRules;
-  managedRules?: { address: string; entries: ManagedRuleEntry[] };
+  /** The rate limiting phase's entry point (`rate_limiting_rules`), with the live rule id of each key. */
+  rateLimitRules?: ConvertedRateLimitRules;
+  /** The managed phase's entry point: deployments and exceptions, with the live skip rule id of each exception's ref. */
+  managedRules?: { address: string; entries: ManagedRuleEntry[]; exceptions: ExceptionSource[] };
   previousWaf?: {
     packages: Sourced<Record<string, unknown>>[];
     groups: Sourced<string>[];
     rules: Sourced<string>[];
   };
+  /** `cloudflare_list` and `cloudflare_list_item`: the account manifest written beside the zone's. */
+  lists?: ConvertedLists;
   notes: ConversionNote[];
   /** Addresses of every converted resource, for `terraform state rm`. */
   converted: string[];
@@ -208,9 +215,9 @@ function convertRulesets(rs: TfResource[], out: ConvertedManifest): void {
         out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the managed phase (the first is ${out.managedRules.address}): a zone has one entry point per phase` });
         continue;
       }
-      const { entries, problems } = convertRuleset(r.attributes);
+      const { entries, exceptions, problems } = convertRuleset(r.attributes);
       for (const message of problems) out.notes.push({ address: r.address, severity: 'warning', message });
-      out.managedRules = { address: r.address, entries };
+      out.managedRules = { address: r.address, entries, exceptions };
       out.converted.push(r.address);
       continue;
     }
@@ -218,15 +225,45 @@ function convertRulesets(rs: TfResource[], out: ConvertedManifest): void {
       out.notes.push({ address: r.address, severity: 'skipped', message: `ruleset of phase ${row.phase}: ${row.notYet ?? 'not converted yet'}` });
       continue;
     }
-    if (out.customRules !== undefined) {
-      out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the ${row.phase} phase (the first is ${out.customRules.address}): a zone has one entry point per phase` });
+    const first = row.section === 'rate_limiting_rules' ? out.rateLimitRules : out.customRules;
+    if (first !== undefined) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `a second ruleset of the ${row.phase} phase (the first is ${first.address}): a zone has one entry point per phase` });
       continue;
     }
     const converted = row.convert(r);
     for (const message of converted.problems) out.notes.push({ address: r.address, severity: 'warning', message });
     if (converted.custom !== undefined) out.customRules = converted.custom;
+    if (converted.rateLimit !== undefined) out.rateLimitRules = converted.rateLimit;
     out.converted.push(r.address);
   }
+}
+
+/**
+ * Converts `cloudflare_rate_limit` resources (the previous rate limiting API) into
+ * `rate_limiting_rules` after the phase's converted rules, as the service upgraded them, within the
+ * plan's quota (the zone resource's `plan`, when the state has it). Each rule gets a report row
+ * saying what the upgrade changed.
+ */
+function convertPreviousRateLimits(rs: TfResource[], plan: string | undefined, out: ConvertedManifest): void {
+  if (rs.length === 0) return;
+  const section = out.rateLimitRules ?? { address: rs[0]!.address, rules: {}, sources: [] };
+  const taken = new Set(Object.keys(section.rules));
+  const quota = plan === undefined ? undefined : UpgradeQuotas[plan];
+  for (const r of [...rs].sort((x, y) => x.address.localeCompare(y.address))) {
+    const converted = convertPreviousRateLimit(r);
+    if (typeof converted === 'string') { out.notes.push({ address: r.address, severity: 'skipped', message: converted }); continue; }
+    if (quota !== undefined && taken.size >= quota) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `previous rate limit beyond the ${plan} plan's quota of ${quota} rate limiting rule(s): the upgrade did not carry it; not converted` });
+      continue;
+    }
+    const description = str(r.attributes, 'description');
+    const id = str(r.attributes, 'id');
+    const key = uniqueKey([...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, id !== undefined ? `rate-limit-${id.slice(0, 8)}` : 'rate-limit');
+    section.rules[key] = converted.rule;
+    out.notes.push({ address: r.address, severity: 'warning', message: `previous rate limit converted to rate_limiting_rules.${key} as the service upgraded it${converted.changes.length > 0 ? `: ${converted.changes.join(', ')}` : ''}; the zone may hold the service's own upgraded copy: delete it (or plan with --prune) so the rule is not doubled` });
+    out.converted.push(r.address);
+  }
+  out.rateLimitRules = section;
 }
 
 /**
@@ -243,6 +280,11 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string): 
     const kind = kindOf(r.type);
     if (kind === undefined) { others.set(r.type, (others.get(r.type) ?? 0) + 1); continue; }
     if (kind === 'zone') continue;
+    if (kind === 'list' || kind === 'list_item') {
+      // Account objects: no zone_id.
+      byKind.set(kind, [...(byKind.get(kind) ?? []), r]);
+      continue;
+    }
     if (NotConvertedYet[kind] !== undefined) {
       out.notes.push({ address: r.address, severity: 'skipped', message: NotConvertedYet[kind]! });
       continue;
@@ -260,7 +302,13 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string): 
   const filterKeys = convertFilters(byKind.get('filter') ?? [], out);
   convertFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
   convertRulesets(byKind.get('ruleset') ?? [], out);
+  const zoneResource = resources.find((r) => kindOf(r.type) === 'zone' && str(r.attributes, 'id') === zoneId);
+  convertPreviousRateLimits(byKind.get('rate_limit') ?? [], str(zoneResource?.attributes, 'plan') ?? str(obj(zoneResource?.attributes.plan), 'legacy_id'), out);
   convertPreviousWaf(byKind, name, out);
+  const listNotes: { address: string; message: string }[] = [];
+  const lists = convertLists(byKind.get('list') ?? [], byKind.get('list_item') ?? [], listNotes, out.converted);
+  for (const n of listNotes) out.notes.push({ address: n.address, severity: 'skipped', message: n.message });
+  if (lists !== undefined) out.lists = lists;
   for (const [type, count] of others) {
     out.notes.push({ address: type, severity: 'skipped', message: `${count} resource(s) of a type zonewall does not manage: left to Terraform` });
   }

@@ -9,25 +9,32 @@
  * the resource's `rules` into the section's value (and the live ids it names, for adoption), and add
  * the section to `renderConvertedManifest` and the adoption (terraform-adopt.ts).
  */
-import { CustomPhase, ManagedPhase } from '../api/index.js';
-import type { CustomRule } from '../manifest/index.js';
-import { createCanonicalizer, exportCustomRules, type LiveCustomRule } from '../plan/index.js';
+import { CustomPhase, ManagedPhase, RatelimitPhase } from '../api/index.js';
+import type { CustomRule, RateLimitingRule } from '../manifest/index.js';
+import { createCanonicalizer, exportCustomRules, exportRateLimitRules, type LiveCustomRule, type LiveRateLimitRule } from '../plan/index.js';
 import { bool, list, num, obj, str } from './terraform-attributes.js';
 import type { TfResource } from './terraform-state.js';
 
 /** A rule of a converted phase: its manifest key and the live rule id the state names. */
 export interface PhaseRuleSource { key: string; id: string }
 
-/** The custom phase as converted: `custom_rules`, and the rule ids each key adopts. */
-export interface ConvertedCustomRules {
+/** A rules phase as converted: its section's rules by key, and the rule ids each key adopts. */
+export interface ConvertedPhaseRules<T> {
   address: string;
-  rules: Record<string, CustomRule>;
+  rules: Record<string, T>;
   sources: PhaseRuleSource[];
 }
+
+/** The custom phase as converted: `custom_rules`, and the rule ids each key adopts. */
+export type ConvertedCustomRules = ConvertedPhaseRules<CustomRule>;
+
+/** The rate limiting phase as converted: `rate_limiting_rules`, and the rule ids each key adopts. */
+export type ConvertedRateLimitRules = ConvertedPhaseRules<RateLimitingRule>;
 
 /** What one row's conversion gives: the section's part, and why some rules were left out. */
 export interface PhaseConversion {
   custom?: ConvertedCustomRules;
+  rateLimit?: ConvertedRateLimitRules;
   problems: string[];
 }
 
@@ -98,6 +105,57 @@ export function convertCustomRuleset(r: TfResource): PhaseConversion {
   return { custom: { address: r.address, rules: exported?.rules ?? {}, sources }, problems };
 }
 
+/** A rule's `ratelimit` from either provider version (v4: a one-element list, `0`/`""` unset; v5: an object, `null`). */
+function ratelimitOf(value: unknown): LiveRateLimitRule['ratelimit'] {
+  const rl = obj(value);
+  if (rl === undefined) return undefined;
+  const out: NonNullable<LiveRateLimitRule['ratelimit']> = {};
+  const characteristics = list(rl.characteristics).filter((c): c is string => typeof c === 'string');
+  if (characteristics.length > 0) out.characteristics = characteristics;
+  for (const field of ['period', 'requests_per_period', 'score_per_period', 'mitigation_timeout'] as const) {
+    const v = num(rl, field);
+    if (v !== undefined) out[field] = v;
+  }
+  const header = str(rl, 'score_response_header_name');
+  if (header !== undefined) out.score_response_header_name = header;
+  const counting = str(rl, 'counting_expression');
+  if (counting !== undefined) out.counting_expression = counting;
+  if (bool(rl, 'requests_to_origin') === true) out.requests_to_origin = true;
+  return out;
+}
+
+/** A state rule of the rate limiting phase as the Rulesets API would return it. */
+function liveRateLimitRuleOf(value: unknown, index: number, address: string): LiveRateLimitRule {
+  const r = obj(value) ?? {};
+  const response = obj(obj(r.action_parameters)?.response);
+  const ratelimit = ratelimitOf(r.ratelimit);
+  return {
+    id: str(r, 'id') ?? `${address}#${index + 1}`,
+    action: str(r, 'action') ?? '(none)',
+    expression: str(r, 'expression') ?? 'true',
+    ...(str(r, 'description') !== undefined ? { description: str(r, 'description') } : {}),
+    enabled: bool(r, 'enabled') ?? true,
+    ...(str(r, 'ref') !== undefined ? { ref: str(r, 'ref') } : {}),
+    ...(response !== undefined && str(response, 'content') !== undefined
+      ? { action_parameters: { response: { ...(num(response, 'status_code') !== undefined ? { status_code: num(response, 'status_code') } : {}), content_type: str(response, 'content_type') ?? 'text/html', content: str(response, 'content')! } } }
+      : {}),
+    ...(ratelimit !== undefined ? { ratelimit } : {}),
+  };
+}
+
+/**
+ * The rate limiting phase's rules, keyed as `zonewall export` keys a live zone (the ref where the
+ * rule has one of its own, else a slug of its description, else `rule-` + 8 characters of its id);
+ * `cf.colo.id` is left out of the characteristics (zonewall adds it).
+ */
+export function convertRateLimitRuleset(r: TfResource): PhaseConversion {
+  const rules = list(r.attributes.rules).map((v, i) => liveRateLimitRuleOf(v, i, r.address));
+  const exported = exportRateLimitRules({ id: str(r.attributes, 'id') ?? r.address, name: 'default', kind: 'zone', phase: RatelimitPhase, version: '1', rules }, createCanonicalizer());
+  const problems = (exported?.skipped ?? []).map((s) => `rate limiting rule ${s.ref ?? s.id}: ${s.reason.replace(/; it stays in the zone.*$/, '')}: not converted, it stays in the zone unmanaged (recreate it by hand)`);
+  const sources = (exported?.objects ?? []).map((o) => ({ key: o.key, id: o.id }));
+  return { rateLimit: { address: r.address, rules: exported?.rules ?? {}, sources }, problems };
+}
+
 /**
  * The phases zonewall knows, in manifest order. The managed phase is converted by
  * terraform-ruleset.ts (kept there: its entries are the migration's too).
@@ -105,10 +163,7 @@ export function convertCustomRuleset(r: TfResource): PhaseConversion {
 export const RulesetPhases: readonly RulesetPhase[] = [
   { phase: CustomPhase, section: 'custom_rules', convert: convertCustomRuleset },
   { phase: ManagedPhase, section: 'managed_rules' },
-  {
-    phase: 'http_ratelimit', section: 'rate_limiting_rules',
-    notYet: 'not converted yet: the manifest section for the rate limiting phase (rate_limiting_rules, issue 29) is not in this build; keep the resource in Terraform until it is',
-  },
+  { phase: RatelimitPhase, section: 'rate_limiting_rules', convert: convertRateLimitRuleset },
 ];
 
 /** The table row of a phase, or undefined for a phase zonewall has no section for. */
@@ -117,7 +172,4 @@ export function rulesetPhase(phase: string | undefined): RulesetPhase | undefine
 }
 
 /** Resource kinds of the state (after the provider prefix) that are known but not converted yet, with the reason. */
-export const NotConvertedYet: Readonly<Record<string, string>> = {
-  list: 'not converted yet: account lists (the account manifest, issue 30) are not in this build; keep cloudflare_list in Terraform until they are',
-  list_item: 'not converted yet: list items belong to the account manifest (issue 30), not in this build; keep cloudflare_list_item in Terraform until it is',
-};
+export const NotConvertedYet: Readonly<Record<string, string>> = {};

@@ -4,7 +4,7 @@
  * (apply the manifest, then drop the converted resources from Terraform's state).
  */
 import { Document, isMap, isScalar } from 'yaml';
-import { validateManifestText } from '../manifest/index.js';
+import { validateAccountManifestText, validateManifestText } from '../manifest/index.js';
 import { MigrationError } from './errors.js';
 import type { ConvertedManifest, Sourced } from './terraform-convert.js';
 
@@ -26,6 +26,7 @@ function manifestData(c: ConvertedManifest): Record<string, unknown> {
   if (c.filters.length > 0) data.filters = Object.fromEntries(c.filters.map((f) => [f.key, f.value]));
   if (c.firewallRules.length > 0) data.firewall_rules = Object.fromEntries(c.firewallRules.map((r) => [r.key, r.value]));
   if (c.customRules !== undefined) data.custom_rules = c.customRules.rules;
+  if (c.rateLimitRules !== undefined) data.rate_limiting_rules = c.rateLimitRules.rules;
   if (c.managedRules !== undefined) data.managed_rules = c.managedRules.entries;
   if (c.previousWaf !== undefined) {
     const waf: Record<string, unknown> = {};
@@ -57,7 +58,7 @@ export function renderConvertedManifest(c: ConvertedManifest, sourceFile: string
     commentKeys(doc, ['previous_waf', 'rules'], c.previousWaf.rules);
   }
   const root = doc.contents;
-  for (const [section, source] of [['custom_rules', c.customRules], ['managed_rules', c.managedRules]] as const) {
+  for (const [section, source] of [['custom_rules', c.customRules], ['rate_limiting_rules', c.rateLimitRules], ['managed_rules', c.managedRules]] as const) {
     if (source === undefined || !isMap(root)) continue;
     const pair = root.items.find((p) => isScalar(p.key) && p.key.value === section);
     if (pair !== undefined && isScalar(pair.key)) pair.key.commentBefore = ` from ${source.address}`;
@@ -83,6 +84,18 @@ export function checkConvertedManifest(text: string, sourceFile: string): void {
   ].join('\n'));
 }
 
+/** Refuses a converted account manifest that does not validate (as `checkConvertedManifest`). */
+export function checkConvertedAccountManifest(text: string, sourceFile: string): void {
+  const checked = validateAccountManifestText(text, 'converted account manifest');
+  if (checked.account !== undefined) return;
+  const lines = checked.issues.map((i) => `  ${i.path === '' ? '' : `${i.path}: `}${i.message}`);
+  throw new MigrationError([
+    `the account manifest (lists) converted from ${sourceFile} is not valid (${lines.length} problem(s)); nothing was written:`,
+    ...lines,
+    'These values come from the Terraform state: correct them there and convert again, or run without --write to print it and fix it by hand.',
+  ].join('\n'));
+}
+
 /** Shell-quotes an address for `terraform state rm` (addresses with `["key"]` need quoting). */
 function quote(address: string): string {
   return /^[\w.-]+$/.test(address) ? address : `'${address.replace(/'/g, `'\\''`)}'`;
@@ -90,7 +103,7 @@ function quote(address: string): string {
 
 /** The conversion report: what was converted, what was not and why, and the next steps. */
 export function renderConversionReport(c: ConvertedManifest, manifestPath: string): string {
-  const lines = [`Converted ${c.converted.length} resource(s) of zone ${c.zone}: ${c.filters.length} filter(s), ${c.firewallRules.length} firewall rule(s), ${c.customRules?.sources.length ?? 0} custom rule(s), ${c.managedRules?.entries.length ?? 0} managed ruleset(s), previous WAF: ${c.previousWaf ? `${c.previousWaf.packages.length} package(s), ${c.previousWaf.groups.length} group(s), ${c.previousWaf.rules.length} rule(s)` : 'none'}.`];
+  const lines = [`Converted ${c.converted.length} resource(s) of zone ${c.zone}: ${c.filters.length} filter(s), ${c.firewallRules.length} firewall rule(s), ${c.customRules?.sources.length ?? 0} custom rule(s), ${c.rateLimitRules?.sources.length ?? 0} rate limiting rule(s), ${c.managedRules?.entries.filter((e) => e.skip === undefined).length ?? 0} managed ruleset(s), ${c.managedRules?.exceptions.length ?? 0} managed rules exception(s), ${c.lists !== undefined ? `${c.lists.lists.length} list(s) with ${c.lists.lists.reduce((n, l) => n + l.items.length, 0)} item(s) (account manifest), ` : ''}previous WAF: ${c.previousWaf ? `${c.previousWaf.packages.length} package(s), ${c.previousWaf.groups.length} group(s), ${c.previousWaf.rules.length} rule(s)` : 'none'}.`];
   const order = { blocker: 0, warning: 1, skipped: 2 } as const;
   const notes = [...c.notes].sort((a, b) => order[a.severity] - order[b.severity]);
   if (notes.length > 0) lines.push('Not converted, or converted with a caveat:');

@@ -25,6 +25,7 @@ export { renderPlanText, renderChange, renderFindings, renderUnmanaged, renderCa
 export { renderPlanMarkdown } from './render/markdown.js';
 export { exportManifest, renderManifestYaml, isValidKey, slugify, KeyRules, type ExportOptions, type ExportResult, type ExportedObject, type ExportedKind, type SkippedObject, type AdoptionWrites, type KeySource, type RenderManifestOptions } from './export.js';
 export { exportCustomRules, type CustomExport } from './custom-rules/export.js';
+export { exportRateLimitRules, type RateLimitExport } from './rate-limiting/export.js';
 export { createCanonicalizer, type Canonicalizer } from './canonical.js';
 export { locateObject } from './locate.js';
 export * from './lists/index.js';

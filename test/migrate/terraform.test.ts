@@ -111,7 +111,7 @@ describe('convertTerraform: svc_ resources of a .tfstate', () => {
 
   it('reports the next steps, terraform state rm included', () => {
     const text = renderConversionReport(c, 'zone.yaml');
-    expect(text).toMatch(/^Converted 10 resource\(s\) of zone example.com: 2 filter\(s\), 2 firewall rule\(s\), 0 custom rule\(s\), 0 managed ruleset\(s\), previous WAF: 1 package\(s\), 2 group\(s\), 2 rule\(s\)\./);
+    expect(text).toMatch(/^Converted 10 resource\(s\) of zone example.com: 2 filter\(s\), 2 firewall rule\(s\), 0 custom rule\(s\), 0 rate limiting rule\(s\), 0 managed ruleset\(s\), 0 managed rules exception\(s\), previous WAF: 1 package\(s\), 2 group\(s\), 2 rule\(s\)\./);
     expect(text).toContain(`terraform state rm -dry-run svc_filter.api_paths svc_filter.office`);
     expect(text).toContain(`'svc_waf_group.owasp_groups["bad_robots"]'`);
     expect(text).toContain('zonewall migrate zone.yaml');
@@ -143,7 +143,7 @@ describe('convertTerraform: cloudflare_ resources of terraform show -json', () =
       },
       { ruleset: 'owasp', ref: 'owasp-core', enabled: false, paranoia_level: 1, score_threshold: 'medium', action: 'block' },
     ]);
-    expect(c.notes.find((n) => n.severity === 'warning')!.message).toMatch(/rule 3 \(skip: office\) is a managed rules exception: not converted yet/);
+    expect(c.notes.find((n) => n.severity === 'warning')!.message).toMatch(/rule 3 \(skip: office\) is `current` with no deployment after it, so it skips nothing/);
   });
 
   it('finds rules and overrides in nested modules', () => {

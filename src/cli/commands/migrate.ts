@@ -17,13 +17,14 @@
  *   `cloudflare_ruleset` of custom rules, and the steps to finish (`migrate-firewall-terraform.ts`).
  */
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import {
-  checkConvertedManifest, convertTerraform, deleteUriOverrides, parseTerraformState, readMigrationStatus, renderBlockers,
+  checkConvertedAccountManifest, checkConvertedManifest, convertTerraform, renderAccountManifest, deleteUriOverrides, parseTerraformState, readMigrationStatus, renderBlockers,
   renderConversionReport, renderConvertedManifest, renderMigrationStatus, renderReport, runMigration,
   terraformAdoption, WafStateLabels,
 } from '../../migrate/index.js';
@@ -181,21 +182,33 @@ async function fromTerraform(path: string | undefined, file: string, opts: Migra
   const converted = convertTerraform(parseTerraformState(text, file).resources, opts.zone);
   const manifest = renderConvertedManifest(converted, file);
   const report = renderConversionReport(converted, path ?? 'zone.yaml');
+  // Lists belong to the account: an account manifest beside the zone manifest (one per directory).
+  const account = converted.lists === undefined ? undefined : renderAccountManifest(converted.lists, file);
+  const accountPath = join(dirname(path ?? 'zone.yaml'), 'account.yaml');
   if (path === undefined || opts.write !== true) {
-    // The manifest alone on stdout, so `> zone.yaml` works; the report beside it on stderr.
+    // The manifest alone on stdout, so `> zone.yaml` works; the report (and the account manifest) beside it on stderr.
     process.stdout.write(manifest);
     process.stderr.write(report);
+    if (account !== undefined) process.stderr.write(`Account manifest (${accountPath} with --write):\n${account}`);
     // Printed for review even when invalid, but the run fails so `> zone.yaml` in a script notices.
     checkConvertedManifest(manifest, file);
+    if (account !== undefined) checkConvertedAccountManifest(account, file);
     if (path !== undefined) process.stderr.write(`${path} not written: run again with --write to write it.\n`);
     return;
   }
   checkConvertedManifest(manifest, file);
-  if (existsSync(path) && opts.force !== true) {
-    throw new ZonewallError('ERR_USAGE', `${path} exists; the converted manifest would replace it entirely: pass --force to overwrite it, or choose another PATH`);
+  if (account !== undefined) checkConvertedAccountManifest(account, file);
+  for (const target of account === undefined ? [path] : [path, accountPath]) {
+    if (existsSync(target) && opts.force !== true) {
+      throw new ZonewallError('ERR_USAGE', `${target} exists; the converted ${target === path ? 'manifest' : 'account manifest'} would replace it entirely: pass --force to overwrite it, or choose another PATH`);
+    }
   }
   writeFileAtomic(path, manifest);
   process.stdout.write(`Wrote ${path}.\n`);
+  if (account !== undefined) {
+    writeFileAtomic(accountPath, account);
+    process.stdout.write(`Wrote ${accountPath} (the account's lists).\n`);
+  }
   process.stdout.write(await adoptConverted(converted, path, opts));
   process.stdout.write(report);
 }
