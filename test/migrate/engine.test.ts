@@ -123,7 +123,10 @@ previous_waf:   # as tuned in 2019
     expect(validation.text).toContain('filters:\n  office: { expression: "ip.src in {192.0.2.0/24}" }\n');
     let plan = await planOf(validation.text);
     expect(hasChanges(plan)).toBe(false);
-    expect(plan.unmanaged.map((u) => u.kind)).toEqual(['managed_ruleset']);
+    // Managed-rules exceptions: the skip rule migrated from the bypass is written to
+    // managed_rules (matched by ref), so nothing in the entry point is unmanaged any more.
+    expect(validation.text).toMatch(/managed_rules:\n  - ref: \w+\n    skip: current\n    expression: ip\.src in \{192\.0\.2\.0\/24\}\n/);
+    expect(plan.unmanaged).toEqual([]);
 
     await expect(migrate(validation.text, { mode: 'pending' })).rejects.toThrow(/--force/);
     const finished = await migrate(validation.text, { mode: 'pending', force: true });
@@ -164,7 +167,10 @@ previous_waf:
     expect(edited).not.toBe(finished.text);
     const plan = await planOf(edited);
     expect(entrypointOf(plan)!.body.rules.map((r) => r.action)).toEqual(['skip', 'execute', 'execute']);
-    expect(plan.unmanaged).toEqual([expect.objectContaining({ summary: expect.stringMatching(/^skip the rules after it in the entry point when ip\.src in/) })]);
+    // Managed-rules exceptions: `migrate` writes the skip rule into managed_rules (matched by
+    // ref), so the manifest manages it and the plan reports nothing unmanaged.
+    expect(finished.text).toMatch(/managed_rules:\n  - ref: \w+\n    skip: current\n    expression: ip\.src in \{198\.51\.100\.0\/24\}\n/);
+    expect(plan.unmanaged).toEqual([]);
     await provider.putPhase(zone.id, ManagedPhase, entrypointOf(plan)!.body);
     expect(await actions()).toEqual(['skip', 'execute', 'execute']);
     expect(hasChanges(await planOf(edited))).toBe(false);

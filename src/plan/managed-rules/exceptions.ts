@@ -55,7 +55,9 @@ export function exceptionRule(e: DesiredManagedException, liveId: string | undef
     description: e.description,
     enabled: e.enabled,
     action_parameters: structuredClone(e.skip) as SkipParameters,
-    ...(e.logging !== undefined ? { logging: { enabled: e.logging.enabled } } : {}),
+    // Written explicitly, as the migration service writes a migrated skip rule (and custom rules
+    // write theirs): `migrate --write` + `apply` then leaves the same rule as `migrate --mode`.
+    logging: { enabled: e.logging?.enabled ?? true },
   };
 }
 
