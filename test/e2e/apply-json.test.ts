@@ -59,7 +59,7 @@ describe('apply --json', () => {
   });
 
   it('prints a refusal document for danger findings, with the findings', async () => {
-    const b = writeManifest(tmp.dir, 'b.yaml', `${good('b.example')}managed_rules:\n  - ruleset: managed\nwaf_migration: pending\n`);
+    const b = writeManifest(tmp.dir, 'b.yaml', `${good('b.example')}managed_rules:\n  - ruleset: managed\nwaf_migration: validation\n`);
     const run = await cli('apply', b, '--auto-approve');
     expect(run.code).toBe(1);
     const doc = documentOf(run);

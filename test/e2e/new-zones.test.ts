@@ -34,7 +34,7 @@ describe('a zone the embedded engine does not have yet', () => {
 
   it('apply that ends "nothing applied" creates no zone: no terminal, a danger finding, an error finding, nothing to do', async () => {
     const a = writeManifest(tmp.dir, 'a.yaml', good('a.example'));
-    writeManifest(tmp.dir, 'b.yaml', `${good('b.example')}managed_rules:\n  - ruleset: managed\nwaf_migration: pending\n`);
+    writeManifest(tmp.dir, 'b.yaml', `${good('b.example')}managed_rules:\n  - ruleset: managed\nwaf_migration: validation\n`);
     const noTerminal = await cli('apply', a);
     expect(noTerminal.code).toBe(1);
     expect(noTerminal.stderr).toContain('nothing was applied');

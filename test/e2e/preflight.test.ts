@@ -17,7 +17,7 @@ beforeAll(() => requireBuild());
 beforeEach(() => { tmp = tempDir('preflight'); state = join(tmp.dir, 'state'); });
 afterEach(() => tmp.cleanup());
 
-/** A business zone on the previous WAF with OWASP enabled: the engine refuses the managed PUT (11007) after the filters and rules. */
+/** A business zone on the previous WAF (`waf_migration: none`: a manifest that says nothing means the new WAF) with OWASP enabled: the engine refuses the managed PUT (11007) after the filters and rules. */
 const Unmigrated = `zone: preflight.example.com
 plan: business
 filters:
@@ -30,6 +30,7 @@ firewall_rules:
 managed_rules:
   - ruleset: owasp
     action: block
+waf_migration: none
 `;
 
 interface PlanDoc { zones: { findings: { level: string; code: string; message: string; ref?: string; location?: { line: number; column: number } }[] }[] }

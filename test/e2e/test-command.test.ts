@@ -71,7 +71,7 @@ describe('offline', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^zone enterprise\.example\.com \(examples\/enterprise-migration\.yaml\), cases examples\/tests\/enterprise-migration\.tests\.yaml, offline$/m);
-    expect(run.stdout).toMatch(/^total: \d+ passed, 0 failed in 7 zones$/m);
+    expect(run.stdout).toMatch(/^total: \d+ passed, 0 failed in 8 zones$/m);
     expect(run.stdout).toMatch(/^zone custom\.example\.com \(examples\/custom-rules\.yaml\), cases examples\/tests\/custom-rules\.tests\.yaml, offline$/m);
     expect(run.stdout).not.toContain('\u001b[');
   });

@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, tempDir, zonewall } from '../../helpers/e2e-cli.js';
 import { generatedZone } from '../../../support/generated-zone.js';
+import { firewallUpgradeReport, renderFirewallUpgradeText } from '../../../src/cli/views/firewall-upgrade.js';
+import { validateManifestText } from '../../../src/manifest/index.js';
+import { upgradeFirewallManifest } from '../../../src/migrate/index.js';
+import { proveEquivalence } from '../../../src/policy/index.js';
 
 const manifest = `# the shop
 zone: shop.example.com
@@ -142,27 +146,36 @@ describe('zonewall migrate firewall-rules', () => {
     expect(readFileSync(path, 'utf8')).toContain('custom_rules:');
   });
 
-  it('a request whose verdict differs is listed with both verdicts and blocks the write without --force', async () => {
-    // The zone's evaluation ends the WAFs after an allow; the service (and the converted skip) does not.
+  // The conversion is faithful (an `allow` and the skip it becomes both leave the WAFs running,
+  // issue 32), so no manifest makes the CLI's own proof differ; a differing verdict comes from a
+  // converted manifest edited afterwards. These two run the CLI's report over such an edit.
+  function edited(text: string, edit: (converted: string) => string) {
+    const before = validateManifestText(text, 'zone.yaml').zone!;
+    const up = upgradeFirewallManifest('zone.yaml', text, before);
+    const after = validateManifestText(edit(up.text), 'zone.yaml');
+    expect(after.issues).toEqual([]);
+    const proof = proveEquivalence({ before, after: after.zone!, cases: [], renames: up.renames });
+    return firewallUpgradeReport('zone.yaml', before.zone, up, proof, { file: undefined, diff: '' }, { force: false, written: false });
+  }
+
+  it('a request whose verdict differs is listed with both verdicts and blocks the write without --force', () => {
     const text = 'zone: scan.example.com\nfirewall_rules:\n  allow-scanner:\n    action: allow\n    filter: { expression: \'http.user_agent contains "sqlmap"\' }\n';
-    const path = files('scan', text);
-    const run = await zonewall(['migrate', 'firewall-rules', path, '--write']);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/verdict\(s\) differ:\n  generated "witness": \{"headers":\{"User-Agent":"sqlmap"\},"host":"scan.example.com"\}\n    before: allow by firewall_rules.allow-scanner/);
-    expect(run.stdout).toMatch(/    after: +challenge by previous_waf\./);
-    expect(run.stdout).toContain('note firewall_rules.allow-scanner: allow becomes a skip of the remaining custom rules');
-    expect(readFileSync(path, 'utf8')).toBe(text);
-    const json = JSON.parse((await zonewall(['migrate', 'firewall-rules', path, '--json'])).stdout);
-    expect(json.proof.differences[0]).toMatchObject({ source: 'generated', before: { action: 'allow', rule: 'firewall_rules.allow-scanner' }, after: { decided_by: 'previous_waf' } });
+    // The converted skip, edited into a challenge.
+    const report = edited(text, (t) => t.replace('action: skip', 'action: managed_challenge').replace(/\n\s*action_parameters: \{ ruleset: current \}/, ''));
+    expect(report.blockers).toEqual([expect.stringMatching(/request\(s\) get a different verdict/)]);
+    const out = renderFirewallUpgradeText(report);
+    expect(out).toMatch(/verdict\(s\) differ:\n  generated "witness": \{"headers":\{"User-Agent":"sqlmap"\},"host":"scan.example.com"\}\n    before: allow by firewall_rules.allow-scanner/);
+    expect(out).toMatch(/    after: +managed_challenge by custom_rules\.allow-scanner/);
+    expect(out).toContain('note firewall_rules.allow-scanner: allow becomes a skip of the remaining custom rules');
+    expect(report.proof!.differences[0]).toMatchObject({ source: 'generated', before: { action: 'allow', rule: 'firewall_rules.allow-scanner' }, after: { action: 'managed_challenge', rule: 'custom_rules.allow-scanner' } });
   });
 
-  it('shows the first 20 differences in text, and every one in JSON', async () => {
+  it('shows the first 20 differences in text, and every one in JSON', () => {
     const rules = Array.from({ length: 12 }, (_, i) => `  allow-${i}: { action: allow, filter: { expression: 'http.user_agent contains "sqlmap${i}"' } }`).join('\n');
-    const path = files('many', `zone: many.example.com\nfirewall_rules:\n${rules}\n`);
-    const json = JSON.parse((await zonewall(['migrate', 'firewall-rules', path, '--json'])).stdout);
-    const n = json.proof.differences.length as number;
+    const report = edited(`zone: many.example.com\nfirewall_rules:\n${rules}\n`, (t) => t.replaceAll('action: skip', 'action: block').replace(/\n\s*action_parameters: \{ ruleset: current \}/g, ''));
+    const n = report.proof!.differences.length;
     expect(n).toBeGreaterThan(20);
-    const text = (await zonewall(['migrate', 'firewall-rules', path])).stdout;
+    const text = renderFirewallUpgradeText(report);
     expect(text.match(/^    before: /gm)).toHaveLength(20);
     expect(text).toContain(`  ... and ${n - 20} more (--json lists every one)`);
   });
