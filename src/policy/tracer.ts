@@ -68,10 +68,14 @@ export function zoneTraceOfTracer(result: TracerResult, live: LiveZone, previous
   if (custom !== undefined) out.custom_rules = custom;
   if (managed !== undefined) out.managed_rules = managed;
   if (previous !== undefined) out.previous_waf = previous;
-  if (firewall.rule !== null) [out.action, out.decided_by] = [firewall.rule.action, 'firewall_rules'];
+  // A firewall rule's `allow` decides only when nothing later acts (issue 32 item 2), as in the
+  // engine's trace (src/engine/trace/zone.ts `answer`): the WAFs after it still run.
+  const allowed = firewall.rule !== null && firewall.rule.action === 'allow';
+  if (firewall.rule !== null && !allowed) [out.action, out.decided_by] = [firewall.rule.action, 'firewall_rules'];
   else if (custom?.rule != null) [out.action, out.decided_by] = [custom.rule.action, 'custom_rules'];
   else if (managed?.rule != null) [out.action, out.decided_by] = [managed.rule.action, 'managed_rules'];
   else if (previous?.enabled === true && previous.action !== null) [out.action, out.decided_by] = [previous.action, 'previous_waf'];
+  else if (allowed) [out.action, out.decided_by] = ['allow', 'firewall_rules'];
   return out;
 }
 
