@@ -9,8 +9,13 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { CacheFile, codeCacheFile, loadCli } = require('../bin/cli-loader.cjs');
 
-// Firewall rules with inline filters, and WAF custom rules: the examples the README starts with.
-const Examples = ['quickstart.yaml', 'custom-rules.yaml'].map((name) => join(__dirname, '..', 'examples', name));
+// Firewall rules with inline filters, and WAF custom rules: the examples the README starts with; and a
+// zone with one of each expression form real zones write (scripts/warm-up-zone.yaml), so that the
+// code that parses and plans them is in the cache too, not compiled at each start.
+const Examples = [
+  ...['quickstart.yaml', 'custom-rules.yaml'].map((name) => join(__dirname, '..', 'examples', name)),
+  join(__dirname, 'warm-up-zone.yaml'),
+];
 
 async function main() {
   const { cli, script, source } = loadCli({ cache: false });

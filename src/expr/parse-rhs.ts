@@ -14,6 +14,7 @@ import { lexIpAddress, lexIpSetItem } from './lex-ip.js';
 import { parseValue } from './parse-value.js';
 import { comparisonOpAt, type ParserState, type TypedExpr, type TypedValue } from './parse-state.js';
 import { compileRegex, RegexSyntaxError } from './regex.js';
+import { isPlainRegex } from './regex-plain.js';
 import { T, arrayOf, type Type } from './types.js';
 import { parseWildcard, WildcardSyntaxError } from './wildcard.js';
 import { formatValue } from './format.js';
@@ -107,7 +108,8 @@ function lexRhs(src: string, pos: number, kind: RhsKind, lhs: ValueExpr, lhsType
 
 function lexRegex(src: string, pos: number): Rhs {
   const l = lexRegexLiteral(src, pos);
-  try {
+  // The usual pattern needs no compile to be known valid; the rest get the compiler's verdict.
+  if (!isPlainRegex(l.value)) try {
     compileRegex(l.value);
   } catch (err) {
     if (err instanceof RegexSyntaxError) fail('ParseRegex', err.message, l.contentStart, l.contentEnd);

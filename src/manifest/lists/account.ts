@@ -31,7 +31,8 @@ function compiled(): ValidateFunction {
 
 /** True for the text of an account manifest: a top-level `account:` and no `zone:`. */
 export function isAccountManifestText(text: string): boolean {
-  return /^account[ \t]*:/m.test(text) && !/^zone[ \t]*:/m.test(text);
+  // `zone:` first: a zone manifest says it near the top, so the usual answer costs no whole-text scan.
+  return !/^zone[ \t]*:/m.test(text) && /^account[ \t]*:/m.test(text);
 }
 
 /** The outcome of validating an account manifest. */

@@ -3,7 +3,7 @@
  * on its own, beside it (the same directory), so `zonewall test zones/shop.yaml` sees the lists of
  * `zones/account.yaml` as `zonewall test zones` does.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expandPaths } from '../load.js';
 import { isAccountManifestText, validateAccountManifestText, type AccountResult } from './account.js';
@@ -18,13 +18,31 @@ export async function findAccountManifest(files: readonly string[]): Promise<Acc
 
 function accountAmong(files: readonly string[]): AccountResult | undefined {
   for (const file of files) {
-    let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      if (saysZone(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      if (isAccountManifestText(text)) return validateAccountManifestText(text, file);
     } catch {
       continue;
     }
-    if (isAccountManifestText(text)) return validateAccountManifestText(text, file);
   }
   return undefined;
+}
+
+const Head = 16 * 1024;
+const head = Buffer.alloc(Head);
+
+/**
+ * True when the file's first bytes already have a top-level `zone:`: a zone manifest, never the
+ * account's. A run over many large zone manifests then reads a few kilobytes of each here, not all of
+ * them twice (the loader reads them whole afterwards).
+ */
+function saysZone(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const n = readSync(fd, head, 0, Head, 0);
+    return /^zone[ \t]*:/m.test(head.toString('latin1', 0, n));
+  } finally {
+    closeSync(fd);
+  }
 }
