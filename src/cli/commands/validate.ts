@@ -71,6 +71,9 @@ function counts(zone: DesiredZone): string {
   ];
   if (zone.customRules !== undefined) parts.push(`${zone.customRules.length} custom rule${zone.customRules.length === 1 ? '' : 's'}`);
   if (zone.managedRules !== undefined) parts.push(`${zone.managedRules.length} managed ruleset${zone.managedRules.length === 1 ? '' : 's'}`);
+  if (zone.managedExceptions !== undefined && zone.managedExceptions.length > 0) parts.push(`${zone.managedExceptions.length} managed exception${zone.managedExceptions.length === 1 ? '' : 's'}`);
+  if (zone.rateLimitingRules !== undefined) parts.push(`${zone.rateLimitingRules.length} rate limiting rule${zone.rateLimitingRules.length === 1 ? '' : 's'}`);
+  if (zone.pageRules !== undefined) parts.push(`${zone.pageRules.length} page rule${zone.pageRules.length === 1 ? '' : 's'}`);
   if (zone.previousWaf !== undefined) parts.push('previous WAF');
   if (zone.wafMigration !== undefined) parts.push(`waf_migration ${zone.wafMigration}`);
   return parts.join(', ');

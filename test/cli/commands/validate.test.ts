@@ -30,6 +30,9 @@ describe('zonewall validate', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('ok examples/quickstart.yaml: zone quickstart.example.com (2 filters, 2 firewall rules)');
     expect(r.out.trim().split('\n').at(-1)).toMatch(/^\d+ manifests valid$/);
+    // Every kind a manifest holds is counted (rate limiting rules and managed exceptions were left out).
+    expect(r.out).toMatch(/ok examples\/rate-limiting\.yaml: zone ratelimit\.example\.com \(0 filters, 0 firewall rules, 1 custom rule, \d+ rate limiting rules\)/);
+    expect(r.out).toMatch(/ok examples\/managed-exceptions\.yaml: zone \S+ \(.*\d+ managed exceptions?/);
   });
 
   it('prints every error of every file with the line and a caret run, and exits 1', async () => {
