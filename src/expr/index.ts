@@ -18,6 +18,7 @@ import { parseExpression, type ParseOptions } from './parse.js';
 import { inspectExpression, type Inspection } from './inspect.js';
 export { operatorOffset } from './inspect.js';
 export { listUses, type ListUse } from './list-uses.js';
+export { walkExpression, type ExpressionVisitor } from './walk.js';
 
 export type * from './ast.js';
 export { equalExpressions, stripSpans, bytesToText, textToBytes, isExpression } from './ast.js';

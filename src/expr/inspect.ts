@@ -4,9 +4,9 @@
  * `strict wildcard`, `in`, ..., and the logical `and`/`or`/`xor`/`not`). The engine uses it for plan
  * entitlements (`operators.has('matches')`: Business and Enterprise only).
  */
-import type { CallArg, ComparisonOp, Expression, ValueExpr } from './ast.js';
-import { isExpression } from './ast.js';
+import type { ComparisonOp, Expression } from './ast.js';
 import { skipSpace } from './lex.js';
+import { walkExpression } from './walk.js';
 
 /** The names an expression uses. */
 export interface Inspection {
@@ -18,34 +18,19 @@ export interface Inspection {
 /** Collects the fields, functions and operators of an expression. */
 export function inspectExpression(expr: Expression): Inspection {
   const out: Inspection = { fields: new Set(), functions: new Set(), operators: new Set() };
-  visitExpr(expr, out);
+  walkExpression(expr, {
+    expression: (e) => {
+      if (e.type === 'not') out.operators.add('not');
+      else if (e.type === 'logical') out.operators.add(e.op);
+      else if (e.type === 'quantifier') out.functions.add(e.op);
+      else if (e.type === 'comparison' && e.op !== 'is_true') out.operators.add(e.op);
+    },
+    value: (v) => {
+      if (v.base.type === 'field') out.fields.add(v.base.name);
+      else out.functions.add(v.base.name);
+    },
+  });
   return out;
-}
-
-function visitExpr(expr: Expression, out: Inspection): void {
-  switch (expr.type) {
-    case 'const': return;
-    case 'not': out.operators.add('not'); visitExpr(expr.arg, out); return;
-    case 'logical': out.operators.add(expr.op); expr.items.forEach((i) => visitExpr(i, out)); return;
-    case 'quantifier': out.functions.add(expr.op); visitArg(expr.arg, out); return;
-    case 'comparison':
-      if (expr.op !== 'is_true') out.operators.add(expr.op);
-      visitValue(expr.lhs, out);
-  }
-}
-
-function visitValue(value: ValueExpr, out: Inspection): void {
-  if (value.base.type === 'field') {
-    out.fields.add(value.base.name);
-    return;
-  }
-  out.functions.add(value.base.name);
-  value.base.args.forEach((a) => visitArg(a, out));
-}
-
-function visitArg(arg: CallArg, out: Inspection): void {
-  if (arg.type === 'value') visitValue(arg, out);
-  else if (isExpression(arg)) visitExpr(arg, out);
 }
 
 /**
@@ -56,25 +41,12 @@ function visitArg(arg: CallArg, out: Inspection): void {
  */
 export function operatorOffset(expr: Expression, source: string, op: ComparisonOp): number | undefined {
   let found: number | undefined;
-  const visit = (e: Expression): void => {
-    if (found !== undefined) return;
-    switch (e.type) {
-      case 'const': return;
-      case 'not': visit(e.arg); return;
-      case 'logical': e.items.forEach(visit); return;
-      case 'quantifier': if (isExpression(e.arg)) visit(e.arg); else if (e.arg.type === 'value') visitArgs(e.arg); return;
-      case 'comparison':
-        visitArgs(e.lhs);
-        if (found === undefined && e.op === op) found = skipSpace(source, e.lhs.span.end);
-    }
-  };
-  const visitArgs = (v: ValueExpr): void => {
-    if (v.base.type !== 'call') return;
-    for (const a of v.base.args) {
-      if (a.type === 'value') visitArgs(a);
-      else if (isExpression(a)) visit(a);
-    }
-  };
-  visit(expr);
+  walkExpression(expr, {
+    expression: (e) => {
+      if (e.type !== 'comparison' || e.op !== op) return;
+      const at = skipSpace(source, e.lhs.span.end);
+      if (found === undefined || at < found) found = at;
+    },
+  });
   return found;
 }

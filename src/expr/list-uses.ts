@@ -5,9 +5,9 @@
  * empty match) and each list's kind against the field (`ip.src in $hosts`, a hostname list, is one).
  * The one finder of `$name` references: the manifest's checks and the engine's share it.
  */
-import type { CallArg, Expression, ValueExpr } from './ast.js';
-import { isExpression } from './ast.js';
+import type { Expression } from './ast.js';
 import { valueInfo } from './typing.js';
+import { walkExpression } from './walk.js';
 import type { Type } from './types.js';
 
 /** One use of a named list. */
@@ -26,29 +26,14 @@ export interface ListUse {
 /** The list uses of `expr`, in source order; `source` is the text it was parsed from. */
 export function listUses(expr: Expression, source: string): ListUse[] {
   const out: ListUse[] = [];
-  const visit = (e: Expression): void => {
-    switch (e.type) {
-      case 'const': return;
-      case 'not': visit(e.arg); return;
-      case 'logical': e.items.forEach(visit); return;
-      case 'quantifier': visitArg(e.arg); return;
-      case 'comparison':
-        visitValue(e.lhs);
-        if (e.rhs?.type === 'list') {
-          out.push({
-            name: e.rhs.name, lhs: source.slice(e.lhs.span.start, e.lhs.span.end), type: valueInfo(e.lhs).type.kind,
-            offset: e.rhs.span.start, length: e.rhs.span.end - e.rhs.span.start,
-          });
-        }
-    }
-  };
-  const visitValue = (v: ValueExpr): void => {
-    if (v.base.type === 'call') v.base.args.forEach(visitArg);
-  };
-  const visitArg = (a: CallArg): void => {
-    if (isExpression(a)) visit(a);
-    else if (a.type === 'value') visitValue(a);
-  };
-  visit(expr);
+  walkExpression(expr, {
+    expression: (e) => {
+      if (e.type !== 'comparison' || e.rhs?.type !== 'list') return;
+      out.push({
+        name: e.rhs.name, lhs: source.slice(e.lhs.span.start, e.lhs.span.end), type: valueInfo(e.lhs).type.kind,
+        offset: e.rhs.span.start, length: e.rhs.span.end - e.rhs.span.start,
+      });
+    },
+  });
   return out.sort((a, b) => a.offset - b.offset);
 }

@@ -4,7 +4,7 @@
  * 0 on the service (security-phases.md §6): `gt` never matches, `lt` always does. Found on the
  * parsed expression, so a field name inside a string literal is not one.
  */
-import { isExpression, type CallArg, type Expression, type ValueExpr } from '../expr/index.js';
+import { walkExpression, type Expression } from '../expr/index.js';
 
 /** Retired fields and why, as the warning says it. */
 export const RetiredFields: ReadonlyMap<string, string> = new Map([
@@ -21,26 +21,10 @@ export interface RetiredFieldUse {
 /** The uses of retired fields in `expr`, in source order; empty for most expressions. */
 export function retiredFieldUses(expr: Expression): RetiredFieldUse[] {
   const out: RetiredFieldUse[] = [];
-  const visit = (e: Expression): void => {
-    switch (e.type) {
-      case 'const': return;
-      case 'not': visit(e.arg); return;
-      case 'logical': e.items.forEach(visit); return;
-      case 'quantifier': visitArg(e.arg); return;
-      case 'comparison': visitValue(e.lhs);
-    }
-  };
-  const visitValue = (v: ValueExpr): void => {
-    if (v.base.type === 'field') {
-      if (RetiredFields.has(v.base.name)) out.push({ field: v.base.name, offset: v.base.span.start, length: v.base.span.end - v.base.span.start });
-      return;
-    }
-    v.base.args.forEach(visitArg);
-  };
-  const visitArg = (a: CallArg): void => {
-    if (isExpression(a)) visit(a);
-    else if (a.type === 'value') visitValue(a);
-  };
-  visit(expr);
+  walkExpression(expr, {
+    value: (v) => {
+      if (v.base.type === 'field' && RetiredFields.has(v.base.name)) out.push({ field: v.base.name, offset: v.base.span.start, length: v.base.span.end - v.base.span.start });
+    },
+  });
   return out.sort((a, b) => a.offset - b.offset);
 }
