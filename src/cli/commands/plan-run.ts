@@ -71,7 +71,15 @@ export interface ZoneRun {
   plan?: Plan;
   error?: Error;
   lock?: ZoneLock;
+  /** Manifest issues found once the zone was known (its `$name`s against its account's lists): the zone is not planned. */
+  issues?: ManifestIssue[];
 }
+
+/**
+ * Checks a zone's `$name`s once the zone (and so its account) is known: `plan` checks them against
+ * the run's account manifest, else the zone's live account (`listsCheck`). Issues stop the zone's plan.
+ */
+export type ListsCheck = (desired: DesiredZone, zone: LiveZoneInfo) => Promise<ManifestIssue[]>;
 
 /** What a run's closing lines need of a zone once its plan is printed (see `streamPlans`). */
 export interface RunOutline {
@@ -112,7 +120,7 @@ export interface RunLocking {
   timeoutMs: number;
 }
 
-async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false, prepare?: PreflightPrepare): Promise<ZoneRun> {
+async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false, prepare?: PreflightPrepare, check?: ListsCheck): Promise<ZoneRun> {
   const run: ZoneRun = { desired };
   try {
     // Always ask for creation: on the embedded engine a missing zone reads as new (its first write
@@ -122,6 +130,13 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
     const { zone, missing } = await provider.resolveZone(desired.zone, { create: { plan: desired.plan ?? 'enterprise', waf: wafGenerationOf(desired) } });
     run.zone = zone;
     run.missing = missing;
+    if (check !== undefined && (desired.listReferences?.length ?? 0) > 0) {
+      const issues = await check(desired, zone);
+      if (issues.length > 0) {
+        run.issues = issues;
+        return run;
+      }
+    }
     if (locking !== undefined) {
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
@@ -184,6 +199,8 @@ export interface PlanStream {
   preflight?(provider: Provider): boolean;
   /** Readies each pre-flight's validator (the run's list writes, `listsPreflight`). */
   prepare?: PreflightPrepare;
+  /** Checks each zone's `$name`s; its issues are reported as the zone's manifest issues. */
+  lists?: ListsCheck;
 }
 
 /**
@@ -206,6 +223,12 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
   let preflight = false;
   const emitHead = async () => {
     const run = await queue.shift()!;
+    if (run.issues !== undefined) {
+      const found = run.issues.sort(compareIssues);
+      for (const issue of found) stream.issue(issue);
+      issues.push(...found);
+      return;
+    }
     claimZoneId(seenIds, run);
     stream.zone(run);
   };
@@ -227,7 +250,7 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
       preflight = stream.preflight?.(provider) ?? false;
       await provider.preloadZones?.([zone.zone], files.length - i);
     }
-    queue.push(planOne(provider, zone, options, undefined, preflight, stream.prepare));
+    queue.push(planOne(provider, zone, options, undefined, preflight, stream.prepare, stream.lists));
     // The embedded engine works in this thread: zones in flight would only hold more memory at once.
     while (queue.length >= (provider.kind === 'engine' ? 1 : ZoneConcurrency)) await emitHead();
   }

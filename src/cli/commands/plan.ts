@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { writeSavedPlan } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { expandPaths, findAccountManifest, formatIssueWithExcerpt, loadManifests, type ManifestIssue } from '../../manifest/index.js';
+import { expandPaths, findAccountManifest, formatIssueWithExcerpt, loadManifests, type DesiredAccount, type ManifestIssue } from '../../manifest/index.js';
 import { hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
@@ -18,8 +18,8 @@ import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
 import { missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
-import { listsPreflight, planAccount } from './lists-run.js';
-import { addPlanFlags, outline, planOptions, preflightOn, streamPlans, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
+import { listsCheck, listsPreflight, planAccount } from './lists-run.js';
+import { addPlanFlags, outline, planOptions, preflightOn, streamPlans, type ListsCheck, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
 
 /** Options of `plan`. */
 interface PlanCommandOptions extends PlanFlags, Record<string, unknown> {
@@ -61,7 +61,7 @@ function exitCode(runs: readonly RunOutline[], manifestErrors: number, detailed:
  * The lists plan of the run's account manifest, when it has one (valid: its errors are reported as
  * the run's manifest issues). Opens the provider for it.
  */
-async function planRunLists(paths: readonly string[], open: () => Promise<Provider>): Promise<ListsPlan | undefined> {
+async function planRunLists(paths: readonly string[], open: () => Promise<Provider>): Promise<{ plan: ListsPlan; account: DesiredAccount } | undefined> {
   // Most runs have no account manifest: they are not read twice.
   const { files } = await expandPaths(paths);
   const found = await findAccountManifest(files.filter((f) => !/\.tests\.ya?ml$/i.test(f)));
@@ -69,7 +69,7 @@ async function planRunLists(paths: readonly string[], open: () => Promise<Provid
   // The zones' manifests say which rules will still use each list (a list they use cannot be deleted).
   const { account, zones } = await loadManifests(paths, { lists: 'later' });
   if (account === undefined) return undefined;
-  return (await planAccount(await open(), account, zones)).plan;
+  return { plan: (await planAccount(await open(), account, zones)).plan, account };
 }
 
 async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> {
@@ -84,12 +84,17 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
   const open = async () => (provider ??= await openProvider(opts, process.env, { readOnly: true }));
   try {
     // Lists first: apply writes them before the zones' rules that use them.
-    const lists = await planRunLists(paths, open);
+    const run = await planRunLists(paths, open);
+    let check: ListsCheck | undefined;
+    const lists = run?.plan;
     if (lists !== undefined && !whole) process.stdout.write(`${renderListsPlan(lists)}\n`);
+    // Every `$name` is checked where the manifest uses it, as `validate` does: against the account
+    // manifest, else the zone's live account (the provider is open by the time a zone is planned).
     const { issues } = await streamPlans(paths, {
       open,
       options: (p) => planOptions(opts, p),
       preflight: (p) => preflightOn(opts, p),
+      lists: async (desired, zone) => (check ??= listsCheck(await open(), run?.account))(desired, zone),
       ...(lists !== undefined ? { prepare: listsPreflight(lists, lists.account.id ?? lists.account.name) } : {}),
       issue: (issue) => process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`),
       zone: (run) => {
