@@ -31,7 +31,7 @@ const isOperation = (uri: string) => /\/rules\/lists\/bulk_operations\/[^/?]+/.t
 
 /** `zonewall apply DIR --auto-approve` through the proxy, as a child process we can kill. */
 function applyChild(dir: string, url: string): ChildProcess {
-  const env = { ...process.env, NO_COLOR: '1', ZONEWALL_API_URL: url, ZONEWALL_API_TOKEN: token };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ZONEWALL_API_URL: url, ZONEWALL_API_TOKEN: token };
   for (const k of Object.keys(env)) if (k.startsWith('ZONEWALL_') && k !== 'ZONEWALL_API_URL' && k !== 'ZONEWALL_API_TOKEN') delete env[k];
   return spawn(process.execPath, [join(repoRoot, 'bin/zonewall.js'), 'apply', dir, '--auto-approve'], { cwd: repoRoot, env, stdio: 'ignore' });
 }

@@ -184,3 +184,34 @@ describe('plan checks every $name where the manifest uses it, as validate does (
     expect(refused.code).toBe(1);
   });
 });
+
+describe('a saved plan records the account\'s lists fingerprint (issue 30)', () => {
+  it('apply FILE refuses with ERR_STALE_PLAN when the lists changed since the plan was saved; nothing is written', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'stale');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'stale-state')];
+    expect((await zonewall(['apply', dir, '--auto-approve', ...state])).code).toBe(0);
+    const account = join(dir, 'account.yaml');
+    writeFileSync(account, readFileSync(account, 'utf8').replace('- 192.0.2.0/24', '- 192.0.2.0/25'));
+    const file = join(tmp.dir, 'stale-plan.json');
+    expect((await zonewall(['plan', dir, '--out', file, ...state])).code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { lists?: { fingerprint?: string } };
+    expect(doc.lists?.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    // Someone changes the account's lists in between (another manifest's apply, the dashboard).
+    const other = join(tmp.dir, 'stale-other');
+    cpSync(dir, other, { recursive: true });
+    const otherAccount = join(other, 'account.yaml');
+    writeFileSync(otherAccount, readFileSync(otherAccount, 'utf8').replace('- 192.0.2.0/25', '- 192.0.2.0/24').replace('- 64496', '- 64497'));
+    expect((await zonewall(['apply', other, '--auto-approve', ...state])).code).toBe(0);
+
+    const refused = await zonewall(['apply', file, '--auto-approve', ...state]);
+    expect(refused.stderr).toContain('the lists of account zonewall engine changed since the plan was saved');
+    expect(refused.stderr).toContain('(ERR_STALE_PLAN)');
+    expect(refused.code).not.toBe(0);
+    // Nothing was written: the other apply's lists are there as it left them.
+    const clean = await zonewall(['plan', other, '--detailed-exitcode', ...state]);
+    expect(clean.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(clean.code).toBe(0);
+  });
+});

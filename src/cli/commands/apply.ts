@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import {
-  acquireZoneLock, applyListWrites, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
+  acquireZoneLock, applyListWrites, applyZone, assertFresh, assertListsFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
@@ -27,7 +27,7 @@ import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
 import { parseDuration } from './duration.js';
-import { listProgress, listsApiOf, listsPreflight, planAccount } from './lists-run.js';
+import { listProgress, listsApiOf, listsPreflight, planAccount, readLiveAccount } from './lists-run.js';
 
 /** The account's lists in an apply: their plan, and the account they are written to. */
 interface ListsStep {
@@ -238,6 +238,8 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
         if (writes) locks.push(await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
         assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
       });
+      // The saved item writes name item ids: the account's lists must be those the plan was computed on.
+      if (doc.lists !== undefined) assertListsFresh(doc.lists, await readLiveAccount(provider, doc.lists.account.id ?? doc.lists.account.name));
       return all;
     });
     if (opts.json !== true) {

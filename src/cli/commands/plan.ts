@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { writeSavedPlan } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { expandPaths, findAccountManifest, formatIssueWithExcerpt, loadManifests, type DesiredAccount, type ManifestIssue } from '../../manifest/index.js';
-import { hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
+import { accountFingerprint, hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
 import { addProviderOptions, openProvider } from '../provider-options.js';
@@ -61,7 +61,7 @@ function exitCode(runs: readonly RunOutline[], manifestErrors: number, detailed:
  * The lists plan of the run's account manifest, when it has one (valid: its errors are reported as
  * the run's manifest issues). Opens the provider for it.
  */
-async function planRunLists(paths: readonly string[], open: () => Promise<Provider>): Promise<{ plan: ListsPlan; account: DesiredAccount } | undefined> {
+async function planRunLists(paths: readonly string[], open: () => Promise<Provider>, saved: boolean): Promise<{ plan: ListsPlan; account: DesiredAccount } | undefined> {
   // Most runs have no account manifest: they are not read twice.
   const { files } = await expandPaths(paths);
   const found = await findAccountManifest(files.filter((f) => !/\.tests\.ya?ml$/i.test(f)));
@@ -69,7 +69,9 @@ async function planRunLists(paths: readonly string[], open: () => Promise<Provid
   // The zones' manifests say which rules will still use each list (a list they use cannot be deleted).
   const { account, zones } = await loadManifests(paths, { lists: 'later' });
   if (account === undefined) return undefined;
-  return { plan: (await planAccount(await open(), account, zones)).plan, account };
+  const { plan, live } = await planAccount(await open(), account, zones);
+  // A saved plan records the lists it was computed on: apply FILE refuses it once they changed.
+  return { plan: saved ? { ...plan, fingerprint: accountFingerprint(live) } : plan, account };
 }
 
 async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> {
@@ -84,7 +86,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
   const open = async () => (provider ??= await openProvider(opts, process.env, { readOnly: true }));
   try {
     // Lists first: apply writes them before the zones' rules that use them.
-    const run = await planRunLists(paths, open);
+    const run = await planRunLists(paths, open, opts.out !== undefined);
     let check: ListsCheck | undefined;
     const lists = run?.plan;
     if (lists !== undefined && !whole) process.stdout.write(`${renderListsPlan(lists)}\n`);
