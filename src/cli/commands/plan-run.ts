@@ -201,6 +201,8 @@ export interface PlanStream {
   prepare?: PreflightPrepare;
   /** Checks each zone's `$name`s; its issues are reported as the zone's manifest issues. */
   lists?: ListsCheck;
+  /** Files already read and found valid by the caller that hold no zone (the run's account manifest). */
+  skip?: ReadonlySet<string>;
 }
 
 /**
@@ -233,6 +235,7 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
     stream.zone(run);
   };
   for (const [i, file] of files.entries()) {
+    if (stream.skip?.has(file) === true) continue;
     const result = await loadManifestFile(file);
     const fileIssues = [...result.issues];
     const zone = result.zone;
