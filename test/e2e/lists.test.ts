@@ -175,6 +175,10 @@ describe('plan checks every $name where the manifest uses it, as validate does (
     const clean = await zonewall(['plan', live, '--detailed-exitcode', ...state]);
     expect(clean.stderr).toBe('');
     expect(clean.code).toBe(0);
+    // apply checks the same way: the live account's lists satisfy the zone manifest on its own.
+    const applied = await zonewall(['apply', live, '--auto-approve', ...state]);
+    expect(applied.stderr).not.toContain('unknown list');
+    expect(applied.code).toBe(0);
     writeFileSync(join(live, 'lists.example.com.yaml'), original.replace('ip.src in $office_ips', 'ip.src in $office_ip').replace('ip.src.asnum in $blocked_asns', 'ip.src in $hosts'));
     const refused = await zonewall(['plan', live, '--json', ...state]);
     const doc = JSON.parse(refused.stdout) as { errors: { code: string; message: string }[] };
@@ -182,6 +186,10 @@ describe('plan checks every $name where the manifest uses it, as validate does (
     expect(doc.errors[0]!.message).toBe(`${join(live, 'lists.example.com.yaml')}:12:27: custom_rules.allow-office.expression: unknown list $office_ip: the live account "zonewall engine" (and no account manifest in this run) has no list of that name; did you mean $office_ips?`);
     expect(doc.errors[1]!.message).toContain(':18:27: custom_rules.block-bad-networks.expression: $hosts is a hostname list, but ip.src is an IP field');
     expect(refused.code).toBe(1);
+    const refusedApply = await zonewall(['apply', live, '--auto-approve', ...state]);
+    expect(refusedApply.stderr).toContain(`${join(live, 'lists.example.com.yaml')}:12:27: custom_rules.allow-office.expression: unknown list $office_ip: the live account "zonewall engine"`);
+    expect(refusedApply.stderr).toContain('nothing applied: fix the manifest errors above first');
+    expect(refusedApply.code).toBe(1);
   });
 });
 

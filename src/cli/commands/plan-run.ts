@@ -155,7 +155,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
 }
 
 /** Plans every zone; with `locking`, each zone's lock is taken before it is read and kept; `prepare` readies each pre-flight's validator (the run's list writes). */
-export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false, prepare?: PreflightPrepare): Promise<ZoneRun[]> {
+export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false, prepare?: PreflightPrepare, check?: ListsCheck): Promise<ZoneRun[]> {
   const byName = new Map<string, string>();
   for (const d of zones) {
     const other = byName.get(d.zone.toLowerCase());
@@ -163,7 +163,7 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
     byName.set(d.zone.toLowerCase(), d.file);
   }
   await provider.preloadZones?.(zones.map((d) => d.zone));
-  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight, prepare));
+  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight, prepare, check));
   const seen = new Map<string, string>();
   for (const run of runs) claimZoneId(seen, run);
   return runs;
