@@ -7,7 +7,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import {
   accountObjectClass,
-  type AccountCall, type AccountObjectApi, type AccountObjectState, type ApiResponse, type ListCatalogEntry,
+  type AccountCall, type AccountObjectApi, type AccountObjectState, type ApiResponse, type ListCatalogEntry, type ZoneDump,
 } from '../../src/engine/workerd.js';
 import { logError, type Settings } from './settings.js';
 
@@ -30,6 +30,11 @@ export class AccountObject extends DurableObject<Settings> {
   /** The account's lists (with their items when asked), for the zone objects. */
   catalog(withItems: boolean): ListCatalogEntry[] {
     return this.#account.catalog(withItems);
+  }
+
+  /** Replaces the account's rows (importing an account of the built-in runtime). */
+  load(dump: ZoneDump): void {
+    this.#account.load(dump);
   }
 
   /** PITR: the bookmark of the account's storage now. */

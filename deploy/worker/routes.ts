@@ -6,14 +6,14 @@
  * |---|---|
  * | `GET /zones/{id}/pitr/bookmark` | `{bookmark}`: `ctx.storage.getCurrentBookmark()` of the zone |
  * | `POST /zones/{id}/pitr/restore` `{bookmark}` or `{at: RFC 3339}` | restore the zone (`getBookmarkForTime`, `onNextSessionRestoreBookmark`) |
- * | `POST /zonewall/import` `{zone, dump}` | only with `ZONEWALL_IMPORTS`: adopt a zone of a built-in state directory |
+ * | `POST /zonewall/import` `{zone, dump}` or `{account, dump}` | only with `ZONEWALL_IMPORTS`: adopt a zone, or an account with its lists, of a built-in state directory |
  *
  * workerd run locally (Miniflare) has no point-in-time recovery: restore answers 501 saying so;
  * a deployed Worker makes the same storage calls and restores.
  */
 import {
   ApiError, BodyReader, Problems, ok, requireObject, zoneInScope,
-  type ApiResponse, type EngineRoute, type RegistryDirectory, type ZoneDump, type ZoneInfo,
+  type AccountInfo, type ApiResponse, type EngineRoute, type RegistryDirectory, type ZoneDump, type ZoneInfo,
 } from '../../src/engine/workerd.js';
 import type { Env } from './env.js';
 
@@ -23,6 +23,7 @@ export const PitrUnavailable = 10501;
 /** The Worker's routes for `V4Dispatcher`'s `extraRoutes`. */
 export function workerRoutes(env: Env, directory: RegistryDirectory): EngineRoute[] {
   const zone = (id: string) => env.ZONES.get(env.ZONES.idFromName(id));
+  const account = (id: string) => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(id));
   const routes: EngineRoute[] = [
     {
       method: 'GET', pattern: '/zones/:zone_id/pitr/bookmark',
@@ -34,7 +35,11 @@ export function workerRoutes(env: Env, directory: RegistryDirectory): EngineRout
     },
   ];
   if (env.ZONEWALL_IMPORTS === 'true') {
-    routes.push({ method: 'POST', pattern: '/zonewall/import', handler: async (_d, req) => importZone(directory, zone, req.auth === undefined || req.auth.zones === '*', req.body) });
+    routes.push({ method: 'POST', pattern: '/zonewall/import', handler: async (_d, req) => {
+      const allZones = req.auth === undefined || req.auth.zones === '*';
+      const body = requireObject(req.body, '{"zone": ..., "dump": [...]} or {"account": ..., "dump": [...]}');
+      return 'account' in body ? importAccount(directory, account, allZones, body) : importZone(directory, zone, allZones, body);
+    } });
   }
   return routes;
 }
@@ -70,5 +75,22 @@ async function importZone(
   if ((await directory.zoneById(info.id)) !== undefined || (await directory.getZone(info.name)) !== undefined) return ok({ id: info.id, imported: false });
   await directory.adopt(info, {});
   await zone(info.id).load(dump);
+  return ok({ id: info.id, imported: true });
+}
+
+/**
+ * Adopts an account of a built-in state directory with its lists: the account is created with its
+ * id, name and plan when the Worker lacks it, and its rows loaded when its object holds no list yet
+ * (an account whose lists the Worker already has keeps the Worker's copy, as zones do).
+ */
+async function importAccount(
+  directory: RegistryDirectory, account: (id: string) => DurableObjectStub<{ load(dump: ZoneDump): void; catalog(withItems: boolean): unknown[] }>, allZones: boolean, body: unknown,
+): Promise<ApiResponse> {
+  if (!allZones) throw ApiError.of('forbidden', 'Authentication error: importing accounts needs a credential for every zone');
+  const { account: info, dump } = body as { account: AccountInfo; dump: ZoneDump };
+  if ((await directory.accountById(info.id)) === undefined) await directory.createAccount(info.name, { plan: info.plan, id: info.id, createdOn: info.created_on });
+  const stub = account(info.id);
+  if ((await stub.catalog(false)).length > 0) return ok({ id: info.id, imported: false });
+  await stub.load(dump);
   return ok({ id: info.id, imported: true });
 }

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
 import { ZonewallError } from '../errors.js';
 import { writeFileAtomic } from './write-file.js';
-import { PlanFormatVersion, fingerprint, type LiveZone, type LiveZoneInfo, type Plan, type PlanJson } from '../plan/index.js';
+import { PlanFormatVersion, accountFingerprint, fingerprint, type ListsPlan, type LiveAccount, type LiveZone, type LiveZoneInfo, type Plan, type PlanJson } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
 
 /** The zone changed since the plan was saved. */
@@ -99,5 +99,18 @@ export function assertFresh(plan: Pick<Plan, 'zone' | 'fingerprint'>, live: Live
   const now = fingerprint(live);
   if (now !== plan.fingerprint) {
     throw new StalePlanError(`zone ${plan.zone.name} changed since the plan was saved (fingerprint ${plan.fingerprint.slice(0, 19)}…, now ${now.slice(0, 19)}…); nothing was applied: run zonewall plan again`);
+  }
+}
+
+/**
+ * Throws `StalePlanError` unless the account's lists are still those the saved lists plan was
+ * computed on (its item writes name item ids). A lists plan saved without a fingerprint (an older
+ * zonewall) is not checked.
+ */
+export function assertListsFresh(plan: Pick<ListsPlan, 'account' | 'fingerprint'>, live: LiveAccount): void {
+  if (plan.fingerprint === undefined) return;
+  const now = accountFingerprint(live);
+  if (now !== plan.fingerprint) {
+    throw new StalePlanError(`the lists of account ${plan.account.name} changed since the plan was saved (fingerprint ${plan.fingerprint.slice(0, 19)}…, now ${now.slice(0, 19)}…); nothing was applied: run zonewall plan again`);
   }
 }

@@ -154,7 +154,9 @@ export class V4Dispatcher {
       const { dryRun, query } = dryRunOf(route.method, route.pattern, pairs, this.#options.strict);
       const call: ZoneCall = { route: route.key, params, query, body: request.body, zone, ...(dryRun ? { dryRun } : {}) };
       // Writes see the account's lists (their `$name` are checked against them; the trace resolves them).
-      if (host === undefined || route.method === 'GET') return this.#options.callZone(call);
+      // A write whose body names no `$` (no rule it writes can use a list) skips the account's call:
+      // it adds no reference (a list a stored rule uses cannot be deleted, so those stay satisfied).
+      if (host === undefined || route.method === 'GET' || (!route.listItems && !mentionsList(request.body))) return this.#options.callZone(call);
       return this.#zoneCatalog(host, zone, route.listItems).then((lists) => this.#options.callZone({ ...call, lists }));
     });
   }
@@ -190,6 +192,15 @@ export class V4Dispatcher {
     if (!allZones(request.auth)) throw ApiError.of('forbidden', 'Authentication error');
     throw noRouteError(request.path);
   }
+}
+
+/** Whether any string of a request body holds a `$` (a list reference `$name`, or a regex's `$`). */
+export function mentionsList(body: unknown): boolean {
+  if (typeof body === 'string') return body.includes('$');
+  if (typeof body !== 'object' || body === null) return false;
+  if (Array.isArray(body)) return body.some(mentionsList);
+  for (const key in body) if (mentionsList((body as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 /**

@@ -257,6 +257,11 @@ export class Engine implements ZoneDirectory {
     return this.#zoneStub(this.#mustZone(zoneId).id).dump();
   }
 
+  /** Every row of an account's tables (its lists, items and bulk operations), to move it to another runtime. */
+  async dumpAccount(accountId: string): Promise<ZoneDump> {
+    return this.#accountsNs.get(this.#mustAccount(accountId).id).dump();
+  }
+
   /** Replaces a zone's rows with a dump's, in one transaction (a copy of a zone from another engine, `dumpZone`). */
   async loadZone(zoneId: string, dump: ZoneDump): Promise<void> {
     this.#requireWritable();

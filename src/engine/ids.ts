@@ -5,11 +5,25 @@
  * (`globalThis.crypto`), which Node 20 and workerd both provide: the zone object runs on either.
  */
 
+/** Hex of each byte value. */
+const Hex = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+/**
+ * Random bytes drawn 4 KiB at a time (256 ids): a bulk write of 500,000 list items would otherwise
+ * make 500,000 calls into the random source. Filled lazily, within a request (workerd allows no
+ * randomness at global scope).
+ */
+const pool = new Uint8Array(4096);
+let used = pool.length;
+
 /** A new random 32-hex-character id. */
 export function newId(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  if (used + 16 > pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    used = 0;
+  }
   let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  for (let i = used; i < used + 16; i++) hex += Hex[pool[i]!]!;
+  used += 16;
   return hex;
 }
 

@@ -5,8 +5,9 @@
  *
  * At start, the zones of the state directory's built-in engine (`zonewall engine zone create
  * --state-dir ...`) that were never imported are copied into the Worker, ids, plans and every row
- * included (`zone-dump.ts`); `workerd/imported.json` lists the ids imported, so a zone deleted
- * through the API later does not come back. Miniflare is loaded only here, on demand: it is a
+ * included (`zone-dump.ts`), after its accounts with their lists (every account, the default one
+ * included, each list and item with its id); `workerd/imported.json` lists the ids imported, so a
+ * zone deleted through the API later does not come back. Miniflare is loaded only here, on demand: it is a
  * development dependency.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,8 @@ import type { PlanLimitsOverride } from './limits.js';
 import { checkLoopback, type RunningServer } from './server/server.js';
 import type { Credential } from './server/credentials.js';
 import { lockStateDir } from './state-lock.js';
-import type { ZoneInfo } from './types.js';
+import type { AccountInfo, ZoneInfo } from './types.js';
+import { DefaultAccount } from './zones/accounts.js';
 import type { ZoneDump } from './zone-dump.js';
 
 /** Options of `startWorkerdServer` (those of `serve`). */
@@ -45,6 +47,8 @@ export interface WorkerdServerOptions {
 export interface RunningWorkerd extends RunningServer {
   /** Names of the zones imported from the built-in engine at this start. */
   imported: string[];
+  /** Names of the accounts whose lists were imported from the built-in engine at this start. */
+  importedAccounts: string[];
 }
 
 /** The Worker's folder inside a state directory: present once `serve --runtime workerd` ran there. */
@@ -78,16 +82,17 @@ export async function startWorkerdServer(options: WorkerdServerOptions): Promise
       compatibilityDate: WorkerCompatibility.date, compatibilityFlags: [...WorkerCompatibility.flags],
       durableObjects: { ZONES: { className: 'ZoneObject', useSQLite: true }, REGISTRY: { className: 'ZoneRegistry', useSQLite: true }, ACCOUNTS: { className: 'AccountObject', useSQLite: true } },
       durableObjectsPersist: state,
-      bindings: bindingsOf(options, pending.length > 0 ? importer : undefined),
+      bindings: bindingsOf(options, pending.zones.length + pending.accounts.length > 0 ? importer : undefined),
       host, port: options.port ?? 0,
     });
     keepSignals(signalListeners);
     const origin = (await mf.ready).origin;
     const url = `${origin}/client/v4`;
-    const imported = await importZones(url, importer, pending, state);
+    const importedAccounts = await importAll(url, importer, pending.accounts.map((a) => ({ key: 'account', info: a.account, dump: a.dump })), state);
+    const imported = await importAll(url, importer, pending.zones.map((z) => ({ key: 'zone', info: z.zone, dump: z.dump })), state);
     const running = mf;
     return {
-      url, port: Number(new URL(origin).port), imported,
+      url, port: Number(new URL(origin).port), imported, importedAccounts,
       close: async () => {
         try {
           await running.dispose();
@@ -156,19 +161,26 @@ function importedIds(state: string): Set<string> {
   return new Set(existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : []);
 }
 
-/** The built-in engine's zones not imported yet, with their rows (the engine holds the directory meanwhile). */
-async function builtInZones(dir: string, done: Set<string>, lockTimeoutMs: number): Promise<{ zone: ZoneInfo; dump: ZoneDump }[]> {
+/** The built-in engine's zones and accounts not imported yet, with their rows (the engine holds the directory meanwhile). */
+async function builtInZones(dir: string, done: Set<string>, lockTimeoutMs: number): Promise<{ zones: { zone: ZoneInfo; dump: ZoneDump }[]; accounts: { account: AccountInfo; dump: ZoneDump }[] }> {
   makePrivateDir(dir);
   const engine = await Engine.open({ dir, lockTimeoutMs });
   try {
     const zones = (await engine.listZones()).filter((z) => !done.has(z.id));
-    return await Promise.all(zones.map(async (zone) => ({ zone, dump: await engine.dumpZone(zone.id) })));
+    const accounts = (await engine.listAccounts()).filter((a) => !done.has(a.id));
+    return {
+      zones: await Promise.all(zones.map(async (zone) => ({ zone, dump: await engine.dumpZone(zone.id) }))),
+      // An account without lists has nothing to carry but itself (the default account exists on both sides).
+      accounts: (await Promise.all(accounts.map(async (account) => ({ account, dump: await engine.dumpAccount(account.id) }))))
+        .filter((a) => a.account.id !== DefaultAccount.id || a.dump.some((t) => t.rows.length > 0)),
+    };
   } finally {
     await engine.close();
   }
 }
 
-async function importZones(url: string, importer: Credential, pending: { zone: ZoneInfo; dump: ZoneDump }[], state: string): Promise<string[]> {
+/** Imports zones or accounts (accounts first: zones belong to them); the names of those imported. */
+async function importAll(url: string, importer: Credential, pending: { key: 'zone' | 'account'; info: ZoneInfo | AccountInfo; dump: ZoneDump }[], state: string): Promise<string[]> {
   if (pending.length === 0) return [];
   const ids = importedIds(state);
   const names: string[] = [];
@@ -176,12 +188,12 @@ async function importZones(url: string, importer: Credential, pending: { zone: Z
     const res = await fetch(`${url}/zonewall/import`, {
       method: 'POST',
       headers: { authorization: `Bearer ${importer.type === 'token' ? importer.token : ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify(p),
+      body: JSON.stringify({ [p.key]: p.info, dump: p.dump }),
     });
     const body = (await res.json()) as { success: boolean; result: { imported: boolean } | null; errors: { message: string }[] };
-    if (!body.success) throw new ZonewallError('ERR_IO', `could not import zone ${p.zone.name} into the workerd runtime: ${body.errors.map((e) => e.message).join('; ')}`);
-    if (body.result?.imported === true) names.push(p.zone.name);
-    ids.add(p.zone.id);
+    if (!body.success) throw new ZonewallError('ERR_IO', `could not import ${p.key} ${p.info.name} into the workerd runtime: ${body.errors.map((e) => e.message).join('; ')}`);
+    if (body.result?.imported === true) names.push(p.info.name);
+    ids.add(p.info.id);
   }
   writeFileSync(join(state, 'imported.json'), `${JSON.stringify([...ids])}\n`, { mode: 0o600 });
   return names;

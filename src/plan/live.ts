@@ -17,6 +17,8 @@ export interface LiveZoneInfo {
   name: string;
   /** Known for the embedded engine and `zonewall serve`; may be absent on other services. */
   plan?: PlanTier;
+  /** The account the zone belongs to (its lists are the ones its rules' `$name`s see), when the service says. */
+  account?: { id: string; name: string };
 }
 
 /**

@@ -122,8 +122,7 @@ describe('pre-flight sees the account\'s lists and the lists the run creates (em
     // A list that neither exists nor is planned is refused at plan, where the manifest uses it.
     writeFileSync(zone, readFileSync(zone, 'utf8').replace('$office_ips', '$nope'));
     const unknown = await zonewall(['plan', dir, ...state]);
-    expect(unknown.stdout).toContain('preflight-refused');
-    expect(unknown.stdout).toContain('references list $nope, which the zone\'s account does not have');
+    expect(unknown.stderr).toContain(`${zone}:12:27: custom_rules.allow-office.expression: unknown list $nope`);
     expect(unknown.code).toBe(1);
   });
 });
@@ -146,6 +145,80 @@ describe('a saved plan carries the lists plan (embedded engine)', () => {
     expect(applied.code).toBe(0);
     // The lists and the rules are there: planning the manifests again finds nothing to do.
     const clean = await zonewall(['plan', dir, '--detailed-exitcode', ...state]);
+    expect(clean.stdout).toContain('No changes. The lists match the account manifest.');
+    expect(clean.code).toBe(0);
+  });
+});
+
+describe('plan checks every $name where the manifest uses it, as validate does (issue 30)', () => {
+  it('an unknown list and a list of the wrong kind are positioned manifest errors, from the account manifest or the live account', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'plan-names');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'plan-names-state')];
+    const zone = join(dir, 'lists.example.com.yaml');
+    const account = join(dir, 'account.yaml');
+    const original = readFileSync(zone, 'utf8');
+    // A hostname list beside the IP and ASN lists.
+    writeFileSync(account, `${readFileSync(account, 'utf8')}  hosts:\n    kind: hostname\n    items:\n      - shop.example.com\n`);
+    writeFileSync(zone, original.replace('ip.src in $office_ips', 'ip.src in $nope').replace('ip.src.asnum in $blocked_asns', 'ip.src in $hosts'));
+    const run = await zonewall(['plan', dir, ...state]);
+    expect(run.stderr).toContain(`${zone}:12:27: custom_rules.allow-office.expression: unknown list $nope: the account manifest ${account} has no list of that name`);
+    expect(run.stderr).toContain(`${zone}:18:27: custom_rules.block-bad-networks.expression: $hosts is a hostname list, but ip.src is an IP field: a hostname list goes with http.host`);
+    expect(run.stdout).toContain('2 manifest errors');
+    expect(run.code).toBe(1);
+
+    // The lists exist in the account once applied; without the account manifest, plan checks against the live account.
+    writeFileSync(zone, original);
+    expect((await zonewall(['apply', dir, '--auto-approve', ...state])).code).toBe(0);
+    const live = join(tmp.dir, 'plan-names-live');
+    cpSync(zone, join(live, 'lists.example.com.yaml'));
+    const clean = await zonewall(['plan', live, '--detailed-exitcode', ...state]);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+    // apply checks the same way: the live account's lists satisfy the zone manifest on its own.
+    const applied = await zonewall(['apply', live, '--auto-approve', ...state]);
+    expect(applied.stderr).not.toContain('unknown list');
+    expect(applied.code).toBe(0);
+    writeFileSync(join(live, 'lists.example.com.yaml'), original.replace('ip.src in $office_ips', 'ip.src in $office_ip').replace('ip.src.asnum in $blocked_asns', 'ip.src in $hosts'));
+    const refused = await zonewall(['plan', live, '--json', ...state]);
+    const doc = JSON.parse(refused.stdout) as { errors: { code: string; message: string }[] };
+    expect(doc.errors.map((e) => e.code)).toEqual(['ERR_MANIFEST', 'ERR_MANIFEST']);
+    expect(doc.errors[0]!.message).toBe(`${join(live, 'lists.example.com.yaml')}:12:27: custom_rules.allow-office.expression: unknown list $office_ip: the live account "zonewall engine" (and no account manifest in this run) has no list of that name; did you mean $office_ips?`);
+    expect(doc.errors[1]!.message).toContain(':18:27: custom_rules.block-bad-networks.expression: $hosts is a hostname list, but ip.src is an IP field');
+    expect(refused.code).toBe(1);
+    const refusedApply = await zonewall(['apply', live, '--auto-approve', ...state]);
+    expect(refusedApply.stderr).toContain(`${join(live, 'lists.example.com.yaml')}:12:27: custom_rules.allow-office.expression: unknown list $office_ip: the live account "zonewall engine"`);
+    expect(refusedApply.stderr).toContain('nothing applied: fix the manifest errors above first');
+    expect(refusedApply.code).toBe(1);
+  });
+});
+
+describe('a saved plan records the account\'s lists fingerprint (issue 30)', () => {
+  it('apply FILE refuses with ERR_STALE_PLAN when the lists changed since the plan was saved; nothing is written', { timeout: 300_000 }, async () => {
+    const dir = join(tmp.dir, 'stale');
+    cpSync(join(repoRoot, 'examples', 'lists'), dir, { recursive: true });
+    const state = ['--state-dir', join(tmp.dir, 'stale-state')];
+    expect((await zonewall(['apply', dir, '--auto-approve', ...state])).code).toBe(0);
+    const account = join(dir, 'account.yaml');
+    writeFileSync(account, readFileSync(account, 'utf8').replace('- 192.0.2.0/24', '- 192.0.2.0/25'));
+    const file = join(tmp.dir, 'stale-plan.json');
+    expect((await zonewall(['plan', dir, '--out', file, ...state])).code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { lists?: { fingerprint?: string } };
+    expect(doc.lists?.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    // Someone changes the account's lists in between (another manifest's apply, the dashboard).
+    const other = join(tmp.dir, 'stale-other');
+    cpSync(dir, other, { recursive: true });
+    const otherAccount = join(other, 'account.yaml');
+    writeFileSync(otherAccount, readFileSync(otherAccount, 'utf8').replace('- 192.0.2.0/25', '- 192.0.2.0/24').replace('- 64496', '- 64497'));
+    expect((await zonewall(['apply', other, '--auto-approve', ...state])).code).toBe(0);
+
+    const refused = await zonewall(['apply', file, '--auto-approve', ...state]);
+    expect(refused.stderr).toContain('the lists of account zonewall engine changed since the plan was saved');
+    expect(refused.stderr).toContain('(ERR_STALE_PLAN)');
+    expect(refused.code).not.toBe(0);
+    // Nothing was written: the other apply's lists are there as it left them.
+    const clean = await zonewall(['plan', other, '--detailed-exitcode', ...state]);
     expect(clean.stdout).toContain('No changes. The lists match the account manifest.');
     expect(clean.code).toBe(0);
   });

@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import {
-  acquireZoneLock, applyListWrites, applyZone, assertFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
+  acquireZoneLock, applyListWrites, applyZone, assertFresh, assertListsFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
@@ -27,7 +27,7 @@ import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
 import { addPlanFlags, mapLimit, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
 import { parseDuration } from './duration.js';
-import { listProgress, listsApiOf, listsPreflight, planAccount } from './lists-run.js';
+import { listProgress, listsApiOf, listsCheck, listsPreflight, planAccount, readLiveAccount } from './lists-run.js';
 
 /** The account's lists in an apply: their plan, and the account they are written to. */
 interface ListsStep {
@@ -98,7 +98,8 @@ function canWrite(opts: ApplyCommandOptions): boolean {
 async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number> {
   const saved = paths.length === 1 ? readSavedPlan(paths[0]!) : undefined;
   if (saved !== undefined) return applySaved(saved, opts);
-  const loaded = await loadManifests(paths);
+  // `$name`s are checked against the account manifest here, else against each zone's live account once it is known.
+  const loaded = await loadManifests(paths, { lists: 'later' });
   for (const issue of loaded.errors) process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`);
   if (loaded.errors.length > 0) {
     const message = 'nothing applied: fix the manifest errors first';
@@ -118,8 +119,16 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
     if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
     runs = await refusing(opts, empty, () => {
       const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
-      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider), lists === undefined ? undefined : listsPreflight(lists.plan, lists.account));
+      return planZones(provider, loaded.zones, planOptions(opts, provider), writes ? { stateDir: engineStateDir(provider, opts), timeoutMs } : undefined, preflightOn(opts, provider), lists === undefined ? undefined : listsPreflight(lists.plan, lists.account), account === undefined ? listsCheck(provider) : undefined);
     });
+    const issues = runs.flatMap((r) => r.issues ?? []);
+    if (issues.length > 0) {
+      for (const issue of issues) process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`);
+      const message = 'nothing applied: fix the manifest errors first';
+      printDocument(opts, planDocument([], manifestErrorJson(issues), { zonewallVersion: ZonewallVersion }), [], { applied: false, refused: { code: 'ERR_MANIFEST', message } });
+      process.stderr.write('error: nothing applied: fix the manifest errors above first\n');
+      return ExitCodes.error;
+    }
     for (const run of runs) {
       const notice = missingNotice(run, provider);
       if (notice !== undefined) process.stderr.write(`${notice}\n`);
@@ -238,6 +247,8 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
         if (writes) locks.push(await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
         assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
       });
+      // The saved item writes name item ids: the account's lists must be those the plan was computed on.
+      if (doc.lists !== undefined) assertListsFresh(doc.lists, await readLiveAccount(provider, doc.lists.account.id ?? doc.lists.account.name));
       return all;
     });
     if (opts.json !== true) {

@@ -5,9 +5,11 @@
  * decisions are in `plan/lists` and `apply/lists`.
  */
 import { applyListWrites, type ListsApi, type ListProgress, type PreflightPrepare } from '../../apply/index.js';
-import type { DesiredAccount, DesiredZone } from '../../manifest/index.js';
-import { diffLists, liveItemOf, type ListsPlan, type LiveAccount } from '../../plan/index.js';
+import type { ListKind } from '../../api/index.js';
+import { accountLists, checkListReferences, type DesiredAccount, type DesiredZone, type VisibleLists } from '../../manifest/index.js';
+import { diffLists, liveItemOf, type ListsPlan, type LiveAccount, type LiveZoneInfo } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
+import type { ListsCheck } from './plan-run.js';
 
 /** The live account of `account` (a name or id): every list with its items. */
 export async function readLiveAccount(provider: Provider, account: string): Promise<LiveAccount> {
@@ -81,5 +83,31 @@ export function listsPreflight(plan: ListsPlan, account: string): PreflightPrepa
       return; // not the zone's account: the copy does not have it
     }
     await applyListWrites(listsApiOf(validator, plan.account.id ?? account), plan.writes.before, { sleep: async () => {}, pollMs: 0 });
+  };
+}
+
+/**
+ * The `$name` check of `plan`: against the run's account manifest when it has one (as `validate`
+ * does), else against the lists of the zone's live account (read once per account, without their
+ * items). A zone whose service does not say its account is left to the service (and pre-flight).
+ */
+export function listsCheck(provider: Provider, account?: DesiredAccount): ListsCheck {
+  if (account !== undefined) {
+    const visible = accountLists(account);
+    return async (desired) => checkListReferences([desired], visible);
+  }
+  const seen = new Map<string, Promise<VisibleLists>>();
+  return async (desired: DesiredZone, zone: LiveZoneInfo) => {
+    if (zone.account === undefined) return [];
+    const { id, name } = zone.account;
+    let visible = seen.get(id);
+    if (visible === undefined) {
+      visible = provider.listLists(id).then((lists) => ({
+        kinds: new Map<string, ListKind>(lists.map((l) => [l.name, l.kind])),
+        source: `the live account ${JSON.stringify(name)} (and no account manifest in this run)`,
+      }));
+      seen.set(id, visible);
+    }
+    return checkListReferences([desired], await visible);
   };
 }

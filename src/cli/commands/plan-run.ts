@@ -71,7 +71,15 @@ export interface ZoneRun {
   plan?: Plan;
   error?: Error;
   lock?: ZoneLock;
+  /** Manifest issues found once the zone was known (its `$name`s against its account's lists): the zone is not planned. */
+  issues?: ManifestIssue[];
 }
+
+/**
+ * Checks a zone's `$name`s once the zone (and so its account) is known: `plan` checks them against
+ * the run's account manifest, else the zone's live account (`listsCheck`). Issues stop the zone's plan.
+ */
+export type ListsCheck = (desired: DesiredZone, zone: LiveZoneInfo) => Promise<ManifestIssue[]>;
 
 /** What a run's closing lines need of a zone once its plan is printed (see `streamPlans`). */
 export interface RunOutline {
@@ -112,7 +120,7 @@ export interface RunLocking {
   timeoutMs: number;
 }
 
-async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false, prepare?: PreflightPrepare): Promise<ZoneRun> {
+async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false, prepare?: PreflightPrepare, check?: ListsCheck): Promise<ZoneRun> {
   const run: ZoneRun = { desired };
   try {
     // Always ask for creation: on the embedded engine a missing zone reads as new (its first write
@@ -122,6 +130,13 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
     const { zone, missing } = await provider.resolveZone(desired.zone, { create: { plan: desired.plan ?? 'enterprise', waf: wafGenerationOf(desired) } });
     run.zone = zone;
     run.missing = missing;
+    if (check !== undefined && (desired.listReferences?.length ?? 0) > 0) {
+      const issues = await check(desired, zone);
+      if (issues.length > 0) {
+        run.issues = issues;
+        return run;
+      }
+    }
     if (locking !== undefined) {
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
@@ -140,7 +155,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
 }
 
 /** Plans every zone; with `locking`, each zone's lock is taken before it is read and kept; `prepare` readies each pre-flight's validator (the run's list writes). */
-export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false, prepare?: PreflightPrepare): Promise<ZoneRun[]> {
+export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false, prepare?: PreflightPrepare, check?: ListsCheck): Promise<ZoneRun[]> {
   const byName = new Map<string, string>();
   for (const d of zones) {
     const other = byName.get(d.zone.toLowerCase());
@@ -148,7 +163,7 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
     byName.set(d.zone.toLowerCase(), d.file);
   }
   await provider.preloadZones?.(zones.map((d) => d.zone));
-  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight, prepare));
+  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight, prepare, check));
   const seen = new Map<string, string>();
   for (const run of runs) claimZoneId(seen, run);
   return runs;
@@ -184,6 +199,10 @@ export interface PlanStream {
   preflight?(provider: Provider): boolean;
   /** Readies each pre-flight's validator (the run's list writes, `listsPreflight`). */
   prepare?: PreflightPrepare;
+  /** Checks each zone's `$name`s; its issues are reported as the zone's manifest issues. */
+  lists?: ListsCheck;
+  /** Files already read and found valid by the caller that hold no zone (the run's account manifest). */
+  skip?: ReadonlySet<string>;
 }
 
 /**
@@ -206,10 +225,17 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
   let preflight = false;
   const emitHead = async () => {
     const run = await queue.shift()!;
+    if (run.issues !== undefined) {
+      const found = run.issues.sort(compareIssues);
+      for (const issue of found) stream.issue(issue);
+      issues.push(...found);
+      return;
+    }
     claimZoneId(seenIds, run);
     stream.zone(run);
   };
   for (const [i, file] of files.entries()) {
+    if (stream.skip?.has(file) === true) continue;
     const result = await loadManifestFile(file);
     const fileIssues = [...result.issues];
     const zone = result.zone;
@@ -227,7 +253,7 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
       preflight = stream.preflight?.(provider) ?? false;
       await provider.preloadZones?.([zone.zone], files.length - i);
     }
-    queue.push(planOne(provider, zone, options, undefined, preflight, stream.prepare));
+    queue.push(planOne(provider, zone, options, undefined, preflight, stream.prepare, stream.lists));
     // The embedded engine works in this thread: zones in flight would only hold more memory at once.
     while (queue.length >= (provider.kind === 'engine' ? 1 : ZoneConcurrency)) await emitHead();
   }

@@ -5,11 +5,12 @@
  * the state it was computed on) for `zonewall apply FILE`. Exit 0, or 1 on any error (including a
  * plan that could not be applied), or with `--detailed-exitcode` 2 when there are changes.
  */
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeSavedPlan } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { expandPaths, findAccountManifest, formatIssueWithExcerpt, loadManifests, type ManifestIssue } from '../../manifest/index.js';
-import { hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
+import { expandPaths, formatIssueWithExcerpt, isAccountManifestText, loadManifests, type DesiredAccount, type ManifestIssue } from '../../manifest/index.js';
+import { accountFingerprint, hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
 import { addProviderOptions, openProvider } from '../provider-options.js';
@@ -18,8 +19,8 @@ import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
 import { missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
-import { listsPreflight, planAccount } from './lists-run.js';
-import { addPlanFlags, outline, planOptions, preflightOn, streamPlans, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
+import { listsCheck, listsPreflight, planAccount } from './lists-run.js';
+import { addPlanFlags, outline, planOptions, preflightOn, streamPlans, type ListsCheck, type PlanFlags, type RunOutline, type ZoneRun } from './plan-run.js';
 
 /** Options of `plan`. */
 interface PlanCommandOptions extends PlanFlags, Record<string, unknown> {
@@ -61,15 +62,26 @@ function exitCode(runs: readonly RunOutline[], manifestErrors: number, detailed:
  * The lists plan of the run's account manifest, when it has one (valid: its errors are reported as
  * the run's manifest issues). Opens the provider for it.
  */
-async function planRunLists(paths: readonly string[], open: () => Promise<Provider>): Promise<ListsPlan | undefined> {
+async function planRunLists(paths: readonly string[], open: () => Promise<Provider>, saved: boolean): Promise<{ plan: ListsPlan; account: DesiredAccount } | undefined> {
   // Most runs have no account manifest: they are not read twice.
+  // A look at each file's text, not a validation: the account manifest is validated once, below.
   const { files } = await expandPaths(paths);
-  const found = await findAccountManifest(files.filter((f) => !/\.tests\.ya?ml$/i.test(f)));
-  if (found?.account === undefined || !files.includes(found.file)) return undefined;
+  if (!files.some((f) => !/\.tests\.ya?ml$/i.test(f) && isAccountFile(f))) return undefined;
   // The zones' manifests say which rules will still use each list (a list they use cannot be deleted).
   const { account, zones } = await loadManifests(paths, { lists: 'later' });
   if (account === undefined) return undefined;
-  return (await planAccount(await open(), account, zones)).plan;
+  const { plan, live } = await planAccount(await open(), account, zones);
+  // A saved plan records the lists it was computed on: apply FILE refuses it once they changed.
+  return { plan: saved ? { ...plan, fingerprint: accountFingerprint(live) } : plan, account };
+}
+
+/** Whether `file` reads as an account manifest (unreadable files are left to the run to report). */
+function isAccountFile(file: string): boolean {
+  try {
+    return isAccountManifestText(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> {
@@ -84,13 +96,20 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
   const open = async () => (provider ??= await openProvider(opts, process.env, { readOnly: true }));
   try {
     // Lists first: apply writes them before the zones' rules that use them.
-    const lists = await planRunLists(paths, open);
+    const run = await planRunLists(paths, open, opts.out !== undefined);
+    let check: ListsCheck | undefined;
+    const lists = run?.plan;
     if (lists !== undefined && !whole) process.stdout.write(`${renderListsPlan(lists)}\n`);
+    // Every `$name` is checked where the manifest uses it, as `validate` does: against the account
+    // manifest, else the zone's live account (the provider is open by the time a zone is planned).
     const { issues } = await streamPlans(paths, {
       open,
       options: (p) => planOptions(opts, p),
       preflight: (p) => preflightOn(opts, p),
+      lists: async (desired, zone) => (check ??= listsCheck(await open(), run?.account))(desired, zone),
       ...(lists !== undefined ? { prepare: listsPreflight(lists, lists.account.id ?? lists.account.name) } : {}),
+      // The account manifest was read and validated for the lists plan: not again.
+      ...(run !== undefined ? { skip: new Set([run.account.file]) } : {}),
       issue: (issue) => process.stderr.write(`${formatIssueWithExcerpt(issue)}\n`),
       zone: (run) => {
         const notice = missingNotice(run, provider!);

@@ -126,6 +126,7 @@ async function startWorkerd(opts: ServeOptions, stateDir: string, port: number, 
     dir: stateDir, port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true, strict: opts.strict === true,
     ...(limits !== undefined ? { limits } : {}),
   });
+  for (const name of server.importedAccounts) process.stderr.write(`zonewall serve: account ${name} and its lists imported into the workerd runtime\n`);
   for (const name of server.imported) process.stderr.write(`zonewall serve: zone ${name} imported into the workerd runtime\n`);
   return server;
 }

@@ -89,7 +89,7 @@ export class RegistryDirectory implements ZoneDirectory {
   }
 
   /** Creates an account (default plan: enterprise); refuses a taken name or id. */
-  async createAccount(name: string, options: { plan?: PlanTier; id?: string } = {}): Promise<AccountInfo> {
+  async createAccount(name: string, options: { plan?: PlanTier; id?: string; /** Imports of an account keep its creation time. */ createdOn?: string } = {}): Promise<AccountInfo> {
     if (options.id !== undefined && !isId(options.id)) throw ApiError.from(ListErrors.accountExists, `an account id must be 32 lowercase hex characters, got ${JSON.stringify(options.id)}`, { pointer: '/id' });
     let normalized: string;
     try {
@@ -97,7 +97,7 @@ export class RegistryDirectory implements ZoneDirectory {
     } catch (err) {
       throw ApiError.of('invalidField', (err as Error).message, { pointer: '/name' });
     }
-    const account: AccountInfo = { id: options.id ?? newId(), name: normalized, plan: options.plan ?? 'enterprise', created_on: timestamp() };
+    const account: AccountInfo = { id: options.id ?? newId(), name: normalized, plan: options.plan ?? 'enterprise', created_on: options.createdOn ?? timestamp() };
     if ((await this.getAccount(account.name)) !== undefined || (await this.getAccount(account.id)) !== undefined || !(await this.#registry.addAccount(account))) {
       throw ApiError.from(ListErrors.accountExists, `account ${account.name} already exists; choose another name or use the existing account`, { pointer: '/name' });
     }

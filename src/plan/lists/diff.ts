@@ -71,6 +71,11 @@ export interface ListsPlan {
   writes: { before: ListWrite[]; after: ListWrite[] };
   findings: Finding[];
   summary: ListsSummary;
+  /**
+   * The fingerprint of the live lists the plan was computed on (`accountFingerprint`): recorded in a
+   * saved plan (`plan --out`), checked again by `apply FILE`.
+   */
+  fingerprint?: string;
 }
 
 /** Options of a lists plan. */

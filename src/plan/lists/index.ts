@@ -7,3 +7,4 @@ export { itemBody, itemValueOf, liveItemOf, type LiveAccount, type LiveList, typ
 export { renderListsPlan, renderListsSummary, ListItemsShown } from './render.js';
 export { exportAccountManifest } from './export.js';
 export { ListFindings } from './findings.js';
+export { accountFingerprint } from './fingerprint.js';

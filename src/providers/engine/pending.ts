@@ -8,7 +8,7 @@
  * and shows the id the zone will have.
  */
 import { randomUUID } from 'node:crypto';
-import { Engine, type ZoneInfo } from '../../engine/index.js';
+import { DefaultAccount, Engine, type ZoneInfo } from '../../engine/index.js';
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 
 /** The zone id of a zone-scoped v4 path (`/zones/{id}` or `/zones/{id}/...`). */
@@ -19,6 +19,11 @@ const ReadOnlyPost = /^\/zones\/[0-9a-f]{32}\/trace$/;
 
 /** The request tracer: an account route whose zone is the host of the body's URL. */
 const TracerPath = /^\/accounts\/[^/]+\/request-tracer\/trace$/;
+
+/** A pending zone as the run sees it: it will be created in the engine's default account. */
+function pendingInfo(zone: ZoneInfo): LiveZoneInfo {
+  return { id: zone.id, name: zone.name, plan: zone.plan, account: { id: DefaultAccount.id, name: DefaultAccount.name } };
+}
 
 /** The zones a run planned before they existed, and the ones it then created. */
 export class PendingZones {
@@ -39,7 +44,7 @@ export class PendingZones {
   byName(name: string): LiveZoneInfo | undefined {
     const key = name.trim().toLowerCase();
     const zone = [...this.#byId.values()].find((z) => z.name === key);
-    return zone === undefined ? undefined : { id: zone.id, name: zone.name, plan: zone.plan };
+    return zone === undefined ? undefined : pendingInfo(zone);
   }
 
   /** Plans a zone that does not exist: it reads as new and is created at its first write (with `id`, when given). */
@@ -50,7 +55,7 @@ export class PendingZones {
     const zone = await engine.createZone(name, { plan, ...(id !== undefined ? { id } : {}), ...(waf !== undefined ? { waf } : {}) });
     this.#byId.set(zone.id, zone);
     if (waf !== undefined) this.#waf.set(zone.id, waf);
-    return { id: zone.id, name: zone.name, plan: zone.plan };
+    return pendingInfo(zone);
   }
 
   /**

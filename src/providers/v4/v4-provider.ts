@@ -41,7 +41,7 @@ import * as firewall from './firewall.js';
 import * as lists from './lists.js';
 
 /** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
-type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
+type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & Partial<Pick<ZoneJson, 'account'>> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
 
 const ZoneIdPattern = /^[0-9a-f]{32}$/;
 /** The service's code for a zone outside the credential's scope (a 403). */
@@ -160,6 +160,7 @@ export abstract class V4Provider implements Provider {
     const tier = item.plan?.legacy_id ?? item.plan_tier;
     const info: LiveZoneInfo = { id: item.id, name: item.name };
     if (Tiers.includes(tier ?? '')) info.plan = tier as PlanTier;
+    if (typeof item.account?.id === 'string') info.account = { id: item.account.id, name: item.account.name };
     return info;
   }
 
