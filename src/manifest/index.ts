@@ -27,4 +27,4 @@ export { validateAccountManifestText, isAccountManifestText, accountManifestSche
 export type { AccountResult, AccountOptions } from './lists/account.js';
 export { checkListReferences, accountLists, noLists } from './lists/check-references.js';
 export type { VisibleLists } from './lists/check-references.js';
-export { findAccountManifest } from './lists/find.js';
+export { findAccountManifest, isAccountManifestFile } from './lists/find.js';

@@ -5,11 +5,10 @@
  * the state it was computed on) for `zonewall apply FILE`. Exit 0, or 1 on any error (including a
  * plan that could not be applied), or with `--detailed-exitcode` 2 when there are changes.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { writeSavedPlan } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
-import { expandPaths, formatIssueWithExcerpt, isAccountManifestText, loadManifests, type DesiredAccount, type ManifestIssue } from '../../manifest/index.js';
+import { expandPaths, formatIssueWithExcerpt, isAccountManifestFile, loadManifests, type DesiredAccount, type ManifestIssue } from '../../manifest/index.js';
 import { accountFingerprint, hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
@@ -66,7 +65,7 @@ async function planRunLists(paths: readonly string[], open: () => Promise<Provid
   // Most runs have no account manifest: they are not read twice.
   // A look at each file's text, not a validation: the account manifest is validated once, below.
   const { files } = await expandPaths(paths);
-  if (!files.some((f) => !/\.tests\.ya?ml$/i.test(f) && isAccountFile(f))) return undefined;
+  if (!files.some((f) => !/\.tests\.ya?ml$/i.test(f) && isAccountManifestFile(f))) return undefined;
   // The zones' manifests say which rules will still use each list (a list they use cannot be deleted).
   const { account, zones } = await loadManifests(paths, { lists: 'later' });
   if (account === undefined) return undefined;
@@ -76,14 +75,6 @@ async function planRunLists(paths: readonly string[], open: () => Promise<Provid
 }
 
 /** Whether `file` reads as an account manifest (unreadable files are left to the run to report). */
-function isAccountFile(file: string): boolean {
-  try {
-    return isAccountManifestText(readFileSync(file, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
 async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> {
   if (opts.json === true && opts.markdown === true) throw new ZonewallError('ERR_USAGE', 'choose one of --json and --markdown');
   // The text view prints each zone as soon as it is planned and keeps only its outline; the JSON and

@@ -29,6 +29,15 @@ function accountAmong(files: readonly string[]): AccountResult | undefined {
   return undefined;
 }
 
+/** True for an account manifest's file (a look at its text, not a validation); false when unreadable. */
+export function isAccountManifestFile(file: string): boolean {
+  try {
+    return !saysZone(file) && isAccountManifestText(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 const Head = 16 * 1024;
 const head = Buffer.alloc(Head);
 
