@@ -9,15 +9,16 @@
  * request first got which action and until when. The engine's `POST /zones/{id}/trace/burst` and
  * `zonewall test` offline run this same code.
  */
-import { RatelimitPhase, type BurstRuleOutcome, type BurstSpec, type BurstTrace } from '../../api/index.js';
+import { CustomPhase, RatelimitPhase, type BurstRuleOutcome, type BurstSpec, type BurstTrace } from '../../api/index.js';
 import { ExecutionContext, requestFields, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
-import { countingRules, prepareRequest, rateLimitStep, type RulePrepared } from './ratelimit.js';
+import { AllDims, characteristicDims, Dim, dimKeys, expressionDims, type DimKey } from './burst-memo.js';
+import { CountingPhase, counterKey, countingRules, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
+import { Passes, type Slot } from './ratelimit-counter.js';
 import { traceCustomRules } from './custom.js';
 import { traceFirewallRules } from './firewall.js';
+import { TracePhases } from './matchers.js';
 import type { ZoneTraceInput } from './zone.js';
-
-const NoRules: RulePrepared[] = [];
 
 /** The most requests one burst may hold. */
 export const BurstLimits = { requests: 10_000_000 } as const;
@@ -58,50 +59,177 @@ export function variantRequest(template: RequestDescription, spec: BurstSpec, j:
   return r;
 }
 
-/**
- * `requestFields` of many requests that differ mostly by client IP: the fields of each request
- * without its IP are built once (they depend on nothing else of it), then the IP is set.
- */
-function fieldsMemo(): (r: RequestDescription) => RequestFields {
-  const bases = new Map<string, RequestFields>();
-  return (r) => {
-    const { ip, ...rest } = r;
-    const key = JSON.stringify(rest);
-    let base = bases.get(key);
-    if (base === undefined) bases.set(key, (base = requestFields(rest)));
-    return ip === undefined ? base : { ...base, 'ip.src': ip };
-  };
-}
-
 /** What a variant does before rate limiting: `Ended` by the firewall or custom rules, `Skipped` past it, or it runs (`Runs`). */
 const Ended = 0;
 const Skipped = 1;
 const Runs = 2;
 
+/** What the phases before rate limiting make of a request: the firewall rules, then the custom rules. */
+function fateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
+  const firewall = traceFirewallRules(zone.firewallRules, context);
+  if (firewall.rule !== null) return Ended;
+  const custom = zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
+  return custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
+}
+
+/** One rule that matches or counts a variant, with the variant's counter state in it. */
+interface Prepared {
+  rule: number;
+  slot: Slot;
+  applies: boolean;
+  counted: boolean;
+  weight: number;
+}
+
+const NoRules: Prepared[] = [];
+
+/** How `traceBurst` reads the burst's variants. */
+export interface BurstTraceOptions {
+  /**
+   * false: every variant's fields built and run through every expression (the plain path, which
+   * the tests hold the default to); by default each expression runs once per distinct value of
+   * what it reads (`burst-memo.ts`).
+   */
+  memo?: boolean;
+}
+
+/** Every variant through every expression. */
+function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared[][] {
+  const out: Prepared[][] = [];
+  for (let j = 0; j < fates.length; j++) {
+    const fields = requestFields(variantRequest(template, spec, j));
+    const context = new ExecutionContext(fields);
+    fates[j] = fateOf(zone, context);
+    out.push(fates[j] !== Runs ? NoRules : prepareRequest(rules, context, fields, spec.cached === true)
+      .map((p) => ({ rule: p.rule, slot: rules[p.rule]!.counter.slot(p.key), applies: p.applies, counted: p.counted, weight: p.weight })));
+  }
+  return out;
+}
+
+/**
+ * The fields of variant `j`: the fields of the variant without its IP are built once per distinct
+ * path, host and headers, then the IP is set.
+ */
+function variantFields(template: RequestDescription, spec: BurstSpec, keyOf: DimKey): (j: number) => RequestFields {
+  const bases = new Map<string, RequestFields>();
+  const ips = spec.vary?.ip;
+  const setIp = ips !== undefined && template.fields?.['ip.src'] === undefined;
+  return (j) => {
+    const key = keyOf(AllDims & ~Dim.ip, j);
+    let base = bases.get(key);
+    if (base === undefined) {
+      const r = { ...variantRequest(template, spec, j) };
+      if (setIp) delete r.ip;
+      bases.set(key, (base = requestFields(r)));
+    }
+    return setIp ? { ...base, 'ip.src': ips[j]! } : base;
+  };
+}
+
+/** One memo of answers: the dimensions its answers depend on and the answers by `dimKey`. */
+interface Memo<T> {
+  dims: number;
+  answers: Map<string, T>;
+}
+
+/** The rules whose answers depend on the same dimensions, and their answers: per rule of the group, 1 applies, 2 counted. */
+interface RuleGroup extends Memo<Uint8Array> {
+  rules: number[];
+}
+
+/** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
+function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared[][] {
+  const { keyOf } = dimKeys(spec);
+  const fieldsOf = variantFields(template, spec, keyOf);
+  const cached = spec.cached === true;
+  // Before rate limiting: every firewall filter and custom rule expression.
+  let fateDims = 0;
+  for (const r of zone.firewallRules) if (r.filter !== undefined) fateDims |= expressionDims(r.filter.expression, TracePhases.firewall);
+  for (const r of zone.customRules?.rules ?? []) fateDims |= expressionDims(r.expression, CustomPhase);
+  const fateMemo: Memo<number> = { dims: fateDims, answers: new Map() };
+  const groups = new Map<number, RuleGroup>();
+  const keyMemos = new Map<string, Memo<string>>();
+  const ruleKeys: Memo<string>[] = [];
+  rules.forEach((rule, i) => {
+    const rl = rule.ratelimit;
+    const dims = expressionDims(rule.expression, RatelimitPhase) | (hasCounting(rl) ? expressionDims(rl.counting_expression!, CountingPhase) : 0);
+    let g = groups.get(dims);
+    if (g === undefined) groups.set(dims, (g = { dims, answers: new Map(), rules: [] }));
+    g.rules.push(i);
+    const signature = rl.characteristics.join('\u0002');
+    let keys = keyMemos.get(signature);
+    if (keys === undefined) keyMemos.set(signature, (keys = { dims: rl.characteristics.reduce((d, c) => d | characteristicDims(c), 0), answers: new Map() }));
+    ruleKeys.push(keys);
+  });
+  const weights: (number | undefined)[] = [];
+  const out: Prepared[][] = [];
+  for (let j = 0; j < fates.length; j++) {
+    let fields: RequestFields | undefined;
+    let context: ExecutionContext | undefined;
+    const fieldsNow = (): RequestFields => (fields ??= fieldsOf(j));
+    const contextNow = (): ExecutionContext => (context ??= new ExecutionContext(fieldsNow()));
+    const fateKey = keyOf(fateMemo.dims, j);
+    let fate = fateMemo.answers.get(fateKey);
+    if (fate === undefined) fateMemo.answers.set(fateKey, (fate = fateOf(zone, contextNow())));
+    fates[j] = fate;
+    if (fate !== Runs) {
+      out.push(NoRules);
+      continue;
+    }
+    let prepared: Prepared[] | undefined;
+    let groupsSeen = 0;
+    for (const g of groups.values()) {
+      const key = keyOf(g.dims, j);
+      let answers = g.answers.get(key);
+      if (answers === undefined) g.answers.set(key, (answers = groupAnswers(rules, g.rules, contextNow(), cached)));
+      let added = false;
+      for (let k = 0; k < g.rules.length; k++) {
+        const a = answers[k]!;
+        if (a === 0) continue;
+        const i = g.rules[k]!;
+        const rule = rules[i]!;
+        const keys = ruleKeys[i]!;
+        const counterKeyOf = keyOf(keys.dims, j);
+        let counter = keys.answers.get(counterKeyOf);
+        if (counter === undefined) keys.answers.set(counterKeyOf, (counter = counterKey(rule, fieldsNow())));
+        const weight = weights[i] ??= requestWeight(rule, fieldsNow());
+        (prepared ??= []).push({ rule: i, slot: rule.counter.slot(counter), applies: (a & 1) !== 0, counted: (a & 2) !== 0, weight });
+        added = true;
+      }
+      if (added) groupsSeen++;
+    }
+    // In rule order, as the phase runs them.
+    if (groupsSeen > 1) prepared!.sort((a, b) => a.rule - b.rule);
+    out.push(prepared ?? NoRules);
+  }
+  return out;
+}
+
+/** The answers of a group's rules for one request: per rule, 1 applies, 2 counted. */
+function groupAnswers(rules: readonly CountingRule[], group: readonly number[], context: ExecutionContext, cached: boolean): Uint8Array {
+  const out = new Uint8Array(group.length);
+  for (let k = 0; k < group.length; k++) {
+    const { applies, counted } = ruleAnswer(rules[group[k]!]!, context, cached);
+    out[k] = (applies ? 1 : 0) | (counted ? 2 : 0);
+  }
+  return out;
+}
+
 /**
  * Runs a burst through the zone; `rateLimit` is its `http_ratelimit` entry point.
  * @example traceBurst(zone, entry, { path: '/login' }, { count: 6, over: 60 })
  */
-export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | undefined, template: RequestDescription, spec: BurstSpec): BurstTrace {
+export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | undefined, template: RequestDescription, spec: BurstSpec, options: BurstTraceOptions = {}): BurstTrace {
   const rules = countingRules(rateLimit?.rules ?? []);
-  const fates = new Uint8Array(variantCount(spec));
-  const prepared: RulePrepared[][] = [];
   const n = variantCount(spec);
-  const fieldsOf = fieldsMemo();
-  for (let j = 0; j < n; j++) {
-    const fields = fieldsOf(variantRequest(template, spec, j));
-    const context = new ExecutionContext(fields);
-    // Only what runs before rate limiting: the firewall rules, then the custom rules.
-    const custom = traceFirewallRules(zone.firewallRules, context).rule !== null ? null
-      : zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
-    fates[j] = custom === null || custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
-    prepared.push(fates[j] === Runs ? prepareRequest(rules, context, fields, spec.cached === true) : NoRules);
-  }
+  const fates = new Uint8Array(n);
+  const prepared = (options.memo === false ? preparePlain : prepareMemo)(zone, rules, template, spec, fates);
   const total = requestCount(spec);
-  const outcomes = new Map<number, BurstRuleOutcome>();
+  const counters = rules.map((r) => r.counter);
+  const stops = rules.map((r) => r.stops);
+  const outcomes: (BurstRuleOutcome | undefined)[] = new Array(rules.length).fill(undefined);
   const out: BurstTrace = { requests: total, acted: 0, ended_by_custom_rules: 0, skipped: 0, first: null, rules: [] };
-  for (let i = 0; i < total; i++) {
-    const j = i % n;
+  for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
     const fate = fates[j]!;
     if (fate !== Runs) {
       if (fate === Ended) out.ended_by_custom_rules++;
@@ -111,19 +239,25 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
     const p = prepared[j]!;
     if (p.length === 0) continue;
     const at = requestTime(spec, i);
-    const steps = rateLimitStep(rules, p, at);
-    if (steps.length === 0) continue;
-    out.acted++;
-    for (const s of steps) {
-      const known = outcomes.get(s.rule);
-      if (known !== undefined) { known.requests++; continue; }
-      const rule = rules[s.rule]!;
-      const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: s.until < 0 ? null : s.until / 1000, requests: 1 };
-      if (rule.status_code !== undefined) o.status_code = rule.status_code;
-      outcomes.set(s.rule, o);
-      out.first ??= o;
+    let acted = false;
+    for (let k = 0; k < p.length; k++) {
+      const e = p[k]!;
+      const until = counters[e.rule]!.hitSlot(e.slot, at, e.counted, e.applies, e.weight);
+      if (until === Passes) continue;
+      acted = true;
+      const known = outcomes[e.rule];
+      if (known !== undefined) known.requests++;
+      else {
+        const rule = rules[e.rule]!;
+        const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: until < 0 ? null : until / 1000, requests: 1 };
+        if (rule.status_code !== undefined) o.status_code = rule.status_code;
+        outcomes[e.rule] = o;
+        out.first ??= o;
+      }
+      if (stops[e.rule]) break;
     }
+    if (acted) out.acted++;
   }
-  out.rules = [...outcomes.entries()].sort((a, b) => a[0] - b[0]).map(([, o]) => o);
+  out.rules = outcomes.filter((o): o is BurstRuleOutcome => o !== undefined);
   return out;
 }
