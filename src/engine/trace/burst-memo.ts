@@ -86,40 +86,62 @@ export function characteristicDims(c: string): number {
 }
 
 /**
- * The key of variant `j` in dimensions `dims`: the `vary` values of those dimensions (the ones the
- * burst does not vary are the template's, the same for every variant). One value is the key itself.
+ * Variants numbered by their values in some dimensions: `ids[j]` is variant `j`'s number, and two
+ * variants get the same number exactly when they have the same values in those dimensions (the ones
+ * the burst does not vary are the template's, the same for every variant); numbers run from 0 to
+ * `size - 1`, so answers memoised by them live in an array.
  */
-export type DimKey = (dims: number, j: number) => string;
+export interface VariantIds {
+  ids: Int32Array;
+  size: number;
+}
 
-const Separator = '\u0001';
-
-/** `DimKey` of a burst, and the dimensions it varies. */
-export function dimKeys(spec: BurstSpec): { varied: number; keyOf: DimKey } {
+/** `VariantIds` of a burst's variants by dimensions (made once per set of dimensions), and the dimensions it varies. */
+export function variantIds(spec: BurstSpec, variants: number): { varied: number; idsOf: (dims: number) => VariantIds } {
   const v = spec.vary ?? {};
   // Each varied list with its dimensions.
-  const lists: { dims: number; values: readonly string[] }[] = [];
+  const lists: { dims: number; values: readonly string[]; ids?: VariantIds }[] = [];
   if (v.ip !== undefined) lists.push({ dims: Dim.ip, values: v.ip });
   if (v.path !== undefined) lists.push({ dims: Dim.path, values: v.path });
   if (v.host !== undefined) lists.push({ dims: Dim.host, values: v.host });
   for (const [name, values] of Object.entries(v.headers ?? {})) lists.push({ dims: headerDims(name), values });
   const varied = lists.reduce((d, l) => d | l.dims, 0);
-  // Per set of dimensions, the lists it reads, made once.
-  const byDims = new Map<number, (readonly string[])[]>();
-  const listsOf = (dims: number): (readonly string[])[] => {
-    let out = byDims.get(dims);
-    if (out === undefined) byDims.set(dims, (out = lists.filter((l) => (l.dims & dims) !== 0).map((l) => l.values)));
+  const byDims = new Map<number, VariantIds>();
+  const idsOf = (dims: number): VariantIds => {
+    const key = dims & varied;
+    let out = byDims.get(key);
+    if (out === undefined) {
+      const ls = lists.filter((l) => (l.dims & key) !== 0).map((l) => (l.ids ??= listIds(l.values, variants)));
+      out = ls.length === 0 ? { ids: new Int32Array(variants), size: 1 } : ls.reduce(pairIds);
+      byDims.set(key, out);
+    }
     return out;
   };
-  // Values joined by a separator none of them holds (else as JSON), so two keys are equal only when the values are.
-  const plain = lists.every((l) => l.values.every((s) => !s.includes(Separator)));
-  const keyOf: DimKey = (dims, j) => {
-    const ls = listsOf(dims & varied);
-    if (ls.length === 0) return '';
-    if (ls.length === 1) return ls[0]![j]!;
-    if (!plain) return JSON.stringify(ls.map((l) => l[j]));
-    let key = ls[0]![j]!;
-    for (let k = 1; k < ls.length; k++) key += Separator + ls[k]![j]!;
-    return key;
-  };
-  return { varied, keyOf };
+  return { varied, idsOf };
+}
+
+/** The numbers of one list's values. */
+function listIds(values: readonly string[], variants: number): VariantIds {
+  const seen = new Map<string, number>();
+  const ids = new Int32Array(variants);
+  for (let j = 0; j < variants; j++) {
+    const value = values[j]!;
+    let id = seen.get(value);
+    if (id === undefined) seen.set(value, (id = seen.size));
+    ids[j] = id;
+  }
+  return { ids, size: seen.size };
+}
+
+/** The numbers of pairs of numbers (each below the variant count, so the pair's code is exact). */
+function pairIds(a: VariantIds, b: VariantIds): VariantIds {
+  const seen = new Map<number, number>();
+  const ids = new Int32Array(a.ids.length);
+  for (let j = 0; j < ids.length; j++) {
+    const code = a.ids[j]! * b.size + b.ids[j]!;
+    let id = seen.get(code);
+    if (id === undefined) seen.set(code, (id = seen.size));
+    ids[j] = id;
+  }
+  return { ids, size: seen.size };
 }

@@ -12,7 +12,7 @@
 import { CustomPhase, RatelimitPhase, type BurstRuleOutcome, type BurstSpec, type BurstTrace } from '../../api/index.js';
 import { ExecutionContext, requestFields, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
-import { AllDims, characteristicDims, Dim, dimKeys, expressionDims, type DimKey } from './burst-memo.js';
+import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
 import { CountingPhase, counterKey, countingRules, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
 import { Passes, type Slot } from './ratelimit-counter.js';
 import { traceCustomRules } from './custom.js';
@@ -108,28 +108,35 @@ function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[], temp
 
 /**
  * The fields of variant `j`: the fields of the variant without its IP are built once per distinct
- * path, host and headers, then the IP is set.
+ * path, host and headers, then its IP is written into them in place (no copy per variant). So the
+ * object answered for `j` holds `j`'s fields only until the next call: read them before.
  */
-function variantFields(template: RequestDescription, spec: BurstSpec, keyOf: DimKey): (j: number) => RequestFields {
-  const bases = new Map<string, RequestFields>();
+function variantFields(template: RequestDescription, spec: BurstSpec, idsOf: (dims: number) => VariantIds): (j: number) => RequestFields {
+  const { ids, size } = idsOf(AllDims & ~Dim.ip);
+  const bases: (Record<string, RequestFields[string]> | undefined)[] = new Array(size);
   const ips = spec.vary?.ip;
   const setIp = ips !== undefined && template.fields?.['ip.src'] === undefined;
   return (j) => {
-    const key = keyOf(AllDims & ~Dim.ip, j);
-    let base = bases.get(key);
+    let base = bases[ids[j]!];
     if (base === undefined) {
       const r = { ...variantRequest(template, spec, j) };
       if (setIp) delete r.ip;
-      bases.set(key, (base = requestFields(r)));
+      // A fresh object, ours to write.
+      bases[ids[j]!] = base = requestFields(r) as Record<string, RequestFields[string]>;
     }
-    return setIp ? { ...base, 'ip.src': ips[j]! } : base;
+    if (setIp) base['ip.src'] = ips[j]!;
+    return base;
   };
 }
 
-/** One memo of answers: the dimensions its answers depend on and the answers by `dimKey`. */
+/** Answers memoised by variant number (`VariantIds`). */
 interface Memo<T> {
-  dims: number;
-  answers: Map<string, T>;
+  ids: Int32Array;
+  answers: (T | undefined)[];
+}
+
+function memo<T>({ ids, size }: VariantIds): Memo<T> {
+  return { ids, answers: new Array<T | undefined>(size) };
 }
 
 /** The rules whose answers depend on the same dimensions, and their answers: per rule of the group, 1 applies, 2 counted. */
@@ -139,38 +146,44 @@ interface RuleGroup extends Memo<Uint8Array> {
 
 /** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
 function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared[][] {
-  const { keyOf } = dimKeys(spec);
-  const fieldsOf = variantFields(template, spec, keyOf);
+  const { idsOf } = variantIds(spec, fates.length);
+  const fieldsOf = variantFields(template, spec, idsOf);
   const cached = spec.cached === true;
   // Before rate limiting: every firewall filter and custom rule expression.
   let fateDims = 0;
   for (const r of zone.firewallRules) if (r.filter !== undefined) fateDims |= expressionDims(r.filter.expression, TracePhases.firewall);
   for (const r of zone.customRules?.rules ?? []) fateDims |= expressionDims(r.expression, CustomPhase);
-  const fateMemo: Memo<number> = { dims: fateDims, answers: new Map() };
+  const fateMemo = memo<number>(idsOf(fateDims));
   const groups = new Map<number, RuleGroup>();
   const keyMemos = new Map<string, Memo<string>>();
   const ruleKeys: Memo<string>[] = [];
+  // Per rule, its counter states by the number of the variant's characteristics.
+  const ruleSlots: (Slot | undefined)[][] = [];
   rules.forEach((rule, i) => {
     const rl = rule.ratelimit;
     const dims = expressionDims(rule.expression, RatelimitPhase) | (hasCounting(rl) ? expressionDims(rl.counting_expression!, CountingPhase) : 0);
     let g = groups.get(dims);
-    if (g === undefined) groups.set(dims, (g = { dims, answers: new Map(), rules: [] }));
+    if (g === undefined) groups.set(dims, (g = { ...memo<Uint8Array>(idsOf(dims)), rules: [] }));
     g.rules.push(i);
     const signature = rl.characteristics.join('\u0002');
     let keys = keyMemos.get(signature);
-    if (keys === undefined) keyMemos.set(signature, (keys = { dims: rl.characteristics.reduce((d, c) => d | characteristicDims(c), 0), answers: new Map() }));
+    if (keys === undefined) keyMemos.set(signature, (keys = memo<string>(idsOf(rl.characteristics.reduce((d, c) => d | characteristicDims(c), 0)))));
     ruleKeys.push(keys);
+    ruleSlots.push(new Array<Slot | undefined>(keys.answers.length));
   });
+  const groupList = [...groups.values()];
   const weights: (number | undefined)[] = [];
   const out: Prepared[][] = [];
   for (let j = 0; j < fates.length; j++) {
+    // Made on first need: most variants find every answer memoised.
     let fields: RequestFields | undefined;
     let context: ExecutionContext | undefined;
-    const fieldsNow = (): RequestFields => (fields ??= fieldsOf(j));
-    const contextNow = (): ExecutionContext => (context ??= new ExecutionContext(fieldsNow()));
-    const fateKey = keyOf(fateMemo.dims, j);
-    let fate = fateMemo.answers.get(fateKey);
-    if (fate === undefined) fateMemo.answers.set(fateKey, (fate = fateOf(zone, contextNow())));
+    const fateId = fateMemo.ids[j]!;
+    let fate = fateMemo.answers[fateId];
+    if (fate === undefined) {
+      context = new ExecutionContext((fields = fieldsOf(j)));
+      fateMemo.answers[fateId] = fate = fateOf(zone, context);
+    }
     fates[j] = fate;
     if (fate !== Runs) {
       out.push(NoRules);
@@ -178,10 +191,13 @@ function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], templ
     }
     let prepared: Prepared[] | undefined;
     let groupsSeen = 0;
-    for (const g of groups.values()) {
-      const key = keyOf(g.dims, j);
-      let answers = g.answers.get(key);
-      if (answers === undefined) g.answers.set(key, (answers = groupAnswers(rules, g.rules, contextNow(), cached)));
+    for (const g of groupList) {
+      const id = g.ids[j]!;
+      let answers = g.answers[id];
+      if (answers === undefined) {
+        context ??= new ExecutionContext((fields ??= fieldsOf(j)));
+        g.answers[id] = answers = groupAnswers(rules, g.rules, context, cached);
+      }
       let added = false;
       for (let k = 0; k < g.rules.length; k++) {
         const a = answers[k]!;
@@ -189,11 +205,16 @@ function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], templ
         const i = g.rules[k]!;
         const rule = rules[i]!;
         const keys = ruleKeys[i]!;
-        const counterKeyOf = keyOf(keys.dims, j);
-        let counter = keys.answers.get(counterKeyOf);
-        if (counter === undefined) keys.answers.set(counterKeyOf, (counter = counterKey(rule, fieldsNow())));
-        const weight = weights[i] ??= requestWeight(rule, fieldsNow());
-        (prepared ??= []).push({ rule: i, slot: rule.counter.slot(counter), applies: (a & 1) !== 0, counted: (a & 2) !== 0, weight });
+        const keyId = keys.ids[j]!;
+        const slots = ruleSlots[i]!;
+        let slot = slots[keyId];
+        if (slot === undefined) {
+          let key = keys.answers[keyId];
+          if (key === undefined) keys.answers[keyId] = key = counterKey(rule, (fields ??= fieldsOf(j)));
+          slots[keyId] = slot = rule.counter.slot(key);
+        }
+        const weight = weights[i] ??= requestWeight(rule, (fields ??= fieldsOf(j)));
+        (prepared ??= []).push({ rule: i, slot, applies: (a & 1) !== 0, counted: (a & 2) !== 0, weight });
         added = true;
       }
       if (added) groupsSeen++;
@@ -227,6 +248,9 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
   const total = requestCount(spec);
   const counters = rules.map((r) => r.counter);
   const stops = rules.map((r) => r.stops);
+  const times = spec.at;
+  const overMs = (spec.over ?? 0) * 1000;
+  const count = spec.count ?? 1;
   const outcomes: (BurstRuleOutcome | undefined)[] = new Array(rules.length).fill(undefined);
   const out: BurstTrace = { requests: total, acted: 0, ended_by_custom_rules: 0, skipped: 0, first: null, rules: [] };
   for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
@@ -238,7 +262,8 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
     }
     const p = prepared[j]!;
     if (p.length === 0) continue;
-    const at = requestTime(spec, i);
+    // requestTime, inlined.
+    const at = times !== undefined ? Math.round(times[i]! * 1000) : Math.round((overMs * i) / count);
     let acted = false;
     for (let k = 0; k < p.length; k++) {
       const e = p[k]!;

@@ -10,9 +10,9 @@
  * from an empty value; `lookup_json_*` read the body as JSON.
  */
 import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitParameters } from '../../api/index.js';
-import { formatIp, parseIp, type ExecutionContext, type RequestFields } from '../../expr/index.js';
+import { formatIp, parseIp, type ExecutionContext, type Phase, type RequestFields } from '../../expr/index.js';
 import type { StoredRule } from '../rulesets/types.js';
-import { matches } from './matchers.js';
+import { matcher, matches } from './matchers.js';
 import { RateLimitCounter } from './ratelimit-counter.js';
 
 const Stopping: ReadonlySet<string> = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
@@ -30,6 +30,14 @@ export interface CountingRule {
   status_code?: number;
   counter: RateLimitCounter;
   stops: boolean;
+  /** The expression and the counting expression, compiled on first use. */
+  test?: (context: ExecutionContext) => boolean;
+  countTest?: (context: ExecutionContext) => boolean;
+}
+
+/** `source` compiled once (one that names a list is matched with the request's lists, `matches`). */
+function tester(source: string, phase: Phase): (context: ExecutionContext) => boolean {
+  return source.includes('$') ? (context) => matches(source, phase, context) : matcher(source, phase);
 }
 
 /** The enabled rules of an entry point with fresh counters. */
@@ -101,8 +109,8 @@ export function hasCounting(rl: RateLimitParameters): boolean {
 /** Whether `rule` applies to a request (its expression) and counts it (its counting expression; `cached`: served from cache). */
 export function ruleAnswer(rule: CountingRule, context: ExecutionContext, cached: boolean): { applies: boolean; counted: boolean } {
   const rl = rule.ratelimit;
-  const applies = matches(rule.expression, RatelimitPhase, context);
-  const counting = hasCounting(rl) ? matches(rl.counting_expression!, CountingPhase, context) : applies;
+  const applies = (rule.test ??= tester(rule.expression, RatelimitPhase))(context);
+  const counting = hasCounting(rl) ? (rule.countTest ??= tester(rl.counting_expression!, CountingPhase))(context) : applies;
   return { applies, counted: counting && !(cached && rl.requests_to_origin) };
 }
 
