@@ -9,7 +9,7 @@
  * query argument or form field is its first value, and a missing one is a key of its own, distinct
  * from an empty value; `lookup_json_*` read the body as JSON.
  */
-import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitParameters } from '../../api/index.js';
+import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitMatch, type RateLimitParameters, type RateLimitTrace } from '../../api/index.js';
 import { formatIp, parseIp, type ExecutionContext, type Phase, type RequestFields } from '../../expr/index.js';
 import type { StoredRule } from '../rulesets/types.js';
 import { matcher, matches } from './matchers.js';
@@ -131,6 +131,19 @@ export function prepareRequest(rules: readonly CountingRule[], context: Executio
     out.push({ rule: i, key: counterKey(rule, fields), applies, counted, weight: requestWeight(rule, fields) });
   });
   return out;
+}
+
+/** The enabled rate limiting rules whose expression matches one request (each would count it; one request alone exceeds no rate). */
+export function traceRateLimitRules(rules: readonly StoredRule[], request: ExecutionContext): RateLimitTrace {
+  const matched: RateLimitMatch[] = [];
+  for (const rule of rules) {
+    if (!rule.enabled || !matches(rule.expression, RatelimitPhase, request)) continue;
+    const m: RateLimitMatch = { id: rule.id, action: rule.action };
+    if (rule.ref !== '') m.ref = rule.ref;
+    if (rule.description !== '') m.description = rule.description;
+    matched.push(m);
+  }
+  return { matched };
 }
 
 /** What the phase did to one request: the rules that acted (the last one stopped it, if any stopped it). */
