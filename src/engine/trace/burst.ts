@@ -67,7 +67,8 @@ const Runs = 2;
 /** What the phases before rate limiting make of a request: the firewall rules, then the custom rules. */
 function fateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
   const firewall = traceFirewallRules(zone.firewallRules, context);
-  if (firewall.rule !== null) return Ended;
+  // `allow` ends the firewall and custom rules only: rate limiting still runs (as in `traceZone`).
+  if (firewall.rule !== null) return firewall.action === 'allow' ? Runs : Ended;
   const custom = zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
   return custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
 }
