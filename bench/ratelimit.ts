@@ -99,9 +99,10 @@ function seconds(fn: () => void): number {
   return (used.user + used.system) / 1e6;
 }
 
-/** The cases file of the burst, as `zonewall test` reads it. */
-function casesText(c: TestCase): string {
-  return `${JSON.stringify({ cases: [{ name: c.name, request: c.request, burst: c.burst, expect: { allowed: false } }] })}\n`;
+/** The cases file of the burst, as `zonewall test` reads it, expecting the first action the run in process saw. */
+function casesText(c: TestCase, firstAction: string | null): string {
+  const expect = firstAction === null ? { acted: 0 } : { action: firstAction };
+  return `${JSON.stringify({ cases: [{ name: c.name, request: c.request, burst: c.burst, expect }] })}\n`;
 }
 
 /** Wall time (ms) of the built CLI on `args`. */
@@ -153,7 +154,7 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'zw-bench-ratelimit-'));
   try {
     writeFileSync(join(dir, 'bench.yaml'), text);
-    writeFileSync(join(dir, 'bench.tests.yaml'), casesText(c));
+    writeFileSync(join(dir, 'bench.tests.yaml'), casesText(c, result.actual.action));
     const version = cli(['--version']);
     const whole = cli(['test', join(dir, 'bench.yaml'), '--cases', join(dir, 'bench.tests.yaml')]);
     if (whole.status !== 0) throw new Error(`zonewall test exited ${String(whole.status)}: ${whole.stderr.slice(0, 500)}`);
