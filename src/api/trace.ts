@@ -126,6 +126,26 @@ export interface PreviousTrace {
   owasp?: { score: number; threshold: number; sensitivity: string; action_mode: string; exceeded: boolean };
 }
 
+/** A rate limiting rule whose expression matches the request. */
+export interface RateLimitMatch {
+  id: string;
+  ref?: string;
+  action: string;
+  description?: string;
+}
+
+/**
+ * The rate limiting rules (`http_ratelimit`) as one request meets them: the enabled rules whose
+ * expression matches it (each would count it). One request alone never exceeds a rate
+ * (`requests_per_period` is at least 1), so no rule acts on it here; a burst
+ * (`POST /zones/{id}/trace/burst`) says when one does. `skipped_by`: why the phase did not run (a
+ * firewall or custom rule ended the request, or a custom skip rule skips the phase).
+ */
+export interface RateLimitTrace {
+  matched: RateLimitMatch[];
+  skipped_by?: string;
+}
+
 /** Which part of the zone gave the final verdict. */
 export type ZoneTraceDecider = 'firewall_rules' | 'custom_rules' | 'managed_rules' | 'previous_waf';
 
@@ -141,6 +161,8 @@ export interface ZoneTrace {
   firewall_rules: Omit<FirewallTrace, 'bypassed'>;
   /** Present when the zone has a custom rules entry point; `rule.ref` names the deciding rule. */
   custom_rules?: CustomTrace;
+  /** Present when the zone has a rate limiting entry point: the rules whose expressions match (none acts on one request). */
+  rate_limiting_rules?: RateLimitTrace;
   managed_rules?: ManagedTrace;
   previous_waf?: PreviousTrace;
 }

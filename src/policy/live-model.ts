@@ -23,6 +23,7 @@ export function liveTraceInput(live: LiveZone): ZoneTraceInput {
     entrypoint: (live.entrypoint ?? undefined) as Entrypoint | undefined,
     // The custom phase as read: the wire shape the engine stores, so the engine's evaluator takes it as it is.
     customRules: (live.customEntrypoint ?? undefined) as StoredRuleset | undefined,
+    rateLimitRules: (live.rateLimitEntrypoint ?? undefined) as StoredRuleset | undefined,
     // The service answers only the `matches` operator, which the planner's type leaves as a string.
     pageRules: live.pageRules as readonly PageRuleLike[] | undefined,
     previousWaf: previousWaf(live),

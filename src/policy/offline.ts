@@ -60,6 +60,7 @@ export function traceOfflineIn(model: ZoneModel, context: ExecutionContext): Tra
     firewallRules: model.index.candidates(context),
     entrypoint: model.entrypoint,
     customRules: model.customRules,
+    rateLimitRules: model.rateLimitRules,
     previousWaf: model.previousWaf,
   }, context);
 }

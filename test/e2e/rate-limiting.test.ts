@@ -1,8 +1,9 @@
 /**
  * Rate limiting rules end to end with the built CLI in a child process, as issue 29's "Done means"
  * says: `examples/rate-limiting.yaml` plans, applies, plans clean, exports and plans the export
- * clean; its burst cases pass offline and `--against-zone` (embedded engine, `zonewall serve` with
- * the burst route on both runtimes, and `serve --strict`, where the zone as read is evaluated locally). Deleting a
+ * clean (embedded engine, `zonewall serve` on both runtimes and `--strict`); its burst cases pass
+ * offline and `--against-zone` (embedded engine, `zonewall serve` with the burst route on both
+ * runtimes, and `serve --strict`, where the zone as read is evaluated locally). Deleting a
  * rule keeps the later rules' ids (terraform-provider-cloudflare #5921); a weakening needs --force;
  * an entry point made elsewhere is taken as it is, its unmanaged rule left alone.
  */
@@ -68,7 +69,7 @@ describe('rate limiting rules, CLI', () => {
     expect(run.stdout).toContain('request 6 (at 50 s) got block by rate_limiting_rules.login, until 650 s');
   }, 60_000);
 
-  it('runs the bursts against zonewall serve, with the burst route, in --strict mode without it, and on the workerd runtime', async () => {
+  it('applies, plans clean, round-trips the export and runs the bursts against zonewall serve, with the burst route, in --strict mode without it, and on the workerd runtime', async () => {
     for (const args of [[], ['--strict'], ['--runtime', 'workerd']]) {
       const dir = join(t.dir, `served${args.join('')}`);
       // Remote providers never create zones: the service's owner does, before serving.
@@ -79,6 +80,12 @@ describe('rate limiting rules, CLI', () => {
         const applied = await remote('apply', file, '--auto-approve');
         expect(applied.code, applied.stderr).toBe(0);
         expect((await remote('plan', file, '--detailed-exitcode')).code).toBe(0);
+        // The export round trip on this runtime: the exported manifest plans clean.
+        const exported = await remote('export', '--zone', Zone);
+        expect(exported.code, exported.stderr).toBe(0);
+        expect(exported.stdout).toContain('rate_limiting_rules:');
+        const back = writeManifest(t.dir, `exported${args.join('')}.yaml`, exported.stdout);
+        expect((await remote('plan', back, '--detailed-exitcode')).code).toBe(0);
         const live = await remote('test', file, '--against-zone');
         expect(live.stdout).toContain('8 passed');
       } finally {

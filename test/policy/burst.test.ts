@@ -50,4 +50,30 @@ describe('burst cases offline', () => {
     const unknown = casesOf('cases:\n  - name: b\n    burst: { count: 2 }\n    expect: { matched: rate_limiting_rules.logn }\n');
     expect(checkCasesAgainstZone(unknown, desiredOf(manifest)).map((i) => i.message)).toEqual(['no rate limiting rule "logn" in zone.yaml; did you mean "login"?']);
   });
+
+  it('counts requests a firewall allow rule let through (allow ends only the firewall and custom rules), as the single-request trace runs rate limiting after it', () => {
+    const desired = desiredOf(`zone: rl.example.com
+plan: enterprise
+waf_migration: pending
+managed_rules: []
+firewall_rules:
+  office:
+    action: allow
+    filter: {expression: 'ip.src in {192.0.2.0/24}'}
+rate_limiting_rules:
+  login:
+    action: block
+    expression: http.request.uri.path eq "/login"
+    ratelimit: {characteristics: [ip.src], period: 60, requests_per_period: 5, mitigation_timeout: 600}
+`);
+    const cases = casesOf(`cases:
+  - name: the office is allowed past the firewall rules, and still counted
+    request: { path: /login, ip: 192.0.2.7 }
+    burst: { count: 6, over: 60 }
+    expect: { first: { request: 6, action: block, rule: rate_limiting_rules.login, until: 650 } }
+`);
+    const [r] = runOffline(buildZoneModel(desired), cases.cases);
+    expect([r!.pass, r!.failures]).toEqual([true, []]);
+  });
 });
+

@@ -3,21 +3,21 @@
  * times on a simulated clock (`BurstSpec`: evenly spaced over a time, or at given times; per-request
  * values of IP, path, host or headers; cached or not). Each distinct request (variant) goes once
  * through the firewall and custom rules (the phases before rate limiting; the managed phase and the
- * previous WAF run after it and are not evaluated): one they end never reaches rate limiting, and
- * one a custom skip rule sends past `http_ratelimit` is not counted. The others run, in time order,
- * through the rate limiting rules' counters (`ratelimit.ts`). The answer says, per rule, which
+ * previous WAF run after it and are not evaluated): one they end never reaches rate limiting (a
+ * firewall `allow` ends only the firewall and custom rules), and one a custom skip rule sends past
+ * `http_ratelimit` is not counted (`burst-prepare.ts`, which evaluates each expression once per
+ * distinct value of what it reads). The others run, in time order, through the rate limiting rules'
+ * counters (`ratelimit.ts`), on counter states resolved before the loop. The answer says, per rule, which
  * request first got which action and until when. The engine's `POST /zones/{id}/trace/burst` and
  * `zonewall test` offline run this same code.
  */
-import { RatelimitPhase, type BurstRuleOutcome, type BurstSpec, type BurstTrace } from '../../api/index.js';
-import { ExecutionContext, requestFields, type RequestDescription, type RequestFields } from '../../expr/index.js';
+import type { BurstRuleOutcome, BurstSpec, BurstTrace } from '../../api/index.js';
+import type { RequestDescription } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
-import { countingRules, prepareRequest, rateLimitStep, type RulePrepared } from './ratelimit.js';
-import { traceCustomRules } from './custom.js';
-import { traceFirewallRules } from './firewall.js';
+import { Ended, prepareMemo, preparePlain, Runs } from './burst-prepare.js';
+import { countingRules } from './ratelimit.js';
+import { Passes } from './ratelimit-counter.js';
 import type { ZoneTraceInput } from './zone.js';
-
-const NoRules: RulePrepared[] = [];
 
 /** The most requests one burst may hold. */
 export const BurstLimits = { requests: 10_000_000 } as const;
@@ -42,66 +42,36 @@ export function requestTime(spec: BurstSpec, i: number): number {
   return Math.round(((spec.over ?? 0) * 1000 * i) / n);
 }
 
-/** The request of variant `j`: the template with the `vary` values at index `j`. */
-export function variantRequest(template: RequestDescription, spec: BurstSpec, j: number): RequestDescription {
-  const v = spec.vary;
-  if (v === undefined) return template;
-  const r: RequestDescription = { ...template };
-  if (v.ip !== undefined) r.ip = v.ip[j]!;
-  if (v.path !== undefined) r.path = v.path[j]!;
-  if (v.host !== undefined) r.host = v.host[j]!;
-  if (v.headers !== undefined) {
-    const headers: Record<string, string | readonly string[]> = { ...(template.headers ?? {}) };
-    for (const [name, values] of Object.entries(v.headers)) headers[name] = values[j]!;
-    r.headers = headers;
-  }
-  return r;
-}
+export { variantRequest } from './burst-prepare.js';
 
-/**
- * `requestFields` of many requests that differ mostly by client IP: the fields of each request
- * without its IP are built once (they depend on nothing else of it), then the IP is set.
- */
-function fieldsMemo(): (r: RequestDescription) => RequestFields {
-  const bases = new Map<string, RequestFields>();
-  return (r) => {
-    const { ip, ...rest } = r;
-    const key = JSON.stringify(rest);
-    let base = bases.get(key);
-    if (base === undefined) bases.set(key, (base = requestFields(rest)));
-    return ip === undefined ? base : { ...base, 'ip.src': ip };
-  };
+/** How `traceBurst` reads the burst's variants. */
+export interface BurstTraceOptions {
+  /**
+   * false: every variant's fields built and run through every expression (the plain path, which
+   * the tests hold the default to); by default each expression runs once per distinct value of
+   * what it reads (`burst-memo.ts`).
+   */
+  memo?: boolean;
 }
-
-/** What a variant does before rate limiting: `Ended` by the firewall or custom rules, `Skipped` past it, or it runs (`Runs`). */
-const Ended = 0;
-const Skipped = 1;
-const Runs = 2;
 
 /**
  * Runs a burst through the zone; `rateLimit` is its `http_ratelimit` entry point.
  * @example traceBurst(zone, entry, { path: '/login' }, { count: 6, over: 60 })
  */
-export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | undefined, template: RequestDescription, spec: BurstSpec): BurstTrace {
+export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | undefined, template: RequestDescription, spec: BurstSpec, options: BurstTraceOptions = {}): BurstTrace {
   const rules = countingRules(rateLimit?.rules ?? []);
-  const fates = new Uint8Array(variantCount(spec));
-  const prepared: RulePrepared[][] = [];
   const n = variantCount(spec);
-  const fieldsOf = fieldsMemo();
-  for (let j = 0; j < n; j++) {
-    const fields = fieldsOf(variantRequest(template, spec, j));
-    const context = new ExecutionContext(fields);
-    // Only what runs before rate limiting: the firewall rules, then the custom rules.
-    const custom = traceFirewallRules(zone.firewallRules, context).rule !== null ? null
-      : zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
-    fates[j] = custom === null || custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
-    prepared.push(fates[j] === Runs ? prepareRequest(rules, context, fields, spec.cached === true) : NoRules);
-  }
+  const fates = new Uint8Array(n);
+  const prepared = (options.memo === false ? preparePlain : prepareMemo)(zone, rules, template, spec, fates);
   const total = requestCount(spec);
-  const outcomes = new Map<number, BurstRuleOutcome>();
+  const counters = rules.map((r) => r.counter);
+  const stops = rules.map((r) => r.stops);
+  const times = spec.at;
+  const overMs = (spec.over ?? 0) * 1000;
+  const count = spec.count ?? 1;
+  const outcomes: (BurstRuleOutcome | undefined)[] = new Array(rules.length).fill(undefined);
   const out: BurstTrace = { requests: total, acted: 0, ended_by_custom_rules: 0, skipped: 0, first: null, rules: [] };
-  for (let i = 0; i < total; i++) {
-    const j = i % n;
+  for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
     const fate = fates[j]!;
     if (fate !== Runs) {
       if (fate === Ended) out.ended_by_custom_rules++;
@@ -110,20 +80,27 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
     }
     const p = prepared[j]!;
     if (p.length === 0) continue;
-    const at = requestTime(spec, i);
-    const steps = rateLimitStep(rules, p, at);
-    if (steps.length === 0) continue;
-    out.acted++;
-    for (const s of steps) {
-      const known = outcomes.get(s.rule);
-      if (known !== undefined) { known.requests++; continue; }
-      const rule = rules[s.rule]!;
-      const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: s.until < 0 ? null : s.until / 1000, requests: 1 };
-      if (rule.status_code !== undefined) o.status_code = rule.status_code;
-      outcomes.set(s.rule, o);
-      out.first ??= o;
+    // requestTime, inlined.
+    const at = times !== undefined ? Math.round(times[i]! * 1000) : Math.round((overMs * i) / count);
+    let acted = false;
+    for (let k = 0; k < p.length; k++) {
+      const e = p[k]!;
+      const until = counters[e.rule]!.hitSlot(e.slot, at, e.counted, e.applies, e.weight);
+      if (until === Passes) continue;
+      acted = true;
+      const known = outcomes[e.rule];
+      if (known !== undefined) known.requests++;
+      else {
+        const rule = rules[e.rule]!;
+        const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: until < 0 ? null : until / 1000, requests: 1 };
+        if (rule.status_code !== undefined) o.status_code = rule.status_code;
+        outcomes[e.rule] = o;
+        out.first ??= o;
+      }
+      if (stops[e.rule]) break;
     }
+    if (acted) out.acted++;
   }
-  out.rules = [...outcomes.entries()].sort((a, b) => a[0] - b[0]).map(([, o]) => o);
+  out.rules = outcomes.filter((o): o is BurstRuleOutcome => o !== undefined);
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * A zone's stored state as the trace reads it (both trace routes load it the same way).
  */
-import { CustomPhase } from '../../api/index.js';
+import { CustomPhase, RatelimitPhase } from '../../api/index.js';
 import type { ZoneRequestContext } from '../context.js';
 import { rulesInEvaluationOrder } from '../firewall-rules/store.js';
 import { loadWafState } from '../migration/store.js';
@@ -18,6 +18,7 @@ export function loadTraceZone(ctx: ZoneRequestContext): ZoneTraceInput {
     firewallRules: rulesInEvaluationOrder(ctx.sql),
     entrypoint: loadEntrypoint(ctx.sql),
     customRules: loadRuleset(ctx.sql, CustomPhase),
+    rateLimitRules: loadRuleset(ctx.sql, RatelimitPhase),
     previousWaf: loadSettings(ctx.sql),
     pageRules: listPageRules(ctx.sql),
   };

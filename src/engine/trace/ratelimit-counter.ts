@@ -13,7 +13,7 @@
  */
 
 /** One key's state: its window, counts, and the end of its mitigation (ms). */
-class Slot {
+export class Slot {
   constructor(public window: number, public count = 0, public previous = 0, public until = -1) {}
 }
 
@@ -40,20 +40,31 @@ export class RateLimitCounter {
    * action in ms (`-1` for a throttle).
    */
   hit(key: string, atMs: number, counted: boolean, applies: boolean, weight = 1): number | undefined {
-    const window = Math.floor(atMs / this.periodMs);
+    const until = this.hitSlot(this.slot(key, atMs), atMs, counted, applies, weight);
+    return until === Passes ? undefined : until;
+  }
+
+  /** The state of `key` (made, in the window of `atMs`, on first use): what `hitSlot` counts on. */
+  slot(key: string, atMs = 0): Slot {
     let s = this.slots.get(key);
-    if (s === undefined) this.slots.set(key, (s = new Slot(window)));
-    else if (s.window !== window) {
+    if (s === undefined) this.slots.set(key, (s = new Slot(Math.floor(atMs / this.periodMs))));
+    return s;
+  }
+
+  /** `hit` on a key's state (`slot`): `Passes` when the request passes, else the end of the action in ms (`-1` for a throttle). */
+  hitSlot(s: Slot, atMs: number, counted: boolean, applies: boolean, weight: number): number {
+    const window = Math.floor(atMs / this.periodMs);
+    if (s.window !== window) {
       s.previous = window === s.window + 1 ? s.count : 0;
       s.count = 0;
       s.window = window;
     }
     if (applies && atMs < s.until) return s.until;
     if (counted) s.count += weight;
-    if (!applies) return undefined;
+    if (!applies) return Passes;
     const elapsed = atMs - window * this.periodMs;
     const rate = s.previous * ((this.periodMs - elapsed) / this.periodMs) + s.count;
-    if (rate <= this.threshold) return undefined;
+    if (rate <= this.threshold) return Passes;
     if (this.timeoutMs > 0) {
       s.until = atMs + this.timeoutMs;
       return s.until;
@@ -62,3 +73,6 @@ export class RateLimitCounter {
     return -1;
   }
 }
+
+/** What `hitSlot` answers for a request that passes. */
+export const Passes = -2;

@@ -9,15 +9,15 @@
  * query argument or form field is its first value, and a missing one is a key of its own, distinct
  * from an empty value; `lookup_json_*` read the body as JSON.
  */
-import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitParameters } from '../../api/index.js';
-import { formatIp, parseIp, type ExecutionContext, type RequestFields } from '../../expr/index.js';
+import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitMatch, type RateLimitParameters, type RateLimitTrace } from '../../api/index.js';
+import { formatIp, parseIp, type ExecutionContext, type Phase, type RequestFields } from '../../expr/index.js';
 import type { StoredRule } from '../rulesets/types.js';
-import { matches } from './matchers.js';
+import { matcher, matches } from './matchers.js';
 import { RateLimitCounter } from './ratelimit-counter.js';
 
 const Stopping: ReadonlySet<string> = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
 /** The phase whose fields a counting expression may use. */
-const CountingPhase = 'http_response_firewall_managed';
+export const CountingPhase = 'http_response_firewall_managed';
 const Missing = '\u0000missing';
 
 /** A rule ready to count. */
@@ -30,6 +30,14 @@ export interface CountingRule {
   status_code?: number;
   counter: RateLimitCounter;
   stops: boolean;
+  /** The expression and the counting expression, compiled on first use. */
+  test?: (context: ExecutionContext) => boolean;
+  countTest?: (context: ExecutionContext) => boolean;
+}
+
+/** `source` compiled once (one that names a list is matched with the request's lists, `matches`). */
+function tester(source: string, phase: Phase): (context: ExecutionContext) => boolean {
+  return source.includes('$') ? (context) => matches(source, phase, context) : matcher(source, phase);
 }
 
 /** The enabled rules of an entry point with fresh counters. */
@@ -93,23 +101,49 @@ export interface RulePrepared {
   weight: number;
 }
 
+/** Whether a rule counts by its own counting expression (else by its expression). */
+export function hasCounting(rl: RateLimitParameters): boolean {
+  return rl.counting_expression !== undefined && rl.counting_expression !== '';
+}
+
+/** Whether `rule` applies to a request (its expression) and counts it (its counting expression; `cached`: served from cache). */
+export function ruleAnswer(rule: CountingRule, context: ExecutionContext, cached: boolean): { applies: boolean; counted: boolean } {
+  const rl = rule.ratelimit;
+  const applies = (rule.test ??= tester(rule.expression, RatelimitPhase))(context);
+  const counting = hasCounting(rl) ? (rule.countTest ??= tester(rl.counting_expression!, CountingPhase))(context) : applies;
+  return { applies, counted: counting && !(cached && rl.requests_to_origin) };
+}
+
+/** What one request counts for `rule`: 1, or for a complexity-based rule the score its response header gives (0 without one). */
+export function requestWeight(rule: CountingRule, fields: RequestFields): number {
+  const name = rule.ratelimit.score_response_header_name;
+  if (name === undefined) return 1;
+  const header = first(fields['http.response.headers'] as FieldValueMap | undefined, name.toLowerCase());
+  return header === Missing ? 0 : Math.max(0, Number(header) || 0);
+}
+
 /** The rules that match or count `request` (`cached`: served from cache), with their keys. */
 export function prepareRequest(rules: readonly CountingRule[], context: ExecutionContext, fields: RequestFields, cached: boolean): RulePrepared[] {
   const out: RulePrepared[] = [];
   rules.forEach((rule, i) => {
-    const rl = rule.ratelimit;
-    const applies = matches(rule.expression, RatelimitPhase, context);
-    const counting = rl.counting_expression !== undefined && rl.counting_expression !== '' ? matches(rl.counting_expression, CountingPhase, context) : applies;
-    const counted = counting && !(cached && rl.requests_to_origin);
+    const { applies, counted } = ruleAnswer(rule, context, cached);
     if (!applies && !counted) return;
-    let weight = 1;
-    if (rl.score_response_header_name !== undefined) {
-      const header = first(fields['http.response.headers'] as FieldValueMap | undefined, rl.score_response_header_name.toLowerCase());
-      weight = header === Missing ? 0 : Math.max(0, Number(header) || 0);
-    }
-    out.push({ rule: i, key: counterKey(rule, fields), applies, counted, weight });
+    out.push({ rule: i, key: counterKey(rule, fields), applies, counted, weight: requestWeight(rule, fields) });
   });
   return out;
+}
+
+/** The enabled rate limiting rules whose expression matches one request (each would count it; one request alone exceeds no rate). */
+export function traceRateLimitRules(rules: readonly StoredRule[], request: ExecutionContext): RateLimitTrace {
+  const matched: RateLimitMatch[] = [];
+  for (const rule of rules) {
+    if (!rule.enabled || !matches(rule.expression, RatelimitPhase, request)) continue;
+    const m: RateLimitMatch = { id: rule.id, action: rule.action };
+    if (rule.ref !== '') m.ref = rule.ref;
+    if (rule.description !== '') m.description = rule.description;
+    matched.push(m);
+  }
+  return { matched };
 }
 
 /** What the phase did to one request: the rules that acted (the last one stopped it, if any stopped it). */

@@ -10,7 +10,7 @@
  * A phase plugs in by adding its `TracerPhaseStep` to `TracerPhaseSteps`, in the order requests
  * meet the phases.
  */
-import { CustomPhase, ManagedPhase, TraceStepTypes, type TraceStep, type ZoneTrace } from '../../api/index.js';
+import { CustomPhase, ManagedPhase, RatelimitPhase, TraceStepTypes, type TraceStep, type ZoneTrace } from '../../api/index.js';
 import type { StoredRule, StoredRuleset } from '../rulesets/types.js';
 import type { ZoneTraceInput } from './zone.js';
 
@@ -43,6 +43,18 @@ export const customRulesStep: TracerPhaseStep = (zone, trace) => {
   return phaseStep(CustomPhase, zone.customRules, rules);
 };
 
+/**
+ * The rate limiting rules (`http_ratelimit`), after the custom rules: every enabled rule, `matched`
+ * when its expression matches the request (one request exceeds no rate, so none acts on it).
+ */
+export const rateLimitRulesStep: TracerPhaseStep = (zone, trace) => {
+  const rl = trace.rate_limiting_rules;
+  if (zone.rateLimitRules === undefined || rl === undefined) return undefined;
+  const matched = new Set(rl.matched.map((m) => m.id));
+  const rules = rl.skipped_by !== undefined ? [] : ruleSteps(zone.rateLimitRules.rules, matched, undefined);
+  return phaseStep(RatelimitPhase, zone.rateLimitRules, rules);
+};
+
 /** The new WAF (`http_request_firewall_managed`): the entry point, and what each `execute` rule ran. */
 export const managedRulesStep: TracerPhaseStep = (zone, trace) => {
   const managed = trace.managed_rules;
@@ -64,7 +76,7 @@ export const managedRulesStep: TracerPhaseStep = (zone, trace) => {
 };
 
 /** The tracer's phases and products, in the order a request meets them. */
-export const TracerPhaseSteps: TracerPhaseStep[] = [firewallRulesStep, customRulesStep, managedRulesStep];
+export const TracerPhaseSteps: TracerPhaseStep[] = [firewallRulesStep, customRulesStep, rateLimitRulesStep, managedRulesStep];
 
 /** The tracer's steps of one traced request. */
 export function tracerSteps(zone: ZoneTraceInput, trace: ZoneTrace): TraceStep[] {

@@ -18,6 +18,9 @@
  * evaluated on its own, so their verdicts can be compared, and the new WAF decides first, as it
  * runs before the previous one. The first matching active Page Rule switches the previous WAF off
  * (`disable_security`, `waf: off`) or on (`waf: on`) for its URLs; Page Rules do not touch the new WAF.
+ * The rate limiting rules run after the custom rules (a custom skip of `http_ratelimit` skips them);
+ * for one request the trace lists the rules whose expressions match it, and none acts (a rate is
+ * never exceeded by one request: bursts, `burst.ts`, tell when it is).
  */
 import type { ExecutionContext } from '../../expr/index.js';
 import type { RuleWithFilter } from '../firewall-rules/store.js';
@@ -25,7 +28,7 @@ import type { WafState } from '../migration/state-machine.js';
 import { actionsLabel, wafEffect, type PageRuleLike } from '../page-rules/index.js';
 import type { PreviousWafSettings } from '../previous-waf/model.js';
 import { deploysEnabledRuleset, type Entrypoint, type StoredRuleset } from '../rulesets/types.js';
-import { ManagedPhase, type ZoneTrace, type ZoneTraceDecider } from '../../api/index.js';
+import { ManagedPhase, RatelimitPhase, type RateLimitTrace, type ZoneTrace, type ZoneTraceDecider } from '../../api/index.js';
 
 export type { ZoneTrace, ZoneTraceDecider } from '../../api/index.js';
 import { customRulesNotRun, traceCustomRules, type CustomTrace } from './custom.js';
@@ -33,6 +36,7 @@ import { traceFirewallRules, type FirewallTrace } from './firewall.js';
 import { traceEntrypoint, type ManagedTrace } from './managed.js';
 import { firstPageRule } from './page-rules.js';
 import { tracePreviousWaf, type PreviousTrace } from './previous.js';
+import { traceRateLimitRules } from './ratelimit.js';
 
 /** A zone as the trace reads it: its state, already loaded. */
 export interface ZoneTraceInput {
@@ -49,6 +53,8 @@ export interface ZoneTraceInput {
   entrypoint: Entrypoint | undefined;
   /** The `http_request_firewall_custom` entry point (WAF custom rules), if the zone has one. */
   customRules?: StoredRuleset | undefined;
+  /** The `http_ratelimit` entry point (rate limiting rules), if the zone has one. */
+  rateLimitRules?: StoredRuleset | undefined;
   /** The previous WAF's settings; `enabled` is the zone setting `waf`. */
   previousWaf: PreviousWafSettings;
   /** Page Rules (any order: the trace orders them); none when left out. */
@@ -68,6 +74,12 @@ export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): Zone
   const customEnded = custom?.rule != null ? `custom rule ${custom.rule.ref} (${custom.rule.action}) ended the request before the WAF` : undefined;
   const endedBy = firewallEnded ?? customEnded;
   const managedSkip = custom?.skipped_phases.includes(ManagedPhase) === true ? `a custom rule skips ${ManagedPhase}` : undefined;
+  // Rate limiting runs after the custom rules (after a firewall `allow` too).
+  let rateLimit: RateLimitTrace | undefined;
+  if (zone.rateLimitRules !== undefined) {
+    const notRun = endedBy ?? (custom?.skipped_phases.includes(RatelimitPhase) === true ? `a custom rule skips ${RatelimitPhase}` : undefined);
+    rateLimit = notRun !== undefined ? { matched: [], skipped_by: notRun } : traceRateLimitRules(zone.rateLimitRules.rules, request);
+  }
   const showManaged = zone.wafState !== 'previous_only' || zone.entrypoint !== undefined;
   const showPrevious = zone.wafState !== 'new_only' && zone.plan !== 'free';
   let managed: ManagedTrace | undefined;
@@ -80,7 +92,9 @@ export function traceZone(zone: ZoneTraceInput, request: ExecutionContext): Zone
   const wafSkip = firewall.bypassed.includes('waf') ? 'a firewall rule bypasses waf (the previous WAF)'
     : custom?.skipped_products.includes('waf') === true ? 'a custom rule skips waf (the previous WAF)' : undefined;
   const previous = showPrevious ? previousTrace(zone, wafSkip, endedBy, request) : undefined;
-  return answer(zone.wafState, firewall, custom, managed, previous);
+  const out = answer(zone.wafState, firewall, custom, managed, previous);
+  if (rateLimit !== undefined) out.rate_limiting_rules = rateLimit;
+  return out;
 }
 
 function previousTrace(zone: ZoneTraceInput, wafSkip: string | undefined, endedBy: string | undefined, request: ExecutionContext): PreviousTrace {

@@ -1,7 +1,9 @@
 /**
  * The request tracer, `POST /accounts/{account_id}/request-tracer/trace` (issue 33): the zone found
  * from the URL's host within the account, the service's body and nested result (phase → ruleset →
- * rule), the zonewall extension only when not strict, and refusals with a pointer. On a real server.
+ * rule), the zonewall extension only when not strict, and refusals with a pointer; the rate limiting
+ * rules (`http_ratelimit`) after the custom rules, matched by expression (a single request never
+ * exceeds a rate), in the tracer and in the engine's own `POST /zones/{id}/trace`. On a real server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccount } from '../../../src/engine/index.js';
@@ -58,4 +60,40 @@ describe.each([false, true])('request tracer (strict %s)', (strict) => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: any) => e.source?.pointer).sort()).toEqual(['/body', '/nope']);
   });
+
+  it('lists the rate limiting rules after the custom rules: matched by expression, none acting; skipped after a custom skip of the phase or a block', async () => {
+    const rl = await h.zone('ratelimit-tracer.example', 'business');
+    result(await h.api('PUT', `/zones/${rl}/rulesets/phases/http_request_firewall_custom/entrypoint`, { rules: [
+      { ref: 'partners', action: 'skip', expression: 'ip.src in {198.51.100.0/24}', action_parameters: { phases: ['http_ratelimit'] } },
+      { ref: 'scanners', action: 'block', expression: 'http.user_agent contains "sqlmap"' },
+    ] }));
+    result(await h.api('PUT', `/zones/${rl}/rulesets/phases/http_ratelimit/entrypoint`, { rules: [
+      { ref: 'login', action: 'block', expression: 'http.request.uri.path eq "/login"', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5, mitigation_timeout: 600 } },
+      { ref: 'api', action: 'managed_challenge', expression: 'starts_with(http.request.uri.path, "/api/")', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 10, requests_per_period: 1, mitigation_timeout: 0 } },
+      { ref: 'off', action: 'block', expression: 'true', enabled: false, ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 10, requests_per_period: 1, mitigation_timeout: 60 } },
+    ] }));
+    const login = result<any>(await h.api('POST', tracer, { url: 'https://ratelimit-tracer.example/login', method: 'POST' }));
+    expect(login.status_code).toBe(200);
+    expect(login.trace.map((s: any) => s.step_name).slice(0, 2)).toEqual(['http_request_firewall_custom', 'http_ratelimit']);
+    const phase = login.trace[1];
+    expect(phase).toMatchObject({ type: 'phase', matched: true, trace: [{ type: 'ruleset', kind: 'zone', matched: true }] });
+    expect(phase.trace[0].trace.map((s: any) => [s.action, s.matched, s.expression])).toEqual([
+      ['block', true, 'http.request.uri.path eq "/login"'], ['managed_challenge', false, 'starts_with(http.request.uri.path, "/api/")'],
+    ]);
+    if (!strict) expect(login.zonewall.action).toBeNull();
+    // A custom skip of http_ratelimit, and a custom block, leave the phase without rules.
+    for (const body of [{ url: 'https://ratelimit-tracer.example/login', method: 'GET', zonewall: { ip: '198.51.100.7' } }, { url: 'https://ratelimit-tracer.example/login', method: 'GET', headers: { 'User-Agent': 'sqlmap' } }]) {
+      const r = result<any>(await h.api('POST', tracer, body));
+      const skipped = r.trace.find((s: any) => s.step_name === 'http_ratelimit');
+      expect(skipped).toMatchObject({ matched: false, trace: [{ type: 'ruleset', matched: false, trace: [] }] });
+    }
+    // The engine's own trace (a zonewall route, absent under strict): a rate_limiting_rules section naming the rules by ref.
+    if (strict) return;
+    const own = result<any>(await h.api('POST', `/zones/${rl}/trace`, { path: '/api/items' }));
+    expect(own.action).toBeNull();
+    expect(own.rate_limiting_rules).toEqual({ matched: [{ id: expect.any(String), ref: 'api', action: 'managed_challenge' }] });
+    const partner = result<any>(await h.api('POST', `/zones/${rl}/trace`, { path: '/api/items', ip: '198.51.100.7' }));
+    expect(partner.rate_limiting_rules).toEqual({ matched: [], skipped_by: 'a custom rule skips http_ratelimit' });
+  });
 });
+

@@ -1,0 +1,201 @@
+/**
+ * The preparation of a burst (`burst.ts`): what each distinct request (variant) does before rate
+ * limiting (ended by the firewall or custom rules, skipped past `http_ratelimit`, or run), and, for
+ * those that run, the rules that match or count it with the counter state of its key, resolved once
+ * so the loop over the requests only counts. Two ways, with the same answers (the tests hold them
+ * to it): every variant through every expression (`preparePlain`), or each expression once per
+ * distinct value of what it reads (`prepareMemo`, `burst-memo.ts`).
+ */
+import { CustomPhase, RatelimitPhase, type BurstSpec } from '../../api/index.js';
+import { ExecutionContext, requestFields, type RequestDescription, type RequestFields } from '../../expr/index.js';
+import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
+import { CountingPhase, counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
+import type { Slot } from './ratelimit-counter.js';
+import { traceCustomRules } from './custom.js';
+import { traceFirewallRules } from './firewall.js';
+import { TracePhases } from './matchers.js';
+import type { ZoneTraceInput } from './zone.js';
+
+/** The request of variant `j`: the template with the `vary` values at index `j`. */
+export function variantRequest(template: RequestDescription, spec: BurstSpec, j: number): RequestDescription {
+  const v = spec.vary;
+  if (v === undefined) return template;
+  const r: RequestDescription = { ...template };
+  if (v.ip !== undefined) r.ip = v.ip[j]!;
+  if (v.path !== undefined) r.path = v.path[j]!;
+  if (v.host !== undefined) r.host = v.host[j]!;
+  if (v.headers !== undefined) {
+    const headers: Record<string, string | readonly string[]> = { ...(template.headers ?? {}) };
+    for (const [name, values] of Object.entries(v.headers)) headers[name] = values[j]!;
+    r.headers = headers;
+  }
+  return r;
+}
+
+/** What a variant does before rate limiting: `Ended` by the firewall or custom rules, `Skipped` past it, or it runs (`Runs`). */
+export const Ended = 0;
+export const Skipped = 1;
+export const Runs = 2;
+
+/** What the phases before rate limiting make of a request: the firewall rules, then the custom rules. */
+function fateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
+  const firewall = traceFirewallRules(zone.firewallRules, context);
+  // `allow` ends the firewall and custom rules only: rate limiting still runs (as in `traceZone`).
+  if (firewall.rule !== null) return firewall.action === 'allow' ? Runs : Ended;
+  const custom = zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
+  return custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
+}
+
+/** One rule that matches or counts a variant, with the variant's counter state in it. */
+export interface Prepared {
+  rule: number;
+  slot: Slot;
+  applies: boolean;
+  counted: boolean;
+  weight: number;
+}
+
+const NoRules: Prepared[] = [];
+
+/** Every variant through every expression. */
+export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared[][] {
+  const out: Prepared[][] = [];
+  for (let j = 0; j < fates.length; j++) {
+    const fields = requestFields(variantRequest(template, spec, j));
+    const context = new ExecutionContext(fields);
+    fates[j] = fateOf(zone, context);
+    out.push(fates[j] !== Runs ? NoRules : prepareRequest(rules, context, fields, spec.cached === true)
+      .map((p) => ({ rule: p.rule, slot: rules[p.rule]!.counter.slot(p.key), applies: p.applies, counted: p.counted, weight: p.weight })));
+  }
+  return out;
+}
+
+/**
+ * The fields of variant `j`: the fields of the variant without its IP are built once per distinct
+ * path, host and headers, then its IP is written into them in place (no copy per variant). So the
+ * object answered for `j` holds `j`'s fields only until the next call: read them before.
+ */
+function variantFields(template: RequestDescription, spec: BurstSpec, idsOf: (dims: number) => VariantIds): (j: number) => RequestFields {
+  const { ids, size } = idsOf(AllDims & ~Dim.ip);
+  const bases: (Record<string, RequestFields[string]> | undefined)[] = new Array(size);
+  const ips = spec.vary?.ip;
+  const setIp = ips !== undefined && template.fields?.['ip.src'] === undefined;
+  return (j) => {
+    let base = bases[ids[j]!];
+    if (base === undefined) {
+      const r = { ...variantRequest(template, spec, j) };
+      if (setIp) delete r.ip;
+      // A fresh object, ours to write.
+      bases[ids[j]!] = base = requestFields(r) as Record<string, RequestFields[string]>;
+    }
+    if (setIp) base['ip.src'] = ips[j]!;
+    return base;
+  };
+}
+
+/** Answers memoised by variant number (`VariantIds`). */
+interface Memo<T> {
+  ids: Int32Array;
+  answers: (T | undefined)[];
+}
+
+function memo<T>({ ids, size }: VariantIds): Memo<T> {
+  return { ids, answers: new Array<T | undefined>(size) };
+}
+
+/** The rules whose answers depend on the same dimensions, and their answers: per rule of the group, 1 applies, 2 counted. */
+interface RuleGroup extends Memo<Uint8Array> {
+  rules: number[];
+}
+
+/** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
+export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared[][] {
+  const { idsOf } = variantIds(spec, fates.length);
+  const fieldsOf = variantFields(template, spec, idsOf);
+  const cached = spec.cached === true;
+  // Before rate limiting: every firewall filter and custom rule expression.
+  let fateDims = 0;
+  for (const r of zone.firewallRules) if (r.filter !== undefined) fateDims |= expressionDims(r.filter.expression, TracePhases.firewall);
+  for (const r of zone.customRules?.rules ?? []) fateDims |= expressionDims(r.expression, CustomPhase);
+  const fateMemo = memo<number>(idsOf(fateDims));
+  const groups = new Map<number, RuleGroup>();
+  const keyMemos = new Map<string, Memo<string>>();
+  const ruleKeys: Memo<string>[] = [];
+  // Per rule, its counter states by the number of the variant's characteristics.
+  const ruleSlots: (Slot | undefined)[][] = [];
+  rules.forEach((rule, i) => {
+    const rl = rule.ratelimit;
+    const dims = expressionDims(rule.expression, RatelimitPhase) | (hasCounting(rl) ? expressionDims(rl.counting_expression!, CountingPhase) : 0);
+    let g = groups.get(dims);
+    if (g === undefined) groups.set(dims, (g = { ...memo<Uint8Array>(idsOf(dims)), rules: [] }));
+    g.rules.push(i);
+    const signature = rl.characteristics.join('\u0002');
+    let keys = keyMemos.get(signature);
+    if (keys === undefined) keyMemos.set(signature, (keys = memo<string>(idsOf(rl.characteristics.reduce((d, c) => d | characteristicDims(c), 0)))));
+    ruleKeys.push(keys);
+    ruleSlots.push(new Array<Slot | undefined>(keys.answers.length));
+  });
+  const groupList = [...groups.values()];
+  const weights: (number | undefined)[] = [];
+  const out: Prepared[][] = [];
+  for (let j = 0; j < fates.length; j++) {
+    // Made on first need: most variants find every answer memoised.
+    let fields: RequestFields | undefined;
+    let context: ExecutionContext | undefined;
+    const fateId = fateMemo.ids[j]!;
+    let fate = fateMemo.answers[fateId];
+    if (fate === undefined) {
+      context = new ExecutionContext((fields = fieldsOf(j)));
+      fateMemo.answers[fateId] = fate = fateOf(zone, context);
+    }
+    fates[j] = fate;
+    if (fate !== Runs) {
+      out.push(NoRules);
+      continue;
+    }
+    let prepared: Prepared[] | undefined;
+    let groupsSeen = 0;
+    for (const g of groupList) {
+      const id = g.ids[j]!;
+      let answers = g.answers[id];
+      if (answers === undefined) {
+        context ??= new ExecutionContext((fields ??= fieldsOf(j)));
+        g.answers[id] = answers = groupAnswers(rules, g.rules, context, cached);
+      }
+      let added = false;
+      for (let k = 0; k < g.rules.length; k++) {
+        const a = answers[k]!;
+        if (a === 0) continue;
+        const i = g.rules[k]!;
+        const rule = rules[i]!;
+        const keys = ruleKeys[i]!;
+        const keyId = keys.ids[j]!;
+        const slots = ruleSlots[i]!;
+        let slot = slots[keyId];
+        if (slot === undefined) {
+          let key = keys.answers[keyId];
+          if (key === undefined) keys.answers[keyId] = key = counterKey(rule, (fields ??= fieldsOf(j)));
+          slots[keyId] = slot = rule.counter.slot(key);
+        }
+        const weight = weights[i] ??= requestWeight(rule, (fields ??= fieldsOf(j)));
+        (prepared ??= []).push({ rule: i, slot, applies: (a & 1) !== 0, counted: (a & 2) !== 0, weight });
+        added = true;
+      }
+      if (added) groupsSeen++;
+    }
+    // In rule order, as the phase runs them.
+    if (groupsSeen > 1) prepared!.sort((a, b) => a.rule - b.rule);
+    out.push(prepared ?? NoRules);
+  }
+  return out;
+}
+
+/** The answers of a group's rules for one request: per rule, 1 applies, 2 counted. */
+function groupAnswers(rules: readonly CountingRule[], group: readonly number[], context: ExecutionContext, cached: boolean): Uint8Array {
+  const out = new Uint8Array(group.length);
+  for (let k = 0; k < group.length; k++) {
+    const { applies, counted } = ruleAnswer(rules[group[k]!]!, context, cached);
+    out[k] = (applies ? 1 : 0) | (counted ? 2 : 0);
+  }
+  return out;
+}
