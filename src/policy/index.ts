@@ -24,8 +24,8 @@ export { verdictOf, type ZoneNames } from './verdict.js';
 export { judgeCase, failuresOf, whyOf, outcomeText } from './judge.js';
 export { runPolicyTests, runPassed, reportOf, type PolicyRunOptions, type PolicyRunResult } from './run.js';
 export { renderReportText, renderRunText, runJson, expectationText, plainTextStyle, PolicyJsonVersion, type TextStyle } from './render.js';
-export { RuleIndex } from './rule-index.js';
-export { guardOf, type Guard, type GuardAlternative } from './guard.js';
+// The rule index and its guards live beside the trace evaluators (the engine's batch trace uses them too).
+export { RuleIndex, guardOf, indexedTrace, type Guard, type GuardAlternative } from '../engine/index.js';
 export { proveEquivalence, generateCorpus, probesOf } from './equivalence/index.js';
 export type { CorpusRequest, EquivalenceInput, EquivalenceProof, Probe, ProbeTarget, ProbeValue, ProofDifference, ProofVerdict } from './equivalence/index.js';
-export { indexedTrace, liveTraceInput, traceLocally } from './live-model.js';
+export { liveTraceInput, traceLocally } from './live-model.js';

@@ -5,11 +5,10 @@
  * trace operation does. The zone setting `waf` is not read: the previous WAF counts as on while the
  * zone still has one, which is the engine's default.
  */
-import { TracePhases, traceZone, type Entrypoint, type PageRuleLike, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafOverride, type ZoneTraceInput } from '../engine/index.js';
+import { traceZone, type Entrypoint, type PageRuleLike, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafOverride, type ZoneTraceInput } from '../engine/index.js';
 import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
 import { firewallEvaluationOrder } from '../manifest/index.js';
 import type { Provider, TraceRequest, TraceResult } from '../providers/index.js';
-import { RuleIndex } from './rule-index.js';
 
 type LiveZone = Awaited<ReturnType<Provider['readZone']>>;
 type LiveRule = LiveZone['firewallRules'][number];
@@ -27,29 +26,6 @@ export function liveTraceInput(live: LiveZone): ZoneTraceInput {
     // The service answers only the `matches` operator, which the planner's type leaves as a string.
     pageRules: live.pageRules as readonly PageRuleLike[] | undefined,
     previousWaf: previousWaf(live),
-  };
-}
-
-/**
- * The trace of a zone's input with its firewall rules and enabled custom rules compiled once and
- * indexed (`RuleIndex`), as the offline zone model is: each request is evaluated by the rules that
- * match it only, which changes nothing in the answer. For many requests through one zone (the
- * cutover's compare); make each request's context once (`requestContext`) to share it.
- */
-export function indexedTrace(input: ZoneTraceInput): (context: ExecutionContext) => TraceResult {
-  const firewall = input.firewallRules.filter((r) => r.filter !== undefined);
-  const firewallIndex = new RuleIndex(firewall, firewall.map((r) => r.filter!.expression), TracePhases.firewall);
-  const custom = input.customRules;
-  const enabled = custom?.rules.filter((r) => r.enabled) ?? [];
-  const customIndex = new RuleIndex(enabled, enabled.map((r) => r.expression), TracePhases.firewall);
-  return (context) => {
-    const trace = traceZone({
-      ...input,
-      firewallRules: firewallIndex.candidates(context),
-      customRules: custom === undefined ? undefined : { ...custom, rules: customIndex.candidates(context) },
-    }, context);
-    if (trace.custom_rules !== undefined) trace.custom_rules.enabled = enabled.length > 0;
-    return trace;
   };
 }
 

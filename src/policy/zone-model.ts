@@ -16,13 +16,12 @@
  */
 import { rateLimitRuleset } from './ratelimit-model.js';
 import {
-  PreviousWafPackages, TracePhases,
+  PreviousWafPackages, RuleIndex, TracePhases,
   type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRule, type StoredRuleset, type WafState,
 } from '../engine/index.js';
 import { CustomPhase, type PlanTier } from '../api/index.js';
 import type { ExecutionContext, Lists } from '../expr/index.js';
 import { firewallEvaluationOrder, managedEntrypointRules, wafGenerationOf, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
-import { RuleIndex } from './rule-index.js';
 
 /**
  * Picks the firewall rules to give the evaluator for a request, in evaluation order: a `RuleIndex`

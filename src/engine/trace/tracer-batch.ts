@@ -2,7 +2,7 @@
  * `POST /accounts/{account_id}/request-tracer/trace/batch` (zonewall extension; the service's tracer
  * takes one request per call): `{requests: [tracer body, ...], matched_only?}` in, `{results: [...]}`
  * out, in order, each result exactly what `POST .../request-tracer/trace` answers for that body
- * (`tracer.ts`). The zone is loaded once for the whole batch, which is what makes
+ * (`tracer.ts`). The zone is loaded, and its rules compiled and indexed (`indexed.ts`), once for the whole batch, which is what makes
  * `zonewall test --against-zone` of thousands of cases fast. Every request of a batch is traced on
  * one zone, the one the first request's URL names (the dispatcher finds it as for the tracer); a
  * request whose host is not that zone's name or a subdomain of it is refused (400, 10014 at
@@ -19,10 +19,10 @@ import type { ZoneRequestContext } from '../context.js';
 import { ok } from '../envelope.js';
 import { catalogLists } from '../lists/catalog.js';
 import type { ApiResponse } from '../types.js';
+import { indexedTrace } from './indexed.js';
 import { loadTraceZone } from './load.js';
 import { tracerResultOf, tracerZoneHost } from './tracer.js';
 import { readTracerRequest } from './tracer-request.js';
-import { traceZone } from './zone.js';
 
 /**
  * The host the dispatcher finds the batch's zone by: the first request's URL's. A body with no
@@ -50,6 +50,8 @@ export function requestTraceBatch(ctx: ZoneRequestContext): ApiResponse {
   problems.throwIfAny();
   const lists = ctx.lists !== undefined ? catalogLists(ctx.lists) : undefined;
   const zone = loadTraceZone(ctx);
+  // Compiled and indexed once for the batch: each request meets the rules that match it only.
+  const trace = indexedTrace(zone, lists);
   const name = ctx.zone.name.toLowerCase();
   const results = (requests as unknown[]).map((body, i) => {
     const at = `/requests/${i}`;
@@ -60,7 +62,7 @@ export function requestTraceBatch(ctx: ZoneRequestContext): ApiResponse {
     }
     if (lists !== undefined) request.lists = lists;
     try {
-      const result = tracerResultOf(zone, traceZone(zone, request));
+      const result = tracerResultOf(zone, trace(request));
       if (matchedOnly && result.trace !== undefined) result.trace = result.trace.map(matchedSteps);
       return result;
     } catch (err) {
