@@ -9,9 +9,9 @@
  * evaluated here with the engine's own trace evaluators (`live-model.ts`).
  */
 import type { DesiredZone } from '../manifest/index.js';
-import { traceBurst, type StoredRuleset, type ZoneTraceInput } from '../engine/index.js';
+import { indexedTrace, traceBurst, type StoredRuleset, type ZoneTraceInput } from '../engine/index.js';
 import { TracerBatchLimit, type BurstTrace, type TracerRequestBody, type TracerResult } from '../api/index.js';
-import type { RequestDescription } from '../expr/index.js';
+import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
 import { judgeBurst } from './burst.js';
 import { ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
@@ -47,6 +47,7 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
   const names = liveNames(live);
   let local: ZoneTraceInput | undefined = trace === undefined && tracer === undefined ? liveTraceInput(live) : undefined;
   let asRead: ZoneTraceInput | undefined;
+  let localTrace: ((context: ExecutionContext) => TraceResult) | undefined;
   const ask = async (request: TraceRequest): Promise<TraceResult> => {
     if (local === undefined) {
       try {
@@ -57,7 +58,9 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
         local = liveTraceInput(live);
       }
     }
-    return traceLocally(local, request);
+    // The zone as read, its rules compiled and indexed once for the run.
+    localTrace ??= indexedTrace(local);
+    return localTrace(new ExecutionContext(requestFields(request as RequestDescription)));
   };
   const limit = provider.kind === 'http' ? TraceConcurrency : 1;
   // zonewall's batch route first (`tracer-batch.ts`): the traces of every plain case in a few calls.
