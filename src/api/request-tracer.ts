@@ -81,3 +81,26 @@ export interface TracerResultExtension {
   action: string | null;
   previous_waf?: PreviousTrace;
 }
+
+/**
+ * zonewall extension (not served under `serve --strict`, where it answers 404 7003 like any
+ * unknown path): several tracer bodies in one call, answered in order, each result exactly what
+ * the tracer route answers for that body. The service's tracer takes one request per call.
+ */
+export const RequestTracerBatchRoute = '/accounts/:account_id/request-tracer/trace/batch';
+
+/** Most requests one batch call takes. */
+export const TracerBatchLimit = 1000;
+
+/** The batch route's body. */
+export interface TracerBatchBody {
+  /** 1 to `TracerBatchLimit` tracer bodies, all of one zone: the one the first request's URL names. */
+  requests: TracerRequestBody[];
+  /** Leave out the rule steps that did not match (the phase, product and ruleset steps stay); default false. */
+  matched_only?: boolean;
+}
+
+/** The batch route's result: one tracer result per request, in the body's order. */
+export interface TracerBatchResult {
+  results: TracerResult[];
+}

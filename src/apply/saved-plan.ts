@@ -83,12 +83,13 @@ export function writeSavedPlan(file: string, doc: PlanJson): void {
 /**
  * The saved plan's zone on `provider`: by id; on the embedded engine by name, so that a plan saved
  * for a zone the engine did not have yet finds it missing again (it reads as new, with the plan's
- * id, and apply's first write creates it). A zone of that name made since has another id, which
- * `assertFresh` refuses.
+ * id, and apply's first write creates it, on the WAF generation the plan recorded for it: the one
+ * its manifest means). A zone of that name made since has another id, which `assertFresh` refuses.
  */
 export async function savedPlanZone(provider: Provider, plan: Pick<Plan, 'zone'>): Promise<LiveZoneInfo> {
   if (provider.kind !== 'engine') return (await provider.resolveZone(plan.zone.id)).zone;
-  return (await provider.resolveZone(plan.zone.name, { create: { plan: plan.zone.plan ?? 'enterprise', id: plan.zone.id } })).zone;
+  const waf = plan.zone.waf;
+  return (await provider.resolveZone(plan.zone.name, { create: { plan: plan.zone.plan ?? 'enterprise', id: plan.zone.id, ...(waf !== undefined ? { waf } : {}) } })).zone;
 }
 
 /** Throws `StalePlanError` unless the zone is still in the state the plan was computed on. */

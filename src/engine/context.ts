@@ -54,6 +54,11 @@ export interface ZoneRoute {
   /** Write routes only: the handler needs the account's list items (`ctx.lists`), e.g. the trace. */
   listItems?: boolean;
   /**
+   * A POST that changes nothing (the traces): the zone object runs it as it runs a read, with no
+   * transaction and the read memo kept; `ctx.lists` is still given.
+   */
+  readOnly?: boolean;
+  /**
    * An account route (`/accounts/:account_id/...`) only: the host name the body names; the zone is
    * the account's zone of that name or of its nearest parent domain.
    */

@@ -45,6 +45,7 @@ export {
 // `POST /zones/{id}/trace` (policy tests).
 export {
   traceZone, traceFirewallRules, traceCustomRules, traceEntrypoint, tracePreviousWaf, TracePhases,
+  RuleIndex, guardOf, indexedTrace, type Guard, type GuardAlternative,
   type ZoneTrace, type ZoneTraceInput, type ZoneTraceDecider,
   type FirewallTrace, type FirewallMatch, type CustomTrace, type CustomMatch, type ManagedTrace, type ManagedMatch, type PreviousTrace, type LegacyMatch,
 } from './trace/index.js';

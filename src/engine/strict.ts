@@ -8,11 +8,11 @@
  * routes out of its router (so they answer 404 7003 like any unknown path) and drops the fields
  * from each answer, copying what it changes: answers may share objects with the read memo.
  */
-import { AccountExtensionRoutes, AccountPaths, FilterPaths, FirewallRulePaths, MigrationRoutes, RequestTracerRoute, ZoneExtensionRoutes, ZonePaths, type MigrationReason } from '../api/index.js';
+import { AccountExtensionRoutes, AccountPaths, FilterPaths, FirewallRulePaths, MigrationRoutes, RequestTracerBatchRoute, RequestTracerRoute, ZoneExtensionRoutes, ZonePaths, type MigrationReason } from '../api/index.js';
 import type { ApiResponse } from './types.js';
 
 /** Route keys (`METHOD pattern`) that only a non-strict engine serves. */
-export const ExtensionRoutes: ReadonlySet<string> = new Set([...ZoneExtensionRoutes, ...AccountExtensionRoutes, 'POST /zones/:zone_id/trace']);
+export const ExtensionRoutes: ReadonlySet<string> = new Set([...ZoneExtensionRoutes, ...AccountExtensionRoutes, 'POST /zones/:zone_id/trace', `POST ${RequestTracerBatchRoute}`]);
 
 type Item = Record<string, unknown>;
 

@@ -133,6 +133,8 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       if (route.method === 'GET') return this.#read(route, call);
       const ctx = this.#context(call);
       if (call.dryRun === true) return this.#dryRun(route, ctx, call);
+      // A POST that changes nothing (the traces): no transaction, and the read memo stays.
+      if (route.readOnly === true) return this.#read(route, call);
       try {
         const lists = call.lists;
         const sql = this.#state.storage.sql;

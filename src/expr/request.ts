@@ -42,58 +42,97 @@ export interface RequestDescription {
 /** Builds `RequestFields` from a description. */
 export function requestFields(desc: RequestDescription): RequestFields {
   const url = splitUrl(desc);
-  const headers = Object.entries(desc.headers ?? {}).flatMap(([name, v]) =>
-    (typeof v === 'string' ? [v] : [...v]).map((value) => [name, value] as const),
-  );
+  // One pass over the headers: the map (lower-cased names, repeated values in order), names and values.
   const headerMap: Record<string, string[]> = {};
-  for (const [name, value] of headers) (headerMap[name.toLowerCase()] ??= []).push(value);
-  const header = (name: string): string => (headerMap[name] ?? []).join(name === 'cookie' ? '; ' : ', ');
+  const names: string[] = [];
+  const values: string[] = [];
+  const given = desc.headers;
+  if (given !== undefined) {
+    for (const name in given) {
+      const v = given[name]!;
+      const key = name.toLowerCase();
+      const list = (headerMap[key] ??= []);
+      if (typeof v === 'string') {
+        list.push(v);
+        names.push(name);
+        values.push(v);
+      } else {
+        for (const value of v) {
+          list.push(value);
+          names.push(name);
+          values.push(value);
+        }
+      }
+    }
+  }
+  const header = (name: string): string => {
+    const list = headerMap[name];
+    return list === undefined ? '' : list.length === 1 ? list[0]! : list.join(name === 'cookie' ? '; ' : ', ');
+  };
   const host = url.host ?? headerMap['host']?.[0] ?? 'example.com';
   const uri = url.query === '' ? url.path : `${url.path}?${url.query}`;
   const args = queryArgs(url.query);
   const fullUri = `${url.scheme}://${host}${uri}`;
   const seconds = Math.floor(desc.timestamp ?? Date.now() / 1000);
+  const cookie = header('cookie');
+  const ext = extension(url.path);
+  const https = url.scheme === 'https';
+  // One literal (the fields the service always sets, the URI fields and their `raw.` twins), so
+  // every request's record has the same shape.
   const out: Record<string, FieldValue> = {
     'http.host': host,
     'http.request.method': (desc.method ?? 'GET').toUpperCase(),
     'http.request.version': desc.version ?? 'HTTP/1.1',
     'http.user_agent': header('user-agent'),
     'http.referer': header('referer'),
-    'http.cookie': header('cookie'),
+    'http.cookie': cookie,
     'http.x_forwarded_for': header('x-forwarded-for'),
-    'http.request.cookies': cookies(header('cookie')),
+    'http.request.cookies': cookie === '' ? {} : cookies(cookie),
     'http.request.headers': headerMap,
-    'http.request.headers.names': headers.map(([n]) => n),
-    'http.request.headers.values': headers.map(([, v]) => v),
+    'http.request.headers.names': names,
+    'http.request.headers.values': values,
     'http.request.headers.truncated': false,
-    'http.request.accepted_languages': languages(header('accept-language')),
+    'http.request.accepted_languages': headerMap['accept-language'] === undefined ? [] : languages(header('accept-language')),
     'http.request.timestamp.sec': seconds,
     'http.request.timestamp.msec': seconds * 1000,
-    ssl: url.scheme === 'https',
-    'cf.edge.server_port': url.scheme === 'https' ? 443 : 80,
+    ssl: https,
+    'cf.edge.server_port': https ? 443 : 80,
     'cf.threat_score': 0,
     'cf.client.bot': false,
     'ip.src': desc.ip ?? '192.0.2.1',
+    'http.request.full_uri': fullUri,
+    'http.request.uri': uri,
+    'http.request.uri.path': url.path,
+    'http.request.uri.path.extension': ext,
+    'http.request.uri.query': url.query,
+    'http.request.uri.args': args.map,
+    'http.request.uri.args.names': args.names,
+    'http.request.uri.args.values': args.values,
+    'raw.http.request.full_uri': fullUri,
+    'raw.http.request.uri': uri,
+    'raw.http.request.uri.path': url.path,
+    'raw.http.request.uri.path.extension': ext,
+    'raw.http.request.uri.query': url.query,
+    'raw.http.request.uri.args': args.map,
+    'raw.http.request.uri.args.names': args.names,
+    'raw.http.request.uri.args.values': args.values,
   };
-  for (const prefix of ['', 'raw.']) {
-    Object.assign(out, {
-      [`${prefix}http.request.full_uri`]: fullUri,
-      [`${prefix}http.request.uri`]: uri,
-      [`${prefix}http.request.uri.path`]: url.path,
-      [`${prefix}http.request.uri.path.extension`]: extension(url.path),
-      [`${prefix}http.request.uri.query`]: url.query,
-      [`${prefix}http.request.uri.args`]: args.map,
-      [`${prefix}http.request.uri.args.names`]: args.names,
-      [`${prefix}http.request.uri.args.values`]: args.values,
-    });
-  }
   addGeo(out, desc);
   if (desc.body !== undefined) {
     out['http.request.body.raw'] = desc.body;
     out['http.request.body.size'] = Buffer.byteLength(desc.body);
     out['http.request.body.truncated'] = false;
   }
-  return { ...out, ...(desc.fields ?? {}) };
+  // `fields` override or add.
+  const fields = desc.fields;
+  if (fields !== undefined) {
+    for (const name in fields) {
+      // As a spread would: `__proto__` is an own key, never the prototype.
+      if (name === '__proto__') Object.defineProperty(out, name, { value: fields[name], enumerable: true, writable: true, configurable: true });
+      else out[name] = fields[name]!;
+    }
+  }
+  return out;
 }
 
 function splitUrl(desc: RequestDescription): { scheme: string; host: string | undefined; path: string; query: string } {

@@ -47,7 +47,7 @@ export interface ChangeJson {
 
 /** The plan of one zone in JSON. */
 export interface ZonePlanJson {
-  zone: { id: string; name: string; plan?: PlanTier };
+  zone: { id: string; name: string; plan?: PlanTier; waf?: 'previous' | 'new' };
   manifest: { file: string; zone: string };
   fingerprint: string;
   settings: { prune: boolean; delete_threshold: number; min_objects: number; reads?: LiveSection[] };

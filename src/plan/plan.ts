@@ -63,7 +63,8 @@ export interface PlanSettings {
 
 /** The plan of one zone. */
 export interface Plan {
-  zone: { id: string; name: string; plan?: PlanTier };
+  /** `waf`: a zone the plan found missing (the embedded engine): the WAF generation apply creates it on (`wafGenerationOf`). */
+  zone: { id: string; name: string; plan?: PlanTier; waf?: 'previous' | 'new' };
   /** The manifest it was computed from. */
   manifest: { file: string; zone: string };
   /** Every change, no-ops included, in apply order. */

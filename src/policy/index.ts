@@ -17,15 +17,15 @@ export { policyTestsSchema } from './schema.js';
 export { checkCasesAgainstZone } from './check-refs.js';
 export { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
 export { buildZoneModel, type ZoneModel, type RuleCandidates } from './zone-model.js';
-export { evaluateOffline, runOffline, traceOffline, traceRequestOf, withZoneHost, modelNames } from './offline.js';
+export { evaluateOffline, runOffline, traceOffline, traceRequestOf, withZoneHost, modelNames, requestContext } from './offline.js';
 export { runAgainstZone, liveNames, TraceConcurrency } from './live.js';
 export { tracerBodyOf, zoneTraceOfTracer } from './tracer.js';
 export { verdictOf, type ZoneNames } from './verdict.js';
 export { judgeCase, failuresOf, whyOf, outcomeText } from './judge.js';
 export { runPolicyTests, runPassed, reportOf, type PolicyRunOptions, type PolicyRunResult } from './run.js';
 export { renderReportText, renderRunText, runJson, expectationText, plainTextStyle, PolicyJsonVersion, type TextStyle } from './render.js';
-export { RuleIndex } from './rule-index.js';
-export { guardOf, type Guard, type GuardAlternative } from './guard.js';
+// The rule index and its guards live beside the trace evaluators (the engine's batch trace uses them too).
+export { RuleIndex, guardOf, indexedTrace, type Guard, type GuardAlternative } from '../engine/index.js';
 export { proveEquivalence, generateCorpus, probesOf } from './equivalence/index.js';
 export type { CorpusRequest, EquivalenceInput, EquivalenceProof, Probe, ProbeTarget, ProbeValue, ProofDifference, ProofVerdict } from './equivalence/index.js';
 export { liveTraceInput, traceLocally } from './live-model.js';

@@ -1,15 +1,17 @@
 /**
  * `--against-zone`: the same cases through the live zone, so what the zone really does, drift
  * included, is what is judged. The zone is read once, to name what the trace reports by the
- * manifest's keys (firewall rules, custom rules and entry point rules by `ref`). Each case is one
- * call of the service's request tracer (`tracer.ts`: the real service, `zonewall serve`, the embedded
- * engine), a few at a time over HTTP; where the service has none (404/405), the zone as read is
+ * manifest's keys (firewall rules, custom rules and entry point rules by `ref`). The cases go to
+ * zonewall's batch of the request tracer (`POST .../request-tracer/trace/batch`: `zonewall serve`, the
+ * embedded engine), up to 500 a call; where there is no such route (the real service, `serve
+ * --strict`: 404), each case is one call of the service's request tracer (`tracer.ts`), a few at a
+ * time over HTTP; where the service has no tracer either (404/405), the zone as read is
  * evaluated here with the engine's own trace evaluators (`live-model.ts`).
  */
 import type { DesiredZone } from '../manifest/index.js';
-import { traceBurst, type StoredRuleset, type ZoneTraceInput } from '../engine/index.js';
-import type { BurstTrace } from '../api/index.js';
-import type { RequestDescription } from '../expr/index.js';
+import { indexedTrace, traceBurst, type StoredRuleset, type ZoneTraceInput } from '../engine/index.js';
+import { TracerBatchLimit, type BurstTrace, type TracerRequestBody, type TracerResult } from '../api/index.js';
+import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
 import { judgeBurst } from './burst.js';
 import { ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
@@ -45,6 +47,7 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
   const names = liveNames(live);
   let local: ZoneTraceInput | undefined = trace === undefined && tracer === undefined ? liveTraceInput(live) : undefined;
   let asRead: ZoneTraceInput | undefined;
+  let localTrace: ((context: ExecutionContext) => TraceResult) | undefined;
   const ask = async (request: TraceRequest): Promise<TraceResult> => {
     if (local === undefined) {
       try {
@@ -55,9 +58,16 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
         local = liveTraceInput(live);
       }
     }
-    return traceLocally(local, request);
+    // The zone as read, its rules compiled and indexed once for the run.
+    localTrace ??= indexedTrace(local);
+    return localTrace(new ExecutionContext(requestFields(request as RequestDescription)));
   };
   const limit = provider.kind === 'http' ? TraceConcurrency : 1;
+  // zonewall's batch route first (`tracer-batch.ts`): the traces of every plain case in a few calls.
+  const batched = tracer !== undefined && provider.requestTraceBatch !== undefined
+    ? await traceInBatches(provider, zone, cases.filter((c) => c.burst === undefined).map((c) => tracerBodyOf(traceRequestOf(c, desired.zone), zone.name)), limit)
+    : undefined;
+  let nextBatched = 0;
   const askBurst = async (c: TestCase): Promise<BurstTrace> => {
     const body = { request: traceRequestOf(c, desired.zone), burst: c.burst! };
     if (provider.traceBurst !== undefined) {
@@ -70,13 +80,54 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
     // No burst route (the real service, serve --strict): the zone as read, through the engine's own code.
     return traceBurst(liveTraceInput(live), (live.rateLimitEntrypoint ?? undefined) as StoredRuleset | undefined, body.request as RequestDescription, body.burst);
   };
+  if (batched !== undefined) {
+    // Cases in order; the bursts still go one call each.
+    const traced = (c: TestCase): TraceResult => zoneTraceOfTracer(batched[nextBatched++]!, live, () => traceLocally(asRead ??= liveTraceInput(live), traceRequestOf(c, desired.zone)).previous_waf);
+    const plain = cases.map((c) => (c.burst === undefined ? judgeCase(c, verdictOf(traced(c), names)) : undefined));
+    return mapLimit(cases, limit, async (c, i) => plain[i] ?? judgeBurst(c, await askBurst(c)));
+  }
   return mapLimit(cases, limit, async (c) => (c.burst !== undefined
     ? judgeBurst(c, await askBurst(c))
     : judgeCase(c, verdictOf(await ask(traceRequestOf(c, desired.zone)), names))));
 }
 
+/** Requests of one batch call: at most the route's limit, and bodies well under `serve`'s 1 MiB. */
+const BatchRequests = 500;
+const BatchBytes = 768 * 1024;
+
+/**
+ * The tracer results of `bodies`, in order, through zonewall's batch route (`matched_only`: the
+ * verdict reads matched steps only), a few calls in flight; undefined when the service has no
+ * such route (the real service, `serve --strict`: 404) or refuses a batch (a request naming
+ * another zone's host: 400), so the caller traces each case on its own, exactly as it would
+ * without the route.
+ */
+async function traceInBatches(provider: Provider, zone: { id: string }, bodies: readonly TracerRequestBody[], limit: number): Promise<TracerResult[] | undefined> {
+  if (bodies.length === 0) return [];
+  const chunks: TracerRequestBody[][] = [];
+  let chunk: TracerRequestBody[] = [];
+  let bytes = 0;
+  for (const body of bodies) {
+    const size = JSON.stringify(body).length;
+    if (chunk.length > 0 && (chunk.length >= Math.min(BatchRequests, TracerBatchLimit) || bytes + size > BatchBytes)) {
+      chunks.push(chunk);
+      [chunk, bytes] = [[], 0];
+    }
+    chunk.push(body);
+    bytes += size + 1;
+  }
+  chunks.push(chunk);
+  try {
+    const answers = await mapLimit(chunks, limit, (requests) => provider.requestTraceBatch!(zone.id, { requests, matched_only: true }));
+    return answers.flatMap((a) => a.results);
+  } catch (err) {
+    if (err instanceof ServiceError && (err.status === 404 || err.status === 405 || err.status === 400 || err.status === 413)) return undefined;
+    throw err;
+  }
+}
+
 /** Maps `items` through `fn` with at most `limit` in flight; results keep the input order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failed = false;
@@ -84,7 +135,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
     while (!failed && next < items.length) {
       const i = next++;
       try {
-        out[i] = await fn(items[i]!);
+        out[i] = await fn(items[i]!, i);
       } catch (err) {
         failed = true; // the other workers stop taking cases
         throw err;

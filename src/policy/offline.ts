@@ -54,15 +54,20 @@ export function requestContext(request: TraceRequest, lists?: Lists): ExecutionC
 
 /** `traceOffline` of a request already made into its context (`requestContext`). */
 export function traceOfflineIn(model: ZoneModel, context: ExecutionContext): TraceResult {
-  return traceZone({
+  const custom = model.customRules;
+  const trace = traceZone({
     wafState: model.wafState,
     plan: model.plan,
     firewallRules: model.index.candidates(context),
     entrypoint: model.entrypoint,
-    customRules: model.customRules,
+    // The custom rules that match, likewise (none that does not match acts or is reported).
+    customRules: custom === undefined || model.customIndex === undefined ? custom : { ...custom, rules: model.customIndex.candidates(context) },
     rateLimitRules: model.rateLimitRules,
     previousWaf: model.previousWaf,
   }, context);
+  // Whether the phase has enabled rules is the whole entry point's, not the candidates'.
+  if (trace.custom_rules !== undefined && custom !== undefined) trace.custom_rules.enabled = custom.rules.some((r) => r.enabled);
+  return trace;
 }
 
 /** The verdict of the model on one request. */

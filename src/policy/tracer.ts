@@ -88,8 +88,20 @@ function entryRules(phase: TraceStep): TraceStep[] {
   return phase.trace?.find((s) => s.type === 'ruleset')?.trace ?? [];
 }
 
+/** The live zone's firewall rules by id and custom rules' refs by id, made once per zone read (a run reads thousands of answers). */
+const lookups = new WeakMap<LiveZone, { firewall: Map<string, LiveZone['firewallRules'][number]>; customRefs: Map<string, string> }>();
+
+function lookupsOf(live: LiveZone): { firewall: Map<string, LiveZone['firewallRules'][number]>; customRefs: Map<string, string> } {
+  let l = lookups.get(live);
+  if (l === undefined) {
+    l = { firewall: new Map(live.firewallRules.map((r) => [r.id, r])), customRefs: new Map((live.customEntrypoint?.rules ?? []).map((r) => [r.id, r.ref ?? r.id])) };
+    lookups.set(live, l);
+  }
+  return l;
+}
+
 function firewallOf(step: TraceStep | undefined, live: LiveZone): ZoneTrace['firewall_rules'] {
-  const byId = new Map(live.firewallRules.map((r) => [r.id, r]));
+  const byId = lookupsOf(live).firewall;
   const matched = matchedRules(step).map((s): FirewallMatch => {
     const rule = byId.get(s.step_name ?? '');
     const m: FirewallMatch = { id: s.step_name ?? '', action: s.action ?? '', priority: rule?.priority ?? null };
@@ -102,7 +114,7 @@ function firewallOf(step: TraceStep | undefined, live: LiveZone): ZoneTrace['fir
 }
 
 function customOf(phase: TraceStep, live: LiveZone): CustomTrace {
-  const refs = new Map((live.customEntrypoint?.rules ?? []).map((r) => [r.id, r.ref ?? r.id]));
+  const refs = lookupsOf(live).customRefs;
   const out: CustomTrace = { enabled: true, matched: [], action: null, rule: null, skipped_phases: [], skipped_products: [] };
   for (const s of entryRules(phase).filter((r) => r.matched === true)) {
     const id = s.step_name ?? '';

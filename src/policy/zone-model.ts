@@ -16,20 +16,19 @@
  */
 import { rateLimitRuleset } from './ratelimit-model.js';
 import {
-  PreviousWafPackages, TracePhases,
-  type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafState,
+  PreviousWafPackages, RuleIndex, TracePhases,
+  type Entrypoint, type PreviousWafSettings, type RuleWithFilter, type StoredRule, type StoredRuleset, type WafState,
 } from '../engine/index.js';
-import type { PlanTier } from '../api/index.js';
+import { CustomPhase, type PlanTier } from '../api/index.js';
 import type { ExecutionContext, Lists } from '../expr/index.js';
 import { firewallEvaluationOrder, managedEntrypointRules, wafGenerationOf, type DesiredPreviousWaf, type DesiredZone } from '../manifest/index.js';
-import { RuleIndex } from './rule-index.js';
 
 /**
  * Picks the firewall rules to give the evaluator for a request, in evaluation order: a `RuleIndex`
  * gives those that match it; giving all rules gives the same answer, slower.
  */
-export interface RuleCandidates {
-  candidates(request: ExecutionContext): RuleWithFilter[];
+export interface RuleCandidates<R = RuleWithFilter> {
+  candidates(request: ExecutionContext): R[];
 }
 
 /** Which WAF versions run (the seed's states; the engine's own type). */
@@ -48,6 +47,11 @@ export interface ZoneModel {
   entrypoint: Entrypoint | undefined;
   /** The `http_request_firewall_custom` entry point; undefined without a `custom_rules` section. */
   customRules: StoredRuleset | undefined;
+  /**
+   * The enabled custom rules, compiled and indexed as `index` is (undefined without a `custom_rules`
+   * section): the custom rules evaluator gets the ones that match the request only.
+   */
+  customIndex?: RuleCandidates<StoredRule> | undefined;
   previousWaf: PreviousWafSettings;
   /** The `http_ratelimit` entry point (burst cases); undefined without a `rate_limiting_rules` section. */
   rateLimitRules?: StoredRuleset | undefined;
@@ -60,6 +64,8 @@ const states: Record<string, ModelWafState> = { none: 'previous_only', validatio
 /** Builds the engine-side model of a manifest; each expression is parsed and compiled once. */
 export function buildZoneModel(desired: DesiredZone, lists?: Lists): ZoneModel {
   const rules = firewallRules(desired);
+  const custom = customRules(desired);
+  const enabled = custom?.rules.filter((r) => r.enabled) ?? [];
   const model: ZoneModel = {
     zone: desired.zone,
     plan: desired.plan ?? 'enterprise',
@@ -67,7 +73,8 @@ export function buildZoneModel(desired: DesiredZone, lists?: Lists): ZoneModel {
     rules,
     index: new RuleIndex(rules, rules.map((r) => r.filter!.expression), TracePhases.firewall, lists),
     entrypoint: entrypoint(desired),
-    customRules: customRules(desired),
+    customRules: custom,
+    customIndex: custom === undefined ? undefined : new RuleIndex(enabled, enabled.map((r) => r.expression), CustomPhase, lists),
     previousWaf: previousWaf(desired.previousWaf),
     rateLimitRules: rateLimitRuleset(desired.rateLimitingRules),
   };

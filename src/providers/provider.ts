@@ -4,7 +4,7 @@
  * shapes of `plan`'s live types (`plan/live.ts` and each kind's `live.ts`); every implementation runs `contract.suite.ts`.
  */
 import type {
-  BulkOperationJson, CustomMatch, FirewallMatch, LegacyMatch, ListCreateBody, ListItemBody, ListItemJson, ListJson, ListUpdateBody, ManagedMatch, ServedPhase, TracerRequestBody, TracerResult, ZoneTrace,
+  BulkOperationJson, CustomMatch, FirewallMatch, LegacyMatch, ListCreateBody, ListItemBody, ListItemJson, ListJson, ListUpdateBody, ManagedMatch, ServedPhase, TracerBatchBody, TracerBatchResult, TracerRequestBody, TracerResult, ZoneTrace,
 } from '../api/index.js';
 import type { BurstTrace, BurstTraceRequest } from '../api/index.js';
 import type {
@@ -208,6 +208,12 @@ export interface Provider {
    * account: the real service (a token with Request Tracer Read) and zonewall's engine alike.
    */
   requestTrace?(zoneId: string, body: TracerRequestBody): Promise<TracerResult>;
+  /**
+   * zonewall engine only (`POST /accounts/{account_id}/request-tracer/trace/batch`, not under
+   * `serve --strict`): several tracer bodies in one call, answered in order; a service without
+   * the route answers 404.
+   */
+  requestTraceBatch?(zoneId: string, body: TracerBatchBody): Promise<TracerBatchResult>;
 
   /**
    * Seconds the provider's request budget needs to send `requests` more calls (the HTTP

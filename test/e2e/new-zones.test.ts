@@ -56,6 +56,30 @@ describe('a zone the embedded engine does not have yet', () => {
     expect(await zoneNames()).toEqual([]);
   });
 
+  it('a saved plan creates the zone on the WAF generation its manifest means, as a plan and apply from the manifest does (issue 32)', async () => {
+    const wafState = (name: string) => withEngine(state, async (engine) => {
+      const zone = await engine.getZone(name);
+      const status = await engine.dispatch({ method: 'GET', path: `/zones/${zone!.id}/waf_migration/status` });
+      return (status.body.result as { waf_state: string }).waf_state;
+    });
+    // No previous_waf, no waf_migration: the new WAF; with previous_waf: the previous one.
+    const fresh = writeManifest(tmp.dir, 'n.yaml', good('n.example'));
+    const old = writeManifest(tmp.dir, 'p.yaml', `${good('p.example')}previous_waf:\n  packages:\n    owasp: { sensitivity: low, action_mode: simulate }\n`);
+    for (const [file, out] of [[fresh, 'n.json'], [old, 'p.json']] as const) {
+      const plan = await cli('plan', file, '--out', join(tmp.dir, out));
+      expect(plan.code, plan.stderr).toBe(0);
+      const apply = await cli('apply', join(tmp.dir, out), '--auto-approve', '--force');
+      expect(apply.code, apply.stderr).toBe(0);
+    }
+    expect(await wafState('n.example')).toBe('new_only');
+    expect(await wafState('p.example')).toBe('previous_only');
+    // The saved plan says which generation it creates a missing zone on.
+    const saved = (out: string) => (JSON.parse(readFileSync(join(tmp.dir, out), 'utf8')) as { zones: { zone: { waf?: string } }[] }).zones[0]!.zone.waf;
+    expect([saved('n.json'), saved('p.json')]).toEqual(['new', 'previous']);
+    // Planned again from the manifests: nothing to change.
+    for (const file of [fresh, old]) expect((await cli('plan', file, '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('apply creates the zone at its first write, with the id the plan showed, and says so', async () => {
     const file = writeManifest(tmp.dir, 'a.yaml', good('a.example'));
     const plan = await cli('plan', file, '--out', join(tmp.dir, 'plan.json'));

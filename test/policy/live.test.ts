@@ -134,14 +134,21 @@ describe.each([false, true])('against zonewall serve over HTTP (strict: %s)', (s
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers the case table exactly as offline through the request tracer (the service\'s route: strict too), several traces in flight', async () => {
+  it(`answers the case table exactly as offline through the request tracer: ${strict ? 'the batch route refused (404), one call of the service\'s route per case, several in flight' : 'zonewall\'s batch route, one call'}`, async () => {
     const before = provider.stats.requests;
     const calls: string[] = [];
-    const traced = { ...provider, requestTrace: (zoneId: string, body: never) => { calls.push(zoneId); return provider.requestTrace!(zoneId, body); } };
+    const batches: number[] = [];
+    const traced = {
+      ...provider,
+      requestTrace: (zoneId: string, body: never) => { calls.push(zoneId); return provider.requestTrace!(zoneId, body); },
+      requestTraceBatch: (zoneId: string, body: { requests: unknown[] }) => { batches.push(body.requests.length); return provider.requestTraceBatch!(zoneId, body as never); },
+    };
     expectSameAsOffline(firewall, table, await runAgainstZone(Object.setPrototypeOf(traced, Object.getPrototypeOf(provider)) as Provider, firewall, table));
-    // One zone look-up, one read of the zone (a few lists), then one tracer call per case.
-    expect(calls.length).toBe(table.length);
-    expect(provider.stats.requests - before).toBeGreaterThanOrEqual(table.length);
+    // One zone look-up, one read of the zone (a few lists), one batch of every case; under
+    // strict the batch is refused and each case is one tracer call.
+    expect(batches).toEqual([table.length]);
+    expect(calls.length).toBe(strict ? table.length : 0);
+    expect(provider.stats.requests - before).toBeGreaterThanOrEqual(strict ? table.length : 1);
   });
 
   it('sees drift made through the API: a paused rule no longer decides', async () => {

@@ -9,7 +9,7 @@
 import { CustomPhase } from '../../api/index.js';
 import type { DesiredZone } from '../../manifest/index.js';
 import type { LiveZone } from '../../plan/index.js';
-import { generateCorpus, liveTraceInput, traceLocally, withZoneHost } from '../../policy/index.js';
+import { generateCorpus, indexedTrace, liveTraceInput, requestContext, withZoneHost } from '../../policy/index.js';
 import type { TraceRequest, TraceResult } from '../../providers/index.js';
 
 /** One request the two generations end differently. */
@@ -38,12 +38,14 @@ export function compareLive(live: LiveZone, enabled: DesiredZone, extra: readonl
   };
   const expressions = live.firewallRules.flatMap((r) => ('deleted' in r.filter ? [] : [r.filter.expression]));
   const requests = [...extra, ...generateCorpus(expressions, CustomPhase).map((c) => c.request)].map((r) => withZoneHost(r, live.zone.name));
-  const before = liveTraceInput(live);
-  const after = liveTraceInput(next);
+  // Each generation's expressions compiled and indexed once; each request's fields made once, for both.
+  const before = indexedTrace(liveTraceInput(live));
+  const after = indexedTrace(liveTraceInput(next));
   const differences: LiveDifference[] = [];
   for (const request of requests) {
-    const a = outcome(traceLocally(before, request));
-    const b = outcome(traceLocally(after, request));
+    const context = requestContext(request);
+    const a = outcome(before(context));
+    const b = outcome(after(context));
     if (a !== b) differences.push({ request, before: a, after: b });
   }
   return { compared: requests.length, differences };

@@ -141,6 +141,8 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
       run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
     run.plan = diffZone(desired, await provider.readZone(zone.id, readsFor(desired)), options);
+    // A saved plan of a zone not there yet creates it on the generation the manifest means.
+    if (missing) run.plan.zone = { ...run.plan.zone, waf: wafGenerationOf(desired) };
     if (preflight) {
       const before = provider.stats.requests;
       run.plan.findings.push(...(await preflightFindings(run.plan, provider, (kind, ref) => locateObject(desired, ref, kind), prepare)));

@@ -9,7 +9,7 @@ import { ExpressionError, RequestFieldError } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
-import { RatelimitPhase, RequestTracerRoute } from '../../api/index.js';
+import { RatelimitPhase, RequestTracerBatchRoute, RequestTracerRoute } from '../../api/index.js';
 import { loadRuleset } from '../rulesets/store.js';
 import { loadTraceZone } from './load.js';
 import type { ApiResponse } from '../types.js';
@@ -17,14 +17,16 @@ import { traceBurst } from './burst.js';
 import { readBurstBody } from './burst-request.js';
 import { readTraceRequest } from './request.js';
 import { requestTrace, tracerZoneHost } from './tracer.js';
+import { requestTraceBatch, tracerBatchZoneHost } from './tracer-batch.js';
 import { traceZone } from './zone.js';
 import { catalogLists } from '../lists/catalog.js';
 
 /** The trace routes. */
 export const traceRoutes: ZoneRoute[] = [
-  { method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace, listItems: true },
+  { method: 'POST', pattern: '/zones/:zone_id/trace', handler: trace, listItems: true, readOnly: true },
   { method: 'POST', pattern: '/zones/:zone_id/trace/burst', handler: burst, listItems: true },
-  { method: 'POST', pattern: RequestTracerRoute, handler: (ctx) => requestTrace(ctx), zoneHost: (body) => tracerZoneHost(body), listItems: true },
+  { method: 'POST', pattern: RequestTracerRoute, handler: (ctx) => requestTrace(ctx), zoneHost: (body) => tracerZoneHost(body), listItems: true, readOnly: true },
+  { method: 'POST', pattern: RequestTracerBatchRoute, handler: (ctx) => requestTraceBatch(ctx), zoneHost: (body) => tracerBatchZoneHost(body), listItems: true, readOnly: true },
 ];
 
 /** `POST /zones/{zone_id}/trace/burst` (zonewall extension): a burst through the custom and rate limiting rules (`burst.ts`). */

@@ -13,6 +13,9 @@ export { traceCustomRules, customRulesNotRun, type CustomTrace, type CustomMatch
 export { traceEntrypoint, type ManagedTrace, type ManagedMatch } from './managed.js';
 export { tracePreviousWaf, type PreviousTrace, type LegacyMatch } from './previous.js';
 export { TracePhases } from './matchers.js';
+export { RuleIndex } from './rule-index.js';
+export { guardOf, type Guard, type GuardAlternative } from './rule-guard.js';
+export { indexedTrace } from './indexed.js';
 export { urlMatches } from './url-pattern.js';
 export { firstPageRule } from './page-rules.js';
 export { traceBurst, variantCount, requestCount, requestTime, variantRequest, BurstLimits } from './burst.js';

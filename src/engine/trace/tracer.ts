@@ -15,7 +15,7 @@ import { catalogLists } from '../lists/catalog.js';
 import { loadTraceZone } from './load.js';
 import { readTracerRequest } from './tracer-request.js';
 import { tracerSteps } from './tracer-steps.js';
-import { traceZone } from './zone.js';
+import { traceZone, type ZoneTraceInput } from './zone.js';
 
 /** The host of a tracer body's URL (the dispatcher resolves the zone from it), or undefined. */
 export function tracerZoneHost(body: unknown): string | undefined {
@@ -53,4 +53,9 @@ function extensionOf(trace: ZoneTrace): NonNullable<TracerResult['zonewall']> {
   const out: NonNullable<TracerResult['zonewall']> = { waf_state: trace.waf_state, action: trace.action };
   if (trace.previous_waf !== undefined) out.previous_waf = trace.previous_waf;
   return out;
+}
+
+/** The tracer's result for a trace of `zone` (the batch route's, one per request; the same shape as `requestTrace`'s). */
+export function tracerResultOf(zone: ZoneTraceInput, trace: ZoneTrace): TracerResult {
+  return { status_code: statusOf(trace), trace: tracerSteps(zone, trace), zonewall: extensionOf(trace) };
 }

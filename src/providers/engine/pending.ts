@@ -17,8 +17,8 @@ const ZonePath = /^\/zones\/([0-9a-f]{32})(?:\/|$)/;
 /** Zone-scoped routes that only read although they are not GETs: the engine's trace. */
 const ReadOnlyPost = /^\/zones\/[0-9a-f]{32}\/trace$/;
 
-/** The request tracer: an account route whose zone is the host of the body's URL. */
-const TracerPath = /^\/accounts\/[^/]+\/request-tracer\/trace$/;
+/** The request tracer (and its batch, zonewall's): an account route whose zone is the host of the body's (first request's) URL. */
+const TracerPath = /^\/accounts\/[^/]+\/request-tracer\/trace(?:\/batch)?$/;
 
 /** A pending zone as the run sees it: it will be created in the engine's default account. */
 function pendingInfo(zone: ZoneInfo): LiveZoneInfo {
@@ -95,7 +95,9 @@ export class PendingZones {
 
   /** The scratch engine when the traced URL's host is a pending zone (or a subdomain of one), else the state directory's. */
   #tracerEngine(body: unknown): Promise<Engine> {
-    const url = (body as { url?: unknown } | null)?.url;
+    const requests = (body as { requests?: unknown } | null)?.requests;
+    const first = Array.isArray(requests) ? (requests[0] as unknown) : body;
+    const url = (first as { url?: unknown } | null)?.url;
     const host = typeof url === 'string' && URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '';
     const pending = [...this.#byId.values()].some((z) => host === z.name || host.endsWith(`.${z.name}`));
     return pending ? this.#scratchEngine() : Promise.resolve(this.#engine);

@@ -75,6 +75,8 @@ export const V4Paths = {
   traceBurst: (zoneId: string) => `/zones/${enc(zoneId)}/trace/burst`,
   /** The service's request tracer, on an account. */
   requestTrace: (accountId: string) => `/accounts/${enc(accountId)}/request-tracer/trace`,
+  /** zonewall engine extension: the request tracer, several requests in one call. */
+  requestTraceBatch: (accountId: string) => `/accounts/${enc(accountId)}/request-tracer/trace/batch`,
 } as const;
 
 function enc(segment: string): string {

@@ -24,7 +24,7 @@ import type {
 } from '../../plan/index.js';
 import {
   ApiErrorCodes, PlanTiers,
-  type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody, type ServedPhase, type TracerRequestBody, type TracerResult, type ZoneExtensionJson, type ZoneJson,
+  type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody, type ServedPhase, type TracerBatchBody, type TracerBatchResult, type TracerRequestBody, type TracerResult, type ZoneExtensionJson, type ZoneJson,
 } from '../../api/index.js';
 import type { BurstTrace, BurstTraceRequest } from '../../api/index.js';
 import type { ListOperationWaitOptions, MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
@@ -296,12 +296,22 @@ export abstract class V4Provider implements Provider {
 
   /** The request tracer of the zone's account (read from the zone once). */
   async requestTrace(zoneId: string, body: TracerRequestBody): Promise<TracerResult> {
+    return this.client.result<TracerResult>('POST', V4Paths.requestTrace(await this.accountOf(zoneId)), { body });
+  }
+
+  /** The zonewall engine's batch of the request tracer (a service without the route answers 404). */
+  async requestTraceBatch(zoneId: string, body: TracerBatchBody): Promise<TracerBatchResult> {
+    return this.client.result<TracerBatchResult>('POST', V4Paths.requestTraceBatch(await this.accountOf(zoneId)), { body });
+  }
+
+  /** The zone's account (read from the zone once). */
+  private async accountOf(zoneId: string): Promise<string> {
     let account = this.accounts.get(zoneId);
     if (account === undefined) {
       account = (await this.client.result<{ account: { id: string } }>('GET', V4Paths.zone(zoneId))).account.id;
       this.accounts.set(zoneId, account);
     }
-    return this.client.result<TracerResult>('POST', V4Paths.requestTrace(account), { body });
+    return account;
   }
 
   /** Seconds the service's request budget needs for `requests` more calls (0 without a rate limit). */

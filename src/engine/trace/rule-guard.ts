@@ -8,7 +8,7 @@
  * guard under `not`, `xor` or a function would not be a necessary condition. The evaluator still
  * decides every rule that passes its guard, so a guard can only save work, never change a result.
  */
-import { getField, parseIp, type Expression, type Rhs, type SetItem, type ValueExpr } from '../expr/index.js';
+import { getField, parseIp, type Expression, type Rhs, type SetItem, type ValueExpr } from '../../expr/index.js';
 
 /** One alternative of a guard. */
 export interface GuardAlternative {

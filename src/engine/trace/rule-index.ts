@@ -1,7 +1,7 @@
 /**
  * The firewall rules a request can match, fast. Each rule's expression is compiled once, exactly as
  * the engine's trace compiles it (`compile(parse(source, { phase }))`), and indexed by its guard
- * (`guard.ts`). For a request, `candidates` looks the request's values up in the index, runs the
+ * (`rule-guard.ts`). For a request, `candidates` looks the request's values up in the index, runs the
  * compiled expression of each rule that passes its guard, and returns the rules that match, in
  * evaluation order. The trace evaluator then gets only those: it would skip every other rule as
  * not matching anyway, so its answer is the same, while a 1,000-rule manifest costs a few dozen
@@ -9,8 +9,8 @@
  * exactly as the evaluator converts them; a value that does not convert, or an expression that
  * throws, keeps the rule, so the evaluator meets the problem and reports it.
  */
-import { compile, convertFieldValue, getField, parse, type CompiledFilter, type ExecutionContext, type FieldValue, type Lists, type Phase, type RequestFields } from '../expr/index.js';
-import { guardOf, keyOf, type Guard } from './guard.js';
+import { compile, convertFieldValue, getField, parse, type CompiledFilter, type ExecutionContext, type FieldValue, type Lists, type Phase, type RequestFields } from '../../expr/index.js';
+import { guardOf, keyOf, type Guard } from './rule-guard.js';
 
 interface FieldIndex {
   kind: string;
