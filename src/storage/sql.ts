@@ -18,7 +18,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey, planStatement, type Operand, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey, planStatement, type Operand, type SchemaChange, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -279,6 +279,8 @@ export class SqlStorage {
       return new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError, undefined, atEnd);
     }
     session.write(true);
+    // A schema change counts sqlite_schema as it was before it (`sql-plan.ts`, `SchemaChange`).
+    const schemaRows = plan.schemaChange?.kind === 'scanSchema' ? this.#schemaRows(session) : 0;
     this.#totalChanges ??= session.db.prepare('SELECT total_changes()').pluck();
     // total_changes() only moves on writes: when nothing but this statement wrote since the last
     // reading, that reading is still the "before" value (saves a query per statement in a batch).
@@ -300,7 +302,35 @@ export class SqlStorage {
     source.rowsWritten = changed + rows * plan.indexWritesPerRow + plan.schemaWrites;
     if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
     if (plan.returning !== null) source.rowsRead += rows * plan.returning.perChange;
+    if (plan.schemaChange !== null) this.#countSchemaChange(session, source, plan.schemaChange, schemaRows);
     return source;
+  }
+
+  /** The counts of a schema change (`sql-plan.ts`, `SchemaChange`), once it has run; `schemaRows`: sqlite_schema's rows before it. */
+  #countSchemaChange(session: StorageSession, source: CursorSource, change: SchemaChange, schemaRows: number): void {
+    if (change.kind === 'scanSchema') {
+      source.rowsRead = Math.max(1, schemaRows) + change.extraReads;
+      source.rowsWritten = change.writes;
+      return;
+    }
+    const rows = this.#entries(session, change.tableRoot);
+    const entries = this.#indexEntries(session, change.index);
+    source.rowsRead = Math.max(1, rows) + Math.max(1, entries) + Math.min(2, entries);
+    source.rowsWritten = entries + change.schemaInserts;
+  }
+
+  /** The rows of sqlite_schema. */
+  #schemaRows(session: StorageSession): number {
+    return session.db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
+  }
+
+  /** The entries of index `name`: its table's rows, or those its WHERE keeps (a partial index). */
+  #indexEntries(session: StorageSession, name: string): number {
+    const db = session.db;
+    const row = db.prepare("SELECT tbl_name AS t, sql FROM sqlite_schema WHERE type = 'index' AND name = ?").get(name) as { t: string; sql: string | null } | undefined;
+    if (row === undefined) return 0;
+    const where = /\bWHERE\b([\s\S]*)$/i.exec(row.sql ?? '');
+    return db.prepare(`SELECT count(*) FROM "${row.t.replace(/"/g, '""')}"${where === null ? '' : ` WHERE ${where[1] as string}`}`).pluck().get() as number;
   }
 
   /** Every row of a reader, or null when SQLite fails on one: stepped lazily then, the error comes at its row, as it would have. */
