@@ -30,6 +30,8 @@
  * | insert into indexed table (`IdxInsert`)          |                                       | + one per index entry per row    |
  * | CREATE TABLE/VIEW/TRIGGER (no loop)              | 1 (the sqlite_schema row's update)    | + its sqlite_schema inserts      |
  * | CREATE INDEX, DROP, ALTER ADD COLUMN             | see `SchemaChange`                    | see `SchemaChange`               |
+ * | one index range streamed (`IndexRange`)          | +1 per row fetched; +1 for the entry  |                                  |
+ * |                                                  |   that ends it (or the seek's landing)|                                  |
  *
  * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
  * over a table or index (and a sorter read back once), with no subquery, trigger or early exit; a
@@ -40,6 +42,12 @@
  * suite's cases and in docs/library-storage.md.
  */
 import type Database from 'better-sqlite3';
+import { COUNTED, JUMPS, UNCOUNTABLE, WRITES_P2, WRITES_P3, type Op } from './sql-opcodes.js';
+import { indexRange, type IndexRange } from './sql-index-range.js';
+import { schemaChange, type SchemaChange } from './sql-schema-change.js';
+
+export type { SchemaChange } from './sql-schema-change.js';
+export type { IndexRange, KeyValue, RangeBound } from './sql-index-range.js';
 
 /** The counting facts of one compiled statement. */
 export interface StatementPlan {
@@ -64,28 +72,9 @@ export interface StatementPlan {
   returning: ReturningPlan | null;
   /** A schema change whose counts are known (see `SchemaChange`), else null: its counts replace the others. */
   schemaChange: SchemaChange | null;
+  /** The statement's only counted moves, when they are one index range (see `IndexRange`), else null. */
+  range: IndexRange | null;
 }
-
-/**
- * A schema change whose counts follow from the sizes of sqlite_schema and of the b-trees it reads
- * (measured in the reference, workerd, case by case: test/storage/differential/counters.cases.ts):
- *
- * | statement (program shape)                          | rowsRead                                   | rowsWritten        |
- * |----------------------------------------------------|--------------------------------------------|--------------------|
- * | CREATE INDEX (scan into a sorter, then IdxInsert)  | max(N, 1) + max(E, 1) + min(E, 2)          | E + its schema row |
- * | DROP TABLE / INDEX / VIEW (scan of sqlite_schema,  | max(S, 1) + 1 per `Destroy` (the root-move  | 0                  |
- * |   `Destroy` of each b-tree)                        |   loop's first move, on an empty buffer)   |                    |
- * | ALTER TABLE ADD COLUMN (sqlite_schema scan into a  | max(S, 1) + 2 (the buffered row, its       | 1                  |
- * |   buffer, the table's row rewritten)               |   re-seek)                                 |                    |
- *
- * N: the table's rows; E: the index's entries (a partial index: the rows its WHERE keeps); S: the
- * rows of sqlite_schema before the statement. `min(E, 2)`: the index cursor's `SeekEnd` moves at
- * the first insert and again at the second. The other ALTERs (RENAME, DROP COLUMN) re-parse every
- * schema row through SQL functions and stay uncounted (0).
- */
-export type SchemaChange =
-  | { kind: 'createIndex'; tableRoot: number; index: string; schemaInserts: number }
-  | { kind: 'scanSchema'; extraReads: number; writes: number };
 
 /**
  * A write with `RETURNING`: SQLite buffers the rows to return in a temporary b-tree read back at the
@@ -142,34 +131,9 @@ export interface ScanLimit {
   offset: Operand | null;
 }
 
-interface Op {
-  opcode: string;
-  p1: number;
-  p2: number;
-  p3: number;
-  p4?: string | number | null;
-}
-
 // Ops that land a cursor on existing rows. Uniqueness probes (NoConflict, Found) are not among them:
 // the reference counts 0 rows read for an insert into a WITHOUT ROWID table, which probes its key.
 const SEEKS = new Set(['Rewind', 'Last', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists']);
-
-// Ops the reference counts as reads (row-count patch of its SQLite: b-tree moves, `count(*)`, virtual table steps).
-const COUNTED = new Set([
-  'Rewind', 'Last', 'Next', 'Prev', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists',
-  'SorterSort', 'Sort', 'SorterNext', 'VNext', 'Count',
-]);
-// Ops after which a full scan's reads are not its b-tree's size: subroutines and coroutines (subqueries),
-// temporary b-trees (DISTINCT, IN lists, RETURNING), LIMIT and OFFSET, triggers, window functions.
-const UNCOUNTABLE = new Set([
-  'Gosub', 'Yield', 'InitCoroutine', 'OpenEphemeral', 'OpenAutoindex', 'OpenDup', 'VOpen', 'VFilter', 'Program',
-  'DecrJumpZero', 'IfPos', 'IfNotZero', 'OffsetLimit', 'AggInverse', 'AggValue',
-]);
-// Ops that jump to P2: inside a scan's loop, a jump to its `Next` skips a row; one out of the loop ends it early.
-const JUMPS = new Set([
-  'Goto', 'If', 'IfNot', 'IsNull', 'NotNull', 'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'ElseEq', 'IsType', 'IsTrue',
-  'Found', 'NotFound', 'NoConflict', 'IfNullRow', 'Once', 'Jump', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE',
-]);
 
 // Ops of a `LIMIT`/`OFFSET` (`OffsetLimit` sets up the offset, `IfPos` skips it, `DecrJumpZero` ends at the limit).
 const LIMIT_OPS = new Set(['OffsetLimit', 'IfPos', 'DecrJumpZero']);
@@ -281,13 +245,6 @@ function scanLimit(ops: Op[], limitOps: number[], start: number, end: number, re
   return offset === null ? null : { limit, offset };
 }
 
-// Ops that write register P2 or P3: after one of them, a key register holds a computed value.
-const WRITES_P2 = new Set(['Copy', 'SCopy', 'IntCopy', 'Rowid', 'String8', 'Real', 'Int64', 'Blob', 'Null']);
-const WRITES_P3 = new Set([
-  'Column', 'Add', 'Subtract', 'Multiply', 'Divide', 'Remainder', 'Concat', 'Function', 'PureFunc', 'BitAnd', 'BitOr',
-  'ShiftLeft', 'ShiftRight',
-]);
-
 /** The program's rowid lookup, when its only counted move is one (see `RowidLookup`), else null. */
 function rowidLookup(ops: Op[], opened: Map<number, number>): RowidLookup | null {
   let seek = -1;
@@ -322,58 +279,6 @@ function schemaWrites(ops: Op[]): number {
   const skipped = ops.flatMap((op, addr) => (op.opcode === 'Goto' && op.p2 > addr + 1 ? [[addr, op.p2] as const] : []));
   return ops.filter((op, addr) =>
     (op.opcode === 'Insert' || op.opcode === 'IdxInsert') && !skipped.some(([from, to]) => addr > from && addr < to)).length;
-}
-
-/** The index a CREATE INDEX program builds (its `ParseSchema` names it), else null. */
-function createdIndex(ops: Op[]): string | null {
-  const parse = ops.find((op) => op.opcode === 'ParseSchema');
-  const m = typeof parse?.p4 === 'string' ? /^name='((?:[^']|'')*)' AND type='index'$/.exec(parse.p4) : null;
-  return m === null ? null : (m[1] as string).replace(/''/g, "'");
-}
-
-/** The schema change `ops` is, when its counts are known (see `SchemaChange`), else null. */
-function schemaChange(ops: Op[], opened: Map<number, number>): SchemaChange | null {
-  const drops = ops.some((op) => op.opcode === 'DropTable' || op.opcode === 'DropIndex' || op.opcode === 'DropTrigger');
-  if (!drops && !ops.some((op) => op.opcode === 'ParseSchema')) return null;
-  // RENAME and DROP COLUMN rewrite every schema row through SQL functions: not modelled.
-  if (ops.some((op) => (op.opcode === 'Function' || op.opcode === 'PureFunc') && typeof op.p4 === 'string' && /sqlite_(rename|drop_column)/.test(op.p4))) return null;
-  const ephemeral = new Set(ops.filter((op) => op.opcode === 'OpenEphemeral').map((op) => op.p1));
-  const onSchema = (cursor: number) => opened.get(cursor) === 1;
-  // The root-move loops after each `Destroy` (`IfNot` over them) never run: no page moves here.
-  const skipped: Array<[number, number]> = [];
-  ops.forEach((op, addr) => {
-    if (op.opcode !== 'Destroy') return;
-    const guard = ops.findIndex((o, at) => at > addr && at <= addr + 4 && o.opcode === 'IfNot');
-    if (guard > 0) skipped.push([guard, (ops[guard] as Op).p2]);
-  });
-  const buffers = ops.flatMap((op, addr) => (op.opcode === 'Rewind' && ephemeral.has(op.p1) ? [[addr, op.p2] as [number, number]] : []));
-  const index = createdIndex(ops);
-  let schemaScans = 0;
-  let emptyBuffers = 0;
-  let tableRoot = -1;
-  let reseeks = 0;
-  for (let addr = 0; addr < ops.length; addr++) {
-    const op = ops[addr] as Op;
-    if (skipped.some(([from, to]) => addr > from && addr < to) || !COUNTED.has(op.opcode)) continue;
-    // A DROP's root-move buffer is empty: nothing inside its loop runs.
-    if (drops && buffers.some(([from, to]) => addr > from && addr < to)) continue;
-    if (op.opcode === 'Rewind' && onSchema(op.p1)) schemaScans++;
-    else if (op.opcode === 'Next' && (onSchema(op.p1) || ephemeral.has(op.p1))) continue;
-    else if (op.opcode === 'Rewind' && ephemeral.has(op.p1)) emptyBuffers++;
-    else if (op.opcode === 'NotExists' && onSchema(op.p1)) reseeks++;
-    else if (index !== null && (op.opcode === 'Rewind' || op.opcode === 'Next') && opened.has(op.p1) && (tableRoot < 0 || opened.get(op.p1) === tableRoot)) tableRoot = opened.get(op.p1) as number;
-    else if (index !== null && (op.opcode === 'SorterSort' || op.opcode === 'SorterNext')) continue;
-    else return null;
-  }
-  if (index !== null) {
-    if (tableRoot < 0 || schemaScans > 0 || emptyBuffers > 0 || reseeks > 0) return null;
-    const schemaInserts = ops.filter((op) => op.opcode === 'Insert' && onSchema(op.p1)).length;
-    return { kind: 'createIndex', tableRoot, index, schemaInserts };
-  }
-  if (schemaScans !== 1) return null;
-  if (drops) return reseeks === 0 ? { kind: 'scanSchema', extraReads: emptyBuffers, writes: 0 } : null;
-  // ADD COLUMN: the table's own schema row is buffered, re-sought and rewritten.
-  return emptyBuffers === 1 && reseeks === 1 ? { kind: 'scanSchema', extraReads: 2, writes: 1 } : null;
 }
 
 const NOOP: Op = { opcode: 'Noop', p1: 0, p2: 0, p3: 0 };
@@ -436,11 +341,14 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
   const ops = db.prepare(`EXPLAIN ${sql}`).all(...nullBindings) as Op[];
   const opened = new Map<number, number>();
   const countCursors = new Set<number>();
+  const indexes = new Map<number, boolean>();
   let idxInserts = 0;
   let inserts = 0;
   let seeks = false;
   for (const op of ops) {
     if (op.opcode === 'OpenRead' || op.opcode === 'OpenWrite') opened.set(op.p1, op.p2);
+    // An index cursor's P4 is its key description (`k(2,,)`); P5 bit 2 is OPFLAG_SEEKEQ (an equality range).
+    if (op.opcode === 'OpenRead' && typeof op.p4 === 'string' && op.p4.startsWith('k(')) indexes.set(op.p1, ((op.p5 ?? 0) & 2) !== 0);
     else if (op.opcode === 'Count') countCursors.add(op.p1);
     // Inserts into temporary b-trees (`INSERT INTO t SELECT * FROM t` copies through one) are not written rows.
     else if (op.opcode === 'IdxInsert' && opened.has(op.p1)) idxInserts++;
@@ -456,7 +364,7 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     if (scan !== null || lookup !== null || !returning.ops.some((op) => COUNTED.has(op.opcode))) {
       return {
         readsPerRow: true, countRoots, seeks, indexWritesPerRow: indexWritesPerRow(inserts, idxInserts),
-        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange }, schemaChange: null,
+        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange }, schemaChange: null, range: null,
       };
     }
   }
@@ -470,6 +378,7 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     schemaWrites: schemaWrites(ops),
     returning: null,
     schemaChange: schemaChange(ops, opened),
+    range: indexRange(ops, opened, indexes),
   };
 }
 

@@ -18,7 +18,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey, planStatement, type Operand, type SchemaChange, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey, planStatement, type IndexRange, type Operand, type SchemaChange, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -264,6 +264,9 @@ export class SqlStorage {
       readsPerRow = 0;
       if (lookup.parameter === null || isIntegerKey(values[lookup.parameter - 1])) read += 1;
     }
+    // One index range (`sql-index-range.ts`): the entry that ends it is read too, found when the rows run out.
+    const range = plan.range;
+    if (range !== null && stmt.reader) atEnd = (rowsRead, fetched) => rowsRead + this.#rangeEndReads(session, range, values, fetched);
     // RETURNING (`sql-plan.ts`): its buffer is read back one row at a time, an empty one read once.
     if (plan.returning !== null) {
       readsPerRow = 1;
@@ -317,6 +320,37 @@ export class SqlStorage {
     const entries = this.#indexEntries(session, change.index);
     source.rowsRead = Math.max(1, rows) + Math.max(1, entries) + Math.min(2, entries);
     source.rowsWritten = entries + change.schemaInserts;
+  }
+
+  /**
+   * The read an index range makes past its rows (`sql-index-range.ts`): after `fetched` rows, the
+   * entry beyond its upper bound, if the index has one; with none, the entry its seek landed on, if any.
+   */
+  #rangeEndReads(session: StorageSession, range: IndexRange, values: Binding[], fetched: number): number {
+    if (range.nullSkips.some((p) => values[p - 1] === null || values[p - 1] === undefined)) return 0;
+    if (fetched === 0 && range.equal) return 0;
+    const bound = fetched > 0 ? range.upper : range.lower;
+    if (bound === null) return 0;
+    const db = session.db;
+    const index = db.prepare("SELECT name, tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND rootpage = ?").get(range.root) as { name: string; t: string } | undefined;
+    if (index === undefined) return 0;
+    const columns = (db.prepare(`PRAGMA index_xinfo("${index.name.replace(/"/g, '""')}")`).all() as { name: string | null; desc: number; coll: string }[]).slice(0, bound.key.length);
+    // A key over an expression, the rowid or a descending column: not asked (no read counted).
+    if (columns.length < bound.key.length || columns.some((c) => c.name === null || c.desc !== 0)) return 0;
+    const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
+    const args = bound.key.map((k) => ('value' in k ? k.value : (values[k.parameter - 1] ?? null)));
+    const column = (i: number) => `${quote(columns[i]!.name as string)} COLLATE ${quote(columns[i]!.coll)}`;
+    let where: string;
+    if (args.length === 1 && args[0] === null) {
+      // A NULL key (`b < 'x'` seeks past the NULLs): NULL sorts first in an index.
+      where = bound.op === '>' ? `${column(0)} IS NOT NULL` : '1';
+      args.length = 0;
+    } else if (args.includes(null)) {
+      return 0;
+    } else {
+      where = `(${columns.map((_, i) => column(i)).join(', ')}) ${bound.op} (${args.map(() => '?').join(', ')})`;
+    }
+    return db.prepare(`SELECT 1 FROM ${quote(index.t)} WHERE ${where} LIMIT 1`).get(...args) === undefined ? 0 : 1;
   }
 
   /** The rows of sqlite_schema. */
