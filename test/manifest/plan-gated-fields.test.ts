@@ -66,6 +66,8 @@ describe('plan-gated fields in every kind', () => {
     ]);
     expect(check(text, 'business')).toHaveLength(1);
     expect(check(text, 'enterprise')).toEqual([]);
+    // validate --plan TIER: the same issues, with the tier given.
+    expect(validateManifestText(text, 'zone.yaml', { tier: 'pro' }).issues.map(formatIssue)).toEqual(check(text, 'pro'));
   });
 
   it('a rate limiting rule: its counting expression (response fields allowed), and its expression once', () => {
@@ -87,5 +89,10 @@ describe('plan-gated fields in every kind', () => {
       'zone.yaml:9:17: managed_rules[2].expression: ip.src.subdivision_1_iso_code (geo subdivisions and is_in_european_union) needs a Business plan or higher (the zone is on the pro plan)',
     ]);
     expect(check(text, 'enterprise')).toEqual([]);
+    // A free zone's refusal of a managed ruleset names the item's place too (after the exception).
+    expect(check(text, 'free').filter((i) => i.includes('.ruleset:'))).toEqual([
+      expect.stringMatching(/^zone\.yaml:3:14: managed_rules\[0\]\.ruleset: this managed ruleset needs a Pro plan/),
+      expect.stringMatching(/^zone\.yaml:8:14: managed_rules\[2\]\.ruleset: this managed ruleset needs a Pro plan/),
+    ]);
   });
 });

@@ -18,14 +18,14 @@ export function checkManagedTier(desired: DesiredZone, report: TierReport): void
   exceptions.forEach((e, j) => {
     gatedFieldIssues(e.expression, e.fieldLocations?.expression ?? e.location, ['managed_rules', e.after + j, 'expression'], report, ManagedPhase);
   });
+  const itemOf = (i: number): number => i + exceptions.filter((e) => e.after <= i).length;
   (desired.managedRules ?? []).forEach((m, i) => {
-    const index = i + exceptions.filter((e) => e.after <= i).length;
-    gatedFieldIssues(m.expression, m.fieldLocations?.expression ?? m.location, ['managed_rules', index, 'expression'], report, ManagedPhase);
+    gatedFieldIssues(m.expression, m.fieldLocations?.expression ?? m.location, ['managed_rules', itemOf(i), 'expression'], report, ManagedPhase);
   });
   if (tier !== 'free') return;
   for (const [i, m] of (desired.managedRules ?? []).entries()) {
     if (m.rulesetId === FreeRulesetId) continue;
-    add(m.fieldLocations?.ruleset ?? m.location, ['managed_rules', i, 'ruleset'], `this managed ruleset needs a Pro plan or higher ${on}; `
+    add(m.fieldLocations?.ruleset ?? m.location, ['managed_rules', itemOf(i), 'ruleset'], `this managed ruleset needs a Pro plan or higher ${on}; `
       + 'a free zone can deploy only the free ruleset');
   }
 }
