@@ -1,4 +1,7 @@
 /**
+ * Two program shapes whose reads are known from the b-trees' sizes (`sql.ts` asks them): a stream
+ * over one index range, and a full scan joined to a rowid lookup.
+ *
  * A stream over one index range (`WHERE b = 'x'`, `BETWEEN`, `>`; a seek then `Next` until the
  * bound): the reference (workerd) counts the seek when it lands, each `Next` that lands, so the
  * entry that ends the range is read too (`b = 'v3'` over v0..v9: 2 reads, 1 row); at the index's
@@ -101,4 +104,40 @@ export function indexRange(ops: Op[], opened: Map<number, number>, indexes: Read
   }
   const root = opened.get(s.p1);
   return root === undefined ? null : { root, lower: { op: s.opcode === 'SeekGE' ? '>=' : '>', key: lowerKey }, upper, nullSkips, equal: indexes.get(s.p1) === true };
+}
+
+/**
+ * A join of a full scan with a rowid lookup per row (`FROM t x JOIN u y ON y.rowid = x.k`, the
+ * lookup unconditional): the reference reads each outer row and each lookup, found or not, so
+ * `2 × N` for N outer rows (1 for none: the first move of an empty scan). Rows come out as the
+ * loop passes them: two reads each until the end, where the total is known.
+ */
+export interface LookupJoin {
+  /** Root page of the scanned (outer) b-tree. */
+  outer: number;
+}
+
+/** The program's lookup join (see `LookupJoin`), when its counted moves are one, else null. */
+export function lookupJoin(ops: Op[], opened: Map<number, number>): LookupJoin | null {
+  let rewind = -1;
+  let seek = -1;
+  let next = -1;
+  for (let addr = 0; addr < ops.length; addr++) {
+    const op = ops[addr] as Op;
+    if (UNCOUNTABLE.has(op.opcode) || op.opcode === 'MustBeInt') return null;
+    if (!COUNTED.has(op.opcode)) continue;
+    if (op.opcode === 'Rewind' && rewind < 0 && opened.has(op.p1)) rewind = addr;
+    else if ((op.opcode === 'SeekRowid' || op.opcode === 'NotExists') && rewind >= 0 && seek < 0 && opened.has(op.p1) && op.p1 !== (ops[rewind] as Op).p1) seek = addr;
+    else if (op.opcode === 'Next' && seek >= 0 && next < 0 && op.p1 === (ops[rewind] as Op).p1 && op.p2 > rewind && op.p2 < seek) next = addr;
+    else return null;
+  }
+  if (next < 0 || (ops[seek] as Op).p2 !== next) return null;
+  const results = ops.flatMap((op, addr) => (op.opcode === 'ResultRow' ? [addr] : []));
+  if (results.length !== 1 || (results[0] as number) < seek || (results[0] as number) > next) return null;
+  // Every outer row reaches the lookup: nothing in the loop, nor before it, jumps.
+  for (let addr = 1; addr < next; addr++) {
+    const op = ops[addr] as Op;
+    if (JUMPS.has(op.opcode) && !(op.opcode === 'Goto' && op.p2 <= rewind)) return null;
+  }
+  return { outer: opened.get((ops[rewind] as Op).p1) as number };
 }

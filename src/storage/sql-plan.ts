@@ -32,6 +32,7 @@
  * | CREATE INDEX, DROP, ALTER ADD COLUMN             | see `SchemaChange`                    | see `SchemaChange`               |
  * | one index range streamed (`IndexRange`)          | +1 per row fetched; +1 for the entry  |                                  |
  * |                                                  |   that ends it (or the seek's landing)|                                  |
+ * | a full scan joined to a rowid lookup (`LookupJoin`)| +2 per row fetched; 2 × N at the end  |                                  |
  *
  * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
  * over a table or index (and a sorter read back once), with no subquery, trigger or early exit; a
@@ -43,11 +44,11 @@
  */
 import type Database from 'better-sqlite3';
 import { COUNTED, JUMPS, UNCOUNTABLE, WRITES_P2, WRITES_P3, type Op } from './sql-opcodes.js';
-import { indexRange, type IndexRange } from './sql-index-range.js';
+import { indexRange, lookupJoin, type IndexRange, type LookupJoin } from './sql-index-range.js';
 import { schemaChange, type SchemaChange } from './sql-schema-change.js';
 
 export type { SchemaChange } from './sql-schema-change.js';
-export type { IndexRange, KeyValue, RangeBound } from './sql-index-range.js';
+export type { IndexRange, KeyValue, LookupJoin, RangeBound } from './sql-index-range.js';
 
 /** The counting facts of one compiled statement. */
 export interface StatementPlan {
@@ -74,6 +75,8 @@ export interface StatementPlan {
   schemaChange: SchemaChange | null;
   /** The statement's only counted moves, when they are one index range (see `IndexRange`), else null. */
   range: IndexRange | null;
+  /** The statement's only counted moves, when they are a scan joined to a rowid lookup (see `LookupJoin`), else null. */
+  join: LookupJoin | null;
 }
 
 /**
@@ -364,7 +367,7 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     if (scan !== null || lookup !== null || !returning.ops.some((op) => COUNTED.has(op.opcode))) {
       return {
         readsPerRow: true, countRoots, seeks, indexWritesPerRow: indexWritesPerRow(inserts, idxInserts),
-        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange }, schemaChange: null, range: null,
+        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange }, schemaChange: null, range: null, join: null,
       };
     }
   }
@@ -379,6 +382,7 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     returning: null,
     schemaChange: schemaChange(ops, opened),
     range: indexRange(ops, opened, indexes),
+    join: lookupJoin(ops, opened),
   };
 }
 

@@ -264,6 +264,12 @@ export class SqlStorage {
       readsPerRow = 0;
       if (lookup.parameter === null || isIntegerKey(values[lookup.parameter - 1])) read += 1;
     }
+    // A scan joined to a rowid lookup (`sql-index-range.ts`): two reads per outer row, found or not.
+    const join = plan.join;
+    if (join !== null && stmt.reader) {
+      readsPerRow = 2;
+      atEnd = () => Math.max(1, 2 * this.#entries(session, join.outer));
+    }
     // One index range (`sql-index-range.ts`): the entry that ends it is read too, found when the rows run out.
     const range = plan.range;
     if (range !== null && stmt.reader) atEnd = (rowsRead, fetched) => rowsRead + this.#rangeEndReads(session, range, values, fetched);
