@@ -115,10 +115,36 @@ export function indexRange(ops: Op[], opened: Map<number, number>, indexes: Read
 export interface LookupJoin {
   /** Root page of the scanned (outer) b-tree. */
   outer: number;
+  /**
+   * Root page of the inner b-tree when it is scanned whole for each outer row (a cross join: one
+   * read per row, plus each outer move and inner first move; an empty inner b-tree ends the program
+   * at its first move), undefined for a rowid lookup.
+   */
+  inner?: number;
+}
+
+/** The program's cross join of two whole scans (see `LookupJoin.inner`), else null. */
+function crossJoin(ops: Op[], opened: Map<number, number>): LookupJoin | null {
+  const counted = ops.flatMap((op, addr) => (COUNTED.has(op.opcode) ? [addr] : []));
+  if (counted.length !== 4 || ops.some((op) => UNCOUNTABLE.has(op.opcode))) return null;
+  const [r1, r2, n2, n1] = counted.map((addr) => ops[addr] as Op) as [Op, Op, Op, Op];
+  const [a1, a2, a3, a4] = counted as [number, number, number, number];
+  if (r1.opcode !== 'Rewind' || r2.opcode !== 'Rewind' || n2.opcode !== 'Next' || n1.opcode !== 'Next') return null;
+  if (!opened.has(r1.p1) || !opened.has(r2.p1) || r1.p1 === r2.p1 || n2.p1 !== r2.p1 || n1.p1 !== r1.p1) return null;
+  if (n1.p2 !== a2 || n2.p2 <= a2 || n2.p2 > a3 || a4 !== a3 + 1) return null;
+  const results = ops.flatMap((op, addr) => (op.opcode === 'ResultRow' ? [addr] : []));
+  if (results.length !== 1 || (results[0] as number) < a2 || (results[0] as number) > a3) return null;
+  for (let addr = 1; addr < a4; addr++) {
+    const op = ops[addr] as Op;
+    if (JUMPS.has(op.opcode) && !(op.opcode === 'Goto' && op.p2 <= a1)) return null;
+  }
+  return { outer: opened.get(r1.p1) as number, inner: opened.get(r2.p1) as number };
 }
 
 /** The program's lookup join (see `LookupJoin`), when its counted moves are one, else null. */
 export function lookupJoin(ops: Op[], opened: Map<number, number>): LookupJoin | null {
+  const cross = crossJoin(ops, opened);
+  if (cross !== null) return cross;
   let rewind = -1;
   let seek = -1;
   let next = -1;

@@ -33,6 +33,7 @@
  * | one index range streamed (`IndexRange`)          | +1 per row fetched; +1 for the entry  |                                  |
  * |                                                  |   that ends it (or the seek's landing)|                                  |
  * | a full scan joined to a rowid lookup (`LookupJoin`)| +2 per row fetched; 2 × N at the end  |                                  |
+ * | a cross join of two whole scans (`LookupJoin`)   | 1, +1 per row; No + No × Ni at the end|                                  |
  *
  * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
  * over a table or index (and a sorter read back once), with no subquery, trigger or early exit; a

@@ -266,9 +266,18 @@ export class SqlStorage {
     }
     // A scan joined to a rowid lookup (`sql-index-range.ts`): two reads per outer row, found or not.
     const join = plan.join;
-    if (join !== null && stmt.reader) {
+    if (join !== null && stmt.reader && join.inner === undefined) {
       readsPerRow = 2;
       atEnd = () => Math.max(1, 2 * this.#entries(session, join.outer));
+    } else if (join?.inner !== undefined && stmt.reader) {
+      // A cross join: the outer first move, then one read per row; the total once the rows run out.
+      const inner = join.inner;
+      read += 1;
+      atEnd = () => {
+        const outer = this.#entries(session, join.outer);
+        const rows = this.#entries(session, inner);
+        return outer === 0 ? 1 : rows === 0 ? 2 : outer + outer * rows;
+      };
     }
     // One index range (`sql-index-range.ts`): the entry that ends it is read too, found when the rows run out.
     const range = plan.range;
