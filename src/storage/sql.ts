@@ -66,6 +66,8 @@ export class SqlStorage {
   #lastWriteSeq = -2;
   /** `count(*)` statements by b-tree root page, for this schema (`#entries`). */
   #counts = new Map<number, { stmt: Database.Statement | null; seq: number; n: number }>();
+  /** The index probes of `#rangeEndReads`, by root, bound and key width, for this schema. */
+  #probes = new Map<string, Database.Statement | null>();
   /** Rows changed by the last statement run to completion (better-sqlite3's `changes`). */
   #lastChanges = 0;
 
@@ -77,6 +79,7 @@ export class SqlStorage {
       this.#statements.clear();
       this.#schema = null;
       this.#counts.clear();
+      this.#probes.clear();
     });
   }
 
@@ -165,6 +168,7 @@ export class SqlStorage {
     const version = this.#schemaVersion.get() as number;
     if (this.#schema?.version === version) return this.#schema.plans;
     this.#counts.clear();
+    this.#probes.clear();
     // The key made by SQLite as one text: no row arrays, nor texts joined from them, per object opened.
     const key = (db.prepare(SCHEMA_KEY).pluck().get() as string | null) ?? '';
     let plans = plansBySchema.get(key);
@@ -213,6 +217,7 @@ export class SqlStorage {
       this.#statements.clear();
       this.#schema = null;
       this.#counts.clear();
+      this.#probes.clear();
     }
     return source;
   }
@@ -346,26 +351,29 @@ export class SqlStorage {
     if (fetched === 0 && range.equal) return 0;
     const bound = fetched > 0 ? range.upper : range.lower;
     if (bound === null) return 0;
-    const db = session.db;
-    const index = db.prepare("SELECT name, tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND rootpage = ?").get(range.root) as { name: string; t: string } | undefined;
-    if (index === undefined) return 0;
-    const columns = (db.prepare(`PRAGMA index_xinfo("${index.name.replace(/"/g, '""')}")`).all() as { name: string | null; desc: number; coll: string }[]).slice(0, bound.key.length);
-    // A key over an expression, the rowid or a descending column: not asked (no read counted).
-    if (columns.length < bound.key.length || columns.some((c) => c.name === null || c.desc !== 0)) return 0;
-    const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
     const args = bound.key.map((k) => ('value' in k ? k.value : (values[k.parameter - 1] ?? null)));
-    const column = (i: number) => `${quote(columns[i]!.name as string)} COLLATE ${quote(columns[i]!.coll)}`;
-    let where: string;
-    if (args.length === 1 && args[0] === null) {
-      // A NULL key (`b < 'x'` seeks past the NULLs): NULL sorts first in an index.
-      where = bound.op === '>' ? `${column(0)} IS NOT NULL` : '1';
-      args.length = 0;
-    } else if (args.includes(null)) {
-      return 0;
-    } else {
-      where = `(${columns.map((_, i) => column(i)).join(', ')}) ${bound.op} (${args.map(() => '?').join(', ')})`;
-    }
-    return db.prepare(`SELECT 1 FROM ${quote(index.t)} WHERE ${where} LIMIT 1`).get(...args) === undefined ? 0 : 1;
+    // A NULL key (`b < 'x'` seeks past the NULLs): NULL sorts first in an index.
+    const nullKey = args.length === 1 && args[0] === null;
+    if (!nullKey && args.includes(null)) return 0;
+    const key = `${range.root} ${bound.op} ${args.length} ${nullKey}`;
+    let probe = this.#probes.get(key);
+    if (probe === undefined) this.#probes.set(key, (probe = this.#rangeProbe(session.db, range.root, bound.op, args.length, nullKey)));
+    if (probe === null) return 0;
+    return probe.get(...(nullKey ? [] : args)) === undefined ? 0 : 1;
+  }
+
+  /** The `LIMIT 1` query of whether index `root` has an entry `op` a key of `n` columns; null when not asked (see below). */
+  #rangeProbe(db: Database.Database, root: number, op: string, n: number, nullKey: boolean): Database.Statement | null {
+    const index = db.prepare("SELECT name, tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND rootpage = ?").get(root) as { name: string; t: string } | undefined;
+    if (index === undefined) return null;
+    const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
+    const columns = (db.prepare(`PRAGMA index_xinfo(${quote(index.name)})`).all() as { name: string | null; desc: number; coll: string }[]).slice(0, n);
+    // A key over an expression, the rowid or a descending column: not asked (no read counted).
+    if (columns.length < n || columns.some((c) => c.name === null || c.desc !== 0)) return null;
+    const column = (c: { name: string | null; coll: string }) => `${quote(c.name as string)} COLLATE ${quote(c.coll)}`;
+    const where = nullKey ? (op === '>' ? `${column(columns[0]!)} IS NOT NULL` : '1')
+      : `(${columns.map(column).join(', ')}) ${op} (${columns.map(() => '?').join(', ')})`;
+    return db.prepare(`SELECT 1 FROM ${quote(index.t)} WHERE ${where} LIMIT 1`);
   }
 
   /** The rows of sqlite_schema. */
