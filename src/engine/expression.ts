@@ -16,6 +16,8 @@ export interface CheckedExpression {
   canonical: string;
   /** Whether it uses the `matches` (regex) operator, which is plan-gated. */
   usesMatches: boolean;
+  /** The fields it names (some are plan-gated: `PlanGatedFields`). */
+  fields: ReadonlySet<string>;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface CheckedExpression {
 export function checkExpression(source: string, pointer: string): CheckedExpression | ApiMessage {
   try {
     const ast = parse(source);
-    return { canonical: formsOf(ast).key, usesMatches: inspect(ast).operators.has('matches') };
+    const used = inspect(ast);
+    return { canonical: formsOf(ast).key, usesMatches: used.operators.has('matches'), fields: used.fields };
   } catch (err) {
     if (err instanceof ExpressionError) {
       return apiMessage('invalidExpression', err.message, {

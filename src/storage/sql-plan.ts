@@ -29,16 +29,27 @@
  * | write                                            |                                       | rows changed (`total_changes()`) |
  * | insert into indexed table (`IdxInsert`)          |                                       | + one per index entry per row    |
  * | CREATE TABLE/VIEW/TRIGGER (no loop)              | 1 (the sqlite_schema row's update)    | + its sqlite_schema inserts      |
+ * | CREATE INDEX, DROP, ALTER ADD COLUMN             | see `SchemaChange`                    | see `SchemaChange`               |
+ * | one index range streamed (`IndexRange`)          | +1 per row fetched; +1 for the entry  |                                  |
+ * |                                                  |   that ends it (or the seek's landing)|                                  |
+ * | a full scan joined to a rowid lookup (`LookupJoin`)| +2 per row fetched; 2 × N at the end  |                                  |
+ * | a cross join of two whole scans (`LookupJoin`)   | 1, +1 per row; No + No × Ni at the end|                                  |
  *
  * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
  * over a table or index (and a sorter read back once), with no subquery, trigger or early exit; a
  * temporary b-tree only probed (`DISTINCT`, `IN` list) filters it, an `INSERT ... SELECT`
  * coroutine takes all its rows, and a LIMIT/OFFSET is allowed on an unfiltered stream. What stays different (before its end a filtered scan has read
  * every row it passed in the reference, the rows it returned here; seeks, joins, LIMIT over a
- * filter, ranges under RETURNING) is recorded in the differential suite's cases and in
- * docs/library-storage.md.
+ * filter, ranges under RETURNING, ALTER RENAME and DROP COLUMN) is recorded in the differential
+ * suite's cases and in docs/library-storage.md.
  */
 import type Database from 'better-sqlite3';
+import { COUNTED, JUMPS, UNCOUNTABLE, WRITES_P2, WRITES_P3, type Op } from './sql-opcodes.js';
+import { indexRange, lookupJoin, type IndexRange, type LookupJoin } from './sql-index-range.js';
+import { schemaChange, type SchemaChange } from './sql-schema-change.js';
+
+export type { SchemaChange } from './sql-schema-change.js';
+export type { IndexRange, KeyValue, LookupJoin, RangeBound } from './sql-index-range.js';
 
 /** The counting facts of one compiled statement. */
 export interface StatementPlan {
@@ -61,6 +72,12 @@ export interface StatementPlan {
   schemaWrites: number;
   /** A write with `RETURNING` whose reads are known (see `ReturningPlan`), else null. */
   returning: ReturningPlan | null;
+  /** A schema change whose counts are known (see `SchemaChange`), else null: its counts replace the others. */
+  schemaChange: SchemaChange | null;
+  /** The statement's only counted moves, when they are one index range (see `IndexRange`), else null. */
+  range: IndexRange | null;
+  /** The statement's only counted moves, when they are a scan joined to a rowid lookup (see `LookupJoin`), else null. */
+  join: LookupJoin | null;
 }
 
 /**
@@ -118,33 +135,9 @@ export interface ScanLimit {
   offset: Operand | null;
 }
 
-interface Op {
-  opcode: string;
-  p1: number;
-  p2: number;
-  p3: number;
-}
-
 // Ops that land a cursor on existing rows. Uniqueness probes (NoConflict, Found) are not among them:
 // the reference counts 0 rows read for an insert into a WITHOUT ROWID table, which probes its key.
 const SEEKS = new Set(['Rewind', 'Last', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists']);
-
-// Ops the reference counts as reads (row-count patch of its SQLite: b-tree moves, `count(*)`, virtual table steps).
-const COUNTED = new Set([
-  'Rewind', 'Last', 'Next', 'Prev', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists',
-  'SorterSort', 'Sort', 'SorterNext', 'VNext', 'Count',
-]);
-// Ops after which a full scan's reads are not its b-tree's size: subroutines and coroutines (subqueries),
-// temporary b-trees (DISTINCT, IN lists, RETURNING), LIMIT and OFFSET, triggers, window functions.
-const UNCOUNTABLE = new Set([
-  'Gosub', 'Yield', 'InitCoroutine', 'OpenEphemeral', 'OpenAutoindex', 'OpenDup', 'VOpen', 'VFilter', 'Program',
-  'DecrJumpZero', 'IfPos', 'IfNotZero', 'OffsetLimit', 'AggInverse', 'AggValue',
-]);
-// Ops that jump to P2: inside a scan's loop, a jump to its `Next` skips a row; one out of the loop ends it early.
-const JUMPS = new Set([
-  'Goto', 'If', 'IfNot', 'IsNull', 'NotNull', 'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'ElseEq', 'IsType', 'IsTrue',
-  'Found', 'NotFound', 'NoConflict', 'IfNullRow', 'Once', 'Jump', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE',
-]);
 
 // Ops of a `LIMIT`/`OFFSET` (`OffsetLimit` sets up the offset, `IfPos` skips it, `DecrJumpZero` ends at the limit).
 const LIMIT_OPS = new Set(['OffsetLimit', 'IfPos', 'DecrJumpZero']);
@@ -256,13 +249,6 @@ function scanLimit(ops: Op[], limitOps: number[], start: number, end: number, re
   return offset === null ? null : { limit, offset };
 }
 
-// Ops that write register P2 or P3: after one of them, a key register holds a computed value.
-const WRITES_P2 = new Set(['Copy', 'SCopy', 'IntCopy', 'Rowid', 'String8', 'Real', 'Int64', 'Blob', 'Null']);
-const WRITES_P3 = new Set([
-  'Column', 'Add', 'Subtract', 'Multiply', 'Divide', 'Remainder', 'Concat', 'Function', 'PureFunc', 'BitAnd', 'BitOr',
-  'ShiftLeft', 'ShiftRight',
-]);
-
 /** The program's rowid lookup, when its only counted move is one (see `RowidLookup`), else null. */
 function rowidLookup(ops: Op[], opened: Map<number, number>): RowidLookup | null {
   let seek = -1;
@@ -359,11 +345,14 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
   const ops = db.prepare(`EXPLAIN ${sql}`).all(...nullBindings) as Op[];
   const opened = new Map<number, number>();
   const countCursors = new Set<number>();
+  const indexes = new Map<number, boolean>();
   let idxInserts = 0;
   let inserts = 0;
   let seeks = false;
   for (const op of ops) {
     if (op.opcode === 'OpenRead' || op.opcode === 'OpenWrite') opened.set(op.p1, op.p2);
+    // An index cursor's P4 is its key description (`k(2,,)`); P5 bit 2 is OPFLAG_SEEKEQ (an equality range).
+    if (op.opcode === 'OpenRead' && typeof op.p4 === 'string' && op.p4.startsWith('k(')) indexes.set(op.p1, ((op.p5 ?? 0) & 2) !== 0);
     else if (op.opcode === 'Count') countCursors.add(op.p1);
     // Inserts into temporary b-trees (`INSERT INTO t SELECT * FROM t` copies through one) are not written rows.
     else if (op.opcode === 'IdxInsert' && opened.has(op.p1)) idxInserts++;
@@ -379,7 +368,7 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     if (scan !== null || lookup !== null || !returning.ops.some((op) => COUNTED.has(op.opcode))) {
       return {
         readsPerRow: true, countRoots, seeks, indexWritesPerRow: indexWritesPerRow(inserts, idxInserts),
-        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange },
+        scan, lookup, schemaWrites: 0, returning: { perChange: returning.perChange }, schemaChange: null, range: null, join: null,
       };
     }
   }
@@ -392,6 +381,9 @@ export function planStatement(db: Database.Database, sql: string, nullBindings: 
     lookup: rowidLookup(ops, opened),
     schemaWrites: schemaWrites(ops),
     returning: null,
+    schemaChange: schemaChange(ops, opened),
+    range: indexRange(ops, opened, indexes),
+    join: lookupJoin(ops, opened),
   };
 }
 

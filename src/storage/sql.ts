@@ -18,7 +18,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey, planStatement, type Operand, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey, planStatement, type IndexRange, type Operand, type SchemaChange, type StatementPlan } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
 
@@ -66,6 +66,8 @@ export class SqlStorage {
   #lastWriteSeq = -2;
   /** `count(*)` statements by b-tree root page, for this schema (`#entries`). */
   #counts = new Map<number, { stmt: Database.Statement | null; seq: number; n: number }>();
+  /** The index probes of `#rangeEndReads`, by root, bound and key width, for this schema. */
+  #probes = new Map<string, Database.Statement | null>();
   /** Rows changed by the last statement run to completion (better-sqlite3's `changes`). */
   #lastChanges = 0;
 
@@ -77,6 +79,7 @@ export class SqlStorage {
       this.#statements.clear();
       this.#schema = null;
       this.#counts.clear();
+      this.#probes.clear();
     });
   }
 
@@ -165,6 +168,7 @@ export class SqlStorage {
     const version = this.#schemaVersion.get() as number;
     if (this.#schema?.version === version) return this.#schema.plans;
     this.#counts.clear();
+    this.#probes.clear();
     // The key made by SQLite as one text: no row arrays, nor texts joined from them, per object opened.
     const key = (db.prepare(SCHEMA_KEY).pluck().get() as string | null) ?? '';
     let plans = plansBySchema.get(key);
@@ -213,6 +217,7 @@ export class SqlStorage {
       this.#statements.clear();
       this.#schema = null;
       this.#counts.clear();
+      this.#probes.clear();
     }
     return source;
   }
@@ -264,6 +269,24 @@ export class SqlStorage {
       readsPerRow = 0;
       if (lookup.parameter === null || isIntegerKey(values[lookup.parameter - 1])) read += 1;
     }
+    // A scan joined to a rowid lookup (`sql-index-range.ts`): two reads per outer row, found or not.
+    const join = plan.join;
+    if (join !== null && stmt.reader && join.inner === undefined) {
+      readsPerRow = 2;
+      atEnd = () => Math.max(1, 2 * this.#entries(session, join.outer));
+    } else if (join?.inner !== undefined && stmt.reader) {
+      // A cross join: the outer first move, then one read per row; the total once the rows run out.
+      const inner = join.inner;
+      read += 1;
+      atEnd = () => {
+        const outer = this.#entries(session, join.outer);
+        const rows = this.#entries(session, inner);
+        return outer === 0 ? 1 : rows === 0 ? 2 : outer + outer * rows;
+      };
+    }
+    // One index range (`sql-index-range.ts`): the entry that ends it is read too, found when the rows run out.
+    const range = plan.range;
+    if (range !== null && stmt.reader) atEnd = (rowsRead, fetched) => rowsRead + this.#rangeEndReads(session, range, values, fetched);
     // RETURNING (`sql-plan.ts`): its buffer is read back one row at a time, an empty one read once.
     if (plan.returning !== null) {
       readsPerRow = 1;
@@ -279,6 +302,8 @@ export class SqlStorage {
       return new CursorSource(session.db, this.#iterate(stmt, args), columns, readsPerRow, read, this.#onError, undefined, atEnd);
     }
     session.write(true);
+    // A schema change counts sqlite_schema as it was before it (`sql-plan.ts`, `SchemaChange`).
+    const schemaRows = plan.schemaChange?.kind === 'scanSchema' ? this.#schemaRows(session) : 0;
     this.#totalChanges ??= session.db.prepare('SELECT total_changes()').pluck();
     // total_changes() only moves on writes: when nothing but this statement wrote since the last
     // reading, that reading is still the "before" value (saves a query per statement in a batch).
@@ -300,7 +325,69 @@ export class SqlStorage {
     source.rowsWritten = changed + rows * plan.indexWritesPerRow + plan.schemaWrites;
     if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
     if (plan.returning !== null) source.rowsRead += rows * plan.returning.perChange;
+    if (plan.schemaChange !== null) this.#countSchemaChange(session, source, plan.schemaChange, schemaRows);
     return source;
+  }
+
+  /** The counts of a schema change (`sql-plan.ts`, `SchemaChange`), once it has run; `schemaRows`: sqlite_schema's rows before it. */
+  #countSchemaChange(session: StorageSession, source: CursorSource, change: SchemaChange, schemaRows: number): void {
+    if (change.kind === 'scanSchema') {
+      source.rowsRead = Math.max(1, schemaRows) + change.extraReads;
+      source.rowsWritten = change.writes;
+      return;
+    }
+    const rows = this.#entries(session, change.tableRoot);
+    const entries = this.#indexEntries(session, change.index);
+    source.rowsRead = Math.max(1, rows) + Math.max(1, entries) + Math.min(2, entries);
+    source.rowsWritten = entries + change.schemaInserts;
+  }
+
+  /**
+   * The read an index range makes past its rows (`sql-index-range.ts`): after `fetched` rows, the
+   * entry beyond its upper bound, if the index has one; with none, the entry its seek landed on, if any.
+   */
+  #rangeEndReads(session: StorageSession, range: IndexRange, values: Binding[], fetched: number): number {
+    if (range.nullSkips.some((p) => values[p - 1] === null || values[p - 1] === undefined)) return 0;
+    if (fetched === 0 && range.equal) return 0;
+    const bound = fetched > 0 ? range.upper : range.lower;
+    if (bound === null) return 0;
+    const args = bound.key.map((k) => ('value' in k ? k.value : (values[k.parameter - 1] ?? null)));
+    // A NULL key (`b < 'x'` seeks past the NULLs): NULL sorts first in an index.
+    const nullKey = args.length === 1 && args[0] === null;
+    if (!nullKey && args.includes(null)) return 0;
+    const key = `${range.root} ${bound.op} ${args.length} ${nullKey}`;
+    let probe = this.#probes.get(key);
+    if (probe === undefined) this.#probes.set(key, (probe = this.#rangeProbe(session.db, range.root, bound.op, args.length, nullKey)));
+    if (probe === null) return 0;
+    return probe.get(...(nullKey ? [] : args)) === undefined ? 0 : 1;
+  }
+
+  /** The `LIMIT 1` query of whether index `root` has an entry `op` a key of `n` columns; null when not asked (see below). */
+  #rangeProbe(db: Database.Database, root: number, op: string, n: number, nullKey: boolean): Database.Statement | null {
+    const index = db.prepare("SELECT name, tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND rootpage = ?").get(root) as { name: string; t: string } | undefined;
+    if (index === undefined) return null;
+    const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
+    const columns = (db.prepare(`PRAGMA index_xinfo(${quote(index.name)})`).all() as { name: string | null; desc: number; coll: string }[]).slice(0, n);
+    // A key over an expression, the rowid or a descending column: not asked (no read counted).
+    if (columns.length < n || columns.some((c) => c.name === null || c.desc !== 0)) return null;
+    const column = (c: { name: string | null; coll: string }) => `${quote(c.name as string)} COLLATE ${quote(c.coll)}`;
+    const where = nullKey ? (op === '>' ? `${column(columns[0]!)} IS NOT NULL` : '1')
+      : `(${columns.map(column).join(', ')}) ${op} (${columns.map(() => '?').join(', ')})`;
+    return db.prepare(`SELECT 1 FROM ${quote(index.t)} WHERE ${where} LIMIT 1`);
+  }
+
+  /** The rows of sqlite_schema. */
+  #schemaRows(session: StorageSession): number {
+    return session.db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
+  }
+
+  /** The entries of index `name`: its table's rows, or those its WHERE keeps (a partial index). */
+  #indexEntries(session: StorageSession, name: string): number {
+    const db = session.db;
+    const row = db.prepare("SELECT tbl_name AS t, sql FROM sqlite_schema WHERE type = 'index' AND name = ?").get(name) as { t: string; sql: string | null } | undefined;
+    if (row === undefined) return 0;
+    const where = /\bWHERE\b([\s\S]*)$/i.exec(row.sql ?? '');
+    return db.prepare(`SELECT count(*) FROM "${row.t.replace(/"/g, '""')}"${where === null ? '' : ` WHERE ${where[1] as string}`}`).pluck().get() as number;
   }
 
   /** Every row of a reader, or null when SQLite fails on one: stepped lazily then, the error comes at its row, as it would have. */

@@ -55,6 +55,12 @@ export interface HarnessOptions {
   strict?: boolean;
   /** What the server logs as internal errors (default: nothing is kept). */
   logError?: (message: string, err: unknown) => void;
+  /**
+   * workerd: zones made in the state directory's built-in engine before the start, which imports
+   * them (as `engine zone create --state-dir` then `serve --runtime workerd`). A strict server
+   * refuses `POST /zones`, so its `zone(name)` finds one of these by name (`GET /zones?name=`).
+   */
+  zones?: [name: string, plan: PlanTier][];
 }
 
 /** Starts a harness (reusing `options.dir` to simulate a restart). */
@@ -99,9 +105,15 @@ export async function startWorkerdHarness(options: HarnessOptions = {}): Promise
     { type: 'key', email: EMAIL, key: KEY, zones: '*' },
     ...(options.credentials ?? []),
   ];
+  const dir = options.dir ?? (options.zones !== undefined ? mkdtempSync(join(tmpdir(), 'zw-workerd-')) : undefined);
+  if (options.zones !== undefined) {
+    const engine = await Engine.open({ dir: dir! });
+    for (const [name, plan] of options.zones) await engine.createZone(name, { plan });
+    await engine.close();
+  }
   const server = await startWorkerd({
     credentials, strict: options.strict === true,
-    ...(options.dir !== undefined ? { dir: options.dir } : {}),
+    ...(dir !== undefined ? { dir } : {}),
     ...(options.limits !== undefined ? { limits: options.limits } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
@@ -114,7 +126,10 @@ export async function startWorkerdHarness(options: HarnessOptions = {}): Promise
   const api: HttpHarness['api'] = (method, path, body, headers) => send(server.url, method, path, body, { authorization: `Bearer ${TOKEN}`, ...headers });
   return {
     dir: server.dir, server, stop, api,
-    zone: async (name, plan = 'enterprise') => (result(await api('POST', '/zones', { name, plan_tier: plan })) as { id: string }).id,
+    zone: async (name, plan = 'enterprise') => {
+      if (options.zones?.some(([n]) => n === name)) return (result(await api('GET', `/zones?name=${name}`)) as { id: string }[])[0]!.id;
+      return (result(await api('POST', '/zones', { name, plan_tier: plan })) as { id: string }).id;
+    },
     cleanup: async () => {
       await stop();
       rmSync(server.dir, { recursive: true, force: true });

@@ -48,3 +48,51 @@ describe('plan-gated fields', () => {
     expect(r.issues.map(formatIssue)).toEqual(['zone.yaml:5:17: custom_rules.r.expression: cf.waf.score (attack scores) needs an Enterprise plan or higher (the zone is on the free plan)']);
   });
 });
+
+/** Every kind's expressions: filters (and inline filters), rate limiting rules, managed-rules exceptions. */
+describe('plan-gated fields in every kind', () => {
+  function check(text: string, plan: 'free' | 'pro' | 'business' | 'enterprise'): string[] {
+    const r = validateManifestText(text, 'zone.yaml');
+    expect(r.issues.map(formatIssue)).toEqual([]);
+    return checkAgainstZone(r.zone!, { plan, waf: 'new' }).map(formatIssue);
+  }
+
+  it('a filter, and the inline filter of a firewall rule', () => {
+    const text = ['zone: x', 'waf_migration: none', 'filters:', '  eu:', '    expression: ip.src.is_in_european_union', 'firewall_rules:',
+      '  eu:', '    action: block', '    filter: eu', '  bots:', '    action: block', '    filter:', '      expression: cf.bot_management.score lt 30', ''].join('\n');
+    expect(check(text, 'pro')).toEqual([
+      'zone.yaml:5:17: filters.eu.expression: ip.src.is_in_european_union (geo subdivisions and is_in_european_union) needs a Business plan or higher (the zone is on the pro plan)',
+      'zone.yaml:13:19: firewall_rules.bots.filter.expression: cf.bot_management.score (Bot Management fields (an Enterprise add-on)) needs an Enterprise plan or higher (the zone is on the pro plan)',
+    ]);
+    expect(check(text, 'business')).toHaveLength(1);
+    expect(check(text, 'enterprise')).toEqual([]);
+    // validate --plan TIER: the same issues, with the tier given.
+    expect(validateManifestText(text, 'zone.yaml', { tier: 'pro' }).issues.map(formatIssue)).toEqual(check(text, 'pro'));
+  });
+
+  it('a rate limiting rule: its counting expression (response fields allowed), and its expression once', () => {
+    const text = (expression: string, counting: string) => ['zone: x', 'rate_limiting_rules:', '  login:', '    action: block', `    expression: '${expression}'`,
+      '    ratelimit:', '      characteristics: [ip.src]', '      period: 10', '      requests_per_period: 5', '      mitigation_timeout: 10',
+      `      counting_expression: '${counting}'`, ''].join('\n');
+    expect(check(text('http.request.uri.path eq "/login"', 'http.response.code eq 401 and cf.waf.score lt 20'), 'business')).toEqual([
+      'zone.yaml:11:28: rate_limiting_rules.login.ratelimit.counting_expression: cf.waf.score (attack scores) needs an Enterprise plan or higher (the zone is on the business plan)',
+    ]);
+    expect(check(text('http.request.uri.path eq "/login"', 'ip.src.subdivision_1_iso_code eq "GB-ENG"'), 'business')).toEqual([]);
+    expect(check(text('cf.waf.score lt 20', 'http.response.code eq 401'), 'business')).toHaveLength(1);
+  });
+
+  it('a managed-rules exception and a deployment, at their place in managed_rules', () => {
+    const text = ['zone: x', 'managed_rules:', '  - ruleset: managed', '  - ref: own-scanner', '    skip:', '      rulesets: [owasp]',
+      '    expression: http.request.body.raw contains "x"', '  - ruleset: owasp', '    expression: ip.src.subdivision_1_iso_code eq "GB-ENG"', ''].join('\n');
+    expect(check(text, 'pro')).toEqual([
+      'zone.yaml:7:17: managed_rules[1].expression: http.request.body.raw (request body fields) needs an Enterprise plan or higher (the zone is on the pro plan)',
+      'zone.yaml:9:17: managed_rules[2].expression: ip.src.subdivision_1_iso_code (geo subdivisions and is_in_european_union) needs a Business plan or higher (the zone is on the pro plan)',
+    ]);
+    expect(check(text, 'enterprise')).toEqual([]);
+    // A free zone's refusal of a managed ruleset names the item's place too (after the exception).
+    expect(check(text, 'free').filter((i) => i.includes('.ruleset:'))).toEqual([
+      expect.stringMatching(/^zone\.yaml:3:14: managed_rules\[0\]\.ruleset: this managed ruleset needs a Pro plan/),
+      expect.stringMatching(/^zone\.yaml:8:14: managed_rules\[2\]\.ruleset: this managed ruleset needs a Pro plan/),
+    ]);
+  });
+});

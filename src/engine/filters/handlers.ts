@@ -9,7 +9,7 @@ import { ApiError, apiMessage } from '../api-errors.js';
 import { Problems, requireArray } from '../body-reader.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { booleanParam, ok, page, parsePageRequest } from '../envelope.js';
-import { featureUnavailable } from '../firewall-rules/entitlements.js';
+import { featureUnavailable, filterFieldProblems } from '../firewall-rules/entitlements.js';
 import { rulesUsingFilter } from '../firewall-rules/store.js';
 import { isId, newId } from '../ids.js';
 import type { ApiMessage, ApiResponse } from '../types.js';
@@ -59,6 +59,7 @@ function create(ctx: ZoneRequestContext): ApiResponse {
   problems.throwIfAny();
   const valid = inputs as FilterInput[];
   refuseIfAny(400, duplicateProblems(ctx.sql, valid));
+  refuseIfAny(400, gatedFieldProblems(ctx, valid));
   const created = valid.map((input) => {
     const record = toRecord(newId(), input, false);
     insertFilter(ctx.sql, record, ctx.now);
@@ -92,11 +93,17 @@ function bulkUpdate(ctx: ZoneRequestContext): ApiResponse {
   return ok(applyUpdates(ctx, updates));
 }
 
+/** The plan-gated fields the filters use that the zone's plan lacks (10201 each). */
+export function gatedFieldProblems(ctx: ZoneRequestContext, inputs: readonly FilterInput[]): ApiMessage[] {
+  return inputs.flatMap((input) => filterFieldProblems(ctx, input.checked.fields, `${input.pointer}/expression`));
+}
+
 /** Checks then writes a batch of updates; any refusal refuses the whole batch. */
 function applyUpdates(ctx: ZoneRequestContext, updates: { id: string; input: FilterInput }[]): unknown[] {
   const current = updates.map((u) => mustGet(ctx, u.id, u.input.pointer));
   refuseIfAny(400, current.flatMap((f, i) => (f.locked ? [lockedError(f.id, 'updated', updates[i]!.input.pointer || undefined)] : [])));
   refuseIfAny(400, duplicateProblems(ctx.sql, updates.map((u) => u.input), new Set(updates.map((u) => u.id))));
+  refuseIfAny(400, gatedFieldProblems(ctx, updates.map((u) => u.input)));
   // A filter that rules use may not start using a feature those rules are not entitled to.
   const gated = updates.filter((u) => u.input.checked.usesMatches && !ctx.limits.matches && rulesUsingFilter(ctx.sql, u.id).length > 0);
   refuseIfAny(400, gated.map((u) => featureUnavailable(ctx, 'matches', `${u.input.pointer}/expression`)));

@@ -19,7 +19,7 @@ import { ApiError, apiMessage } from '../api-errors.js';
 import { Problems, requireArray } from '../body-reader.js';
 import type { ZoneRequestContext } from '../context.js';
 import { errorResponse, ok } from '../envelope.js';
-import { toRecord } from '../filters/handlers.js';
+import { gatedFieldProblems, toRecord } from '../filters/handlers.js';
 import { getFilter, insertFilter, type FilterRecord } from '../filters/store.js';
 import { duplicateProblems } from '../filters/validate.js';
 import { newId } from '../ids.js';
@@ -89,6 +89,13 @@ function resolveFilters(ctx: ZoneRequestContext, rules: RuleCreateInput[]): Filt
       pointer: dup.source?.pointer ?? `/${index}/filter/expression`,
       ...(dup.meta !== undefined ? { meta: dup.meta } : {}),
       chain: [dup],
+    }));
+  }
+  // A plan-gated field refuses the inline filter as the filters API refuses it (10202 wrapping 10201).
+  for (const refused of gatedFieldProblems(ctx, inline)) {
+    const index = Number(/^\/(\d+)/.exec(refused.source?.pointer ?? '')?.[1] ?? 0);
+    errors.push(apiMessage('inlineFilterRefused', `filter at index ${index}: ${refused.message}`, {
+      pointer: refused.source?.pointer ?? `/${index}/filter/expression`, chain: [refused],
     }));
   }
   if (errors.length > 0) throw new ApiError(400, errors);

@@ -4,6 +4,7 @@
  * "feature unavailable to the zone" cases: in the simplified flow they let the inline filters be
  * created while the rules are not, so they are checked after every validity check.
  */
+import { planGatedUses } from '../../api/index.js';
 import { apiMessage } from '../api-errors.js';
 import type { ZoneRequestContext } from '../context.js';
 import { cheapestTierWith, type Feature } from '../limits.js';
@@ -19,6 +20,19 @@ export function featureUnavailable(ctx: ZoneRequestContext, feature: Feature, po
     pointer,
     meta: { feature, plan: ctx.zone.plan, ...(needs !== undefined ? { required_plan: needs } : {}) },
   });
+}
+
+/**
+ * The refusals of the plan-gated fields (`PlanGatedFields`) a filter's expression uses that the
+ * zone's plan lacks: 10201 as every feature unavailable to the zone, at the filter's expression,
+ * with `meta` naming the field and the plan it needs. Unlike `matches` (a rule's feature, the
+ * seed's partial creation), a field the plan lacks is not in the zone's fields at all, so the
+ * filter itself is refused, wherever it is written (filters API, or inline in a rule: nothing created).
+ */
+export function filterFieldProblems(ctx: ZoneRequestContext, fields: Iterable<string>, pointer: string): ApiMessage[] {
+  return planGatedUses(fields, ctx.zone.plan).map((g) => apiMessage('featureUnavailable',
+    `the field ${g.field} (${g.what}) is not available to zone ${ctx.zone.name} on the ${ctx.zone.plan} plan: it needs the ${g.tier} plan or higher`,
+    { pointer, meta: { feature: 'field', field: g.field, plan: ctx.zone.plan, required_plan: g.tier } }));
 }
 
 /** Feature refusals for one rule: its action and whether its filter uses `matches`. */

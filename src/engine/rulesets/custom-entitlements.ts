@@ -9,14 +9,16 @@
  * `cf.waf.score.class` ("one field only" on Business) Business; the geo subdivisions and
  * `is_in_european_union` (`ip.src.*` and their `ip.geoip.*` aliases) Business; Bot Management
  * (`cf.bot_management.*`, an Enterprise add-on: zonewall has no add-on, so Enterprise) and the
- * request body fields (`http.request.body.*`) Enterprise. One refusal per field (20204). The table
- * is the wire contract's (`PlanGatedFields`), which `validate --plan` and `plan` check too.
+ * request body fields (`http.request.body.*`) Enterprise. One refusal per field (20204,
+ * `field-entitlements.ts`, as every rules phase). The table is the wire contract's
+ * (`PlanGatedFields`), which `validate --plan` and `plan` check too.
  */
-import { CustomPhase, PlanGatedFields } from '../../api/index.js';
+import { CustomPhase } from '../../api/index.js';
 import { inspect, parse } from '../../expr/index.js';
 import { cheapestTierWith, type Feature, type PlanLimitsConfig, type TierLimits } from '../limits.js';
-import { PlanTiers, type ApiMessage, type PlanTier } from '../types.js';
+import type { ApiMessage, PlanTier } from '../types.js';
 import { rulesetMessage } from './errors.js';
+import { gatedFieldProblems } from './field-entitlements.js';
 import type { CustomRuleInput } from './types.js';
 
 /** What a custom rule check needs to know about the zone. */
@@ -38,12 +40,7 @@ export function customRuleGateProblems(rule: CustomRuleInput, pointer: string, g
   if (rule.action === 'log') refuse('log', 'the log action', `${pointer}/action`);
   const used = inspect(parse(rule.expression, { phase: CustomPhase }));
   if (used.operators.has('matches')) refuse('matches', 'the matches (regex) operator', `${pointer}/expression`);
-  for (const field of [...used.fields].sort()) {
-    const tier = fieldTier(field);
-    if (tier !== undefined && PlanTiers.indexOf(gate.plan) < PlanTiers.indexOf(tier)) {
-      out.push(rulesetMessage('notEntitled', `the field ${field} needs the ${tier} plan or higher; this zone's plan is ${gate.plan}`, `${pointer}/expression`));
-    }
-  }
+  out.push(...gatedFieldProblems(used.fields, gate.plan, `${pointer}/expression`));
   if (rule.action === 'block' && rule.action_parameters !== undefined && 'response' in rule.action_parameters) {
     refuse('custom_response', 'a custom block response', `${pointer}/action_parameters/response`);
   }
@@ -56,12 +53,4 @@ export function customQuotaProblem(count: number, gate: CustomGate, pointer?: st
   if (count <= quota) return undefined;
   return rulesetMessage('ruleQuota',
     `the ${CustomPhase} entry point would hold ${count} rules; a ${gate.plan} zone may have ${quota} custom rules (disabled rules count too)`, pointer);
-}
-
-/** The plan-gated fields (the wire contract's table), compiled once. */
-const Gated = PlanGatedFields.map((g) => ({ re: new RegExp(g.pattern), tier: g.tier }));
-
-/** The cheapest tier whose zones may use `field` in a custom rule; undefined when every plan may. */
-function fieldTier(field: string): PlanTier | undefined {
-  return Gated.find((g) => g.re.test(field))?.tier;
 }

@@ -3,13 +3,15 @@
  * `src/api/rate-limiting.ts`): the number of rules, the fields a rule expression may use, the
  * characteristics besides `cf.colo.id`, whether a counting expression may be set, the longest
  * period and mitigation timeout, challenge actions with timeout 0 and block without throttling
- * below Enterprise, the complexity-based variant and the `log` action on Enterprise only. One
+ * below Enterprise, the complexity-based variant and the `log` action on Enterprise only; and the
+ * plan-gated fields (`field-entitlements.ts`) in the expression and the counting expression. One
  * refusal (20204, the rule quota 20210) per limit, pointing at the field.
  */
 import { ColoCharacteristic, PlanTiers, RateLimitChallengeActions, RateLimitTiers, RatelimitPhase, type PlanTier, type RateLimitTier } from '../../api/index.js';
-import { inspect, parse } from '../../expr/index.js';
 import type { ApiMessage } from '../types.js';
 import { rulesetMessage } from './errors.js';
+import { fieldsOf, gatedFieldProblems } from './field-entitlements.js';
+import { CountingPhase } from './validate-ratelimit.js';
 import type { RateLimitRuleInput } from './types.js';
 
 function cheapest(test: (t: RateLimitTier) => boolean): PlanTier {
@@ -25,10 +27,19 @@ export function ratelimitGateProblems(rule: RateLimitRuleInput, pointer: string,
   };
   const rl = rule.ratelimit;
   if (rule.action === 'log' && plan !== 'enterprise') refuse('the log action in a rate limiting rule', 'enterprise', '/action');
+  const fields = fieldsOf(rule.expression, RatelimitPhase);
+  const refused = new Set<string>();
   if (tier.fields !== null) {
-    for (const field of [...inspect(parse(rule.expression, { phase: RatelimitPhase })).fields].sort()) {
-      if (!tier.fields.includes(field)) refuse(`the field ${field} in a rate limiting expression`, cheapest((t) => t.fields === null || t.fields.includes(field)), '/expression');
+    for (const field of [...fields].sort()) {
+      if (tier.fields.includes(field)) continue;
+      refused.add(field);
+      refuse(`the field ${field} in a rate limiting expression`, cheapest((t) => t.fields === null || t.fields.includes(field)), '/expression');
     }
+  }
+  // The plan-gated fields of every expression (one table for every kind), where the per-plan list has not refused them.
+  out.push(...gatedFieldProblems(fields, plan, `${pointer}/expression`, refused));
+  if (rl.counting_expression !== undefined && rl.counting_expression !== '' && tier.countingExpression) {
+    out.push(...gatedFieldProblems(fieldsOf(rl.counting_expression, CountingPhase), plan, `${pointer}/ratelimit/counting_expression`));
   }
   rl.characteristics.forEach((c, i) => {
     if (c === ColoCharacteristic || tier.characteristics === null || tier.characteristics.includes(c)) return;

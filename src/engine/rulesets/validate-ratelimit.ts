@@ -33,7 +33,7 @@ import { expressionCheck, readCommonRuleFields } from './validate.js';
 
 const checkRuleExpression = expressionCheck(RatelimitPhase);
 /** Counting expressions may use response fields (the counting then happens on the response). */
-const CountingPhase = 'http_response_firewall_managed';
+export const CountingPhase = 'http_response_firewall_managed';
 
 /** Reads one rate limiting rule at `pointer`; `extra` are further allowed keys (`position`). */
 export function readRateLimitRule(item: unknown, pointer: string, problems: Problems, extra: readonly string[] = []): RateLimitRuleInput | undefined {

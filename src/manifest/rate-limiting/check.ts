@@ -14,7 +14,7 @@ import { checkEntryExpression, type CheckedExpression } from '../expression-chec
 import { entriesOf, isRecord, type Checks } from '../view.js';
 
 /** The phase whose fields a counting expression may use (request and response fields). */
-const CountingPhase = 'http_response_firewall_managed';
+export const CountingPhase = 'http_response_firewall_managed';
 const Section = 'rate_limiting_rules';
 
 /** A rule's checked expressions. */

@@ -1,11 +1,14 @@
 /**
  * What a zone's plan tier allows of rate limiting rules: the per-plan table of `src/api`
- * (`RateLimitTiers`, security-phases.md §1), each limit an issue at the field that goes past it.
+ * (`RateLimitTiers`, security-phases.md §1), each limit an issue at the field that goes past it; and
+ * the plan-gated fields (`PlanGatedFields`) in the expression and the counting expression.
  */
 import { ColoCharacteristic, PlanTiers, RateLimitChallengeActions, RateLimitTiers, type RateLimitTier } from '../../api/index.js';
 import { inspect, parse } from '../../expr/index.js';
 import type { DesiredPlanTier, DesiredZone } from '../desired.js';
 import type { TierReport } from '../kind.js';
+import { gatedFieldIssues } from '../plan-tier.js';
+import { CountingPhase } from './check.js';
 
 function cheapest(test: (t: RateLimitTier) => boolean): string {
   return PlanTiers.find((t) => test(RateLimitTiers[t])) ?? 'enterprise';
@@ -20,7 +23,8 @@ function fieldsOf(expression: string): string[] {
 }
 
 /** Reports the rate limiting rules the tier does not allow. */
-export function checkRateLimitTier(desired: DesiredZone, { tier, on, add }: TierReport): void {
+export function checkRateLimitTier(desired: DesiredZone, report: TierReport): void {
+  const { tier, on, add } = report;
   const rules = desired.rateLimitingRules ?? [];
   const t: RateLimitTier = RateLimitTiers[tier as DesiredPlanTier];
   for (const r of rules) {
@@ -29,9 +33,18 @@ export function checkRateLimitTier(desired: DesiredZone, { tier, on, add }: Tier
     const needs = (what: string, plan: string, field: string, p: string[]) => add(at(field), path(...p), `${what} needs the ${plan} plan or higher ${on}`);
     const rl = r.ratelimit;
     if (r.action === 'log' && tier !== 'enterprise') needs('the log action', 'enterprise', 'action', ['action']);
+    const refused = new Set<string>();
     if (t.fields !== null) {
       const allowed = t.fields;
-      for (const f of fieldsOf(r.expression)) if (!allowed.includes(f)) needs(`the field ${f} in a rate limiting expression`, cheapest((x) => x.fields === null || x.fields.includes(f)), 'expression', ['expression']);
+      for (const f of fieldsOf(r.expression)) if (!allowed.includes(f)) {
+        refused.add(f);
+        needs(`the field ${f} in a rate limiting expression`, cheapest((x) => x.fields === null || x.fields.includes(f)), 'expression', ['expression']);
+      }
+    }
+    // The plan-gated fields of every kind's expressions, where the per-plan list has not refused them.
+    gatedFieldIssues(r.expression, at('expression'), path('expression'), report, undefined, refused);
+    if (rl.counting_expression !== undefined && rl.counting_expression !== '' && t.countingExpression) {
+      gatedFieldIssues(rl.counting_expression, at('counting_expression'), path('ratelimit', 'counting_expression'), report, CountingPhase);
     }
     rl.characteristics.forEach((c) => {
       if (c === ColoCharacteristic || t.characteristics === null || t.characteristics.includes(c)) return;
