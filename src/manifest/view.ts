@@ -52,14 +52,6 @@ export function entriesOf(value: unknown, checks?: Checks): Entries {
   return entries;
 }
 
-/** True when `key` is an array index (`0`, `17`; not `017`, `-1` nor 2**32 - 1), which objects enumerate first. */
-function isArrayIndex(key: string): boolean {
-  const c = key.charCodeAt(0);
-  if (c < 48 || c > 57) return false;
-  const n = Number(key);
-  return Number.isInteger(n) && n < 4294967295 && String(n) === key;
-}
-
 /** The string at `obj[field]`, if it is one. */
 export function stringAt(obj: Record<string, unknown>, field: string): string | undefined {
   const v = obj[field];
@@ -101,16 +93,14 @@ export class Checks {
   }
 
   /**
-   * The keys of the map `value` in `Object.keys` order, from the positions the reader recorded in
-   * the order it set them; undefined when it has none, or when a key is an array index (JavaScript
-   * lists those first, in numeric order).
+   * The keys of the map `value` in document order, from the positions the reader recorded in the
+   * order it set them; undefined when it has none. Not `Object.keys`: JavaScript lists array-index
+   * keys (`"3"`, `"20"`) first, in numeric order, and key order is evaluation order for custom and
+   * rate limiting rules.
    */
   writtenKeys(value: object): string[] | undefined {
     const info = this.locator.containerOf(value);
-    if (info?.kind !== 'map') return undefined;
-    const keys = info.keyList();
-    for (let i = 0; i < keys.length; i++) if (isArrayIndex(keys[i])) return undefined;
-    return keys;
+    return info?.kind === 'map' ? info.keyList() : undefined;
   }
 
   /** The 1-based line where `path` was written (for "already defined at line N"). */

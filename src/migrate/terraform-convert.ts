@@ -8,6 +8,7 @@
  * migration until they are deleted.
  */
 import { ZonewallError } from '../errors.js';
+import { putInOrder } from '../plan/index.js';
 import { PreviousWafPackageIds } from './constants.js';
 import type { ManagedRuleEntry } from './managed-rules.js';
 import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
@@ -259,7 +260,7 @@ function convertPreviousRateLimits(rs: TfResource[], plan: string | undefined, o
     const description = str(r.attributes, 'description');
     const id = str(r.attributes, 'id');
     const key = uniqueKey([...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, id !== undefined ? `rate-limit-${id.slice(0, 8)}` : 'rate-limit');
-    section.rules[key] = converted.rule;
+    putInOrder(section.rules, key, converted.rule);
     out.notes.push({ address: r.address, severity: 'warning', message: `previous rate limit converted to rate_limiting_rules.${key} as the service upgraded it${converted.changes.length > 0 ? `: ${converted.changes.join(', ')}` : ''}; the zone may hold the service's own upgraded copy: delete it (or plan with --prune) so the rule is not doubled` });
     out.converted.push(r.address);
   }

@@ -84,7 +84,8 @@ export function spanEdit(text: string, pair: TopPair, replacement: string): Edit
  */
 export function renderPairs(pairs: [string, unknown][], text: string, comment?: string, shape?: (doc: Document) => void): string {
   if (pairs.length === 0) return '';
-  const doc = new Document(Object.fromEntries(pairs));
+  // A Map keeps the pairs' order; an object would list keys like "20" before "3" and both first.
+  const doc = new Document(new Map(pairs));
   shape?.(doc);
   if (comment !== undefined && isMap(doc.contents)) {
     const first = doc.contents.items[0];

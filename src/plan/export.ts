@@ -12,6 +12,7 @@
  * const text = renderManifestYaml(document, { schema: '../schemas/zone-manifest.schema.json' });
  */
 import { stringify } from 'yaml';
+import { inWrittenOrder } from './export-order.js';
 import type { ZoneManifest } from '../manifest/index.js';
 import { createCanonicalizer } from './canonical.js';
 import type { ExportResult } from './export-types.js';
@@ -61,6 +62,6 @@ export interface RenderManifestOptions {
  */
 export function renderManifestYaml(document: ZoneManifest, options: RenderManifestOptions): string {
   const head = [`# yaml-language-server: $schema=${options.schema}`, ...(options.comments ?? []).map((c) => `# ${c}`)];
-  const body = stringify(document, { lineWidth: 0, minContentWidth: 0, indent: 2 });
+  const body = stringify(document, inWrittenOrder, { lineWidth: 0, minContentWidth: 0, indent: 2 });
   return `${head.join('\n')}\n${body}`;
 }

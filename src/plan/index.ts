@@ -29,3 +29,4 @@ export { exportRateLimitRules, type RateLimitExport } from './rate-limiting/expo
 export { createCanonicalizer, type Canonicalizer } from './canonical.js';
 export { locateObject } from './locate.js';
 export * from './lists/index.js';
+export { putInOrder, inWrittenOrder } from './export-order.js';

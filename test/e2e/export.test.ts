@@ -175,4 +175,37 @@ describe('zonewall export', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('zone "nope.example" not found');
   });
+
+  it('keeps the evaluation order of rules whose keys look like numbers ("20" before "3"), in the file and its plan', async () => {
+    // JavaScript lists keys like "20" and "3" first, in numeric order: the export wrote 3, 20, x.
+    const manifest = path.join(dir, 'ordered.yaml');
+    fs.writeFileSync(manifest, [
+      'zone: ordered.example', 'plan: enterprise', 'custom_rules:',
+      '  "20": {action: block, expression: http.host eq "a.ordered.example"}',
+      '  "3": {action: log, expression: http.host eq "b.ordered.example"}',
+      '  x: {action: log, expression: http.host eq "c.ordered.example"}',
+      'rate_limiting_rules:',
+      '  "9": {action: block, expression: http.host eq "a.ordered.example", ratelimit: {characteristics: [ip.src], period: 60, requests_per_period: 5, mitigation_timeout: 600}}',
+      '  "1": {action: block, expression: http.host eq "b.ordered.example", ratelimit: {characteristics: [ip.src], period: 60, requests_per_period: 5, mitigation_timeout: 600}}',
+      '',
+    ].join('\n'));
+    const state = path.join(dir, 'state');
+    const applied = await cli(['apply', manifest, '--state-dir', state, '--auto-approve']);
+    expect(applied.stderr).not.toMatch(/Error|error:/);
+    expect(applied.code).toBe(0);
+    const out = path.join(dir, 'exported.yaml');
+    const run = await cli(['export', '--zone', 'ordered.example', '--state-dir', state, '--out', out]);
+    expect(run.code).toBe(0);
+    const text = fs.readFileSync(out, 'utf8');
+    const order = (section: string) => [...text.slice(text.indexOf(`${section}:`)).matchAll(/^ {2}("?)([\w-]+)\1:/gm)].map((m) => m[2]);
+    expect(order('custom_rules').slice(0, 3)).toEqual(['20', '3', 'x']);
+    expect(order('rate_limiting_rules').slice(0, 2)).toEqual(['9', '1']);
+    const provider = await openProvider({ stateDir: state });
+    try {
+      const plan = await planFile(out, provider);
+      expect(plan.changes.filter((c) => c.action !== 'no-op')).toEqual([]);
+    } finally {
+      await provider.close();
+    }
+  });
 });

@@ -100,3 +100,19 @@ describe('custom_rules in the manifest', () => {
     expect(checkAgainstZone(zone, { plan: 'enterprise' })).toEqual([]);
   });
 });
+
+describe('key order is evaluation order, whatever the keys look like', () => {
+  // Keys like "20" and "3" are array indexes to JavaScript, which lists them first in numeric order:
+  // the rules ran 3, 20, x where the manifest says 20, 3, x.
+  const block = 'zone: example.com\nplan: enterprise\ncustom_rules:\n  "20": {action: block, expression: http.host eq "a"}\n  "3":\n    action: log\n    expression: http.host eq "b"\n  x: {action: log, expression: http.host eq "c"}\nrate_limiting_rules:\n  "9":\n    action: block\n    expression: http.host eq "a"\n    ratelimit: {characteristics: [ip.src], period: 60, requests_per_period: 5, mitigation_timeout: 600}\n  "1":\n    action: block\n    expression: http.host eq "b"\n    ratelimit: {characteristics: [ip.src], period: 60, requests_per_period: 5, mitigation_timeout: 600}\n';
+  const flow = 'zone: example.com\nplan: enterprise\ncustom_rules: {"20": {action: block, expression: http.host eq "a"}, "3": {action: log, expression: http.host eq "b"}, x: {action: log, expression: http.host eq "c"}}\n';
+  it('keeps custom and rate limiting rules in the order written (block and flow style)', () => {
+    const a = validateManifestText(block, 'zone.yaml');
+    expect(a.issues).toEqual([]);
+    expect(a.zone!.customRules!.map((r) => r.ref)).toEqual(['20', '3', 'x']);
+    expect(a.zone!.rateLimitingRules!.map((r) => r.ref)).toEqual(['9', '1']);
+    const b = validateManifestText(flow, 'zone.yaml');
+    expect(b.issues).toEqual([]);
+    expect(b.zone!.customRules!.map((r) => r.ref)).toEqual(['20', '3', 'x']);
+  });
+});

@@ -92,13 +92,13 @@ describe('positions of a large manifest', () => {
     });
   });
 
-  it('locates entries whose key order differs from the order written (integer-like keys come first in JavaScript)', () => {
+  it('keeps and locates entries in the order written, integer-like keys too (which JavaScript lists first)', () => {
     const text = ['zone: z.example', 'filters:', '  b: {expression: ip.src eq 10.0.0.1}', '  "2": {expression: ip.src eq 10.0.0.2}',
       '  a: {expression: ip.src eq 10.0.0.3}', '  "1": {expression: ip.src eq 10.0.0.4}', 'firewall_rules:',
       '  x: {action: block, filter: a}', '  "7": {action: log, filter: b}'].join('\n');
     const { zone, issues } = validateManifestText(`${text}\n`, 'z.yaml');
     expect(issues).toEqual([]);
-    expect(zone!.filters.map((f) => [f.ref, f.location.line])).toEqual([['1', 6], ['2', 4], ['b', 3], ['a', 5]]);
-    expect(zone!.firewallRules.map((r) => [r.ref, r.location.line, r.fieldLocations?.filter?.column])).toEqual([['7', 9, 30], ['x', 8, 30]]);
+    expect(zone!.filters.map((f) => [f.ref, f.location.line])).toEqual([['b', 3], ['2', 4], ['a', 5], ['1', 6]]);
+    expect(zone!.firewallRules.map((r) => [r.ref, r.location.line, r.fieldLocations?.filter?.column])).toEqual([['x', 8, 30], ['7', 9, 30]]);
   });
 });

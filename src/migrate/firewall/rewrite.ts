@@ -89,8 +89,10 @@ function flowSection(comments: RuleComments): (doc: Document) => void {
 }
 
 /** The rules of an existing `custom_rules` value, as data (none for an empty or null value). */
-function rulesOf(node: unknown): Raw {
-  return ((node as { toJSON?: () => unknown } | null | undefined)?.toJSON?.() ?? {}) as Raw;
+function ruleEntriesOf(node: unknown): [string, unknown][] {
+  // In the order written: a plain object would list keys like "20" and "3" first, in numeric order.
+  if (!isMap(node)) return [];
+  return node.items.map((p) => [String(isScalar(p.key) ? p.key.value : p.key), (p.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? p.value]);
 }
 
 /** The converted rules as manifest entries, in order (`js`: the manifest as data). */
@@ -129,7 +131,7 @@ function spliceEdits(text: string, map: YAMLMap, entries: [string, ManifestRule]
   if (filters) edits.push(spanEdit(text, filters, ''));
   const existing = custom?.value;
   if (custom === undefined) {
-    const section = renderPairs([['custom_rules', Object.fromEntries(entries)]], text, ConvertedComment, flowSection(comments));
+    const section = renderPairs([['custom_rules', new Map(entries)]], text, ConvertedComment, flowSection(comments));
     if (rules) edits.push(spanEdit(text, rules, section));
     else edits.push({ start: text.length, end: text.length, text: (text === '' || text.endsWith('\n') ? '' : '\n') + section });
     return edits;
@@ -145,7 +147,7 @@ function spliceEdits(text: string, map: YAMLMap, entries: [string, ManifestRule]
     edits.push({ start: at, end: at, text: indent(body, column) });
   } else {
     const [start, end] = pairSpan(text, custom, false);
-    const merged = { ...Object.fromEntries(entries), ...rulesOf(existing) };
+    const merged = new Map([...entries, ...ruleEntriesOf(existing)]);
     edits.push({ start, end, text: renderPairs([['custom_rules', merged]], text, ConvertedComment, flowSection(comments)) });
   }
   return edits;
@@ -155,7 +157,7 @@ function spliceEdits(text: string, map: YAMLMap, entries: [string, ManifestRule]
 function reserialise(doc: Document, entries: [string, ManifestRule][]): string {
   const map = doc.contents as YAMLMap;
   const index = map.items.findIndex((p) => isScalar(p.key) && p.key.value === 'firewall_rules');
-  const node = doc.createNode({ ...Object.fromEntries(entries), ...rulesOf(map.get('custom_rules', true)) });
+  const node = doc.createNode(new Map([...entries, ...ruleEntriesOf(map.get('custom_rules', true))]));
   map.delete('filters');
   map.delete('firewall_rules');
   if (map.has('custom_rules') || index < 0) map.set('custom_rules', node);
@@ -171,7 +173,7 @@ function verify(text: string, entries: [string, ManifestRule][], existingKeys: r
   if (js === null || typeof js !== 'object' || 'filters' in js || 'firewall_rules' in js) return false;
   const custom = js.custom_rules as Raw | undefined;
   if (custom === undefined || custom === null) return entries.length === 0 && existingKeys.length === 0;
-  const keys = Object.keys(custom);
+  const keys = ruleEntriesOf(doc.get('custom_rules', true)).map(([k]) => k);
   if (keys.join('\n') !== [...entries.map(([k]) => k), ...existingKeys].join('\n')) return false;
   return entries.every(([k, v]) => JSON.stringify(custom[k]) === JSON.stringify(v));
 }
@@ -186,8 +188,7 @@ export function rewriteFirewallRules(text: string, change: FirewallRewrite): str
   if (!isMap(doc.contents)) throw new ZonewallError('ERR_MANIFEST', 'cannot rewrite the manifest: its top level is not a mapping');
   const js = (doc.toJS() ?? {}) as Raw;
   const entries = convertedEntries(js, change);
-  const existingCustom = js.custom_rules as Raw | null | undefined;
-  const existingKeys = Object.keys(existingCustom ?? {});
+  const existingKeys = ruleEntriesOf(doc.get('custom_rules', true)).map(([k]) => k);
   if (!doc.contents.flow) {
     const spliced = applyEdits(text, spliceEdits(text, doc.contents, entries, ruleComments(doc.contents, change.sources)));
     if (verify(spliced, entries, existingKeys)) return spliced;

@@ -8,6 +8,7 @@
  * their key as `ref`, and a left-out rule holding a ref gets its id as ref, so that plans keep it
  * as unmanaged instead of deleting it.
  */
+import { putInOrder } from '../export-order.js';
 import { SkipPhases, SkipProducts, type CustomRule, type CustomRuleParameters as ManifestParameters } from '../../manifest/index.js';
 import type { Canonicalizer } from '../canonical.js';
 import { isUnmanagedCustomRule } from './attributes.js';
@@ -68,7 +69,7 @@ export function exportCustomRules(entry: LiveCustomEntrypoint | null | undefined
   for (const r of exportable) {
     const { key, from } = kept.has(r) ? { key: r.ref!, from: 'ref' as const } : freshKey(keys, 'rule', r.id, r.description);
     refs.set(r, key);
-    out.rules[key] = ruleOf(r);
+    putInOrder(out.rules, key, ruleOf(r));
     out.objects.push({ kind: 'custom_rule', id: r.id, key, from, refChange: !kept.has(r), inline: false });
   }
   const disown = entry.rules.filter((r) => !refs.has(r) && !isUnmanagedCustomRule(r));

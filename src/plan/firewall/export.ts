@@ -21,6 +21,7 @@
  * comparing a locked filter. A locked filter held by several rules is inline under the first; the
  * others are reported and left out (a manifest cannot share an inline filter).
  */
+import { putInOrder } from '../export-order.js';
 import type { FirewallRule, Filter, InlineFilter } from '../../manifest/index.js';
 import type { Canonicalizer } from '../canonical.js';
 import { KeyAllocator, freshKey, isValidKey } from '../export-keys.js';
@@ -165,7 +166,7 @@ export function exportFirewall(live: LiveZone, canon: Canonicalizer): FirewallEx
   for (const f of shared) {
     const k = filterKeys.get(f.id);
     if (k === undefined) continue;
-    out.filters[k.key] = filterEntry(f);
+    putInOrder(out.filters, k.key, filterEntry(f));
     noteFilter(out, f, k.key, k.from, false);
   }
   writeRules(out, rules, ruleKeys, inline, filters, filterKeys);
@@ -213,7 +214,7 @@ function writeRules(
     if (r.description) entry.description = r.description;
     if (r.paused) entry.paused = true;
     if (r.action === 'bypass') entry.products = [...(r.products ?? [])] as FirewallRule['products'];
-    out.rules[key] = entry;
+    putInOrder(out.rules, key, entry);
     if (isInline) noteFilter(out, f, key, 'rule', true);
     out.ruleKeys.set(r.id, key);
     const refChange = (r.ref ?? '') !== key;

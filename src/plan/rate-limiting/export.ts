@@ -6,6 +6,7 @@
  * parse, no `ratelimit`) are left out and listed. Adoption is one PUT that sends every rule with its
  * id and its key as ref.
  */
+import { putInOrder } from '../export-order.js';
 import { ColoCharacteristic, RateLimitActions, RateLimitFieldLimits } from '../../api/index.js';
 import type { RateLimitingRule } from '../../manifest/index.js';
 import type { Canonicalizer } from '../canonical.js';
@@ -66,7 +67,7 @@ export function exportRateLimitRules(entry: LiveRateLimitEntrypoint | null | und
   for (const r of exportable) {
     const { key, from } = kept.has(r) ? { key: r.ref!, from: 'ref' as const } : freshKey(keys, 'rule', r.id, r.description);
     refs.set(r, key);
-    out.rules[key] = ruleOf(r);
+    putInOrder(out.rules, key, ruleOf(r));
     out.objects.push({ kind: 'rate_limiting_rule', id: r.id, key, from, refChange: !kept.has(r), inline: false });
   }
   const disown = entry.rules.filter((r) => !refs.has(r) && !isUnmanagedRateLimitRule(r));

@@ -98,3 +98,21 @@ describe('upgradeFirewallManifest', () => {
     expect(manifestDiff('a.yaml', 'a: 1\nb: 2\n', 'a: 1\nb: 3\n')).toBe('--- a.yaml\tcurrent\n+++ a.yaml\tmigrated\n@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n');
   });
 });
+
+describe('rule keys that look like numbers', () => {
+  // JavaScript lists keys like "20" and "3" first, in numeric order: the rewrite did not read back as
+  // written (ERR_INTERNAL) and the loader ran the rules in another order than the file says.
+  it('converts, writes and reads back the rules in evaluation order (block, existing and flow sections)', () => {
+    const ties = 'zone: example.com\nplan: enterprise\nfirewall_rules:\n  "20": { action: block, priority: 1, filter: { expression: \'ip.src eq 192.0.2.1\' } }\n  "3": { action: log, priority: 2, filter: { expression: \'ip.src eq 192.0.2.2\' } }\n';
+    for (const text of [
+      ties,
+      `${ties}custom_rules:\n  "7":\n    action: block\n    expression: http.host eq "x.com"\n  "1":\n    action: log\n    expression: http.host eq "y.com"\n`,
+      `${ties}custom_rules: { "7": { action: block, expression: http.host eq "x.com" } }\n`,
+    ]) {
+      const out = upgrade(text);
+      const refs = out.after!.customRules!.map((r) => r.ref);
+      expect(refs.slice(0, 2)).toEqual(['20', '3']);
+      if (text.includes('"7"')) expect(refs.slice(2)).toEqual(text.includes('"1"') ? ['7', '1'] : ['7']);
+    }
+  });
+});
