@@ -56,6 +56,8 @@ export const FIELD_SLOTS: ReadonlyMap<string, number> = new Map([...FIELDS.keys(
 
 const SLOT_NAMES = [...FIELD_SLOTS.keys()];
 const SLOT_TYPES = SLOT_NAMES.map((name) => FIELDS.get(name)!.type);
+/** The slots of a new context, copied (one block copy) rather than filled slot by slot per request. */
+const EMPTY_SLOTS: ReadonlyArray<typeof NOT_LOADED> = new Array<typeof NOT_LOADED>(FIELD_SLOTS.size).fill(NOT_LOADED);
 
 /** Call-expression text to memo slot: pure calls shared by many filters run once per request. */
 const MEMO_SLOTS = new Map<string, number>();
@@ -80,7 +82,7 @@ export class ExecutionContext {
   lists: Lists | undefined;
 
   constructor(readonly request: RequestFields, lists?: Lists) {
-    this.slots = new Array(FIELD_SLOTS.size).fill(NOT_LOADED);
+    this.slots = EMPTY_SLOTS.slice();
     this.lists = lists;
   }
 

@@ -205,4 +205,22 @@ describe('request values', () => {
     const filters = ['ssl', 'http.host eq "www.example.org"', 'ip.src in {203.0.113.0/24}'].map((s) => compile(parse(s)));
     expect(filters.map((f) => f(ctx))).toEqual([true, true, true]);
   });
+
+  it('reads a header once per context for every quantifier over it, each with its own test', () => {
+    // The container `headers["x-token"]` is shared per request (issue 35); the tests are not.
+    const ctx = new ExecutionContext(REQ);
+    const sources = [
+      'any(http.request.headers["x-token"][*] eq "b")',
+      'all(http.request.headers["x-token"][*] eq "b")',
+      'any(http.request.headers["x-token"][*] eq "c")',
+      'all(http.request.headers["x-token"][*] in {"a" "b"})',
+      'any(http.request.headers["x-missing"][*] eq "a")',
+      'all(http.request.headers["x-missing"][*] eq "a")',
+    ];
+    const filters = sources.map((s) => compile(parse(s)));
+    expect(filters.map((f) => f(ctx))).toEqual([true, false, false, true, false, true]);
+    // A second context over another request sees its own header, not the first one's.
+    const other = new ExecutionContext(requestFields({ headers: { 'X-Token': 'c' } }));
+    expect(filters.map((f) => f(other))).toEqual([false, false, true, false, false, true]);
+  });
 });
