@@ -16,7 +16,7 @@ import { ExecutionContext, type RequestFields } from './context.js';
 import { compileMany, compileValue, type ExprCompiler } from './compile-value.js';
 import { compilePredicate, type Lists } from './compile-rhs.js';
 import { fusedQuantifier } from './compile-fused.js';
-import { fieldTestOf, runTest, type FieldTest } from './field-test.js';
+import { equalityOf, fieldTestOf, runTest, type FieldTest } from './field-test.js';
 import { valueInfo } from './typing.js';
 
 /** A compiled Bool expression. */
@@ -40,12 +40,39 @@ export function compileExpression(expr: Expression, options: CompileOptions = {}
 }
 
 function contextOf(request: RequestFields | ExecutionContext): ExecutionContext {
-  return request instanceof ExecutionContext ? request : new ExecutionContext(request);
+  return (request as Partial<ExecutionContext>).isExecutionContext === true ? (request as ExecutionContext) : contextOfRecord(request as RequestFields);
+}
+
+function contextOfRecord(request: RequestFields): ExecutionContext {
+  return new ExecutionContext(request);
 }
 
 /** A field test standing alone as a Bool. */
 function testFn(test: FieldTest): BoolFn {
   return (ctx) => runTest(ctx, test);
+}
+
+/**
+ * A filter of one field test. The common one, a plain field equal to a literal (`ip.src eq
+ * 10.0.0.1`, `http.host eq "x"`), reads its field itself with the literal in its closure: no test
+ * object to load, no dispatch on its kind, and one closure per literal type, so the comparison
+ * V8 compiles sees one type (issue 35: 1,000 `ip.src eq` rules).
+ */
+function singleTest(t: FieldTest): CompiledFilter {
+  const eq = equalityOf(t);
+  if (eq !== undefined && typeof eq.lit === 'number') return numberEq(eq.slot, eq.lit);
+  if (eq !== undefined && typeof eq.lit === 'string') return stringEq(eq.slot, eq.lit);
+  return (r) => runTest(contextOf(r), t);
+}
+
+// The slot and literal are parameters, not `const`s: V8 checks a captured `const` for its
+// temporal dead zone on every read.
+function numberEq(slot: number, lit: number): CompiledFilter {
+  return (r) => contextOf(r).field(slot) === lit;
+}
+
+function stringEq(slot: number, lit: string): CompiledFilter {
+  return (r) => contextOf(r).field(slot) === lit;
 }
 
 class Compiler implements ExprCompiler {
@@ -81,7 +108,7 @@ class Compiler implements ExprCompiler {
   root(expr: Expression): CompiledFilter {
     const items = expr.type === 'logical' && expr.items.length === 2 && expr.op !== 'xor' ? expr.items : undefined;
     const ta = this.test(items?.[0] ?? expr);
-    if (ta !== undefined && items === undefined) return (r) => runTest(contextOf(r), ta);
+    if (ta !== undefined && items === undefined) return singleTest(ta);
     if (ta !== undefined && items !== undefined) {
       const and = (expr as LogicalExpr).op === 'and';
       const tb = this.test(items[1]!);

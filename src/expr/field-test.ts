@@ -35,7 +35,7 @@ import { parseIp } from './ip.js';
 import { valueInfo } from './typing.js';
 import { asciiLower, hasPrefix, parseWildcard } from './wildcard.js';
 
-const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
+const enum Kind { Eq, EqNumber, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
 
 const never: Predicate = () => false;
 const NO_RANGES: readonly number[] = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
@@ -64,11 +64,17 @@ export class FieldTest {
 /** Compiles a value that is not a plain field (provided by the compiler). */
 export type ValueOf = (value: ValueExpr) => ValueFn;
 
+/** The slot and literal of a test `field eq lit` of a plain field, or undefined for any other test. */
+export function equalityOf(t: FieldTest): { slot: number; lit: string | number | bigint } | undefined {
+  return (t.kind === Kind.Eq || t.kind === Kind.EqNumber) && t.value === null ? { slot: t.slot, lit: t.lit } : undefined;
+}
+
 /** Runs a field test against the request in `ctx`. */
 export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
   const v = t.value === null ? ctx.field(t.slot) : t.value(ctx);
   switch (t.kind) {
     case Kind.Eq: return v === t.lit;
+    case Kind.EqNumber: return typeof v === 'number' && v === t.lit;
     case Kind.Ne: return v !== undefined && v !== t.lit;
     case Kind.Contains: return v !== undefined && (v as string).includes(t.lit as string);
     case Kind.Prefix: return v !== undefined && hasPrefix(v as string, t.lit as string);
@@ -197,7 +203,7 @@ const INT_OPS: Partial<Record<ComparisonOp, Kind>> = { eq: Kind.Eq, ne: Kind.Ne,
 
 function literalTest(slot: number, op: ComparisonOp, rhs: Rhs): FieldTest | undefined {
   const kind = (table: Partial<Record<ComparisonOp, Kind>>, lit: string | number | bigint) => {
-    const k = table[op];
+    const k = table[op] === Kind.Eq && typeof lit === 'number' ? Kind.EqNumber : table[op];
     return k === undefined ? undefined : new FieldTest(slot, k, lit);
   };
   switch (rhs.type) {

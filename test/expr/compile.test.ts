@@ -206,6 +206,27 @@ describe('request values', () => {
     expect(filters.map((f) => f(ctx))).toEqual([true, true, true]);
   });
 
+  it('decides a lone `field eq literal` the same on a record and on a context, for every value type', () => {
+    const cases: Array<[string, RequestFields, boolean]> = [
+      ['ip.src eq 10.0.0.1', { 'ip.src': '10.0.0.1' }, true],
+      ['ip.src eq 10.0.0.1', { 'ip.src': '10.0.0.2' }, false],
+      ['ip.src eq 10.0.0.1', { 'ip.src': '::ffff:10.0.0.1' }, false],
+      ['ip.src eq 10.0.0.1', {}, false],
+      ['ip.src eq 2001:db8::1', { 'ip.src': '2001:db8::1' }, true],
+      ['ip.src.asnum eq 13335', { 'ip.src.asnum': 13335 }, true],
+      ['ip.src.asnum eq 13335', {}, false],
+      ['http.host eq "a.example"', { 'http.host': 'a.example' }, true],
+      ['http.host eq "a.example"', { 'http.host': 'A.example' }, false],
+      ['http.host eq "a.example"', {}, false],
+      ['http.host eq ""', {}, false],
+    ];
+    for (const [source, request, expected] of cases) {
+      const filter = compile(parse(source));
+      expect([source, filter(request)]).toEqual([source, expected]);
+      expect([source, filter(new ExecutionContext(request))]).toEqual([source, expected]);
+    }
+  });
+
   it('reads a header once per context for every quantifier over it, each with its own test', () => {
     // The container `headers["x-token"]` is shared per request (issue 35); the tests are not.
     const ctx = new ExecutionContext(REQ);
