@@ -35,7 +35,7 @@ import { parseIp } from './ip.js';
 import { valueInfo } from './typing.js';
 import { asciiLower, hasPrefix, parseWildcard } from './wildcard.js';
 
-const enum Kind { Eq, EqNumber, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
+const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
 
 const never: Predicate = () => false;
 const NO_RANGES: readonly number[] = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
@@ -64,9 +64,25 @@ export class FieldTest {
 /** Compiles a value that is not a plain field (provided by the compiler). */
 export type ValueOf = (value: ValueExpr) => ValueFn;
 
-/** The slot and literal of a test `field eq lit` of a plain field, or undefined for any other test. */
-export function equalityOf(t: FieldTest): { slot: number; lit: string | number | bigint } | undefined {
-  return (t.kind === Kind.Eq || t.kind === Kind.EqNumber) && t.value === null ? { slot: t.slot, lit: t.lit } : undefined;
+/**
+ * What a filter's root may run itself instead of through `runTest` (compile-root.ts): a plain
+ * field equal to a number or a string literal, or in up to four number ranges, or `any(f[key][*]
+ * eq "lit")` (`container` reads `f[key]`). Undefined for any other test.
+ */
+export type TestHead =
+  | { kind: 'number'; slot: number; lit: number }
+  | { kind: 'string'; slot: number; lit: string }
+  | { kind: 'ranges'; slot: number; ranges: readonly number[]; other: Predicate }
+  | { kind: 'anyEq'; container: ValueFn; lit: string };
+
+/** The head of `t` (see `TestHead`), or undefined. */
+export function headOf(t: FieldTest): TestHead | undefined {
+  if (t.kind === Kind.Any && t.elementEq && t.value !== null) return { kind: 'anyEq', container: t.value, lit: t.lit as string };
+  if (t.value !== null) return undefined;
+  if (t.kind === Kind.Eq && typeof t.lit === 'number') return { kind: 'number', slot: t.slot, lit: t.lit };
+  if (t.kind === Kind.Eq && typeof t.lit === 'string') return { kind: 'string', slot: t.slot, lit: t.lit };
+  if (t.kind === Kind.InRanges) return { kind: 'ranges', slot: t.slot, ranges: t.ranges, other: t.pred };
+  return undefined;
 }
 
 /** Runs a field test against the request in `ctx`. */
@@ -74,7 +90,6 @@ export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
   const v = t.value === null ? ctx.field(t.slot) : t.value(ctx);
   switch (t.kind) {
     case Kind.Eq: return v === t.lit;
-    case Kind.EqNumber: return typeof v === 'number' && v === t.lit;
     case Kind.Ne: return v !== undefined && v !== t.lit;
     case Kind.Contains: return v !== undefined && (v as string).includes(t.lit as string);
     case Kind.Prefix: return v !== undefined && hasPrefix(v as string, t.lit as string);
@@ -96,9 +111,19 @@ export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
   }
 }
 
-/** `v` in one of the four ranges of a field test's `ranges`. */
-function inRanges(v: number, r: readonly number[]): boolean {
-  return (v >= r[0]! && v <= r[1]!) || (v >= r[2]! && v <= r[3]!) || (v >= r[4]! && v <= r[5]!) || (v >= r[6]! && v <= r[7]!);
+/**
+ * `v` in one of the four ranges of a field test's `ranges`. They are sorted and disjoint (a
+ * `RangeSet`'s), unused ones at the end (Infinity, -Infinity): below a start, `v` is below every
+ * later one.
+ */
+export function inRanges(v: number, r: readonly number[]): boolean {
+  if (v < r[0]!) return false;
+  if (v <= r[1]!) return true;
+  if (v < r[2]!) return false;
+  if (v <= r[3]!) return true;
+  if (v < r[4]!) return false;
+  if (v <= r[5]!) return true;
+  return v >= r[6]! && v <= r[7]!;
 }
 
 /**
@@ -203,7 +228,7 @@ const INT_OPS: Partial<Record<ComparisonOp, Kind>> = { eq: Kind.Eq, ne: Kind.Ne,
 
 function literalTest(slot: number, op: ComparisonOp, rhs: Rhs): FieldTest | undefined {
   const kind = (table: Partial<Record<ComparisonOp, Kind>>, lit: string | number | bigint) => {
-    const k = table[op] === Kind.Eq && typeof lit === 'number' ? Kind.EqNumber : table[op];
+    const k = table[op];
     return k === undefined ? undefined : new FieldTest(slot, k, lit);
   };
   switch (rhs.type) {

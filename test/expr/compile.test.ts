@@ -227,6 +227,37 @@ describe('request values', () => {
     }
   });
 
+  it('decides the roots written out in compile-root.ts like the general compiler (and, or, ranges, any)', () => {
+    const v4 = { 'ip.src': '203.0.113.7', 'http.request.method': 'POST', 'http.host': 'a.example' };
+    const v6 = { 'ip.src': '2001:db8:5::1', 'http.request.method': 'GET', 'http.host': 'b.example' };
+    const cases: Array<[string, RequestFields, boolean]> = [
+      ['ip.src in {203.0.113.0/24 2001:db8:5::/48 198.51.100.1..198.51.100.9}', v4, true],
+      ['ip.src in {203.0.113.0/24 2001:db8:5::/48 198.51.100.1..198.51.100.9}', v6, true],
+      ['ip.src in {203.0.113.8..203.0.113.9 198.51.100.0/24}', v4, false],
+      ['ip.src in {192.0.2.0/24 198.51.100.0/24 203.0.113.0/25 10.0.0.0/8}', v4, true],
+      ['ip.src in {192.0.2.0/24 198.51.100.0/24 203.0.113.8/29 10.0.0.0/8}', v4, false],
+      ['ip.src in {203.0.113.0/24}', v6, false],
+      ['ip.src in {203.0.113.0/24}', {}, false],
+      ['ip.src in {203.0.113.0/24} and http.request.method eq "POST"', v4, true],
+      ['ip.src in {203.0.113.0/24} and http.request.method eq "POST"', v6, false],
+      ['ip.src in {203.0.113.0/24} or http.host eq "b.example"', v6, true],
+      ['ip.src in {2001:db8:5::/48} or http.host eq "a.example"', v6, true],
+      ['ip.src eq 203.0.113.7 and http.host eq "a.example"', v4, true],
+      ['ip.src eq 203.0.113.7 or http.host eq "b.example"', v6, true],
+      ['ip.src eq 203.0.113.7 or http.host eq "c.example"', v6, false],
+      ['http.host eq "a.example" and http.request.method eq "GET"', v4, false],
+      ['http.host eq "c.example" or http.request.method eq "GET"', v6, true],
+      ['any(http.request.headers["x-k"][*] eq "b")', { 'http.request.headers': { 'X-K': ['a', 'b'] } }, true],
+      ['any(http.request.headers["x-k"][*] eq "c")', { 'http.request.headers': { 'X-K': ['a', 'b'] } }, false],
+      ['any(http.request.headers["x-k"][*] eq "a")', {}, false],
+    ];
+    for (const [source, request, expected] of cases) {
+      const filter = compile(parse(source));
+      expect([source, filter(request)]).toEqual([source, expected]);
+      expect([source, filter(new ExecutionContext(request))]).toEqual([source, expected]);
+    }
+  });
+
   it('reads a header once per context for every quantifier over it, each with its own test', () => {
     // The container `headers["x-token"]` is shared per request (issue 35); the tests are not.
     const ctx = new ExecutionContext(REQ);
