@@ -148,6 +148,9 @@ function bindingsOf(o: WorkerdServerOptions, importer: Credential | undefined): 
     ...(o.limits !== undefined ? { ZONEWALL_LIMITS: JSON.stringify(o.limits) } : {}),
     ...(o.maxBodyBytes !== undefined ? { ZONEWALL_MAX_BODY_BYTES: String(o.maxBodyBytes) } : {}),
     ...(importer !== undefined ? { ZONEWALL_IMPORTS: 'true' } : {}),
+    // One process holds the state directory and workerd runs the Worker in one isolate: its front
+    // sees every write, and may answer repeat reads itself (deploy/worker/front-cache.ts).
+    ZONEWALL_SOLE_FRONT: 'true',
   };
 }
 
