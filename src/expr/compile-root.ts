@@ -5,8 +5,9 @@
  * - a wrapper around the compiled tree would cost a second call per rule that V8 cannot inline
  *   (each rule's tree is another closure): the common roots (a field test, `and`/`or` of two with
  *   a field test first) take the request themselves;
- * - the first test of a root, when it is a plain field equal to a number or a string literal, or
- *   in up to four number ranges (`ip.src in {…}`), is written out in a closure of its own
+ * - the first test of a root, when it is a plain field equal to a number or a string literal, in
+ *   up to four number ranges (`ip.src in {…}`) or containing a string, a call equal to a string
+ *   (`lower(http.host) eq`), or `any(f[key][*] eq "…")`, is written out in a closure of its own
  *   (`TestHead`), with its literal in the closure: no test object to load, no dispatch on its
  *   kind, and V8's feedback at each comparison sees one type (one shared `v === lit` that saw
  *   strings and numbers compiles to the generic comparison). Other tests run through `runTest`,
@@ -45,6 +46,8 @@ export function rootOfTest(t: FieldTest): CompiledFilter {
     case 'string': return stringEq(head.slot, head.lit);
     case 'ranges': return ranges(head.slot, head.ranges, head.other);
     case 'anyEq': return anyEq(head.container, head.lit);
+    case 'valueEq': return valueEq(head.value, head.lit);
+    case 'contains': return contains(head.slot, head.lit);
     default: return (r) => runTest(contextOf(r), t);
   }
 }
@@ -56,6 +59,8 @@ export function rootOfTests(and: boolean, ta: FieldTest, tb: FieldTest): Compile
     case 'number': return and ? numberEqAnd(head.slot, head.lit, tb) : numberEqOr(head.slot, head.lit, tb);
     case 'string': return and ? stringEqAnd(head.slot, head.lit, tb) : stringEqOr(head.slot, head.lit, tb);
     case 'ranges': return and ? rangesAnd(head.slot, head.ranges, head.other, tb) : rangesOr(head.slot, head.ranges, head.other, tb);
+    case 'valueEq': return and ? valueEqAnd(head.value, head.lit, tb) : valueEqOr(head.value, head.lit, tb);
+    case 'contains': return and ? containsAnd(head.slot, head.lit, tb) : containsOr(head.slot, head.lit, tb);
     case 'anyEq':
     default:
       return and
@@ -99,6 +104,32 @@ function stringEqAnd(slot: number, lit: string, tb: FieldTest): CompiledFilter {
 
 function stringEqOr(slot: number, lit: string, tb: FieldTest): CompiledFilter {
   return (r) => { const ctx = contextOf(r); return ctx.field(slot) === lit || runTest(ctx, tb); };
+}
+
+// `lower(http.host) eq "x"`: the call's value is shared by the filters of a request (memoized).
+function valueEq(value: ValueFn, lit: string): CompiledFilter {
+  return (r) => value(contextOf(r)) === lit;
+}
+
+function valueEqAnd(value: ValueFn, lit: string, tb: FieldTest): CompiledFilter {
+  return (r) => { const ctx = contextOf(r); return value(ctx) === lit && runTest(ctx, tb); };
+}
+
+function valueEqOr(value: ValueFn, lit: string, tb: FieldTest): CompiledFilter {
+  return (r) => { const ctx = contextOf(r); return value(ctx) === lit || runTest(ctx, tb); };
+}
+
+// A missing value contains nothing.
+function contains(slot: number, lit: string): CompiledFilter {
+  return (r) => { const v = contextOf(r).field(slot); return v !== undefined && (v as string).includes(lit); };
+}
+
+function containsAnd(slot: number, lit: string, tb: FieldTest): CompiledFilter {
+  return (r) => { const ctx = contextOf(r); const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit) && runTest(ctx, tb); };
+}
+
+function containsOr(slot: number, lit: string, tb: FieldTest): CompiledFilter {
+  return (r) => { const ctx = contextOf(r); const v = ctx.field(slot); return (v !== undefined && (v as string).includes(lit)) || runTest(ctx, tb); };
 }
 
 // A number in the ranges; any other present value (an IPv6 address) through `other`.

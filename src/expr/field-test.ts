@@ -67,18 +67,23 @@ export type ValueOf = (value: ValueExpr) => ValueFn;
 /**
  * What a filter's root may run itself instead of through `runTest` (compile-root.ts): a plain
  * field equal to a number or a string literal, or in up to four number ranges, or `any(f[key][*]
- * eq "lit")` (`container` reads `f[key]`). Undefined for any other test.
+ * eq "lit")` (`container` reads `f[key]`), a value that is not a plain field (`lower(http.host)`)
+ * equal to a string, a plain field that contains a string. Undefined for any other test.
  */
 export type TestHead =
   | { kind: 'number'; slot: number; lit: number }
   | { kind: 'string'; slot: number; lit: string }
   | { kind: 'ranges'; slot: number; ranges: readonly number[]; other: Predicate }
-  | { kind: 'anyEq'; container: ValueFn; lit: string };
+  | { kind: 'anyEq'; container: ValueFn; lit: string }
+  | { kind: 'valueEq'; value: ValueFn; lit: string }
+  | { kind: 'contains'; slot: number; lit: string };
 
 /** The head of `t` (see `TestHead`), or undefined. */
 export function headOf(t: FieldTest): TestHead | undefined {
   if (t.kind === Kind.Any && t.elementEq && t.value !== null) return { kind: 'anyEq', container: t.value, lit: t.lit as string };
+  if (t.kind === Kind.Eq && t.value !== null && typeof t.lit === 'string') return { kind: 'valueEq', value: t.value, lit: t.lit };
   if (t.value !== null) return undefined;
+  if (t.kind === Kind.Contains) return { kind: 'contains', slot: t.slot, lit: t.lit as string };
   if (t.kind === Kind.Eq && typeof t.lit === 'number') return { kind: 'number', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.Eq && typeof t.lit === 'string') return { kind: 'string', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.InRanges) return { kind: 'ranges', slot: t.slot, ranges: t.ranges, other: t.pred };

@@ -250,6 +250,16 @@ describe('request values', () => {
       ['any(http.request.headers["x-k"][*] eq "b")', { 'http.request.headers': { 'X-K': ['a', 'b'] } }, true],
       ['any(http.request.headers["x-k"][*] eq "c")', { 'http.request.headers': { 'X-K': ['a', 'b'] } }, false],
       ['any(http.request.headers["x-k"][*] eq "a")', {}, false],
+      ['lower(http.host) eq "a.example"', { 'http.host': 'A.Example' }, true],
+      ['lower(http.host) eq "a.example"', {}, false],
+      ['lower(http.host) eq "a.example" and http.request.method eq "POST"', { ...v4, 'http.host': 'A.EXAMPLE' }, true],
+      ['lower(http.host) eq "x.example" or http.request.method eq "GET"', v6, true],
+      ['http.host contains "example"', v4, true],
+      ['http.host contains ""', v4, true],
+      ['http.host contains ""', {}, false],
+      ['http.host contains "a." and http.request.method eq "GET"', v4, false],
+      ['http.host contains "zzz" or http.request.method eq "POST"', v4, true],
+      ['http.host contains "zzz" or http.request.method eq "POST"', {}, false],
     ];
     for (const [source, request, expected] of cases) {
       const filter = compile(parse(source));
