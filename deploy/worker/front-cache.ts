@@ -19,8 +19,11 @@
  */
 import type { WireAnswer, ZoneCall } from '../../src/engine/workerd.js';
 
-/** Entries kept at most; the cache empties when full (a client pages through few paths). */
-const MaxEntries = 1024;
+/**
+ * Entries kept at most (a client pages through few paths; a page of 100 rules is ~40 KB): the
+ * cache empties when full, as a zone object's page cache does.
+ */
+const MaxEntries = 256;
 
 /** The front's cache of list pages (see above). */
 export class FrontCache {
