@@ -45,7 +45,7 @@ export function rootOfTest(t: FieldTest): CompiledFilter {
     case 'number': return numberEq(head.slot, head.lit);
     case 'string': return stringEq(head.slot, head.lit);
     case 'ranges': return ranges(head.slot, head.ranges, head.other);
-    case 'anyEq': return anyEq(head.container, head.lit);
+    case 'anyEq': return anyEq(head.memo, head.read, head.lit);
     case 'valueEq': return valueEq(head.value, head.lit);
     case 'contains': return contains(head.slot, head.lit);
     default: return (r) => runTest(contextOf(r), t);
@@ -158,9 +158,9 @@ function rangesOr(slot: number, bounds: readonly number[], other: Predicate, tb:
 
 // `any(f[key][*] eq "lit")`: the container is read once per request (field-test.ts), its elements
 // compared in place.
-function anyEq(container: ValueFn, lit: string): CompiledFilter {
+function anyEq(memo: number, read: ValueFn, lit: string): CompiledFilter {
   return (r) => {
-    const c = container(contextOf(r));
+    const c = contextOf(r).memoized(memo, read);
     if (!Array.isArray(c)) return c instanceof Map ? [...c.values()].includes(lit) : false;
     const items = c as readonly Value[];
     for (let i = 0; i < items.length; i++) if (items[i] === lit) return true;

@@ -57,6 +57,8 @@ export class FieldTest {
   elementEq = false;
   /** Up to four inclusive ranges as start, end pairs; unused ones are empty (Infinity, -Infinity). */
   ranges: readonly number[] = NO_RANGES;
+  /** Any / All: the container `f[key]`, shared per request (memo slot, and how to read it). */
+  container: { memo: number; read: ValueFn } | null = null;
 
   constructor(readonly slot: number, readonly kind: Kind, readonly lit: string | number | bigint = '') {}
 }
@@ -67,20 +69,20 @@ export type ValueOf = (value: ValueExpr) => ValueFn;
 /**
  * What a filter's root may run itself instead of through `runTest` (compile-root.ts): a plain
  * field equal to a number or a string literal, or in up to four number ranges, or `any(f[key][*]
- * eq "lit")` (`container` reads `f[key]`), a value that is not a plain field (`lower(http.host)`)
+ * eq "lit")` (`f[key]` is memo slot `memo` of the context, computed by `read`), a value that is not a plain field (`lower(http.host)`)
  * equal to a string, a plain field that contains a string. Undefined for any other test.
  */
 export type TestHead =
   | { kind: 'number'; slot: number; lit: number }
   | { kind: 'string'; slot: number; lit: string }
   | { kind: 'ranges'; slot: number; ranges: readonly number[]; other: Predicate }
-  | { kind: 'anyEq'; container: ValueFn; lit: string }
+  | { kind: 'anyEq'; memo: number; read: ValueFn; lit: string }
   | { kind: 'valueEq'; value: ValueFn; lit: string }
   | { kind: 'contains'; slot: number; lit: string };
 
 /** The head of `t` (see `TestHead`), or undefined. */
 export function headOf(t: FieldTest): TestHead | undefined {
-  if (t.kind === Kind.Any && t.elementEq && t.value !== null) return { kind: 'anyEq', container: t.value, lit: t.lit as string };
+  if (t.kind === Kind.Any && t.elementEq && t.container !== null) return { kind: 'anyEq', memo: t.container.memo, read: t.container.read, lit: t.lit as string };
   if (t.kind === Kind.Eq && t.value !== null && typeof t.lit === 'string') return { kind: 'valueEq', value: t.value, lit: t.lit };
   if (t.value !== null) return undefined;
   if (t.kind === Kind.Contains) return { kind: 'contains', slot: t.slot, lit: t.lit as string };
@@ -199,7 +201,9 @@ function quantifierTest(expr: Extract<Expression, { type: 'quantifier' }>, lists
   const t = new FieldTest(slot, expr.op === 'all' ? Kind.All : Kind.Any, elementEq ? (arg.rhs as { value: string }).value : '');
   t.key = key.value;
   t.elementEq = elementEq;
-  t.value = containerOf(slot, arg.lhs.base, key);
+  const container = containerOf(slot, arg.lhs.base, key);
+  t.container = container;
+  t.value = (ctx) => ctx.memoized(container.memo, container.read);
   if (!elementEq) t.pred = compilePredicate(arg.op, arg.rhs, valueInfo(arg.lhs).type, lists);
   return t;
 }
@@ -208,14 +212,14 @@ function quantifierTest(expr: Extract<Expression, { type: 'quantifier' }>, lists
  * `field[key]` (a header's values) as a value shared by every filter that reads it: one map lookup
  * per request instead of one per filter (issue 35: 1,000 `any(headers["x-..."][*] eq ...)` rules).
  */
-function containerOf(slot: number, base: ValueExpr['base'], key: Extract<IndexStep, { kind: 'key' }>): ValueFn {
+function containerOf(slot: number, base: ValueExpr['base'], key: Extract<IndexStep, { kind: 'key' }>): { memo: number; read: ValueFn } {
   const memo = memoSlot(formatValue({ type: 'value', base, indexes: [key], span: base.span }));
   const name = key.value;
   const read = (ctx: ExecutionContext): Value | undefined => {
     const m = ctx.field(slot);
     return m instanceof Map ? (m.get(name) as Value | undefined) : undefined;
   };
-  return (ctx) => ctx.memoized(memo, read);
+  return { memo, read };
 }
 
 /** `starts_with(field, "lit")` / `ends_with(field, "lit")` standing as a Bool. */
