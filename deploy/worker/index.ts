@@ -6,7 +6,8 @@
  * (`ZoneRegistry`). Deployed with `npx wrangler deploy` (`wrangler.jsonc`), or run locally by
  * `zonewall serve --runtime workerd` through Miniflare. Bundled by `scripts/build-worker.mjs`.
  */
-import { CredentialStore, RegistryDirectory, V4Dispatcher, fromWire, handleFetch, resources, type FetchSettings } from '../../src/engine/workerd.js';
+import { CredentialStore, RegistryDirectory, V4Dispatcher, fromWire, handleFetch, resources, type FetchSettings, type ZoneCall } from '../../src/engine/workerd.js';
+import { FrontCache } from './front-cache.js';
 import type { Env } from './env.js';
 import { credentialsOf, logError, maxBodyBytesOf } from './settings.js';
 import { workerRoutes } from './routes.js';
@@ -30,10 +31,13 @@ function settingsOf(env: Env): FetchSettings {
     accounts: () => registry().accounts(),
     addAccount: (a) => registry().addAccount(a),
   }, zone);
+  // Repeat reads of list pages from the front, where this front is the only one (front-cache.ts).
+  const cache = env.ZONEWALL_SOLE_FRONT === 'true' ? new FrontCache() : undefined;
+  const ask = (call: ZoneCall) => zone(call.zone.id).handle(call);
   const front = new V4Dispatcher({
     resources, strict: env.ZONEWALL_STRICT === 'true', directory, logError,
     zoneById: (id) => directory.zoneById(id),
-    callZone: async (call) => fromWire(await zone(call.zone.id).handle(call)),
+    callZone: async (call) => fromWire(await (cache !== undefined && call.route.startsWith('GET ') ? cache.read(call, () => ask(call)) : ask(call))),
     extraRoutes: workerRoutes(env, directory),
     accounts: {
       accountById: (id) => directory.accountById(id),
@@ -44,7 +48,7 @@ function settingsOf(env: Env): FetchSettings {
     },
   });
   return {
-    respond: (request) => front.respond(request),
+    respond: (request) => (cache === undefined || request.method.toUpperCase() === 'GET' ? front.respond(request) : cache.write(() => front.respond(request))),
     store: new CredentialStore(credentialsOf(env)),
     insecure: env.ZONEWALL_INSECURE_NO_AUTH === 'true',
     maxBodyBytes: maxBodyBytesOf(env),

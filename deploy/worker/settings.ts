@@ -25,6 +25,12 @@ export interface Settings {
   ZONEWALL_MAX_BODY_BYTES?: string;
   /** `"true"`: serve `POST /zonewall/import` (set only by `serve --runtime workerd`, to import a state directory's zones). */
   ZONEWALL_IMPORTS?: string;
+  /**
+   * `"true"`: this Worker's front is the only path to its objects (set only by `serve --runtime
+   * workerd`: one process, one isolate), so it answers repeat reads of list pages itself
+   * (`front-cache.ts`). Never on a deployed Worker, which runs in many isolates.
+   */
+  ZONEWALL_SOLE_FRONT?: string;
   /** Test hook: polls a list bulk operation stays pending/running (`EngineOptions.listOperationPolls`). */
   ZONEWALL_LIST_OPERATION_POLLS?: string;
 }

@@ -83,10 +83,16 @@ export async function startWorkerdServer(options: WorkerdServerOptions): Promise
       durableObjects: { ZONES: { className: 'ZoneObject', useSQLite: true }, REGISTRY: { className: 'ZoneRegistry', useSQLite: true }, ACCOUNTS: { className: 'AccountObject', useSQLite: true } },
       durableObjectsPersist: state,
       bindings: bindingsOf(options, pending.zones.length + pending.accounts.length > 0 ? importer : undefined),
-      host, port: options.port ?? 0,
+      // Requests go straight to the Worker (a direct socket, on the port asked for), not through
+      // Miniflare's entry worker, a second worker in front of it (issue 35: a third of a repeat
+      // read's time). The Worker uses none of what that one adds (request.cf, pretty error pages,
+      // the edge's gzip); the entry socket stays for Miniflare itself, on a free port.
+      host, port: 0,
+      unsafeDirectSockets: [{ host, port: options.port ?? 0 }],
     });
     keepSignals(signalListeners);
-    const origin = (await mf.ready).origin;
+    await mf.ready;
+    const origin = (await mf.unsafeGetDirectURL()).origin;
     const url = `${origin}/client/v4`;
     const importedAccounts = await importAll(url, importer, pending.accounts.map((a) => ({ key: 'account', info: a.account, dump: a.dump })), state);
     const imported = await importAll(url, importer, pending.zones.map((z) => ({ key: 'zone', info: z.zone, dump: z.dump })), state);
@@ -153,6 +159,9 @@ function bindingsOf(o: WorkerdServerOptions, importer: Credential | undefined): 
     ...(o.limits !== undefined ? { ZONEWALL_LIMITS: JSON.stringify(o.limits) } : {}),
     ...(o.maxBodyBytes !== undefined ? { ZONEWALL_MAX_BODY_BYTES: String(o.maxBodyBytes) } : {}),
     ...(importer !== undefined ? { ZONEWALL_IMPORTS: 'true' } : {}),
+    // One process holds the state directory and workerd runs the Worker in one isolate: its front
+    // sees every write, and may answer repeat reads itself (deploy/worker/front-cache.ts).
+    ZONEWALL_SOLE_FRONT: 'true',
   };
 }
 

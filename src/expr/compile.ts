@@ -12,11 +12,12 @@
  *   `all` true); of a missing Array<Bool> value, false.
  */
 import type { ComparisonExpr, Expression, LogicalExpr } from './ast.js';
-import { ExecutionContext, type RequestFields } from './context.js';
+import type { ExecutionContext } from './context.js';
 import { compileMany, compileValue, type ExprCompiler } from './compile-value.js';
 import { compilePredicate, type Lists } from './compile-rhs.js';
 import { fusedQuantifier } from './compile-fused.js';
 import { fieldTestOf, runTest, type FieldTest } from './field-test.js';
+import { rootOf, rootOfTest, rootOfTestThen, rootOfTests, type CompiledFilter } from './compile-root.js';
 import { valueInfo } from './typing.js';
 
 /** A compiled Bool expression. */
@@ -31,16 +32,12 @@ export interface CompileOptions {
 }
 
 /** A compiled filter: give it a request (or an `ExecutionContext` shared across filters). */
-export type CompiledFilter = (request: RequestFields | ExecutionContext) => boolean;
+export type { CompiledFilter } from './compile-root.js';
 
 /** Compiles a parsed expression into a predicate over requests. */
 export function compileExpression(expr: Expression, options: CompileOptions = {}): CompiledFilter {
   const compiler = new Compiler(options.lists ?? {});
   return compiler.root(expr);
-}
-
-function contextOf(request: RequestFields | ExecutionContext): ExecutionContext {
-  return request instanceof ExecutionContext ? request : new ExecutionContext(request);
 }
 
 /** A field test standing alone as a Bool. */
@@ -72,31 +69,17 @@ class Compiler implements ExprCompiler {
     }
   }
 
-  /**
-   * The filter of a whole expression. A rule set calls one filter per rule, and a wrapper around
-   * the compiled tree would cost a second call per rule that V8 cannot inline (each rule's tree is
-   * another closure): the common roots (a field test, `and`/`or` of two with a field test first)
-   * take the request themselves.
-   */
+  /** The filter of a whole expression (see compile-root.ts). */
   root(expr: Expression): CompiledFilter {
     const items = expr.type === 'logical' && expr.items.length === 2 && expr.op !== 'xor' ? expr.items : undefined;
     const ta = this.test(items?.[0] ?? expr);
-    if (ta !== undefined && items === undefined) return (r) => runTest(contextOf(r), ta);
+    if (ta !== undefined && items === undefined) return rootOfTest(ta);
     if (ta !== undefined && items !== undefined) {
       const and = (expr as LogicalExpr).op === 'and';
       const tb = this.test(items[1]!);
-      if (tb !== undefined) {
-        return and
-          ? (r) => { const ctx = contextOf(r); return runTest(ctx, ta) && runTest(ctx, tb); }
-          : (r) => { const ctx = contextOf(r); return runTest(ctx, ta) || runTest(ctx, tb); };
-      }
-      const b = this.bool(items[1]!);
-      return and
-        ? (r) => { const ctx = contextOf(r); return runTest(ctx, ta) && b(ctx); }
-        : (r) => { const ctx = contextOf(r); return runTest(ctx, ta) || b(ctx); };
+      return tb !== undefined ? rootOfTests(and, ta, tb) : rootOfTestThen(and, ta, this.bool(items[1]!));
     }
-    const fn = this.bool(expr);
-    return (r) => fn(contextOf(r));
+    return rootOf(this.bool(expr));
   }
 
   /** The field test of `expr` (see `field-test.ts`), or undefined. */

@@ -49,13 +49,20 @@ export class RequestFieldError extends ZonewallError {
   }
 }
 
-const NOT_LOADED: unique symbol = Symbol('not loaded');
+/**
+ * A slot not yet loaded. `null` is no evaluator value (a missing one is `undefined`), and V8
+ * compares with it as a constant, where a module's symbol is loaded first on every field read.
+ */
+const NOT_LOADED = null;
 
 /** Field name to slot number; compiled filters address fields by slot. */
 export const FIELD_SLOTS: ReadonlyMap<string, number> = new Map([...FIELDS.keys()].map((name, i) => [name, i]));
 
 const SLOT_NAMES = [...FIELD_SLOTS.keys()];
 const SLOT_TYPES = SLOT_NAMES.map((name) => FIELDS.get(name)!.type);
+/** The slots of a new context, copied (one block copy) rather than filled slot by slot per request. */
+// Built element by element, so the array (and each copy) is packed: a holey one costs a hole check on every read.
+const EMPTY_SLOTS: ReadonlyArray<typeof NOT_LOADED> = Array.from({ length: FIELD_SLOTS.size }, () => NOT_LOADED);
 
 /** Call-expression text to memo slot: pure calls shared by many filters run once per request. */
 const MEMO_SLOTS = new Map<string, number>();
@@ -69,6 +76,12 @@ export function memoSlot(key: string): number {
 
 /** A request prepared for evaluation: converts and caches field values on first use. */
 export class ExecutionContext {
+  /**
+   * The mark a compiled filter reads to tell a context from a request record: one property load,
+   * where `instanceof` walks the prototype chain, once per filter per request (issue 35). No field
+   * of the catalog has this name.
+   */
+  readonly isExecutionContext = true;
   private readonly slots: Array<Value | undefined | typeof NOT_LOADED>;
   private memo: Array<Value | undefined | typeof NOT_LOADED> | undefined;
 
@@ -80,7 +93,7 @@ export class ExecutionContext {
   lists: Lists | undefined;
 
   constructor(readonly request: RequestFields, lists?: Lists) {
-    this.slots = new Array(FIELD_SLOTS.size).fill(NOT_LOADED);
+    this.slots = EMPTY_SLOTS.slice();
     this.lists = lists;
   }
 

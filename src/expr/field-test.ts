@@ -18,17 +18,18 @@
  * | Lt .. Ge    | `v < lit` ... (Int; a missing value never orders)                        |
  * | True / NotTrue | `v === true` / `v !== true` (a plain Bool field, and `not` of it)     |
  * | Pred        | present and `pred(v)`: any other comparison, through its predicate       |
- * | Any / All   | `any(f[key][*] op rhs)` / `all(...)`: the elements of `v.get(key)` (`eq` inline, else `pred`) |
+ * | Any / All   | `any(f[key][*] op rhs)` / `all(...)`: the elements of `f[key]`, read once per request (`eq` inline, else `pred`) |
  *
  * A test reads a plain field by slot, or, for any other value that is not mapped (a call such as
  * `lower(http.host)`, an index), calls its compiled value function. Missing values are
  * `undefined`, which never equals a literal, is never in a set and never orders.
  */
-import type { ComparisonExpr, ComparisonOp, Expression, Rhs, SetItem, ValueExpr } from './ast.js';
+import type { ComparisonExpr, ComparisonOp, Expression, IndexStep, Rhs, SetItem, ValueExpr } from './ast.js';
 import { isLiteral } from './ast.js';
 import type { ExecutionContext, Value } from './context.js';
 import type { ValueFn } from './compile-value.js';
-import { FIELD_SLOTS } from './context.js';
+import { FIELD_SLOTS, memoSlot } from './context.js';
+import { formatValue } from './format.js';
 import { compilePredicate, ipRange, RangeSet, type Lists, type Predicate } from './compile-rhs.js';
 import { parseIp } from './ip.js';
 import { valueInfo } from './typing.js';
@@ -56,12 +57,40 @@ export class FieldTest {
   elementEq = false;
   /** Up to four inclusive ranges as start, end pairs; unused ones are empty (Infinity, -Infinity). */
   ranges: readonly number[] = NO_RANGES;
+  /** Any / All: the container `f[key]`, shared per request (memo slot, and how to read it). */
+  container: { memo: number; read: ValueFn } | null = null;
 
   constructor(readonly slot: number, readonly kind: Kind, readonly lit: string | number | bigint = '') {}
 }
 
 /** Compiles a value that is not a plain field (provided by the compiler). */
 export type ValueOf = (value: ValueExpr) => ValueFn;
+
+/**
+ * What a filter's root may run itself instead of through `runTest` (compile-root.ts): a plain
+ * field equal to a number or a string literal, or in up to four number ranges, or `any(f[key][*]
+ * eq "lit")` (`f[key]` is memo slot `memo` of the context, computed by `read`), a value that is not a plain field (`lower(http.host)`)
+ * equal to a string, a plain field that contains a string. Undefined for any other test.
+ */
+export type TestHead =
+  | { kind: 'number'; slot: number; lit: number }
+  | { kind: 'string'; slot: number; lit: string }
+  | { kind: 'ranges'; slot: number; ranges: readonly number[]; other: Predicate }
+  | { kind: 'anyEq'; memo: number; read: ValueFn; lit: string }
+  | { kind: 'valueEq'; value: ValueFn; lit: string }
+  | { kind: 'contains'; slot: number; lit: string };
+
+/** The head of `t` (see `TestHead`), or undefined. */
+export function headOf(t: FieldTest): TestHead | undefined {
+  if (t.kind === Kind.Any && t.elementEq && t.container !== null) return { kind: 'anyEq', memo: t.container.memo, read: t.container.read, lit: t.lit as string };
+  if (t.kind === Kind.Eq && t.value !== null && typeof t.lit === 'string') return { kind: 'valueEq', value: t.value, lit: t.lit };
+  if (t.value !== null) return undefined;
+  if (t.kind === Kind.Contains) return { kind: 'contains', slot: t.slot, lit: t.lit as string };
+  if (t.kind === Kind.Eq && typeof t.lit === 'number') return { kind: 'number', slot: t.slot, lit: t.lit };
+  if (t.kind === Kind.Eq && typeof t.lit === 'string') return { kind: 'string', slot: t.slot, lit: t.lit };
+  if (t.kind === Kind.InRanges) return { kind: 'ranges', slot: t.slot, ranges: t.ranges, other: t.pred };
+  return undefined;
+}
 
 /** Runs a field test against the request in `ctx`. */
 export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
@@ -89,17 +118,37 @@ export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
   }
 }
 
-/** `v` in one of the four ranges of a field test's `ranges`. */
-function inRanges(v: number, r: readonly number[]): boolean {
-  return (v >= r[0]! && v <= r[1]!) || (v >= r[2]! && v <= r[3]!) || (v >= r[4]! && v <= r[5]!) || (v >= r[6]! && v <= r[7]!);
+/**
+ * `v` in one of the four ranges of a field test's `ranges`. They are sorted and disjoint (a
+ * `RangeSet`'s), unused ones at the end (Infinity, -Infinity): below a start, `v` is below every
+ * later one.
+ */
+export function inRanges(v: number, r: readonly number[]): boolean {
+  if (v < r[0]!) return false;
+  if (v <= r[1]!) return true;
+  if (v < r[2]!) return false;
+  if (v <= r[3]!) return true;
+  if (v < r[4]!) return false;
+  if (v <= r[5]!) return true;
+  return v >= r[6]! && v <= r[7]!;
 }
 
-/** `any`/`all` over the elements of `map.get(key)`; a missing container is empty (`any` false, `all` true). */
-function quantify(map: Value | undefined, t: FieldTest, all: boolean): boolean {
-  const c = map instanceof Map ? (map.get(t.key) as Value | undefined) : undefined;
+/**
+ * `any`/`all` over the elements of the container `c` (`field[key]`, read once per request); a
+ * missing container is empty (`any` false, `all` true).
+ */
+function quantify(c: Value | undefined, t: FieldTest, all: boolean): boolean {
   if (c === undefined) return all;
-  const items: Iterable<Value> = Array.isArray(c) ? (c as readonly Value[]) : c instanceof Map ? (c.values() as Iterable<Value>) : [];
-  for (const x of items) if ((t.elementEq ? x === t.lit : t.pred(x)) !== all) return !all;
+  if (Array.isArray(c)) {
+    const items = c as readonly Value[];
+    if (t.elementEq) {
+      for (let i = 0; i < items.length; i++) if ((items[i] === t.lit) !== all) return !all;
+    } else {
+      for (let i = 0; i < items.length; i++) if (t.pred(items[i]!) !== all) return !all;
+    }
+    return all;
+  }
+  if (c instanceof Map) for (const x of c.values() as Iterable<Value>) if ((t.elementEq ? x === t.lit : t.pred(x)) !== all) return !all;
   return all;
 }
 
@@ -152,8 +201,25 @@ function quantifierTest(expr: Extract<Expression, { type: 'quantifier' }>, lists
   const t = new FieldTest(slot, expr.op === 'all' ? Kind.All : Kind.Any, elementEq ? (arg.rhs as { value: string }).value : '');
   t.key = key.value;
   t.elementEq = elementEq;
+  const container = containerOf(slot, arg.lhs.base, key);
+  t.container = container;
+  t.value = (ctx) => ctx.memoized(container.memo, container.read);
   if (!elementEq) t.pred = compilePredicate(arg.op, arg.rhs, valueInfo(arg.lhs).type, lists);
   return t;
+}
+
+/**
+ * `field[key]` (a header's values) as a value shared by every filter that reads it: one map lookup
+ * per request instead of one per filter (issue 35: 1,000 `any(headers["x-..."][*] eq ...)` rules).
+ */
+function containerOf(slot: number, base: ValueExpr['base'], key: Extract<IndexStep, { kind: 'key' }>): { memo: number; read: ValueFn } {
+  const memo = memoSlot(formatValue({ type: 'value', base, indexes: [key], span: base.span }));
+  const name = key.value;
+  const read = (ctx: ExecutionContext): Value | undefined => {
+    const m = ctx.field(slot);
+    return m instanceof Map ? (m.get(name) as Value | undefined) : undefined;
+  };
+  return { memo, read };
 }
 
 /** `starts_with(field, "lit")` / `ends_with(field, "lit")` standing as a Bool. */

@@ -205,4 +205,84 @@ describe('request values', () => {
     const filters = ['ssl', 'http.host eq "www.example.org"', 'ip.src in {203.0.113.0/24}'].map((s) => compile(parse(s)));
     expect(filters.map((f) => f(ctx))).toEqual([true, true, true]);
   });
+
+  it('decides a lone `field eq literal` the same on a record and on a context, for every value type', () => {
+    const cases: Array<[string, RequestFields, boolean]> = [
+      ['ip.src eq 10.0.0.1', { 'ip.src': '10.0.0.1' }, true],
+      ['ip.src eq 10.0.0.1', { 'ip.src': '10.0.0.2' }, false],
+      ['ip.src eq 10.0.0.1', { 'ip.src': '::ffff:10.0.0.1' }, false],
+      ['ip.src eq 10.0.0.1', {}, false],
+      ['ip.src eq 2001:db8::1', { 'ip.src': '2001:db8::1' }, true],
+      ['ip.src.asnum eq 13335', { 'ip.src.asnum': 13335 }, true],
+      ['ip.src.asnum eq 13335', {}, false],
+      ['http.host eq "a.example"', { 'http.host': 'a.example' }, true],
+      ['http.host eq "a.example"', { 'http.host': 'A.example' }, false],
+      ['http.host eq "a.example"', {}, false],
+      ['http.host eq ""', {}, false],
+    ];
+    for (const [source, request, expected] of cases) {
+      const filter = compile(parse(source));
+      expect([source, filter(request)]).toEqual([source, expected]);
+      expect([source, filter(new ExecutionContext(request))]).toEqual([source, expected]);
+    }
+  });
+
+  it('decides the roots written out in compile-root.ts like the general compiler (and, or, ranges, any)', () => {
+    const v4 = { 'ip.src': '203.0.113.7', 'http.request.method': 'POST', 'http.host': 'a.example' };
+    const v6 = { 'ip.src': '2001:db8:5::1', 'http.request.method': 'GET', 'http.host': 'b.example' };
+    const cases: Array<[string, RequestFields, boolean]> = [
+      ['ip.src in {203.0.113.0/24 2001:db8:5::/48 198.51.100.1..198.51.100.9}', v4, true],
+      ['ip.src in {203.0.113.0/24 2001:db8:5::/48 198.51.100.1..198.51.100.9}', v6, true],
+      ['ip.src in {203.0.113.8..203.0.113.9 198.51.100.0/24}', v4, false],
+      ['ip.src in {192.0.2.0/24 198.51.100.0/24 203.0.113.0/25 10.0.0.0/8}', v4, true],
+      ['ip.src in {192.0.2.0/24 198.51.100.0/24 203.0.113.8/29 10.0.0.0/8}', v4, false],
+      ['ip.src in {203.0.113.0/24}', v6, false],
+      ['ip.src in {203.0.113.0/24}', {}, false],
+      ['ip.src in {203.0.113.0/24} and http.request.method eq "POST"', v4, true],
+      ['ip.src in {203.0.113.0/24} and http.request.method eq "POST"', v6, false],
+      ['ip.src in {203.0.113.0/24} or http.host eq "b.example"', v6, true],
+      ['ip.src in {2001:db8:5::/48} or http.host eq "a.example"', v6, true],
+      ['ip.src eq 203.0.113.7 and http.host eq "a.example"', v4, true],
+      ['ip.src eq 203.0.113.7 or http.host eq "b.example"', v6, true],
+      ['ip.src eq 203.0.113.7 or http.host eq "c.example"', v6, false],
+      ['http.host eq "a.example" and http.request.method eq "GET"', v4, false],
+      ['http.host eq "c.example" or http.request.method eq "GET"', v6, true],
+      ['any(http.request.headers["x-k"][*] eq "b")', { 'http.request.headers': { 'X-K': ['a', 'b'] } }, true],
+      ['any(http.request.headers["x-k"][*] eq "c")', { 'http.request.headers': { 'X-K': ['a', 'b'] } }, false],
+      ['any(http.request.headers["x-k"][*] eq "a")', {}, false],
+      ['lower(http.host) eq "a.example"', { 'http.host': 'A.Example' }, true],
+      ['lower(http.host) eq "a.example"', {}, false],
+      ['lower(http.host) eq "a.example" and http.request.method eq "POST"', { ...v4, 'http.host': 'A.EXAMPLE' }, true],
+      ['lower(http.host) eq "x.example" or http.request.method eq "GET"', v6, true],
+      ['http.host contains "example"', v4, true],
+      ['http.host contains ""', v4, true],
+      ['http.host contains ""', {}, false],
+      ['http.host contains "a." and http.request.method eq "GET"', v4, false],
+      ['http.host contains "zzz" or http.request.method eq "POST"', v4, true],
+      ['http.host contains "zzz" or http.request.method eq "POST"', {}, false],
+    ];
+    for (const [source, request, expected] of cases) {
+      const filter = compile(parse(source));
+      expect([source, filter(request)]).toEqual([source, expected]);
+      expect([source, filter(new ExecutionContext(request))]).toEqual([source, expected]);
+    }
+  });
+
+  it('reads a header once per context for every quantifier over it, each with its own test', () => {
+    // The container `headers["x-token"]` is shared per request (issue 35); the tests are not.
+    const ctx = new ExecutionContext(REQ);
+    const sources = [
+      'any(http.request.headers["x-token"][*] eq "b")',
+      'all(http.request.headers["x-token"][*] eq "b")',
+      'any(http.request.headers["x-token"][*] eq "c")',
+      'all(http.request.headers["x-token"][*] in {"a" "b"})',
+      'any(http.request.headers["x-missing"][*] eq "a")',
+      'all(http.request.headers["x-missing"][*] eq "a")',
+    ];
+    const filters = sources.map((s) => compile(parse(s)));
+    expect(filters.map((f) => f(ctx))).toEqual([true, false, false, true, false, true]);
+    // A second context over another request sees its own header, not the first one's.
+    const other = new ExecutionContext(requestFields({ headers: { 'X-Token': 'c' } }));
+    expect(filters.map((f) => f(other))).toEqual([false, false, true, false, false, true]);
+  });
 });
