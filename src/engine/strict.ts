@@ -12,7 +12,7 @@ import { AccountExtensionRoutes, AccountPaths, FilterPaths, FirewallRulePaths, M
 import type { ApiResponse } from './types.js';
 
 /** Route keys (`METHOD pattern`) that only a non-strict engine serves. */
-export const ExtensionRoutes: ReadonlySet<string> = new Set([...ZoneExtensionRoutes, ...AccountExtensionRoutes, 'POST /zones/:zone_id/trace', `POST ${RequestTracerBatchRoute}`]);
+export const ExtensionRoutes: ReadonlySet<string> = new Set([...ZoneExtensionRoutes, ...AccountExtensionRoutes, 'POST /zones/:zone_id/trace', 'POST /zones/:zone_id/trace/burst', `POST ${RequestTracerBatchRoute}`]);
 
 type Item = Record<string, unknown>;
 

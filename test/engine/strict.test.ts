@@ -48,18 +48,21 @@ describe.each([
     }
   });
 
-  it(extensions ? 'serves zone create/delete and the trace' : 'has no zone create/delete (405: only GET) or trace route (404 7003)', async () => {
+  it(extensions ? 'serves zone create/delete, the trace and the burst' : 'has no zone create/delete (405: only GET) or trace and burst routes (404 7003)', async () => {
     const z = await h().zone('routes.example');
     const create = await h().api('POST', '/zones', { name: 'made-over-http.example' });
     const trace = await h().api('POST', `/zones/${z}/trace`, { path: '/' });
+    const burst = await h().api('POST', `/zones/${z}/trace/burst`, { request: { path: '/' }, burst: { count: 3, over: 1 } });
     const del = await h().api('DELETE', `/zones/${z}`);
     if (extensions) {
-      for (const r of [create, trace, del]) expect(r.status).toBe(200);
+      for (const r of [create, trace, burst, del]) expect(r.status).toBe(200);
       return;
     }
     expect([create.status, del.status]).toEqual([405, 405]);
     expect(create.headers.allow).toBe('GET');
     expect([trace.status, codes(trace)]).toEqual([404, [7003, 7000]]);
+    // The burst route is zonewall's too: strict has none (it was served).
+    expect([burst.status, codes(burst)]).toEqual([404, [7003, 7000]]);
     expect(result(await h().api('GET', `/zones/${z}`)).id).toBe(z);
     expect(result(await h().api('GET', '/zones?name=made-over-http.example'))).toEqual([]);
   });
