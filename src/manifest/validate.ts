@@ -17,6 +17,7 @@ import { LineIndex } from './source.js';
 import type { VisibleLists } from './lists/check-references.js';
 import type { DesiredAccount } from './lists/desired.js';
 import { checkAgainstZone } from './tier.js';
+import { wafGenerationOf } from './migration/generation.js';
 import { Checks, isRecord } from './view.js';
 
 /** Options of validation. */
@@ -85,9 +86,10 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   const zone = normalize(checks, doc.data, expressions);
   if (checks.listReferences.length > 0) zone.listReferences = checks.listReferences;
   const tier = options.tier ?? zone.plan;
-  // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it; the
+  // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it, in the
+  // WAF generation the manifest means (`wafGenerationOf`: the new WAF when it says nothing); the
   // manifest's own `plan:` says nothing of the zone's state: a plan reads it (`TierReport.waf`).
-  for (const issue of checkAgainstZone(zone, { plan: tier, ...(options.tier === undefined ? { waf: 'unknown' as const } : {}) })) {
+  for (const issue of checkAgainstZone(zone, { plan: tier, waf: options.tier === undefined ? 'unknown' : wafGenerationOf(zone) })) {
     list.push(issue.line > 0 ? { ...issue, excerpt: lines.lineText(issue.line) } : issue);
   }
   return { list, warnings: checks.warnings.map((w) => (w.line > 0 ? { ...w, excerpt: lines.lineText(w.line) } : w)), zone };

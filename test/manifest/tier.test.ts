@@ -93,3 +93,13 @@ describe('checkAgainstZone (plan tiers)', () => {
     }
   });
 });
+
+describe('validate --plan TIER checks the generation the manifest means', () => {
+  // A manifest that says nothing means the new WAF (issue 32); --plan assumed the previous one and
+  // refused enabled managed rulesets on Pro (11007) that the service accepts on a zone it creates today.
+  it('no 11007 for a manifest that says nothing; 11007 for one that keeps the previous WAF', () => {
+    const says = (extra: string[]) => validateManifestText(doc('zone: x', 'managed_rules:', '  - ruleset: managed', ...extra), 'zone.yaml', { tier: 'pro' }).issues.map(formatIssue);
+    expect(says([]).filter((m) => m.includes('11007'))).toEqual([]);
+    expect(says(['waf_migration: none']).some((m) => m.includes('11007'))).toBe(true);
+  });
+});
