@@ -196,10 +196,18 @@ export class V4Dispatcher {
 
 /** Whether any string of a request body holds a `$` (a list reference `$name`, or a regex's `$`). */
 export function mentionsList(body: unknown): boolean {
-  if (typeof body === 'string') return body.includes('$');
-  if (typeof body !== 'object' || body === null) return false;
-  if (Array.isArray(body)) return body.some(mentionsList);
-  for (const key in body) if (mentionsList((body as Record<string, unknown>)[key])) return true;
+  // A loop, not recursion: a body may be nested 100,000 deep (the route refuses it, with a 400).
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('$')) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) pending.push((value as Record<string, unknown>)[key]);
+    }
+  }
   return false;
 }
 

@@ -17,11 +17,14 @@ const SomeId = '0123456789abcdef0123456789abcdef';
 let harness: Harness;
 let errors: string[];
 let zoneId: string;
+let accountId: string;
 
 beforeAll(async () => {
   errors = [];
   harness = await startHarness({ logError: (message, err) => errors.push(`${message}: ${err instanceof Error ? err.message : String(err)}`) });
   zoneId = await harness.zone('deep.example');
+  const zone = await fetch(`${new URL(harness.server.url).origin}/client/v4/zones/${zoneId}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  accountId = ((await zone.json()) as { result: { account: { id: string } } }).result.account.id;
 });
 
 afterAll(async () => {
@@ -81,6 +84,13 @@ function cases(): [string, string, string][] {
     ['PATCH', `${z}/settings/waf`, []],
     ['POST', `${z}/trace`, [quoted.traceUrl, quoted.traceIp]],
     ['POST', '/zones', []],
+    // Routes added since (rate limiting, bursts, the request tracer and its batch, lists): the same holds.
+    ['PUT', `${z}/rulesets/phases/http_ratelimit/entrypoint`, [inRuleset]],
+    ['POST', `${z}/trace/burst`, [`{"request":${deepObject},"burst":{"count":2}}`]],
+    ['POST', `/accounts/${accountId}/request-tracer/trace`, [quoted.traceUrl]],
+    ['POST', `/accounts/${accountId}/request-tracer/trace/batch`, [`{"requests":[${deepObject}]}`]],
+    ['POST', `/accounts/${accountId}/rules/lists`, []],
+    ['POST', `/accounts/${accountId}/rules/lists/${SomeId}/items`, []],
   ];
   return routes.flatMap(([method, route, nested]) => [deepArray, deepObject, ...nested].map((body): [string, string, string] => [method, route, body]));
 }
