@@ -86,10 +86,12 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   const zone = normalize(checks, doc.data, expressions);
   if (checks.listReferences.length > 0) zone.listReferences = checks.listReferences;
   const tier = options.tier ?? zone.plan;
-  // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it, in the
-  // WAF generation the manifest means (`wafGenerationOf`: the new WAF when it says nothing); the
+  // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it: on the
+  // new WAF when the manifest says nothing of the previous one (`wafGenerationOf`), else on the
+  // previous WAF, which `waf_migration` (even `pending`: it migrates at this apply) starts from. The
   // manifest's own `plan:` says nothing of the zone's state: a plan reads it (`TierReport.waf`).
-  for (const issue of checkAgainstZone(zone, { plan: tier, waf: options.tier === undefined ? 'unknown' : wafGenerationOf(zone) })) {
+  const startsOn = zone.wafMigration !== undefined ? 'previous' : wafGenerationOf(zone);
+  for (const issue of checkAgainstZone(zone, { plan: tier, waf: options.tier === undefined ? 'unknown' : startsOn })) {
     list.push(issue.line > 0 ? { ...issue, excerpt: lines.lineText(issue.line) } : issue);
   }
   return { list, warnings: checks.warnings.map((w) => (w.line > 0 ? { ...w, excerpt: lines.lineText(w.line) } : w)), zone };
