@@ -30,7 +30,7 @@ export { PageRuleQuota } from './page-rules/index.js';
 export { ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, resolveManagedRuleset } from './managed-rules/index.js';
 export { managedEntrypointRules, skippedRulesetIds, type DesiredManagedEntry } from './managed-rules/index.js';
 export { PreviousWafPackageAliases, resolvePackage } from './previous-waf/index.js';
-export { wafGenerationOf, type WafGeneration } from './migration/generation.js';
+export { startingWafGenerationOf, wafGenerationOf, type WafGeneration } from './migration/generation.js';
 
 /** Every kind, in the order the stages call them. */
 export const kinds: readonly ManifestKind[] = [

@@ -17,7 +17,7 @@ import { LineIndex } from './source.js';
 import type { VisibleLists } from './lists/check-references.js';
 import type { DesiredAccount } from './lists/desired.js';
 import { checkAgainstZone } from './tier.js';
-import { wafGenerationOf } from './migration/generation.js';
+import { startingWafGenerationOf } from './kinds.js';
 import { Checks, isRecord } from './view.js';
 
 /** Options of validation. */
@@ -86,12 +86,10 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
   const zone = normalize(checks, doc.data, expressions);
   if (checks.listReferences.length > 0) zone.listReferences = checks.listReferences;
   const tier = options.tier ?? zone.plan;
-  // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it: on the
-  // new WAF when the manifest says nothing of the previous one (`wafGenerationOf`), else on the
-  // previous WAF, which `waf_migration` (even `pending`: it migrates at this apply) starts from. The
-  // manifest's own `plan:` says nothing of the zone's state: a plan reads it (`TierReport.waf`).
-  const startsOn = zone.wafMigration !== undefined ? 'previous' : wafGenerationOf(zone);
-  for (const issue of checkAgainstZone(zone, { plan: tier, waf: options.tier === undefined ? 'unknown' : startsOn })) {
+  // `--plan TIER` (validate offline) checks a zone of that tier as the service creates it, on the
+  // generation the manifest starts from (`startingWafGenerationOf`). The manifest's own `plan:`
+  // says nothing of the zone's state: a plan reads it (`TierReport.waf`).
+  for (const issue of checkAgainstZone(zone, { plan: tier, waf: options.tier === undefined ? 'unknown' : startingWafGenerationOf(zone) })) {
     list.push(issue.line > 0 ? { ...issue, excerpt: lines.lineText(issue.line) } : issue);
   }
   return { list, warnings: checks.warnings.map((w) => (w.line > 0 ? { ...w, excerpt: lines.lineText(w.line) } : w)), zone };

@@ -20,3 +20,12 @@ export function wafGenerationOf(desired: { wafMigration?: DesiredWafMigration | 
   if (desired.wafMigration !== undefined) return desired.wafMigration === 'pending' ? 'new' : 'previous';
   return desired.previousWaf !== undefined ? 'previous' : 'new';
 }
+
+/**
+ * The generation a zone made for this manifest starts on, before its first apply: the previous WAF
+ * when the manifest says anything of the migration (even `pending`: the zone migrates at that
+ * apply) or has `previous_waf`; else the new WAF. `validate --plan TIER` checks such a zone.
+ */
+export function startingWafGenerationOf(desired: { wafMigration?: DesiredWafMigration | undefined; previousWaf?: unknown }): WafGeneration {
+  return desired.wafMigration !== undefined ? 'previous' : wafGenerationOf(desired);
+}
