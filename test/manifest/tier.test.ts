@@ -103,3 +103,13 @@ describe('validate --plan TIER checks the generation the manifest means', () => 
     expect(says(['waf_migration: none']).some((m) => m.includes('11007'))).toBe(true);
   });
 });
+
+describe('11007 names the item where it is in managed_rules', () => {
+  // It counted the deployments only: an exception before the deployment made it name managed_rules[0].
+  it('counts the exceptions before the deployment', () => {
+    const text = doc('zone: x', 'managed_rules:', '  - ref: health', '    skip: current', '    expression: http.request.uri.path eq "/health"', '  - ruleset: managed', 'waf_migration: none');
+    const issues = validateManifestText(text, 'zone.yaml', { tier: 'pro' }).issues.map(formatIssue).filter((m) => m.includes('11007'));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^zone\.yaml:6:5: managed_rules\[1\]: /);
+  });
+});

@@ -32,9 +32,11 @@ function checkMigrationState(desired: DesiredZone, { tier, waf, on, add }: TierR
   const managed = desired.managedRules ?? [];
   const want = desired.wafMigration;
   if ((tier === 'pro' || tier === 'business') && want !== 'pending') {
+    // The item's place in `managed_rules`, exceptions included (`managedRules` holds the deployments only).
+    const exceptions = desired.managedExceptions ?? [];
     for (const [i, m] of managed.entries()) {
       if (!m.enabled) continue;
-      add(m.location, ['managed_rules', i], `a ${tier} zone on the previous WAF may only deploy disabled managed rulesets ${on}; the service refuses this (11007): `
+      add(m.location, ['managed_rules', i + exceptions.filter((e) => e.after <= i).length], `a ${tier} zone on the previous WAF may only deploy disabled managed rulesets ${on}; the service refuses this (11007): `
         + 'add waf_migration: pending to migrate with this apply (a no-op once the zone has migrated), or set enabled: false');
     }
   }
