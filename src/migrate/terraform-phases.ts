@@ -73,12 +73,8 @@ function parametersOf(value: unknown): Record<string, unknown> | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** A state rule of the custom phase as the Rulesets API would return it. */
-function liveRuleOf(value: unknown, index: number, address: string): LiveCustomRule {
-  const r = obj(value) ?? {};
-  const logging = obj(r.logging);
-  const loggingEnabled = bool(logging, 'enabled');
-  const params = parametersOf(r.action_parameters);
+/** The fields every phase's state rule has, as the Rulesets API would return them. */
+function ruleBaseOf(r: Record<string, unknown>, index: number, address: string) {
   return {
     // A rule without an id (a state written before apply) gets a stable stand-in: the resource's address and position.
     id: str(r, 'id') ?? `${address}#${index + 1}`,
@@ -87,6 +83,17 @@ function liveRuleOf(value: unknown, index: number, address: string): LiveCustomR
     ...(str(r, 'description') !== undefined ? { description: str(r, 'description') } : {}),
     enabled: bool(r, 'enabled') ?? true,
     ...(str(r, 'ref') !== undefined ? { ref: str(r, 'ref') } : {}),
+  };
+}
+
+/** A state rule of the custom phase as the Rulesets API would return it. */
+function liveRuleOf(value: unknown, index: number, address: string): LiveCustomRule {
+  const r = obj(value) ?? {};
+  const logging = obj(r.logging);
+  const loggingEnabled = bool(logging, 'enabled');
+  const params = parametersOf(r.action_parameters);
+  return {
+    ...ruleBaseOf(r, index, address),
     ...(loggingEnabled !== undefined ? { logging: { enabled: loggingEnabled } } : {}),
     ...(params !== undefined ? { action_parameters: params as LiveCustomRule['action_parameters'] } : {}),
   };
@@ -130,12 +137,7 @@ function liveRateLimitRuleOf(value: unknown, index: number, address: string): Li
   const response = obj(obj(r.action_parameters)?.response);
   const ratelimit = ratelimitOf(r.ratelimit);
   return {
-    id: str(r, 'id') ?? `${address}#${index + 1}`,
-    action: str(r, 'action') ?? '(none)',
-    expression: str(r, 'expression') ?? 'true',
-    ...(str(r, 'description') !== undefined ? { description: str(r, 'description') } : {}),
-    enabled: bool(r, 'enabled') ?? true,
-    ...(str(r, 'ref') !== undefined ? { ref: str(r, 'ref') } : {}),
+    ...ruleBaseOf(r, index, address),
     ...(response !== undefined && str(response, 'content') !== undefined
       ? { action_parameters: { response: { ...(num(response, 'status_code') !== undefined ? { status_code: num(response, 'status_code') } : {}), content_type: str(response, 'content_type') ?? 'text/html', content: str(response, 'content')! } } }
       : {}),
