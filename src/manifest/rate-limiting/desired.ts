@@ -2,26 +2,19 @@
  * The desired state of the rate limiting kind: rules of the `http_ratelimit` phase entry point, as
  * the planner compares them with the live zone (defaults filled, `cf.colo.id` added).
  */
+import type { RateLimitAction, RateLimitParameters } from '../../api/index.js';
 import type { SourceLocation } from '../source-location.js';
 
 /** Actions of a rate limiting rule. */
-export type DesiredRateLimitAction = 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log';
+export type DesiredRateLimitAction = RateLimitAction;
 
-/** A rule's `ratelimit` object in the API's shape, defaults filled. */
-export interface DesiredRateLimit {
-  /** `cf.colo.id` first, then the manifest's characteristics in the order written. */
-  characteristics: string[];
-  period: number;
-  requests_per_period?: number;
-  score_per_period?: number;
-  score_response_header_name?: string;
-  /** Default 0 (throttle), the service's. */
-  mitigation_timeout: number;
-  /** Canonical; left out when empty (the rule's expression counts). */
-  counting_expression?: string;
-  /** Default false. */
-  requests_to_origin: boolean;
-}
+/**
+ * A rule's `ratelimit` object in the API's shape (`RateLimitParameters`), defaults filled:
+ * `characteristics` has `cf.colo.id` first, then the manifest's in the order written;
+ * `mitigation_timeout` defaults to 0 (throttle) and `requests_to_origin` to false, the service's;
+ * `counting_expression` is canonical, left out when empty (the rule's expression counts).
+ */
+export type DesiredRateLimit = RateLimitParameters;
 
 /** A rule of the `http_ratelimit` phase entry point. */
 export interface DesiredRateLimitRule {
