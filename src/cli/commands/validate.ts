@@ -51,6 +51,9 @@ async function validate(paths: string[], opts: ValidateOptions): Promise<number>
   if (opts.format !== undefined && !(Formats as readonly string[]).includes(opts.format)) {
     throw new ZonewallError('ERR_USAGE', `--format must be one of ${Formats.join(', ')}, got ${opts.format}`);
   }
+  if (opts.json === true && opts.format !== undefined && opts.format !== 'json') {
+    throw new ZonewallError('ERR_USAGE', `choose one of --json and --format ${opts.format}`);
+  }
   const result = await loadManifests(paths, opts.plan === undefined ? {} : { tier: opts.plan as DesiredPlanTier });
   // The linter's checks (docs/manifest.md#lint-checks) run on the valid zones; they are warnings.
   const lint = result.zones.flatMap(lintZone);

@@ -89,4 +89,12 @@ describe('zonewall validate', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain('--plan must be one of free, pro, business, enterprise, got gold');
   });
+
+  it('refuses --json with another --format (it picked SARIF silently), as plan refuses --json with --markdown', async () => {
+    const r = await run('validate', '--json', '--format', 'sarif', 'examples/quickstart.yaml');
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('choose one of --json and --format sarif');
+    expect((await run('validate', '--json', '--format', 'json', 'examples/quickstart.yaml')).code).toBe(0);
+  });
 });
