@@ -53,7 +53,14 @@ export function findStateDir(cwd: string = process.cwd()): string {
 /** The state directory of an embedded-engine command: `--state-dir`, else `findStateDir()`. */
 export function stateDirOption(opts: object): string {
   const given = (opts as { readonly stateDir?: unknown }).stateDir;
-  return typeof given === 'string' && given !== '' ? given : findStateDir();
+  return typeof given === 'string' && given !== '' ? givenStateDir(given) : findStateDir();
+}
+
+/** `--state-dir DIR` as given, refused in one line when DIR exists and is not a directory (a file named by mistake). */
+function givenStateDir(dir: string): string {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (stat !== undefined && !stat.isDirectory()) throw new ZonewallError('ERR_USAGE', `--state-dir ${dir} is not a directory: give the embedded engine's state directory (created when missing)`);
+  return dir;
 }
 
 /** Where the embedded engine of this run keeps its state (locks, rollback records); undefined for a remote provider. */
@@ -106,7 +113,7 @@ export function providerOptions(opts: ProviderCliOptions | Readonly<Record<strin
   const lockText = o.lockTimeout;
   const lockTimeoutMs = typeof lockText === 'string' ? parseDuration(lockText, '--lock-timeout') : undefined;
   if (remote === undefined) {
-    return { stateDir: stateDir ?? findStateDir(), ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) };
+    return { stateDir: stateDir !== undefined ? givenStateDir(stateDir) : findStateDir(), ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}) };
   }
   if (remoteFlag === undefined) envProviderNotice(remote);
   const options: ProviderOptions = { remote, env };

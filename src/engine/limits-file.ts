@@ -5,14 +5,22 @@
 import { readFileSync } from 'node:fs';
 import { ZonewallError } from '../errors.js';
 import { validatePlanLimits, type PlanLimitsOverride } from './limits.js';
+import { jsonErrorPlace } from './server/credentials.js';
 
 /** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`. */
 export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    // The parser's message quotes the text, newlines included: say where in one line.
+    throw new ZonewallError('ERR_USAGE', `the limits file ${file} is not valid JSON${jsonErrorPlace(text, err)}`, { cause: err });
   }
   validatePlanLimits(parsed, file);
   return parsed as PlanLimitsOverride;

@@ -145,6 +145,17 @@ describe('plan limits', () => {
     writeFileSync(file, JSON.stringify({ pro: { custom_response: 'yes' } }));
     expect(() => loadPlanLimitsFile(file)).toThrow(/pro.custom_response must be true or false/);
   });
+
+  it('a limits file that is not JSON: one line saying where, as for the credentials file', () => {
+    const file = join(tmp, 'limits.json');
+    writeFileSync(file, '{\n  "free": {},\n}\n');
+    expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON at line 3, column 1`);
+    // V8 says no position for an unexpected token, and quotes the text, newlines included: neither is shown.
+    writeFileSync(file, '{\n  "free": nope\n}\n');
+    expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON`);
+    try { loadPlanLimitsFile(file); } catch (err) { expect((err as Error).message).not.toMatch(/\n|nope/); }
+    expect(() => loadPlanLimitsFile(join(tmp, 'missing.json'))).toThrow(/^cannot read the limits file .*missing\.json: ENOENT/);
+  });
 });
 
 describe('zone names and pages', () => {

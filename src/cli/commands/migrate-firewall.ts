@@ -42,8 +42,16 @@ export function registerFirewallRules(migrate: Command): Command {
 
 export async function readText(path: string): Promise<string> {
   return readFile(path, 'utf8').catch((err: unknown) => {
-    throw new ZonewallError('ERR_USAGE', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
+    throw readFailure(path, err);
   });
+}
+
+/** The one-line error of a file the migrate commands cannot read: the reason in words for the usual ones (not Node's errno text). */
+export function readFailure(path: string, err: unknown): ZonewallError {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const why = code === 'EISDIR' ? 'it is a directory; give a file' : code === 'ENOENT' ? 'no such file'
+    : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+  return new ZonewallError('ERR_USAGE', `cannot read ${path}: ${why}`, { cause: err });
 }
 
 /** The zone's cases: `--cases`, else the file `zonewall test` would use; none when there is none. */

@@ -33,7 +33,7 @@ import type { Provider } from '../../providers/index.js';
 import { sendAdoption } from '../adopt.js';
 import { addProviderOptions, engineStateDir, openProvider, providerFlags, providerOptions, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
-import { registerFirewallRules } from './migrate-firewall.js';
+import { readFailure, registerFirewallRules } from './migrate-firewall.js';
 import { registerFirewallCutover } from './migrate-cutover.js';
 import { registerFirewallTerraform } from './migrate-firewall-terraform.js';
 import { jsonDocument } from '../views/json.js';
@@ -126,7 +126,7 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
     throw new ZonewallError('ERR_USAGE', `--mode must be validation or pending, got ${opts.mode}`);
   }
   const text = await readFile(path, 'utf8').catch((err: unknown) => {
-    throw new ZonewallError('ERR_USAGE', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
+    throw readFailure(path, err);
   });
   // Validate the very text that will be rewritten (not a second read of the file).
   const loaded = validateManifestText(text, path);
@@ -177,7 +177,7 @@ async function finish(path: string, o: MigrateOutcome, write: boolean, flags: st
 async function fromTerraform(path: string | undefined, file: string, opts: MigrateOptions): Promise<void> {
   if (opts.mode !== undefined) throw new ZonewallError('ERR_USAGE', '--from-terraform-state writes a manifest and changes no zone: run zonewall migrate PATH --mode ... on the manifest afterwards');
   const text = await readFile(file, 'utf8').catch((err: unknown) => {
-    throw new ZonewallError('ERR_USAGE', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+    throw readFailure(file, err);
   });
   const converted = convertTerraform(parseTerraformState(text, file).resources, opts.zone);
   const manifest = renderConvertedManifest(converted, file);

@@ -51,6 +51,9 @@ async function validate(paths: string[], opts: ValidateOptions): Promise<number>
   if (opts.format !== undefined && !(Formats as readonly string[]).includes(opts.format)) {
     throw new ZonewallError('ERR_USAGE', `--format must be one of ${Formats.join(', ')}, got ${opts.format}`);
   }
+  if (opts.json === true && opts.format !== undefined && opts.format !== 'json') {
+    throw new ZonewallError('ERR_USAGE', `choose one of --json and --format ${opts.format}`);
+  }
   const result = await loadManifests(paths, opts.plan === undefined ? {} : { tier: opts.plan as DesiredPlanTier });
   // The linter's checks (docs/manifest.md#lint-checks) run on the valid zones; they are warnings.
   const lint = result.zones.flatMap(lintZone);
@@ -86,7 +89,9 @@ function toText(result: LoadResult): string {
     const items = lists.reduce((n, l) => n + l.items.length, 0);
     lines.push(`ok ${file}: account ${account} (${lists.length} list${lists.length === 1 ? '' : 's'}, ${items} item${items === 1 ? '' : 's'})`);
   }
-  for (const zone of result.zones) lines.push(`ok ${zone.file}: zone ${zone.zone} (${counts(zone)})`);
+  // A zone can load and still fail a later check (an unknown $list): its file then gets its errors, not an "ok".
+  const withErrors = new Set(result.errors.map((e) => e.file));
+  for (const zone of result.zones) if (!withErrors.has(zone.file)) lines.push(`ok ${zone.file}: zone ${zone.zone} (${counts(zone)})`);
   for (const issue of result.errors) lines.push(formatIssueWithExcerpt(issue));
   // Warnings (a retired field such as cf.threat_score) never make a manifest invalid.
   for (const warning of result.warnings) lines.push(`warning: ${formatIssueWithExcerpt(warning)}`);

@@ -71,7 +71,7 @@ function readCredentialsFile(file: string): Credential[] {
 }
 
 /** ` at line L, column C` of a JSON.parse error, when the parser says where; never any content. */
-function jsonErrorPlace(text: string, err: unknown): string {
+export function jsonErrorPlace(text: string, err: unknown): string {
   const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
   if (m === null) return text.trim() === '' ? ' (the file is empty)' : '';
   const before = text.slice(0, Number(m[1])).split('\n');

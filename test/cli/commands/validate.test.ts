@@ -51,6 +51,17 @@ describe('zonewall validate', () => {
     expect(r.out.trim().split('\n').at(-1)).toBe('2 errors in 2 of 3 files');
   });
 
+  it('prints no "ok" line for a zone whose file has an error found after loading (an unknown $list)', async () => {
+    writeFileSync(join(dir, 'account.yaml'), 'account: zonewall engine\nlists:\n  office:\n    kind: ip\n    items: [192.0.2.0/24]\n');
+    writeFileSync(join(dir, 'z.yaml'), 'zone: z.example.com\ncustom_rules:\n  a:\n    action: block\n    expression: ip.src in $offices\n');
+    const r = await run('validate', dir);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`${join(dir, 'z.yaml')}:5:27: custom_rules.a.expression: unknown list $offices`);
+    expect(r.out).not.toContain(`ok ${join(dir, 'z.yaml')}`);
+    expect(r.out).toContain(`ok ${join(dir, 'account.yaml')}: account zonewall engine (1 list, 1 item)`);
+    expect(r.out.trim().split('\n').at(-1)).toBe('1 error in 1 of 2 files');
+  });
+
   it('checks plan-dependent features with --plan', async () => {
     const f = join(dir, 'z.yaml');
     writeFileSync(f, 'zone: z\nfirewall_rules:\n  audit:\n    action: log\n    filter: {expression: ssl}\n');
@@ -77,5 +88,13 @@ describe('zonewall validate', () => {
     const r = await run('validate', '--plan', 'gold', 'examples');
     expect(r.code).toBe(1);
     expect(r.err).toContain('--plan must be one of free, pro, business, enterprise, got gold');
+  });
+
+  it('refuses --json with another --format (it picked SARIF silently), as plan refuses --json with --markdown', async () => {
+    const r = await run('validate', '--json', '--format', 'sarif', 'examples/quickstart.yaml');
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('choose one of --json and --format sarif');
+    expect((await run('validate', '--json', '--format', 'json', 'examples/quickstart.yaml')).code).toBe(0);
   });
 });
