@@ -1,6 +1,6 @@
 /**
  * The wording of schema errors. One function per concern: an ajv error becomes a sentence that says
- * what is expected and what was found (`must be one of block, ... (got "blok")`), unknown fields get
+ * what is expected and what was found (`must be one of block, ... (got "blok"; did you mean "block"?)`), unknown fields get
  * a "did you mean", and keys (which become the service's `ref`) get their own explanation.
  */
 import type { AnySchemaObject, ErrorObject } from 'ajv/dist/2020.js';
@@ -46,13 +46,29 @@ function describeUnknownField(e: ErrorObject): string {
   return known.length > 0 ? `unknown field; expected one of ${known.join(', ')}` : 'unknown field';
 }
 
+/** `; did you mean "owasp"?` when a misspelt string is close to one of `values`, else nothing. */
+function guessHint(values: readonly unknown[], got: unknown): string {
+  const guess = typeof got === 'string' ? closest(got, values.filter((v): v is string => typeof v === 'string')) : undefined;
+  return guess === undefined ? '' : `; did you mean "${guess}"?`;
+}
+
+/** An enum's values, and the closest of them to a misspelt string. */
+function describeEnum(allowed: readonly unknown[], got: unknown): string {
+  return `must be one of ${allowed.join(', ')} (got ${show(got)}${guessHint(allowed, got)})`;
+}
+
+/** The `enum` values of an `anyOf`'s branches (a ruleset is a catalog alias or an id). */
+function branchValues(branches: unknown): unknown[] {
+  return Array.isArray(branches) ? branches.flatMap((b) => (Array.isArray((b as { enum?: unknown }).enum) ? (b as { enum: unknown[] }).enum : [])) : [];
+}
+
 /** A sentence for one ajv error (paths and positions are added by the caller). */
 export function describeError(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   const message = schemaText(e.parentSchema, 'errorMessage');
   switch (e.keyword) {
     case 'type': return describeType(e);
-    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')} (got ${show(e.data)})`;
+    case 'enum': return describeEnum(p.allowedValues as unknown[], e.data);
     case 'const': return `must be ${show(p.allowedValue)} (got ${show(e.data)})`;
     case 'required': return `missing required field "${String(p.missingProperty)}"`;
     case 'additionalProperties': return describeUnknownField(e);
@@ -67,11 +83,11 @@ export function describeError(e: ErrorObject): string {
     case 'uniqueItems':
       return `must not repeat ${show((e.data as unknown[])[p.i as number])} (items ${String(Math.min(p.i as number, p.j as number))} `
         + `and ${String(Math.max(p.i as number, p.j as number))} are the same)`;
-    case 'minProperties': return message ?? `must have at least ${String(p.limit)} fields`;
+    case 'minProperties': return message ?? `must have at least ${String(p.limit)} field${p.limit === 1 ? '' : 's'}`;
     case 'maxProperties': return message ?? `must have at most ${String(p.limit)} field${p.limit === 1 ? '' : 's'}`;
     case 'not': return message ?? 'is not allowed here';
     case 'anyOf':
-    case 'oneOf': return `${message ?? 'does not match any allowed form'} (got ${show(e.data)})`;
+    case 'oneOf': return `${message ?? 'does not match any allowed form'} (got ${show(e.data)}${guessHint(branchValues(e.schema), e.data)})`;
     default: return e.message ?? `fails ${e.keyword}`;
   }
 }

@@ -76,6 +76,11 @@ function collectIssues(text: string, file: string, lines: LineIndex, options: Va
     list.push(locator.issueAt(0, 1, '', 'the manifest is empty: it needs at least `zone: <zone name or id>`'));
     return { list };
   }
+  if (isRecord(doc.data) && Array.isArray(doc.data.cases) && doc.data.filters === undefined) {
+    // A policy tests file given where a manifest goes (`plan x.tests.yaml`): say what it is, once.
+    list.push(locator.issue(['cases'], 'this is a policy tests file, not a zone manifest: run `zonewall test MANIFEST --cases FILE` with it', 'key'));
+    return { list };
+  }
   const schema = checkSchema(doc.data, locator);
   list.push(...schema.issues);
   if (!isRecord(doc.data)) return { list };

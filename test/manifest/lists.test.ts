@@ -74,7 +74,7 @@ describe('the account manifest', () => {
       'account.yaml:6:9: lists.office.items[0]: "10.0.0.1/24": host bits are set: the network of 10.0.0.1/24 is 10.0.0.0/24',
       'account.yaml:8:9: lists.office.items[2]: duplicate item: the same as item 1 at line 7 ("2001:DB8::2" is "2001:db8::/64")',
       'account.yaml:9:3: lists.Bad-Name: a list name is 1 to 50 lower-case letters, digits and _ (got "Bad-Name")',
-      'account.yaml:12:11: lists.hosts.kind: must be one of ip, hostname, asn (got "hostnames")',
+      'account.yaml:12:11: lists.hosts.kind: must be one of ip, hostname, asn (got "hostnames"; did you mean "hostname"?)',
       expect.stringMatching(/^account\.yaml:13:5: lists\.hosts\.itemz: unknown field \(did you mean "items"\?\)/),
     ]);
   });

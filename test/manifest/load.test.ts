@@ -40,7 +40,7 @@ describe('loading manifests', () => {
     expect(r.zones.map((z) => z.zone)).toEqual(['z']);
     expect(r.errors.map(formatIssue)).toEqual([
       `${bad1}:2:7: plan: must be one of free, pro, business, enterprise (got "gold")`,
-      `${bad2}:3:15: firewall_rules.r.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass (got "blok")`,
+      `${bad2}:3:15: firewall_rules.r.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass (got "blok"; did you mean "block"?)`,
     ]);
   });
 

@@ -151,4 +151,11 @@ describe('parseBaseUrl', () => {
     expect(() => parseBaseUrl('ftp://api.example.com')).toThrow(/not http: or https:/);
     expect(() => parseBaseUrl('not a url')).toThrow(/invalid API URL/);
   });
+
+  it('refuses a resource under the base (it was asked for /zones/zones), and keeps a proxy path before it', () => {
+    expect(() => parseBaseUrl('http://127.0.0.1:8484/client/v4/zones')).toThrow(/not a resource under it; drop \/zones$/);
+    expect(() => parseBaseUrl('http://127.0.0.1:8484/client/v4/zones/abc/')).toThrow(/drop \/zones\/abc$/);
+    expect(() => parseBaseUrl('http://127.0.0.1:8484/zones')).toThrow(/drop \/zones$/);
+    expect(parseBaseUrl('https://gw.example.com/user/zones-api/client/v4').pathname).toBe('/user/zones-api/client/v4');
+  });
 });

@@ -133,6 +133,13 @@ export function parseBaseUrl(text: string): URL {
     throw new ZonewallError('ERR_USAGE', 'the API URL must not contain credentials: set ZONEWALL_API_TOKEN (or ZONEWALL_AUTH_EMAIL and ZONEWALL_AUTH_KEY) instead');
   }
   if (url.pathname === '' || url.pathname === '/') url.pathname = '/client/v4';
+  // The base, not a resource under it: `.../client/v4/zones` would be asked for `/zones/zones`.
+  const path = url.pathname.replace(/\/+$/, '');
+  const base = path.indexOf('/client/v4/');
+  const extra = base >= 0 ? path.slice(base + '/client/v4'.length) : /\/(zones|accounts)$/.exec(path)?.[0];
+  if (extra !== undefined) {
+    throw new ZonewallError('ERR_USAGE', `invalid API URL: give the API's base (such as https://host/client/v4), not a resource under it; drop ${extra}`);
+  }
   url.search = '';
   url.hash = '';
   return url;

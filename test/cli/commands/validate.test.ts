@@ -43,7 +43,7 @@ describe('zonewall validate', () => {
     const r = await run('validate', a, b, 'examples/quickstart.yaml');
     expect(r.code).toBe(1);
     expect(r.out).toContain([
-      `${a}:4:13: firewall_rules.block-sqlmap.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass (got "blok")`,
+      `${a}:4:13: firewall_rules.block-sqlmap.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass (got "blok"; did you mean "block"?)`,
       ' 4 |     action: blok',
       '   |             ^^^^',
     ].join('\n'));
