@@ -10,7 +10,6 @@ import { CustomPhase, RatelimitPhase, type BurstSpec } from '../../api/index.js'
 import { ExecutionContext, requestFields, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
 import { CountingPhase, counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
-import type { Slot } from './ratelimit-counter.js';
 import { traceCustomRules } from './custom.js';
 import { traceFirewallRules } from './firewall.js';
 import { TracePhases } from './matchers.js';
@@ -46,28 +45,61 @@ function fateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
   return custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
 }
 
-/** One rule that matches or counts a variant, with the variant's counter state in it. */
+/**
+ * The rules that match or count each variant, with the variant's counter slot in each, side by
+ * side in flat arrays (no object per entry): variant `j`'s entries are `starts[j]` to
+ * `starts[j + 1]`, in rule order; `flags` 1 applies, 2 counted.
+ */
 export interface Prepared {
-  rule: number;
-  slot: Slot;
-  applies: boolean;
-  counted: boolean;
-  weight: number;
+  starts: Int32Array;
+  rule: number[];
+  slot: number[];
+  flags: number[];
+  weight: number[];
 }
 
-const NoRules: Prepared[] = [];
+/** Empty prepared entries for `variants` variants. */
+function preparedFor(variants: number): Prepared {
+  return { starts: new Int32Array(variants + 1), rule: [], slot: [], flags: [], weight: [] };
+}
 
 /** Every variant through every expression. */
-export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared[][] {
-  const out: Prepared[][] = [];
+export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared {
+  const out = preparedFor(fates.length);
   for (let j = 0; j < fates.length; j++) {
     const fields = requestFields(variantRequest(template, spec, j));
     const context = new ExecutionContext(fields);
     fates[j] = fateOf(zone, context);
-    out.push(fates[j] !== Runs ? NoRules : prepareRequest(rules, context, fields, spec.cached === true)
-      .map((p) => ({ rule: p.rule, slot: rules[p.rule]!.counter.slot(p.key), applies: p.applies, counted: p.counted, weight: p.weight })));
+    if (fates[j] === Runs) {
+      for (const p of prepareRequest(rules, context, fields, spec.cached === true)) {
+        out.rule.push(p.rule);
+        out.slot.push(rules[p.rule]!.counter.slot(p.key));
+        out.flags.push((p.applies ? 1 : 0) | (p.counted ? 2 : 0));
+        out.weight.push(p.weight);
+      }
+    }
+    out.starts[j + 1] = out.rule.length;
   }
   return out;
+}
+
+/** Sorts entries `from` to `to` (a few) by rule, in place. */
+function sortByRule(p: Prepared, from: number, to: number): void {
+  const { rule, slot, flags, weight } = p;
+  for (let k = from + 1; k < to; k++) {
+    const r = rule[k]!, s = slot[k]!, f = flags[k]!, w = weight[k]!;
+    let m = k - 1;
+    for (; m >= from && rule[m]! > r; m--) {
+      rule[m + 1] = rule[m]!;
+      slot[m + 1] = slot[m]!;
+      flags[m + 1] = flags[m]!;
+      weight[m + 1] = weight[m]!;
+    }
+    rule[m + 1] = r;
+    slot[m + 1] = s;
+    flags[m + 1] = f;
+    weight[m + 1] = w;
+  }
 }
 
 /**
@@ -103,13 +135,16 @@ function memo<T>({ ids, size }: VariantIds): Memo<T> {
   return { ids, answers: new Array<T | undefined>(size) };
 }
 
-/** The rules whose answers depend on the same dimensions, and their answers: per rule of the group, 1 applies, 2 counted. */
-interface RuleGroup extends Memo<Uint8Array> {
+/** The rules whose answers depend on the same dimensions, and their answers by variant number (`done`: known): per rule of the group, 1 applies, 2 counted, at `number * rules.length`. */
+interface RuleGroup {
+  ids: Int32Array;
+  done: Uint8Array;
+  answers: Uint8Array;
   rules: number[];
 }
 
 /** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
-export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared[][] {
+export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared {
   const { idsOf } = variantIds(spec, fates.length);
   const fieldsOf = variantFields(template, spec, idsOf);
   const cached = spec.cached === true;
@@ -121,23 +156,27 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
   const groups = new Map<number, RuleGroup>();
   const keyMemos = new Map<string, Memo<string>>();
   const ruleKeys: Memo<string>[] = [];
-  // Per rule, its counter states by the number of the variant's characteristics.
-  const ruleSlots: (Slot | undefined)[][] = [];
+  // Per rule, its counter slots by the number of the variant's characteristics (-1: not yet known).
+  const ruleSlots: Int32Array[] = [];
   rules.forEach((rule, i) => {
     const rl = rule.ratelimit;
     const dims = expressionDims(rule.expression, RatelimitPhase) | (hasCounting(rl) ? expressionDims(rl.counting_expression!, CountingPhase) : 0);
     let g = groups.get(dims);
-    if (g === undefined) groups.set(dims, (g = { ...memo<Uint8Array>(idsOf(dims)), rules: [] }));
+    if (g === undefined) {
+      const ids = idsOf(dims);
+      groups.set(dims, (g = { ids: ids.ids, done: new Uint8Array(ids.size), answers: new Uint8Array(0), rules: [] }));
+    }
     g.rules.push(i);
     const signature = rl.characteristics.join('\u0002');
     let keys = keyMemos.get(signature);
     if (keys === undefined) keyMemos.set(signature, (keys = memo<string>(idsOf(rl.characteristics.reduce((d, c) => d | characteristicDims(c), 0)))));
     ruleKeys.push(keys);
-    ruleSlots.push(new Array<Slot | undefined>(keys.answers.length));
+    ruleSlots.push(new Int32Array(keys.answers.length).fill(-1));
   });
   const groupList = [...groups.values()];
+  for (const g of groupList) g.answers = new Uint8Array(g.done.length * g.rules.length);
   const weights: (number | undefined)[] = [];
-  const out: Prepared[][] = [];
+  const out = preparedFor(fates.length);
   for (let j = 0; j < fates.length; j++) {
     // Made on first need: most variants find every answer memoised.
     let fields: RequestFields | undefined;
@@ -149,53 +188,53 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
       fateMemo.answers[fateId] = fate = fateOf(zone, context);
     }
     fates[j] = fate;
-    if (fate !== Runs) {
-      out.push(NoRules);
-      continue;
-    }
-    let prepared: Prepared[] | undefined;
-    let groupsSeen = 0;
-    for (const g of groupList) {
-      const id = g.ids[j]!;
-      let answers = g.answers[id];
-      if (answers === undefined) {
-        context ??= new ExecutionContext((fields ??= fieldsOf(j)));
-        g.answers[id] = answers = groupAnswers(rules, g.rules, context, cached);
-      }
-      let added = false;
-      for (let k = 0; k < g.rules.length; k++) {
-        const a = answers[k]!;
-        if (a === 0) continue;
-        const i = g.rules[k]!;
-        const rule = rules[i]!;
-        const keys = ruleKeys[i]!;
-        const keyId = keys.ids[j]!;
-        const slots = ruleSlots[i]!;
-        let slot = slots[keyId];
-        if (slot === undefined) {
-          let key = keys.answers[keyId];
-          if (key === undefined) keys.answers[keyId] = key = counterKey(rule, (fields ??= fieldsOf(j)));
-          slots[keyId] = slot = rule.counter.slot(key);
+    const start = out.rule.length;
+    if (fate === Runs) {
+      let groupsSeen = 0;
+      for (const g of groupList) {
+        const id = g.ids[j]!;
+        const n = g.rules.length;
+        const at = id * n;
+        if (g.done[id] === 0) {
+          context ??= new ExecutionContext((fields ??= fieldsOf(j)));
+          groupAnswers(rules, g.rules, context, cached, g.answers, at);
+          g.done[id] = 1;
         }
-        const weight = weights[i] ??= requestWeight(rule, (fields ??= fieldsOf(j)));
-        (prepared ??= []).push({ rule: i, slot, applies: (a & 1) !== 0, counted: (a & 2) !== 0, weight });
-        added = true;
+        let added = false;
+        for (let k = 0; k < n; k++) {
+          const a = g.answers[at + k]!;
+          if (a === 0) continue;
+          const i = g.rules[k]!;
+          const rule = rules[i]!;
+          const keys = ruleKeys[i]!;
+          const keyId = keys.ids[j]!;
+          const slots = ruleSlots[i]!;
+          let slot = slots[keyId]!;
+          if (slot < 0) {
+            let key = keys.answers[keyId];
+            if (key === undefined) keys.answers[keyId] = key = counterKey(rule, (fields ??= fieldsOf(j)));
+            slots[keyId] = slot = rule.counter.slot(key);
+          }
+          out.rule.push(i);
+          out.slot.push(slot);
+          out.flags.push(a);
+          out.weight.push(weights[i] ??= requestWeight(rule, (fields ??= fieldsOf(j))));
+          added = true;
+        }
+        if (added) groupsSeen++;
       }
-      if (added) groupsSeen++;
+      // In rule order, as the phase runs them.
+      if (groupsSeen > 1) sortByRule(out, start, out.rule.length);
     }
-    // In rule order, as the phase runs them.
-    if (groupsSeen > 1) prepared!.sort((a, b) => a.rule - b.rule);
-    out.push(prepared ?? NoRules);
+    out.starts[j + 1] = out.rule.length;
   }
   return out;
 }
 
-/** The answers of a group's rules for one request: per rule, 1 applies, 2 counted. */
-function groupAnswers(rules: readonly CountingRule[], group: readonly number[], context: ExecutionContext, cached: boolean): Uint8Array {
-  const out = new Uint8Array(group.length);
+/** The answers of a group's rules for one request into `out` from `at`: per rule, 1 applies, 2 counted. */
+function groupAnswers(rules: readonly CountingRule[], group: readonly number[], context: ExecutionContext, cached: boolean, out: Uint8Array, at: number): void {
   for (let k = 0; k < group.length; k++) {
     const { applies, counted } = ruleAnswer(rules[group[k]!]!, context, cached);
-    out[k] = (applies ? 1 : 0) | (counted ? 2 : 0);
+    out[at + k] = (applies ? 1 : 0) | (counted ? 2 : 0);
   }
-  return out;
 }

@@ -71,33 +71,39 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
   const count = spec.count ?? 1;
   const outcomes: (BurstRuleOutcome | undefined)[] = new Array(rules.length).fill(undefined);
   const out: BurstTrace = { requests: total, acted: 0, ended_by_custom_rules: 0, skipped: 0, first: null, rules: [] };
-  for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
+  // The requests of the variants that never reach rate limiting, counted by variant (request `i` is variant `i mod n`).
+  for (let j = 0; j < n && j < total; j++) {
     const fate = fates[j]!;
-    if (fate !== Runs) {
-      if (fate === Ended) out.ended_by_custom_rules++;
-      else out.skipped++;
-      continue;
-    }
-    const p = prepared[j]!;
-    if (p.length === 0) continue;
+    if (fate === Runs) continue;
+    const requests = Math.floor((total - 1 - j) / n) + 1;
+    if (fate === Ended) out.ended_by_custom_rules += requests;
+    else out.skipped += requests;
+  }
+  const { starts, rule: entryRule, slot: entrySlot, flags: entryFlags, weight: entryWeight } = prepared;
+  for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
+    const from = starts[j]!;
+    const to = starts[j + 1]!;
+    // A variant that does not run has no entries.
+    if (from === to) continue;
     // requestTime, inlined.
     const at = times !== undefined ? Math.round(times[i]! * 1000) : Math.round((overMs * i) / count);
     let acted = false;
-    for (let k = 0; k < p.length; k++) {
-      const e = p[k]!;
-      const until = counters[e.rule]!.hitSlot(e.slot, at, e.counted, e.applies, e.weight);
+    for (let k = from; k < to; k++) {
+      const r = entryRule[k]!;
+      const flags = entryFlags[k]!;
+      const until = counters[r]!.hitSlot(entrySlot[k]!, at, (flags & 2) !== 0, (flags & 1) !== 0, entryWeight[k]!);
       if (until === Passes) continue;
       acted = true;
-      const known = outcomes[e.rule];
+      const known = outcomes[r];
       if (known !== undefined) known.requests++;
       else {
-        const rule = rules[e.rule]!;
+        const rule = rules[r]!;
         const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: until < 0 ? null : until / 1000, requests: 1 };
         if (rule.status_code !== undefined) o.status_code = rule.status_code;
-        outcomes[e.rule] = o;
+        outcomes[r] = o;
         out.first ??= o;
       }
-      if (stops[e.rule]) break;
+      if (stops[r]) break;
     }
     if (acted) out.acted++;
   }
