@@ -47,11 +47,12 @@ function fateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
 
 /**
  * The rules that match or count each variant, with the variant's counter slot in each, side by
- * side in flat arrays (no object per entry): variant `j`'s entries are `starts[j]` to
- * `starts[j + 1]`, in rule order; `flags` 1 applies, 2 counted.
+ * side in flat arrays (no object per entry): variant `j`'s entries are `starts[j]` to `ends[j]`
+ * (exclusive), in rule order; `flags` 1 applies, 2 counted.
  */
 export interface Prepared {
   starts: Int32Array;
+  ends: Int32Array;
   rule: number[];
   slot: number[];
   flags: number[];
@@ -60,7 +61,7 @@ export interface Prepared {
 
 /** Empty prepared entries for `variants` variants. */
 function preparedFor(variants: number): Prepared {
-  return { starts: new Int32Array(variants + 1), rule: [], slot: [], flags: [], weight: [] };
+  return { starts: new Int32Array(variants), ends: new Int32Array(variants), rule: [], slot: [], flags: [], weight: [] };
 }
 
 /** Every variant through every expression. */
@@ -70,6 +71,7 @@ export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[
     const fields = requestFields(variantRequest(template, spec, j));
     const context = new ExecutionContext(fields);
     fates[j] = fateOf(zone, context);
+    out.starts[j] = out.rule.length;
     if (fates[j] === Runs) {
       for (const p of prepareRequest(rules, context, fields, spec.cached === true)) {
         out.rule.push(p.rule);
@@ -78,7 +80,7 @@ export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[
         out.weight.push(p.weight);
       }
     }
-    out.starts[j + 1] = out.rule.length;
+    out.ends[j] = out.rule.length;
   }
   return out;
 }
@@ -102,27 +104,59 @@ function sortByRule(p: Prepared, from: number, to: number): void {
   }
 }
 
+/** The fields of a burst's variants and their contexts (`variantViews`). */
+interface VariantViews {
+  fields(j: number): RequestFields;
+  context(j: number): ExecutionContext;
+}
+
 /**
- * The fields of variant `j`: the fields of the variant without its IP are built once per distinct
- * path, host and headers, then its IP is written into them in place (no copy per variant). So the
- * object answered for `j` holds `j`'s fields only until the next call: read them before.
+ * The fields of variant `j`: the fields of the variant without its IP (its base: its path, host
+ * and headers) are built when a variant of another base is asked for, then its IP is written into
+ * them in place (no copy per variant), and likewise one context per base, told its IP changed
+ * (`refresh`). So the objects answered for `j` hold `j`'s request only until a call for another
+ * variant: read them before. Asked in the order of `ids` (`byBase`), each base is built once and
+ * only one is alive at a time.
  */
-function variantFields(template: RequestDescription, spec: BurstSpec, idsOf: (dims: number) => VariantIds): (j: number) => RequestFields {
-  const { ids, size } = idsOf(AllDims & ~Dim.ip);
-  const bases: (Record<string, RequestFields[string]> | undefined)[] = new Array(size);
+function variantViews(template: RequestDescription, spec: BurstSpec, ids: Int32Array): VariantViews {
+  let current = -1;
+  let base: Record<string, RequestFields[string]> = {};
+  let context: ExecutionContext | undefined;
   const ips = spec.vary?.ip;
   const setIp = ips !== undefined && template.fields?.['ip.src'] === undefined;
-  return (j) => {
-    let base = bases[ids[j]!];
-    if (base === undefined) {
+  const fields = (j: number): RequestFields => {
+    const id = ids[j]!;
+    if (id !== current) {
       const r = { ...variantRequest(template, spec, j) };
       if (setIp) delete r.ip;
       // A fresh object, ours to write.
-      bases[ids[j]!] = base = requestFields(r) as Record<string, RequestFields[string]>;
+      base = requestFields(r) as Record<string, RequestFields[string]>;
+      context = undefined;
+      current = id;
     }
-    if (setIp) base['ip.src'] = ips[j]!;
+    if (setIp && base['ip.src'] !== ips[j]) {
+      base['ip.src'] = ips[j]!;
+      context?.refresh('ip.src');
+    }
     return base;
   };
+  return {
+    fields,
+    context: (j) => {
+      const request = fields(j);
+      return (context ??= new ExecutionContext(request));
+    },
+  };
+}
+
+/** The variants in the order of their numbers in `ids` (a counting sort; in variant order within a number). */
+function byBase({ ids, size }: VariantIds): Int32Array {
+  const next = new Int32Array(size + 1);
+  for (let j = 0; j < ids.length; j++) next[ids[j]! + 1]++;
+  for (let b = 0; b < size; b++) next[b + 1] += next[b]!;
+  const order = new Int32Array(ids.length);
+  for (let j = 0; j < ids.length; j++) order[next[ids[j]!]!++] = j;
+  return order;
 }
 
 /** Answers memoised by variant number (`VariantIds`). */
@@ -146,7 +180,9 @@ interface RuleGroup {
 /** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
 export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared {
   const { idsOf } = variantIds(spec, fates.length);
-  const fieldsOf = variantFields(template, spec, idsOf);
+  const bases = idsOf(AllDims & ~Dim.ip);
+  const views = variantViews(template, spec, bases.ids);
+  const fieldsOf = views.fields;
   const cached = spec.cached === true;
   // Before rate limiting: every firewall filter and custom rule expression.
   let fateDims = 0;
@@ -177,18 +213,22 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
   for (const g of groupList) g.answers = new Uint8Array(g.done.length * g.rules.length);
   const weights: (number | undefined)[] = [];
   const out = preparedFor(fates.length);
-  for (let j = 0; j < fates.length; j++) {
+  // By base, so each variant's fields without its IP are built once and dropped after (`variantViews`).
+  const order = byBase(bases);
+  for (let v = 0; v < order.length; v++) {
+    const j = order[v]!;
     // Made on first need: most variants find every answer memoised.
     let fields: RequestFields | undefined;
     let context: ExecutionContext | undefined;
     const fateId = fateMemo.ids[j]!;
     let fate = fateMemo.answers[fateId];
     if (fate === undefined) {
-      context = new ExecutionContext((fields = fieldsOf(j)));
+      context = views.context(j);
       fateMemo.answers[fateId] = fate = fateOf(zone, context);
     }
     fates[j] = fate;
     const start = out.rule.length;
+    out.starts[j] = start;
     if (fate === Runs) {
       let groupsSeen = 0;
       for (const g of groupList) {
@@ -196,7 +236,7 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
         const n = g.rules.length;
         const at = id * n;
         if (g.done[id] === 0) {
-          context ??= new ExecutionContext((fields ??= fieldsOf(j)));
+          context ??= views.context(j);
           groupAnswers(rules, g.rules, context, cached, g.answers, at);
           g.done[id] = 1;
         }
@@ -226,7 +266,7 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
       // In rule order, as the phase runs them.
       if (groupsSeen > 1) sortByRule(out, start, out.rule.length);
     }
-    out.starts[j + 1] = out.rule.length;
+    out.ends[j] = out.rule.length;
   }
   return out;
 }

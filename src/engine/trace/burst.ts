@@ -79,10 +79,10 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
     if (fate === Ended) out.ended_by_custom_rules += requests;
     else out.skipped += requests;
   }
-  const { starts, rule: entryRule, slot: entrySlot, flags: entryFlags, weight: entryWeight } = prepared;
+  const { starts, ends, rule: entryRule, slot: entrySlot, flags: entryFlags, weight: entryWeight } = prepared;
   for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
     const from = starts[j]!;
-    const to = starts[j + 1]!;
+    const to = ends[j]!;
     // A variant that does not run has no entries.
     if (from === to) continue;
     // requestTime, inlined.
