@@ -7,7 +7,7 @@
  * distinct value of what it reads (`prepareMemo`, `burst-memo.ts`).
  */
 import { CustomPhase, RatelimitPhase, type BurstSpec } from '../../api/index.js';
-import { ExecutionContext, requestFields, type RequestDescription, type RequestFields } from '../../expr/index.js';
+import { ExecutionContext, requestFields, requestFieldsWithHeaders, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
 import { CountingPhase, counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
 import { traceCustomRules } from './custom.js';
@@ -112,25 +112,42 @@ interface VariantViews {
 
 /**
  * The fields of variant `j`: the fields of the variant without its IP (its base: its path, host
- * and headers) are built when a variant of another base is asked for, then its IP is written into
- * them in place (no copy per variant), and likewise one context per base, told its IP changed
- * (`refresh`). So the objects answered for `j` hold `j`'s request only until a call for another
- * variant: read them before. Asked in the order of `ids` (`byBase`), each base is built once and
- * only one is alive at a time.
+ * and headers) are built when a variant of another base is asked for, on the fields of its URL
+ * (path and host) when only its headers differ from the last base's (`requestFieldsWithHeaders`);
+ * then its IP is written into them in place (no copy per variant), and one context per base is
+ * told its IP changed (`refresh`). So the objects answered for `j` hold `j`'s request only until a
+ * call for another variant: read them before. Asked in the order of their URLs, then bases, each
+ * base is built once and only one is alive at a time.
  */
-function variantViews(template: RequestDescription, spec: BurstSpec, ids: Int32Array): VariantViews {
+function variantViews(template: RequestDescription, spec: BurstSpec, { bases, urls }: { bases: Int32Array; urls: Int32Array }): VariantViews {
+  const v = spec.vary ?? {};
+  const headerLists = Object.entries(v.headers ?? {});
   let current = -1;
   let base: Record<string, RequestFields[string]> = {};
   let context: ExecutionContext | undefined;
-  const ips = spec.vary?.ip;
+  let urlCurrent = -1;
+  let urlDesc: RequestDescription = template;
+  let urlFields: RequestFields = {};
+  const ips = v.ip;
   const setIp = ips !== undefined && template.fields?.['ip.src'] === undefined;
   const fields = (j: number): RequestFields => {
-    const id = ids[j]!;
+    const id = bases[j]!;
     if (id !== current) {
-      const r = { ...variantRequest(template, spec, j) };
-      if (setIp) delete r.ip;
+      const u = urls[j]!;
+      if (u !== urlCurrent) {
+        urlDesc = { ...template };
+        if (v.path !== undefined) urlDesc.path = v.path[j]!;
+        if (v.host !== undefined) urlDesc.host = v.host[j]!;
+        if (headerLists.length > 0) urlFields = requestFields(urlDesc);
+        urlCurrent = u;
+      }
       // A fresh object, ours to write.
-      base = requestFields(r) as Record<string, RequestFields[string]>;
+      if (headerLists.length === 0) base = requestFields(urlDesc) as Record<string, RequestFields[string]>;
+      else {
+        const headers: Record<string, string | readonly string[]> = { ...(template.headers ?? {}) };
+        for (const [name, values] of headerLists) headers[name] = values[j]!;
+        base = requestFieldsWithHeaders(urlFields, urlDesc, headers) as Record<string, RequestFields[string]>;
+      }
       context = undefined;
       current = id;
     }
@@ -149,14 +166,17 @@ function variantViews(template: RequestDescription, spec: BurstSpec, ids: Int32A
   };
 }
 
-/** The variants in the order of their numbers in `ids` (a counting sort; in variant order within a number). */
-function byBase({ ids, size }: VariantIds): Int32Array {
+/** `order` (variant numbers) sorted, stably, by their numbers in `ids` (a counting sort). */
+function sortBy(order: Int32Array, { ids, size }: VariantIds): Int32Array {
   const next = new Int32Array(size + 1);
   for (let j = 0; j < ids.length; j++) next[ids[j]! + 1]++;
   for (let b = 0; b < size; b++) next[b + 1] += next[b]!;
-  const order = new Int32Array(ids.length);
-  for (let j = 0; j < ids.length; j++) order[next[ids[j]!]!++] = j;
-  return order;
+  const out = new Int32Array(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const j = order[k]!;
+    out[next[ids[j]!]!++] = j;
+  }
+  return out;
 }
 
 /** Answers memoised by variant number (`VariantIds`). */
@@ -180,8 +200,11 @@ interface RuleGroup {
 /** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
 export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared {
   const { idsOf } = variantIds(spec, fates.length);
+  // By URL, then by base, so each variant's fields without its IP are built once and dropped after (`variantViews`).
   const bases = idsOf(AllDims & ~Dim.ip);
-  const views = variantViews(template, spec, bases.ids);
+  const urls = idsOf(Dim.path | Dim.host | Dim.hostHeader);
+  const order = sortBy(sortBy(Int32Array.from({ length: fates.length }, (_, j) => j), bases), urls);
+  const views = variantViews(template, spec, { bases: bases.ids, urls: urls.ids });
   const fieldsOf = views.fields;
   const cached = spec.cached === true;
   // Before rate limiting: every firewall filter and custom rule expression.
@@ -213,8 +236,6 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
   for (const g of groupList) g.answers = new Uint8Array(g.done.length * g.rules.length);
   const weights: (number | undefined)[] = [];
   const out = preparedFor(fates.length);
-  // By base, so each variant's fields without its IP are built once and dropped after (`variantViews`).
-  const order = byBase(bases);
   for (let v = 0; v < order.length; v++) {
     const j = order[v]!;
     // Made on first need: most variants find every answer memoised.
