@@ -99,10 +99,27 @@ function seconds(fn: () => void): number {
   return (used.user + used.system) / 1e6;
 }
 
-/** The cases file of the burst, as `zonewall test` reads it, expecting the first action the run in process saw. */
-function casesText(c: TestCase, firstAction: string | null): string {
+/**
+ * The cases file of the burst, as `zonewall test` reads it, expecting the first action the run in
+ * process saw: YAML, each `vary` list in its compact form (one value a line, a block scalar), as a
+ * user with 10,000 clients would write it.
+ */
+export function casesText(c: TestCase, firstAction: string | null): string {
   const expect = firstAction === null ? { acted: 0 } : { action: firstAction };
-  return `${JSON.stringify({ cases: [{ name: c.name, request: c.request, burst: c.burst, expect }] })}\n`;
+  const { vary, ...burst } = c.burst!;
+  const block = (indent: string, values: readonly string[]) => `|\n${values.map((v) => `${indent}${v}\n`).join('')}`;
+  const lines = ['cases:', `  - name: ${JSON.stringify(c.name)}`, `    request: ${JSON.stringify(c.request)}`, `    expect: ${JSON.stringify(expect)}`, `    burst: ${JSON.stringify(burst)}`];
+  if (vary !== undefined) {
+    lines[lines.length - 1] = '    burst:';
+    for (const [k, v] of Object.entries(burst)) lines.push(`      ${k}: ${JSON.stringify(v)}`);
+    lines.push('      vary:');
+    for (const key of ['ip', 'path', 'host'] as const) if (vary[key] !== undefined) lines.push(`        ${key}: ${block('          ', vary[key])}`.trimEnd());
+    if (vary.headers !== undefined) {
+      lines.push('        headers:');
+      for (const [name, values] of Object.entries(vary.headers)) lines.push(`          ${JSON.stringify(name)}: ${block('            ', values)}`.trimEnd());
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Wall time (ms) of the built CLI on `args`. */
