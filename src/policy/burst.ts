@@ -76,7 +76,7 @@ export function judgeBurst(c: TestCase, t: BurstTrace): CaseResult {
 /** The burst trace of a case through the manifest's model. */
 export function traceBurstOffline(model: ZoneModel, c: TestCase, request: RequestDescription): BurstTrace {
   return traceBurst({ wafState: model.wafState, plan: model.plan, firewallRules: model.rules, entrypoint: model.entrypoint, customRules: model.customRules, previousWaf: model.previousWaf },
-    model.rateLimitRules, request, c.burst!);
+    model.rateLimitRules, request, c.burst!, model.lists === undefined ? {} : { lists: model.lists });
 }
 
 /**

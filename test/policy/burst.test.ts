@@ -110,6 +110,30 @@ describe('burst cases offline', () => {
     ]);
   });
 
+  it('resolves $name in a rate limiting rule to the account manifest\'s lists (a burst passed none: the rule never matched)', () => {
+    const desired = desiredOf(`zone: rl.example.com
+plan: enterprise
+rate_limiting_rules:
+  listed:
+    action: block
+    expression: ip.src in $crawlers
+    ratelimit: {characteristics: [ip.src], period: 10, requests_per_period: 2, mitigation_timeout: 60}
+`);
+    const cases = casesOf(`cases:
+  - name: a listed crawler
+    request: { path: /, ip: 203.0.113.9 }
+    burst: { count: 3, over: 3 }
+    expect: { first: { request: 3, action: block, rule: rate_limiting_rules.listed, until: 62 } }
+  - name: not listed
+    request: { path: /, ip: 198.51.100.9 }
+    burst: { count: 3, over: 3 }
+    expect: { acted: 0 }
+`);
+    const [listed, other] = runOffline(buildZoneModel(desired, { crawlers: ['203.0.113.0/24'] }), cases.cases);
+    expect([listed!.pass, listed!.why]).toEqual([true, 'request 3 (at 2 s) got block by rate_limiting_rules.listed, until 62 s; 1 of 3 requests got an action']);
+    expect(other!.pass).toBe(true);
+  });
+
   it('counts requests a firewall allow rule let through (allow ends only the firewall and custom rules), as the single-request trace runs rate limiting after it', () => {
     const desired = desiredOf(`zone: rl.example.com
 plan: enterprise

@@ -7,7 +7,7 @@
  * distinct value of what it reads (`prepareMemo`, `burst-memo.ts`).
  */
 import { CustomPhase, RatelimitPhase, type BurstSpec } from '../../api/index.js';
-import { ExecutionContext, requestFields, requestFieldsWithHeaders, type RequestDescription, type RequestFields } from '../../expr/index.js';
+import { ExecutionContext, requestFields, requestFieldsWithHeaders, type Lists, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
 import { CountingPhase, counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
 import { traceCustomRules } from './custom.js';
@@ -65,11 +65,11 @@ function preparedFor(variants: number): Prepared {
 }
 
 /** Every variant through every expression. */
-export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared {
+export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array, lists?: Lists): Prepared {
   const out = preparedFor(fates.length);
   for (let j = 0; j < fates.length; j++) {
     const fields = requestFields(variantRequest(template, spec, j));
-    const context = new ExecutionContext(fields);
+    const context = new ExecutionContext(fields, lists);
     fates[j] = fateOf(zone, context);
     out.starts[j] = out.rule.length;
     if (fates[j] === Runs) {
@@ -119,7 +119,7 @@ interface VariantViews {
  * call for another variant: read them before. Asked in the order of their URLs, then bases, each
  * base is built once and only one is alive at a time.
  */
-function variantViews(template: RequestDescription, spec: BurstSpec, { bases, urls }: { bases: Int32Array; urls: Int32Array }): VariantViews {
+function variantViews(template: RequestDescription, spec: BurstSpec, { bases, urls }: { bases: Int32Array; urls: Int32Array }, lists: Lists | undefined): VariantViews {
   const v = spec.vary ?? {};
   const headerLists = Object.entries(v.headers ?? {});
   let current = -1;
@@ -161,7 +161,7 @@ function variantViews(template: RequestDescription, spec: BurstSpec, { bases, ur
     fields,
     context: (j) => {
       const request = fields(j);
-      return (context ??= new ExecutionContext(request));
+      return (context ??= new ExecutionContext(request, lists));
     },
   };
 }
@@ -198,13 +198,13 @@ interface RuleGroup {
 }
 
 /** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
-export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array): Prepared {
+export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[], template: RequestDescription, spec: BurstSpec, fates: Uint8Array, lists?: Lists): Prepared {
   const { idsOf } = variantIds(spec, fates.length);
   // By URL, then by base, so each variant's fields without its IP are built once and dropped after (`variantViews`).
   const bases = idsOf(AllDims & ~Dim.ip);
   const urls = idsOf(Dim.path | Dim.host | Dim.hostHeader);
   const order = sortBy(sortBy(Int32Array.from({ length: fates.length }, (_, j) => j), bases), urls);
-  const views = variantViews(template, spec, { bases: bases.ids, urls: urls.ids });
+  const views = variantViews(template, spec, { bases: bases.ids, urls: urls.ids }, lists);
   const fieldsOf = views.fields;
   const cached = spec.cached === true;
   // Before rate limiting: every firewall filter and custom rule expression.

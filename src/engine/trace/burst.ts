@@ -12,7 +12,7 @@
  * `zonewall test` offline run this same code.
  */
 import type { BurstRuleOutcome, BurstSpec, BurstTrace } from '../../api/index.js';
-import type { RequestDescription } from '../../expr/index.js';
+import type { Lists, RequestDescription } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
 import { Ended, prepareMemo, preparePlain, Runs } from './burst-prepare.js';
 import { countingRules } from './ratelimit.js';
@@ -52,6 +52,8 @@ export interface BurstTraceOptions {
    * what it reads (`burst-memo.ts`).
    */
   memo?: boolean;
+  /** What `$name` resolves to in the rules' expressions (the account's lists); undefined: lists match nothing. */
+  lists?: Lists;
 }
 
 /**
@@ -62,7 +64,7 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
   const rules = countingRules(rateLimit?.rules ?? []);
   const n = variantCount(spec);
   const fates = new Uint8Array(n);
-  const prepared = (options.memo === false ? preparePlain : prepareMemo)(zone, rules, template, spec, fates);
+  const prepared = (options.memo === false ? preparePlain : prepareMemo)(zone, rules, template, spec, fates, options.lists);
   const total = requestCount(spec);
   const counters = rules.map((r) => r.counter);
   const stops = rules.map((r) => r.stops);
