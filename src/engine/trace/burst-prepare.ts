@@ -6,13 +6,13 @@
  * to it): every variant through every expression (`preparePlain`), or each expression once per
  * distinct value of what it reads (`prepareMemo`, `burst-memo.ts`).
  */
-import { CustomPhase, RatelimitPhase, type BurstSpec } from '../../api/index.js';
+import { CustomPhase, RatelimitPhase, TerminatingCustomActions, type BurstSpec, type CustomSkipParameters } from '../../api/index.js';
 import { ExecutionContext, requestFields, requestFieldsWithHeaders, type Lists, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
 import { CountingPhase, counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
 import { traceCustomRules } from './custom.js';
 import { traceFirewallRules } from './firewall.js';
-import { TracePhases } from './matchers.js';
+import { matches, TracePhases } from './matchers.js';
 import type { ZoneTraceInput } from './zone.js';
 
 /** The request of variant `j`: the template with the `vary` values at index `j`. */
@@ -43,6 +43,31 @@ function fateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
   if (firewall.rule !== null) return firewall.action === 'allow' ? Runs : Ended;
   const custom = zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
   return custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
+}
+
+const Terminating: ReadonlySet<string> = new Set(TerminatingCustomActions);
+
+/**
+ * `fateOf` without building the custom rules' trace (the memoised path, once per distinct value of
+ * what the rules read; the tests hold it to `fateOf` through `preparePlain`): the first matching
+ * terminating rule ends the request, a matching skip of `http_ratelimit` skips it unless a later
+ * rule ends it, a skip of the current ruleset or phase ends the custom rules.
+ */
+function leanFateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
+  if (zone.firewallRules.length > 0) {
+    const firewall = traceFirewallRules(zone.firewallRules, context);
+    if (firewall.rule !== null) return firewall.action === 'allow' ? Runs : Ended;
+  }
+  let skipped = false;
+  for (const rule of zone.customRules?.rules ?? []) {
+    if (!rule.enabled || !matches(rule.expression, CustomPhase, context)) continue;
+    if (Terminating.has(rule.action)) return Ended;
+    if (rule.action !== 'skip') continue;
+    const skip = rule.action_parameters as CustomSkipParameters | undefined;
+    if (skip?.phases?.includes(RatelimitPhase) === true) skipped = true;
+    if (skip?.ruleset === 'current' || skip?.phase === 'current') break;
+  }
+  return skipped ? Skipped : Runs;
 }
 
 /**
@@ -245,7 +270,7 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
     let fate = fateMemo.answers[fateId];
     if (fate === undefined) {
       context = views.context(j);
-      fateMemo.answers[fateId] = fate = fateOf(zone, context);
+      fateMemo.answers[fateId] = fate = leanFateOf(zone, context);
     }
     fates[j] = fate;
     const start = out.rule.length;
