@@ -247,9 +247,11 @@ function memo<T>({ ids, size }: VariantIds): Memo<T> {
 /** The rules whose answers depend on the same dimensions, and their answers by variant number (`done`: known): per rule of the group, 1 applies, 2 counted, at `number * rules.length`. */
 interface RuleGroup {
   ids: Int32Array;
-  done: Uint8Array;
-  answers: Uint8Array;
   rules: number[];
+  /** Per variant number, its rules that match or count (`hits[from[id]]` to `hits[to[id]]`, each `k * 4 + answer`, `k` the rule's place in `rules`); `from` -1: not yet known. */
+  from: Int32Array;
+  to: Int32Array;
+  hits: number[];
 }
 
 /** Each expression once per distinct value of what it reads (`burst-memo.ts`). */
@@ -278,7 +280,7 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
     let g = groups.get(dims);
     if (g === undefined) {
       const ids = idsOf(dims);
-      groups.set(dims, (g = { ids: ids.ids, done: new Uint8Array(ids.size), answers: new Uint8Array(0), rules: [] }));
+      groups.set(dims, (g = { ids: ids.ids, rules: [], from: new Int32Array(ids.size).fill(-1), to: new Int32Array(ids.size), hits: [] }));
     }
     g.rules.push(i);
     const signature = rl.characteristics.join('\u0002');
@@ -288,7 +290,6 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
     ruleSlots.push(new Int32Array(keys.answers.length).fill(-1));
   });
   const groupList = [...groups.values()];
-  for (const g of groupList) g.answers = new Uint8Array(g.done.length * g.rules.length);
   const weights: (number | undefined)[] = [];
   const out = preparedFor(fates.length);
   for (let v = 0; v < order.length; v++) {
@@ -309,18 +310,17 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
       let groupsSeen = 0;
       for (const g of groupList) {
         const id = g.ids[j]!;
-        const n = g.rules.length;
-        const at = id * n;
-        if (g.done[id] === 0) {
+        if (g.from[id]! < 0) {
           context ??= views.context(j);
-          groupAnswers(rules, g.rules, context, cached, g.answers, at);
-          g.done[id] = 1;
+          g.from[id] = g.hits.length;
+          groupAnswers(rules, g.rules, context, cached, g.hits);
+          g.to[id] = g.hits.length;
         }
         let added = false;
-        for (let k = 0; k < n; k++) {
-          const a = g.answers[at + k]!;
-          if (a === 0) continue;
-          const i = g.rules[k]!;
+        for (let h = g.from[id]!, end = g.to[id]!; h < end; h++) {
+          const code = g.hits[h]!;
+          const a = code & 3;
+          const i = g.rules[code >> 2]!;
           const rule = rules[i]!;
           const keys = ruleKeys[i]!;
           const keyId = keys.ids[j]!;
@@ -347,10 +347,10 @@ export function prepareMemo(zone: ZoneTraceInput, rules: readonly CountingRule[]
   return inVariantOrder(out);
 }
 
-/** The answers of a group's rules for one request into `out` from `at`: per rule, 1 applies, 2 counted. */
-function groupAnswers(rules: readonly CountingRule[], group: readonly number[], context: ExecutionContext, cached: boolean, out: Uint8Array, at: number): void {
+/** The rules of a group that match or count one request, added to `hits`: `k * 4 + answer` (1 applies, 2 counted), `k` the rule's place in the group. */
+function groupAnswers(rules: readonly CountingRule[], group: readonly number[], context: ExecutionContext, cached: boolean, hits: number[]): void {
   for (let k = 0; k < group.length; k++) {
     const { applies, counted } = ruleAnswer(rules[group[k]!]!, context, cached);
-    out[at + k] = (applies ? 1 : 0) | (counted ? 2 : 0);
+    if (applies || counted) hits.push(k * 4 + (applies ? 1 : 0) + (counted ? 2 : 0));
   }
 }
