@@ -14,8 +14,8 @@
 import type { BurstRuleOutcome, BurstSpec, BurstTrace } from '../../api/index.js';
 import type { Lists, RequestDescription } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
-import { Ended, prepareMemo, preparePlain, Runs } from './burst-prepare.js';
-import { countingRules } from './ratelimit.js';
+import { Ended, prepareMemo, preparePlain, Runs, type Prepared } from './burst-prepare.js';
+import { countingRules, type CountingRule } from './ratelimit.js';
 import { Passes } from './ratelimit-counter.js';
 import type { ZoneTraceInput } from './zone.js';
 
@@ -66,8 +66,6 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
   const fates = new Uint8Array(n);
   const prepared = (options.memo === false ? preparePlain : prepareMemo)(zone, rules, template, spec, fates, options.lists);
   const total = requestCount(spec);
-  const counters = rules.map((r) => r.counter);
-  const stops = rules.map((r) => r.stops);
   const times = spec.at;
   const overMs = (spec.over ?? 0) * 1000;
   const count = spec.count ?? 1;
@@ -81,7 +79,21 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
     if (fate === Ended) out.ended_by_custom_rules += requests;
     else out.skipped += requests;
   }
+  countRequests(prepared, total, n, rules, times, overMs, count, outcomes, out);
+  out.rules = outcomes.filter((o): o is BurstRuleOutcome => o !== undefined);
+  return out;
+}
+
+/**
+ * The loop over the requests, in time order, through the counters of the rules each one's variant
+ * meets (`prepared`): its own function, so the engine optimises it as a whole (code before and
+ * after it in `traceBurst` runs once). Fills `outcomes` (per rule, its first action) and `out`.
+ */
+function countRequests(prepared: Prepared, total: number, n: number, rules: readonly CountingRule[], times: readonly number[] | undefined, overMs: number, count: number, outcomes: (BurstRuleOutcome | undefined)[], out: BurstTrace): void {
   const { starts, ends, rule: entryRule, slot: entrySlot, flags: entryFlags, weight: entryWeight } = prepared;
+  const counters = rules.map((r) => r.counter);
+  const stops = rules.map((r) => r.stops);
+  let acted = 0;
   for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
     const from = starts[j]!;
     const to = ends[j]!;
@@ -89,26 +101,30 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
     if (from === to) continue;
     // requestTime, inlined.
     const at = times !== undefined ? Math.round(times[i]! * 1000) : Math.round((overMs * i) / count);
-    let acted = false;
+    let hit = false;
     for (let k = from; k < to; k++) {
       const r = entryRule[k]!;
       const flags = entryFlags[k]!;
       const until = counters[r]!.hitSlot(entrySlot[k]!, at, (flags & 2) !== 0, (flags & 1) !== 0, entryWeight[k]!);
       if (until === Passes) continue;
-      acted = true;
+      hit = true;
       const known = outcomes[r];
       if (known !== undefined) known.requests++;
       else {
-        const rule = rules[r]!;
-        const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: until < 0 ? null : until / 1000, requests: 1 };
-        if (rule.status_code !== undefined) o.status_code = rule.status_code;
+        const o = firstOutcome(rules[r]!, i, at, until);
         outcomes[r] = o;
         out.first ??= o;
       }
       if (stops[r]) break;
     }
-    if (acted) out.acted++;
+    if (hit) acted++;
   }
-  out.rules = outcomes.filter((o): o is BurstRuleOutcome => o !== undefined);
-  return out;
+  out.acted += acted;
+}
+
+/** A rule's outcome at its first action: request `i` (0-based) at `at` ms, until `until` ms (-1: a throttle). */
+function firstOutcome(rule: CountingRule, i: number, at: number, until: number): BurstRuleOutcome {
+  const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: until < 0 ? null : until / 1000, requests: 1 };
+  if (rule.status_code !== undefined) o.status_code = rule.status_code;
+  return o;
 }
