@@ -9,7 +9,8 @@
  * `zonewall test` runs it. Printed beside a floor measured in the same run: counting the same
  * 1,000,000 client keys in a plain Map (each the best of 3 interleaved runs, in CPU time). Target (issue 29): at most 3x the floor. Peak memory (max
  * RSS) printed. With dist/ built, the same files also go through the CLI (`zonewall test`, a fresh
- * process), its wall time printed beside a cold `zonewall --version`.
+ * process; the cases file in YAML, its `vary` lists in the compact form, one value a line), its
+ * wall time printed beside a cold `zonewall --version`.
  * `BENCH_RATELIMIT_REQUESTS=20000 npm run bench -- ratelimit` runs it small.
  */
 import { spawnSync } from 'node:child_process';
