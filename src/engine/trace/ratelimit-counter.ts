@@ -74,9 +74,11 @@ export class RateLimitCounter {
     const st = this.states;
     const s = slot * Stride;
     const periodMs = this.periodMs;
-    const window = Math.floor(atMs / periodMs);
-    const was = st[s + Window]!;
-    if (was !== window) {
+    let window = st[s + Window]!;
+    // Still in the key's window (the common case): no division. Else the window of `atMs`.
+    if (atMs < window * periodMs || atMs >= (window + 1) * periodMs) {
+      const was = window;
+      window = Math.floor(atMs / periodMs);
       st[s + Previous] = window === was + 1 ? st[s + Count]! : 0;
       st[s + Count] = 0;
       st[s + Window] = window;
