@@ -105,7 +105,7 @@ function seconds(fn: () => void): number {
  * process saw: YAML, each `vary` list in its compact form (one value a line, a block scalar), as a
  * user with 10,000 clients would write it.
  */
-export function casesText(c: TestCase, firstAction: string | null): string {
+function casesText(c: TestCase, firstAction: string | null): string {
   const expect = firstAction === null ? { acted: 0 } : { action: firstAction };
   const { vary, ...burst } = c.burst!;
   const block = (indent: string, values: readonly string[]) => `|\n${values.map((v) => `${indent}${v}\n`).join('')}`;
