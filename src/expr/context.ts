@@ -122,6 +122,17 @@ export class ExecutionContext {
     return memo;
   }
 
+  /**
+   * The request record's `field` was changed in place: its next read converts it anew, and the
+   * memoised calls (any may read it) are dropped. One context then serves requests that differ in
+   * that field alone (a burst's client IPs) without a new context for each.
+   */
+  refresh(field: string): void {
+    const slot = FIELD_SLOTS.get(field);
+    if (slot !== undefined) this.slots[slot] = NOT_LOADED;
+    this.memo?.fill(NOT_LOADED);
+  }
+
   private load(slot: number): Value | undefined {
     const name = SLOT_NAMES[slot]!;
     const type = SLOT_TYPES[slot]!;

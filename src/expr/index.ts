@@ -36,8 +36,8 @@ export {
 export type { CompileOptions, CompiledFilter } from './compile.js';
 export type { Lists } from './compile-rhs.js';
 export type { Inspection } from './inspect.js';
-export { requestFields, type RequestDescription } from './request.js';
-export { parseIp, formatIp, networkAddress, type IpValue } from './ip.js';
+export { requestFields, requestFieldsWithHeaders, type RequestDescription } from './request.js';
+export { parseIp, parseIpv4, formatIp, networkAddress, type IpValue } from './ip.js';
 
 /** Lexes, parses and type-checks `source`; throws `ExpressionError` (never anything else). */
 export function parse(source: string, options?: ParseOptions): Expression {

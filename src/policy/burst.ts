@@ -14,7 +14,7 @@
  * | `allowed: true` / `false` | no request got an action (and none was ended by the custom rules) / some did |
  * | `matched: [rate_limiting_rules.x]` | each of those rules acted |
  */
-import type { BurstTrace } from '../api/index.js';
+import type { BurstSpec, BurstTrace, BurstVary } from '../api/index.js';
 import { traceBurst } from '../engine/index.js';
 import type { RequestDescription } from '../expr/index.js';
 import type { CaseResult, TestCase } from './types.js';
@@ -76,7 +76,38 @@ export function judgeBurst(c: TestCase, t: BurstTrace): CaseResult {
 /** The burst trace of a case through the manifest's model. */
 export function traceBurstOffline(model: ZoneModel, c: TestCase, request: RequestDescription): BurstTrace {
   return traceBurst({ wafState: model.wafState, plan: model.plan, firewallRules: model.rules, entrypoint: model.entrypoint, customRules: model.customRules, previousWaf: model.previousWaf },
-    model.rateLimitRules, request, c.burst!);
+    model.rateLimitRules, request, c.burst!, model.lists === undefined ? {} : { lists: model.lists });
+}
+
+/**
+ * The values of a `vary` list as a cases file gives them: a list, or one string with one value per
+ * line (`\n` or `\r\n`; a final line break ends the last value and adds none). Anything else: undefined.
+ */
+export function varyValues(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value as string[];
+  if (typeof value !== 'string') return undefined;
+  const lines = value.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** A case's `burst` (checked) as the trace takes it: `vary` values given one per line made lists. */
+export function burstSpecOf(raw: Record<string, unknown>): BurstSpec {
+  const spec = { ...raw } as BurstSpec;
+  const vary = raw.vary as Record<string, unknown> | undefined;
+  if (vary === undefined) return spec;
+  const out: BurstVary = {};
+  for (const key of ['ip', 'path', 'host'] as const) {
+    const values = varyValues(vary[key]);
+    if (values !== undefined) out[key] = values;
+  }
+  if (vary.headers !== undefined) {
+    const headers: Record<string, string[]> = {};
+    for (const [name, v] of Object.entries(vary.headers as Record<string, unknown>)) headers[name] = varyValues(v) ?? [];
+    out.headers = headers;
+  }
+  spec.vary = out;
+  return spec;
 }
 
 /** What the schema cannot say of a case's `burst`: `at` or `count`, not both; `vary` lists of one length. Each a message and the path under the burst. */
@@ -89,7 +120,7 @@ export function burstProblems(burst: unknown): { at: (string | number)[]; messag
   if (Array.isArray(b.at) && b.at.some((t, i) => i > 0 && typeof t === 'number' && t < (b.at as number[])[i - 1]!)) out.push({ at: ['at'], message: 'the times of at must not go back' });
   const vary = typeof b.vary === 'object' && b.vary !== null ? b.vary as Record<string, unknown> : {};
   const headers = typeof vary.headers === 'object' && vary.headers !== null ? Object.values(vary.headers as Record<string, unknown>) : [];
-  const lengths = [vary.ip, vary.path, vary.host, ...headers].filter(Array.isArray).map((l) => (l as unknown[]).length);
+  const lengths = [vary.ip, vary.path, vary.host, ...headers].map(varyValues).filter((l) => l !== undefined).map((l) => l.length);
   if (new Set(lengths).size > 1) out.push({ at: ['vary'], message: `every vary list needs the same length (one value per distinct request); got lengths ${lengths.join(', ')}` });
   return out;
 }

@@ -9,10 +9,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
-import { burstProblems } from './burst.js';
+import { burstProblems, burstSpecOf } from './burst.js';
 import { checkRequest } from './check-request.js';
 import { checkCasesSchema } from './schema.js';
-import type { BurstSpec } from '../api/index.js';
 import type { CaseExpectation, CaseFile, CaseRequest, TestCase } from './types.js';
 import { readPositionedYaml, type PositionedYaml } from './yaml.js';
 
@@ -126,7 +125,7 @@ function buildCase(raw: Raw, path: DocPath, request: CaseRequest, doc: Positione
     out.matchedPath = formatPath([...path, 'expect', 'matched']);
   }
   if (typeof raw.description === 'string') out.description = raw.description;
-  if (isRaw(raw.burst)) out.burst = raw.burst as BurstSpec;
+  if (isRaw(raw.burst)) out.burst = burstSpecOf(raw.burst);
   return out;
 }
 

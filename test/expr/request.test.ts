@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compile, parse, requestFields } from '../../src/expr/index.js';
+import { compile, ExecutionContext, parse, requestFields, requestFieldsWithHeaders, type FieldValue, type RequestDescription } from '../../src/expr/index.js';
 
 describe('requestFields', () => {
   it('derives the URI, header, cookie and connection fields like the service', () => {
@@ -47,5 +47,51 @@ describe('requestFields', () => {
 
   it('defaults to GET https://example.com/ from 192.0.2.1', () => {
     expect(requestFields({})).toMatchObject({ 'http.request.full_uri': 'https://example.com/', 'ip.src': '192.0.2.1', 'http.request.method': 'GET' });
+  });
+});
+
+describe('requestFieldsWithHeaders', () => {
+  const other = { 'User-Agent': 'b/2', Cookie: 'x=1', Referer: 'https://r.example/', 'Accept-Language': 'de, fr;q=0.5', 'X-Forwarded-For': '198.51.100.9', 'X-Api-Key': ['k1', 'k2'] };
+  it('gives what requestFields gives the same request with other headers', () => {
+    const descs: RequestDescription[] = [
+      { host: 'a.example', path: '/p/x.js?q=1', headers: { 'user-agent': 'a/1', 'x-api-key': 'k0' }, ip: '192.0.2.9', timestamp: 5 },
+      { url: 'http://b.example:8080/y', method: 'post', headers: { Cookie: 'c=3' }, timestamp: 5 },
+      { host: 'c.example', timestamp: 5, fields: { 'http.user_agent': 'forced', 'cf.threat_score': 9 } },
+    ];
+    for (const d of descs) {
+      expect(requestFieldsWithHeaders(requestFields(d), d, other)).toEqual(requestFields({ ...d, headers: other }));
+    }
+  });
+
+  it('builds the whole record when the host comes from the Host header', () => {
+    const d: RequestDescription = { path: '/z', headers: { Host: 'h1.example' }, timestamp: 5 };
+    const fields = requestFieldsWithHeaders(requestFields(d), d, { Host: 'h2.example' });
+    expect([fields['http.host'], fields['http.request.full_uri']]).toEqual(['h2.example', 'https://h2.example/z']);
+  });
+
+  it('leaves the base record as it was', () => {
+    const d: RequestDescription = { host: 'a.example', headers: { 'user-agent': 'a/1' }, timestamp: 5 };
+    const base = requestFields(d);
+    const copy = structuredClone(base);
+    requestFieldsWithHeaders(base, d, other);
+    expect(base).toEqual(copy);
+  });
+});
+
+describe('ExecutionContext.refresh', () => {
+  it('reads a field changed in place anew, and drops memoised calls', () => {
+    const fields: Record<string, FieldValue | undefined> = { ...requestFields({ ip: '10.0.0.1', path: '/a' }) };
+    const context = new ExecutionContext(fields);
+    const inRange = compile(parse('ip.src in {10.0.0.0/24}'));
+    const memoised = compile(parse('lower(http.request.uri.path) eq "/a"'));
+    expect([inRange(context), memoised(context)]).toEqual([true, true]);
+    fields['ip.src'] = '10.0.1.1';
+    fields['http.request.uri.path'] = '/b';
+    // Unrefreshed, the context keeps the values it converted.
+    expect(inRange(context)).toBe(true);
+    context.refresh('ip.src');
+    expect(inRange(context)).toBe(false);
+    context.refresh('http.request.uri.path');
+    expect(memoised(context)).toBe(false);
   });
 });

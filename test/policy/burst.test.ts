@@ -51,6 +51,89 @@ describe('burst cases offline', () => {
     expect(checkCasesAgainstZone(unknown, desiredOf(manifest)).map((i) => i.message)).toEqual(['no rate limiting rule "logn" in zone.yaml; did you mean "login"?']);
   });
 
+  it('reads vary values given one per line (a block scalar) as the same lists, and counts their lines in the length check', () => {
+    const asLists = casesOf(`cases:
+  - name: lists
+    request: { path: /login }
+    burst: { count: 8, over: 4, vary: { ip: [192.0.2.1, 192.0.2.2], headers: { x-k: [a, b] } } }
+    expect: { acted: 2 }
+`);
+    const perLine = casesOf(`cases:
+  - name: lines
+    request: { path: /login }
+    burst:
+      count: 8
+      over: 4
+      vary:
+        ip: |
+          192.0.2.1
+          192.0.2.2
+        headers:
+          x-k: "a\\r\\nb"
+    expect: { acted: 2 }
+`);
+    expect(perLine.cases[0]!.burst!.vary).toEqual({ ip: ['192.0.2.1', '192.0.2.2'], headers: { 'x-k': ['a', 'b'] } });
+    const model = buildZoneModel(desiredOf(manifest));
+    const [a] = runOffline(model, asLists.cases);
+    const [b] = runOffline(model, perLine.cases);
+    expect([b!.pass, b!.why]).toEqual([true, a!.why]);
+    const bad = parseCasesText(`cases:
+  - name: c
+    burst:
+      count: 3
+      vary:
+        ip: |
+          192.0.2.1
+          192.0.2.2
+          192.0.2.3
+        path: [/a, /b]
+        host: 7
+    expect: { acted: 0 }
+`, 'rl.tests.yaml');
+    expect(bad.issues.map(formatIssue)).toEqual([
+      'rl.tests.yaml:11:15: cases[0].burst.vary.host: must be a list or a string, got number 7',
+    ]);
+    const lengths = parseCasesText(`cases:
+  - name: c
+    burst:
+      count: 3
+      vary:
+        ip: |
+          192.0.2.1
+          192.0.2.2
+          192.0.2.3
+        path: [/a, /b]
+    expect: { acted: 0 }
+`, 'rl.tests.yaml');
+    expect(lengths.issues.map(formatIssue)).toEqual([
+      'rl.tests.yaml:5:7: cases[0].burst.vary: every vary list needs the same length (one value per distinct request); got lengths 3, 2',
+    ]);
+  });
+
+  it('resolves $name in a rate limiting rule to the account manifest\'s lists (a burst passed none: the rule never matched)', () => {
+    const desired = desiredOf(`zone: rl.example.com
+plan: enterprise
+rate_limiting_rules:
+  listed:
+    action: block
+    expression: ip.src in $crawlers
+    ratelimit: {characteristics: [ip.src], period: 10, requests_per_period: 2, mitigation_timeout: 60}
+`);
+    const cases = casesOf(`cases:
+  - name: a listed crawler
+    request: { path: /, ip: 203.0.113.9 }
+    burst: { count: 3, over: 3 }
+    expect: { first: { request: 3, action: block, rule: rate_limiting_rules.listed, until: 62 } }
+  - name: not listed
+    request: { path: /, ip: 198.51.100.9 }
+    burst: { count: 3, over: 3 }
+    expect: { acted: 0 }
+`);
+    const [listed, other] = runOffline(buildZoneModel(desired, { crawlers: ['203.0.113.0/24'] }), cases.cases);
+    expect([listed!.pass, listed!.why]).toEqual([true, 'request 3 (at 2 s) got block by rate_limiting_rules.listed, until 62 s; 1 of 3 requests got an action']);
+    expect(other!.pass).toBe(true);
+  });
+
   it('counts requests a firewall allow rule let through (allow ends only the firewall and custom rules), as the single-request trace runs rate limiting after it', () => {
     const desired = desiredOf(`zone: rl.example.com
 plan: enterprise

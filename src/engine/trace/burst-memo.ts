@@ -135,6 +135,9 @@ function listIds(values: readonly string[], variants: number): VariantIds {
 
 /** The numbers of pairs of numbers (each below the variant count, so the pair's code is exact). */
 function pairIds(a: VariantIds, b: VariantIds): VariantIds {
+  // One side says nothing (one value), or tells every variant apart: its numbers are the pair's.
+  if (b.size === 1 || a.size === a.ids.length) return a;
+  if (a.size === 1 || b.size === b.ids.length) return b;
   const seen = new Map<number, number>();
   const ids = new Int32Array(a.ids.length);
   for (let j = 0; j < ids.length; j++) {

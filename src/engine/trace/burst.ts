@@ -12,10 +12,10 @@
  * `zonewall test` offline run this same code.
  */
 import type { BurstRuleOutcome, BurstSpec, BurstTrace } from '../../api/index.js';
-import type { RequestDescription } from '../../expr/index.js';
+import type { Lists, RequestDescription } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
-import { Ended, prepareMemo, preparePlain, Runs } from './burst-prepare.js';
-import { countingRules } from './ratelimit.js';
+import { Ended, prepareMemo, preparePlain, Runs, type Prepared } from './burst-prepare.js';
+import { countingRules, type CountingRule } from './ratelimit.js';
 import { Passes } from './ratelimit-counter.js';
 import type { ZoneTraceInput } from './zone.js';
 
@@ -52,6 +52,8 @@ export interface BurstTraceOptions {
    * what it reads (`burst-memo.ts`).
    */
   memo?: boolean;
+  /** What `$name` resolves to in the rules' expressions (the account's lists); undefined: lists match nothing. */
+  lists?: Lists;
 }
 
 /**
@@ -62,45 +64,67 @@ export function traceBurst(zone: ZoneTraceInput, rateLimit: StoredRuleset | unde
   const rules = countingRules(rateLimit?.rules ?? []);
   const n = variantCount(spec);
   const fates = new Uint8Array(n);
-  const prepared = (options.memo === false ? preparePlain : prepareMemo)(zone, rules, template, spec, fates);
+  const prepared = (options.memo === false ? preparePlain : prepareMemo)(zone, rules, template, spec, fates, options.lists);
   const total = requestCount(spec);
-  const counters = rules.map((r) => r.counter);
-  const stops = rules.map((r) => r.stops);
   const times = spec.at;
   const overMs = (spec.over ?? 0) * 1000;
   const count = spec.count ?? 1;
   const outcomes: (BurstRuleOutcome | undefined)[] = new Array(rules.length).fill(undefined);
   const out: BurstTrace = { requests: total, acted: 0, ended_by_custom_rules: 0, skipped: 0, first: null, rules: [] };
-  for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
+  // The requests of the variants that never reach rate limiting, counted by variant (request `i` is variant `i mod n`).
+  for (let j = 0; j < n && j < total; j++) {
     const fate = fates[j]!;
-    if (fate !== Runs) {
-      if (fate === Ended) out.ended_by_custom_rules++;
-      else out.skipped++;
-      continue;
-    }
-    const p = prepared[j]!;
-    if (p.length === 0) continue;
-    // requestTime, inlined.
-    const at = times !== undefined ? Math.round(times[i]! * 1000) : Math.round((overMs * i) / count);
-    let acted = false;
-    for (let k = 0; k < p.length; k++) {
-      const e = p[k]!;
-      const until = counters[e.rule]!.hitSlot(e.slot, at, e.counted, e.applies, e.weight);
-      if (until === Passes) continue;
-      acted = true;
-      const known = outcomes[e.rule];
-      if (known !== undefined) known.requests++;
-      else {
-        const rule = rules[e.rule]!;
-        const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: until < 0 ? null : until / 1000, requests: 1 };
-        if (rule.status_code !== undefined) o.status_code = rule.status_code;
-        outcomes[e.rule] = o;
-        out.first ??= o;
-      }
-      if (stops[e.rule]) break;
-    }
-    if (acted) out.acted++;
+    if (fate === Runs) continue;
+    const requests = Math.floor((total - 1 - j) / n) + 1;
+    if (fate === Ended) out.ended_by_custom_rules += requests;
+    else out.skipped += requests;
   }
+  countRequests(prepared, total, n, rules, times, overMs, count, outcomes, out);
   out.rules = outcomes.filter((o): o is BurstRuleOutcome => o !== undefined);
   return out;
+}
+
+/**
+ * The loop over the requests, in time order, through the counters of the rules each one's variant
+ * meets (`prepared`): its own function, so the engine optimises it as a whole (code before and
+ * after it in `traceBurst` runs once). Fills `outcomes` (per rule, its first action) and `out`.
+ */
+function countRequests(prepared: Prepared, total: number, n: number, rules: readonly CountingRule[], times: readonly number[] | undefined, overMs: number, count: number, outcomes: (BurstRuleOutcome | undefined)[], out: BurstTrace): void {
+  const { starts, ends, rule: entryRule, slot: entrySlot, flags: entryFlags, weight: entryWeight } = prepared;
+  const counters = rules.map((r) => r.counter);
+  const stops = rules.map((r) => r.stops);
+  let acted = 0;
+  for (let i = 0, j = 0; i < total; i++, j = j + 1 === n ? 0 : j + 1) {
+    const from = starts[j]!;
+    const to = ends[j]!;
+    // A variant that does not run has no entries.
+    if (from === to) continue;
+    // requestTime, inlined.
+    const at = times !== undefined ? Math.round(times[i]! * 1000) : Math.round((overMs * i) / count);
+    let hit = false;
+    for (let k = from; k < to; k++) {
+      const r = entryRule[k]!;
+      const flags = entryFlags[k]!;
+      const until = counters[r]!.hitSlot(entrySlot[k]!, at, (flags & 2) !== 0, (flags & 1) !== 0, entryWeight[k]!);
+      if (until === Passes) continue;
+      hit = true;
+      const known = outcomes[r];
+      if (known !== undefined) known.requests++;
+      else {
+        const o = firstOutcome(rules[r]!, i, at, until);
+        outcomes[r] = o;
+        out.first ??= o;
+      }
+      if (stops[r]) break;
+    }
+    if (hit) acted++;
+  }
+  out.acted += acted;
+}
+
+/** A rule's outcome at its first action: request `i` (0-based) at `at` ms, until `until` ms (-1: a throttle). */
+function firstOutcome(rule: CountingRule, i: number, at: number, until: number): BurstRuleOutcome {
+  const o: BurstRuleOutcome = { ref: rule.ref, action: rule.action, first_request: i + 1, at: at / 1000, until: until < 0 ? null : until / 1000, requests: 1 };
+  if (rule.status_code !== undefined) o.status_code = rule.status_code;
+  return o;
 }

@@ -32,7 +32,8 @@ export const traceRoutes: ZoneRoute[] = [
 /** `POST /zones/{zone_id}/trace/burst` (zonewall extension): a burst through the custom and rate limiting rules (`burst.ts`). */
 function burst(ctx: ZoneRequestContext): ApiResponse {
   const { request, burst: spec } = readBurstBody(ctx.body);
-  return ok(traceBurst(loadTraceZone(ctx), loadRuleset(ctx.sql, RatelimitPhase), request, spec));
+  // `$name` resolves to the items of the zone's account's lists, as in the single-request trace.
+  return ok(traceBurst(loadTraceZone(ctx), loadRuleset(ctx.sql, RatelimitPhase), request, spec, ctx.lists === undefined ? {} : { lists: catalogLists(ctx.lists) }));
 }
 
 function trace(ctx: ZoneRequestContext): ApiResponse {

@@ -12,14 +12,21 @@
  * requests acted on during a timeout are not counted either.
  */
 
-/** One key's state: its window, counts, and the end of its mitigation (ms). */
-export class Slot {
-  constructor(public window: number, public count = 0, public previous = 0, public until = -1) {}
-}
+/** The fields of one key's state in `RateLimitCounter`'s table: its window, counts, and the end of its mitigation (ms). */
+const Window = 0;
+const Count = 1;
+const Previous = 2;
+const Until = 3;
+const Stride = 4;
 
-/** The counters of one rule. */
+/**
+ * The counters of one rule. Each key's state is a slot: a number, its four fields side by side in
+ * one `Float64Array` (grown by doubling), so a burst of many keys keeps no object per key.
+ */
 export class RateLimitCounter {
-  private readonly slots = new Map<string, Slot>();
+  private readonly slots = new Map<string, number>();
+  private states = new Float64Array(Stride * 8);
+  private used = 0;
   private readonly periodMs: number;
   private readonly timeoutMs: number;
 
@@ -44,32 +51,46 @@ export class RateLimitCounter {
     return until === Passes ? undefined : until;
   }
 
-  /** The state of `key` (made, in the window of `atMs`, on first use): what `hitSlot` counts on. */
-  slot(key: string, atMs = 0): Slot {
+  /** The state of `key` (made, in the window of `atMs`, on first use): the slot `hitSlot` counts on. */
+  slot(key: string, atMs = 0): number {
     let s = this.slots.get(key);
-    if (s === undefined) this.slots.set(key, (s = new Slot(Math.floor(atMs / this.periodMs))));
+    if (s === undefined) {
+      s = this.used++;
+      if (s * Stride === this.states.length) {
+        const grown = new Float64Array(this.states.length * 2);
+        grown.set(this.states);
+        this.states = grown;
+      }
+      const at = s * Stride;
+      this.states[at + Window] = Math.floor(atMs / this.periodMs);
+      this.states[at + Until] = -1;
+      this.slots.set(key, s);
+    }
     return s;
   }
 
   /** `hit` on a key's state (`slot`): `Passes` when the request passes, else the end of the action in ms (`-1` for a throttle). */
-  hitSlot(s: Slot, atMs: number, counted: boolean, applies: boolean, weight: number): number {
-    const window = Math.floor(atMs / this.periodMs);
-    if (s.window !== window) {
-      s.previous = window === s.window + 1 ? s.count : 0;
-      s.count = 0;
-      s.window = window;
+  hitSlot(slot: number, atMs: number, counted: boolean, applies: boolean, weight: number): number {
+    const st = this.states;
+    const s = slot * Stride;
+    const periodMs = this.periodMs;
+    let window = st[s + Window]!;
+    // Still in the key's window (the common case): no division. Else the window of `atMs`.
+    if (atMs < window * periodMs || atMs >= (window + 1) * periodMs) {
+      const was = window;
+      window = Math.floor(atMs / periodMs);
+      st[s + Previous] = window === was + 1 ? st[s + Count]! : 0;
+      st[s + Count] = 0;
+      st[s + Window] = window;
     }
-    if (applies && atMs < s.until) return s.until;
-    if (counted) s.count += weight;
+    if (applies && atMs < st[s + Until]!) return st[s + Until]!;
+    if (counted) st[s + Count] += weight;
     if (!applies) return Passes;
-    const elapsed = atMs - window * this.periodMs;
-    const rate = s.previous * ((this.periodMs - elapsed) / this.periodMs) + s.count;
+    const elapsed = atMs - window * periodMs;
+    const rate = st[s + Previous]! * ((periodMs - elapsed) / periodMs) + st[s + Count]!;
     if (rate <= this.threshold) return Passes;
-    if (this.timeoutMs > 0) {
-      s.until = atMs + this.timeoutMs;
-      return s.until;
-    }
-    if (counted) s.count -= weight;
+    if (this.timeoutMs > 0) return (st[s + Until] = atMs + this.timeoutMs);
+    if (counted) st[s + Count] -= weight;
     return -1;
   }
 }

@@ -10,7 +10,7 @@
  * from an empty value; `lookup_json_*` read the body as JSON.
  */
 import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitMatch, type RateLimitParameters, type RateLimitTrace } from '../../api/index.js';
-import { formatIp, parseIp, type ExecutionContext, type Phase, type RequestFields } from '../../expr/index.js';
+import { formatIp, parseIp, parseIpv4, type ExecutionContext, type Phase, type RequestFields } from '../../expr/index.js';
 import type { StoredRule } from '../rulesets/types.js';
 import { matcher, matches } from './matchers.js';
 import { RateLimitCounter } from './ratelimit-counter.js';
@@ -60,18 +60,34 @@ function first(map: FieldValueMap | undefined, name: string): string {
 type FieldValueMap = Record<string, unknown>;
 
 function ipKey(value: unknown): string {
+  // A dotted quad `parseIpv4` takes is already canonical (it refuses leading zeros): its own key.
+  if (typeof value === 'string' && parseIpv4(value) !== undefined) return value;
   const ip = typeof value === 'string' ? parseIp(value) : undefined;
   if (ip === undefined) return String(value ?? Missing);
   // IPv6 is counted per /64.
   return typeof ip === 'bigint' ? `${formatIp((ip >> 64n) << 64n)}/64` : formatIp(ip);
 }
 
+/** A characteristic read from a map field (`field["key"]`, a header's name lower-cased), else null; each read once. */
+function keyedOf(c: string): { field: string; key: string } | null {
+  let k = keyedCache.get(c);
+  if (k === undefined) {
+    const m = /^([a-z_.]+)\["(.*)"\]$/.exec(c);
+    k = m === null ? null : { field: m[1]!, key: m[1] === 'http.request.headers' ? m[2]!.toLowerCase() : m[2]! };
+    if (keyedCache.size >= 1000) keyedCache.clear();
+    keyedCache.set(c, k);
+  }
+  return k;
+}
+
+const keyedCache = new Map<string, { field: string; key: string } | null>();
+
 /** The value of one characteristic for a request (its plain fields). */
 export function characteristicValue(c: string, fields: RequestFields): string {
   if (c === ColoCharacteristic) return '';
   if (c === 'ip.src' || c === 'cf.unique_visitor_id') return ipKey(fields['ip.src']);
-  const keyed = /^([a-z_.]+)\["(.*)"\]$/.exec(c);
-  if (keyed !== null) return first(fields[keyed[1]!] as FieldValueMap | undefined, keyed[1] === 'http.request.headers' ? keyed[2]!.toLowerCase() : keyed[2]!);
+  const keyed = keyedOf(c);
+  if (keyed !== null) return first(fields[keyed.field] as FieldValueMap | undefined, keyed.key);
   const json = /^lookup_json_(string|integer)\(http\.request\.body\.raw, "(.*)"\)$/.exec(c);
   if (json !== null) {
     try {

@@ -126,3 +126,19 @@ describe('the trace resolves $name', () => {
     expect(await decided({ ip: '192.0.2.5', fields: { 'ip.src.asnum': 64512 } })).toBeNull();
   });
 });
+
+describe('the burst trace resolves $name', () => {
+  it('counts the requests of a listed client for a rate limiting rule on the list (it matched nothing before)', async () => {
+    kit = await startListsKit();
+    const z = (await kit.engine.createZone('example.com', { plan: 'enterprise' })).id;
+    const crawlers = await kit.createList('crawlers');
+    await kit.write('POST', crawlers, [{ ip: '203.0.113.0/24' }]);
+    const put = await kit.call('PUT', `/zones/${z}/rulesets/phases/http_ratelimit/entrypoint`, { rules: [
+      { ref: 'listed', action: 'block', expression: 'ip.src in $crawlers', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 10, requests_per_period: 2, mitigation_timeout: 60 } },
+    ] });
+    expect(put.status).toBe(200);
+    const burst = async (ip: string) => (await kit!.call('POST', `/zones/${z}/trace/burst`, { request: { ip }, burst: { count: 3, over: 3 } })).body.result as { acted: number; first: { first_request: number } | null };
+    expect(await burst('203.0.113.9')).toMatchObject({ acted: 1, first: { first_request: 3 } });
+    expect((await burst('198.51.100.9')).acted).toBe(0);
+  });
+});

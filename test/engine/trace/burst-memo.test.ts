@@ -131,4 +131,33 @@ describe('traceBurst with the memo', () => {
       if (spec.vary === vary) expect([memo.rules.length > 5, memo.ended_by_custom_rules > 0, memo.skipped > 0]).toEqual([true, true, true]);
     }
   });
+
+  it('decides what reaches rate limiting as the custom rules\' trace does: a skip of the current ruleset, a disabled rule, a later block after a skip', () => {
+    const n = 60;
+    const vary = {
+      ip: Array.from({ length: n }, (_, j) => `10.${j % 3}.0.${j}`),
+      headers: { 'User-Agent': Array.from({ length: n }, (_, j) => ['ua', 'evil', 'worse'][j % 4 % 3]!) },
+    };
+    const customs = [
+      ruleset([
+        { action: 'skip', expression: 'ip.src in {10.0.0.0/16}', action_parameters: { ruleset: 'current' } },
+        { action: 'block', expression: 'http.user_agent contains "evil"' },
+        { action: 'skip', expression: 'ip.src in {10.1.0.0/16}', action_parameters: { phases: ['http_ratelimit'] } },
+        { action: 'block', expression: 'http.user_agent eq "worse"' },
+      ]),
+      ruleset([
+        { action: 'skip', expression: 'true', action_parameters: { phases: ['http_request_firewall_managed'] } },
+        { action: 'block', enabled: false, expression: 'true' },
+        { action: 'skip', expression: 'ip.src in {10.2.0.0/16}', action_parameters: { phase: 'current', products: ['waf'] } },
+        { action: 'managed_challenge', expression: 'http.user_agent eq "worse"' },
+      ]),
+    ];
+    for (const customRules of customs) {
+      const z: ZoneTraceInput = { ...zone, customRules };
+      const spec = { count: 600, over: 30, vary };
+      const memo = traceBurst(z, rules(), { path: '/login' }, spec);
+      expect(memo).toEqual(traceBurst(z, rules(), { path: '/login' }, spec, { memo: false }));
+      expect(memo.ended_by_custom_rules).toBeGreaterThan(0);
+    }
+  });
 });

@@ -51,6 +51,16 @@ describe('RateLimitCounter', () => {
 });
 
 describe('traceBurst', () => {
+  it('resolves $name with the lists it is given, on the memoised and the plain path alike', () => {
+    const listed = { ref: 'listed', expression: 'ip.src in $office', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 1, mitigation_timeout: 60, requests_to_origin: false } };
+    const spec = { count: 4, over: 4, vary: { ip: ['192.0.2.7', '198.51.100.7'] } };
+    const lists = { office: ['192.0.2.0/24'] };
+    const memo = traceBurst(zone(), ruleset(listed), { path: '/' }, spec, { lists });
+    expect([memo.first?.first_request, memo.acted]).toEqual([3, 1]);
+    expect(traceBurst(zone(), ruleset(listed), { path: '/' }, spec, { lists, memo: false })).toEqual(memo);
+    expect(traceBurst(zone(), ruleset(listed), { path: '/' }, spec).acted).toBe(0);
+  });
+
   it('blocks the 6th login of one IP in 60 s for 10 minutes, and no one when the IPs differ', () => {
     const t = traceBurst(zone(), ruleset(login), { method: 'POST', path: '/login', ip: '198.51.100.7' }, { count: 6, over: 60 });
     expect(t.first).toEqual({ ref: 'login', action: 'block', first_request: 6, at: 50, until: 650, requests: 1, status_code: 429 });
