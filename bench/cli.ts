@@ -8,7 +8,6 @@
  * descriptions and priorities, and 50 custom rules). The uniform fixture of earlier runs (every
  * expression `ip.src eq 10.x.y.1`) is measured beside it as a second row, never judged.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,13 +18,13 @@ import { planZones } from '../src/cli/commands/plan-run.js';
 import { loadManifests } from '../src/manifest/index.js';
 import { openProvider } from '../src/providers/index.js';
 import { mixtureLine, realisticZone } from '../support/realistic-zone.js';
+import { median, runProcess } from './_fresh-process.js';
 
 const N = 1000;
 const CUSTOM = 50;
 const ZONES = Number(process.env.BENCH_ZONES ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const root = fileURLToPath(new URL('..', import.meta.url));
-const rss = join(root, 'bench/_rss.mjs');
 
 /** The easy case, kept as a second row: one expression shape, no descriptions, no priorities. */
 function uniformManifest(zone: string): string {
@@ -42,24 +41,6 @@ const Fixtures = {
 } as const;
 type Fixture = keyof typeof Fixtures;
 
-/** One fresh process: wall time and peak memory. */
-function measure(args: string[]): Promise<{ ms: number; rssMiB: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', rss, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - t0;
-      const m = /@@maxrss (\d+)/.exec(stderr);
-      if (code !== 0 || m === null) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
-      else resolve({ ms, rssMiB: Number(m[1]) / 1024 });
-    });
-  });
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function setup(dir: string, state: string, zones: number, fixture: Fixture): Promise<void> {
   mkdirSync(dir, { recursive: true });
@@ -102,7 +83,7 @@ export async function run(): Promise<void> {
     const results = new Map<string, { ms: number[]; rss: number[] }>(Object.keys(subjects).map((k) => [k, { ms: [], rss: [] }]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, args] of Object.entries(subjects)) {
-        const r = await measure(args);
+        const r = runProcess(args);
         results.get(name)!.ms.push(r.ms);
         results.get(name)!.rss.push(r.rssMiB);
       }

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { median, runProcess } from './_fresh-process.js';
 
 const N = Number(process.env.ZW_BENCH_LIST_ITEMS ?? 500_000);
 const CHANGED = 100;
@@ -23,7 +24,6 @@ const CHANGED = 100;
 const RUNS = Number(process.env.ZW_BENCH_RUNS ?? 3);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'zonewall.js');
-const rss = join(root, 'bench', '_rss.mjs');
 
 /** Item i: a distinct IPv4 address (10.0.0.0/8 and up). */
 function item(i: number, changed: boolean): string {
@@ -82,16 +82,12 @@ process.stdout.write(JSON.stringify({ add, remove }));
 await provider.close();
 `;
 
+/** `runProcess`, its peak memory in KiB as this benchmark prints it. */
 function measure(args: string[], expectCode: number[] = [0]): { ms: number; rssKb: number; stdout: string } {
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', rss, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 256 * 1024 * 1024 });
-  const ms = performance.now() - t0;
-  if (!expectCode.includes(r.status ?? -1)) throw new Error(`${args.join(' ')} exited ${String(r.status)}: ${r.stderr.slice(0, 2000)}`);
-  const m = /@@maxrss (\d+)/.exec(r.stderr);
-  return { ms, rssKb: m === null ? 0 : Number(m[1]), stdout: r.stdout };
+  const r = runProcess(args, expectCode);
+  return { ms: r.ms, rssKb: r.rssMiB * 1024, stdout: r.stdout };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
