@@ -16,32 +16,43 @@ export type CanonicalResult = { ok: true; canonical: string; key: string } | { o
 export type Canonicalizer = (source: string) => CanonicalResult;
 
 /**
- * A memoising canonicalizer over `src/expr`'s `canonicalForms`. `canonical` seeds the memo with texts
- * already in canonical form (the desired side's expressions, as each kind lists them, formatted for the
- * same default phase): the formatter is a fixed point of itself (`format(parse(format(e)))` is
- * `format(e)`, a property test of `src/expr`), so a live expression written as zonewall wrote it
- * is known canonical without parsing it again: the common case of a no-op plan. A text without a set
- * literal is its own equivalence key (see `desiredKey`); one with a set is seeded when `keyOf` knows
- * its key (the manifest check computed it: `checkedKeyOf`). The memo is
- * seeded at the first call: a no-op plan compares equal texts first (`sameMeaning`) and may never
- * call it.
+ * A memoising canonicalizer over `src/expr`'s `canonicalForms`. Texts already known canonical are
+ * not parsed: the formatter is a fixed point of itself (`format(parse(format(e)))` is `format(e)`,
+ * a property test of `src/expr`), so a live expression written as zonewall wrote it is known
+ * canonical without parsing it again: the common case of a no-op plan. A text with a set literal is
+ * known canonical when `keyOf` knows its equivalence key (the manifest check computed it for the
+ * canonical texts it made, in the default phase: `checkedKeyOf`); one without is when it is one of
+ * `canonical` (the desired side's expressions, as each kind lists them, formatted for the same
+ * default phase), and is its own equivalence key (see `desiredKey`). Each is looked up at its first
+ * call only, and `canonical` is read at the first text without a set that is not memoised yet: a
+ * no-op plan compares equal texts first (`sameMeaning`) and may never read it, nor make a result
+ * for each desired expression.
  */
 export function createCanonicalizer(canonical: Iterable<string> = [], keyOf: (canonical: string) => string | undefined = () => undefined): Canonicalizer {
-  let memo: Map<string, CanonicalResult> | undefined;
-  return (source) => {
-    if (memo === undefined) {
-      memo = new Map();
-      for (const text of canonical) {
-        const key = text.includes('{') ? keyOf(text) : text;
-        if (key !== undefined) memo.set(text, { ok: true, canonical: text, key });
-      }
+  const memo = new Map<string, CanonicalResult>();
+  /** The texts of `canonical` without a set literal, made at the first lookup that needs them. */
+  let plain: Set<string> | undefined;
+  const known = (source: string): CanonicalResult | undefined => {
+    if (source.includes('{')) {
+      const key = keyOf(source);
+      return key === undefined ? undefined : { ok: true, canonical: source, key };
     }
+    if (plain === undefined) {
+      plain = new Set();
+      for (const text of canonical) if (!text.includes('{')) plain.add(text);
+    }
+    return plain.has(source) ? { ok: true, canonical: source, key: source } : undefined;
+  };
+  return (source) => {
     let r = memo.get(source);
     if (r === undefined) {
-      try {
-        r = { ok: true, ...canonicalForms(source) };
-      } catch (err) {
-        r = { ok: false, reason: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+      r = known(source);
+      if (r === undefined) {
+        try {
+          r = { ok: true, ...canonicalForms(source) };
+        } catch (err) {
+          r = { ok: false, reason: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+        }
       }
       memo.set(source, r);
     }

@@ -237,6 +237,8 @@ describe('the whole rules list', () => {
     const rules = await list(R);
     expect(rules).toHaveLength(12);
     for (const r of rules) expect(r.filter).toBe(filters.get(r.filter.id));
+    // Shared with in-process answers: frozen through and through (the filters by the filter list).
+    expect(rules.every((r) => Object.isFrozen(r) && Object.isFrozen(r.filter))).toBe(true);
     // A filter edited under a rule (made through the filters API, so it may be edited), with the whole lists read before.
     const [own] = result<{ id: string }[]>(await h.api('POST', F, [{ expression: 'ip.src eq 192.0.2.1' }]));
     result(await h.api('POST', R, [{ filter: { id: own!.id }, action: 'log' }]));

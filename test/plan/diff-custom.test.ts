@@ -142,6 +142,13 @@ describe('custom rules weakening guard', () => {
 });
 
 describe('custom rules in the JSON plan', () => {
+  it('flags a live rule whose expression does not parse, and not the rules holding their desired text', () => {
+    const liveRules = rules.map((r) => (r.ref === 'c' ? { ...r, expression: 'http.request.uri.path eq' } : r));
+    const p = planOf(wantedOf(['a', 'b', 'c', 'd', 'e']), liveRules);
+    expect(p.findings.filter((f) => f.code === 'unparsable-live-expression').map((f) => f.ref)).toEqual(['c']);
+    expect(active(p).map((c) => [c.ref, c.changed])).toEqual([['c', ['expression']]]);
+  });
+
   it('is valid against schemas/plan.schema.json and round-trips both write strategies', () => {
     const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object);
     const single = planOf([dCustom('new', 'ip.src eq 198.51.100.7'), ...wantedOf(['a', 'c', 'd', 'e'])]);

@@ -71,11 +71,14 @@ function joinedFilter(row: SqlValue[]): FilterJson | undefined {
 /** A rule of the in-memory list (`list-view.ts`): its API object. */
 export type RuleListEntry = Readonly<RuleJson>;
 
-/** A list entry from a row of `RULE_LISTED` columns and the rule's filter (frozen: shared by answers). */
-function listEntry(row: SqlValue[], filter: FilterJson | undefined): RuleListEntry {
+/**
+ * A list entry from a row of `RULE_LISTED` columns and the rule's filter (frozen: shared by answers).
+ * `filterFrozen`: the filter is the filter list's entry, frozen already (not frozen again per rule).
+ */
+function listEntry(row: SqlValue[], filter: FilterJson | undefined, filterFrozen = false): RuleListEntry {
   const json = rawRowToJson(row, filter);
   // Frozen through and through: in-process answers share it (`Engine.dispatch` copies only what is not frozen).
-  Object.freeze(json.filter);
+  if (!filterFrozen) Object.freeze(json.filter);
   if (json.products !== undefined) Object.freeze(json.products);
   return Object.freeze(json);
 }
@@ -103,7 +106,8 @@ export const ruleListSource: ListSource<RuleListEntry> = {
     const seqs: number[] = [];
     // Each entry made as its row is stepped: the row arrays die young instead of all living until the last.
     for (const row of sql.exec(`SELECT ${RULE_LISTED} FROM firewall_rules r ORDER BY ${RULE_EVALUATION_ORDER}`).raw()) {
-      entries.push(listEntry(texts.shared(row), filters.get(row[7] as string)));
+      const filter = filters.get(row[7] as string);
+      entries.push(listEntry(texts.shared(row), filter, filter !== undefined));
       seqs.push(row[10] as number);
     }
     return { entries, seqs };

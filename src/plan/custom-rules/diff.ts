@@ -82,8 +82,16 @@ function wantedChange(item: TargetItem, live: readonly LiveCustomRule[], canon: 
   return { kind: 'custom_rule', action: 'update', reason, ref: d.ref, id: l.id, before, after, changed, writes: [] };
 }
 
-function parseFindings(live: readonly LiveCustomRule[], canon: Canonicalizer): Finding[] {
-  return live.flatMap((r) => {
+/**
+ * A finding per live rule whose expression does not parse. A rule with the text of the desired rule
+ * matched to it parses (the manifest check parsed that text): it is not looked up, so a no-op plan
+ * canonicalises none of the phase's expressions.
+ */
+function parseFindings(live: readonly LiveCustomRule[], canon: Canonicalizer, matched: ReadonlyMap<DesiredCustomRule, number>): Finding[] {
+  const checked = new Set<number>();
+  for (const [d, i] of matched) if (live[i]!.expression === d.expression) checked.add(i);
+  return live.flatMap((r, i) => {
+    if (checked.has(i)) return [];
     const c = canon(r.expression);
     return c.ok ? [] : [finding('unparsable-live-expression',
       `custom rule ${r.id} (ref "${r.ref ?? ''}"): the zone's expression does not parse (${c.reason}); it is treated as different`, { kind: 'custom_rule', ref: r.ref ?? '' })];
@@ -100,7 +108,7 @@ export function diffCustom(desired: DesiredZone, live: LiveZone, canon: Canonica
   const left = leftovers(liveRules, new Set(matched.values()), canon, prune);
   const target = customTarget(wanted, liveRules, matched, left.kept);
   const changes = [...target.filter((t) => t.desired !== undefined).map((t) => wantedChange(t, liveRules, canon)), ...left.changes];
-  const findings = [...parseFindings(liveRules, canon), ...left.findings, ...customSafetyFindings(changes, target, liveRules)];
+  const findings = [...parseFindings(liveRules, canon, matched), ...left.findings, ...customSafetyFindings(changes, target, liveRules)];
   const differs = changes.some((c) => c.action !== 'no-op');
   const write = differs ? chooseCustomWrites(entry, target, changes, liveRules) : null;
   return { changes, findings, unmanaged: left.unmanaged, write };

@@ -51,12 +51,17 @@ function stayers<D extends { ref: string }>(items: readonly Draft<D>[]): Set<num
   const idx = items.flatMap((t, i) => (t.live !== undefined ? [i] : []));
   const unit = idx.length + 1;
   const weight = (i: number) => (items[i]!.desired === undefined ? unit * unit : unit + (items[i]!.live === i ? 1 : 0));
-  const best = idx.map((i) => weight(i));
+  // Each item's live index and weight, read once: the loop below is quadratic in the phase's rules.
+  const lives = idx.map((i) => items[i]!.live!);
+  const weights = idx.map((i) => weight(i));
+  const best = [...weights];
   const prev = idx.map(() => -1);
   for (let a = 0; a < idx.length; a++) {
+    const live = lives[a]!;
+    const w = weights[a]!;
     for (let b = 0; b < a; b++) {
-      if (items[idx[b]!]!.live! < items[idx[a]!]!.live! && best[b]! + weight(idx[a]!) > best[a]!) {
-        best[a] = best[b]! + weight(idx[a]!);
+      if (lives[b]! < live && best[b]! + w > best[a]!) {
+        best[a] = best[b]! + w;
         prev[a] = b;
       }
     }
