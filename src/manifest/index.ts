@@ -17,6 +17,7 @@ export { manifestSchema, pointerToPath } from './schema.js';
 export { closest } from './suggest.js';
 export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
+export { readPlainYaml } from './read.js';
 export { inOrder } from './in-order.js';
 export { checkedKeyOf } from './expression-check.js';
 export * from './kinds.js';

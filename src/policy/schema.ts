@@ -5,24 +5,42 @@
  * (got "blok")`, unknown properties at their key with a suggestion, the schema's
  * `patternErrorMessage` in place of a raw regular expression.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, AnySchemaObject, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { closest, pointerToPath, type DocPath, type ManifestIssue } from '../manifest/index.js';
+import { aheadOfTimeModule } from './schema-aot.js';
 import type { PositionedYaml } from './yaml.js';
 
+const schemaText = readFileSync(new URL('../../schemas/policy-tests.schema.json', import.meta.url), 'utf8');
+
 /** The cases file JSON Schema, as loaded from `schemas/policy-tests.schema.json`. */
-export const policyTestsSchema = JSON.parse(
-  readFileSync(new URL('../../schemas/policy-tests.schema.json', import.meta.url), 'utf8'),
-) as AnySchemaObject & { $id: string };
+export const policyTestsSchema = JSON.parse(schemaText) as AnySchemaObject & { $id: string };
+
+/** Hash of the schema text: the ahead-of-time validator is used only if it was built from this schema. */
+export const policyTestsSchemaHash = createHash('sha256').update(schemaText).digest('hex');
+
+/**
+ * The ajv instance the schema is compiled with, at run time and by `npm run build` (which writes
+ * the standalone validator with `code: { source: true }`); one place, so both validate alike.
+ */
+export function createPolicyAjv(extra: Options = {}): Ajv2020 {
+  // Loaded on demand: with the ahead-of-time validator, `zonewall test` never needs ajv's compiler.
+  const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, ...extra });
+  // An annotation editors show (yaml-language-server); describe() uses it instead of the pattern.
+  ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
+  return ajv;
+}
 
 let validator: ValidateFunction | undefined;
 
+/** The validator compiled ahead of time by `npm run build` when built from this very schema, else compiled now. */
 function compiled(): ValidateFunction {
   if (validator !== undefined) return validator;
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
-  // An annotation editors show (yaml-language-server); describe() uses it instead of the pattern.
-  ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
-  validator = ajv.compile(policyTestsSchema);
+  const built = aheadOfTimeModule() as (ValidateFunction & { schemaHash?: string }) | undefined;
+  validator = built?.schemaHash === policyTestsSchemaHash ? built : createPolicyAjv().compile(policyTestsSchema);
   return validator;
 }
 

@@ -6,7 +6,7 @@
  * file are reported as located problems, never thrown.
  */
 import { Composer, Document, isAlias, isMap, isScalar, isSeq, LineCounter, YAMLParseError, type CST } from 'yaml';
-import { formatPath, nestingMessage, tooDeep, yamlTokens, type DocPath, type ManifestIssue } from '../manifest/index.js';
+import { formatPath, nestingMessage, readPlainYaml, tooDeep, yamlTokens, type DocPath, type ManifestIssue } from '../manifest/index.js';
 
 /** Aliases may expand to at most this many nodes (a "billion laughs" file is refused). */
 const MaxAliasCount = 1000;
@@ -22,6 +22,10 @@ export interface PositionedYaml {
 
 /** Parses `text` (the contents of `file`). */
 export function readPositionedYaml(text: string, file: string): PositionedYaml {
+  // Plain YAML (most cases files) goes through the manifests' fast reader, about ten times faster
+  // than composing it with the `yaml` package; anything else, errors included, is read below.
+  const plain = readPlainYaml(text, file);
+  if (plain !== undefined) return { data: plain.data, problems: [], issue: (path, message, anchor) => plain.locator.issue(path, message, anchor) };
   const lines = new LineCounter();
   const tokens = yamlTokens(text, lines.addNewLine);
   // Thousands of levels would exhaust the composer's call stack: refused at the first node too deep, before composing.
