@@ -17,7 +17,7 @@
  * Literals and slots are parameters of the factories, not `const`s: V8 checks a captured `const`
  * for its temporal dead zone on every read.
  */
-import { ExecutionContext, type RequestFields } from './context.js';
+import { ExecutionContext, FIELD_SLOTS, type RequestFields } from './context.js';
 import { headOf, inRanges, runTest, type FieldTest } from './field-test.js';
 import type { Predicate } from './compile-rhs.js';
 import type { Value } from './context.js';
@@ -27,6 +27,8 @@ import type { ValueFn } from './compile-value.js';
 export type CompiledFilter = (request: RequestFields | ExecutionContext) => boolean;
 
 type BoolFn = (ctx: ExecutionContext) => boolean;
+
+const IP_SRC_SLOT = FIELD_SLOTS.get('ip.src')!;
 
 /** The context of a filter's argument: itself, or a new one over a request record. */
 export function contextOf(request: RequestFields | ExecutionContext): ExecutionContext {
@@ -42,9 +44,9 @@ function contextOfRecord(request: RequestFields): ExecutionContext {
 export function rootOfTest(t: FieldTest): CompiledFilter {
   const head = headOf(t);
   switch (head?.kind) {
-    case 'number': return numberEq(head.slot, head.lit);
+    case 'number': return head.slot === IP_SRC_SLOT ? ip4Eq(head.lit) : numberEq(head.slot, head.lit);
     case 'string': return stringEq(head.slot, head.lit);
-    case 'ranges': return ranges(head.slot, head.ranges, head.other);
+    case 'ranges': return head.slot === IP_SRC_SLOT ? ip4Ranges(head.ranges, head.other) : ranges(head.slot, head.ranges, head.other);
     case 'anyEq': return anyEq(head.memo, head.read, head.lit);
     case 'valueEq': return valueEq(head.value, head.lit);
     case 'contains': return contains(head.slot, head.lit);
@@ -58,7 +60,9 @@ export function rootOfTests(and: boolean, ta: FieldTest, tb: FieldTest): Compile
   switch (head?.kind) {
     case 'number': return and ? numberEqAnd(head.slot, head.lit, tb) : numberEqOr(head.slot, head.lit, tb);
     case 'string': return and ? stringEqAnd(head.slot, head.lit, tb) : stringEqOr(head.slot, head.lit, tb);
-    case 'ranges': return and ? rangesAnd(head.slot, head.ranges, head.other, tb) : rangesOr(head.slot, head.ranges, head.other, tb);
+    case 'ranges':
+      if (head.slot === IP_SRC_SLOT) return and ? ip4RangesAnd(head.ranges, head.other, tb) : ip4RangesOr(head.ranges, head.other, tb);
+      return and ? rangesAnd(head.slot, head.ranges, head.other, tb) : rangesOr(head.slot, head.ranges, head.other, tb);
     case 'valueEq': return and ? valueEqAnd(head.value, head.lit, tb) : valueEqOr(head.value, head.lit, tb);
     case 'contains': return and ? containsAnd(head.slot, head.lit, tb) : containsOr(head.slot, head.lit, tb);
     case 'anyEq':
@@ -82,6 +86,15 @@ export function rootOf(fn: BoolFn): CompiledFilter {
 }
 
 // A missing value (undefined) never equals a literal.
+// `ip.src eq <IPv4>`: the context's `ip4` (-2 for IPv6 or missing never equals the literal).
+function ip4Eq(lit: number): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.ip4;
+    return v === lit || (v === -1 && ctx.loadIp4() === lit);
+  };
+}
+
 function numberEq(slot: number, lit: number): CompiledFilter {
   return (r) => contextOf(r).field(slot) === lit;
 }
@@ -154,6 +167,61 @@ function rangesOr(slot: number, bounds: readonly number[], other: Predicate, tb:
     const v = ctx.field(slot);
     return (typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v)) || runTest(ctx, tb);
   };
+}
+
+// `ip.src in {…}`: an IPv4 address (the context's `ip4`) in the ranges, walked in the closure (a
+// call to a function of another module loads it through four objects first); an IPv6 one, or an
+// address not read yet, through `ip4Else`. `v` is never merged with a value of another type (V8
+// would box the number on every call).
+function ip4Ranges(bounds: readonly number[], other: Predicate): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.ip4;
+    if (v < 0) return ip4Else(ctx, bounds, other);
+    for (let i = 0; i < bounds.length; i += 2) {
+      if (v < bounds[i]!) return false;
+      if (v <= bounds[i + 1]!) return true;
+    }
+    return false;
+  };
+}
+
+function ip4RangesAnd(bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.ip4;
+    if (v < 0) return ip4Else(ctx, bounds, other) && runTest(ctx, tb);
+    for (let i = 0; i < bounds.length; i += 2) {
+      if (v < bounds[i]!) return false;
+      if (v <= bounds[i + 1]!) return runTest(ctx, tb);
+    }
+    return false;
+  };
+}
+
+function ip4RangesOr(bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.ip4;
+    if (v < 0) return ip4Else(ctx, bounds, other) || runTest(ctx, tb);
+    for (let i = 0; i < bounds.length; i += 2) {
+      if (v < bounds[i]!) break;
+      if (v <= bounds[i + 1]!) return true;
+    }
+    return runTest(ctx, tb);
+  };
+}
+
+// `ip.src in {…}` when `ip4` is not an address: read it (-1), or an IPv6 or missing one (-2).
+function ip4Else(ctx: ExecutionContext, bounds: readonly number[], other: Predicate): boolean {
+  const v = ctx.ip4 === -1 ? ctx.loadIp4() : -2;
+  return v >= 0 ? inRanges(v, bounds) : otherIp(ctx, other);
+}
+
+// An `ip.src` that is not IPv4: IPv6 through `other`; missing, in no set.
+function otherIp(ctx: ExecutionContext, other: Predicate): boolean {
+  const v = ctx.field(IP_SRC_SLOT);
+  return v !== undefined && other(v);
 }
 
 // `any(f[key][*] eq "lit")`: the container is read once per request (field-test.ts), its elements

@@ -64,6 +64,9 @@ const SLOT_TYPES = SLOT_NAMES.map((name) => FIELDS.get(name)!.type);
 // Built element by element, so the array (and each copy) is packed: a holey one costs a hole check on every read.
 const EMPTY_SLOTS: ReadonlyArray<typeof NOT_LOADED> = Array.from({ length: FIELD_SLOTS.size }, () => NOT_LOADED);
 
+/** The slot of `ip.src`, which the context also keeps as `ip4` (see there). */
+const IP_SRC_SLOT = FIELD_SLOTS.get('ip.src')!;
+
 /** Call-expression text to memo slot: pure calls shared by many filters run once per request. */
 const MEMO_SLOTS = new Map<string, number>();
 
@@ -79,9 +82,17 @@ export class ExecutionContext {
   /**
    * The mark a compiled filter reads to tell a context from a request record: one property load,
    * where `instanceof` walks the prototype chain, once per filter per request (issue 35). No field
-   * of the catalog has this name.
+   * of the catalog has this name. It is on the prototype (below the class): V8 then answers the
+   * load from the map it checks anyway, where an own field is loaded and compared on every call.
    */
-  readonly isExecutionContext = true;
+  declare readonly isExecutionContext: true;
+  /**
+   * `ip.src` when it is an IPv4 address, read on first use by the filters written out for it
+   * (compile-root.ts): -1 before, -2 when it is IPv6 or missing (no IPv4 literal is negative).
+   * One number property, where a field read loads the slots array, checks its bounds and the
+   * not-loaded mark, and compares a value of any type (issue 35: 1,000 `ip.src eq` rules).
+   */
+  ip4 = -1;
   private readonly slots: Array<Value | undefined | typeof NOT_LOADED>;
   private memo: Array<Value | undefined | typeof NOT_LOADED> | undefined;
 
@@ -101,6 +112,12 @@ export class ExecutionContext {
   field(slot: number): Value | undefined {
     const cached = this.slots[slot];
     return cached !== NOT_LOADED ? cached : this.load(slot);
+  }
+
+  /** Reads `ip.src` into `ip4` (see there) and returns it. */
+  loadIp4(): number {
+    const v = this.field(IP_SRC_SLOT);
+    return (this.ip4 = typeof v === 'number' ? v : -2);
   }
 
   /** The cached result of a pure call in memo `slot`, computing it on first use. */
@@ -131,6 +148,8 @@ export class ExecutionContext {
     return value;
   }
 }
+
+Object.defineProperty(ExecutionContext.prototype, 'isExecutionContext', { value: true });
 
 function defaultValue(type: Type): Value | undefined {
   switch (type.kind) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ExecutionContext, RequestFieldError, compile, parse, requestFields, type RequestFields,
+  ExecutionContext, RequestFieldError, compile, parse, requestFields, type FieldValue, type RequestFields,
 } from '../../src/expr/index.js';
 
 const run = (source: string, request: RequestFields, lists?: Record<string, string[]>): boolean =>
@@ -266,6 +266,33 @@ describe('request values', () => {
       expect([source, filter(request)]).toEqual([source, expected]);
       expect([source, filter(new ExecutionContext(request))]).toEqual([source, expected]);
     }
+  });
+
+  it('decides `ip.src` tests read through the context\'s IPv4 property whatever read the address first', () => {
+    // `ip.src eq` / `in {…}` roots read `ExecutionContext.ip4` (issue 35); other tests read the field.
+    const roots = [
+      'ip.src eq 203.0.113.7', 'ip.src eq 10.0.0.1', 'ip.src in {203.0.113.0/24 2001:db8:5::/48}',
+      'ip.src in {10.0.0.0/8} or ip.src eq 203.0.113.7', 'ip.src in {203.0.113.0/24} and ip.src ne 203.0.113.8',
+    ].map((s) => compile(parse(s)));
+    const general = compile(parse('ip.src ne 0.0.0.0 and http.host ne ""'));
+    const cases: Array<[FieldValue | undefined, boolean[]]> = [
+      ['203.0.113.7', [true, false, true, true, true]],
+      [0xcb007107, [true, false, true, true, true]],
+      ['2001:db8:5::1', [false, false, true, false, false]],
+      [0x20010db8000500000000000000000001n, [false, false, true, false, false]],
+      ['::ffff:203.0.113.7', [false, false, false, false, false]],
+      [undefined, [false, false, false, false, false]],
+    ];
+    for (const [ip, expected] of cases) {
+      const request: RequestFields = ip === undefined ? { 'http.host': 'a' } : { 'ip.src': ip, 'http.host': 'a' };
+      const fresh = new ExecutionContext(request);
+      const readFirst = new ExecutionContext(request);
+      general(readFirst);
+      // Each root twice on one context: the second reads the property the first filled.
+      expect([ip, roots.map((f) => f(fresh)), roots.map((f) => f(fresh)), roots.map((f) => f(readFirst)), roots.map((f) => f(request))])
+        .toEqual([ip, expected, expected, expected, expected]);
+    }
+    expect(() => roots[0]!(new ExecutionContext({ 'ip.src': 'not-an-ip' }))).toThrow(RequestFieldError);
   });
 
   it('reads a header once per context for every quantifier over it, each with its own test', () => {
