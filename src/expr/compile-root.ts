@@ -30,10 +30,13 @@ type BoolFn = (ctx: ExecutionContext) => boolean;
 
 const IP_SRC_SLOT = FIELD_SLOTS.get('ip.src')!;
 
-/** The context of a filter's argument: itself, or a new one over a request record. */
-export function contextOf(request: RequestFields | ExecutionContext): ExecutionContext {
-  return (request as Partial<ExecutionContext>).isExecutionContext === true ? (request as ExecutionContext) : contextOfRecord(request as RequestFields);
-}
+/**
+ * A filter's argument as its first line reads it: a context has the mark (on its prototype, so V8
+ * answers it from the map it checks anyway), a request record does not. Every filter writes the
+ * line out (`ctx = r.isExecutionContext === true ? r : contextOfRecord(r)`): a call to a function of
+ * the module costs a check of the function loaded from the module's scope on every call.
+ */
+type Mark = { readonly isExecutionContext?: true };
 
 // Out of line: the common argument is a context, and this keeps the filters small enough to inline.
 function contextOfRecord(request: RequestFields): ExecutionContext {
@@ -50,7 +53,8 @@ export function rootOfTest(t: FieldTest): CompiledFilter {
     case 'anyEq': return anyEq(head.memo, head.read, head.lit);
     case 'valueEq': return valueEq(head.value, head.lit);
     case 'contains': return contains(head.slot, head.lit);
-    default: return (r) => runTest(contextOf(r), t);
+    case 'pred': return pred(head.slot, head.pred);
+    default: return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, t); };
   }
 }
 
@@ -58,7 +62,9 @@ export function rootOfTest(t: FieldTest): CompiledFilter {
 export function rootOfTests(and: boolean, ta: FieldTest, tb: FieldTest): CompiledFilter {
   const head = headOf(ta);
   switch (head?.kind) {
-    case 'number': return and ? numberEqAnd(head.slot, head.lit, tb) : numberEqOr(head.slot, head.lit, tb);
+    case 'number':
+      if (head.slot === IP_SRC_SLOT) return and ? ip4EqAnd(head.lit, tb) : ip4EqOr(head.lit, tb);
+      return and ? numberEqAnd(head.slot, head.lit, tb) : numberEqOr(head.slot, head.lit, tb);
     case 'string': return and ? stringEqAnd(head.slot, head.lit, tb) : stringEqOr(head.slot, head.lit, tb);
     case 'ranges':
       if (head.slot === IP_SRC_SLOT) return and ? ip4RangesAnd(head.ranges, head.other, tb) : ip4RangesOr(head.ranges, head.other, tb);
@@ -68,94 +74,111 @@ export function rootOfTests(and: boolean, ta: FieldTest, tb: FieldTest): Compile
     case 'anyEq':
     default:
       return and
-        ? (r) => { const ctx = contextOf(r); return runTest(ctx, ta) && runTest(ctx, tb); }
-        : (r) => { const ctx = contextOf(r); return runTest(ctx, ta) || runTest(ctx, tb); };
+        ? (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) && runTest(ctx, tb); }
+        : (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) || runTest(ctx, tb); };
   }
 }
 
 /** The filter of `ta and b` / `ta or b`, `b` any compiled Bool. */
 export function rootOfTestThen(and: boolean, ta: FieldTest, b: BoolFn): CompiledFilter {
   return and
-    ? (r) => { const ctx = contextOf(r); return runTest(ctx, ta) && b(ctx); }
-    : (r) => { const ctx = contextOf(r); return runTest(ctx, ta) || b(ctx); };
+    ? (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) && b(ctx); }
+    : (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) || b(ctx); };
 }
 
 /** The filter of any other Bool. */
 export function rootOf(fn: BoolFn): CompiledFilter {
-  return (r) => fn(contextOf(r));
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return fn(ctx); };
 }
 
 // A missing value (undefined) never equals a literal.
 // `ip.src eq <IPv4>`: the context's `ip4` (-2 for IPv6 or missing never equals the literal).
 function ip4Eq(lit: number): CompiledFilter {
   return (r) => {
-    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
     return v === lit || (v === -1 && ctx.loadIp4() === lit);
   };
 }
 
+function ip4EqAnd(lit: number, tb: FieldTest): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.ip4;
+    return (v === lit || (v === -1 && ctx.loadIp4() === lit)) && runTest(ctx, tb);
+  };
+}
+
+function ip4EqOr(lit: number, tb: FieldTest): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.ip4;
+    return v === lit || (v === -1 && ctx.loadIp4() === lit) || runTest(ctx, tb);
+  };
+}
+
 function numberEq(slot: number, lit: number): CompiledFilter {
-  return (r) => contextOf(r).field(slot) === lit;
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit; };
 }
 
 function numberEqAnd(slot: number, lit: number, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); return ctx.field(slot) === lit && runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit && runTest(ctx, tb); };
 }
 
 function numberEqOr(slot: number, lit: number, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); return ctx.field(slot) === lit || runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit || runTest(ctx, tb); };
 }
 
 function stringEq(slot: number, lit: string): CompiledFilter {
-  return (r) => contextOf(r).field(slot) === lit;
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit; };
 }
 
 function stringEqAnd(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); return ctx.field(slot) === lit && runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit && runTest(ctx, tb); };
 }
 
 function stringEqOr(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); return ctx.field(slot) === lit || runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit || runTest(ctx, tb); };
 }
 
 // `lower(http.host) eq "x"`: the call's value is shared by the filters of a request (memoized).
 function valueEq(value: ValueFn, lit: string): CompiledFilter {
-  return (r) => value(contextOf(r)) === lit;
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit; };
 }
 
 function valueEqAnd(value: ValueFn, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); return value(ctx) === lit && runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit && runTest(ctx, tb); };
 }
 
 function valueEqOr(value: ValueFn, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); return value(ctx) === lit || runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit || runTest(ctx, tb); };
 }
 
 // A missing value contains nothing.
 function contains(slot: number, lit: string): CompiledFilter {
-  return (r) => { const v = contextOf(r).field(slot); return v !== undefined && (v as string).includes(lit); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit); };
 }
 
 function containsAnd(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit) && runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit) && runTest(ctx, tb); };
 }
 
 function containsOr(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = contextOf(r); const v = ctx.field(slot); return (v !== undefined && (v as string).includes(lit)) || runTest(ctx, tb); };
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return (v !== undefined && (v as string).includes(lit)) || runTest(ctx, tb); };
 }
 
 // A number in the ranges; any other present value (an IPv6 address) through `other`.
 function ranges(slot: number, bounds: readonly number[], other: Predicate): CompiledFilter {
   return (r) => {
-    const v = contextOf(r).field(slot);
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.field(slot);
     return typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v);
   };
 }
 
 function rangesAnd(slot: number, bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
   return (r) => {
-    const ctx = contextOf(r);
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.field(slot);
     return (typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v)) && runTest(ctx, tb);
   };
@@ -163,7 +186,7 @@ function rangesAnd(slot: number, bounds: readonly number[], other: Predicate, tb
 
 function rangesOr(slot: number, bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
   return (r) => {
-    const ctx = contextOf(r);
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.field(slot);
     return (typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v)) || runTest(ctx, tb);
   };
@@ -175,7 +198,7 @@ function rangesOr(slot: number, bounds: readonly number[], other: Predicate, tb:
 // would box the number on every call).
 function ip4Ranges(bounds: readonly number[], other: Predicate): CompiledFilter {
   return (r) => {
-    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
     if (v < 0) return ip4Else(ctx, bounds, other);
     for (let i = 0; i < bounds.length; i += 2) {
@@ -188,7 +211,7 @@ function ip4Ranges(bounds: readonly number[], other: Predicate): CompiledFilter 
 
 function ip4RangesAnd(bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
   return (r) => {
-    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
     if (v < 0) return ip4Else(ctx, bounds, other) && runTest(ctx, tb);
     for (let i = 0; i < bounds.length; i += 2) {
@@ -201,7 +224,7 @@ function ip4RangesAnd(bounds: readonly number[], other: Predicate, tb: FieldTest
 
 function ip4RangesOr(bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
   return (r) => {
-    const ctx = (r as Partial<ExecutionContext>).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
     if (v < 0) return ip4Else(ctx, bounds, other) || runTest(ctx, tb);
     for (let i = 0; i < bounds.length; i += 2) {
@@ -224,14 +247,27 @@ function otherIp(ctx: ExecutionContext, other: Predicate): boolean {
   return v !== undefined && other(v);
 }
 
+// Any other comparison of a plain field (`matches`, `wildcard`, a large set): its predicate, on a
+// present value.
+function pred(slot: number, test: Predicate): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const v = ctx.field(slot);
+    return v !== undefined && test(v);
+  };
+}
+
 // `any(f[key][*] eq "lit")`: the container is read once per request (field-test.ts), its elements
 // compared in place.
 function anyEq(memo: number, read: ValueFn, lit: string): CompiledFilter {
   return (r) => {
-    const c = contextOf(r).memoized(memo, read);
-    if (!Array.isArray(c)) return c instanceof Map ? [...c.values()].includes(lit) : false;
-    const items = c as readonly Value[];
-    for (let i = 0; i < items.length; i++) if (items[i] === lit) return true;
-    return false;
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const c = ctx.memoized(memo, read);
+    if (Array.isArray(c)) {
+      const items = c as readonly Value[];
+      for (let i = 0; i < items.length; i++) if (items[i] === lit) return true;
+      return false;
+    }
+    return c instanceof Map && [...c.values()].includes(lit);
   };
 }

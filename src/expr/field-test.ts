@@ -70,7 +70,8 @@ export type ValueOf = (value: ValueExpr) => ValueFn;
  * What a filter's root may run itself instead of through `runTest` (compile-root.ts): a plain
  * field equal to a number or a string literal, or in up to four number ranges, or `any(f[key][*]
  * eq "lit")` (`f[key]` is memo slot `memo` of the context, computed by `read`), a value that is not a plain field (`lower(http.host)`)
- * equal to a string, a plain field that contains a string. Undefined for any other test.
+ * equal to a string, a plain field that contains a string, or any other comparison of a plain
+ * field through its predicate (`matches`, `wildcard`, a large set). Undefined for any other test.
  */
 export type TestHead =
   | { kind: 'number'; slot: number; lit: number }
@@ -78,7 +79,8 @@ export type TestHead =
   | { kind: 'ranges'; slot: number; ranges: readonly number[]; other: Predicate }
   | { kind: 'anyEq'; memo: number; read: ValueFn; lit: string }
   | { kind: 'valueEq'; value: ValueFn; lit: string }
-  | { kind: 'contains'; slot: number; lit: string };
+  | { kind: 'contains'; slot: number; lit: string }
+  | { kind: 'pred'; slot: number; pred: Predicate };
 
 /** The head of `t` (see `TestHead`), or undefined. */
 export function headOf(t: FieldTest): TestHead | undefined {
@@ -89,6 +91,7 @@ export function headOf(t: FieldTest): TestHead | undefined {
   if (t.kind === Kind.Eq && typeof t.lit === 'number') return { kind: 'number', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.Eq && typeof t.lit === 'string') return { kind: 'string', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.InRanges) return { kind: 'ranges', slot: t.slot, ranges: t.ranges, other: t.pred };
+  if (t.kind === Kind.Pred) return { kind: 'pred', slot: t.slot, pred: t.pred };
   return undefined;
 }
 
@@ -96,8 +99,10 @@ export function headOf(t: FieldTest): TestHead | undefined {
 export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
   const v = t.value === null ? ctx.field(t.slot) : t.value(ctx);
   switch (t.kind) {
-    case Kind.Eq: return v === t.lit;
-    case Kind.Ne: return v !== undefined && v !== t.lit;
+    // Two comparisons, one per literal type: V8 keeps feedback per comparison, and one that saw
+    // strings and numbers compiles to the generic one (a call) for both.
+    case Kind.Eq: return typeof t.lit === 'string' ? v === t.lit : v === t.lit;
+    case Kind.Ne: return v !== undefined && (typeof t.lit === 'string' ? v !== t.lit : v !== t.lit);
     case Kind.Contains: return v !== undefined && (v as string).includes(t.lit as string);
     case Kind.Prefix: return v !== undefined && hasPrefix(v as string, t.lit as string);
     case Kind.PrefixLower: return v !== undefined && hasPrefix(asciiLower(v as string), t.lit as string);
