@@ -262,12 +262,9 @@ function pred(slot: number, test: Predicate): CompiledFilter {
 function anyEq(memo: number, read: ValueFn, lit: string): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
-    const c = ctx.memoized(memo, read);
-    if (Array.isArray(c)) {
-      const items = c as readonly Value[];
-      for (let i = 0; i < items.length; i++) if (items[i] === lit) return true;
-      return false;
-    }
-    return c instanceof Map && [...c.values()].includes(lit);
+    // Always an array (field-test.ts, containerOf).
+    const items = ctx.memoized(memo, read) as readonly Value[];
+    for (let i = 0; i < items.length; i++) if (items[i] === lit) return true;
+    return false;
   };
 }

@@ -183,7 +183,10 @@ export function convert(field: string, raw: FieldValue, type: Type, lowerKeys = 
     case 'Bool': return toBool(field, raw);
     case 'Array': {
       const items = Array.isArray(raw) ? (raw as readonly FieldValue[]) : [raw];
-      return items.map((item) => convert(field, item, type.of));
+      // Pushed, not mapped: `map` makes a holey array, and every element read then checks for a hole.
+      const out: Value[] = [];
+      for (const item of items) out.push(convert(field, item, type.of));
+      return out;
     }
     case 'Map': return toMap(field, raw, type.of, lowerKeys);
   }

@@ -38,6 +38,9 @@ import { asciiLower, hasPrefix, parseWildcard } from './wildcard.js';
 const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
 
 const never: Predicate = () => false;
+/** The elements of a missing container; emptied from a one-element array, so its elements kind is the converted arrays' (one map). */
+const NO_ELEMENTS: Value[] = [''];
+NO_ELEMENTS.pop();
 const NO_RANGES: readonly number[] = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
 
 /**
@@ -216,13 +219,17 @@ function quantifierTest(expr: Extract<Expression, { type: 'quantifier' }>, lists
 /**
  * `field[key]` (a header's values) as a value shared by every filter that reads it: one map lookup
  * per request instead of one per filter (issue 35: 1,000 `any(headers["x-..."][*] eq ...)` rules).
+ * It is always an array (the quantifiers' elements): a missing container is the empty array, a map
+ * its values, so a filter loops without asking what it got (`any` of nothing is false, `all` true,
+ * as for a missing container).
  */
 function containerOf(slot: number, base: ValueExpr['base'], key: Extract<IndexStep, { kind: 'key' }>): { memo: number; read: ValueFn } {
   const memo = memoSlot(formatValue({ type: 'value', base, indexes: [key], span: base.span }));
   const name = key.value;
-  const read = (ctx: ExecutionContext): Value | undefined => {
+  const read = (ctx: ExecutionContext): readonly Value[] => {
     const m = ctx.field(slot);
-    return m instanceof Map ? (m.get(name) as Value | undefined) : undefined;
+    const c = m instanceof Map ? (m.get(name) as Value | undefined) : undefined;
+    return Array.isArray(c) ? (c as readonly Value[]) : c instanceof Map ? [...(c.values() as Iterable<Value>)] : NO_ELEMENTS;
   };
   return { memo, read };
 }
