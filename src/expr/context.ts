@@ -60,9 +60,15 @@ export const FIELD_SLOTS: ReadonlyMap<string, number> = new Map([...FIELDS.keys(
 
 const SLOT_NAMES = [...FIELD_SLOTS.keys()];
 const SLOT_TYPES = SLOT_NAMES.map((name) => FIELDS.get(name)!.type);
-/** The slots of a new context, copied (one block copy) rather than filled slot by slot per request. */
+/** Whether a slot's map keys are lower-cased (the header maps). */
+const SLOT_LOWER_KEYS = SLOT_NAMES.map((name) => name.includes('headers'));
+/** The slots of a context once it reads a field, copied (one block copy) rather than filled slot by slot. */
 // Built element by element, so the array (and each copy) is packed: a holey one costs a hole check on every read.
 const EMPTY_SLOTS: ReadonlyArray<typeof NOT_LOADED> = Array.from({ length: FIELD_SLOTS.size }, () => NOT_LOADED);
+
+/** The slots of a context that has read no field (never written: `load` replaces it); emptied from a one-element array, so it has the slots' elements kind. */
+const NO_SLOTS: Array<Value | undefined | typeof NOT_LOADED> = [NOT_LOADED];
+NO_SLOTS.pop();
 
 /** The slot of `ip.src`, which the context also keeps as `ip4` (see there). */
 const IP_SRC_SLOT = FIELD_SLOTS.get('ip.src')!;
@@ -100,7 +106,8 @@ export class ExecutionContext {
    * not-loaded mark, and compares a value of any type (issue 35: 1,000 `ip.src eq` rules).
    */
   ip4 = -1;
-  private readonly slots: Array<Value | undefined | typeof NOT_LOADED>;
+  /** The converted fields, by slot; NO_SLOTS until the first field is read (see `load`). */
+  private slots: Array<Value | undefined | typeof NOT_LOADED> = NO_SLOTS;
   private memo: Array<Value | undefined | typeof NOT_LOADED> = NO_MEMO;
 
   /**
@@ -111,19 +118,26 @@ export class ExecutionContext {
   lists: Lists | undefined;
 
   constructor(readonly request: RequestFields, lists?: Lists) {
-    this.slots = EMPTY_SLOTS.slice();
     this.lists = lists;
   }
 
   /** The value of the field in `slot` (undefined = missing). */
   field(slot: number): Value | undefined {
-    const cached = this.slots[slot];
-    return cached !== NOT_LOADED ? cached : this.load(slot);
+    const slots = this.slots;
+    if (slot < slots.length) {
+      const cached = slots[slot];
+      if (cached !== NOT_LOADED) return cached;
+    }
+    return this.load(slot);
   }
 
-  /** Reads `ip.src` into `ip4` (see there) and returns it. */
+  /**
+   * Reads `ip.src` into `ip4` (see there) and returns it. A context whose filters read only `ip4`
+   * never copies the slots (one request through 1,000 `ip.src eq` rules: the copy was a fifth of
+   * what the request cost beyond the rules).
+   */
   loadIp4(): number {
-    const v = this.field(IP_SRC_SLOT);
+    const v = this.slots.length > 0 ? this.field(IP_SRC_SLOT) : this.convertField(IP_SRC_SLOT);
     return (this.ip4 = typeof v === 'number' ? v : -2);
   }
 
@@ -154,12 +168,21 @@ export class ExecutionContext {
   }
 
   private load(slot: number): Value | undefined {
-    const name = SLOT_NAMES[slot]!;
-    const type = SLOT_TYPES[slot]!;
-    const raw = Object.prototype.hasOwnProperty.call(this.request, name) ? this.request[name] : undefined;
-    const value = raw === undefined ? defaultValue(type) : convert(name, raw, type, name.includes('headers'));
+    if (this.slots === NO_SLOTS) this.slots = EMPTY_SLOTS.slice();
+    const value = this.convertField(slot);
     this.slots[slot] = value;
     return value;
+  }
+
+  /** The value of the field in `slot`, converted from the request (not cached). */
+  private convertField(slot: number): Value | undefined {
+    const name = SLOT_NAMES[slot]!;
+    const type = SLOT_TYPES[slot]!;
+    const request = this.request;
+    // Own properties only; the lookup by name first, so a field left out costs one lookup.
+    const given = request[name];
+    const raw = given !== undefined && Object.prototype.hasOwnProperty.call(request, name) ? given : undefined;
+    return raw === undefined ? defaultValue(type) : convert(name, raw, type, SLOT_LOWER_KEYS[slot]!);
   }
 }
 
