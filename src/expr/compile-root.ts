@@ -22,6 +22,7 @@ import { headOf, inRanges, runTest, type FieldTest } from './field-test.js';
 import type { Predicate } from './compile-rhs.js';
 import type { Value } from './context.js';
 import type { ValueFn } from './compile-value.js';
+import type { CompiledRegex } from './regex.js';
 
 /** A compiled filter: give it a request (or an `ExecutionContext` shared across filters). */
 export type CompiledFilter = (request: RequestFields | ExecutionContext) => boolean;
@@ -54,6 +55,7 @@ export function rootOfTest(t: FieldTest): CompiledFilter {
     case 'valueEq': return valueEq(head.value, head.lit);
     case 'contains': return contains(head.slot, head.lit);
     case 'pred': return pred(head.slot, head.pred);
+    case 'regexFolded': return regexFolded(head.slot, head.re, head.literal, head.memo, head.read);
     default: return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, t); };
   }
 }
@@ -254,6 +256,16 @@ function pred(slot: number, test: Predicate): CompiledFilter {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.field(slot);
     return v !== undefined && test(v);
+  };
+}
+
+// `f matches "(?i)…"` with a literal every match contains: the field lower-cased once per request
+// (memo), the literal looked for in it, and the pattern run only where it is.
+function regexFolded(slot: number, re: CompiledRegex, literal: string, memo: number, read: ValueFn): CompiledFilter {
+  return (r) => {
+    const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
+    const lowered = ctx.memoized(memo, read);
+    return lowered !== undefined && (lowered as string).includes(literal) && re.testMatch(ctx.field(slot) as string);
   };
 }
 

@@ -34,6 +34,7 @@ import { compilePredicate, ipRange, RangeSet, type Lists, type Predicate } from 
 import { parseIp } from './ip.js';
 import { valueInfo } from './typing.js';
 import { asciiLower, hasPrefix, parseWildcard } from './wildcard.js';
+import { compileRegex, type CompiledRegex } from './regex.js';
 
 const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
 
@@ -62,6 +63,8 @@ export class FieldTest {
   ranges: readonly number[] = NO_RANGES;
   /** Any / All: the container `f[key]`, shared per request (memo slot, and how to read it). */
   container: { memo: number; read: ValueFn } | null = null;
+  /** Pred of `matches`: the compiled pattern (its required literal, see `headOf`). */
+  regex: CompiledRegex | null = null;
 
   constructor(readonly slot: number, readonly kind: Kind, readonly lit: string | number | bigint = '') {}
 }
@@ -83,7 +86,8 @@ export type TestHead =
   | { kind: 'anyEq'; memo: number; read: ValueFn; lit: string }
   | { kind: 'valueEq'; value: ValueFn; lit: string }
   | { kind: 'contains'; slot: number; lit: string }
-  | { kind: 'pred'; slot: number; pred: Predicate };
+  | { kind: 'pred'; slot: number; pred: Predicate }
+  | { kind: 'regexFolded'; slot: number; re: CompiledRegex; literal: string; memo: number; read: ValueFn };
 
 /** The head of `t` (see `TestHead`), or undefined. */
 export function headOf(t: FieldTest): TestHead | undefined {
@@ -94,6 +98,11 @@ export function headOf(t: FieldTest): TestHead | undefined {
   if (t.kind === Kind.Eq && typeof t.lit === 'number') return { kind: 'number', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.Eq && typeof t.lit === 'string') return { kind: 'string', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.InRanges) return { kind: 'ranges', slot: t.slot, ranges: t.ranges, other: t.pred };
+  const required = t.regex?.required;
+  if (t.kind === Kind.Pred && required?.foldCase === true) {
+    const lowered = loweredOf(t.slot);
+    return { kind: 'regexFolded', slot: t.slot, re: t.regex!, literal: required.literal, memo: lowered.memo, read: lowered.read };
+  }
   if (t.kind === Kind.Pred) return { kind: 'pred', slot: t.slot, pred: t.pred };
   return undefined;
 }
@@ -306,5 +315,20 @@ function rangesTest(slot: number, ranges: RangeSet<number>, other: Predicate): F
 function predicateTest(slot: number, expr: ComparisonExpr, lists: Lists): FieldTest {
   const t = new FieldTest(slot, Kind.Pred);
   t.pred = compilePredicate(expr.op, expr.rhs!, valueInfo(expr.lhs).type, lists);
+  if (expr.rhs!.type === 'regex') t.regex = compileRegex(expr.rhs!.pattern);
   return t;
+}
+
+/**
+ * The field in `slot` lower-cased (`toLowerCase`, as `CompiledRegex.test` does for a required
+ * literal of a `(?i)` pattern), shared by the filters of a request: 1,000 `http.user_agent matches
+ * "(?i)..."` rules lower-case the user agent once, where each pattern's `test` did it again (issue
+ * 35). The memo key is no expression's text (a NUL starts it).
+ */
+function loweredOf(slot: number): { memo: number; read: ValueFn } {
+  const read = (ctx: ExecutionContext): Value | undefined => {
+    const v = ctx.field(slot);
+    return typeof v === 'string' ? v.toLowerCase() : undefined;
+  };
+  return { memo: memoSlot(`\u0000toLowerCase ${slot}`), read };
 }

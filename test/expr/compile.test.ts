@@ -260,6 +260,10 @@ describe('request values', () => {
       ['http.host contains "a." and http.request.method eq "GET"', v4, false],
       ['http.host contains "zzz" or http.request.method eq "POST"', v4, true],
       ['http.host contains "zzz" or http.request.method eq "POST"', {}, false],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', { 'http.user_agent': 'x SCANNER-3/12' }, true],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', { 'http.user_agent': 'x Scanner-3/y' }, false],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', { 'http.user_agent': 'Mozilla' }, false],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', {}, false],
     ];
     for (const [source, request, expected] of cases) {
       const filter = compile(parse(source));
@@ -293,6 +297,15 @@ describe('request values', () => {
         .toEqual([ip, expected, expected, expected, expected]);
     }
     expect(() => roots[0]!(new ExecutionContext({ 'ip.src': 'not-an-ip' }))).toThrow(RequestFieldError);
+  });
+
+  it('lower-cases a field once per context for every (?i) pattern over it, each with its own answer', () => {
+    const ctx = new ExecutionContext({ 'http.user_agent': 'Mozilla/5.0 SCANNER-7/2', 'http.host': 'Scanner-7/2' });
+    const sources = [
+      'http.user_agent matches "(?i)scanner-7/[0-9]"', 'http.user_agent matches "(?i)scanner-8/[0-9]"',
+      'http.user_agent matches "(?i)mozilla/[0-9]"', 'http.host matches "(?i)^scanner-7/"', 'http.host matches "(?i)^mozilla"',
+    ];
+    expect(sources.map((s) => compile(parse(s))(ctx))).toEqual([true, false, true, true, false]);
   });
 
   it('reads a header once per context for every quantifier over it, each with its own test', () => {
