@@ -61,8 +61,9 @@ export function rootOfTest(t: FieldTest): CompiledFilter {
 }
 
 /** The filter of `ta and tb` / `ta or tb`. */
-export function rootOfTests(and: boolean, ta: FieldTest, tb: FieldTest): CompiledFilter {
+export function rootOfTests(and: boolean, ta: FieldTest, second: FieldTest): CompiledFilter {
   const head = headOf(ta);
+  const tb = tailOf(second);
   switch (head?.kind) {
     case 'number':
       if (head.slot === IP_SRC_SLOT) return and ? ip4EqAnd(head.lit, tb) : ip4EqOr(head.lit, tb);
@@ -76,9 +77,40 @@ export function rootOfTests(and: boolean, ta: FieldTest, tb: FieldTest): Compile
     case 'anyEq':
     default:
       return and
-        ? (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) && runTest(ctx, tb); }
-        : (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) || runTest(ctx, tb); };
+        ? (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) && runTest(ctx, second); }
+        : (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return runTest(ctx, ta) || runTest(ctx, second); };
   }
+}
+
+/**
+ * The second test of a root's `and`/`or`, written out like a head when it is a plain field equal to
+ * a string or a number or a plain Bool field (`not cf.client.bot`), else through `runTest`. The root
+ * calls it; all the tails of one kind are closures of one function, which V8 inlines into the root.
+ */
+function tailOf(t: FieldTest): BoolFn {
+  const head = headOf(t);
+  switch (head?.kind) {
+    case 'string': return stringTail(head.slot, head.lit);
+    case 'number': return numberTail(head.slot, head.lit);
+    case 'bool': return head.negated ? notTrueTail(head.slot) : trueTail(head.slot);
+    default: return (ctx) => runTest(ctx, t);
+  }
+}
+
+function stringTail(slot: number, lit: string): BoolFn {
+  return (ctx) => ctx.field(slot) === lit;
+}
+
+function numberTail(slot: number, lit: number): BoolFn {
+  return (ctx) => ctx.field(slot) === lit;
+}
+
+function trueTail(slot: number): BoolFn {
+  return (ctx) => ctx.field(slot) === true;
+}
+
+function notTrueTail(slot: number): BoolFn {
+  return (ctx) => ctx.field(slot) !== true;
 }
 
 /** The filter of `ta and b` / `ta or b`, `b` any compiled Bool. */
@@ -103,19 +135,19 @@ function ip4Eq(lit: number): CompiledFilter {
   };
 }
 
-function ip4EqAnd(lit: number, tb: FieldTest): CompiledFilter {
+function ip4EqAnd(lit: number, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    return (v === lit || (v === -1 && ctx.loadIp4() === lit)) && runTest(ctx, tb);
+    return (v === lit || (v === -1 && ctx.loadIp4() === lit)) && tb(ctx);
   };
 }
 
-function ip4EqOr(lit: number, tb: FieldTest): CompiledFilter {
+function ip4EqOr(lit: number, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    return v === lit || (v === -1 && ctx.loadIp4() === lit) || runTest(ctx, tb);
+    return v === lit || (v === -1 && ctx.loadIp4() === lit) || tb(ctx);
   };
 }
 
@@ -123,24 +155,24 @@ function numberEq(slot: number, lit: number): CompiledFilter {
   return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit; };
 }
 
-function numberEqAnd(slot: number, lit: number, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit && runTest(ctx, tb); };
+function numberEqAnd(slot: number, lit: number, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit && tb(ctx); };
 }
 
-function numberEqOr(slot: number, lit: number, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit || runTest(ctx, tb); };
+function numberEqOr(slot: number, lit: number, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit || tb(ctx); };
 }
 
 function stringEq(slot: number, lit: string): CompiledFilter {
   return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit; };
 }
 
-function stringEqAnd(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit && runTest(ctx, tb); };
+function stringEqAnd(slot: number, lit: string, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit && tb(ctx); };
 }
 
-function stringEqOr(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit || runTest(ctx, tb); };
+function stringEqOr(slot: number, lit: string, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return ctx.field(slot) === lit || tb(ctx); };
 }
 
 // `lower(http.host) eq "x"`: the call's value is shared by the filters of a request (memoized).
@@ -148,12 +180,12 @@ function valueEq(value: ValueFn, lit: string): CompiledFilter {
   return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit; };
 }
 
-function valueEqAnd(value: ValueFn, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit && runTest(ctx, tb); };
+function valueEqAnd(value: ValueFn, lit: string, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit && tb(ctx); };
 }
 
-function valueEqOr(value: ValueFn, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit || runTest(ctx, tb); };
+function valueEqOr(value: ValueFn, lit: string, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); return value(ctx) === lit || tb(ctx); };
 }
 
 // A missing value contains nothing.
@@ -161,12 +193,12 @@ function contains(slot: number, lit: string): CompiledFilter {
   return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit); };
 }
 
-function containsAnd(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit) && runTest(ctx, tb); };
+function containsAnd(slot: number, lit: string, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return v !== undefined && (v as string).includes(lit) && tb(ctx); };
 }
 
-function containsOr(slot: number, lit: string, tb: FieldTest): CompiledFilter {
-  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return (v !== undefined && (v as string).includes(lit)) || runTest(ctx, tb); };
+function containsOr(slot: number, lit: string, tb: BoolFn): CompiledFilter {
+  return (r) => { const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields); const v = ctx.field(slot); return (v !== undefined && (v as string).includes(lit)) || tb(ctx); };
 }
 
 // A number in the ranges; any other present value (an IPv6 address) through `other`.
@@ -178,19 +210,19 @@ function ranges(slot: number, bounds: readonly number[], other: Predicate): Comp
   };
 }
 
-function rangesAnd(slot: number, bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
+function rangesAnd(slot: number, bounds: readonly number[], other: Predicate, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.field(slot);
-    return (typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v)) && runTest(ctx, tb);
+    return (typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v)) && tb(ctx);
   };
 }
 
-function rangesOr(slot: number, bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
+function rangesOr(slot: number, bounds: readonly number[], other: Predicate, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.field(slot);
-    return (typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v)) || runTest(ctx, tb);
+    return (typeof v === 'number' ? inRanges(v, bounds) : v !== undefined && other(v)) || tb(ctx);
   };
 }
 
@@ -211,29 +243,29 @@ function ip4Ranges(bounds: readonly number[], other: Predicate): CompiledFilter 
   };
 }
 
-function ip4RangesAnd(bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
+function ip4RangesAnd(bounds: readonly number[], other: Predicate, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    if (v < 0) return ip4Else(ctx, bounds, other) && runTest(ctx, tb);
+    if (v < 0) return ip4Else(ctx, bounds, other) && tb(ctx);
     for (let i = 0; i < bounds.length; i += 2) {
       if (v < bounds[i]!) return false;
-      if (v <= bounds[i + 1]!) return runTest(ctx, tb);
+      if (v <= bounds[i + 1]!) return tb(ctx);
     }
     return false;
   };
 }
 
-function ip4RangesOr(bounds: readonly number[], other: Predicate, tb: FieldTest): CompiledFilter {
+function ip4RangesOr(bounds: readonly number[], other: Predicate, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    if (v < 0) return ip4Else(ctx, bounds, other) || runTest(ctx, tb);
+    if (v < 0) return ip4Else(ctx, bounds, other) || tb(ctx);
     for (let i = 0; i < bounds.length; i += 2) {
       if (v < bounds[i]!) break;
       if (v <= bounds[i + 1]!) return true;
     }
-    return runTest(ctx, tb);
+    return tb(ctx);
   };
 }
 

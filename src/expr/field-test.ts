@@ -77,7 +77,8 @@ export type ValueOf = (value: ValueExpr) => ValueFn;
  * field equal to a number or a string literal, or in up to four number ranges, or `any(f[key][*]
  * eq "lit")` (`f[key]` is memo slot `memo` of the context, computed by `read`), a value that is not a plain field (`lower(http.host)`)
  * equal to a string, a plain field that contains a string, or any other comparison of a plain
- * field through its predicate (`matches`, `wildcard`, a large set). Undefined for any other test.
+ * field through its predicate (`matches`, `wildcard`, a large set), a plain Bool field or `not` of
+ * it. Undefined for any other test.
  */
 export type TestHead =
   | { kind: 'number'; slot: number; lit: number }
@@ -87,6 +88,7 @@ export type TestHead =
   | { kind: 'valueEq'; value: ValueFn; lit: string }
   | { kind: 'contains'; slot: number; lit: string }
   | { kind: 'pred'; slot: number; pred: Predicate }
+  | { kind: 'bool'; slot: number; negated: boolean }
   | { kind: 'regexFolded'; slot: number; re: CompiledRegex; literal: string; memo: number; read: ValueFn };
 
 /** The head of `t` (see `TestHead`), or undefined. */
@@ -97,6 +99,7 @@ export function headOf(t: FieldTest): TestHead | undefined {
   if (t.kind === Kind.Contains) return { kind: 'contains', slot: t.slot, lit: t.lit as string };
   if (t.kind === Kind.Eq && typeof t.lit === 'number') return { kind: 'number', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.Eq && typeof t.lit === 'string') return { kind: 'string', slot: t.slot, lit: t.lit };
+  if (t.kind === Kind.True || t.kind === Kind.NotTrue) return { kind: 'bool', slot: t.slot, negated: t.kind === Kind.NotTrue };
   if (t.kind === Kind.InRanges) return { kind: 'ranges', slot: t.slot, ranges: t.ranges, other: t.pred };
   const required = t.regex?.required;
   if (t.kind === Kind.Pred && required?.foldCase === true) {
