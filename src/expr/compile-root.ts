@@ -126,12 +126,13 @@ export function rootOf(fn: BoolFn): CompiledFilter {
 }
 
 // A missing value (undefined) never equals a literal.
-// `ip.src eq <IPv4>`: the context's `ip4` (-2 for IPv6 or missing never equals the literal).
+// `ip.src eq <IPv4>`: the context's `ip4` (-1 for IPv6 or missing never equals the literal; NaN,
+// not read yet, is the one value not equal to itself: one comparison with no constant).
 function ip4Eq(lit: number): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    return v === lit || (v === -1 && ctx.loadIp4() === lit);
+    return v === lit || (v !== v && ctx.loadIp4() === lit);
   };
 }
 
@@ -139,7 +140,7 @@ function ip4EqAnd(lit: number, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    return (v === lit || (v === -1 && ctx.loadIp4() === lit)) && tb(ctx);
+    return (v === lit || (v !== v && ctx.loadIp4() === lit)) && tb(ctx);
   };
 }
 
@@ -147,7 +148,7 @@ function ip4EqOr(lit: number, tb: BoolFn): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    return v === lit || (v === -1 && ctx.loadIp4() === lit) || tb(ctx);
+    return v === lit || (v !== v && ctx.loadIp4() === lit) || tb(ctx);
   };
 }
 
@@ -234,7 +235,7 @@ function ip4Ranges(bounds: readonly number[], other: Predicate): CompiledFilter 
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    if (v < 0) return ip4Else(ctx, bounds, other);
+    if (!(v >= 0)) return ip4Else(ctx, bounds, other);
     for (let i = 0; i < bounds.length; i += 2) {
       if (v < bounds[i]!) return false;
       if (v <= bounds[i + 1]!) return true;
@@ -247,7 +248,7 @@ function ip4RangesAnd(bounds: readonly number[], other: Predicate, tb: BoolFn): 
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    if (v < 0) return ip4Else(ctx, bounds, other) && tb(ctx);
+    if (!(v >= 0)) return ip4Else(ctx, bounds, other) && tb(ctx);
     for (let i = 0; i < bounds.length; i += 2) {
       if (v < bounds[i]!) return false;
       if (v <= bounds[i + 1]!) return tb(ctx);
@@ -260,7 +261,7 @@ function ip4RangesOr(bounds: readonly number[], other: Predicate, tb: BoolFn): C
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
     const v = ctx.ip4;
-    if (v < 0) return ip4Else(ctx, bounds, other) || tb(ctx);
+    if (!(v >= 0)) return ip4Else(ctx, bounds, other) || tb(ctx);
     for (let i = 0; i < bounds.length; i += 2) {
       if (v < bounds[i]!) break;
       if (v <= bounds[i + 1]!) return true;
@@ -269,9 +270,9 @@ function ip4RangesOr(bounds: readonly number[], other: Predicate, tb: BoolFn): C
   };
 }
 
-// `ip.src in {…}` when `ip4` is not an address: read it (-1), or an IPv6 or missing one (-2).
+// `ip.src in {…}` when `ip4` is not an address: read it (NaN), or an IPv6 or missing one (-1).
 function ip4Else(ctx: ExecutionContext, bounds: readonly number[], other: Predicate): boolean {
-  const v = ctx.ip4 === -1 ? ctx.loadIp4() : -2;
+  const v = Number.isNaN(ctx.ip4) ? ctx.loadIp4() : -1;
   return v >= 0 ? inRanges(v, bounds) : otherIp(ctx, other);
 }
 

@@ -101,11 +101,11 @@ export class ExecutionContext {
   declare readonly isExecutionContext: true;
   /**
    * `ip.src` when it is an IPv4 address, read on first use by the filters written out for it
-   * (compile-root.ts): -1 before, -2 when it is IPv6 or missing (no IPv4 literal is negative).
+   * (compile-root.ts): NaN before, -1 when it is IPv6 or missing (no IPv4 literal is negative).
    * One number property, where a field read loads the slots array, checks its bounds and the
    * not-loaded mark, and compares a value of any type (issue 35: 1,000 `ip.src eq` rules).
    */
-  ip4 = -1;
+  ip4 = NaN;
   /** The converted fields, by slot; NO_SLOTS until the first field is read (see `load`). */
   private slots: Array<Value | undefined | typeof NOT_LOADED> = NO_SLOTS;
   private memo: Array<Value | undefined | typeof NOT_LOADED> = NO_MEMO;
@@ -138,7 +138,7 @@ export class ExecutionContext {
    */
   loadIp4(): number {
     const v = this.slots.length > 0 ? this.field(IP_SRC_SLOT) : this.convertField(IP_SRC_SLOT);
-    return (this.ip4 = typeof v === 'number' ? v : -2);
+    return (this.ip4 = typeof v === 'number' ? v : -1);
   }
 
   /** The cached result of a pure call in memo `slot`, computing it on first use. */
