@@ -307,8 +307,8 @@ function regexFolded(slot: number, re: CompiledRegex, literal: string, memo: num
 function anyEq(memo: number, read: ValueFn, lit: string): CompiledFilter {
   return (r) => {
     const ctx = (r as Mark).isExecutionContext === true ? (r as ExecutionContext) : contextOfRecord(r as RequestFields);
-    // Always an array (field-test.ts, containerOf).
-    const items = ctx.memoized(memo, read) as readonly Value[];
+    // Always an array (field-test.ts, containerOf); the last one read is on the context itself.
+    const items = ctx.lastContainerMemo === memo ? ctx.lastContainer : ctx.container(memo, read);
     for (let i = 0; i < items.length; i++) if (items[i] === lit) return true;
     return false;
   };

@@ -70,6 +70,10 @@ const EMPTY_SLOTS: ReadonlyArray<typeof NOT_LOADED> = Array.from({ length: FIELD
 const NO_SLOTS: Array<Value | undefined | typeof NOT_LOADED> = [NOT_LOADED];
 NO_SLOTS.pop();
 
+/** `lastContainer` before any: packed, like the containers (field-test.ts). */
+const NO_CONTAINER: Value[] = [''];
+NO_CONTAINER.pop();
+
 /** The slot of `ip.src`, which the context also keeps as `ip4` (see there). */
 const IP_SRC_SLOT = FIELD_SLOTS.get('ip.src')!;
 
@@ -106,6 +110,13 @@ export class ExecutionContext {
    * not-loaded mark, and compares a value of any type (issue 35: 1,000 `ip.src eq` rules).
    */
   ip4 = NaN;
+  /**
+   * The memo slot and value a quantifier over `f[key][*]` read last (field-test.ts, containerOf):
+   * 1,000 `any(headers["x-api-key"][*] eq …)` rules read one container, and two properties of the
+   * context cost less than the memo array's checks (issue 35). -1: none yet.
+   */
+  lastContainerMemo = -1;
+  lastContainer: readonly Value[] = NO_CONTAINER;
   /** The converted fields, by slot; NO_SLOTS until the first field is read (see `load`). */
   private slots: Array<Value | undefined | typeof NOT_LOADED> = NO_SLOTS;
   private memo: Array<Value | undefined | typeof NOT_LOADED> = NO_MEMO;
@@ -139,6 +150,14 @@ export class ExecutionContext {
   loadIp4(): number {
     const v = this.slots.length > 0 ? this.field(IP_SRC_SLOT) : this.convertField(IP_SRC_SLOT);
     return (this.ip4 = typeof v === 'number' ? v : -1);
+  }
+
+  /** The container in memo `slot` (computed by `read` on first use), kept as the last one read. */
+  container(slot: number, read: (ctx: ExecutionContext) => Value | undefined): readonly Value[] {
+    const value = this.memoized(slot, read) as readonly Value[];
+    this.lastContainerMemo = slot;
+    this.lastContainer = value;
+    return value;
   }
 
   /** The cached result of a pure call in memo `slot`, computing it on first use. */
