@@ -299,6 +299,18 @@ describe('request values', () => {
     expect(() => roots[0]!(new ExecutionContext({ 'ip.src': 'not-an-ip' }))).toThrow(RequestFieldError);
   });
 
+  it('answers any(headers[key][*] eq …) over several keys read in turn on one context', () => {
+    const ctx = new ExecutionContext(requestFields({ headers: { 'X-A': ['1', '2'], 'X-B': '3' } }));
+    const sources = [
+      'any(http.request.headers["x-a"][*] eq "2")', 'any(http.request.headers["x-b"][*] eq "2")',
+      'any(http.request.headers["x-a"][*] eq "3")', 'any(http.request.headers["x-b"][*] eq "3")',
+      'any(http.request.headers["x-c"][*] eq "3")', 'any(http.request.headers["x-a"][*] eq "1")',
+    ];
+    const filters = sources.map((s) => compile(parse(s)));
+    expect(filters.map((f) => f(ctx))).toEqual([true, false, false, true, false, true]);
+    expect(filters.map((f) => f(new ExecutionContext(requestFields({ headers: { 'X-B': '2' } }))))).toEqual([false, true, false, false, false, false]);
+  });
+
   it('lower-cases a field once per context for every (?i) pattern over it, each with its own answer', () => {
     const ctx = new ExecutionContext({ 'http.user_agent': 'Mozilla/5.0 SCANNER-7/2', 'http.host': 'Scanner-7/2' });
     const sources = [
