@@ -265,21 +265,35 @@ function toBool(field: string, raw: FieldValue): boolean {
 }
 
 function toMap(field: string, raw: FieldValue, of: Type, lowerKeys: boolean): ReadonlyMap<string, Value> {
-  const entries =
-    raw instanceof Map ? [...(raw as ReadonlyMap<string, FieldValue>).entries()]
-    : typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !(raw instanceof Uint8Array)
-      ? Object.entries(raw as Record<string, FieldValue>)
-      : undefined;
-  if (!entries) throw new RequestFieldError(field, `expected a map of names to values, got ${describe(raw)}`);
   const out = new Map<string, Value>();
-  for (const [key, value] of entries) {
-    const k = lowerKeys ? key.toLowerCase() : key;
-    const converted = convert(field, value, of);
-    const previous = out.get(k);
-    // Two keys that lower-case alike (`X-A`, `x-a`) merge, as repeated headers do.
-    out.set(k, previous !== undefined && Array.isArray(previous) ? [...previous, ...(converted as Value[])] : converted);
+  // Once per request for a header map (the first filter that reads a header): by key, without an
+  // array per entry, and without a look-up for a key that cannot meet an earlier one (issue 35).
+  let changed = false;
+  if (raw instanceof Map) {
+    for (const [key, value] of raw as ReadonlyMap<string, FieldValue>) changed = addEntry(out, field, of, lowerKeys, changed, key, value);
+    return out;
   }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || raw instanceof Uint8Array) {
+    throw new RequestFieldError(field, `expected a map of names to values, got ${describe(raw)}`);
+  }
+  const record = raw as Record<string, FieldValue>;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) changed = addEntry(out, field, of, lowerKeys, changed, keys[i]!, record[keys[i]!]!);
   return out;
+}
+
+/**
+ * Adds one entry of a map being converted; returns whether a key was changed by lower-casing so far.
+ * Keys are unique, so only a key that lower-casing changed, or any after it, can meet another.
+ */
+function addEntry(out: Map<string, Value>, field: string, of: Type, lowerKeys: boolean, changed: boolean, key: string, value: FieldValue): boolean {
+  const k = lowerKeys ? key.toLowerCase() : key;
+  const converted = convert(field, value, of);
+  const meets = changed || k !== key;
+  const previous = meets ? out.get(k) : undefined;
+  // Two keys that lower-case alike (`X-A`, `x-a`) merge, as repeated headers do.
+  out.set(k, previous !== undefined && Array.isArray(previous) ? [...previous, ...(converted as Value[])] : converted);
+  return meets;
 }
 
 function describe(raw: unknown): string {

@@ -311,6 +311,17 @@ describe('request values', () => {
     expect(filters.map((f) => f(new ExecutionContext(requestFields({ headers: { 'X-B': '2' } }))))).toEqual([false, true, false, false, false, false]);
   });
 
+  it('merges header names that lower-case alike, in either order, from a record or a Map', () => {
+    const filter = compile(parse('http.request.headers["x-a"][1] eq "2" and http.request.headers["x-b"][0] eq "3"'));
+    const records: RequestFields[] = [
+      { 'http.request.headers': { 'x-a': ['1'], 'X-A': '2', 'x-b': '3' } },
+      { 'http.request.headers': { 'X-A': '1', 'x-b': '3', 'x-a': ['2'] } },
+      { 'http.request.headers': new Map<string, FieldValue>([['x-a', '1'], ['x-b', ['3']], ['X-a', '2']]) },
+    ];
+    for (const request of records) expect(filter(new ExecutionContext(request))).toBe(true);
+    expect(filter({ 'http.request.headers': { 'x-a': ['1'], 'x-b': '3' } })).toBe(false);
+  });
+
   it('lower-cases a field once per context for every (?i) pattern over it, each with its own answer', () => {
     const ctx = new ExecutionContext({ 'http.user_agent': 'Mozilla/5.0 SCANNER-7/2', 'http.host': 'Scanner-7/2' });
     const sources = [
