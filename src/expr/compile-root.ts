@@ -10,10 +10,11 @@
  *   (`lower(http.host) eq`), or `any(f[key][*] eq "…")`, is written out in a closure of its own
  *   (`TestHead`), with its literal in the closure: no test object to load, no dispatch on its
  *   kind, and V8's feedback at each comparison sees one type (one shared `v === lit` that saw
- *   strings and numbers compiles to the generic comparison). Other tests run through `runTest`,
- *   which V8 inlines;
- * - a context is told from a request record by one property load (`instanceof` walks the
- *   prototype chain every call).
+ *   strings and numbers compiles to the generic comparison). `ip.src` reads the context's `ip4`
+ *   number; `matches "(?i)…"` shares the lower-cased field per request. Other tests run through
+ *   `runTest`, which V8 inlines; the second test of an `and`/`or` is a closure of its kind (`tailOf`);
+ * - a context is told from a request record inline, by a mark on its prototype (`instanceof` walks
+ *   the prototype chain every call; a call to a helper checks the helper's identity every call).
  * Literals and slots are parameters of the factories, not `const`s: V8 checks a captured `const`
  * for its temporal dead zone on every read.
  */
