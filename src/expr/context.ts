@@ -55,8 +55,21 @@ export class RequestFieldError extends ZonewallError {
  */
 const NOT_LOADED = null;
 
+/**
+ * The fields most rules read, given the first slots: a context's slots array only grows to the
+ * slots it reads (`load`), and a request that reads only these allocates a few slots, not one per
+ * field of the catalog (issue 35: the copy was most of what a context allocated).
+ */
+const HOT_FIELDS = [
+  'http.host', 'http.request.method', 'http.request.uri.path', 'http.request.uri.path.extension', 'http.request.uri.query',
+  'http.request.uri', 'http.request.full_uri', 'http.user_agent', 'http.referer', 'http.cookie', 'http.request.headers',
+  'ip.src', 'ip.src.country', 'ip.src.asnum', 'cf.client.bot', 'ssl', 'cf.edge.server_port', 'cf.threat_score',
+].filter((name) => FIELDS.has(name));
+
 /** Field name to slot number; compiled filters address fields by slot. */
-export const FIELD_SLOTS: ReadonlyMap<string, number> = new Map([...FIELDS.keys()].map((name, i) => [name, i]));
+export const FIELD_SLOTS: ReadonlyMap<string, number> = new Map(
+  [...HOT_FIELDS, ...[...FIELDS.keys()].filter((name) => !HOT_FIELDS.includes(name))].map((name, i) => [name, i]),
+);
 
 const SLOT_NAMES = [...FIELD_SLOTS.keys()];
 const SLOT_TYPES = SLOT_NAMES.map((name) => FIELDS.get(name)!.type);
@@ -65,6 +78,8 @@ const SLOT_LOWER_KEYS = SLOT_NAMES.map((name) => name.includes('headers'));
 /** The slots of a context once it reads a field, copied (one block copy) rather than filled slot by slot. */
 // Built element by element, so the array (and each copy) is packed: a holey one costs a hole check on every read.
 const EMPTY_SLOTS: ReadonlyArray<typeof NOT_LOADED> = Array.from({ length: FIELD_SLOTS.size }, () => NOT_LOADED);
+/** The slots of a context that has read only hot fields (see HOT_FIELDS). */
+const HOT_SLOTS: ReadonlyArray<typeof NOT_LOADED> = EMPTY_SLOTS.slice(0, HOT_FIELDS.length);
 
 /** The slots of a context that has read no field (never written: `load` replaces it); emptied from a one-element array, so it has the slots' elements kind. */
 const NO_SLOTS: Array<Value | undefined | typeof NOT_LOADED> = [NOT_LOADED];
@@ -117,7 +132,7 @@ export class ExecutionContext {
    */
   lastContainerMemo = -1;
   lastContainer: readonly Value[] = NO_CONTAINER;
-  /** The converted fields, by slot; NO_SLOTS until the first field is read (see `load`). */
+  /** The converted fields, by slot; NO_SLOTS until the first field is read, then the hot ones or all (see `load`). */
   private slots: Array<Value | undefined | typeof NOT_LOADED> = NO_SLOTS;
   private memo: Array<Value | undefined | typeof NOT_LOADED> = NO_MEMO;
 
@@ -187,7 +202,10 @@ export class ExecutionContext {
   }
 
   private load(slot: number): Value | undefined {
-    if (this.slots === NO_SLOTS) this.slots = EMPTY_SLOTS.slice();
+    if (slot >= this.slots.length) {
+      // Hot slots first; all of them when a field outside those is read.
+      this.slots = slot < HOT_SLOTS.length && this.slots === NO_SLOTS ? HOT_SLOTS.slice() : [...this.slots, ...EMPTY_SLOTS.slice(this.slots.length)];
+    }
     const value = this.convertField(slot);
     this.slots[slot] = value;
     return value;
