@@ -34,10 +34,14 @@ import { compilePredicate, ipRange, RangeSet, type Lists, type Predicate } from 
 import { parseIp } from './ip.js';
 import { valueInfo } from './typing.js';
 import { asciiLower, hasPrefix, parseWildcard } from './wildcard.js';
+import { compileRegex, type CompiledRegex } from './regex.js';
 
 const enum Kind { Eq, Ne, Contains, Prefix, PrefixLower, Suffix, InSet, InRanges, Lt, Le, Gt, Ge, True, NotTrue, Pred, Any, All }
 
 const never: Predicate = () => false;
+/** The elements of a missing container; emptied from a one-element array, so its elements kind is the converted arrays' (one map). */
+const NO_ELEMENTS: Value[] = [''];
+NO_ELEMENTS.pop();
 const NO_RANGES: readonly number[] = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
 
 /**
@@ -59,6 +63,8 @@ export class FieldTest {
   ranges: readonly number[] = NO_RANGES;
   /** Any / All: the container `f[key]`, shared per request (memo slot, and how to read it). */
   container: { memo: number; read: ValueFn } | null = null;
+  /** Pred of `matches`: the compiled pattern (its required literal, see `headOf`). */
+  regex: CompiledRegex | null = null;
 
   constructor(readonly slot: number, readonly kind: Kind, readonly lit: string | number | bigint = '') {}
 }
@@ -70,7 +76,9 @@ export type ValueOf = (value: ValueExpr) => ValueFn;
  * What a filter's root may run itself instead of through `runTest` (compile-root.ts): a plain
  * field equal to a number or a string literal, or in up to four number ranges, or `any(f[key][*]
  * eq "lit")` (`f[key]` is memo slot `memo` of the context, computed by `read`), a value that is not a plain field (`lower(http.host)`)
- * equal to a string, a plain field that contains a string. Undefined for any other test.
+ * equal to a string, a plain field that contains a string, or any other comparison of a plain
+ * field through its predicate (`matches`, `wildcard`, a large set), a plain Bool field or `not` of
+ * it. Undefined for any other test.
  */
 export type TestHead =
   | { kind: 'number'; slot: number; lit: number }
@@ -78,7 +86,10 @@ export type TestHead =
   | { kind: 'ranges'; slot: number; ranges: readonly number[]; other: Predicate }
   | { kind: 'anyEq'; memo: number; read: ValueFn; lit: string }
   | { kind: 'valueEq'; value: ValueFn; lit: string }
-  | { kind: 'contains'; slot: number; lit: string };
+  | { kind: 'contains'; slot: number; lit: string }
+  | { kind: 'pred'; slot: number; pred: Predicate }
+  | { kind: 'bool'; slot: number; negated: boolean }
+  | { kind: 'regexFolded'; slot: number; re: CompiledRegex; literal: string; memo: number; read: ValueFn };
 
 /** The head of `t` (see `TestHead`), or undefined. */
 export function headOf(t: FieldTest): TestHead | undefined {
@@ -88,7 +99,14 @@ export function headOf(t: FieldTest): TestHead | undefined {
   if (t.kind === Kind.Contains) return { kind: 'contains', slot: t.slot, lit: t.lit as string };
   if (t.kind === Kind.Eq && typeof t.lit === 'number') return { kind: 'number', slot: t.slot, lit: t.lit };
   if (t.kind === Kind.Eq && typeof t.lit === 'string') return { kind: 'string', slot: t.slot, lit: t.lit };
+  if (t.kind === Kind.True || t.kind === Kind.NotTrue) return { kind: 'bool', slot: t.slot, negated: t.kind === Kind.NotTrue };
   if (t.kind === Kind.InRanges) return { kind: 'ranges', slot: t.slot, ranges: t.ranges, other: t.pred };
+  const required = t.regex?.required;
+  if (t.kind === Kind.Pred && required?.foldCase === true) {
+    const lowered = loweredOf(t.slot);
+    return { kind: 'regexFolded', slot: t.slot, re: t.regex!, literal: required.literal, memo: lowered.memo, read: lowered.read };
+  }
+  if (t.kind === Kind.Pred) return { kind: 'pred', slot: t.slot, pred: t.pred };
   return undefined;
 }
 
@@ -96,8 +114,10 @@ export function headOf(t: FieldTest): TestHead | undefined {
 export function runTest(ctx: ExecutionContext, t: FieldTest): boolean {
   const v = t.value === null ? ctx.field(t.slot) : t.value(ctx);
   switch (t.kind) {
-    case Kind.Eq: return v === t.lit;
-    case Kind.Ne: return v !== undefined && v !== t.lit;
+    // Two comparisons, one per literal type: V8 keeps feedback per comparison, and one that saw
+    // strings and numbers compiles to the generic one (a call) for both.
+    case Kind.Eq: return typeof t.lit === 'string' ? v === t.lit : v === t.lit;
+    case Kind.Ne: return v !== undefined && (typeof t.lit === 'string' ? v !== t.lit : v !== t.lit);
     case Kind.Contains: return v !== undefined && (v as string).includes(t.lit as string);
     case Kind.Prefix: return v !== undefined && hasPrefix(v as string, t.lit as string);
     case Kind.PrefixLower: return v !== undefined && hasPrefix(asciiLower(v as string), t.lit as string);
@@ -211,13 +231,17 @@ function quantifierTest(expr: Extract<Expression, { type: 'quantifier' }>, lists
 /**
  * `field[key]` (a header's values) as a value shared by every filter that reads it: one map lookup
  * per request instead of one per filter (issue 35: 1,000 `any(headers["x-..."][*] eq ...)` rules).
+ * It is always an array (the quantifiers' elements): a missing container is the empty array, a map
+ * its values, so a filter loops without asking what it got (`any` of nothing is false, `all` true,
+ * as for a missing container).
  */
 function containerOf(slot: number, base: ValueExpr['base'], key: Extract<IndexStep, { kind: 'key' }>): { memo: number; read: ValueFn } {
   const memo = memoSlot(formatValue({ type: 'value', base, indexes: [key], span: base.span }));
   const name = key.value;
-  const read = (ctx: ExecutionContext): Value | undefined => {
+  const read = (ctx: ExecutionContext): readonly Value[] => {
     const m = ctx.field(slot);
-    return m instanceof Map ? (m.get(name) as Value | undefined) : undefined;
+    const c = m instanceof Map ? (m.get(name) as Value | undefined) : undefined;
+    return Array.isArray(c) ? (c as readonly Value[]) : c instanceof Map ? [...(c.values() as Iterable<Value>)] : NO_ELEMENTS;
   };
   return { memo, read };
 }
@@ -294,5 +318,20 @@ function rangesTest(slot: number, ranges: RangeSet<number>, other: Predicate): F
 function predicateTest(slot: number, expr: ComparisonExpr, lists: Lists): FieldTest {
   const t = new FieldTest(slot, Kind.Pred);
   t.pred = compilePredicate(expr.op, expr.rhs!, valueInfo(expr.lhs).type, lists);
+  if (expr.rhs!.type === 'regex') t.regex = compileRegex(expr.rhs!.pattern);
   return t;
+}
+
+/**
+ * The field in `slot` lower-cased (`toLowerCase`, as `CompiledRegex.test` does for a required
+ * literal of a `(?i)` pattern), shared by the filters of a request: 1,000 `http.user_agent matches
+ * "(?i)..."` rules lower-case the user agent once, where each pattern's `test` did it again (issue
+ * 35). The memo key is no expression's text (a NUL starts it).
+ */
+function loweredOf(slot: number): { memo: number; read: ValueFn } {
+  const read = (ctx: ExecutionContext): Value | undefined => {
+    const v = ctx.field(slot);
+    return typeof v === 'string' ? v.toLowerCase() : undefined;
+  };
+  return { memo: memoSlot(`\u0000toLowerCase ${slot}`), read };
 }

@@ -13,7 +13,7 @@
 import { RE2JS } from 're2js';
 import { bytesToText, textToBytes } from './ast.js';
 import { ExpressionLimits } from './limits.js';
-import { requiredLiteral } from './regex-prefilter.js';
+import { requiredLiteral, type Prefilter } from './regex-prefilter.js';
 
 
 /** A compiled pattern: `test` takes a byte string and searches it (unanchored). */
@@ -21,6 +21,14 @@ export interface CompiledRegex {
   readonly pattern: string;
   readonly unicode: boolean;
   test(bytes: string): boolean;
+  /**
+   * A literal every match contains (lower-case when compared case-insensitively), when the pattern
+   * has one: `test` looks for it first. An evaluator that lower-cases a value once for many patterns
+   * looks for it itself and then calls `testMatch`.
+   */
+  readonly required: Prefilter | undefined;
+  /** `test` without the look for `required` (only correct once the literal is known to be there). */
+  testMatch(bytes: string): boolean;
   /** The first match: its byte offsets and groups (undefined for groups that did not take part). */
   exec(bytes: string): { start: number; end: number; groups: (string | undefined)[] } | undefined;
 }
@@ -76,9 +84,10 @@ function compileUncached(pattern: string): CompiledRegex {
     );
   }
   if (unicode) {
+    const testText = (bytes: string): boolean => re.test(bytesToText(bytes));
     return {
-      pattern, unicode,
-      test: (bytes) => re.test(bytesToText(bytes)),
+      pattern, unicode, required: undefined, testMatch: testText,
+      test: testText,
       exec: (bytes) => {
         const text = bytesToText(bytes);
         const m = firstMatch(re, text);
@@ -98,7 +107,7 @@ function compileUncached(pattern: string): CompiledRegex {
       ? (bytes) => bytes.toLowerCase().includes(literal) && re.test(bytes)
       : (bytes) => bytes.includes(literal) && re.test(bytes);
   }
-  return { pattern, unicode, test, exec: (bytes) => firstMatch(re, bytes) };
+  return { pattern, unicode, test, required: prefilter, testMatch: (bytes) => re.test(bytes), exec: (bytes) => firstMatch(re, bytes) };
 }
 
 function firstMatch(re: RE2JS, input: string): { start: number; end: number; groups: (string | undefined)[] } | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ExecutionContext, RequestFieldError, compile, parse, requestFields, type RequestFields,
+  ExecutionContext, RequestFieldError, compile, parse, requestFields, type FieldValue, type RequestFields,
 } from '../../src/expr/index.js';
 
 const run = (source: string, request: RequestFields, lists?: Record<string, string[]>): boolean =>
@@ -260,12 +260,75 @@ describe('request values', () => {
       ['http.host contains "a." and http.request.method eq "GET"', v4, false],
       ['http.host contains "zzz" or http.request.method eq "POST"', v4, true],
       ['http.host contains "zzz" or http.request.method eq "POST"', {}, false],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', { 'http.user_agent': 'x SCANNER-3/12' }, true],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', { 'http.user_agent': 'x Scanner-3/y' }, false],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', { 'http.user_agent': 'Mozilla' }, false],
+      ['http.user_agent matches "(?i)scanner-3/[0-9]+"', {}, false],
     ];
     for (const [source, request, expected] of cases) {
       const filter = compile(parse(source));
       expect([source, filter(request)]).toEqual([source, expected]);
       expect([source, filter(new ExecutionContext(request))]).toEqual([source, expected]);
     }
+  });
+
+  it('decides `ip.src` tests read through the context\'s IPv4 property whatever read the address first', () => {
+    // `ip.src eq` / `in {…}` roots read `ExecutionContext.ip4` (issue 35); other tests read the field.
+    const roots = [
+      'ip.src eq 203.0.113.7', 'ip.src eq 10.0.0.1', 'ip.src in {203.0.113.0/24 2001:db8:5::/48}',
+      'ip.src in {10.0.0.0/8} or ip.src eq 203.0.113.7', 'ip.src in {203.0.113.0/24} and ip.src ne 203.0.113.8',
+    ].map((s) => compile(parse(s)));
+    const general = compile(parse('ip.src ne 0.0.0.0 and http.host ne ""'));
+    const cases: Array<[FieldValue | undefined, boolean[]]> = [
+      ['203.0.113.7', [true, false, true, true, true]],
+      [0xcb007107, [true, false, true, true, true]],
+      ['2001:db8:5::1', [false, false, true, false, false]],
+      [0x20010db8000500000000000000000001n, [false, false, true, false, false]],
+      ['::ffff:203.0.113.7', [false, false, false, false, false]],
+      [undefined, [false, false, false, false, false]],
+    ];
+    for (const [ip, expected] of cases) {
+      const request: RequestFields = ip === undefined ? { 'http.host': 'a' } : { 'ip.src': ip, 'http.host': 'a' };
+      const fresh = new ExecutionContext(request);
+      const readFirst = new ExecutionContext(request);
+      general(readFirst);
+      // Each root twice on one context: the second reads the property the first filled.
+      expect([ip, roots.map((f) => f(fresh)), roots.map((f) => f(fresh)), roots.map((f) => f(readFirst)), roots.map((f) => f(request))])
+        .toEqual([ip, expected, expected, expected, expected]);
+    }
+    expect(() => roots[0]!(new ExecutionContext({ 'ip.src': 'not-an-ip' }))).toThrow(RequestFieldError);
+  });
+
+  it('answers any(headers[key][*] eq …) over several keys read in turn on one context', () => {
+    const ctx = new ExecutionContext(requestFields({ headers: { 'X-A': ['1', '2'], 'X-B': '3' } }));
+    const sources = [
+      'any(http.request.headers["x-a"][*] eq "2")', 'any(http.request.headers["x-b"][*] eq "2")',
+      'any(http.request.headers["x-a"][*] eq "3")', 'any(http.request.headers["x-b"][*] eq "3")',
+      'any(http.request.headers["x-c"][*] eq "3")', 'any(http.request.headers["x-a"][*] eq "1")',
+    ];
+    const filters = sources.map((s) => compile(parse(s)));
+    expect(filters.map((f) => f(ctx))).toEqual([true, false, false, true, false, true]);
+    expect(filters.map((f) => f(new ExecutionContext(requestFields({ headers: { 'X-B': '2' } }))))).toEqual([false, true, false, false, false, false]);
+  });
+
+  it('merges header names that lower-case alike, in either order, from a record or a Map', () => {
+    const filter = compile(parse('http.request.headers["x-a"][1] eq "2" and http.request.headers["x-b"][0] eq "3"'));
+    const records: RequestFields[] = [
+      { 'http.request.headers': { 'x-a': ['1'], 'X-A': '2', 'x-b': '3' } },
+      { 'http.request.headers': { 'X-A': '1', 'x-b': '3', 'x-a': ['2'] } },
+      { 'http.request.headers': new Map<string, FieldValue>([['x-a', '1'], ['x-b', ['3']], ['X-a', '2']]) },
+    ];
+    for (const request of records) expect(filter(new ExecutionContext(request))).toBe(true);
+    expect(filter({ 'http.request.headers': { 'x-a': ['1'], 'x-b': '3' } })).toBe(false);
+  });
+
+  it('lower-cases a field once per context for every (?i) pattern over it, each with its own answer', () => {
+    const ctx = new ExecutionContext({ 'http.user_agent': 'Mozilla/5.0 SCANNER-7/2', 'http.host': 'Scanner-7/2' });
+    const sources = [
+      'http.user_agent matches "(?i)scanner-7/[0-9]"', 'http.user_agent matches "(?i)scanner-8/[0-9]"',
+      'http.user_agent matches "(?i)mozilla/[0-9]"', 'http.host matches "(?i)^scanner-7/"', 'http.host matches "(?i)^mozilla"',
+    ];
+    expect(sources.map((s) => compile(parse(s))(ctx))).toEqual([true, false, true, true, false]);
   });
 
   it('reads a header once per context for every quantifier over it, each with its own test', () => {
