@@ -94,4 +94,14 @@ describe('ExecutionContext.refresh', () => {
     context.refresh('http.request.uri.path');
     expect(memoised(context)).toBe(false);
   });
+
+  it('reads a header container anew after its field is refreshed (the last container read is dropped)', () => {
+    const fields: Record<string, FieldValue | undefined> = { ...requestFields({ headers: { 'X-Api-Key': 'key-2' } }) };
+    const context = new ExecutionContext(fields);
+    const key1 = compile(parse('any(http.request.headers["x-api-key"][*] eq "key-1")'));
+    expect(key1(context)).toBe(false);
+    fields['http.request.headers'] = { 'x-api-key': ['key-1'] };
+    context.refresh('http.request.headers');
+    expect(key1(context)).toBe(true);
+  });
 });
