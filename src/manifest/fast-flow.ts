@@ -1,6 +1,6 @@
 /**
  * Single-line flow collections for the fast YAML reader: `[a, "b", {c: d}]` and `{ id: x, action: log }`,
- * as manifests write override lists and small maps. Multi-line flows, empty entries, trailing commas,
+ * as manifests write override lists and small maps, and JSON (`{"a":[1,2]}`). Multi-line flows, empty entries, trailing commas,
  * comments inside, and plain scalars with `:` or `#` are left to the `yaml` package (`Bail`).
  */
 import { bail, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
@@ -83,7 +83,9 @@ function readFlowMap(text: string, open: number, end: number, sink: FlowSink): F
       const key = readFlowNode(text, i, end, sink);
       if (typeof key.value === 'object' && key.value !== null) bail();
       const name = key.span.style === 'plain' ? text.slice(key.span.start, key.span.end) : String(key.value);
-      if (text[key.next] !== ':' || text[key.next + 1] !== ' ') bail();
+      // After a quoted (JSON-like) key the value may follow the colon at once (`{"a":1}`, JSON pasted
+      // into YAML); after a plain key, `a:1` is one scalar, left to the `yaml` package.
+      if (text[key.next] !== ':' || (text[key.next + 1] !== ' ' && key.span.style === 'plain')) bail();
       const problems = sink.problemCount();
       sink.path.push(name);
       const value = readFlowNode(text, skipSpaces(text, key.next + 1, end), end, sink);
