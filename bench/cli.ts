@@ -79,7 +79,10 @@ export async function run(): Promise<void> {
     }
     // Another build of zonewall (BENCH_CLI_BASE=.../bin/zonewall.js), measured in the same rounds: a change's cost.
     const base = process.env.BENCH_CLI_BASE;
-    if (base !== undefined) subjects[`base plan, realistic, ${ZONES} zones`] = [base, 'plan', join(tmp, 'realistic-many'), '--state-dir', join(tmp, 'realistic-many-state')];
+    if (base !== undefined) {
+      subjects['base plan, realistic, 1 zone'] = [base, 'plan', join(tmp, 'realistic-one'), '--state-dir', join(tmp, 'realistic-one-state')];
+      subjects[`base plan, realistic, ${ZONES} zones`] = [base, 'plan', join(tmp, 'realistic-many'), '--state-dir', join(tmp, 'realistic-many-state')];
+    }
     const results = new Map<string, { ms: number[]; rss: number[] }>(Object.keys(subjects).map((k) => [k, { ms: [], rss: [] }]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, args] of Object.entries(subjects)) {
@@ -102,7 +105,10 @@ export async function run(): Promise<void> {
       console.log(`${f}: no-op plan, ${ZONES} zones: ${t.toFixed(2)}x the data floor   ${verdict(t, 2)}`);
       console.log(`${f}: peak memory, ${ZONES} zones: ${m.toFixed(2)}x the data floor's   ${verdict(m, 2)}`);
     }
-    if (base !== undefined) console.log(`this build / base build, realistic, ${ZONES} zones: ${(med(`realistic: zonewall plan, ${ZONES} zones`).ms / med(`base plan, realistic, ${ZONES} zones`).ms).toFixed(3)}x`);
+    if (base !== undefined) {
+      console.log(`this build / base build, realistic, 1 zone: ${(med('realistic: zonewall plan, 1 zone').ms / med('base plan, realistic, 1 zone').ms).toFixed(3)}x`);
+      console.log(`this build / base build, realistic, ${ZONES} zones: ${(med(`realistic: zonewall plan, ${ZONES} zones`).ms / med(`base plan, realistic, ${ZONES} zones`).ms).toFixed(3)}x`);
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
