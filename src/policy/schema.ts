@@ -91,8 +91,11 @@ function describe(e: ErrorObject, root: unknown): { path: DocPath; message: stri
     }
     case 'required':
       return { path: at, anchor: 'node', message: `missing required property "${String(e.params.missingProperty)}"` };
-    case 'enum':
-      return { path: at, anchor: 'node', message: `must be one of ${(e.params.allowedValues as unknown[]).join(', ')} (got ${JSON.stringify(value)})` };
+    case 'enum': {
+      const allowed = e.params.allowedValues as unknown[];
+      const hint = typeof value === 'string' ? closest(value, allowed.filter((v): v is string => typeof v === 'string')) : undefined;
+      return { path: at, anchor: 'node', message: `must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)}${hint ? `; did you mean "${hint}"?` : ''})` };
+    }
     case 'type': {
       const types = ([] as string[]).concat(e.params.type as string | string[]).map((t) => typeWords[t] ?? t);
       return { path: at, anchor: 'node', message: `must be ${types.join(' or ')}, got ${typeOf(value)}` };

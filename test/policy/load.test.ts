@@ -76,7 +76,7 @@ describe('problems, all at once and located', () => {
   - expect: { allowed: yes }
 `)).toEqual([
       'z.tests.yaml:3:16: cases[0].request.pth: unknown property "pth"; did you mean "path"? (allowed: method, scheme, host, path, query, url, headers, ip, country, body, fields)',
-      'z.tests.yaml:4:23: cases[0].expect.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, skip (got "blok")',
+      'z.tests.yaml:4:23: cases[0].expect.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, skip (got "blok"; did you mean "block"?)',
       'z.tests.yaml:6:22: cases[1].request.path: must start with `/` (e.g. `/admin`) (got "admin")',
       'z.tests.yaml:6:45: cases[1].request.headers.X-A: must be a string or a list, got number 1',
       'z.tests.yaml:7:5: cases[1].expect: must say what is expected: give at least one of action, matched, allowed',

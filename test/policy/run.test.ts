@@ -115,7 +115,7 @@ describe('every error of a cases file in one run', () => {
     expect(run.errors.map(formatIssue).map((e) => e.replace(`${cases}:`, '')).sort()).toEqual([
       '11:37: [3].expect.matched: no firewall rule "block-admn" in ' + manifest + '; did you mean "block-admin"?',
       '14:37: [4].expect.matched: no firewall rule "nope" in ' + manifest + ' (it has: log-api, bypass-office-api, log-admin, allow-office, block-admin, js-challenge-countries, challenge-curl, challenge-wordpress, ...)',
-      '2:21: [0].expect.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, skip (got "blok")',
+      '2:21: [0].expect.action: must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass, skip (got "blok"; did you mean "block"?)',
       '4:51: [1].request.fields["cf.threat_score"]: expected an integer, got "high"',
       '7:19: [2].request.url: must be an absolute http(s) URL such as "https://example.com/login?x=1" (got "not-a-url")',
       '7:30: [2].request.bogus: unknown property "bogus" (allowed: method, scheme, host, path, query, url, headers, ip, country, body, fields)',
