@@ -1,17 +1,17 @@
 /**
  * The preparation of a burst (`burst.ts`): what each distinct request (variant) does before rate
- * limiting (ended by the firewall or custom rules, skipped past `http_ratelimit`, or run), and, for
- * those that run, the rules that match or count it with the counter state of its key, resolved once
- * so the loop over the requests only counts. Two ways, with the same answers (the tests hold them
+ * limiting (`burst-fate.ts`), and, for those that run, the rules that match or count it with the
+ * counter state of its key (`burst-prepared.ts`), resolved once so the loop over the requests only
+ * counts. Two ways, with the same answers (the tests hold them
  * to it): every variant through every expression (`preparePlain`), or each expression once per
  * distinct value of what it reads (`prepareMemo`, `burst-memo.ts`).
  */
-import { CustomPhase, RatelimitPhase, TerminatingCustomActions, type BurstSpec, type CustomSkipParameters } from '../../api/index.js';
+import { CustomPhase, RatelimitPhase, type BurstSpec } from '../../api/index.js';
 import { ExecutionContext, requestFields, requestFieldsWithHeaders, type Lists, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
 import { CountingPhase, counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
-import { traceCustomRules } from './custom.js';
-import { traceFirewallRules } from './firewall.js';
+import { fateOf, leanFateOf, Runs } from './burst-fate.js';
+import { inVariantOrder, preparedFor, sortByRule, type Prepared } from './burst-prepared.js';
 import { matches, TracePhases } from './matchers.js';
 import type { ZoneTraceInput } from './zone.js';
 
@@ -29,94 +29,6 @@ export function variantRequest(template: RequestDescription, spec: BurstSpec, j:
     r.headers = headers;
   }
   return r;
-}
-
-/** What a variant does before rate limiting: `Ended` by the firewall or custom rules, `Skipped` past it, or it runs (`Runs`). */
-export const Ended = 0;
-export const Skipped = 1;
-export const Runs = 2;
-
-/** What the phases before rate limiting make of a request: the firewall rules, then the custom rules. */
-function fateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
-  const firewall = traceFirewallRules(zone.firewallRules, context);
-  // `allow` ends the firewall and custom rules only: rate limiting still runs (as in `traceZone`).
-  if (firewall.rule !== null) return firewall.action === 'allow' ? Runs : Ended;
-  const custom = zone.customRules === undefined ? undefined : traceCustomRules(zone.customRules, context);
-  return custom?.rule != null ? Ended : custom?.skipped_phases.includes(RatelimitPhase) === true ? Skipped : Runs;
-}
-
-const Terminating: ReadonlySet<string> = new Set(TerminatingCustomActions);
-
-/**
- * `fateOf` without building the custom rules' trace (the memoised path, once per distinct value of
- * what the rules read; the tests hold it to `fateOf` through `preparePlain`): the first matching
- * terminating rule ends the request, a matching skip of `http_ratelimit` skips it unless a later
- * rule ends it, a skip of the current ruleset or phase ends the custom rules.
- */
-function leanFateOf(zone: ZoneTraceInput, context: ExecutionContext): number {
-  if (zone.firewallRules.length > 0) {
-    const firewall = traceFirewallRules(zone.firewallRules, context);
-    if (firewall.rule !== null) return firewall.action === 'allow' ? Runs : Ended;
-  }
-  let skipped = false;
-  for (const rule of zone.customRules?.rules ?? []) {
-    if (!rule.enabled || !matches(rule.expression, CustomPhase, context)) continue;
-    if (Terminating.has(rule.action)) return Ended;
-    if (rule.action !== 'skip') continue;
-    const skip = rule.action_parameters as CustomSkipParameters | undefined;
-    if (skip?.phases?.includes(RatelimitPhase) === true) skipped = true;
-    if (skip?.ruleset === 'current' || skip?.phase === 'current') break;
-  }
-  return skipped ? Skipped : Runs;
-}
-
-/**
- * The rules that match or count each variant, with the variant's counter slot in each, side by
- * side in flat typed arrays (no object per entry), in variant order so the loop over the requests
- * reads them in sequence: variant `j`'s entries are `starts[j]` to `ends[j]` (exclusive), in rule
- * order; `flags` 1 applies, 2 counted.
- */
-export interface Prepared {
-  starts: Int32Array;
-  ends: Int32Array;
-  rule: Int32Array;
-  slot: Int32Array;
-  flags: Uint8Array;
-  weight: Float64Array;
-}
-
-/** `Prepared` while it is made: variants in any order, arrays that grow. */
-interface Building {
-  starts: Int32Array;
-  ends: Int32Array;
-  rule: number[];
-  slot: number[];
-  flags: number[];
-  weight: number[];
-}
-
-/** Empty prepared entries for `variants` variants. */
-function preparedFor(variants: number): Building {
-  return { starts: new Int32Array(variants), ends: new Int32Array(variants), rule: [], slot: [], flags: [], weight: [] };
-}
-
-/** The entries made, laid out in variant order in typed arrays. */
-function inVariantOrder(b: Building): Prepared {
-  const n = b.starts.length;
-  const size = b.rule.length;
-  const out: Prepared = { starts: new Int32Array(n), ends: new Int32Array(n), rule: new Int32Array(size), slot: new Int32Array(size), flags: new Uint8Array(size), weight: new Float64Array(size) };
-  let at = 0;
-  for (let j = 0; j < n; j++) {
-    out.starts[j] = at;
-    for (let k = b.starts[j]!; k < b.ends[j]!; k++, at++) {
-      out.rule[at] = b.rule[k]!;
-      out.slot[at] = b.slot[k]!;
-      out.flags[at] = b.flags[k]!;
-      out.weight[at] = b.weight[k]!;
-    }
-    out.ends[j] = at;
-  }
-  return out;
 }
 
 /** Every variant through every expression. */
@@ -138,25 +50,6 @@ export function preparePlain(zone: ZoneTraceInput, rules: readonly CountingRule[
     out.ends[j] = out.rule.length;
   }
   return inVariantOrder(out);
-}
-
-/** Sorts entries `from` to `to` (a few) by rule, in place. */
-function sortByRule(p: Building, from: number, to: number): void {
-  const { rule, slot, flags, weight } = p;
-  for (let k = from + 1; k < to; k++) {
-    const r = rule[k]!, s = slot[k]!, f = flags[k]!, w = weight[k]!;
-    let m = k - 1;
-    for (; m >= from && rule[m]! > r; m--) {
-      rule[m + 1] = rule[m]!;
-      slot[m + 1] = slot[m]!;
-      flags[m + 1] = flags[m]!;
-      weight[m + 1] = weight[m]!;
-    }
-    rule[m + 1] = r;
-    slot[m + 1] = s;
-    flags[m + 1] = f;
-    weight[m + 1] = w;
-  }
 }
 
 /** The fields of a burst's variants and their contexts (`variantViews`). */

@@ -14,7 +14,9 @@
 import type { BurstRuleOutcome, BurstSpec, BurstTrace } from '../../api/index.js';
 import type { Lists, RequestDescription } from '../../expr/index.js';
 import type { StoredRuleset } from '../rulesets/types.js';
-import { Ended, prepareMemo, preparePlain, Runs, type Prepared } from './burst-prepare.js';
+import { Ended, Runs } from './burst-fate.js';
+import { prepareMemo, preparePlain } from './burst-prepare.js';
+import type { Prepared } from './burst-prepared.js';
 import { countingRules, type CountingRule } from './ratelimit.js';
 import { Passes } from './ratelimit-counter.js';
 import type { ZoneTraceInput } from './zone.js';
