@@ -77,7 +77,8 @@ describe('burst cases offline', () => {
     const [a] = runOffline(model, asLists.cases);
     const [b] = runOffline(model, perLine.cases);
     expect([b!.pass, b!.why]).toEqual([true, a!.why]);
-    const bad = parseCasesText(`cases:
+    // Three IPs one a line, then `more` (further vary lists), in one case.
+    const threeIps = (more: string) => parseCasesText(`cases:
   - name: c
     burst:
       count: 3
@@ -86,25 +87,13 @@ describe('burst cases offline', () => {
           192.0.2.1
           192.0.2.2
           192.0.2.3
-        path: [/a, /b]
-        host: 7
-    expect: { acted: 0 }
+${more}    expect: { acted: 0 }
 `, 'rl.tests.yaml');
+    const bad = threeIps('        path: [/a, /b]\n        host: 7\n');
     expect(bad.issues.map(formatIssue)).toEqual([
       'rl.tests.yaml:11:15: cases[0].burst.vary.host: must be a list or a string, got number 7',
     ]);
-    const lengths = parseCasesText(`cases:
-  - name: c
-    burst:
-      count: 3
-      vary:
-        ip: |
-          192.0.2.1
-          192.0.2.2
-          192.0.2.3
-        path: [/a, /b]
-    expect: { acted: 0 }
-`, 'rl.tests.yaml');
+    const lengths = threeIps('        path: [/a, /b]\n');
     expect(lengths.issues.map(formatIssue)).toEqual([
       'rl.tests.yaml:5:7: cases[0].burst.vary: every vary list needs the same length (one value per distinct request); got lengths 3, 2',
     ]);
