@@ -11,7 +11,8 @@
  * 3. V8's code cache of that bundle (dist/bundle/zonewall.cjs.cache), made by a warm-up run of the
  *    bundle (scripts/warm-code-cache.cjs): a command starts without parsing or compiling what the
  *    warm-up ran. CommonJS because Node.js 20 takes a code cache only for scripts, not ES modules.
- *    better-sqlite3 stays outside (a native addon), and miniflare (a development dependency); re2js is
+ *    better-sqlite3's JavaScript is inside (its native addon is loaded from node_modules, see
+ *    `directAddon`), miniflare stays outside (a development dependency); re2js is
  *    loaded from node_modules at the first `matches` pattern compiled.
  *    Whitespace and syntax are minified (names kept, source maps written): less text to read and
  *    hash at every start. dist/bundle/ is emptied first, so no stale file stays.
@@ -112,6 +113,36 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * better-sqlite3 finds its native addon with the `bindings` package, which works out the calling
+ * package's root from a stack trace and then tries a dozen paths: ~2 ms of every start, and inside
+ * the bundle the root it finds is zonewall's, not better-sqlite3's. Bundled, its JavaScript is in
+ * the code cache (required from node_modules it was compiled at every start, ~8 ms); the addon is
+ * required from where better-sqlite3's install puts it, and any other layout goes through
+ * `bindings` told better-sqlite3's own root.
+ */
+const directAddon = {
+  name: 'direct-addon',
+  setup(b) {
+    b.onResolve({ filter: /^bindings$/ }, (args) =>
+      args.namespace === 'direct-addon' ? { path: 'bindings', external: true } : { path: 'bindings', namespace: 'direct-addon' });
+    b.onLoad({ filter: /.*/, namespace: 'direct-addon' }, () => ({
+      contents: `const { dirname, join } = require('node:path');
+module.exports = function bindings(name) {
+  const root = dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    return require(join(root, 'build', 'Release', name));
+  } catch (err) {
+    if (err === null || typeof err !== 'object' || err.code !== 'MODULE_NOT_FOUND') throw err;
+    return require('bindings')({ bindings: name, module_root: root });
+  }
+};`,
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
 async function bundleCli() {
   rmSync(`${root}dist/bundle`, { recursive: true, force: true });
   const { metafile } = await build({
@@ -122,7 +153,7 @@ async function bundleCli() {
     platform: 'node',
     target: 'node20',
     // miniflare (serve --runtime workerd) is loaded on demand from node_modules, with its workerd binary
-    external: ['better-sqlite3', 'miniflare'],
+    external: ['miniflare', 'better-sqlite3/package.json'],
     // Modules find their files (schemas, the ahead-of-time validator, the Worker) from import.meta.url:
     // in the bundle, that is the bundle's own URL (every module sits in dist/bundle/).
     define: { 'import.meta.url': '__zwModuleUrl' },
@@ -133,7 +164,7 @@ async function bundleCli() {
     minifySyntax: true,
     sourcemap: true,
     logLevel: 'warning',
-    plugins: [builtInValidator, schemaPaths, lazyRe2js, lazyChildProcess],
+    plugins: [builtInValidator, schemaPaths, lazyRe2js, lazyChildProcess, directAddon],
     metafile: true,
   });
   // On Node.js 20 a function compiled from a code cache has no module loader for `import()`: it

@@ -107,6 +107,17 @@ describe('the bundled CLI', () => {
     expect(invalid.stdout + invalid.stderr).toMatch(/aot-bad\.yaml:7:13: firewall_rules\.r\.action: .*blok/);
   });
 
+  it('a plan runs better-sqlite3 from the bundle: only its native addon is loaded from node_modules, without `bindings`', async () => {
+    const file = writeManifest(tmp.dir, 'sqlite.yaml', Manifest);
+    const state = join(tmp.dir, 'state-sqlite');
+    const js = await zonewallProbing('sqlite-js', ['/better-sqlite3/lib/', '/bindings/'], ['plan', file, '--state-dir', state]);
+    expect(js.code, js.stderr).toBe(0);
+    expect(js.stderr).toContain('sqlite-js loaded: false');
+    const addon = await zonewallProbing('sqlite-addon', ['/better-sqlite3/build/Release/better_sqlite3.node'], ['plan', file, '--state-dir', state]);
+    expect(addon.code, addon.stderr).toBe(0);
+    expect(addon.stderr).toContain('sqlite-addon loaded: true');
+  });
+
   it('a plan on the embedded engine does not load the HTTP client', async () => {
     const file = writeManifest(tmp.dir, 'plain.yaml', Manifest);
     const run = await zonewallProbing('undici', ['/undici/'], ['plan', file, '--state-dir', join(tmp.dir, 'state2')]);
