@@ -10,7 +10,8 @@
 import type { DesiredCustomRule, DesiredZone } from '../../manifest/index.js';
 import type { Canonicalizer } from '../canonical.js';
 import { changedAttributes, noOpChange, type Change } from '../change.js';
-import { customTarget, type TargetItem } from './order.js';
+import { phaseTarget } from '../phase-target.js';
+import type { CustomTarget } from './writes.js';
 import { customSafetyFindings } from './safety.js';
 import { chooseCustomWrites } from './writes.js';
 import { describeCustomRule, desiredCustomAttributes, isUnmanagedCustomRule, liveCustomAttributes } from './attributes.js';
@@ -65,7 +66,7 @@ function matchByRef(wanted: readonly DesiredCustomRule[], live: readonly LiveCus
 }
 
 /** The change of one desired rule. */
-function wantedChange(item: TargetItem, live: readonly LiveCustomRule[], canon: Canonicalizer): Change {
+function wantedChange(item: CustomTarget, live: readonly LiveCustomRule[], canon: Canonicalizer): Change {
   const d = item.desired!;
   const after = desiredCustomAttributes(d);
   if (item.live === undefined) {
@@ -106,7 +107,7 @@ export function diffCustom(desired: DesiredZone, live: LiveZone, canon: Canonica
   const liveRules = entry?.rules ?? [];
   const matched = matchByRef(wanted, liveRules);
   const left = leftovers(liveRules, new Set(matched.values()), canon, prune);
-  const target = customTarget(wanted, liveRules, matched, left.kept);
+  const target = phaseTarget(wanted, liveRules, matched, left.kept);
   const changes = [...target.filter((t) => t.desired !== undefined).map((t) => wantedChange(t, liveRules, canon)), ...left.changes];
   const findings = [...parseFindings(liveRules, canon, matched), ...left.findings, ...customSafetyFindings(changes, target, liveRules)];
   const differs = changes.some((c) => c.action !== 'no-op');

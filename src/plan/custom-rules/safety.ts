@@ -7,7 +7,7 @@
  * (`ruleset: current`) placed above a rule that stops traffic and ran before it until now.
  */
 import type { AttributeValue, Change } from '../change.js';
-import type { TargetItem } from './order.js';
+import type { CustomTarget } from './writes.js';
 import type { Finding } from '../finding.js';
 import { finding } from './findings.js';
 import type { LiveCustomRule } from './live.js';
@@ -60,13 +60,13 @@ function changeFindings(c: Change): Finding[] {
   return out;
 }
 
-function skipsRest(item: TargetItem): boolean {
+function skipsRest(item: CustomTarget): boolean {
   const d = item.desired;
   return d !== undefined && d.action === 'skip' && d.enabled && (d.actionParameters?.ruleset === 'current' || d.actionParameters?.phase === 'current');
 }
 
 /** Skips of the remaining rules that now stand above stopping rules they used to follow. */
-function orderFindings(target: readonly TargetItem[], live: readonly LiveCustomRule[]): Finding[] {
+function orderFindings(target: readonly CustomTarget[], live: readonly LiveCustomRule[]): Finding[] {
   const out: Finding[] = [];
   target.forEach((skip, i) => {
     if (!skipsRest(skip)) return;
@@ -80,6 +80,6 @@ function orderFindings(target: readonly TargetItem[], live: readonly LiveCustomR
 }
 
 /** The danger findings of the custom phase's changes and target order. */
-export function customSafetyFindings(changes: readonly Change[], target: readonly TargetItem[], live: readonly LiveCustomRule[]): Finding[] {
+export function customSafetyFindings(changes: readonly Change[], target: readonly CustomTarget[], live: readonly LiveCustomRule[]): Finding[] {
   return [...changes.flatMap(changeFindings), ...orderFindings(target, live)];
 }

@@ -1,7 +1,7 @@
 /**
  * The `http_ratelimit` phase: rate limiting rules matched by ref so ids never churn, as custom
  * rules are (`custom-rules/diff.ts`): one change per rule (create, update with `position` when it
- * moves, delete, no-op); a reorder moves the fewest rules (`custom-rules/order.ts`); live rules
+ * moves, delete, no-op); a reorder moves the fewest rules (`phase-target.ts`); live rules
  * zonewall did not write (no ref, or the API's default ref) are listed and kept in place unless
  * `--prune`, so an entry point made in the dashboard is taken as it is. Without a
  * `rate_limiting_rules` section the phase is left alone.
@@ -9,7 +9,7 @@
 import type { DesiredRateLimitRule, DesiredZone } from '../../manifest/index.js';
 import type { Canonicalizer } from '../canonical.js';
 import { changedAttributes, noOpChange, type Change } from '../change.js';
-import { customTarget } from '../custom-rules/order.js';
+import { phaseTarget } from '../phase-target.js';
 import type { Finding } from '../finding.js';
 import type { LiveZone } from '../live.js';
 import type { UnmanagedObject } from '../plan.js';
@@ -75,7 +75,7 @@ export function diffRateLimit(desired: DesiredZone, live: LiveZone, canon: Canon
   const liveRules = entry?.rules ?? [];
   const matched = matchByRef(wanted, liveRules);
   const left = leftovers(liveRules, new Set(matched.values()), canon, prune);
-  const target = customTarget<DesiredRateLimitRule>(wanted, liveRules, matched, left.kept);
+  const target = phaseTarget<DesiredRateLimitRule>(wanted, liveRules, matched, left.kept);
   const changes = [...target.filter((t) => t.desired !== undefined).map((t) => wantedChange(t, liveRules, canon)), ...left.changes];
   const write = changes.some((c) => c.action !== 'no-op') ? chooseRateLimitWrites(entry, target, changes, liveRules) : null;
   return { changes, findings: [], unmanaged: left.unmanaged, write };

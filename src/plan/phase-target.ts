@@ -1,5 +1,6 @@
 /**
- * The order the custom phase should end in, and which rules must move to get there. The target list
+ * The order a rules phase (a Rulesets API entry point of the zone) should end in, and which rules must
+ * move to get there. The target list
  * is the live list with every matched rule's place taken, in live order, by the desired rules in
  * manifest order; kept live rules (unmanaged) stay where they are; a new rule goes right after the
  * desired rule before it (before the first matched one when it leads), or at the end when nothing
@@ -7,11 +8,8 @@
  * keeps (a weighted longest increasing subsequence, kept rules weighing more than all others, so
  * they never move); every other live rule is `moved`. A reorder thus moves the fewest rules.
  */
-import type { DesiredCustomRule } from '../../manifest/index.js';
-import type { LiveCustomRule } from './live.js';
-
 /** One rule of the target list. */
-export interface TargetItem<D extends { ref: string } = DesiredCustomRule> {
+export interface TargetItem<D extends { ref: string }> {
   /** The desired rule; undefined for a kept (unmanaged) live rule. */
   desired?: D;
   /** Index in the live list; undefined for a new rule. */
@@ -22,7 +20,7 @@ export interface TargetItem<D extends { ref: string } = DesiredCustomRule> {
   moved: boolean;
 }
 
-type Draft<D extends { ref: string } = DesiredCustomRule> = Omit<TargetItem<D>, 'position' | 'moved'>;
+type Draft<D extends { ref: string }> = Omit<TargetItem<D>, 'position' | 'moved'>;
 
 function draftOrder<D extends { ref: string }>(wanted: readonly D[], live: readonly unknown[], matched: ReadonlyMap<D, number>, kept: ReadonlySet<number>): Draft<D>[] {
   const runs: Draft<D>[][] = [];
@@ -73,8 +71,8 @@ function stayers<D extends { ref: string }>(items: readonly Draft<D>[]): Set<num
   return out;
 }
 
-/** The target list of the custom phase (and of any rules phase: the rate limiting phase uses it too). */
-export function customTarget<D extends { ref: string } = DesiredCustomRule>(wanted: readonly D[], live: readonly unknown[] | readonly LiveCustomRule[], matched: ReadonlyMap<D, number>, kept: ReadonlySet<number>): TargetItem<D>[] {
+/** The target list of a rules phase: `matched` maps desired rules to their live index, `kept` holds the unmanaged live rules' indexes. */
+export function phaseTarget<D extends { ref: string }>(wanted: readonly D[], live: readonly unknown[], matched: ReadonlyMap<D, number>, kept: ReadonlySet<number>): TargetItem<D>[] {
   const drafts = draftOrder(wanted, live, matched, kept);
   const stay = stayers(drafts);
   return drafts.map((d, i) => ({ ...d, position: i + 1, moved: d.live !== undefined && !stay.has(i) }));
