@@ -7,12 +7,11 @@
 import { SkipPhases, SkipProducts, inOrder, type DesiredCustomRule } from '../../manifest/index.js';
 import { liveExpressionText, type Canonicalizer } from '../canonical.js';
 import type { AttributeValue, Attributes } from '../change.js';
+import { isUnmanagedPhaseRule, phaseRuleBodyHead } from '../phase-rules.js';
 import type { CustomRuleBody, CustomRuleParameters, LiveCustomRule } from './live.js';
 
-/** True for a live rule zonewall did not write: its ref is missing, empty, or the API's default (its id). */
-export function isUnmanagedCustomRule(r: LiveCustomRule): boolean {
-  return r.ref === undefined || r.ref === '' || r.ref === r.id;
-}
+/** True for a live rule zonewall did not write (`isUnmanagedPhaseRule`). */
+export const isUnmanagedCustomRule: (r: LiveCustomRule) => boolean = isUnmanagedPhaseRule;
 
 /** `action_parameters` in comparable form (null when the action takes none or none are set). */
 function parameters(action: string, p: CustomRuleParameters | undefined): AttributeValue {
@@ -62,12 +61,7 @@ export function desiredCustomAttributes(d: DesiredCustomRule): Attributes {
 /** The body that writes a desired rule (with `id` to keep a live rule in a PUT). */
 export function desiredCustomBody(d: DesiredCustomRule, id?: string): CustomRuleBody {
   return {
-    ...(id !== undefined ? { id } : {}),
-    ref: d.ref,
-    action: d.action,
-    expression: d.expression,
-    ...(d.description !== '' ? { description: d.description } : {}),
-    enabled: d.enabled,
+    ...phaseRuleBodyHead(d, id),
     ...(d.logging !== undefined ? { logging: d.logging } : {}),
     ...(d.actionParameters !== undefined ? { action_parameters: d.actionParameters } : {}),
   };

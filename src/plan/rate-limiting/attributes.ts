@@ -11,12 +11,11 @@ import type { DesiredRateLimitRule } from '../../manifest/index.js';
 import { canonicalize } from '../../expr/index.js';
 import { liveExpressionText, type Canonicalizer } from '../canonical.js';
 import type { AttributeValue, Attributes } from '../change.js';
+import { isUnmanagedPhaseRule, phaseRuleBodyHead } from '../phase-rules.js';
 import type { LiveRateLimitRule, RateLimitRuleBody } from './live.js';
 
-/** True for a live rule zonewall did not write: its ref is missing, empty, or the API's default (its id). */
-export function isUnmanagedRateLimitRule(r: LiveRateLimitRule): boolean {
-  return r.ref === undefined || r.ref === '' || r.ref === r.id;
-}
+/** True for a live rule zonewall did not write (`isUnmanagedPhaseRule`). */
+export const isUnmanagedRateLimitRule: (r: LiveRateLimitRule) => boolean = isUnmanagedPhaseRule;
 
 function characteristicSet(list: readonly string[] | undefined): AttributeValue {
   const rest = (list ?? []).filter((c) => c !== ColoCharacteristic).sort();
@@ -84,12 +83,7 @@ export function desiredRateLimitAttributes(d: DesiredRateLimitRule): Attributes 
 /** The body that writes a desired rule (with `id` to keep a live rule in a PUT). */
 export function desiredRateLimitBody(d: DesiredRateLimitRule, id?: string): RateLimitRuleBody {
   return {
-    ...(id !== undefined ? { id } : {}),
-    ref: d.ref,
-    action: d.action,
-    expression: d.expression,
-    ...(d.description !== '' ? { description: d.description } : {}),
-    enabled: d.enabled,
+    ...phaseRuleBodyHead(d, id),
     ...(d.actionParameters !== undefined ? { action_parameters: d.actionParameters } : {}),
     ratelimit: { ...d.ratelimit, characteristics: [...d.ratelimit.characteristics] },
   };
