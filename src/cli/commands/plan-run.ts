@@ -12,7 +12,7 @@ import { ZonewallError } from '../../errors.js';
 import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGenerationOf, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
 import { diffZone, locateObject, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
-import { capYoungGeneration } from '../heap.js';
+import { afterZone } from '../heap.js';
 
 /** Options common to `plan` and `apply`. */
 export interface PlanFlags {
@@ -152,7 +152,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
   } catch (err) {
     run.error = err instanceof Error ? err : new Error(String(err));
   }
-  capYoungGeneration();
+  afterZone();
   return run;
 }
 
