@@ -4,8 +4,7 @@
  * which may sit beside their manifest), so a directory works wherever one file does. All files are validated and all their issues returned together; one zone may be configured
  * by one manifest only.
  */
-import { readFileSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DesiredZone } from './desired.js';
 import { compareIssues, ManifestError, type ManifestIssue } from './errors.js';
@@ -49,11 +48,12 @@ export async function expandPaths(paths: readonly string[]): Promise<{ files: st
   const issues: ManifestIssue[] = [];
   for (const path of paths) {
     try {
-      if (!(await stat(path)).isDirectory()) {
+      // At once, as files are read (`loadManifestFile`); and node:fs/promises is not loaded for two calls.
+      if (!statSync(path).isDirectory()) {
         files.push(path);
         continue;
       }
-      const names = (await readdir(path, { withFileTypes: true }))
+      const names = readdirSync(path, { withFileTypes: true })
         .filter((d) => !d.isDirectory() && manifestFile.test(d.name) && !casesFile.test(d.name))
         .map((d) => d.name)
         .sort();

@@ -125,10 +125,10 @@ describe('the bundled CLI', () => {
     expect(run.stderr).toContain('undici loaded: false');
   });
 
-  it('a plan loads neither node:http (serve) nor node:child_process (commander\'s executable subcommands)', async () => {
+  it('a plan loads neither node:http (serve), node:child_process (commander\'s executable subcommands) nor node:fs/promises (readline behind it)', async () => {
     const file = writeManifest(tmp.dir, 'builtins.yaml', Manifest);
     const probe = writeManifest(tmp.dir, 'probe-builtins.mjs',
-      "process.on('exit', () => { const loaded = process.moduleLoadList.filter((m) => /^NativeModule (http|child_process)$/.test(m)); process.stderr.write(`builtins loaded: ${loaded.join(',') || 'none'}\\n`); });\n");
+      "process.on('exit', () => { const loaded = process.moduleLoadList.filter((m) => /^NativeModule (http|child_process|fs[/]promises|readline)$/.test(m)); process.stderr.write(`builtins loaded: ${loaded.join(',') || 'none'}\\n`); });\n");
     const run = await zonewall(['plan', file, '--state-dir', join(tmp.dir, 'state-builtins')], { env: { NODE_OPTIONS: `--import ${probe}` } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('builtins loaded: none');
