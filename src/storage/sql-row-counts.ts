@@ -8,7 +8,8 @@
 import type Database from 'better-sqlite3';
 import type { CursorSource } from './cursor.js';
 import type { Binding } from './sql-binding.js';
-import type { IndexRange, Operand, SchemaChange } from './sql-plan.js';
+import type { Operand } from './sql-full-scan.js';
+import type { IndexRange, SchemaChange } from './sql-plan.js';
 import type { StorageSession } from './session.js';
 
 /** The counting queries of one `SqlStorage`, prepared once per schema. */

@@ -19,7 +19,7 @@ import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey } from './sql-plan.js';
+import { isIntegerKey } from './sql-rowid-lookup.js';
 import { operandValue, RowCounts } from './sql-row-counts.js';
 import { PreparedStatements, type Prepared } from './sql-statements.js';
 import type { StorageSession } from './session.js';
