@@ -18,7 +18,8 @@ import { dryRunAnswer } from './dry-run.js';
 import { errorResponse } from './envelope.js';
 import { epochMicros, timestamp, timestampMicros } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
-import { currentPage, resetListViews, settleListViews } from './list-view.js';
+import { resetListViews, settleListViews } from './list-view.js';
+import { MEMO_ENTRIES, memoKey, refreshMemo } from './read-memo.js';
 import { routeKey } from './router.js';
 import { StoredObject, type StoredObjectState } from './stored-object.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
@@ -48,28 +49,6 @@ export type ZoneObjectState = StoredObjectState;
 
 /** Thrown inside a dry run's transaction to roll it back (`#dryRun`). */
 const DryRunRollback = new Error('dry run rollback');
-
-/** How many memoised read answers a zone object keeps (oldest dropped first). */
-const MEMO_ENTRIES = 64;
-
-/**
- * The memo key of a read: route, path parameters and the query in a stable order, each string
- * length-prefixed so that no two reads share a key (cheaper than JSON on the hot path). The
- * zone's own id is left out: the memo is this zone's, so it adds nothing but 45 characters for
- * every read to build and hash.
- */
-function memoKey(call: ZoneCall): string {
-  let key = call.route;
-  for (const name in call.params) {
-    const value = call.params[name]!;
-    if (name !== 'zone_id' || value !== call.zone.id) key += `|${name.length}:${name}${value.length}:${value}`;
-  }
-  const q = call.query;
-  // Two parameters (a page and its size) are the common case: put them in order without a sort.
-  const query = q.length === 2 ? (q[0]![0] <= q[1]![0] ? q : [q[1]!, q[0]!]) : q.length > 2 ? [...q].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : q;
-  for (const [name, value] of query) key += `?${name.length}:${name}${value.length}:${value}`;
-  return key;
-}
 
 /** What the zone object's class is built from. */
 export interface ZoneObjectDeps {
@@ -136,7 +115,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       } catch (err) {
         return this.#failure(call, err);
       } finally {
-        this.#refreshMemo();
+        refreshMemo(this.#memo);
       }
     }
 
@@ -156,29 +135,16 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       } finally {
         // The rolled-back rows' ids were noted: the lists read them again, as they were.
         this.#settleLists();
-        this.#refreshMemo();
+        refreshMemo(this.#memo);
       }
       return dryRunAnswer(answer!);
-    }
-
-    /**
-     * After a write request (applied or refused), the memo keeps only list pages, each as its
-     * in-memory list answers it now (`currentPage`: the same object when the write left its rows
-     * unchanged, the page made again when the server sends it); every other answer may have changed.
-     */
-    #refreshMemo(): void {
-      for (const [key, answer] of this.#memo) {
-        const now = currentPage(answer);
-        if (now === undefined) this.#memo.delete(key);
-        else if (now !== answer) this.#memo.set(key, now);
-      }
     }
 
     /**
      * A read: no transaction (the handler is synchronous, so nothing interleaves, and skipping
      * BEGIN/COMMIT lets the answer leave without waiting for an empty commit). Cacheable routes
      * answer repeats from the memo, which every write request clears but for list pages, brought
-     * up to date (`#refreshMemo`): the zone object is the only writer of its storage, so a
+     * up to date (`refreshMemo`): the zone object is the only writer of its storage, so a
      * memoised answer is exactly what the SQL would say again.
      */
     #read(route: ZoneRoute, call: ZoneCall): ApiResponse {
