@@ -11,10 +11,10 @@ import { timestamp } from './ids.js';
 import type { AccountRequestContext, AccountRoute, ListReferenceInfo } from './lists/context.js';
 import { listRoutes } from './lists/handlers.js';
 import { valueText } from './lists/items.js';
-import { dumpZone as dumpRows, loadZone as loadRows, type ZoneDump } from './zone-dump.js';
+import type { ZoneDump } from './zone-dump.js';
 import { allLists, listValues, listsSchema } from './lists/store.js';
 import { routeKey } from './router.js';
-import type { Sql } from './sql.js';
+import { StoredObject, type StoredObjectState } from './stored-object.js';
 import type { AccountInfo, ApiResponse } from './types.js';
 import type { ListCatalogEntry } from './lists/catalog.js';
 
@@ -31,16 +31,7 @@ export interface AccountCall {
 }
 
 /** The slice of the storage object state (`ctx`) the account object uses. */
-export interface AccountObjectState {
-  storage: {
-    sql: Sql;
-    transactionSync<T>(fn: () => T): T;
-    getCurrentBookmark(): Promise<string>;
-    onNextSessionRestoreBookmark(bookmark: string): Promise<string>;
-    deleteAll(): Promise<void>;
-  };
-  abort(reason?: unknown): void;
-}
+export type AccountObjectState = StoredObjectState;
 
 /** What the account object's class is built from. */
 export interface AccountObjectDeps {
@@ -70,21 +61,17 @@ export const accountRoutes: readonly AccountRoute[] = listRoutes;
 export function accountObjectClass(deps: AccountObjectDeps): new (state: AccountObjectState, env: unknown) => AccountObjectApi {
   const routes = new Map<string, AccountRoute>();
   for (const r of accountRoutes) routes.set(routeKey(r), r);
-  return class AccountObject implements AccountObjectApi {
-    readonly #state: AccountObjectState;
-
+  return class AccountObject extends StoredObject implements AccountObjectApi {
     constructor(state: AccountObjectState, _env: unknown) {
-      this.#state = state;
-      state.storage.transactionSync(() => {
-        for (const statement of listsSchema) state.storage.sql.exec(statement);
-      });
+      super(state);
+      this.createTables(listsSchema);
     }
 
     handle(call: AccountCall): ApiResponse {
       const route = routes.get(call.route);
       if (route === undefined) throw new Error(`account object: no route ${call.route}`);
       const ctx: AccountRequestContext = {
-        sql: this.#state.storage.sql,
+        sql: this.state.storage.sql,
         account: call.account,
         params: call.params,
         query: new URLSearchParams(call.query),
@@ -95,7 +82,7 @@ export function accountObjectClass(deps: AccountObjectDeps): new (state: Account
       };
       try {
         // Reads too: polling an operation moves it on (see `lists/operations.ts`).
-        return this.#state.storage.transactionSync(() => route.handler(ctx));
+        return this.state.storage.transactionSync(() => route.handler(ctx));
       } catch (err) {
         if (err instanceof ApiError) return errorResponse(err);
         deps.logError(`${call.route} on account ${call.account.id} failed`, err);
@@ -104,33 +91,12 @@ export function accountObjectClass(deps: AccountObjectDeps): new (state: Account
     }
 
     catalog(withItems: boolean): ListCatalogEntry[] {
-      const sql = this.#state.storage.sql;
+      const sql = this.state.storage.sql;
       return allLists(sql).map((l) => {
         const entry: ListCatalogEntry = { name: l.name, kind: l.kind };
         if (withItems) entry.items = listValues(sql, l.id).map((v) => (v.kind === 'hostname' ? { host: valueText(v), excludeExact: v.hostname.exclude_exact_hostname !== false } : valueText(v)));
         return entry;
       });
-    }
-
-    dump(): ZoneDump {
-      return dumpRows(this.#state.storage.sql);
-    }
-
-    load(dump: ZoneDump): void {
-      this.#state.storage.transactionSync(() => loadRows(this.#state.storage.sql, dump));
-    }
-
-    bookmark(): Promise<string> {
-      return this.#state.storage.getCurrentBookmark();
-    }
-
-    async restore(bookmark: string): Promise<void> {
-      await this.#state.storage.onNextSessionRestoreBookmark(bookmark);
-      this.#state.abort('restoring a bookmark');
-    }
-
-    ping(): boolean {
-      return true;
     }
   };
 }

@@ -13,64 +13,25 @@
  * const res = await engine.dispatch({ method: 'GET', path: `/zones/${zone.id}/filters` });
  * await engine.close();
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { ObjectNamespace, StorageLockedError, StorageResetError, type ObjectClass, type ObjectNamespaceOptions, type ObjectStub } from '../storage/index.js';
-import { ZonewallError } from '../errors.js';
+import { StorageResetError, type ObjectNamespace } from '../storage/index.js';
 import { ApiError } from './api-errors.js';
 import { copyAnswer } from './copy-answer.js';
 import { errorResponse } from './envelope.js';
-import type { ResourceModule } from './context.js';
 import { V4Dispatcher, type ZoneDirectory } from './dispatch.js';
-import { makePrivateDir } from '../lock-file.js';
-import { lockStateDir } from './state-lock.js';
-import { resolvePlanLimits, type PlanLimitsConfig, type PlanLimitsOverride } from './limits.js';
-import { resources as defaultResources } from './resources.js';
+import type { EngineOptions } from './engine-options.js';
+import { openEngineState, type EngineState } from './engine-state.js';
+import type { PlanLimitsConfig } from './limits.js';
+import { LiveZones } from './live-zones.js';
 import type { ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';
-import { zoneObjectClass, type ZoneObjectApi } from './zone-object.js';
+import type { ZoneObjectApi } from './zone-object.js';
 import type { ZoneDump } from './zone-dump.js';
 import { accountIdOf } from './zones/accounts.js';
-import { RegistryDirectory } from './zones/directory.js';
-import { RegistryObject, type RegistryApi } from './zones/registry.js';
-import { accountObjectClass, type AccountObjectApi } from './account-object.js';
+import type { RegistryDirectory } from './zones/directory.js';
+import type { RegistryApi } from './zones/registry.js';
+import type { AccountObjectApi } from './account-object.js';
 import type { AccountInfo } from './types.js';
 
-/** Options of `Engine.open`. */
-export interface EngineOptions {
-  /** State directory: one SQLite file per zone object plus the registry. Created if missing; one process at a time. */
-  dir: string;
-  /** Per-tier quota and entitlement overrides (defaults: the real service's figures). */
-  limits?: PlanLimitsOverride;
-  /** Where unexpected errors are reported (default: stderr). Never sent to clients. */
-  logError?: (message: string, err: unknown) => void;
-  /** The zone's resource modules (default: `resources.ts`); for tests and embedders. */
-  resources?: readonly ResourceModule[];
-  /**
-   * Answer with the real API's shapes only (`serve --strict`): no extension routes or fields
-   * (`strict.ts`). Direct calls such as `createZone` still work.
-   */
-  strict?: boolean;
-  /** How long to wait for another process holding the state directory (the CLI's `--lock-timeout`); default 0: refuse at once. */
-  lockTimeoutMs?: number;
-  /**
-   * Only read (a plan): nothing in `dir` is created or written, no lock file is taken, and a
-   * `serve` or `apply` holding the directory does not stop the reader (`storage/read-only.ts`);
-   * a missing directory reads as an engine without zones. Calls that would write are refused.
-   */
-  readOnly?: boolean;
-  /** Keep everything in memory, nothing on disk (`dir` only names the engine): a scratch engine, gone at close. */
-  memory?: boolean;
-  /**
-   * Test hook: polls a list bulk operation answers `pending`/`running` before its final status
-   * (default 0: completed at once); meanwhile other item writes of the account get 429.
-   */
-  listOperationPolls?: number;
-}
-
-/** Zone objects kept live at once; more are hibernated, least recently used first. */
-const LiveZoneObjects = 4;
-/** The same for a read-only engine: it serves a plan, which reads each zone once, in turn. */
-const LiveZoneObjectsReading = 1;
+export type { EngineOptions } from './engine-options.js';
 
 /** The embedded engine. */
 export class Engine implements ZoneDirectory {
@@ -86,80 +47,39 @@ export class Engine implements ZoneDirectory {
   readonly #front: V4Dispatcher;
   readonly #unlock: () => void;
   readonly #logError: (message: string, err: unknown) => void;
-  /** Ids of the zones whose objects may be live, least recently used first (see `#zoneStub`). */
-  readonly #recent = new Map<string, true>();
-  /** The last key of `#recent`. */
-  #lastZone: string | undefined;
+  /** The zone objects' stubs, of which a few are kept live, the others hibernated (`live-zones.ts`). */
+  readonly #liveZones: LiveZones;
   #closed = false;
 
-  private constructor(
-    zonesNs: ObjectNamespace<ZoneObjectApi>, registryNs: ObjectNamespace<RegistryApi>, accountsNs: ObjectNamespace<AccountObjectApi>, directory: RegistryDirectory, planLimits: PlanLimitsConfig,
-    resources: readonly ResourceModule[], logError: (message: string, err: unknown) => void, unlock: () => void, strict: boolean, readOnly: boolean,
-  ) {
+  private constructor(state: EngineState) {
+    const { zonesNs, accountsNs, directory, resources, logError, strict } = state;
     this.strict = strict;
-    this.readOnly = readOnly;
-    this.#unlock = unlock;
+    this.readOnly = state.readOnly;
+    this.#unlock = state.unlock;
     this.#logError = logError;
     this.#zonesNs = zonesNs;
-    this.#registryNs = registryNs;
+    this.#registryNs = state.registryNs;
     this.#accountsNs = accountsNs;
     this.#directory = directory;
-    this.planLimits = planLimits;
+    this.planLimits = state.planLimits;
+    this.#liveZones = new LiveZones(zonesNs, state.readOnly);
     this.#front = new V4Dispatcher({
       resources, strict, directory: this, logError,
       zoneById: (id) => directory.zoneById(id),
-      callZone: (call) => this.#zoneStub(call.zone.id).handle(call),
+      callZone: (call) => this.#liveZones.stub(call.zone.id).handle(call),
       accounts: {
         accountById: (id) => directory.accountById(id),
         callAccount: (call) => accountsNs.get(call.account.id).handle(call),
         catalog: (id, withItems) => accountsNs.get(id).catalog(withItems),
         zonesOf: (id) => directory.zonesOf(id),
-        zoneReferences: (zone) => this.#zoneStub(zone.id).listReferences(zone),
+        zoneReferences: (zone) => this.#liveZones.stub(zone.id).listReferences(zone),
       },
     });
   }
 
   /** Opens (creating if needed) the engine state in `options.dir`. */
   static async open(options: EngineOptions): Promise<Engine> {
-    const planLimits = resolvePlanLimits(options.limits);
-    const logError = options.logError ?? ((message: string, err: unknown) => {
-      process.stderr.write(`zonewall engine: ${message}: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-    });
-    const readOnly = options.readOnly === true;
-    // A reader takes no `engine.lock`: that lock keeps two writers apart; what keeps a writer from
-    // changing files under a reader is the namespaces' shared lock (`storage/read-only.ts`).
-    const memory = options.memory === true;
-    const deadline = Date.now() + (options.lockTimeoutMs ?? 0);
-    let unlock = (): void => undefined;
-    if (!readOnly && !memory) {
-      makePrivateDir(options.dir);
-      mkdirSync(join(options.dir, 'zones'), { recursive: true, mode: 0o700 });
-      mkdirSync(join(options.dir, 'registry'), { recursive: true, mode: 0o700 });
-      mkdirSync(join(options.dir, 'accounts'), { recursive: true, mode: 0o700 });
-      unlock = await lockStateDir(options.dir, options.lockTimeoutMs ?? 0);
-    }
-    const resources = options.resources ?? defaultResources;
-    const ZoneObject = zoneObjectClass({ resources, planLimits, logError });
-    let zonesNs: ObjectNamespace<ZoneObjectApi> | undefined;
-    let registryNs: ObjectNamespace<RegistryApi> | undefined;
-    let accountsNs: ObjectNamespace<AccountObjectApi> | undefined;
-    const AccountObject = accountObjectClass({ operationPolls: options.listOperationPolls ?? 0, logError });
-    try {
-      // A read-only engine (a plan) may hold the namespaces' shared lock: a writer waits for it as
-      // long as it would have waited for `engine.lock`.
-      zonesNs = await openNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
-      registryNs = await openNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
-      accountsNs = await openNamespace(AccountObject, { dir: join(options.dir, 'accounts'), backend: 'sqlite', readOnly, memory, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
-      const zoneObjects = zonesNs;
-      const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
-      return new Engine(zonesNs, registryNs, accountsNs, directory, planLimits, resources, logError, unlock, options.strict === true, readOnly);
-    } catch (err) {
-      await zonesNs?.close();
-      await registryNs?.close();
-      await accountsNs?.close();
-      unlock();
-      throw err;
-    }
+    return new Engine(await openEngineState(options));
   }
 
   /**
@@ -254,7 +174,7 @@ export class Engine implements ZoneDirectory {
 
   /** Every row of a zone's tables, to move the zone to another runtime (`zone-dump.ts`). */
   async dumpZone(zoneId: string): Promise<ZoneDump> {
-    return this.#zoneStub(this.#mustZone(zoneId).id).dump();
+    return this.#liveZones.stub(this.#mustZone(zoneId).id).dump();
   }
 
   /** Every row of an account's tables (its lists, items and bulk operations), to move it to another runtime. */
@@ -265,7 +185,7 @@ export class Engine implements ZoneDirectory {
   /** Replaces a zone's rows with a dump's, in one transaction (a copy of a zone from another engine, `dumpZone`). */
   async loadZone(zoneId: string, dump: ZoneDump): Promise<void> {
     this.#requireWritable();
-    return this.#zoneStub(this.#mustZone(zoneId).id).load(dump);
+    return this.#liveZones.stub(this.#mustZone(zoneId).id).load(dump);
   }
 
   /**
@@ -296,13 +216,13 @@ export class Engine implements ZoneDirectory {
   /** PITR: a bookmark of the zone's storage now. */
   async bookmark(zoneId: string): Promise<string> {
     this.#requireWritable();
-    return this.#zoneStub(this.#mustZone(zoneId).id).bookmark();
+    return this.#liveZones.stub(this.#mustZone(zoneId).id).bookmark();
   }
 
   /** PITR: restores the zone's storage to `bookmark`; takes effect before this resolves. */
   async restore(zoneId: string, bookmark: string): Promise<void> {
     this.#requireWritable();
-    const stub = this.#zoneStub(this.#mustZone(zoneId).id);
+    const stub = this.#liveZones.stub(this.#mustZone(zoneId).id);
     try {
       await stub.restore(bookmark);
     } catch (err) {
@@ -334,26 +254,6 @@ export class Engine implements ZoneDirectory {
   }
 
   /**
-   * The zone's object. At most `LiveZoneObjects` zone objects stay live (one on a read-only engine): the least recently used idle
-   * ones hibernate (their SQLite files and read memos are let go), so a run over many zones, or a
-   * server of many, holds a few zones' storage at a time rather than every zone it has touched.
-   */
-  #zoneStub(id: string): ObjectStub<ZoneObjectApi> {
-    const live = this.readOnly ? LiveZoneObjectsReading : LiveZoneObjects;
-    // Most calls go to the zone called last: it is already the most recent, and with no zone over
-    // the limit left to hibernate, there is nothing to do.
-    if (id === this.#lastZone && this.#recent.size <= live) return this.#zonesNs.get(id);
-    this.#lastZone = id;
-    this.#recent.delete(id);
-    this.#recent.set(id, true);
-    for (const old of this.#recent.keys()) {
-      if (this.#recent.size <= live) break;
-      if (old !== id && this.#zonesNs.hibernate(old)) this.#recent.delete(old);
-    }
-    return this.#zonesNs.get(id);
-  }
-
-  /**
    * Whether every read sees one state for as long as the engine is open: it is read-only and no
    * writer has its state directory or can open it (the zones' storage is `frozen`).
    */
@@ -361,9 +261,9 @@ export class Engine implements ZoneDirectory {
     return this.readOnly && this.#zonesNs.frozen;
   }
 
-  /** Zone objects live now, the others hibernated (see `#zoneStub`). */
+  /** Zone objects live now, the others hibernated (see `live-zones.ts`). */
   get liveZoneObjects(): number {
-    return this.#recent.size;
+    return this.#liveZones.size;
   }
 
   #requireOpen(): void {
@@ -373,16 +273,6 @@ export class Engine implements ZoneDirectory {
   #requireWritable(): void {
     this.#requireOpen();
     if (this.readOnly) throw new ApiError(503, [{ code: 10500, message: 'the engine is open read-only (a command that only reads); this change needs a command that writes, e.g. apply' }]);
-  }
-}
-
-/** `ObjectNamespace.open`, with a busy directory said in the engine's words (the CLI's `ERR_LOCKED`). */
-async function openNamespace<T extends object>(ObjectClass: ObjectClass<T>, options: ObjectNamespaceOptions, stateDir: string): Promise<ObjectNamespace<T>> {
-  try {
-    return await ObjectNamespace.open(ObjectClass, options);
-  } catch (err) {
-    if (!(err instanceof StorageLockedError)) throw err;
-    throw new ZonewallError('ERR_LOCKED', `the engine state directory ${stateDir} is being read by another process (a zonewall plan?); wait for it to finish, or pass --lock-timeout to wait`, { cause: err });
   }
 }
 

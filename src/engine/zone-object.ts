@@ -18,11 +18,12 @@ import { dryRunAnswer } from './dry-run.js';
 import { errorResponse } from './envelope.js';
 import { epochMicros, timestamp, timestampMicros } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
-import { currentPage, resetListViews, settleListViews } from './list-view.js';
+import { resetListViews, settleListViews } from './list-view.js';
+import { MEMO_ENTRIES, memoKey, refreshMemo } from './read-memo.js';
 import { routeKey } from './router.js';
-import type { Sql } from './sql.js';
+import { StoredObject, type StoredObjectState } from './stored-object.js';
 import type { ApiResponse, ZoneInfo } from './types.js';
-import { dumpZone, loadZone, type ZoneDump } from './zone-dump.js';
+import type { ZoneDump } from './zone-dump.js';
 import { createdObjects, schemaPresent } from './zone-schema.js';
 import type { ListCatalogEntry } from './lists/catalog.js';
 import type { ListReferenceInfo } from './lists/context.js';
@@ -44,41 +45,10 @@ export interface ZoneCall {
 }
 
 /** The slice of the storage object state (`ctx`) the zone object uses. */
-export interface ZoneObjectState {
-  storage: {
-    sql: Sql;
-    transactionSync<T>(fn: () => T): T;
-    getCurrentBookmark(): Promise<string>;
-    onNextSessionRestoreBookmark(bookmark: string): Promise<string>;
-    deleteAll(): Promise<void>;
-  };
-  abort(reason?: unknown): void;
-}
+export type ZoneObjectState = StoredObjectState;
 
 /** Thrown inside a dry run's transaction to roll it back (`#dryRun`). */
 const DryRunRollback = new Error('dry run rollback');
-
-/** How many memoised read answers a zone object keeps (oldest dropped first). */
-const MEMO_ENTRIES = 64;
-
-/**
- * The memo key of a read: route, path parameters and the query in a stable order, each string
- * length-prefixed so that no two reads share a key (cheaper than JSON on the hot path). The
- * zone's own id is left out: the memo is this zone's, so it adds nothing but 45 characters for
- * every read to build and hash.
- */
-function memoKey(call: ZoneCall): string {
-  let key = call.route;
-  for (const name in call.params) {
-    const value = call.params[name]!;
-    if (name !== 'zone_id' || value !== call.zone.id) key += `|${name.length}:${name}${value.length}:${value}`;
-  }
-  const q = call.query;
-  // Two parameters (a page and its size) are the common case: put them in order without a sort.
-  const query = q.length === 2 ? (q[0]![0] <= q[1]![0] ? q : [q[1]!, q[0]!]) : q.length > 2 ? [...q].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : q;
-  for (const [name, value] of query) key += `?${name.length}:${name}${value.length}:${value}`;
-  return key;
-}
 
 /** What the zone object's class is built from. */
 export interface ZoneObjectDeps {
@@ -111,19 +81,14 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
   const ddl = deps.resources.flatMap((m) => m.schema);
   const created = createdObjects(ddl);
 
-  return class ZoneObject implements ZoneObjectApi {
-    readonly #state: ZoneObjectState;
+  return class ZoneObject extends StoredObject implements ZoneObjectApi {
     /** Answers of cacheable GET routes since the last write request (see `#read`). */
     readonly #memo = new Map<string, ApiResponse>();
 
     constructor(state: ZoneObjectState, _env: unknown) {
-      this.#state = state;
+      super(state);
       resetListViews(state.storage.sql);
-      if (created === null || !schemaPresent(state.storage.sql, created)) {
-        state.storage.transactionSync(() => {
-          for (const statement of ddl) state.storage.sql.exec(statement);
-        });
-      }
+      if (created === null || !schemaPresent(state.storage.sql, created)) this.createTables(ddl);
     }
 
     /** Runs one request in one transaction. */
@@ -137,8 +102,8 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       if (route.readOnly === true) return this.#read(route, call);
       try {
         const lists = call.lists;
-        const sql = this.#state.storage.sql;
-        const answer = this.#state.storage.transactionSync(() => {
+        const sql = this.state.storage.sql;
+        const answer = this.state.storage.transactionSync(() => {
           if (lists === undefined) return route.handler(ctx);
           const before = unsatisfiedKeys(sql, call.zone, lists);
           const response = route.handler(ctx);
@@ -150,7 +115,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       } catch (err) {
         return this.#failure(call, err);
       } finally {
-        this.#refreshMemo();
+        refreshMemo(this.#memo);
       }
     }
 
@@ -161,7 +126,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     #dryRun(route: ZoneRoute, ctx: ZoneRequestContext, call: ZoneCall): ApiResponse {
       let answer: ApiResponse | undefined;
       try {
-        this.#state.storage.transactionSync(() => {
+        this.state.storage.transactionSync(() => {
           answer = route.handler(ctx);
           throw DryRunRollback;
         });
@@ -170,29 +135,16 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       } finally {
         // The rolled-back rows' ids were noted: the lists read them again, as they were.
         this.#settleLists();
-        this.#refreshMemo();
+        refreshMemo(this.#memo);
       }
       return dryRunAnswer(answer!);
-    }
-
-    /**
-     * After a write request (applied or refused), the memo keeps only list pages, each as its
-     * in-memory list answers it now (`currentPage`: the same object when the write left its rows
-     * unchanged, the page made again when the server sends it); every other answer may have changed.
-     */
-    #refreshMemo(): void {
-      for (const [key, answer] of this.#memo) {
-        const now = currentPage(answer);
-        if (now === undefined) this.#memo.delete(key);
-        else if (now !== answer) this.#memo.set(key, now);
-      }
     }
 
     /**
      * A read: no transaction (the handler is synchronous, so nothing interleaves, and skipping
      * BEGIN/COMMIT lets the answer leave without waiting for an empty commit). Cacheable routes
      * answer repeats from the memo, which every write request clears but for list pages, brought
-     * up to date (`#refreshMemo`): the zone object is the only writer of its storage, so a
+     * up to date (`refreshMemo`): the zone object is the only writer of its storage, so a
      * memoised answer is exactly what the SQL would say again.
      */
     #read(route: ZoneRoute, call: ZoneCall): ApiResponse {
@@ -214,7 +166,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
 
     /** The in-memory lists take in the write just made (`settleListViews`); never fails the write. */
     #settleLists(): void {
-      const sql = this.#state.storage.sql;
+      const sql = this.state.storage.sql;
       try {
         settleListViews(sql);
       } catch (err) {
@@ -233,7 +185,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       let now: string | undefined;
       let nowMicros: string | undefined;
       return {
-        sql: this.#state.storage.sql,
+        sql: this.state.storage.sql,
         zone: call.zone,
         limits: deps.planLimits[call.zone.plan],
         planLimits: deps.planLimits,
@@ -259,49 +211,29 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     /** Runs the modules' one-time creation hooks. */
     init(zone: ZoneInfo, options: ZoneCreateOptions): void {
       this.#memo.clear();
-      resetListViews(this.#state.storage.sql);
+      resetListViews(this.state.storage.sql);
       const now = timestamp();
-      this.#state.storage.transactionSync(() => {
+      this.state.storage.transactionSync(() => {
         for (const m of deps.resources) {
-          m.onCreate?.({ sql: this.#state.storage.sql, zone, limits: deps.planLimits[zone.plan], options, now });
+          m.onCreate?.({ sql: this.state.storage.sql, zone, limits: deps.planLimits[zone.plan], options, now });
         }
       });
     }
 
-    /** PITR bookmark of the zone's storage now. */
-    bookmark(): Promise<string> {
-      return this.#state.storage.getCurrentBookmark();
-    }
-
-    /** Schedules a restore and restarts the object so it takes effect at the next event. */
-    async restore(bookmark: string): Promise<void> {
-      await this.#state.storage.onNextSessionRestoreBookmark(bookmark);
-      this.#state.abort('restoring a bookmark');
-    }
-
-    /** A no-op event: starts (or restarts) the object. */
-    ping(): boolean {
-      return true;
-    }
-
     listReferences(zone: ZoneInfo): ListReferenceInfo[] {
-      return zoneListReferences(this.#state.storage.sql, zone).map(({ needs: _needs, ...ref }) => ref);
+      return zoneListReferences(this.state.storage.sql, zone).map(({ needs: _needs, ...ref }) => ref);
     }
 
-    dump(): ZoneDump {
-      return dumpZone(this.#state.storage.sql);
-    }
-
-    load(dump: ZoneDump): void {
+    override load(dump: ZoneDump): void {
       this.#memo.clear();
-      this.#state.storage.transactionSync(() => loadZone(this.#state.storage.sql, dump));
+      super.load(dump);
     }
 
     /** Deletes all of the zone's storage (zone deletion). */
     async destroy(): Promise<void> {
       this.#memo.clear();
-      resetListViews(this.#state.storage.sql);
-      await this.#state.storage.deleteAll();
+      resetListViews(this.state.storage.sql);
+      await this.state.storage.deleteAll();
     }
   };
 }

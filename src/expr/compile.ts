@@ -16,7 +16,8 @@ import type { ExecutionContext } from './context.js';
 import { compileMany, compileValue, type ExprCompiler } from './compile-value.js';
 import { compilePredicate, type Lists } from './compile-rhs.js';
 import { fusedQuantifier } from './compile-fused.js';
-import { fieldTestOf, runTest, type FieldTest } from './field-test.js';
+import { runTest, type FieldTest } from './field-test.js';
+import { fieldTestOf } from './compile-field-test.js';
 import { rootOf, rootOfTest, rootOfTestThen, rootOfTests, type CompiledFilter } from './compile-root.js';
 import { valueInfo } from './typing.js';
 

@@ -10,7 +10,7 @@ import { CustomPhase, ManagedPhase, RatelimitPhase } from '../api/index.js';
 import type { AdoptionWrites, CustomRuleBody, EntrypointBody, EntrypointRule, LiveZone, RateLimitRuleBody } from '../plan/index.js';
 import { adoptionFilterBody, adoptionRuleBody, isExecuteRule } from '../plan/index.js';
 import { ManagedRulesetIds } from './constants.js';
-import type { ConvertedManifest } from './terraform-convert.js';
+import type { ConvertedManifest } from './terraform-converted.js';
 import type { ConvertedPhaseRules } from './terraform-phases.js';
 
 /** What adoption does and what it could not find. */

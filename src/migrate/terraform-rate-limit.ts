@@ -6,10 +6,13 @@
  * supported value (a tie goes to the longer one), matched response statuses become the counting
  * expression, `correlate { by = "nat" }` counts by `cf.unique_visitor_id` instead of `ip.src`, and the
  * plan's quota (free 1, pro 2, business 5, enterprise 100) caps how many are converted. Provider v4
- * (one-element lists, `0`/`""` unset) and v5 (objects, `null`) alike.
+ * (one-element lists, `0`/`""` unset) and v5 (objects, `null`) alike. `convertPreviousRateLimits`
+ * puts them into the converted manifest's `rate_limiting_rules`.
  */
 import type { RateLimitingRule } from '../manifest/index.js';
-import { bool, list, num, obj, str } from './terraform-attributes.js';
+import { putInOrder } from '../plan/index.js';
+import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terraform-attributes.js';
+import type { ConvertedManifest } from './terraform-converted.js';
 import type { TfResource } from './terraform-state.js';
 
 /** The periods an `http_ratelimit` rule takes, in seconds (docs/manifest.md "Rate limiting rules"). */
@@ -84,4 +87,32 @@ export function convertPreviousRateLimit(r: TfResource): ConvertedRateLimit | st
   }
   rule.ratelimit = ratelimit as unknown as RateLimitingRule['ratelimit'];
   return { rule, changes };
+}
+
+/**
+ * Converts `cloudflare_rate_limit` resources (the previous rate limiting API) into
+ * `rate_limiting_rules` after the phase's converted rules, as the service upgraded them, within the
+ * plan's quota (the zone resource's `plan`, when the state has it). Each rule gets a report row
+ * saying what the upgrade changed.
+ */
+export function convertPreviousRateLimits(rs: TfResource[], plan: string | undefined, out: ConvertedManifest): void {
+  if (rs.length === 0) return;
+  const section = out.rateLimitRules ?? { address: rs[0]!.address, rules: {}, sources: [] };
+  const taken = new Set(Object.keys(section.rules));
+  const quota = plan === undefined ? undefined : UpgradeQuotas[plan];
+  for (const r of [...rs].sort((x, y) => x.address.localeCompare(y.address))) {
+    const converted = convertPreviousRateLimit(r);
+    if (typeof converted === 'string') { out.notes.push({ address: r.address, severity: 'skipped', message: converted }); continue; }
+    if (quota !== undefined && taken.size >= quota) {
+      out.notes.push({ address: r.address, severity: 'skipped', message: `previous rate limit beyond the ${plan} plan's quota of ${quota} rate limiting rule(s): the upgrade did not carry it; not converted` });
+      continue;
+    }
+    const description = str(r.attributes, 'description');
+    const id = str(r.attributes, 'id');
+    const key = uniqueKey([...instanceKeys(r.name, r.indexKey), description && slug(description), slug(r.name)], taken, id !== undefined ? `rate-limit-${id.slice(0, 8)}` : 'rate-limit');
+    putInOrder(section.rules, key, converted.rule);
+    out.notes.push({ address: r.address, severity: 'warning', message: `previous rate limit converted to rate_limiting_rules.${key} as the service upgraded it${converted.changes.length > 0 ? `: ${converted.changes.join(', ')}` : ''}; the zone may hold the service's own upgraded copy: delete it (or plan with --prune) so the rule is not doubled` });
+    out.converted.push(r.address);
+  }
+  out.rateLimitRules = section;
 }

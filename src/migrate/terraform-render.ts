@@ -7,7 +7,7 @@ import { Document, isMap, isScalar } from 'yaml';
 import { validateAccountManifestText, validateManifestText } from '../manifest/index.js';
 import { inWrittenOrder } from '../plan/index.js';
 import { MigrationError } from './errors.js';
-import type { ConvertedManifest, Sourced } from './terraform-convert.js';
+import type { ConvertedManifest, Sourced } from './terraform-converted.js';
 
 /** Puts ` from <address>` above each key of a mapping whose items came from the state. */
 function commentKeys(doc: Document, path: string[], items: Sourced<unknown>[]): void {

@@ -12,12 +12,13 @@
  *
  * Explicit transactions are savepoints inside the implicit transaction; while one is open the turn
  * commit is deferred until it ends. A failed commit (or a critical SQLite error) breaks the session:
- * the transaction is rolled back, waiting callers get a `StorageResetError`, and the host constructs
- * a fresh instance on the next event.
+ * the transaction is rolled back, waiting callers get a `StorageResetError` (`session-reset.ts`), and
+ * the host constructs a fresh instance on the next event.
  */
 import type Database from 'better-sqlite3';
 import { newBatch, type Batch } from './batch.js';
-import { StorageResetError } from './errors.js';
+import type { StorageResetError } from './errors.js';
+import { isCriticalError, sessionClosedError, sessionResetError } from './session-reset.js';
 import { parkCursors } from './open-cursors.js';
 
 /** Which storage backend a namespace uses. */
@@ -34,9 +35,6 @@ export interface SessionHooks {
   /** Runs right before the connection closes (PITR makes its log durable first). */
   beforeClose?: () => void;
 }
-
-/** SQLite result codes after which the transaction state is unknown: the object must reset. */
-const CRITICAL = /^SQLITE_(FULL|IOERR|NOMEM|INTERRUPT|CORRUPT|CANTOPEN|NOTADB)/;
 
 /** The connection of one object instance plus its implicit transaction. */
 export class StorageSession {
@@ -96,12 +94,7 @@ export class StorageSession {
   /** Throws the reset error when the session broke or closed; every storage call starts here. */
   requireUsable(): void {
     if (this.#broken) throw this.#broken;
-    if (this.#closed) {
-      throw new StorageResetError(
-        "This object's storage session is closed: the object was reset or its namespace closed. " +
-          'Calls on the old ctx are refused; the next event gets a fresh instance.',
-      );
-    }
+    if (this.#closed) throw sessionClosedError();
   }
 
   /** Counts `write()` calls, so a caller can tell that nothing else wrote since it last looked. */
@@ -217,9 +210,7 @@ export class StorageSession {
    * back (`INSERT OR ROLLBACK`, disk full), the session breaks and the reset error is thrown instead.
    */
   checkStatementError(err: unknown): void {
-    const code = (err as { code?: unknown }).code;
-    const critical = typeof code === 'string' && CRITICAL.test(code);
-    if (critical || (this.#inTxn && !this.#readOnly && !this.db.inTransaction)) {
+    if (isCriticalError(err) || (this.#inTxn && !this.#readOnly && !this.db.inTransaction)) {
       this.fail(err, 'a critical SQLite error rolled the transaction back');
       throw this.#broken;
     }
@@ -228,13 +219,7 @@ export class StorageSession {
   /** Breaks the session: roll back, fail the waiting batch, tell the host. */
   fail(cause: unknown, why: string): void {
     if (this.#broken) return;
-    const detail = cause instanceof Error ? cause.message : String(cause);
-    const code = (cause as { code?: unknown }).code;
-    const suffix = typeof code === 'string' ? `: ${code}` : '';
-    this.#broken = new StorageResetError(
-      `Object was reset and rolled back to its last known good state because ${why}: ${detail}${suffix}`,
-      { cause },
-    );
+    this.#broken = sessionResetError(cause, why);
     this.#discard();
     this.#batch?.reject(this.#broken);
     this.#batch = null;

@@ -35,7 +35,7 @@
  * | a full scan joined to a rowid lookup (`LookupJoin`)| +2 per row fetched; 2 × N at the end  |                                  |
  * | a cross join of two whole scans (`LookupJoin`)   | 1, +1 per row; No + No × Ni at the end|                                  |
  *
- * "One full scan" (`fullScan`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
+ * "One full scan" (`fullScan`, `sql-full-scan.ts`): the only counted moves are one `Rewind`/`Last` + `Next`/`Prev` loop
  * over a table or index (and a sorter read back once), with no subquery, trigger or early exit; a
  * temporary b-tree only probed (`DISTINCT`, `IN` list) filters it, an `INSERT ... SELECT`
  * coroutine takes all its rows, and a LIMIT/OFFSET is allowed on an unfiltered stream. What stays different (before its end a filtered scan has read
@@ -44,12 +44,18 @@
  * suite's cases and in docs/library-storage.md.
  */
 import type Database from 'better-sqlite3';
-import { COUNTED, JUMPS, UNCOUNTABLE, WRITES_P2, WRITES_P3, type Op } from './sql-opcodes.js';
+import { COUNTED, UNCOUNTABLE, type Op } from './sql-opcodes.js';
+import { fullScan, type FullScan } from './sql-full-scan.js';
 import { indexRange, lookupJoin, type IndexRange, type LookupJoin } from './sql-index-range.js';
+import { returningProgram, type ReturningPlan } from './sql-returning.js';
+import { rowidLookup, type RowidLookup } from './sql-rowid-lookup.js';
 import { schemaChange, type SchemaChange } from './sql-schema-change.js';
 
 export type { SchemaChange } from './sql-schema-change.js';
 export type { IndexRange, KeyValue, LookupJoin, RangeBound } from './sql-index-range.js';
+export type { FullScan, Operand, ScanLimit } from './sql-full-scan.js';
+export type { ReturningPlan } from './sql-returning.js';
+export type { RowidLookup } from './sql-rowid-lookup.js';
 
 /** The counting facts of one compiled statement. */
 export interface StatementPlan {
@@ -80,199 +86,9 @@ export interface StatementPlan {
   join: LookupJoin | null;
 }
 
-/**
- * A write with `RETURNING`: SQLite buffers the rows to return in a temporary b-tree read back at the
- * end (one read per row, one for an empty buffer), walks the rows it changes out of another buffer
- * (a multi-row `VALUES` list, the rowids an `UPDATE` collected) and re-seeks each changed row; the
- * reference counts each of those moves. `scan`/`lookup` of the plan then describe the write's own part.
- */
-export interface ReturningPlan {
-  /** Reads per changed row: buffer walks and re-seeks. */
-  perChange: number;
-}
-
-/**
- * A program whose only counted move is one `SeekRowid`/`NotExists`, outside any loop: the reference
- * counts one read whether the row is there or not, none when the key is not an integer (SQLite then
- * skips the seek).
- */
-export interface RowidLookup {
-  /** The parameter (1-based) holding the key; null: the key is an integer constant. */
-  parameter: number | null;
-}
-
-/**
- * A program whose only counted b-tree moves are one full scan (`Rewind`/`Last` then `Next`/`Prev`
- * over a table or index), optionally fed to a sorter read back once. The reference counts the
- * scan's first move even on an empty b-tree, and each move that lands on a row: `max(N, 1)` for N
- * entries, whatever the filter keeps; a sorter's read-back counts `max(rows, 1)`.
- */
-export interface FullScan {
-  /** Root page of the b-tree scanned. */
-  root: number;
-  /**
-   * `before`: every read happens before the first row or the end (an aggregate, a write);
-   * `stream`: rows come out as the scan passes them (the total is known at the end);
-   * `sorted`: the scan fills a sorter before the first row, whose rows are then read back.
-   */
-  shape: 'before' | 'stream' | 'sorted';
-  /** The loop may skip rows (a `WHERE`): the rows fetched do not tell how many the scan passed. */
-  filtered: boolean;
-  /**
-   * An unfiltered `stream` scan cut by `LIMIT` (and `OFFSET`): the reference reads the skipped rows
-   * before the first, then one per row, and stops without a further move once the limit is reached.
-   */
-  limit?: ScanLimit;
-}
-
-/** A value a program takes from a constant or a bound parameter (1-based). */
-export type Operand = { value: number } | { parameter: number };
-
-/** The `LIMIT` and `OFFSET` of a full scan. */
-export interface ScanLimit {
-  limit: Operand;
-  /** null: no `OFFSET`. */
-  offset: Operand | null;
-}
-
 // Ops that land a cursor on existing rows. Uniqueness probes (NoConflict, Found) are not among them:
 // the reference counts 0 rows read for an insert into a WITHOUT ROWID table, which probes its key.
 const SEEKS = new Set(['Rewind', 'Last', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'SeekRowid', 'NotExists']);
-
-// Ops of a `LIMIT`/`OFFSET` (`OffsetLimit` sets up the offset, `IfPos` skips it, `DecrJumpZero` ends at the limit).
-const LIMIT_OPS = new Set(['OffsetLimit', 'IfPos', 'DecrJumpZero']);
-// Ops of a coroutine feeding an `INSERT ... SELECT`: its consumer takes every row the scan yields.
-const COROUTINE_OPS = new Set(['InitCoroutine', 'Yield']);
-
-/** The constant or parameter register `reg` holds before `before`, or null when it is computed. */
-function operand(ops: Op[], reg: number, before: number): Operand | null {
-  let found: Operand | null = null;
-  for (let addr = 1; addr < before; addr++) {
-    const op = ops[addr] as Op;
-    if (op.opcode === 'Integer' && op.p2 === reg) found = { value: op.p1 };
-    else if (op.opcode === 'Variable' && op.p2 === reg) found = { parameter: op.p1 };
-    else if (op.opcode === 'MustBeInt' || op.opcode === 'OffsetLimit') continue;
-    else if ((WRITES_P2.has(op.opcode) && op.p2 === reg) || (WRITES_P3.has(op.opcode) && op.p3 === reg)) return null;
-  }
-  return found;
-}
-
-/** The program's full scan, when the reads of `ops` are one (see `FullScan`), else null. */
-function fullScan(ops: Op[], opened: Map<number, number>): FullScan | null {
-  // An `INSERT ... SELECT` runs its SELECT as a coroutine, every row of which is inserted.
-  const insertsAll = !ops.some((op) => op.opcode === 'ResultRow') && ops.some((op) => op.opcode === 'Insert' && opened.has(op.p1));
-  const limitOps: number[] = [];
-  let start = -1;
-  let end = -1;
-  let cursor = -1;
-  let sortStart = -1;
-  let sortEnd = -1;
-  let sorter = -1;
-  let result = -1;
-  let aggregate = false;
-  for (let addr = 0; addr < ops.length; addr++) {
-    const op = ops[addr] as Op;
-    if (LIMIT_OPS.has(op.opcode)) limitOps.push(addr);
-    else if (insertsAll && COROUTINE_OPS.has(op.opcode)) continue;
-    // A temporary b-tree only probed (`DISTINCT`, an `IN` list: `Found`, never a counted move) filters the scan.
-    else if (op.opcode === 'OpenEphemeral') continue;
-    else if (UNCOUNTABLE.has(op.opcode)) return null;
-    if (op.opcode === 'AggStep') aggregate = true;
-    if (op.opcode === 'ResultRow') {
-      if (result >= 0) return null;
-      result = addr;
-    }
-    if (!COUNTED.has(op.opcode)) continue;
-    if ((op.opcode === 'Rewind' || op.opcode === 'Last') && start < 0 && opened.has(op.p1)) {
-      start = addr;
-      cursor = op.p1;
-    } else if ((op.opcode === 'Next' || op.opcode === 'Prev') && end < 0 && op.p1 === cursor && op.p2 > start && op.p2 <= addr) {
-      end = addr;
-    } else if (op.opcode === 'SorterSort' && sortStart < 0) {
-      sortStart = addr;
-      sorter = op.p1;
-    } else if (op.opcode === 'SorterNext' && sortEnd < 0 && op.p1 === sorter) {
-      sortEnd = addr;
-    } else {
-      return null;
-    }
-  }
-  if (start < 0 || end < 0) return null;
-  const limit = limitOps.length > 0 ? scanLimit(ops, limitOps, start, end, result) : undefined;
-  if (limit === null) return null;
-  // A jump over the loop before it (`WHERE 0`, a constant condition on a parameter) may skip the scan;
-  // `LIMIT 0` (`IfNot` on the limit) skips it too, which the limit's count knows.
-  const limitRegister = limit === undefined ? -1 : (ops[limitOps[limitOps.length - 1] as number] as Op).p1;
-  for (let addr = 1; addr < start; addr++) {
-    const op = ops[addr] as Op;
-    if (JUMPS.has(op.opcode) && op.p2 > end && !(op.opcode === 'IfNot' && op.p1 === limitRegister)) return null;
-  }
-  let filtered = false;
-  for (let addr = start + 1; addr < end; addr++) {
-    const op = ops[addr] as Op;
-    if (!JUMPS.has(op.opcode)) continue;
-    filtered = true;
-    // Only the rowid guard of a write (`IsNull` on the rowid, never taken) may leave the loop.
-    if ((op.p2 < start || op.p2 > end) && op.opcode !== 'IsNull') return null;
-  }
-  const root = opened.get(cursor) as number;
-  if (sortStart >= 0) {
-    const readBack = sortEnd > sortStart && sortStart > end && result > sortStart && result < sortEnd;
-    return readBack && !aggregate ? { root, shape: 'sorted', filtered } : null;
-  }
-  if (sortEnd >= 0) return null;
-  if (limit !== undefined) return !filtered && !aggregate && result > start ? { root, shape: 'stream', filtered, limit } : null;
-  if (result < 0 || result > end) return { root, shape: 'before', filtered };
-  return result > start && !aggregate ? { root, shape: 'stream', filtered } : null;
-}
-
-/**
- * The `LIMIT`/`OFFSET` of a stream over the loop `start`..`end` whose row is `result`: one
- * `DecrJumpZero` after the row leaving the loop, an optional `OffsetLimit` before the loop with its
- * `IfPos` inside it skipping to `Next`, each register a constant or parameter; else null.
- */
-function scanLimit(ops: Op[], limitOps: number[], start: number, end: number, result: number): ScanLimit | null {
-  const decr = limitOps.filter((addr) => (ops[addr] as Op).opcode === 'DecrJumpZero');
-  const setup = limitOps.filter((addr) => (ops[addr] as Op).opcode === 'OffsetLimit');
-  const skip = limitOps.filter((addr) => (ops[addr] as Op).opcode === 'IfPos');
-  if (decr.length !== 1 || setup.length > 1 || skip.length !== setup.length) return null;
-  const at = decr[0] as number;
-  if (at <= result || at >= end || (ops[at] as Op).p2 <= end) return null;
-  const limit = operand(ops, (ops[at] as Op).p1, start);
-  if (limit === null) return null;
-  if (setup.length === 0) return { limit, offset: null };
-  const offsetLimit = ops[setup[0] as number] as Op;
-  const ifPos = ops[skip[0] as number] as Op;
-  if ((setup[0] as number) > start || (skip[0] as number) <= start || (skip[0] as number) >= result) return null;
-  if (ifPos.p1 !== offsetLimit.p3 || ifPos.p2 !== end || offsetLimit.p1 !== (ops[at] as Op).p1) return null;
-  const offset = operand(ops, offsetLimit.p3, start);
-  return offset === null ? null : { limit, offset };
-}
-
-/** The program's rowid lookup, when its only counted move is one (see `RowidLookup`), else null. */
-function rowidLookup(ops: Op[], opened: Map<number, number>): RowidLookup | null {
-  let seek = -1;
-  for (let addr = 0; addr < ops.length; addr++) {
-    const op = ops[addr] as Op;
-    if (UNCOUNTABLE.has(op.opcode)) return null;
-    if (!COUNTED.has(op.opcode)) continue;
-    if (seek >= 0 || (op.opcode !== 'SeekRowid' && op.opcode !== 'NotExists') || !opened.has(op.p1)) return null;
-    seek = addr;
-  }
-  if (seek < 0) return null;
-  const key = (ops[seek] as Op).p3;
-  let parameter: number | null | undefined;
-  for (let addr = 1; addr < seek; addr++) {
-    const op = ops[addr] as Op;
-    // A jump over the seek may skip it.
-    if (JUMPS.has(op.opcode) && op.p2 > seek) return null;
-    if (op.opcode === 'Variable' && op.p2 === key) parameter = op.p1;
-    // An integer constant, or a new rowid (the row a CREATE statement adds to sqlite_schema, then updates).
-    else if ((op.opcode === 'Integer' || op.opcode === 'NewRowid') && op.p2 === key) parameter = null;
-    else if ((WRITES_P2.has(op.opcode) && op.p2 === key) || (WRITES_P3.has(op.opcode) && op.p3 === key)) parameter = undefined;
-  }
-  return parameter === undefined ? null : { parameter };
-}
 
 const LOOPS = new Set(['Next', 'Prev', 'SorterNext', 'VNext']);
 
@@ -283,61 +99,6 @@ function schemaWrites(ops: Op[]): number {
   const skipped = ops.flatMap((op, addr) => (op.opcode === 'Goto' && op.p2 > addr + 1 ? [[addr, op.p2] as const] : []));
   return ops.filter((op, addr) =>
     (op.opcode === 'Insert' || op.opcode === 'IdxInsert') && !skipped.some(([from, to]) => addr > from && addr < to)).length;
-}
-
-const NOOP: Op = { opcode: 'Noop', p1: 0, p2: 0, p3: 0 };
-
-/**
- * The program of a `RETURNING` write without its buffer moves (see `ReturningPlan`), and the reads
- * per changed row those moves make; null when `ops` is no such program.
- */
-function returningProgram(ops: Op[], opened: Map<number, number>): { ops: Op[]; perChange: number } | null {
-  const ephemeral = new Set(ops.filter((op) => op.opcode === 'OpenEphemeral').map((op) => op.p1));
-  const results = ops.flatMap((op, addr) => (op.opcode === 'ResultRow' ? [addr] : []));
-  if (results.length !== 1 || ephemeral.size === 0) return null;
-  const result = results[0] as number;
-  // Loops over a temporary b-tree: `Rewind E` ... `Next E` (jumping back into the loop).
-  const loops: Array<[number, number]> = [];
-  for (let addr = 0; addr < ops.length; addr++) {
-    const op = ops[addr] as Op;
-    if (op.opcode !== 'Next' || !ephemeral.has(op.p1)) continue;
-    const rewind = ops.findIndex((o, at) => at < op.p2 && o.opcode === 'Rewind' && o.p1 === op.p1);
-    if (rewind < 0) return null;
-    loops.push([rewind, addr]);
-  }
-  const readBack = loops.find(([from, to]) => from < result && result < to);
-  if (readBack === undefined || readBack[1] !== ops.length - 1 - [...ops].reverse().findIndex((op) => op.opcode === 'Next')) return null;
-  const walks = loops.filter((loop) => loop !== readBack);
-  // Buffers of changed rows: the walks and `RowSetRead` loops (up to the `Goto` back to them).
-  const buffers: Array<[number, number]> = [...walks];
-  ops.forEach((op, addr) => {
-    if (op.opcode !== 'RowSetRead') return;
-    const back = ops.findIndex((o, at) => at > addr && o.opcode === 'Goto' && o.p2 === addr);
-    if (back > 0) buffers.push([addr, back]);
-  });
-  const rest = ops.slice();
-  let perChange = walks.length;
-  for (const [from, to] of loops) {
-    rest[from] = NOOP;
-    rest[to] = NOOP;
-  }
-  for (let addr = readBack[0]; addr <= readBack[1]; addr++) rest[addr] = NOOP;
-  ops.forEach((op, addr) => {
-    if (['InitCoroutine', 'Yield', 'EndCoroutine', 'OpenEphemeral'].includes(op.opcode)) rest[addr] = NOOP;
-    // The re-seek of each buffered row: it exists, so the seek lands.
-    if ((op.opcode === 'NotExists' || op.opcode === 'SeekRowid') && opened.has(op.p1) && buffers.some(([from, to]) => from < addr && addr < to)) {
-      rest[addr] = NOOP;
-      perChange++;
-    }
-  });
-  return { ops: rest, perChange };
-}
-
-/** Whether SQLite's numeric affinity makes `value` (a binding) an integer, as a rowid seek needs. */
-export function isIntegerKey(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isInteger(value);
-  if (typeof value !== 'string' || value.trim() === '') return false;
-  return Number.isInteger(Number(value));
 }
 
 /** Reads the program of `sql` (parameters bound to NULL, nothing runs) and derives its counting facts. */

@@ -2,72 +2,40 @@
  * `ctx.storage.sql` (SQLite backend): `exec(query, ...bindings)` and `databaseSize`. A query string is
  * split, authorized and checked against the reference's limits once per process (`sql-parse.ts`); each statement
  * is prepared once and its counting facts read once (`sql-plan.ts`); all are cached per SQL string
- * (LRU, like the reference's 1 MiB statement cache; the process-wide caches are `sql-cache.ts`). The leading statements of a multi-statement
+ * (LRU, like the reference's 1 MiB statement cache: `sql-statements.ts`; the process-wide caches are `sql-cache.ts`). The leading statements of a multi-statement
  * query run to completion; the last one becomes a lazily stepped cursor (`cursor.ts` says how that
  * coexists with other statements). Writes join the implicit transaction and are always confirmed.
  *
- * Bindings follow the reference's conversions: `undefined`/`null` are NULL, numbers bind as REAL,
- * booleans as the strings "true"/"false", ArrayBuffer and views as BLOBs, other objects as their
- * string form, and BigInt is a `TypeError`. The i-th binding goes to parameter number i, whatever
- * the parameter's form (`?`, `?NNN`, `:name`), as the reference binds them.
+ * Bindings follow the reference's conversions (`sql-binding.ts`). The i-th binding goes to
+ * parameter number i, whatever the parameter's form (`?`, `?NNN`, `:name`), as the reference binds
+ * them. The rows a statement reads and writes are counted as the reference counts them, from its
+ * plan's facts and the queries of `sql-row-counts.ts`.
  */
 import type Database from 'better-sqlite3';
 import { notSqliteBackend, SqlError, StorageTypeError } from './errors.js';
+import { toBinding, type Binding } from './sql-binding.js';
 import { CursorSource, SqlStorageCursor, type SqlStorageValue } from './cursor.js';
 import { sqlError } from './sql-errors.js';
 import { bindArguments } from './sql-limits.js';
 import { KvTableError, parseQuery, type ParsedStatement } from './sql-parse.js';
 import { KV_TABLE } from './kv.js';
-import { isIntegerKey, planStatement, type IndexRange, type Operand, type SchemaChange, type StatementPlan } from './sql-plan.js';
+import { isIntegerKey } from './sql-rowid-lookup.js';
+import { operandValue, RowCounts } from './sql-row-counts.js';
+import { PreparedStatements, type Prepared } from './sql-statements.js';
 import type { StorageSession } from './session.js';
-import { parsedQueries, plansBySchema, SCHEMA_ENTRIES, SCHEMA_KEY, TextLru } from './sql-cache.js';
-
-/** A binding as better-sqlite3 accepts it. */
-type Binding = string | number | Buffer | null;
-
-function toBinding(value: unknown): Binding {
-  if (value === null || value === undefined) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-      return value;
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      throw new StorageTypeError('Cannot convert a BigInt value to a number');
-    case 'symbol':
-      throw new StorageTypeError('Cannot convert a Symbol value to a string');
-    default:
-      break;
-  }
-  if (value instanceof ArrayBuffer) return Buffer.from(value);
-  if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  return String(value);
-}
-
-/** A prepared statement with its counting facts. */
-interface Prepared {
-  stmt: Database.Statement;
-  plan: StatementPlan;
-  columns: string[];
-}
-
+import { parsedQueries } from './sql-cache.js';
 
 /** The SQL API of one session (`ctx.storage.sql`). */
 export class SqlStorage {
   readonly #session: StorageSession | null;
-  readonly #statements = new TextLru<Prepared>();
   #totalChanges: Database.Statement | null = null;
   #sizeStatement: Database.Statement | null = null;
-  #schemaVersion: Database.Statement | null = null;
-  /** The counting facts of this database's schema (`plansBySchema`), and the `schema_version` they are for. */
-  #schema: { version: number; plans: TextLru<StatementPlan> } | null = null;
   #lastTotal = 0;
   #lastWriteSeq = -2;
-  /** `count(*)` statements by b-tree root page, for this schema (`#entries`). */
-  #counts = new Map<number, { stmt: Database.Statement | null; seq: number; n: number }>();
-  /** The index probes of `#rangeEndReads`, by root, bound and key width, for this schema. */
-  #probes = new Map<string, Database.Statement | null>();
+  /** The counting queries of rows read and written, for this schema (`sql-row-counts.ts`). */
+  readonly #rowCounts = new RowCounts();
+  /** Prepared statements and their counting facts, for this schema (`sql-statements.ts`). */
+  readonly #statements = new PreparedStatements(this.#rowCounts);
   /** Rows changed by the last statement run to completion (better-sqlite3's `changes`). */
   #lastChanges = 0;
 
@@ -77,9 +45,6 @@ export class SqlStorage {
     // A rollback can undo DDL (an added column or index): cached column names and counting facts go.
     session?.onRollback(() => {
       this.#statements.clear();
-      this.#schema = null;
-      this.#counts.clear();
-      this.#probes.clear();
     });
   }
 
@@ -134,76 +99,6 @@ export class SqlStorage {
     return this.#session;
   }
 
-  #prepare(db: Database.Database, statement: ParsedStatement): Prepared {
-    let prepared = this.#statements.get(statement.sql);
-    if (prepared === undefined) {
-      const stmt = db.prepare(statement.sql);
-      if (stmt.reader) stmt.raw(true);
-      const columns = stmt.reader ? stmt.columns().map((c) => c.name) : [];
-      const plans = this.#plans(db);
-      let plan = plans.get(statement.sql);
-      if (plan === undefined) {
-        plan = planStatement(db, statement.sql, bindArguments(statement.parameters, Array(statement.parameters.count).fill(null)));
-        plans.set(statement.sql, plan);
-      }
-      prepared = { stmt, plan, columns };
-      this.#statements.set(statement.sql, prepared);
-    }
-    // A statement still stepped by an earlier cursor cannot be run again: compile a one-off copy.
-    if (prepared.stmt.busy) {
-      const stmt = db.prepare(statement.sql);
-      if (stmt.reader) stmt.raw(true);
-      return { ...prepared, stmt };
-    }
-    return prepared;
-  }
-
-  /**
-   * The counting facts of the schema the database has now. `schema_version` moves with every
-   * schema change, whoever makes it (the key-value table is created outside `exec`), and a
-   * rollback, which can move it back, drops what this session knew (`onRollback`).
-   */
-  #plans(db: Database.Database): TextLru<StatementPlan> {
-    this.#schemaVersion ??= db.prepare('PRAGMA schema_version').pluck();
-    const version = this.#schemaVersion.get() as number;
-    if (this.#schema?.version === version) return this.#schema.plans;
-    this.#counts.clear();
-    this.#probes.clear();
-    // The key made by SQLite as one text: no row arrays, nor texts joined from them, per object opened.
-    const key = (db.prepare(SCHEMA_KEY).pluck().get() as string | null) ?? '';
-    let plans = plansBySchema.get(key);
-    if (plans === undefined) {
-      if (plansBySchema.size >= SCHEMA_ENTRIES) plansBySchema.clear();
-      plansBySchema.set(key, (plans = new TextLru<StatementPlan>()));
-    }
-    this.#schema = { version, plans };
-    return plans;
-  }
-
-  /**
-   * Entries in the b-tree with root page `root` (the rows of its table), by a `count(*)` prepared
-   * once per schema; the answer is kept until the session's next write (`writeSeq`) or rollback.
-   */
-  #entries(session: StorageSession, root: number): number {
-    let count = this.#counts.get(root);
-    if (count === undefined) {
-      const db = session.db;
-      const table = db.prepare('SELECT tbl_name FROM sqlite_schema WHERE rootpage = ?').pluck().get(root) as string | undefined;
-      count = { stmt: table === undefined ? null : db.prepare(`SELECT count(*) FROM "${table.replace(/"/g, '""')}"`).pluck(), seq: -1, n: 0 };
-      this.#counts.set(root, count);
-    }
-    if (count.seq === session.writeSeq) return count.n;
-    try {
-      count.n = count.stmt === null ? 0 : (count.stmt.get() as number);
-      count.seq = session.writeSeq;
-      return count.n;
-    } catch {
-      // The table went with a schema change made outside `exec` (deleteAll): counted afresh next time.
-      this.#counts.delete(root);
-      return 0;
-    }
-  }
-
   /** Maps an error from SQLite while stepping: a critical one breaks the session first. */
   readonly #onError = (err: unknown): Error => {
     this.#session?.checkStatementError(err);
@@ -215,9 +110,6 @@ export class SqlStorage {
     const source = this.#runStatement(session, statement, args, values);
     if (statement.schemaChange) {
       this.#statements.clear();
-      this.#schema = null;
-      this.#counts.clear();
-      this.#probes.clear();
     }
     return source;
   }
@@ -226,24 +118,25 @@ export class SqlStorage {
   #runStatement(session: StorageSession, statement: ParsedStatement, args: unknown[], values: Binding[]): CursorSource {
     let prepared: Prepared;
     try {
-      prepared = this.#prepare(session.db, statement);
+      prepared = this.#statements.prepare(session.db, statement);
     } catch (err) {
       session.checkStatementError(err);
       throw sqlError(err, session.db, statement);
     }
     const { stmt, plan, columns } = prepared;
+    const counts = this.#rowCounts;
     let read = 0;
-    for (const root of plan.countRoots) read += this.#entries(session, root);
+    for (const root of plan.countRoots) read += counts.entries(session, root);
     let readsPerRow = plan.readsPerRow ? 1 : 0;
     // A full scan (`sql-plan.ts`): its reads are its b-tree's entries, at least one.
     const scan = plan.scan;
     let atEnd: ((rowsRead: number, fetched: number) => number) | null = null;
     if (scan !== null) {
       if (scan.shape === 'before') {
-        read += Math.max(1, this.#entries(session, scan.root));
+        read += Math.max(1, counts.entries(session, scan.root));
         readsPerRow = 0;
       } else if (scan.shape === 'sorted') {
-        read += Math.max(1, this.#entries(session, scan.root));
+        read += Math.max(1, counts.entries(session, scan.root));
         // The sorter's first move counts even when it holds nothing.
         atEnd = (rowsRead, fetched) => (fetched === 0 ? rowsRead + 1 : rowsRead);
       } else if (scan.limit !== undefined) {
@@ -253,12 +146,12 @@ export class SqlStorage {
         if (limit === 0) {
           readsPerRow = 0;
         } else {
-          const entries = offset > 0 ? this.#entries(session, scan.root) : 0;
+          const entries = offset > 0 ? counts.entries(session, scan.root) : 0;
           read += offset > 0 && entries <= offset ? Math.max(1, entries) : offset;
-          atEnd = (rowsRead, fetched) => (fetched === limit ? rowsRead : Math.max(1, this.#entries(session, scan.root)));
+          atEnd = (rowsRead, fetched) => (fetched === limit ? rowsRead : Math.max(1, counts.entries(session, scan.root)));
         }
       } else if (scan.filtered) {
-        atEnd = () => Math.max(1, this.#entries(session, scan.root));
+        atEnd = () => Math.max(1, counts.entries(session, scan.root));
       } else {
         atEnd = (rowsRead) => Math.max(1, rowsRead);
       }
@@ -273,20 +166,20 @@ export class SqlStorage {
     const join = plan.join;
     if (join !== null && stmt.reader && join.inner === undefined) {
       readsPerRow = 2;
-      atEnd = () => Math.max(1, 2 * this.#entries(session, join.outer));
+      atEnd = () => Math.max(1, 2 * counts.entries(session, join.outer));
     } else if (join?.inner !== undefined && stmt.reader) {
       // A cross join: the outer first move, then one read per row; the total once the rows run out.
       const inner = join.inner;
       read += 1;
       atEnd = () => {
-        const outer = this.#entries(session, join.outer);
-        const rows = this.#entries(session, inner);
+        const outer = counts.entries(session, join.outer);
+        const rows = counts.entries(session, inner);
         return outer === 0 ? 1 : rows === 0 ? 2 : outer + outer * rows;
       };
     }
     // One index range (`sql-index-range.ts`): the entry that ends it is read too, found when the rows run out.
     const range = plan.range;
-    if (range !== null && stmt.reader) atEnd = (rowsRead, fetched) => rowsRead + this.#rangeEndReads(session, range, values, fetched);
+    if (range !== null && stmt.reader) atEnd = (rowsRead, fetched) => rowsRead + counts.rangeEndReads(session, range, values, fetched);
     // RETURNING (`sql-plan.ts`): its buffer is read back one row at a time, an empty one read once.
     if (plan.returning !== null) {
       readsPerRow = 1;
@@ -303,7 +196,7 @@ export class SqlStorage {
     }
     session.write(true);
     // A schema change counts sqlite_schema as it was before it (`sql-plan.ts`, `SchemaChange`).
-    const schemaRows = plan.schemaChange?.kind === 'scanSchema' ? this.#schemaRows(session) : 0;
+    const schemaRows = plan.schemaChange?.kind === 'scanSchema' ? counts.schemaRows(session) : 0;
     this.#totalChanges ??= session.db.prepare('SELECT total_changes()').pluck();
     // total_changes() only moves on writes: when nothing but this statement wrote since the last
     // reading, that reading is still the "before" value (saves a query per statement in a batch).
@@ -325,69 +218,8 @@ export class SqlStorage {
     source.rowsWritten = changed + rows * plan.indexWritesPerRow + plan.schemaWrites;
     if (!stmt.reader && plan.seeks && scan === null && lookup === null) source.rowsRead += rows;
     if (plan.returning !== null) source.rowsRead += rows * plan.returning.perChange;
-    if (plan.schemaChange !== null) this.#countSchemaChange(session, source, plan.schemaChange, schemaRows);
+    if (plan.schemaChange !== null) counts.countSchemaChange(session, source, plan.schemaChange, schemaRows);
     return source;
-  }
-
-  /** The counts of a schema change (`sql-plan.ts`, `SchemaChange`), once it has run; `schemaRows`: sqlite_schema's rows before it. */
-  #countSchemaChange(session: StorageSession, source: CursorSource, change: SchemaChange, schemaRows: number): void {
-    if (change.kind === 'scanSchema') {
-      source.rowsRead = Math.max(1, schemaRows) + change.extraReads;
-      source.rowsWritten = change.writes;
-      return;
-    }
-    const rows = this.#entries(session, change.tableRoot);
-    const entries = this.#indexEntries(session, change.index);
-    source.rowsRead = Math.max(1, rows) + Math.max(1, entries) + Math.min(2, entries);
-    source.rowsWritten = entries + change.schemaInserts;
-  }
-
-  /**
-   * The read an index range makes past its rows (`sql-index-range.ts`): after `fetched` rows, the
-   * entry beyond its upper bound, if the index has one; with none, the entry its seek landed on, if any.
-   */
-  #rangeEndReads(session: StorageSession, range: IndexRange, values: Binding[], fetched: number): number {
-    if (range.nullSkips.some((p) => values[p - 1] === null || values[p - 1] === undefined)) return 0;
-    if (fetched === 0 && range.equal) return 0;
-    const bound = fetched > 0 ? range.upper : range.lower;
-    if (bound === null) return 0;
-    const args = bound.key.map((k) => ('value' in k ? k.value : (values[k.parameter - 1] ?? null)));
-    // A NULL key (`b < 'x'` seeks past the NULLs): NULL sorts first in an index.
-    const nullKey = args.length === 1 && args[0] === null;
-    if (!nullKey && args.includes(null)) return 0;
-    const key = `${range.root} ${bound.op} ${args.length} ${nullKey}`;
-    let probe = this.#probes.get(key);
-    if (probe === undefined) this.#probes.set(key, (probe = this.#rangeProbe(session.db, range.root, bound.op, args.length, nullKey)));
-    if (probe === null) return 0;
-    return probe.get(...(nullKey ? [] : args)) === undefined ? 0 : 1;
-  }
-
-  /** The `LIMIT 1` query of whether index `root` has an entry `op` a key of `n` columns; null when not asked (see below). */
-  #rangeProbe(db: Database.Database, root: number, op: string, n: number, nullKey: boolean): Database.Statement | null {
-    const index = db.prepare("SELECT name, tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND rootpage = ?").get(root) as { name: string; t: string } | undefined;
-    if (index === undefined) return null;
-    const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
-    const columns = (db.prepare(`PRAGMA index_xinfo(${quote(index.name)})`).all() as { name: string | null; desc: number; coll: string }[]).slice(0, n);
-    // A key over an expression, the rowid or a descending column: not asked (no read counted).
-    if (columns.length < n || columns.some((c) => c.name === null || c.desc !== 0)) return null;
-    const column = (c: { name: string | null; coll: string }) => `${quote(c.name as string)} COLLATE ${quote(c.coll)}`;
-    const where = nullKey ? (op === '>' ? `${column(columns[0]!)} IS NOT NULL` : '1')
-      : `(${columns.map(column).join(', ')}) ${op} (${columns.map(() => '?').join(', ')})`;
-    return db.prepare(`SELECT 1 FROM ${quote(index.t)} WHERE ${where} LIMIT 1`);
-  }
-
-  /** The rows of sqlite_schema. */
-  #schemaRows(session: StorageSession): number {
-    return session.db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
-  }
-
-  /** The entries of index `name`: its table's rows, or those its WHERE keeps (a partial index). */
-  #indexEntries(session: StorageSession, name: string): number {
-    const db = session.db;
-    const row = db.prepare("SELECT tbl_name AS t, sql FROM sqlite_schema WHERE type = 'index' AND name = ?").get(name) as { t: string; sql: string | null } | undefined;
-    if (row === undefined) return 0;
-    const where = /\bWHERE\b([\s\S]*)$/i.exec(row.sql ?? '');
-    return db.prepare(`SELECT count(*) FROM "${row.t.replace(/"/g, '""')}"${where === null ? '' : ` WHERE ${where[1] as string}`}`).pluck().get() as number;
   }
 
   /** Every row of a reader, or null when SQLite fails on one: stepped lazily then, the error comes at its row, as it would have. */
@@ -416,11 +248,4 @@ export class SqlStorage {
     }
     return new CursorSource(session.db, null, columns, 0, read, this.#onError);
   }
-}
-
-/** The integer an `Operand` (`sql-plan.ts`) holds for these bindings (a LIMIT of -1 is no limit). */
-function operandValue(operand: Operand, values: Binding[]): number {
-  if ('value' in operand) return operand.value;
-  const value = Number(values[operand.parameter - 1]);
-  return Number.isInteger(value) ? value : -1;
 }

@@ -7,7 +7,8 @@
  * objects), a `__proto__` key - so the caller decodes that value with `v8.Deserializer` instead.
  * Giving up is always safe: each stored value is a complete serialization of its own. Objects
  * whose property names repeat in order are built by a compiled literal (`wire-shapes.ts`), short
- * strings in JS (`wire-strings.ts`): the two largest costs of decoding small records.
+ * strings in JS (`wire-strings.ts`): the two largest costs of decoding small records; other
+ * property names come from a cache (`wire-names.ts`).
  *
  * Tags (V8 `src/objects/value-serializer.cc`, wire format version 15, as written by
  * `v8.Serializer` with `writeHeader()`): header `0xFF <version>`; `\0` padding; `_` undefined, `0`
@@ -17,7 +18,8 @@
  * `a <length>` key/value pairs `@ <count> <length>` sparse (holey) array, up to `MAX_SPARSE_LENGTH`.
  */
 import { type Shape, ShapeTrie } from './wire-shapes.js';
-import { MAX_SHORT, shortLatin1 } from './wire-strings.js';
+import { NameCache } from './wire-names.js';
+import { MAX_SHORT, shortLatin1, type BufferSlices } from './wire-strings.js';
 
 /** Thrown (as a value, never escaping this module's caller) when a value needs the full deserializer. */
 export const UNSUPPORTED: unique symbol = Symbol('unsupported');
@@ -27,36 +29,13 @@ const WIRE_VERSION = 15;
 /** Longest sparse array decoded here; longer ones (mostly holes) go to the full deserializer. */
 const MAX_SPARSE_LENGTH = 65_536;
 
-/** Property names up to this many Latin-1 bytes are looked up in the name cache. */
-const MAX_CACHED_NAME = 32;
-const NAME_SLOTS = 512;
-
-/**
- * Node's own Buffer decoders, which `toString(encoding, start, end)` dispatches to: called
- * directly they skip the dispatch, a measurable share of a list of thousands of values.
- */
-interface BufferSlices {
-  latin1Slice(start: number, end: number): string;
-  ucs2Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-
-/** A cached property name: its bytes and the string (interned by V8 after its first use as a key). */
-interface CachedName {
-  bytes: Buffer;
-  name: string;
-}
-
 /** Reads one value per call from a buffer; `decode` returns UNSUPPORTED instead of throwing. */
 export class WireDecoder {
   #buf: Buffer = Buffer.alloc(0);
   #pos = 0;
   #end = 0;
-  /**
-   * Objects of one list mostly share their property names: reusing one string per name saves a
-   * decode per property and lets V8 find the property without interning a fresh string each time.
-   */
-  readonly #names: Array<CachedName | undefined> = new Array(NAME_SLOTS);
+  /** The property names seen before, one string per name (`wire-names.ts`). */
+  readonly #names = new NameCache();
   readonly #shapes = new ShapeTrie();
   /** The keys and values of the objects being decoded (nested ones above their parents). */
   readonly #keys: Array<string | number> = [];
@@ -193,30 +172,10 @@ export class WireDecoder {
     return encoding === 'utf16le' ? buf.ucs2Slice(start, this.#pos) : buf.utf8Slice(start, this.#pos);
   }
 
-  /** A short Latin-1 property name, from the name cache when the same bytes were seen before. */
+  /** A Latin-1 property name, from the name cache when the same bytes were seen before (`wire-names.ts`). */
   #name(): string {
     const start = this.#span();
-    const end = this.#pos;
-    const length = end - start;
-    const buf = this.#buf;
-    if (length === 0 || length > MAX_CACHED_NAME) return (buf as unknown as BufferSlices).latin1Slice(start, end);
-    let hash = length;
-    for (let i = start; i < end; i++) hash = (hash * 31 + (buf[i] as number)) | 0;
-    const slot = hash & (NAME_SLOTS - 1);
-    const cached = this.#names[slot];
-    if (cached !== undefined && cached.bytes.length === length) {
-      let same = true;
-      for (let i = 0; i < length; i++) {
-        if (cached.bytes[i] !== buf[start + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return cached.name;
-    }
-    const name = (buf as unknown as BufferSlices).latin1Slice(start, end);
-    this.#names[slot] = { bytes: Buffer.from(buf.subarray(start, end)), name };
-    return name;
+    return this.#names.name(this.#buf, start, this.#pos);
   }
 
   /** A property key: a string or a number (array-index keys are written as numbers). */

@@ -22,15 +22,14 @@ import type {
   PhaseStep,
   PlanTier,
 } from '../../plan/index.js';
-import {
-  ApiErrorCodes, PlanTiers,
-  type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody, type ServedPhase, type TracerBatchBody, type TracerBatchResult, type TracerRequestBody, type TracerResult, type ZoneExtensionJson, type ZoneJson,
+import type {
+  BulkOperationJson, ListCreateBody, ListItemBody, ListItemJson, ListJson, ListUpdateBody, ServedPhase, TracerBatchBody, TracerBatchResult, TracerRequestBody, TracerResult,
 } from '../../api/index.js';
 import type { BurstTrace, BurstTraceRequest } from '../../api/index.js';
 import type { ListOperationWaitOptions, MigrationCheck, Provider, ProviderStats, TraceRequest, TraceResult } from '../provider.js';
 import { V4Client } from './client.js';
-import { V4Limits, V4Paths } from './constants.js';
-import { ProviderError, ServiceError } from './errors.js';
+import { V4Paths } from './constants.js';
+import { ProviderError } from './errors.js';
 import * as migration from './migration.js';
 import * as pageRules from './page-rules.js';
 import * as previousWaf from './previous-waf.js';
@@ -39,37 +38,19 @@ import type { Transport } from './transport.js';
 import * as phases from './rules-phase.js';
 import * as firewall from './firewall.js';
 import * as lists from './lists.js';
-
-/** A zone as `GET /zones` lists it: the real shape, the engine's `plan_tier` when it sends it; other services may send less. */
-type ZoneItem = Pick<ZoneJson, 'id' | 'name'> & Partial<Pick<ZoneJson, 'account'>> & { plan?: { legacy_id?: string } } & Partial<ZoneExtensionJson>;
-
-const ZoneIdPattern = /^[0-9a-f]{32}$/;
-/** The service's code for a zone outside the credential's scope (a 403). */
-const OutOfScopeCode = ApiErrorCodes.forbidden.code;
-/** Plan tiers by name (the wire contract's). */
-const Tiers: readonly string[] = PlanTiers;
+import { ZoneIdPattern, ZoneLookup } from './zones.js';
 
 /** A `Provider` over any v4 `Transport`. */
 export abstract class V4Provider implements Provider {
   abstract readonly kind: 'engine' | 'http';
   abstract readonly description: string;
   protected readonly client: V4Client;
-  /** Zones resolved so far, so `readZone` does not look the zone up again. */
-  private readonly known = new Map<string, LiveZoneInfo>();
-  /** The account's zones by lower-case name, once `preloadZones` listed them all. */
-  private listed: Map<string, LiveZoneInfo> | undefined;
-  /** Zones seen on a first page of the zones list, when the whole list was not read. */
-  private readonly partial = new Map<string, LiveZoneInfo>();
-  /**
-   * Zones whose service sends zonewall's extension fields (`plan_tier` on the zone), and so marks
-   * simplified-flow filters `locked`. The real service (and `serve --strict`) does neither.
-   */
-  private readonly withExtensions = new Set<string>();
-  /** The account of each zone the request tracer was called for. */
-  private readonly accounts = new Map<string, string>();
+  /** The zones looked up so far, their extension fields and accounts (`zones.ts`). */
+  private readonly zones: ZoneLookup;
 
   constructor(protected readonly transport: Transport) {
     this.client = new V4Client(transport);
+    this.zones = new ZoneLookup(this.client);
   }
 
   /** Requests made so far (live counters of the transport). */
@@ -85,9 +66,9 @@ export abstract class V4Provider implements Provider {
 
   async resolveZone(zone: string, options: { create?: { plan: PlanTier; id?: string; waf?: 'previous' | 'new' } } = {}): Promise<{ zone: LiveZoneInfo; missing: boolean }> {
     const found = await this.findZone(zone);
-    if (found !== undefined) return { zone: this.remember(found), missing: false };
+    if (found !== undefined) return { zone: this.zones.remember(found), missing: false };
     if (options.create === undefined || ZoneIdPattern.test(zone)) throw this.notFound(zone);
-    return { zone: this.remember(await this.missingZone(zone, options.create)), missing: true };
+    return { zone: this.zones.remember(await this.missingZone(zone, options.create)), missing: true };
   }
 
   /** The error for a zone the service does not show; the HTTP provider adds that a token may not see it. */
@@ -95,53 +76,14 @@ export abstract class V4Provider implements Provider {
     return new ProviderError(`zone ${JSON.stringify(zone)} not found at ${this.description}; check the name (or id) and the provider (--remote, --state-dir)`, { code: 'ERR_API' });
   }
 
-  private remember(zone: LiveZoneInfo): LiveZoneInfo {
-    this.known.set(zone.id, zone);
-    this.listed?.set(zone.name.toLowerCase(), zone);
-    return zone;
-  }
-
-  /**
-   * One zones list for a run of many manifests, instead of one lookup each, when its pages are
-   * no more than the lookups it replaces (an account of 10,000 zones is not listed for 3 manifests).
-   */
+  /** See `ZoneLookup.preload`. */
   async preloadZones(zones: readonly string[], expected = 0): Promise<void> {
-    const names = Math.max(expected, new Set(zones.filter((z) => !ZoneIdPattern.test(z)).map((z) => z.toLowerCase())).size);
-    if (names < 2 || this.listed !== undefined) return;
-    const perPage = V4Limits.zonesPerPage;
-    const first = await this.client.firstPage<ZoneItem>(V4Paths.zones(), {}, perPage);
-    // Page 1 replaced one lookup; list the rest only if they cost no more than the other lookups.
-    if (first.pages === undefined || first.pages - 1 > names - 1) {
-      this.preloadFrom(first.items, false);
-      return;
-    }
-    this.preloadFrom(await this.client.allPages(first, V4Paths.zones(), {}, perPage), true);
+    return this.zones.preload(zones, expected);
   }
 
-  /** Remembers listed zones; `complete` when the list was the whole account's. */
-  private preloadFrom(items: readonly ZoneItem[], complete: boolean): void {
-    const byName = new Map(items.map((z) => [z.name.toLowerCase(), this.toZoneInfo(z)] as const));
-    if (complete) this.listed = byName;
-    else for (const [name, info] of byName) this.partial.set(name, info);
-  }
   /** The zone by id (32 hex) or by name; undefined when the service has no such zone. */
-  protected async findZone(zone: string): Promise<LiveZoneInfo | undefined> {
-    const name = zone.toLowerCase();
-    if (this.listed !== undefined && !ZoneIdPattern.test(zone)) return this.listed.get(name);
-    const seen = this.partial.get(name);
-    if (seen !== undefined) return seen;
-    if (ZoneIdPattern.test(zone)) {
-      try {
-        return this.toZoneInfo(await this.client.result<ZoneItem>('GET', V4Paths.zone(zone)));
-      } catch (err) {
-        // 404, or 403 "outside the credential's zones" (10000): to this credential, there is no such zone.
-        if (err instanceof ServiceError && (err.status === 404 || (err.status === 403 && err.errors.some((e) => e.code === OutOfScopeCode)))) return undefined;
-        throw err;
-      }
-    }
-    const items = await this.client.result<ZoneItem[]>('GET', V4Paths.zones(), { query: { name: zone } });
-    const match = (Array.isArray(items) ? items : []).find((z) => z.name.toLowerCase() === zone.toLowerCase());
-    return match === undefined ? undefined : this.toZoneInfo(match);
+  protected findZone(zone: string): Promise<LiveZoneInfo | undefined> {
+    return this.zones.find(zone);
   }
 
   async readZone(zoneId: string, sections?: readonly LiveSection[]): Promise<LiveZone> {
@@ -149,24 +91,14 @@ export abstract class V4Provider implements Provider {
     return { ...live, filterLocks: this.reportsFilterLocks(zoneId) ? 'reported' : 'unknown' };
   }
 
-  /** Whether the service marks simplified-flow filters `locked` for this zone (see `withExtensions`). */
+  /** Whether the service marks simplified-flow filters `locked` for this zone (it sends zonewall's extension fields). */
   protected reportsFilterLocks(zoneId: string): boolean {
-    return this.withExtensions.has(zoneId);
-  }
-
-  /** A zone list item as `LiveZoneInfo`; the plan tier from `plan.legacy_id` (the engine's `plan_tier` agrees). */
-  private toZoneInfo(item: ZoneItem): LiveZoneInfo {
-    if (item.plan_tier !== undefined) this.withExtensions.add(item.id);
-    const tier = item.plan?.legacy_id ?? item.plan_tier;
-    const info: LiveZoneInfo = { id: item.id, name: item.name };
-    if (Tiers.includes(tier ?? '')) info.plan = tier as PlanTier;
-    if (typeof item.account?.id === 'string') info.account = { id: item.account.id, name: item.account.name };
-    return info;
+    return this.zones.hasExtensions(zoneId);
   }
 
   /** The zone's identity for `readZone` (one GET). */
   protected async zoneInfo(zoneId: string): Promise<LiveZoneInfo> {
-    const found = this.known.get(zoneId) ?? (await this.findZone(zoneId));
+    const found = this.zones.known(zoneId) ?? (await this.findZone(zoneId));
     if (found === undefined) throw this.notFound(zoneId);
     return found;
   }
@@ -296,22 +228,12 @@ export abstract class V4Provider implements Provider {
 
   /** The request tracer of the zone's account (read from the zone once). */
   async requestTrace(zoneId: string, body: TracerRequestBody): Promise<TracerResult> {
-    return this.client.result<TracerResult>('POST', V4Paths.requestTrace(await this.accountOf(zoneId)), { body });
+    return this.client.result<TracerResult>('POST', V4Paths.requestTrace(await this.zones.accountOf(zoneId)), { body });
   }
 
   /** The zonewall engine's batch of the request tracer (a service without the route answers 404). */
   async requestTraceBatch(zoneId: string, body: TracerBatchBody): Promise<TracerBatchResult> {
-    return this.client.result<TracerBatchResult>('POST', V4Paths.requestTraceBatch(await this.accountOf(zoneId)), { body });
-  }
-
-  /** The zone's account (read from the zone once). */
-  private async accountOf(zoneId: string): Promise<string> {
-    let account = this.accounts.get(zoneId);
-    if (account === undefined) {
-      account = (await this.client.result<{ account: { id: string } }>('GET', V4Paths.zone(zoneId))).account.id;
-      this.accounts.set(zoneId, account);
-    }
-    return account;
+    return this.client.result<TracerBatchResult>('POST', V4Paths.requestTraceBatch(await this.zones.accountOf(zoneId)), { body });
   }
 
   /** Seconds the service's request budget needs for `requests` more calls (0 without a rate limit). */
