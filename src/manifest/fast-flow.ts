@@ -1,7 +1,7 @@
 /**
  * Single-line flow collections for the fast YAML reader: `[a, "b", {c: d}]` and `{ id: x, action: log }`,
  * as manifests write override lists and small maps, and JSON (`{"a":[1,2]}`). Multi-line flows, empty entries, trailing commas,
- * comments inside, and plain scalars with `:` or `#` are left to the `yaml` package (`Bail`).
+ * comments inside, and plain scalars with `#` or a `:` that ends them are left to the `yaml` package (`Bail`).
  */
 import { bail, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
 import { MapInfo, SeqInfo, styleCode, type PositionStore } from './positions.js';
@@ -44,7 +44,11 @@ export function readFlowNode(text: string, i: number, end: number, sink: FlowSin
 
 function readFlowPlain(text: string, i: number, end: number): FlowResult {
   let j = i;
-  while (j < end && !flowStop.has(text[j])) j++;
+  for (; j < end; j++) {
+    if (!flowStop.has(text[j])) continue;
+    // A `:` that a character of the scalar follows is part of it (`2001:db8::1`, an IPv6 address in a burst's `vary` list).
+    if (text[j] !== ':' || j + 1 >= end || ' ,[]{}'.includes(text[j + 1]!)) break;
+  }
   let k = j;
   while (k > i && text.charCodeAt(k - 1) === 32) k--;
   const source = text.slice(i, k);
