@@ -115,6 +115,19 @@ describe('--against-zone evaluated here resolves $name to the account\'s lists a
     expect(noBurst.reads.filter((r) => r === 'lists')).toEqual(['lists']);
   });
 
+  it('a service that does not say the zone\'s account: no list is read, and $name matches nothing here (the listed crawler is not counted)', async () => {
+    const local = counted(['trace', 'requestTrace', 'requestTraceBatch', 'traceBurst']);
+    const resolveZone = local.provider.resolveZone.bind(local.provider);
+    const anonymous = Object.setPrototypeOf({ ...local.provider, resolveZone: async (zone: string) => {
+      const { zone: info, missing } = await resolveZone(zone);
+      const { account: _account, ...rest } = info;
+      return { zone: rest, missing };
+    } }, Object.getPrototypeOf(provider)) as Provider;
+    const results = await runAgainstZone(anonymous, desired, cases);
+    expect(local.reads).toEqual([]);
+    expect(results.find((r) => r.name === 'a listed crawler is blocked on its third request')!.why).toBe('no request of 3 got an action');
+  });
+
   it('names the lists an expression may use, managed ones included', () => {
     expect([...namedLists(['ip.src in $office and ip.src.asnum in $bad_asns', 'ip.src in $cf.open_proxies', 'http.host eq "x"'])]).toEqual(['office', 'bad_asns', 'cf.open_proxies']);
   });
