@@ -103,6 +103,23 @@ describe('fast YAML reader', () => {
     expect(compareReaders('ip: [2001:db8::1, ::1, 198.51.100.7, fe80::a:b]\nh: {k: a:b}\n')).toBeUndefined();
   });
 
+  it('reads flows over several lines (a vary list as a JSON array, one value a line) as the yaml package does, or declines them', () => {
+    expect(compareReaders('ip: [\n  "192.0.2.1",\n  2001:db8::1\n]\nx:\n  - k: {\n      a: b,\n      c: [1,\n        2]\n    }\n')).toBeUndefined();
+    const item = fc.constantFrom('a', '"q"', "'s'", '1', '2001:db8::1', '[b, c]', '{k: v}', 'a b', '[\n    b,\n    c\n  ]', '{\n      k: v}', '[]',
+      'x # c', '"m\n  n"', 'p\n  q', 'k: v', '...', '---');
+    const sep = fc.constantFrom(', ', ',\n  ', ',\n    ', ',\n', '\n  ,', ',\n\n  ', ',\n ');
+    const owner = fc.constantFrom('a: ', 'x:\n  b: ', 'x:\n  - ', '- ', 'x:\n  - k: ');
+    const close = fc.constantFrom('', '\n', '\n  ', '\n ', '\n    ');
+    const after = fc.constantFrom('\n', '\nb: c\n', '\n  d: e\n', ' # c\n', ', z\n', '');
+    let handled = 0;
+    fc.assert(fc.property(owner, fc.array(fc.tuple(item, sep), { maxLength: 5 }), item, close, after, (o, items, last, c, a) => {
+      const verdict = compareReaders(`${o}[${items.map(([i, s]) => i + s).join('')}${last}${c}]${a}`);
+      if (verdict !== 'bail') handled++;
+      expect(verdict === 'bail' ? undefined : verdict).toBeUndefined();
+    }), { numRuns: 3000 });
+    expect(handled).toBeGreaterThan(100);
+  });
+
   it('agrees with the yaml package on arbitrary text, or declines it', () => {
     const chars = fc.constantFrom('a', 'b', ':', ' ', ' ', '\n', '-', '"', "'", '#', '[', ']', '{', '}', ',', '|', '>', '1', '\\', 'x');
     fc.assert(fc.property(fc.array(chars, { maxLength: 60 }).map((c) => c.join('')), (text) => {
