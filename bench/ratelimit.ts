@@ -107,8 +107,8 @@ function seconds(fn: () => void): number {
   return (used.user + used.system) / 1e6;
 }
 
-/** How a cases file writes the `vary` lists: the compact form (one value a line), a YAML block list, a one-line flow list, or the whole file in JSON. */
-export const VaryForms = ['compact', 'yaml list', 'flow list', 'json'] as const;
+/** How a cases file writes the `vary` lists: the compact form (one value a line), a YAML block list, a one-line flow list, a flow list of one quoted value a line, or the whole file in JSON. */
+export const VaryForms = ['compact', 'yaml list', 'flow list', 'flow lines', 'json'] as const;
 type VaryForm = (typeof VaryForms)[number];
 
 /**
@@ -121,6 +121,7 @@ function casesText(c: TestCase, firstAction: string | null, form: VaryForm = 'co
   const { vary, ...burst } = c.burst!;
   if (form === 'json') return `${JSON.stringify({ cases: [{ name: c.name, request: c.request, expect, burst: c.burst }] }, null, 2)}\n`;
   const block = form === 'flow list' ? (_: string, values: readonly string[]) => `[${values.join(', ')}]`
+    : form === 'flow lines' ? (indent: string, values: readonly string[]) => `[\n${values.map((v) => `${indent}${JSON.stringify(v)}`).join(',\n')}\n${indent}]`
     : form === 'yaml list' ? (indent: string, values: readonly string[]) => `\n${values.map((v) => `${indent}- ${v}\n`).join('')}`
       : (indent: string, values: readonly string[]) => `|\n${values.map((v) => `${indent}${v}\n`).join('')}`;
   const lines = ['cases:', `  - name: ${JSON.stringify(c.name)}`, `    request: ${JSON.stringify(c.request)}`, `    expect: ${JSON.stringify(expect)}`, `    burst: ${JSON.stringify(burst)}`];
@@ -206,7 +207,7 @@ export async function run(): Promise<void> {
     }
     const formMs = (form: VaryForm) => median(formRuns.get(form)!.map((x) => x.ms));
     console.log(`  not judged: the vary lists (${(3 * Keys).toLocaleString('en')} values) in each form, medians of ${Rounds} interleaved rounds:`);
-    for (const form of VaryForms) console.log(`    ${form.padEnd(10)} ${(formMs(form) / 1000).toFixed(3)} s   ${(formMs(form) / formMs('compact')).toFixed(2)}x the compact form`);
+    for (const form of VaryForms) console.log(`    ${form.padEnd(11)} ${(formMs(form) / 1000).toFixed(3)} s   ${(formMs(form) / formMs('compact')).toFixed(2)}x the compact form`);
   } finally {
     if (keep === undefined) rmSync(dir, { recursive: true, force: true });
   }

@@ -65,6 +65,8 @@ const NumberSyntax = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 class JsonReader {
   /** The offset after the last value read. */
   at = 0;
+  /** The first backslash at or after the string being read (searched once, not once per string). */
+  private nextSlash = -1;
   private readonly containers = new Map<object, Info>();
 
   constructor(private readonly text: string) {}
@@ -96,8 +98,11 @@ class JsonReader {
     const t = this.text;
     const close = t.indexOf('"', open + 1);
     if (close < 0) throw giveUp;
-    const slash = t.indexOf('\\', open + 1);
-    if (slash < 0 || slash > close) {
+    if (this.nextSlash <= open) {
+      this.nextSlash = t.indexOf('\\', open + 1);
+      if (this.nextSlash < 0) this.nextSlash = t.length;
+    }
+    if (this.nextSlash > close) {
       this.at = close + 1;
       return t.slice(open + 1, close);
     }
