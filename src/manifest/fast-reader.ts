@@ -267,7 +267,8 @@ class FastReader extends LineTable implements FlowSink {
       while (this.ends[this.li] < stop) this.li++;
       lineEnd = this.ends[this.li];
     } else {
-      if (badPlainStart.includes(ch)) bail();
+      // A plain scalar may start with `:` that a character of it follows (`::1`, an IPv6 address).
+      if (badPlainStart.includes(ch) && !(ch === ':' && at + 1 < lineEnd && t.charCodeAt(at + 1) !== 32)) bail();
       // The value ends at a comment (` #`) or at the end of the line; the search stays on this line.
       stop = at;
       while (stop < lineEnd && !(t.charCodeAt(stop) === 32 && t.charCodeAt(stop + 1) === 35)) stop++;

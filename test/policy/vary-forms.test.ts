@@ -7,8 +7,9 @@
  * package's data and places every issue where the composed document does, valid files and invalid.
  */
 import { describe, expect, it } from 'vitest';
-import { formatIssue, type DocPath } from '../../src/manifest/index.js';
+import { formatIssue, readPlainYaml, type DocPath } from '../../src/manifest/index.js';
 import { buildZoneModel, parseCasesText, runOffline, type CaseResult } from '../../src/policy/index.js';
+import { readJsonDocument } from '../../src/policy/yaml-json.js';
 import { readComposedYaml, readPositionedYaml } from '../../src/policy/yaml.js';
 import { desiredOf } from './fixtures.js';
 
@@ -79,6 +80,11 @@ describe('vary lists in every form', () => {
     expect(loaded.issues.map(formatIssue)).toEqual([]);
     expect(loaded.cases!.cases.map((c) => [c.name, c.request, c.expect, c.burst])).toEqual(compact.cases!.cases.map((c) => [c.name, c.request, c.expect, c.burst]));
     expect(outcome(runOffline(model, loaded.cases!.cases))).toEqual(expected);
+  });
+
+  it.each(Object.keys(forms))('%s: read by a fast reader (the fast YAML reader, or JSON as JSON), not composed by the yaml package', (form) => {
+    const text = forms[form]!;
+    expect(form.startsWith('JSON file') ? readJsonDocument(text) : readPlainYaml(text, 'vary.tests.yaml')).toBeDefined();
   });
 });
 
