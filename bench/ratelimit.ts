@@ -13,7 +13,9 @@
  * medians of wall time. Target (issue 29): at most 3x the floor. Peak memory (max RSS) of both
  * printed. Then, in this process and not judged, the simulation alone (`runOffline`) beside the same
  * keys counted in a Map, each the best of 3 interleaved runs in CPU time: what the burst loop costs
- * once the code is warm (needs no build).
+ * once the code is warm (needs no build). Last, not judged, the same cases file with its `vary`
+ * lists in each form (`VaryForms`: compact, a YAML list, a one-line flow list, a JSON file), each run
+ * as a user runs it, interleaved, against the compact form (every form must pass the same case).
  * `BENCH_RATELIMIT_REQUESTS=20000 npm run bench -- ratelimit` runs it small; `BENCH_RATELIMIT_KEEP=DIR`
  * writes the manifest and the cases file in DIR and keeps them.
  */
@@ -105,15 +107,23 @@ function seconds(fn: () => void): number {
   return (used.user + used.system) / 1e6;
 }
 
+/** How a cases file writes the `vary` lists: the compact form (one value a line), a YAML block list, a one-line flow list, a flow list of one quoted value a line, or the whole file in JSON. */
+export const VaryForms = ['compact', 'yaml list', 'flow list', 'flow lines', 'json'] as const;
+type VaryForm = (typeof VaryForms)[number];
+
 /**
  * The cases file of the burst, as `zonewall test` reads it, expecting the first action the run in
  * process saw: YAML, each `vary` list in its compact form (one value a line, a block scalar), as a
- * user with 10,000 clients would write it.
+ * user with 10,000 clients would write it; or in another form (`VaryForms`), for the forms' costs.
  */
-function casesText(c: TestCase, firstAction: string | null): string {
+function casesText(c: TestCase, firstAction: string | null, form: VaryForm = 'compact'): string {
   const expect = firstAction === null ? { acted: 0 } : { action: firstAction };
   const { vary, ...burst } = c.burst!;
-  const block = (indent: string, values: readonly string[]) => `|\n${values.map((v) => `${indent}${v}\n`).join('')}`;
+  if (form === 'json') return `${JSON.stringify({ cases: [{ name: c.name, request: c.request, expect, burst: c.burst }] }, null, 2)}\n`;
+  const block = form === 'flow list' ? (_: string, values: readonly string[]) => `[${values.join(', ')}]`
+    : form === 'flow lines' ? (indent: string, values: readonly string[]) => `[\n${values.map((v) => `${indent}${JSON.stringify(v)}`).join(',\n')}\n${indent}]`
+    : form === 'yaml list' ? (indent: string, values: readonly string[]) => `\n${values.map((v) => `${indent}- ${v}\n`).join('')}`
+      : (indent: string, values: readonly string[]) => `|\n${values.map((v) => `${indent}${v}\n`).join('')}`;
   const lines = ['cases:', `  - name: ${JSON.stringify(c.name)}`, `    request: ${JSON.stringify(c.request)}`, `    expect: ${JSON.stringify(expect)}`, `    burst: ${JSON.stringify(burst)}`];
   if (vary !== undefined) {
     lines[lines.length - 1] = '    burst:';
@@ -189,6 +199,15 @@ export async function run(): Promise<void> {
     console.log(`    zonewall test        ${(ms('test') / 1000).toFixed(3)} s   ${mib('test').toFixed(0)} MiB peak`);
     console.log(`    floor (a Map, fresh) ${(ms('floor') / 1000).toFixed(3)} s   ${mib('floor').toFixed(0)} MiB peak`);
     console.log(`  zonewall test: ${ratio.toFixed(2)}x the floor   target <= 3x: ${ratio <= 3 ? 'met' : 'NOT met'}`);
+    // Not judged: the same cases file with its vary lists in each form, against the compact form.
+    const formRuns = new Map<VaryForm, ProcessRun[]>(VaryForms.map((f) => [f, []]));
+    for (const form of VaryForms) writeFileSync(join(dir, `bench-${form.replace(' ', '-')}.tests.yaml`), casesText(c, result.actual.action, form));
+    for (let r = 0; r < Rounds; r++) {
+      for (const form of VaryForms) formRuns.get(form)!.push(runProcess([join(root, 'bin', 'zonewall.js'), 'test', manifest, '--cases', join(dir, `bench-${form.replace(' ', '-')}.tests.yaml`)]));
+    }
+    const formMs = (form: VaryForm) => median(formRuns.get(form)!.map((x) => x.ms));
+    console.log(`  not judged: the vary lists (${(3 * Keys).toLocaleString('en')} values) in each form, medians of ${Rounds} interleaved rounds:`);
+    for (const form of VaryForms) console.log(`    ${form.padEnd(11)} ${(formMs(form) / 1000).toFixed(3)} s   ${(formMs(form) / formMs('compact')).toFixed(2)}x the compact form`);
   } finally {
     if (keep === undefined) rmSync(dir, { recursive: true, force: true });
   }

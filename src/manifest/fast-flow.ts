@@ -1,7 +1,10 @@
 /**
  * Single-line flow collections for the fast YAML reader: `[a, "b", {c: d}]` and `{ id: x, action: log }`,
- * as manifests write override lists and small maps, and JSON (`{"a":[1,2]}`). Multi-line flows, empty entries, trailing commas,
- * comments inside, and plain scalars with `:` or `#` are left to the `yaml` package (`Bail`).
+ * as manifests write override lists and small maps, and JSON (`{"a":[1,2]}`); a flow may go on over
+ * several lines (`readFlowLines`: a burst's `vary` list as a JSON array, one value a line) when each
+ * line after the first is indented past its owner (a closing bracket may stand at the owner's
+ * column). Empty entries, trailing commas, comments inside, scalars over several lines, and plain
+ * scalars with `#` or a `:` that ends them are left to the `yaml` package (`Bail`).
  */
 import { bail, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces } from './fast-scalars.js';
 import { MapInfo, SeqInfo, styleCode, type PositionStore } from './positions.js';
@@ -29,6 +32,53 @@ export interface FlowSink {
 
 const flowStop = new Set([',', '[', ']', '{', '}', '#', ':']);
 
+/** While `readFlowLines` reads: the owner's column (lines after the first must be indented past it); -1: one line only. */
+let flowIndent = -1;
+/** While `readFlowLines` reads: the first line break at or after the place being read (found once per line). */
+let nextBreak = -1;
+/** How many flow collections are open where the reader is. */
+let flowDepth = 0;
+
+/**
+ * A flow node at `at` that may go on over the following lines, each indented past `indent` (the
+ * column of the key or `-` that owns it; a closing bracket may stand at that column).
+ */
+export function readFlowLines(text: string, at: number, indent: number, sink: FlowSink): FlowResult {
+  flowIndent = indent;
+  nextBreak = -1;
+  flowDepth = 0;
+  try {
+    return readFlowNode(text, at, text.length, sink);
+  } finally {
+    flowIndent = -1;
+  }
+}
+
+/** Where the line of `i` ends, within `end` (a quoted scalar stays on its line). */
+function lineEndOf(text: string, i: number, end: number): number {
+  if (flowIndent < 0) return end;
+  if (nextBreak < i) {
+    nextBreak = text.indexOf('\n', i);
+    if (nextBreak < 0) nextBreak = text.length;
+  }
+  return Math.min(nextBreak, end);
+}
+
+/** Spaces from `i`, and in a flow over several lines the line breaks and indentation too (each line indented as `readFlowLines` says). */
+function skipFlow(text: string, i: number, end: number): number {
+  i = skipSpaces(text, i, end);
+  while (flowIndent >= 0 && i < end && text.charCodeAt(i) === 10) {
+    const start = i + 1;
+    i = skipSpaces(text, start, end);
+    if (i >= end || text.charCodeAt(i) === 10) continue;
+    const indent = i - start;
+    const c = text.charCodeAt(i);
+    // At the owner's column, only the bracket that closes the whole flow.
+    if (indent < flowIndent || (indent === flowIndent && !(flowDepth === 1 && (c === 93 || c === 125)))) bail();
+  }
+  return i;
+}
+
 /** A flow node (collection or scalar) starting at `i`. */
 export function readFlowNode(text: string, i: number, end: number, sink: FlowSink): FlowResult {
   if (sink.path.length > sink.maxDepth) bail();
@@ -36,7 +86,8 @@ export function readFlowNode(text: string, i: number, end: number, sink: FlowSin
   if (ch === '[') return readFlowSeq(text, i, end, sink);
   if (ch === '{') return readFlowMap(text, i, end, sink);
   if (ch === '"' || ch === "'") {
-    const value = ch === '"' ? readDoubleQuoted(text, i, end) : readSingleQuoted(text, i, end);
+    const lineEnd = lineEndOf(text, i, end);
+    const value = ch === '"' ? readDoubleQuoted(text, i, lineEnd) : readSingleQuoted(text, i, lineEnd);
     return { value, span: { start: i, end: quoted.end, style: ch === '"' ? 'double' : 'single' }, next: quoted.end };
   }
   return readFlowPlain(text, i, end);
@@ -44,7 +95,12 @@ export function readFlowNode(text: string, i: number, end: number, sink: FlowSin
 
 function readFlowPlain(text: string, i: number, end: number): FlowResult {
   let j = i;
-  while (j < end && !flowStop.has(text[j])) j++;
+  for (; j < end; j++) {
+    if (text.charCodeAt(j) === 10) break; // a plain scalar stays on its line
+    if (!flowStop.has(text[j])) continue;
+    // A `:` that a character of the scalar follows is part of it (`2001:db8::1`, an IPv6 address in a burst's `vary` list).
+    if (text[j] !== ':' || j + 1 >= end || ' \n,[]{}'.includes(text[j + 1]!)) break;
+  }
   let k = j;
   while (k > i && text.charCodeAt(k - 1) === 32) k--;
   const source = text.slice(i, k);
@@ -55,7 +111,8 @@ function readFlowPlain(text: string, i: number, end: number): FlowResult {
 function readFlowSeq(text: string, open: number, end: number, sink: FlowSink): FlowResult {
   const arr: unknown[] = [];
   const info = new SeqInfo();
-  let i = skipSpaces(text, open + 1, end);
+  flowDepth++;
+  let i = skipFlow(text, open + 1, end);
   if (text[i] !== ']') {
     for (;;) {
       sink.path.push(arr.length);
@@ -63,13 +120,14 @@ function readFlowSeq(text: string, open: number, end: number, sink: FlowSink): F
       sink.path.pop();
       arr.push(item.value);
       info.add(item.span.start, item.span.end, styleCode(item.span.style));
-      i = skipSpaces(text, item.next, end);
+      i = skipFlow(text, item.next, end);
       if (text[i] === ']') break;
       if (text[i] !== ',') bail();
-      i = skipSpaces(text, i + 1, end);
+      i = skipFlow(text, i + 1, end);
       if (text[i] === ']') bail(); // trailing comma
     }
   }
+  flowDepth--;
   sink.containers.set(arr, info);
   return { value: arr, span: { start: open, end: i + 1 }, next: i + 1 };
 }
@@ -77,7 +135,8 @@ function readFlowSeq(text: string, open: number, end: number, sink: FlowSink): F
 function readFlowMap(text: string, open: number, end: number, sink: FlowSink): FlowResult {
   const obj: Record<string, unknown> = {};
   const info = new MapInfo(sink.store);
-  let i = skipSpaces(text, open + 1, end);
+  flowDepth++;
+  let i = skipFlow(text, open + 1, end);
   if (text[i] !== '}') {
     for (;;) {
       const key = readFlowNode(text, i, end, sink);
@@ -98,13 +157,14 @@ function readFlowMap(text: string, open: number, end: number, sink: FlowSink): F
         info.add(name, key.span.start, key.span.end, styleCode(key.span.style), value.span.start, value.span.end, styleCode(value.span.style), child);
         setEntry(obj, name, value.value);
       }
-      i = skipSpaces(text, value.next, end);
+      i = skipFlow(text, value.next, end);
       if (text[i] === '}') break;
       if (text[i] !== ',') bail();
-      i = skipSpaces(text, i + 1, end);
+      i = skipFlow(text, i + 1, end);
       if (text[i] === '}') bail();
     }
   }
+  flowDepth--;
   sink.containers.set(obj, info);
   return { value: obj, span: { start: open, end: i + 1 }, next: i + 1 };
 }

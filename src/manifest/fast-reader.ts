@@ -1,13 +1,13 @@
 /**
  * A fast reader for the YAML that manifests are made of: block maps and lists (including lists at
  * their key's indentation and `- key: value` items), single-line plain and quoted scalars, `|`/`>`
- * block scalars, single-line flow collections, comments and a leading `---`. It is about ten times
+ * block scalars, flow collections (on one line, or over lines indented past their owner: `fast-flow.ts`), comments and a leading `---`. It is about ten times
  * faster than the general parser, which matters for large manifests (1,000 filters + 1,000 rules).
- * On anything else (anchors, tags, tabs, multi-line flow or quoted scalars, syntax errors...) it
+ * On anything else (anchors, tags, tabs, multi-line quoted scalars, syntax errors...) it
  * gives up and `read.ts` uses the `yaml` package, which also produces every YAML error message; a
  * differential test holds the two readers to the same data and positions.
  */
-import { readFlowNode, type FlowSink } from './fast-flow.js';
+import { readFlowLines, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
 import { cachedKey, hashStep, hashText } from './key-cache.js';
 import { ManifestLimits } from './limits.js';
@@ -246,7 +246,7 @@ class FastReader extends LineTable implements FlowSink {
   /** A value that starts on the current line at `at`; `col` is its owner's indentation. */
   private inlineValue(at: number, col: number): unknown {
     const t = this.text;
-    const lineEnd = this.ends[this.li];
+    let lineEnd = this.ends[this.li];
     const ch = t[at];
     if (ch === '|' || ch === '>') return this.blockScalar(at, col);
     let value: unknown;
@@ -258,13 +258,17 @@ class FastReader extends LineTable implements FlowSink {
       stop = quoted.end;
       this.setNode(at, stop, ch === '"' ? Double : Single);
     } else if (ch === '[' || ch === '{') {
-      const r = readFlowNode(t, at, lineEnd, this);
+      // A flow may go on over the lines below, indented past `col`: the value ends on the line of its closing bracket.
+      const r = readFlowLines(t, at, col, this);
       value = r.value;
       this.child = typeof value === 'object' && value !== null ? this.containers.get(value) : undefined;
       stop = r.next;
       this.setNode(r.span.start, r.span.end, 0);
+      while (this.ends[this.li] < stop) this.li++;
+      lineEnd = this.ends[this.li];
     } else {
-      if (badPlainStart.includes(ch)) bail();
+      // A plain scalar may start with `:` that a character of it follows (`::1`, an IPv6 address).
+      if (badPlainStart.includes(ch) && !(ch === ':' && at + 1 < lineEnd && t.charCodeAt(at + 1) !== 32)) bail();
       // The value ends at a comment (` #`) or at the end of the line; the search stays on this line.
       stop = at;
       while (stop < lineEnd && !(t.charCodeAt(stop) === 32 && t.charCodeAt(stop + 1) === 35)) stop++;

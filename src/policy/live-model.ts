@@ -6,7 +6,7 @@
  * zone still has one, which is the engine's default.
  */
 import { traceZone, type Entrypoint, type PageRuleLike, type PreviousWafSettings, type RuleWithFilter, type StoredRuleset, type WafOverride, type ZoneTraceInput } from '../engine/index.js';
-import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
+import { ExecutionContext, requestFields, type Lists, type RequestDescription } from '../expr/index.js';
 import { firewallEvaluationOrder } from '../manifest/index.js';
 import type { Provider, TraceRequest, TraceResult } from '../providers/index.js';
 
@@ -30,9 +30,9 @@ export function liveTraceInput(live: LiveZone): ZoneTraceInput {
   };
 }
 
-/** What the live zone would do to one request, evaluated here. */
-export function traceLocally(input: ZoneTraceInput, request: TraceRequest): TraceResult {
-  return traceZone(input, new ExecutionContext(requestFields(request as RequestDescription)));
+/** What the live zone would do to one request, evaluated here (`lists`: what `$name` resolves to; undefined: lists match nothing). */
+export function traceLocally(input: ZoneTraceInput, request: TraceRequest, lists?: Lists): TraceResult {
+  return traceZone(input, new ExecutionContext(requestFields(request as RequestDescription), lists));
 }
 
 /** A live rule and its filter as the evaluator's record; a rule whose filter is gone matches nothing. */

@@ -6,15 +6,19 @@
  * embedded engine), up to 500 a call; where there is no such route (the real service, `serve
  * --strict`: 404), each case is one call of the service's request tracer (`tracer.ts`), a few at a
  * time over HTTP; where the service has no tracer either (404/405), the zone as read is
- * evaluated here with the engine's own trace evaluators (`live-model.ts`).
+ * evaluated here with the engine's own trace evaluators (`live-model.ts`). What is evaluated here (those
+ * cases, a burst where the service has no burst route, the previous WAF's verdict where the tracer
+ * does not tell it) resolves `$name` to the zone's account's lists, read through the provider once
+ * per run when first needed (`live-lists.ts`), as the service resolves them.
  */
 import type { DesiredZone } from '../manifest/index.js';
 import { indexedTrace, traceBurst, type StoredRuleset, type ZoneTraceInput } from '../engine/index.js';
 import { TracerBatchLimit, type BurstTrace, type TracerRequestBody, type TracerResult } from '../api/index.js';
-import { ExecutionContext, requestFields, type RequestDescription } from '../expr/index.js';
+import { ExecutionContext, requestFields, type Lists, type RequestDescription } from '../expr/index.js';
 import { judgeBurst } from './burst.js';
 import { ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
+import { readLiveLists } from './live-lists.js';
 import { liveTraceInput, traceLocally } from './live-model.js';
 import { traceRequestOf } from './offline.js';
 import { tracerBodyOf, zoneTraceOfTracer } from './tracer.js';
@@ -48,19 +52,28 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
   let local: ZoneTraceInput | undefined = trace === undefined && tracer === undefined ? liveTraceInput(live) : undefined;
   let asRead: ZoneTraceInput | undefined;
   let localTrace: ((context: ExecutionContext) => TraceResult) | undefined;
+  // The account's lists as read, for what is evaluated here: read once, when first needed.
+  let listsRead: Promise<Lists | undefined> | undefined;
+  const listsAsRead = (): Promise<Lists | undefined> => (listsRead ??= readLiveLists(provider, live, zone.account));
   const ask = async (request: TraceRequest): Promise<TraceResult> => {
     if (local === undefined) {
       try {
-        if (tracer !== undefined) return zoneTraceOfTracer(await tracer(zone.id, tracerBodyOf(request, zone.name)), live, () => traceLocally(asRead ??= liveTraceInput(live), request).previous_waf);
+        if (tracer !== undefined) {
+          const result = await tracer(zone.id, tracerBodyOf(request, zone.name));
+          // The previous WAF's verdict is evaluated here only when the answer does not tell it (the service, a strict engine).
+          const lists = result.zonewall === undefined && live.previousWaf !== null ? await listsAsRead() : undefined;
+          return zoneTraceOfTracer(result, live, () => traceLocally(asRead ??= liveTraceInput(live), request, lists).previous_waf);
+        }
         return await trace!(zone.id, request);
       } catch (err) {
         if (!(err instanceof ServiceError && (err.status === 404 || err.status === 405))) throw err;
         local = liveTraceInput(live);
       }
     }
-    // The zone as read, its rules compiled and indexed once for the run.
-    localTrace ??= indexedTrace(local);
-    return localTrace(new ExecutionContext(requestFields(request as RequestDescription)));
+    // The zone as read, its rules compiled and indexed once for the run, `$name` the account's lists as read.
+    const lists = await listsAsRead();
+    localTrace ??= indexedTrace(local, lists);
+    return localTrace(new ExecutionContext(requestFields(request as RequestDescription), lists));
   };
   const limit = provider.kind === 'http' ? TraceConcurrency : 1;
   // zonewall's batch route first (`tracer-batch.ts`): the traces of every plain case in a few calls.
@@ -77,12 +90,15 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
         if (!(err instanceof ServiceError && (err.status === 404 || err.status === 405))) throw err;
       }
     }
-    // No burst route (the real service, serve --strict): the zone as read, through the engine's own code.
-    return traceBurst(liveTraceInput(live), (live.rateLimitEntrypoint ?? undefined) as StoredRuleset | undefined, body.request as RequestDescription, body.burst);
+    // No burst route (the real service, serve --strict): the zone as read, through the engine's own
+    // code, `$name` the account's lists as read (as the route resolves them).
+    const lists = await listsAsRead();
+    return traceBurst(asRead ??= liveTraceInput(live), (live.rateLimitEntrypoint ?? undefined) as StoredRuleset | undefined, body.request as RequestDescription, body.burst, lists === undefined ? {} : { lists });
   };
   if (batched !== undefined) {
     // Cases in order; the bursts still go one call each.
-    const traced = (c: TestCase): TraceResult => zoneTraceOfTracer(batched[nextBatched++]!, live, () => traceLocally(asRead ??= liveTraceInput(live), traceRequestOf(c, desired.zone)).previous_waf);
+    const lists = live.previousWaf !== null && batched.some((r) => r.zonewall === undefined) ? await listsAsRead() : undefined;
+    const traced = (c: TestCase): TraceResult => zoneTraceOfTracer(batched[nextBatched++]!, live, () => traceLocally(asRead ??= liveTraceInput(live), traceRequestOf(c, desired.zone), lists).previous_waf);
     const plain = cases.map((c) => (c.burst === undefined ? judgeCase(c, verdictOf(traced(c), names)) : undefined));
     return mapLimit(cases, limit, async (c, i) => plain[i] ?? judgeBurst(c, await askBurst(c)));
   }

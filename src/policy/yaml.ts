@@ -7,6 +7,7 @@
  */
 import { Composer, Document, isAlias, isMap, isScalar, isSeq, LineCounter, YAMLParseError, type CST } from 'yaml';
 import { formatPath, nestingMessage, readPlainYaml, tooDeep, yamlTokens, type DocPath, type ManifestIssue } from '../manifest/index.js';
+import { jsonIssues, readJsonDocument } from './yaml-json.js';
 
 /** Aliases may expand to at most this many nodes (a "billion laughs" file is refused). */
 const MaxAliasCount = 1000;
@@ -22,10 +23,19 @@ export interface PositionedYaml {
 
 /** Parses `text` (the contents of `file`). */
 export function readPositionedYaml(text: string, file: string): PositionedYaml {
+  // A cases file in JSON (a burst's long `vary` lists as JSON arrays) is read as JSON, with the same
+  // data and positions (the fast reader below takes no flow collection at the top).
+  const json = readJsonDocument(text);
+  if (json !== undefined) return { data: json.data, problems: [], issue: jsonIssues(text, file, json) };
   // Plain YAML (most cases files) goes through the manifests' fast reader, about ten times faster
   // than composing it with the `yaml` package; anything else, errors included, is read below.
   const plain = readPlainYaml(text, file);
   if (plain !== undefined) return { data: plain.data, problems: [], issue: (path, message, anchor) => plain.locator.issue(path, message, anchor) };
+  return readComposedYaml(text, file);
+}
+
+/** `text` composed by the `yaml` package: any YAML, and every YAML error's message. */
+export function readComposedYaml(text: string, file: string): PositionedYaml {
   const lines = new LineCounter();
   const tokens = yamlTokens(text, lines.addNewLine);
   // Thousands of levels would exhaust the composer's call stack: refused at the first node too deep, before composing.

@@ -7,6 +7,8 @@ const plainWords = [
   'a', 'zone', 'true', 'True', 'FALSE', 'null', 'Null', '~', '12', '-3', '+4', '0x1F', '0o17', '017', '1e3', '1.5e-3', '.5', '5.',
   '.inf', '-.Inf', '.NaN', 'a b', 'x: y', 'a #b', 'a#b', '#x', 'http.host eq "x"', "it's", '{a}', '[1]', '- a', '&a', '*a', '!t',
   '|', '>', '@x', '`x`', '%x', 'a:', 'a:b', '"q"', "'q'", 'ip.src in {192.0.2.0/24}', 'not ssl', '12:30', 'é ü', 'a  b',
+  // Colons inside plain scalars (IPv6 addresses in a burst's `vary` lists), and ones that end them.
+  '2001:db8::1', '::1', ':a', 'a::', 'a:-', 'a:"b"', 'a:#b', 'a: :b', '1:2:3',
 ];
 const keys = ['a', 'b', 'zone', 'k.e-y', '00123', 'true', '$schema', '"q k"', "'s k'", '"a\\"b"', 'a b', '-x', '2', 'x/y', '"a"', 'a'];
 
@@ -95,6 +97,27 @@ describe('fast YAML reader', () => {
     }), { numRuns: 1500 });
     // The generator mostly writes YAML the fast reader supports; it must not decline everything.
     expect(handled).toBeGreaterThan(200);
+  });
+
+  it('reads a flow list of IPv6 addresses itself (a `:` inside a plain scalar), as the yaml package does', () => {
+    expect(compareReaders('ip: [2001:db8::1, ::1, 198.51.100.7, fe80::a:b]\nh: {k: a:b}\n')).toBeUndefined();
+  });
+
+  it('reads flows over several lines (a vary list as a JSON array, one value a line) as the yaml package does, or declines them', () => {
+    expect(compareReaders('ip: [\n  "192.0.2.1",\n  2001:db8::1\n]\nx:\n  - k: {\n      a: b,\n      c: [1,\n        2]\n    }\n')).toBeUndefined();
+    const item = fc.constantFrom('a', '"q"', "'s'", '1', '2001:db8::1', '[b, c]', '{k: v}', 'a b', '[\n    b,\n    c\n  ]', '{\n      k: v}', '[]',
+      'x # c', '"m\n  n"', 'p\n  q', 'k: v', '...', '---');
+    const sep = fc.constantFrom(', ', ',\n  ', ',\n    ', ',\n', '\n  ,', ',\n\n  ', ',\n ');
+    const owner = fc.constantFrom('a: ', 'x:\n  b: ', 'x:\n  - ', '- ', 'x:\n  - k: ');
+    const close = fc.constantFrom('', '\n', '\n  ', '\n ', '\n    ');
+    const after = fc.constantFrom('\n', '\nb: c\n', '\n  d: e\n', ' # c\n', ', z\n', '');
+    let handled = 0;
+    fc.assert(fc.property(owner, fc.array(fc.tuple(item, sep), { maxLength: 5 }), item, close, after, (o, items, last, c, a) => {
+      const verdict = compareReaders(`${o}[${items.map(([i, s]) => i + s).join('')}${last}${c}]${a}`);
+      if (verdict !== 'bail') handled++;
+      expect(verdict === 'bail' ? undefined : verdict).toBeUndefined();
+    }), { numRuns: 3000 });
+    expect(handled).toBeGreaterThan(100);
   });
 
   it('agrees with the yaml package on arbitrary text, or declines it', () => {

@@ -1,0 +1,134 @@
+/**
+ * `--against-zone` where the zone's rules use the account's lists: what is evaluated here (every
+ * case where the service has no trace operation, a burst where it has no burst route) resolves
+ * `$name` to the account's lists as read through the provider, so the answers are the service's
+ * own; only the lists the zone's expressions name are read, once per run, and nothing is read when
+ * the service evaluates everything itself. (`test/e2e/against-zone-lists.test.ts` runs the same
+ * against `zonewall serve --strict`.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyZone } from '../../src/apply/index.js';
+import { diffZone, readsFor } from '../../src/plan/index.js';
+import { runAgainstZone, type CaseResult } from '../../src/policy/index.js';
+import { namedLists } from '../../src/policy/live-lists.js';
+import { openProvider, type Provider } from '../../src/providers/index.js';
+import { casesOf, desiredOf } from './fixtures.js';
+
+const desired = desiredOf(`zone: lists-live.example.com
+plan: enterprise
+custom_rules:
+  block-listed:
+    action: block
+    expression: ip.src in $blocked and not http.host in $trusted_hosts
+rate_limiting_rules:
+  crawlers:
+    action: block
+    expression: ip.src in $crawlers
+    ratelimit: {characteristics: [ip.src], period: 10, requests_per_period: 2, mitigation_timeout: 60}
+`);
+
+const cases = casesOf(`cases:
+  - name: a listed address is blocked
+    request: { ip: 203.0.113.9 }
+    expect: { action: block, matched: custom_rules.block-listed }
+  - name: a listed address on a trusted host (a *. hostname item) passes
+    request: { ip: 203.0.113.9, host: api.lists-live.example.com }
+    expect: { allowed: true }
+  - name: an address not listed passes
+    request: { ip: 198.51.100.9 }
+    expect: { allowed: true }
+  - name: a listed crawler is blocked on its third request
+    request: { path: /, ip: 192.0.2.9 }
+    burst: { count: 3, over: 3 }
+    expect: { first: { request: 3, action: block, rule: rate_limiting_rules.crawlers, until: 62 } }
+  - name: a crawler not listed is not counted
+    request: { path: /, ip: 192.0.2.200 }
+    burst: { count: 3, over: 3 }
+    expect: { acted: 0 }
+`).cases;
+
+const answers = (results: CaseResult[]) => results.map((r) => [r.name, r.pass, r.actual, r.failures]);
+
+describe('--against-zone evaluated here resolves $name to the account\'s lists as read', () => {
+  let dir: string;
+  let provider: Provider;
+  let accountId: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'zw-policy-live-lists-'));
+    provider = await openProvider({ stateDir: dir });
+    const { zone } = await provider.resolveZone(desired.zone, { create: { plan: 'enterprise' } });
+    accountId = zone.account?.id ?? (await provider.resolveAccount('zonewall engine')).id;
+    const lists: [string, 'ip' | 'hostname', object[]][] = [
+      ['blocked', 'ip', [{ ip: '203.0.113.0/24' }]],
+      ['crawlers', 'ip', [{ ip: '192.0.2.0/28' }]],
+      ['trusted_hosts', 'hostname', [{ hostname: { url_hostname: '*.lists-live.example.com' } }]],
+      ['unused', 'ip', [{ ip: '198.51.100.9' }]],
+    ];
+    for (const [name, kind, items] of lists) {
+      const list = await provider.createList(accountId, { name, kind });
+      await provider.waitForListOperation(accountId, await provider.addListItems(accountId, list.id, items as never), { sleep: async () => {} });
+    }
+    const result = await applyZone(diffZone(desired, await provider.readZone(zone.id, readsFor(desired))), provider, { force: true });
+    expect(result.ok).toBe(true);
+  });
+  afterAll(async () => {
+    await provider.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The provider without the operations named, counting list reads. */
+  function counted(without: readonly string[]): { provider: Provider; reads: string[] } {
+    const reads: string[] = [];
+    const p: Record<string, unknown> = {
+      ...provider,
+      listLists: (id: string) => { reads.push('lists'); return provider.listLists(id); },
+      listItems: (id: string, listId: string) => { reads.push(listId); return provider.listItems(id, listId); },
+    };
+    for (const name of without) p[name] = undefined;
+    return { provider: Object.setPrototypeOf(p, Object.getPrototypeOf(provider)) as Provider, reads };
+  }
+
+  it('the service evaluating every case itself: every case passes, no list is read', async () => {
+    const full = counted([]);
+    const results = await runAgainstZone(full.provider, desired, cases);
+    expect(results.filter((r) => !r.pass).map((r) => [r.name, r.failures])).toEqual([]);
+    expect(full.reads).toEqual([]);
+  });
+
+  it('no trace, no tracer, no burst route: the same answers, the named lists read once each, the others not', async () => {
+    const expected = answers(await runAgainstZone(provider, desired, cases));
+    const local = counted(['trace', 'requestTrace', 'requestTraceBatch', 'traceBurst']);
+    expect(answers(await runAgainstZone(local.provider, desired, cases))).toEqual(expected);
+    const ids = new Map((await provider.listLists(accountId)).map((l) => [l.id, l.name]));
+    expect(local.reads[0]).toBe('lists');
+    expect(local.reads.slice(1).map((id) => ids.get(id)).sort()).toEqual(['blocked', 'crawlers', 'trusted_hosts']);
+  });
+
+  it('a tracer but no burst route (the real service): the bursts run here with the lists', async () => {
+    const noBurst = counted(['traceBurst']);
+    const results = await runAgainstZone(noBurst.provider, desired, cases);
+    expect(results.filter((r) => !r.pass).map((r) => [r.name, r.failures])).toEqual([]);
+    expect(noBurst.reads.filter((r) => r === 'lists')).toEqual(['lists']);
+  });
+
+  it('a service that does not say the zone\'s account: no list is read, and $name matches nothing here (the listed crawler is not counted)', async () => {
+    const local = counted(['trace', 'requestTrace', 'requestTraceBatch', 'traceBurst']);
+    const resolveZone = local.provider.resolveZone.bind(local.provider);
+    const anonymous = Object.setPrototypeOf({ ...local.provider, resolveZone: async (zone: string) => {
+      const { zone: info, missing } = await resolveZone(zone);
+      const { account: _account, ...rest } = info;
+      return { zone: rest, missing };
+    } }, Object.getPrototypeOf(provider)) as Provider;
+    const results = await runAgainstZone(anonymous, desired, cases);
+    expect(local.reads).toEqual([]);
+    expect(results.find((r) => r.name === 'a listed crawler is blocked on its third request')!.why).toBe('no request of 3 got an action');
+  });
+
+  it('names the lists an expression may use, managed ones included', () => {
+    expect([...namedLists(['ip.src in $office and ip.src.asnum in $bad_asns', 'ip.src in $cf.open_proxies', 'http.host eq "x"'])]).toEqual(['office', 'bad_asns', 'cf.open_proxies']);
+  });
+});
