@@ -4,9 +4,11 @@
  * expressions (and the zone's cases) is traced through the zone as stored, and through the same
  * zone with the custom rules as `enable` makes them and no firewall rules: the new generation, from
  * what the service holds rather than from the manifest. Evaluated locally with the live-zone model
- * of `zonewall test --against-zone`, so no request reaches the zone.
+ * of `zonewall test --against-zone`, so no request reaches the zone; `$name` resolves to the
+ * zone's account's lists as read (`readLiveLists`), as the service resolves it.
  */
 import { CustomPhase } from '../../api/index.js';
+import type { Lists } from '../../expr/index.js';
 import type { DesiredZone } from '../../manifest/index.js';
 import type { LiveZone } from '../../plan/index.js';
 import { generateCorpus, indexedTrace, liveTraceInput, requestContext, withZoneHost } from '../../policy/index.js';
@@ -24,10 +26,11 @@ function outcome(t: TraceResult): string {
 }
 
 /**
- * Compares the zone's old generation with its staged new one.
- * @example const { differences } = compareLive(live, enableStep.desired, extraRequests);
+ * Compares the zone's old generation with its staged new one (`lists`: what `$name` resolves to;
+ * undefined: lists match nothing).
+ * @example const { differences } = compareLive(live, enableStep.desired, extraRequests, lists);
  */
-export function compareLive(live: LiveZone, enabled: DesiredZone, extra: readonly TraceRequest[] = []): LiveComparison {
+export function compareLive(live: LiveZone, enabled: DesiredZone, extra: readonly TraceRequest[] = [], lists?: Lists): LiveComparison {
   const wanted = new Map((enabled.customRules ?? []).map((r) => [r.ref, r.enabled]));
   const ep = live.customEntrypoint ?? null;
   const next: LiveZone = {
@@ -39,11 +42,11 @@ export function compareLive(live: LiveZone, enabled: DesiredZone, extra: readonl
   const expressions = live.firewallRules.flatMap((r) => ('deleted' in r.filter ? [] : [r.filter.expression]));
   const requests = [...extra, ...generateCorpus(expressions, CustomPhase).map((c) => c.request)].map((r) => withZoneHost(r, live.zone.name));
   // Each generation's expressions compiled and indexed once; each request's fields made once, for both.
-  const before = indexedTrace(liveTraceInput(live));
-  const after = indexedTrace(liveTraceInput(next));
+  const before = indexedTrace(liveTraceInput(live), lists);
+  const after = indexedTrace(liveTraceInput(next), lists);
   const differences: LiveDifference[] = [];
   for (const request of requests) {
-    const context = requestContext(request);
+    const context = requestContext(request, lists);
     const a = outcome(before(context));
     const b = outcome(after(context));
     if (a !== b) differences.push({ request, before: a, after: b });

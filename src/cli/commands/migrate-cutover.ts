@@ -21,7 +21,7 @@ import { renderApplyResult } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
-import { proveEquivalence, traceRequestOf } from '../../policy/index.js';
+import { proveEquivalence, readLiveLists, traceRequestOf } from '../../policy/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { compareLive } from './migrate-cutover-compare.js';
 import { casesOf, casesRewrite, readText } from './migrate-firewall.js';
@@ -62,7 +62,8 @@ export interface CutoverOutcome {
 
 /** The compare step, before `enable`: the live zone's two generations over the corpus. */
 async function compareStep(provider: Provider, zoneId: string, step: CutoverStep, requests: readonly TraceRequest[], io: CutoverIo): Promise<boolean> {
-  const { compared, differences } = compareLive(await provider.readZone(zoneId), step.desired, requests);
+  const live = await provider.readZone(zoneId);
+  const { compared, differences } = compareLive(live, step.desired, requests, await readLiveLists(provider, live, live.zone.account));
   if (differences.length === 0) {
     io.write(`Compare: ${compared} request(s) traced through the zone's firewall rules and through its staged custom rules: every verdict is the same.\n`);
     return true;

@@ -152,6 +152,37 @@ describe('runCutover on the embedded engine', () => {
     expect(live.customEntrypoint!.rules.every((r) => !r.enabled)).toBe(true);
   });
 
+  it('the compare step resolves $name to the account\'s lists as read: a staged rule that no longer blocks a listed address stops the cutover', async () => {
+    const text = `zone: compare-lists.example.com
+plan: enterprise
+firewall_rules:
+  listed:
+    action: block
+    filter: { expression: 'ip.src in $compare_blocked' }
+  scanners:
+    action: block
+    filter: { expression: 'http.user_agent contains "sqlmap"' }
+`;
+    const before = load(text);
+    const up = upgradeFirewallManifest('zone.yaml', text, before);
+    const { zone } = await engine.resolveZone(before.zone, { create: { plan: 'enterprise' } });
+    const accountId = zone.account?.id ?? (await engine.resolveAccount('zonewall engine')).id;
+    const list = await engine.createList(accountId, { name: 'compare_blocked', kind: 'ip' });
+    await engine.waitForListOperation(accountId, await engine.addListItems(accountId, list.id, [{ ip: '203.0.113.0/24' }]), { sleep: async () => {} });
+    expect((await applyZone(diffZone(before, await engine.readZone(zone.id, readsFor(before)), {}), engine, { force: true })).ok).toBe(true);
+    const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
+    // The zone stores the listed rule as a log: a listed address would now reach the origin.
+    const soften = (r: NonNullable<DesiredZone['customRules']>[number]) => (r.ref === 'listed' ? { ...r, action: 'log' as const, actionParameters: undefined } : r);
+    steps[0] = { ...steps[0]!, desired: { ...steps[0]!.desired, customRules: steps[0]!.desired.customRules!.map(soften) } };
+    steps[1] = { ...steps[1]!, desired: { ...steps[1]!.desired, customRules: steps[1]!.desired.customRules!.map(soften) } };
+    const written: string[] = [];
+    const listed: TraceRequest = { host: 'compare-lists.example.com', path: '/', ip: '203.0.113.7' };
+    const outcome = await runCutover(steps, engine, { force: false, requests: [listed] }, { write: (t) => written.push(t), confirm: async () => true });
+    expect(outcome).toEqual({ done: false, stoppedAt: 'enable', reason: 'differs' });
+    expect(written.join('')).toContain('"ip":"203.0.113.7"');
+    expect(written.join('')).toMatch(/203\.0\.113\.7.*: block -> origin/);
+  });
+
   it('the compare step passes on a faithful stage and says so', async () => {
     const { before, up } = await liveZone('compare-ok.example.com', 40, 30);
     const written: string[] = [];
