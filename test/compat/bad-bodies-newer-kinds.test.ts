@@ -1,0 +1,75 @@
+/**
+ * Malformed bodies for the newer kinds (lists and their items, rate limiting rules, managed-rules
+ * exceptions, WAF custom rules), sent as raw HTTP to `zonewall serve` on 127.0.0.1 (the official
+ * client would not send them): each is refused as the service refuses a bad body (a 4xx, `success:
+ * false`, `errors[]` with a code, a message naming the field and its JSON pointer) and nothing is
+ * written. Values a message quotes are quoted short: a value nested 100,000 deep (JSON.stringify
+ * would overflow the stack: a 500) or 100,000 characters long (a message as long as the body).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
+
+const Depth = 100_000;
+const deepArray = `${'['.repeat(Depth)}${']'.repeat(Depth)}`;
+const longObject = `{"a":"${'x'.repeat(100_000)}"}`;
+
+interface Answer {
+  status: number;
+  body: { success: boolean; result: unknown; errors: { code?: number; message: string; source?: { pointer: string } }[] };
+}
+
+let h: Harness;
+let internal: string[];
+let zone: string;
+let lists: string;
+
+beforeAll(async () => {
+  internal = [];
+  h = await startHarness({ logError: (message) => internal.push(message) });
+  zone = await h.zone('bad-bodies.example', 'enterprise');
+  const account = (await h.api('GET', `/zones/${zone}`)).body.result as { account: { id: string } };
+  lists = `/accounts/${account.account.id}/rules/lists`;
+});
+afterAll(async () => { await h.cleanup(); });
+
+/** Sends `body` as raw text (JSON.stringify could not build the deep ones). */
+async function raw(method: string, path: string, body: string): Promise<Answer> {
+  const res = await fetch(`${h.server.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+  return { status: res.status, body: (await res.json()) as Answer['body'] };
+}
+
+/** A refusal: 400, `success: false`, one error per problem, each with a code, a short message and the pointer. */
+function expectRefused(answer: Answer, pointer: string): void {
+  expect(answer.status, JSON.stringify(answer.body.errors).slice(0, 300)).toBe(400);
+  expect(answer.body.success).toBe(false);
+  expect(answer.body.result).toBeNull();
+  const error = answer.body.errors.find((e) => e.source?.pointer === pointer);
+  expect(error, JSON.stringify(answer.body.errors).slice(0, 300)).toBeDefined();
+  expect(error!.code).toEqual(expect.any(Number));
+  expect(error!.message.length).toBeLessThan(400);
+}
+
+describe('values a refusal quotes are quoted short, never walked whole', () => {
+  it('an ASN item whose value is nested 100,000 deep or 100,000 characters long: 400 at /0/asn, nothing written', async () => {
+    const created = await h.api('POST', lists, { name: 'deep_asns', kind: 'asn' });
+    const list = (created.body.result as { id: string }).id;
+    for (const value of [deepArray, longObject]) {
+      expectRefused(await raw('POST', `${lists}/${list}/items`, `[{"asn":13335},{"asn":${value}}]`), '/1/asn');
+      expectRefused(await raw('PUT', `${lists}/${list}/items`, `[{"asn":${value}}]`), '/0/asn');
+    }
+    expect((await h.api('GET', `${lists}/${list}/items`)).body.result).toEqual([]);
+    expect(internal).toEqual([]);
+  });
+
+  it('a custom skip rule whose phases or products item is nested 100,000 deep or 100,000 characters long: 400 at the item', async () => {
+    const path = `/zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`;
+    for (const key of ['phases', 'products']) {
+      for (const value of [deepArray, longObject]) {
+        const body = `{"rules":[{"action":"skip","expression":"true","action_parameters":{"${key}":[${value}]}}]}`;
+        expectRefused(await raw('PUT', path, body), `/rules/0/action_parameters/${key}/0`);
+      }
+    }
+    expect((await h.api('GET', path)).status).toBe(404);
+    expect(internal).toEqual([]);
+  });
+});
