@@ -47,6 +47,11 @@ export function quote(value: unknown): string {
   return text.length <= QuotedMaxChars ? text : `${jsonType(value)} of ${text.length} characters of JSON`;
 }
 
+/** A key as one reference token of a JSON pointer (RFC 6901: `~` is `~0`, `/` is `~1`). */
+export function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 /** Reads the fields of one JSON object in a request body. */
 export class BodyReader {
   private readonly obj: Record<string, unknown>;
@@ -78,7 +83,7 @@ export class BodyReader {
 
   /** The JSON pointer of a field. */
   at(key: string): string {
-    return `${this.pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    return `${this.pointer}/${pointerToken(key)}`;
   }
 
   /** A string field, optionally required, with a maximum length in characters. */

@@ -73,3 +73,20 @@ describe('values a refusal quotes are quoted short, never walked whole', () => {
     expect(internal).toEqual([]);
   });
 });
+
+describe('a refusal inside a map keyed by the body points at the key escaped as JSON pointers are (RFC 6901)', () => {
+  it('a managed-rules exception whose rules map has a key with "/" and "~": the pointer escapes them', async () => {
+    const path = `/zones/${zone}/rulesets/phases/http_request_firewall_managed/entrypoint`;
+    const body = { rules: [{ action: 'skip', expression: 'true', action_parameters: { rules: { 'a/b~c': ['x'] } } }] };
+    expectRefused(await raw('PUT', path, JSON.stringify(body)), '/rules/0/action_parameters/rules/a~1b~0c');
+    expect((await h.api('GET', path)).status).toBe(404);
+  });
+
+  it('a previous-WAF override whose rules and groups maps have such keys (a sibling reader): the pointers escape them', async () => {
+    const path = `/zones/${zone}/firewall/waf/overrides`;
+    const answer = await raw('POST', path, JSON.stringify({ urls: ['bad-bodies.example/*'], rules: { '1/0': 'block' }, groups: { 'g~1': 'default' } }));
+    expectRefused(answer, '/rules/1~10');
+    expectRefused(answer, '/groups/g~01');
+    expect((await h.api('GET', path)).body.result).toEqual([]);
+  });
+});
