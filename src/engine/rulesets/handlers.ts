@@ -17,12 +17,13 @@ import {
   RulesetRoutes as R,
   type ServedPhase,
 } from '../../api/index.js';
-import { ManagedRulesets, findManagedRuleset, managedRulesetView } from '../catalog/index.js';
+import { ManagedRulesets, findManagedRuleset, managedRulesetView, type ManagedRuleset } from '../catalog/index.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
 import type { ApiResponse } from '../types.js';
 import { createRuleset } from './create.js';
 import { rulesetError } from './errors.js';
+import { RulesetListQuery, rulesetListPage } from './list-page.js';
 import { entrypointById, entrypointNotFound, isServed, phaseNotServed, putRules } from './phases.js';
 import { ruleRoutes } from './rule-handlers.js';
 import { deleteRuleset, deleteVersion, getVersion, listVersions, loadRuleset } from './store.js';
@@ -84,13 +85,13 @@ function versionOf(ctx: ZoneRequestContext, phase: ServedPhase, raw: string): St
 }
 
 function listRulesets(ctx: ZoneRequestContext): ApiResponse {
-  allowQuery(ctx);
+  allowQuery(ctx, RulesetListQuery);
   const out = ManagedRulesets.map((rs) => managedRulesetView(rs, false));
   for (const phase of [ManagedPhase, CustomPhase, RatelimitPhase] as const) {
     const entry = loadRuleset(ctx.sql, phase);
     if (entry !== undefined) out.unshift(rulesetView(entry, phase, false));
   }
-  return ok(out);
+  return { status: 200, body: rulesetListPage(out, ctx.query) };
 }
 
 /** The entry point named by the path's `ruleset_id`, or the refusal (managed catalog rulesets are read-only). */
@@ -136,15 +137,32 @@ function removeRuleset(ctx: ZoneRequestContext): ApiResponse {
 function rulesetVersions(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx);
   const found = entrypointById(ctx, ctx.params.ruleset_id!);
-  if (found === undefined) throw rulesetNotFound(ctx.params.ruleset_id!);
+  if (found === undefined) return ok([managedRulesetView(mustManagedRuleset(ctx.params.ruleset_id!), false)]);
   return ok(listVersions(ctx.sql, found.phase).map((v) => rulesetView(v, found.phase, false)));
 }
 
 function rulesetVersion(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx);
   const found = entrypointById(ctx, ctx.params.ruleset_id!);
-  if (found === undefined) throw rulesetNotFound(ctx.params.ruleset_id!);
+  if (found === undefined) {
+    const managed = mustManagedRuleset(ctx.params.ruleset_id!);
+    if (ctx.params.version !== managed.version) {
+      throw rulesetError('versionNotFound', `${managed.name} has no version ${JSON.stringify(ctx.params.version)} in zonewall's catalog, which holds its version ${managed.version} only`);
+    }
+    return ok(managedRulesetView(managed, true));
+  }
   return ok(rulesetView(versionOf(ctx, found.phase, ctx.params.version!), found.phase));
+}
+
+/**
+ * A managed ruleset of the catalog by its exact id (a zone sees them as `GET /rulesets/{id}` shows
+ * them), or the 404. Decision: the catalog holds one version of each managed ruleset, its current
+ * one, so its versions list is that version alone and any other number is 20207.
+ */
+function mustManagedRuleset(id: string): ManagedRuleset {
+  const ruleset = findManagedRuleset(id);
+  if (ruleset === undefined || ruleset.id !== id) throw rulesetNotFound(id);
+  return ruleset;
 }
 
 /**

@@ -1,0 +1,70 @@
+/**
+ * The Rulesets API's list and versions routes through the official client (npm `cloudflare` 7.3.0)
+ * against `zonewall serve`, normal and `--strict`, beyond the entry points' own versions (which
+ * official-client*.test.ts cover): `rulesets.list` with the client's cursor pagination parameters
+ * (`per_page` 1..50, `cursor`), and raw HTTP for the page's `result_info` and bad parameters; a
+ * managed ruleset's versions (`rulesets.versions.list/get` on the id `rulesets.get` answers).
+ */
+
+const Managed = 'efb7b8c949ac4650a09736fc376e9aee';
+import Cloudflare from 'cloudflare';
+import type { RulesetGetResponse, RulesetListResponse } from 'cloudflare/resources/rulesets/rulesets';
+import type { VersionGetResponse, VersionListResponse } from 'cloudflare/resources/rulesets/versions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
+
+describe.each([false, true])('rulesets list and versions with the official client (strict: %s)', (strict) => {
+  let h: Harness;
+  let cf: Cloudflare;
+  beforeAll(async () => {
+    h = await startHarness({ strict });
+    cf = new Cloudflare({ apiToken: TOKEN, apiKey: null, apiEmail: null, baseURL: h.server.url, maxRetries: 0 });
+  });
+  afterAll(async () => { await h.cleanup(); });
+
+  it('rulesets.list takes per_page and cursor: every ruleset once, page by page, in the unpaged order', async () => {
+    const zone_id = await h.zone(`list-pages-${String(strict)}.example`, 'enterprise');
+    await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ action: 'block', expression: 'true', ref: 'a' }] });
+    await cf.rulesets.phases.update('http_ratelimit', {
+      zone_id, rules: [{ action: 'block', expression: 'true', ref: 'b', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5 } }],
+    });
+    const all: RulesetListResponse[] = [];
+    for await (const r of cf.rulesets.list({ zone_id })) all.push(r);
+    expect(all.length).toBeGreaterThan(3);
+    for (const perPage of [1, 2, 50]) {
+      const paged: string[] = [];
+      for await (const r of cf.rulesets.list({ zone_id, per_page: perPage })) paged.push(r.id);
+      expect(paged, `per_page ${perPage}`).toEqual(all.map((r) => r.id));
+    }
+    const first = await h.api('GET', `/zones/${zone_id}/rulesets?per_page=2`);
+    expect((first.body.result as unknown[]).length).toBe(2);
+    const info = first.body.result_info as unknown as { cursor: string; cursors: { after: string } };
+    expect(info.cursors.after).toEqual(expect.any(String));
+    expect(info.cursor).toBe(info.cursors.after);
+    const last = await h.api('GET', `/zones/${zone_id}/rulesets?per_page=50`);
+    expect(last.body.result_info).toBeUndefined();
+  });
+
+  it('refuses per_page outside 1..50 and a cursor it did not give, naming the parameter', async () => {
+    const zone_id = await h.zone(`list-bad-${String(strict)}.example`, 'enterprise');
+    for (const query of ['per_page=0', 'per_page=51', 'per_page=two', 'cursor=nope!', `cursor=${Buffer.from('f'.repeat(32)).toString('base64url')}`]) {
+      const reply = await h.api('GET', `/zones/${zone_id}/rulesets?${query}`);
+      expect([reply.status, reply.body.success], query).toEqual([400, false]);
+      expect(reply.body.errors[0]).toMatchObject({ code: 10017, source: { pointer: `?${query.split('=')[0]}` } });
+    }
+    await expect(cf.rulesets.list({ zone_id, per_page: 51 }).then(() => undefined)).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+  });
+
+  it('answers a managed ruleset\'s versions: the list holds the version rulesets.get shows, and that version has its rules', async () => {
+    const zone_id = await h.zone(`managed-versions-${String(strict)}.example`, 'enterprise');
+    const managed: RulesetGetResponse = await cf.rulesets.get(Managed, { zone_id });
+    const versions: VersionListResponse[] = [];
+    for await (const v of cf.rulesets.versions.list(Managed, { zone_id })) versions.push(v);
+    expect(versions).toEqual([{ id: Managed, name: managed.name, description: managed.description, source: 'firewall_managed', kind: 'managed', version: managed.version, last_updated: managed.last_updated, phase: managed.phase }]);
+    const version: VersionGetResponse = await cf.rulesets.versions.get(managed.version, { ruleset_id: Managed, zone_id });
+    expect(version).toEqual(managed);
+    await expect(cf.rulesets.versions.get('1', { ruleset_id: Managed, zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+    await expect(cf.rulesets.versions.delete(managed.version, { ruleset_id: Managed, zone_id })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+    await expect(cf.rulesets.versions.list('f'.repeat(32), { zone_id }).then(() => undefined)).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+  });
+});
