@@ -61,7 +61,7 @@ export class BodyReader {
   constructor(value: unknown, readonly pointer: string, readonly problems: Problems, what = 'an object') {
     this.valid = typeof value === 'object' && value !== null && !Array.isArray(value);
     this.obj = this.valid ? (value as Record<string, unknown>) : {};
-    if (!this.valid) problems.add(pointer || '/', `expected ${what}, got ${jsonType(value)}`);
+    if (!this.valid) problems.add(pointer || '/', `expected ${what}, got ${value === undefined && pointer === '' ? 'no body' : jsonType(value)}`);
   }
 
   /** Records every field not in `allowed` as unknown. */

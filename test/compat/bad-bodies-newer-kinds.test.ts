@@ -90,3 +90,21 @@ describe('a refusal inside a map keyed by the body points at the key escaped as 
     expect((await h.api('GET', path)).body.result).toEqual([]);
   });
 });
+
+describe('a write sent without a body says so', () => {
+  it('every rulesets write of the newer kinds without a body: 400 at "/", "got no body" (not "got undefined")', async () => {
+    const z = `/zones/${zone}/rulesets`;
+    const put = await h.api('PUT', `${z}/phases/http_request_firewall_custom/entrypoint`, { rules: [{ action: 'block', expression: 'true', ref: 'a' }] });
+    const { id, rules } = put.body.result as { id: string; rules: { id: string }[] };
+    for (const [method, path] of [
+      ['PUT', `${z}/phases/http_request_firewall_custom/entrypoint`], ['PUT', `${z}/phases/http_ratelimit/entrypoint`],
+      ['PUT', `${z}/phases/http_request_firewall_managed/entrypoint`], ['POST', z], ['PUT', `${z}/${id}`],
+      ['POST', `${z}/${id}/rules`], ['PATCH', `${z}/${id}/rules/${rules[0]!.id}`],
+    ] as const) {
+      const answer = await h.api(method, path);
+      expect([answer.status, answer.body.success], `${method} ${path}`).toEqual([400, false]);
+      expect(answer.body.errors[0], `${method} ${path}`).toMatchObject({ code: 10014, source: { pointer: '/' }, message: expect.stringMatching(/got no body$/) });
+    }
+    expect(((await h.api('GET', `${z}/phases/http_request_firewall_custom/entrypoint`)).body.result as { version: string }).version).toBe('1');
+  });
+});
