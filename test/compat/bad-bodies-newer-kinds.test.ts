@@ -108,3 +108,29 @@ describe('a write sent without a body says so', () => {
     expect(((await h.api('GET', `${z}/phases/http_request_firewall_custom/entrypoint`)).body.result as { version: string }).version).toBe('1');
   });
 });
+
+describe('rate limiting rules and cf.colo.id', () => {
+  const ratelimit = { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5 };
+
+  it('takes an expression whose string literal holds the text cf.colo.id (only the field is refused)', async () => {
+    const path = `/zones/${zone}/rulesets/phases/http_ratelimit/entrypoint`;
+    const answer = await h.api('PUT', path, { rules: [{ action: 'block', ref: 'colo-text', expression: 'http.request.uri.path eq "/cf.colo.id"', ratelimit }] });
+    expect(answer.status, JSON.stringify(answer.body.errors)).toBe(200);
+    await h.api('PUT', path, { rules: [] });
+  });
+
+  it('refuses the field cf.colo.id in the expression or the counting expression once, naming it, at the field\'s pointer', async () => {
+    const path = `/zones/${zone}/rulesets/phases/http_ratelimit/entrypoint`;
+    const before = (await h.api('GET', path)).body.result as { version: string };
+    for (const [rule, pointer] of [
+      [{ expression: 'cf.colo.id eq 1', ratelimit }, '/rules/0/expression'],
+      [{ expression: 'true', ratelimit: { ...ratelimit, counting_expression: 'http.host eq "a" and cf.colo.id eq 1' } }, '/rules/0/ratelimit/counting_expression'],
+    ] as const) {
+      const answer = await h.api('PUT', path, { rules: [{ action: 'block', ...rule }] });
+      expectRefused({ status: answer.status, body: answer.body as never }, pointer);
+      expect(answer.body.errors, JSON.stringify(answer.body.errors)).toHaveLength(1);
+      expect(answer.body.errors[0]!.message).toContain('cf.colo.id may not appear');
+    }
+    expect(((await h.api('GET', path)).body.result as { version: string }).version).toBe(before.version);
+  });
+});
