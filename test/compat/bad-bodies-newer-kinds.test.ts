@@ -134,3 +134,23 @@ describe('rate limiting rules and cf.colo.id', () => {
     expect(((await h.api('GET', path)).body.result as { version: string }).version).toBe(before.version);
   });
 });
+
+describe('lengths the reference leaves unconfirmed (docs/engine.md: description 500, ref 100)', () => {
+  it('refuses a rule ref over 100 or description over 500 characters in every phase, at the field, saving nothing', async () => {
+    const rules = {
+      http_request_firewall_custom: { action: 'block', expression: 'true' },
+      http_ratelimit: { action: 'block', expression: 'true', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5 } },
+      http_request_firewall_managed: { action: 'execute', expression: 'true', action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' } },
+    };
+    const other = await h.zone('lengths.example', 'enterprise');
+    for (const [phase, rule] of Object.entries(rules)) {
+      const path = `/zones/${other}/rulesets/phases/${phase}/entrypoint`;
+      for (const [field, length] of [['ref', 101], ['description', 501]] as const) {
+        const answer = await h.api('PUT', path, { rules: [{ ...rule, [field]: 'x'.repeat(length) }] });
+        expectRefused({ status: answer.status, body: answer.body as never }, `/rules/0/${field}`);
+        expect(answer.body.errors[0]!.message).toContain(`the limit is ${length - 1}`);
+      }
+      expect((await h.api('PUT', path, { rules: [{ ...rule, ref: 'x'.repeat(100), description: 'x'.repeat(500) }] })).status).toBe(200);
+    }
+  });
+});
