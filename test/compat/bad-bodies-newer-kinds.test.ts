@@ -154,3 +154,23 @@ describe('lengths the reference leaves unconfirmed (docs/engine.md: description 
     }
   });
 });
+
+describe('rate limiting: a counting expression cannot mix response fields and lists (security-phases.md §1)', () => {
+  it('refuses one that does, at the counting expression, saving nothing; takes each kind alone', async () => {
+    await h.api('POST', lists, { name: 'counted', kind: 'ip' });
+    const path = `/zones/${zone}/rulesets/phases/http_ratelimit/entrypoint`;
+    const rule = (counting_expression: string) => ({
+      action: 'block', expression: 'http.request.uri.path eq "/login"',
+      ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5, counting_expression },
+    });
+    const before = await h.api('GET', path);
+    const mixed = await h.api('PUT', path, { rules: [rule('ip.src in $counted and http.response.code eq 401')] });
+    expectRefused({ status: mixed.status, body: mixed.body as never }, '/rules/0/ratelimit/counting_expression');
+    expect(mixed.body.errors[0]!.message).toMatch(/response field.*list|list.*response field/);
+    expect((await h.api('GET', path)).text).toBe(before.text);
+    for (const alone of ['ip.src in $counted', 'http.response.code eq 401']) {
+      const ok = await h.api('PUT', path, { rules: [rule(alone)] });
+      expect(ok.status, JSON.stringify(ok.body.errors)).toBe(200);
+    }
+  });
+});

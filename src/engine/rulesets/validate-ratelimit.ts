@@ -23,7 +23,7 @@ import {
   type RateLimitBlockResponse,
   type RateLimitParameters,
 } from '../../api/index.js';
-import { ExpressionError, parse } from '../../expr/index.js';
+import { ExpressionError, getField, inspect, listUses, parse } from '../../expr/index.js';
 import { apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import { RuleFields } from './constants.js';
@@ -57,6 +57,13 @@ export function readRateLimitRule(item: unknown, pointer: string, problems: Prob
   const rule: RateLimitRuleInput = { action, ...common, ratelimit };
   if (params !== undefined) rule.action_parameters = params;
   return rule;
+}
+
+/** Whether a (valid) counting expression uses a list and a field of the response (security-phases.md §1, restrictions). */
+function mixesResponseFieldsAndLists(source: string): boolean {
+  const expr = parse(source, { phase: CountingPhase });
+  if (listUses(expr, source).length === 0) return false;
+  return [...inspect(expr).fields].some((name) => !(getField(name)?.phases ?? [RatelimitPhase]).includes(RatelimitPhase));
 }
 
 function usesList(expression: string): boolean {
@@ -109,6 +116,9 @@ function readRatelimit(rule: BodyReader, problems: Problems): RateLimitParameter
   if (counting !== undefined && counting.trim() !== '') {
     const refused = checkCounting(counting, r.at('counting_expression'));
     if (refused !== undefined) problems.list.push(refused);
+    else if (mixesResponseFieldsAndLists(counting)) {
+      problems.add(r.at('counting_expression'), 'a counting expression cannot use both response fields (http.response.*, counted on the response) and lists; count on one or the other');
+    }
     out.counting_expression = counting;
   }
   return problems.list.length > before ? undefined : out;
