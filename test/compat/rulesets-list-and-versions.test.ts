@@ -10,6 +10,7 @@ const Managed = 'efb7b8c949ac4650a09736fc376e9aee';
 import Cloudflare from 'cloudflare';
 import type { RulesetGetResponse, RulesetListResponse } from 'cloudflare/resources/rulesets/rulesets';
 import type { VersionGetResponse, VersionListResponse } from 'cloudflare/resources/rulesets/versions';
+import type { VersionGetResponse as PhaseVersionGetResponse, VersionListResponse as PhaseVersionListResponse } from 'cloudflare/resources/rulesets/phases/versions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
 
@@ -66,5 +67,27 @@ describe.each([false, true])('rulesets list and versions with the official clien
     await expect(cf.rulesets.versions.get('1', { ruleset_id: Managed, zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
     await expect(cf.rulesets.versions.delete(managed.version, { ruleset_id: Managed, zone_id })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
     await expect(cf.rulesets.versions.list('f'.repeat(32), { zone_id }).then(() => undefined)).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+  });
+
+  it.each([
+    ['http_request_firewall_custom', { action: 'block' as const, expression: 'true' }],
+    ['http_ratelimit', { action: 'block' as const, expression: 'true', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5 } }],
+    ['http_request_firewall_managed', { action: 'execute' as const, expression: 'true', action_parameters: { id: Managed } }],
+  ] as const)('rulesets.phases.versions.list and get on %s: [] before, then every version newest first, each with its rules', async (phase, rule) => {
+    const zone_id = await h.zone(`phase-versions-${phase}-${String(strict)}.example`, 'enterprise');
+    const before: PhaseVersionListResponse[] = [];
+    for await (const v of cf.rulesets.phases.versions.list(phase, { zone_id })) before.push(v);
+    expect(before).toEqual([]);
+    await expect(cf.rulesets.phases.versions.get('1', { zone_id, ruleset_phase: phase })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+    await cf.rulesets.phases.update(phase, { zone_id, rules: [{ ...rule, ref: 'one' }] });
+    await cf.rulesets.phases.update(phase, { zone_id, rules: [{ ...rule, ref: 'one' }, { ...rule, ref: 'two', enabled: false }] });
+    const versions: PhaseVersionListResponse[] = [];
+    for await (const v of cf.rulesets.phases.versions.list(phase, { zone_id })) versions.push(v);
+    expect(versions.map((v) => [v.version, v.kind, v.phase, 'rules' in v])).toEqual([['2', 'zone', phase, false], ['1', 'zone', phase, false]]);
+    const first: PhaseVersionGetResponse = await cf.rulesets.phases.versions.get('1', { zone_id, ruleset_phase: phase });
+    const second: PhaseVersionGetResponse = await cf.rulesets.phases.versions.get('2', { zone_id, ruleset_phase: phase });
+    expect([first.rules.map((r) => r.ref), second.rules.map((r) => r.ref)]).toEqual([['one'], ['one', 'two']]);
+    expect(second.rules[0]!.id).toBe(first.rules[0]!.id);
+    await expect(cf.rulesets.phases.versions.get('3', { zone_id, ruleset_phase: phase })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
   });
 });
