@@ -8,7 +8,8 @@
 
 const Managed = 'efb7b8c949ac4650a09736fc376e9aee';
 import Cloudflare from 'cloudflare';
-import type { RulesetGetResponse, RulesetListResponse } from 'cloudflare/resources/rulesets/rulesets';
+import type { Phase, RulesetGetResponse, RulesetListResponse } from 'cloudflare/resources/rulesets/rulesets';
+import type { PhaseUpdateParams } from 'cloudflare/resources/rulesets/phases/phases';
 import type { VersionGetResponse, VersionListResponse } from 'cloudflare/resources/rulesets/versions';
 import type { VersionGetResponse as PhaseVersionGetResponse, VersionListResponse as PhaseVersionListResponse } from 'cloudflare/resources/rulesets/phases/versions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,11 +70,12 @@ describe.each([false, true])('rulesets list and versions with the official clien
     await expect(cf.rulesets.versions.list('f'.repeat(32), { zone_id }).then(() => undefined)).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
   });
 
-  it.each([
-    ['http_request_firewall_custom', { action: 'block' as const, expression: 'true' }],
-    ['http_ratelimit', { action: 'block' as const, expression: 'true', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5 } }],
-    ['http_request_firewall_managed', { action: 'execute' as const, expression: 'true', action_parameters: { id: Managed } }],
-  ] as const)('rulesets.phases.versions.list and get on %s: [] before, then every version newest first, each with its rules', async (phase, rule) => {
+  const phaseRules: [Phase, NonNullable<PhaseUpdateParams['rules']>[number]][] = [
+    ['http_request_firewall_custom', { action: 'block', expression: 'true' }],
+    ['http_ratelimit', { action: 'block', expression: 'true', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5 } }],
+    ['http_request_firewall_managed', { action: 'execute', expression: 'true', action_parameters: { id: Managed } }],
+  ];
+  it.each(phaseRules)('rulesets.phases.versions.list and get on %s: [] before, then every version newest first, each with its rules', async (phase, rule) => {
     const zone_id = await h.zone(`phase-versions-${phase}-${String(strict)}.example`, 'enterprise');
     const before: PhaseVersionListResponse[] = [];
     for await (const v of cf.rulesets.phases.versions.list(phase, { zone_id })) before.push(v);
