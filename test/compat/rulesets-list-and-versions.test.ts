@@ -13,7 +13,7 @@ import type { PhaseUpdateParams } from 'cloudflare/resources/rulesets/phases/pha
 import type { VersionGetResponse, VersionListResponse } from 'cloudflare/resources/rulesets/versions';
 import type { VersionGetResponse as PhaseVersionGetResponse, VersionListResponse as PhaseVersionListResponse } from 'cloudflare/resources/rulesets/phases/versions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
+import { TOKEN, startHarness, startWorkerdHarness, type Harness, type HttpHarness } from '../engine/helpers.js';
 
 describe.each([false, true])('rulesets list and versions with the official client (strict: %s)', (strict) => {
   let h: Harness;
@@ -91,5 +91,25 @@ describe.each([false, true])('rulesets list and versions with the official clien
     expect([first.rules.map((r) => r.ref), second.rules.map((r) => r.ref)]).toEqual([['one'], ['one', 'two']]);
     expect(second.rules[0]!.id).toBe(first.rules[0]!.id);
     await expect(cf.rulesets.phases.versions.get('3', { zone_id, ruleset_phase: phase })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+  });
+});
+
+describe('the same on the workerd runtime', () => {
+  let h: HttpHarness;
+  beforeAll(async () => { h = await startWorkerdHarness(); }, 120_000);
+  afterAll(async () => { await h?.cleanup(); });
+
+  it('pages rulesets.list with per_page and answers a managed ruleset\'s versions', async () => {
+    const cf = new Cloudflare({ apiToken: TOKEN, apiKey: null, apiEmail: null, baseURL: h.server.url, maxRetries: 0 });
+    const zone_id = await h.zone('workerd-list.example', 'enterprise');
+    await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id, rules: [{ action: 'block', expression: 'true', ref: 'a' }] });
+    const all: string[] = [];
+    for await (const r of cf.rulesets.list({ zone_id })) all.push(r.id);
+    const paged: string[] = [];
+    for await (const r of cf.rulesets.list({ zone_id, per_page: 2 })) paged.push(r.id);
+    expect(paged).toEqual(all);
+    const versions: VersionListResponse[] = [];
+    for await (const v of cf.rulesets.versions.list(Managed, { zone_id })) versions.push(v);
+    expect(versions.map((v) => [v.id, v.kind])).toEqual([[Managed, 'managed']]);
   });
 });
