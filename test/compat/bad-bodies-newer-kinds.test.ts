@@ -174,3 +174,32 @@ describe('rate limiting: a counting expression cannot mix response fields and li
     }
   });
 });
+
+describe('rate limiting: a list named only in a counting expression is a reference like any other', () => {
+  const rule = (counting_expression: string) => ({
+    action: 'block', ref: 'counted', expression: 'http.request.uri.path eq "/login"',
+    ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5, counting_expression },
+  });
+
+  it('refuses a counting expression naming a list the account does not have (10311), saving nothing', async () => {
+    const other = await h.zone('counting-unknown.example', 'enterprise');
+    const path = `/zones/${other}/rulesets/phases/http_ratelimit/entrypoint`;
+    const answer = await h.api('PUT', path, { rules: [rule('ip.src in $nowhere')] });
+    expect([answer.status, answer.body.success, answer.body.errors.map((e) => e.code)]).toEqual([400, false, [10311]]);
+    expect(answer.body.errors[0]!.message).toContain('$nowhere');
+    expect((await h.api('GET', path)).status).toBe(404);
+  });
+
+  it('refuses to delete a list a counting expression uses (10310, naming the rule), and counts the reference', async () => {
+    const other = await h.zone('counting-in-use.example', 'enterprise');
+    const created = await h.api('POST', lists, { name: 'counted_only', kind: 'ip' });
+    const list = (created.body.result as { id: string }).id;
+    const path = `/zones/${other}/rulesets/phases/http_ratelimit/entrypoint`;
+    expect((await h.api('PUT', path, { rules: [rule('ip.src in $counted_only')] })).status).toBe(200);
+    expect(((await h.api('GET', `${lists}/${list}`)).body.result as { num_referencing_filters: number }).num_referencing_filters).toBe(1);
+    const refused = await h.api('DELETE', `${lists}/${list}`);
+    expect([refused.status, refused.body.errors.map((e) => e.code)]).toEqual([400, [10310]]);
+    expect(refused.body.errors[0]!.message).toContain('rule counted of http_ratelimit');
+    expect((await h.api('GET', `${lists}/${list}`)).status).toBe(200);
+  });
+});
