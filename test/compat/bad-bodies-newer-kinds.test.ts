@@ -203,3 +203,19 @@ describe('rate limiting: a list named only in a counting expression is a referen
     expect((await h.api('GET', `${lists}/${list}`)).status).toBe(200);
   });
 });
+
+describe('POST /zones/{zone_id}/rulesets lists every problem of the body at once', () => {
+  it('a bad name and bad rules of a served phase are refused together, each at its pointer, creating nothing', async () => {
+    const other = await h.zone('create-all-problems.example', 'enterprise');
+    for (const [phase, badRule, rulePointer] of [
+      ['http_ratelimit', { action: 'skip', expression: 'true' }, '/rules/0/action'],
+      ['http_request_firewall_custom', { action: 'block', expression: 'http.nope eq 1' }, '/rules/0/expression'],
+      ['http_request_firewall_managed', { action: 'execute', expression: 'true', action_parameters: { id: 'f'.repeat(32) } }, '/rules/0/action_parameters/id'],
+    ] as const) {
+      const answer = await h.api('POST', `/zones/${other}/rulesets`, { name: 7, kind: 'zone', phase, rules: [badRule] });
+      expectRefused({ status: answer.status, body: answer.body as never }, '/name');
+      expectRefused({ status: answer.status, body: answer.body as never }, rulePointer);
+      expect((await h.api('GET', `/zones/${other}/rulesets/phases/${phase}/entrypoint`)).status).toBe(404);
+    }
+  });
+});
