@@ -219,3 +219,18 @@ describe('POST /zones/{zone_id}/rulesets lists every problem of the body at once
     }
   });
 });
+
+describe('a managed-rules exception\'s logging needs its enabled flag, as a custom skip rule\'s does', () => {
+  it('refuses logging {} at /rules/0/logging/enabled in both phases, saving nothing', async () => {
+    const other = await h.zone('logging-empty.example', 'enterprise');
+    for (const [phase, action_parameters] of [
+      ['http_request_firewall_managed', { ruleset: 'current' }],
+      ['http_request_firewall_custom', { ruleset: 'current' }],
+    ] as const) {
+      const path = `/zones/${other}/rulesets/phases/${phase}/entrypoint`;
+      const answer = await h.api('PUT', path, { rules: [{ action: 'skip', expression: 'true', action_parameters, logging: {} }] });
+      expectRefused({ status: answer.status, body: answer.body as never }, '/rules/0/logging/enabled');
+      expect((await h.api('GET', path)).status).toBe(404);
+    }
+  });
+});
