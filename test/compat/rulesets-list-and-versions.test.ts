@@ -3,7 +3,9 @@
  * against `zonewall serve`, normal and `--strict`, beyond the entry points' own versions (which
  * official-client*.test.ts cover): `rulesets.list` with the client's cursor pagination parameters
  * (`per_page` 1..50, `cursor`), and raw HTTP for the page's `result_info` and bad parameters; a
- * managed ruleset's versions (`rulesets.versions.list/get` on the id `rulesets.get` answers).
+ * managed ruleset's versions (`rulesets.versions.list/get` on the id `rulesets.get` answers);
+ * `rulesets.phases.versions.list/get` in the three served phases; and the first two on the workerd
+ * runtime too.
  */
 
 const Managed = 'efb7b8c949ac4650a09736fc376e9aee';
