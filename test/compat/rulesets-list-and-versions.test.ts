@@ -47,6 +47,8 @@ describe.each([false, true])('rulesets list and versions with the official clien
     expect(info.cursor).toBe(info.cursors.after);
     const last = await h.api('GET', `/zones/${zone_id}/rulesets?per_page=50`);
     expect(last.body.result_info).toBeUndefined();
+    const empty = await h.api('GET', `/zones/${zone_id}/rulesets?per_page=&cursor=`);
+    expect((empty.body.result as { id: string }[]).map((r) => r.id)).toEqual(all.map((r) => r.id));
   });
 
   it('refuses per_page outside 1..50 and a cursor it did not give, naming the parameter', async () => {

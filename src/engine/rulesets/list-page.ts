@@ -19,8 +19,9 @@ export const RulesetListQuery = ['cursor', 'per_page'] as const;
 
 /** One page of `items` (each with an `id`) for the request's `cursor` and `per_page`, as the envelope's body. */
 export function rulesetListPage(items: readonly Record<string, unknown>[], query: URLSearchParams): ApiResponse['body'] {
-  const perPageText = query.get('per_page');
-  const cursor = query.get('cursor');
+  // An empty parameter is an absent one, as on the other list routes (`?per_page=&cursor=`).
+  const perPageText = query.get('per_page') || null;
+  const cursor = query.get('cursor') || null;
   let start = 0;
   if (cursor !== null) {
     const id = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : undefined;
