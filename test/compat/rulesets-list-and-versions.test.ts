@@ -9,6 +9,9 @@
  */
 
 const Managed = 'efb7b8c949ac4650a09736fc376e9aee';
+const Owasp = '4814384a9e5d4991b9815dcfc25d2f1f';
+const Free = '77454fe2d30c4220b5701f6fdfb893ba';
+const ExposedCredentials = 'c2e184081120413c86c3ab7e14069605';
 import Cloudflare from 'cloudflare';
 import type { Phase, RulesetGetResponse, RulesetListResponse } from 'cloudflare/resources/rulesets/rulesets';
 import type { PhaseUpdateParams } from 'cloudflare/resources/rulesets/phases/phases';
@@ -72,6 +75,23 @@ describe.each([false, true])('rulesets list and versions with the official clien
     await expect(cf.rulesets.versions.get('1', { ruleset_id: Managed, zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
     await expect(cf.rulesets.versions.delete(managed.version, { ruleset_id: Managed, zone_id })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
     await expect(cf.rulesets.versions.list('f'.repeat(32), { zone_id }).then(() => undefined)).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+  });
+
+  it('a Free zone sees only the managed rulesets its plan may deploy: the others are left out of the list and 404 (not entitled)', async () => {
+    const zone_id = await h.zone(`free-entitled-${String(strict)}.example`, 'free');
+    const listed: string[] = [];
+    for await (const r of cf.rulesets.list({ zone_id })) listed.push(r.id);
+    expect(listed).toEqual([Free]);
+    for (const id of [Managed, Owasp, ExposedCredentials]) {
+      await expect(cf.rulesets.get(id, { zone_id }), id).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+      await expect(cf.rulesets.versions.list(id, { zone_id }).then(() => undefined), id).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+    }
+    const free: RulesetGetResponse = await cf.rulesets.get(Free, { zone_id });
+    expect(free.rules.length).toBeGreaterThan(0);
+    const pro = await h.zone(`pro-entitled-${String(strict)}.example`, 'pro');
+    const proListed: string[] = [];
+    for await (const r of cf.rulesets.list({ zone_id: pro })) proListed.push(r.id);
+    expect(proListed).toEqual([Managed, Owasp, Free, ExposedCredentials]);
   });
 
   const phaseRules: [Phase, NonNullable<PhaseUpdateParams['rules']>[number]][] = [

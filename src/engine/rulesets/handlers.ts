@@ -22,6 +22,7 @@ import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
 import type { ApiResponse } from '../types.js';
 import { createRuleset } from './create.js';
+import { planAtLeast } from './entitlements.js';
 import { rulesetError } from './errors.js';
 import { RulesetListQuery, rulesetListPage } from './list-page.js';
 import { entrypointById, entrypointNotFound, isServed, phaseNotServed, putRules } from './phases.js';
@@ -86,7 +87,7 @@ function versionOf(ctx: ZoneRequestContext, phase: ServedPhase, raw: string): St
 
 function listRulesets(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx, RulesetListQuery);
-  const out = ManagedRulesets.map((rs) => managedRulesetView(rs, false));
+  const out = ManagedRulesets.filter((rs) => entitled(ctx, rs)).map((rs) => managedRulesetView(rs, false));
   for (const phase of [ManagedPhase, CustomPhase, RatelimitPhase] as const) {
     const entry = loadRuleset(ctx.sql, phase);
     if (entry !== undefined) out.unshift(rulesetView(entry, phase, false));
@@ -100,7 +101,7 @@ function mustEntrypointById(ctx: ZoneRequestContext): { phase: ServedPhase; entr
   const found = entrypointById(ctx, id);
   if (found !== undefined) return found;
   const managed = findManagedRuleset(id);
-  if (managed !== undefined && managed.id === id) {
+  if (managed !== undefined && managed.id === id && entitled(ctx, managed)) {
     throw rulesetError('immutableField', `${managed.name} is a managed ruleset and cannot be changed; deploy it with overrides in the ${ManagedPhase} entry point`);
   }
   throw rulesetNotFound(id);
@@ -115,9 +116,7 @@ function getRuleset(ctx: ZoneRequestContext): ApiResponse {
   const id = ctx.params.ruleset_id!;
   const found = entrypointById(ctx, id);
   if (found !== undefined) return ok(rulesetView(found.entry, found.phase));
-  const ruleset = findManagedRuleset(id);
-  if (ruleset === undefined || ruleset.id !== id) throw rulesetNotFound(id);
-  return ok(managedRulesetView(ruleset, true));
+  return ok(managedRulesetView(mustManagedRuleset(ctx, id), true));
 }
 
 function putRuleset(ctx: ZoneRequestContext): ApiResponse {
@@ -137,7 +136,7 @@ function removeRuleset(ctx: ZoneRequestContext): ApiResponse {
 function rulesetVersions(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx);
   const found = entrypointById(ctx, ctx.params.ruleset_id!);
-  if (found === undefined) return ok([managedRulesetView(mustManagedRuleset(ctx.params.ruleset_id!), false)]);
+  if (found === undefined) return ok([managedRulesetView(mustManagedRuleset(ctx, ctx.params.ruleset_id!), false)]);
   return ok(listVersions(ctx.sql, found.phase).map((v) => rulesetView(v, found.phase, false)));
 }
 
@@ -145,7 +144,7 @@ function rulesetVersion(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx);
   const found = entrypointById(ctx, ctx.params.ruleset_id!);
   if (found === undefined) {
-    const managed = mustManagedRuleset(ctx.params.ruleset_id!);
+    const managed = mustManagedRuleset(ctx, ctx.params.ruleset_id!);
     if (ctx.params.version !== managed.version) {
       throw rulesetError('versionNotFound', `${managed.name} has no version ${JSON.stringify(ctx.params.version)} in zonewall's catalog, which holds its version ${managed.version} only`);
     }
@@ -155,14 +154,20 @@ function rulesetVersion(ctx: ZoneRequestContext): ApiResponse {
 }
 
 /**
- * A managed ruleset of the catalog by its exact id (a zone sees them as `GET /rulesets/{id}` shows
- * them), or the 404. Decision: the catalog holds one version of each managed ruleset, its current
- * one, so its versions list is that version alone and any other number is 20207.
+ * A managed ruleset of the catalog by its exact id that the zone's plan may deploy, or the 404 (the
+ * service answers 404 for a ruleset the zone is not entitled to). Decision: the catalog holds one
+ * version of each managed ruleset, its current one, so its versions list is that version alone and
+ * any other number is 20207.
  */
-function mustManagedRuleset(id: string): ManagedRuleset {
+function mustManagedRuleset(ctx: ZoneRequestContext, id: string): ManagedRuleset {
   const ruleset = findManagedRuleset(id);
-  if (ruleset === undefined || ruleset.id !== id) throw rulesetNotFound(id);
+  if (ruleset === undefined || ruleset.id !== id || !entitled(ctx, ruleset)) throw rulesetNotFound(id);
   return ruleset;
+}
+
+/** Whether the zone's plan may deploy `ruleset` (a Free zone: the Free Managed Ruleset only). */
+function entitled(ctx: ZoneRequestContext, ruleset: ManagedRuleset): boolean {
+  return planAtLeast(ctx.zone.plan, ruleset.minimum_plan);
 }
 
 /**
