@@ -1,10 +1,13 @@
 /**
- * Malformed bodies for the newer kinds (lists and their items, rate limiting rules, managed-rules
+ * Bad bodies for the newer kinds (lists and their items, rate limiting rules, managed-rules
  * exceptions, WAF custom rules), sent as raw HTTP to `zonewall serve` on 127.0.0.1 (the official
- * client would not send them): each is refused as the service refuses a bad body (a 4xx, `success:
- * false`, `errors[]` with a code, a message naming the field and its JSON pointer) and nothing is
- * written. Values a message quotes are quoted short: a value nested 100,000 deep (JSON.stringify
- * would overflow the stack: a 500) or 100,000 characters long (a message as long as the body).
+ * client would not send most of them): each is refused as the service refuses a bad body (a 4xx,
+ * `success: false`, `errors[]` with a code, a message naming the field and its JSON pointer) and
+ * nothing is written. Values a message quotes are quoted short: a value nested 100,000 deep
+ * (JSON.stringify would overflow the stack: a 500) or 100,000 characters long. Also: pointers into
+ * maps keyed by the body (RFC 6901 escapes), a write without a body, `cf.colo.id` in rate limiting
+ * expressions, the counting expression's restrictions and lists, the unconfirmed length limits, every
+ * problem of a ruleset creation at once, and an exception's `logging` without `enabled`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
