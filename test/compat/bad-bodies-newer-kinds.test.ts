@@ -237,3 +237,19 @@ describe('a managed-rules exception\'s logging needs its enabled flag, as a cust
     }
   });
 });
+
+describe('num_referencing_filters counts rules, not uses', () => {
+  it('a rule naming a list twice, or in its expression and its counting expression, counts once, and the refusal to delete counts rules', async () => {
+    const other = await h.zone('count-rules.example', 'enterprise');
+    const created = await h.api('POST', lists, { name: 'twice', kind: 'ip' });
+    const list = (created.body.result as { id: string }).id;
+    await h.api('PUT', `/zones/${other}/rulesets/phases/http_request_firewall_custom/entrypoint`, { rules: [{ action: 'block', ref: 'double', expression: 'ip.src in $twice or (http.host eq "a" and ip.src in $twice)' }] });
+    await h.api('PUT', `/zones/${other}/rulesets/phases/http_ratelimit/entrypoint`, { rules: [{
+      action: 'block', ref: 'both', expression: 'ip.src in $twice',
+      ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5, counting_expression: 'ip.src in $twice' },
+    }] });
+    expect(((await h.api('GET', `${lists}/${list}`)).body.result as { num_referencing_filters: number }).num_referencing_filters).toBe(2);
+    const refused = await h.api('DELETE', `${lists}/${list}`);
+    expect(refused.body.errors[0]!.message).toContain('referenced by 2 rules (');
+  });
+});
