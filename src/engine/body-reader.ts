@@ -47,6 +47,11 @@ export function quote(value: unknown): string {
   return text.length <= QuotedMaxChars ? text : `${jsonType(value)} of ${text.length} characters of JSON`;
 }
 
+/** A key as one reference token of a JSON pointer (RFC 6901: `~` is `~0`, `/` is `~1`). */
+export function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 /** Reads the fields of one JSON object in a request body. */
 export class BodyReader {
   private readonly obj: Record<string, unknown>;
@@ -56,7 +61,7 @@ export class BodyReader {
   constructor(value: unknown, readonly pointer: string, readonly problems: Problems, what = 'an object') {
     this.valid = typeof value === 'object' && value !== null && !Array.isArray(value);
     this.obj = this.valid ? (value as Record<string, unknown>) : {};
-    if (!this.valid) problems.add(pointer || '/', `expected ${what}, got ${jsonType(value)}`);
+    if (!this.valid) problems.add(pointer || '/', `expected ${what}, got ${value === undefined && pointer === '' ? 'no body' : jsonType(value)}`);
   }
 
   /** Records every field not in `allowed` as unknown. */
@@ -78,7 +83,7 @@ export class BodyReader {
 
   /** The JSON pointer of a field. */
   at(key: string): string {
-    return `${this.pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    return `${this.pointer}/${pointerToken(key)}`;
   }
 
   /** A string field, optionally required, with a maximum length in characters. */

@@ -6,7 +6,7 @@
  */
 import Cloudflare from 'cloudflare';
 import type { ListsList } from 'cloudflare/resources/rules/lists/lists';
-import type { ItemListResponse } from 'cloudflare/resources/rules/lists/items';
+import type { ItemGetResponse, ItemListResponse } from 'cloudflare/resources/rules/lists/items';
 import type { BulkOperationGetResponse } from 'cloudflare/resources/rules/lists/bulk-operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, startHarness, type Harness } from '../engine/helpers.js';
@@ -75,5 +75,34 @@ describe.each([false, true])('the official client on the Lists API (strict: %s)'
       zone_id: zone, rules: [{ action: 'block', expression: 'ip.src in $nobody', ref: 'nobody' }],
     }).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(Cloudflare.BadRequestError);
+  });
+
+  it('writes and reads hostname and ASN lists with the client\'s item types; search follows each kind\'s rule', async () => {
+    const hosts = await cf.rules.lists.create({ account_id: account, name: 'tenants', kind: 'hostname' });
+    const asns = await cf.rules.lists.create({ account_id: account, name: 'networks', kind: 'asn' });
+    const h1 = await cf.rules.lists.items.create(hosts.id, { account_id: account, body: [
+      { hostname: { url_hostname: '*.Example.com', exclude_exact_hostname: false }, comment: 'all of example' },
+      { hostname: { url_hostname: 'shop.example.org' } },
+    ] });
+    expect((await cf.rules.lists.bulkOperations.get(h1.operation_id, { account_id: account })).status).toBe('completed');
+    const a1 = await cf.rules.lists.items.update(asns.id, { account_id: account, body: [{ asn: 64512, comment: 'private' }, { asn: 13335 }] });
+    expect((await cf.rules.lists.bulkOperations.get(a1.operation_id, { account_id: account })).status).toBe('completed');
+    const hostItems: ItemListResponse[] = [];
+    for await (const item of cf.rules.lists.items.list(hosts.id, { account_id: account, search: 'example' })) hostItems.push(item);
+    expect(hostItems.map((i) => ('hostname' in i ? i.hostname : undefined))).toEqual([
+      { url_hostname: '*.example.com', exclude_exact_hostname: false }, { url_hostname: 'shop.example.org' },
+    ]);
+    const asnItems: ItemListResponse[] = [];
+    for await (const item of cf.rules.lists.items.list(asns.id, { account_id: account })) asnItems.push(item);
+    expect(asnItems.map((i) => ('asn' in i ? i.asn : undefined))).toEqual([13335, 64512]);
+    const one: ItemGetResponse = await cf.rules.lists.items.get(asnItems[1]!.id, { account_id: account, list_id: asns.id });
+    expect(one).toMatchObject({ id: asnItems[1]!.id, asn: 64512, comment: 'private' });
+    const found: ItemListResponse[] = [];
+    for await (const item of cf.rules.lists.items.list(asns.id, { account_id: account, search: '6451' })) found.push(item);
+    expect(found).toEqual([]);
+    const bad = await cf.rules.lists.items.create(asns.id, { account_id: account, body: [{ asn: 1 }, { ip: '192.0.2.1' } as never] }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(Cloudflare.BadRequestError);
+    expect((bad as InstanceType<typeof Cloudflare.BadRequestError>).errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: 10307, source: { pointer: '/1/ip' } })]));
+    expect((await cf.rules.lists.get(asns.id, { account_id: account })).num_items).toBe(2);
   });
 });

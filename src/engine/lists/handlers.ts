@@ -9,7 +9,7 @@ import { BodyReader, Problems, requireObject } from '../body-reader.js';
 import { ok } from '../envelope.js';
 import { newId } from '../ids.js';
 import type { ApiResponse } from '../types.js';
-import type { AccountRequestContext, AccountRoute } from './context.js';
+import type { AccountRequestContext, AccountRoute, ListReferenceInfo } from './context.js';
 import { readItem, type ItemInput } from './items.js';
 import { pollOperation, recordOperation, requireNoOperationInProgress } from './operations.js';
 import {
@@ -33,8 +33,19 @@ export const listRoutes: AccountRoute[] = [
 
 const NamePattern = new RegExp(ListRules.namePattern);
 
+/** The rules that reference list `name` (a rule naming it twice, or in two expressions, once). */
+function rulesReferencing(ctx: AccountRequestContext, name: string): ListReferenceInfo[] {
+  const seen = new Set<string>();
+  return ctx.references.filter((r) => {
+    const key = `${r.zone_id}\u0000${r.rule}`;
+    if (r.list !== name || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function referencesTo(ctx: AccountRequestContext, name: string): number {
-  return ctx.references.filter((r) => r.list === name).length;
+  return rulesReferencing(ctx, name).length;
 }
 
 function mustList(ctx: AccountRequestContext): StoredList {
@@ -109,7 +120,7 @@ function updateList(ctx: AccountRequestContext): ApiResponse {
 function deleteList(ctx: AccountRequestContext): ApiResponse {
   noQuery(ctx);
   const list = mustList(ctx);
-  const refs = ctx.references.filter((r) => r.list === list.name);
+  const refs = rulesReferencing(ctx, list.name);
   if (refs.length > 0) {
     const named = refs.slice(0, 5).map((r) => `${r.rule} in zone ${r.zone_name}`).join('; ');
     throw ApiError.from(ListErrors.listInUse, `list ${list.name} is referenced by ${refs.length} rule${refs.length === 1 ? '' : 's'} (${named}${refs.length > 5 ? '; …' : ''}); remove the references first`, { meta: { references: refs } });

@@ -13,7 +13,7 @@
  */
 import { parseIp, type IpValue } from '../../expr/index.js';
 import { ListRules, normalizeListItem, type HostnameValue, type ListItemBody, type ServedListKind } from '../../api/index.js';
-import { BodyReader, type Problems } from '../body-reader.js';
+import { BodyReader, quote, type Problems } from '../body-reader.js';
 
 /** One item's value, normalised. */
 export type ItemValue = { kind: 'ip'; ip: string } | { kind: 'hostname'; hostname: HostnameValue } | { kind: 'asn'; asn: number };
@@ -63,7 +63,7 @@ export function normaliseValue(kind: ServedListKind, raw: unknown): ItemValue | 
     }
     case 'asn': {
       const normal = typeof raw === 'number' ? normalizeListItem('asn', raw) : undefined;
-      if (normal === undefined || !normal.ok) return `asn must be an integer from 0 to 4294967295, got ${JSON.stringify(raw)}`;
+      if (normal === undefined || !normal.ok) return `asn must be an integer from 0 to 4294967295, got ${quote(raw)}`;
       return { kind: 'asn', asn: Number(normal.value) };
     }
     case 'hostname': return normaliseHostname(raw);

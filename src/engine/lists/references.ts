@@ -2,16 +2,18 @@
  * The zone side of lists: every `$name` its stored rules use (filters and the firewall rules that
  * use them, and the rules of every served ruleset phase, enabled or not), and the check a write
  * must pass: a rule may reference only a list its account has, of the kind its field takes
- * (`ip.src` an IP list, `ip.src.asnum` an ASN list, `http.host` a hostname list). The check runs
+ * (`ip.src` an IP list, `ip.src.asnum` an ASN list, `http.host` a hostname list); a rate limiting
+ * rule's counting expression is one of its expressions. The check runs
  * after a write's handler, inside its transaction, on the zone as the write left it, so every write
  * path (filters, firewall rules, entry point PUTs, single-rule calls, any phase) is covered by one
  * check; references that were already there before the write (a zone older than lists) do not
  * block it.
  */
-import { ListErrors } from '../../api/index.js';
+import { ListErrors, RatelimitPhase } from '../../api/index.js';
 import { listUses, parse, type Phase } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
 import { rulesTables } from '../rulesets/store.js';
+import { CountingPhase } from '../rulesets/validate-ratelimit.js';
 import type { Sql } from '../sql.js';
 import type { ZoneInfo } from '../types.js';
 import type { ListCatalogEntry } from './catalog.js';
@@ -54,8 +56,17 @@ export function zoneListReferences(sql: Sql, zone: ZoneInfo): TypedReference[] {
   }
   for (const { table, phase } of rulesTables()) {
     if (!tableExists(sql, table)) continue;
-    const rules = sql.exec<{ ref: string; expression: string }>(`SELECT ref, expression FROM ${table} WHERE instr(expression, '$') > 0 ORDER BY position`).toArray();
-    for (const r of rules) refsOf(r.expression, phase as Phase, zone, `rule ${r.ref} of ${phase}`, out);
+    // A rate limiting rule's counting expression may name lists too (with the response's fields).
+    const counting = phase === RatelimitPhase;
+    const rules = sql.exec<{ ref: string; expression: string; ratelimit?: string | null }>(counting
+      ? `SELECT ref, expression, ratelimit FROM ${table} WHERE instr(expression, '$') > 0 OR instr(ratelimit, '$') > 0 ORDER BY position`
+      : `SELECT ref, expression FROM ${table} WHERE instr(expression, '$') > 0 ORDER BY position`).toArray();
+    for (const r of rules) {
+      const label = `rule ${r.ref} of ${phase}`;
+      refsOf(r.expression, phase as Phase, zone, label, out);
+      const countingExpression = typeof r.ratelimit === 'string' ? (JSON.parse(r.ratelimit) as { counting_expression?: unknown }).counting_expression : undefined;
+      if (typeof countingExpression === 'string') refsOf(countingExpression, CountingPhase as Phase, zone, label, out);
+    }
   }
   return out;
 }

@@ -6,7 +6,7 @@
  * least one of `groups` and `rules` must be given and non-empty; every group and rule id must exist
  * in one of the zone's packages. A PUT may echo the override's `id`, which must match the path.
  */
-import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
+import { BodyReader, Problems, jsonType, pointerToken, quote } from '../body-reader.js';
 import { findAnyGroup, findAnyLegacyRule } from '../catalog/index.js';
 import { OverrideActions, OverrideLimits } from './constants.js';
 import type { WafOverride } from './model.js';
@@ -61,7 +61,7 @@ function readMap(r: BodyReader, key: string, values: readonly string[], known: (
   }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    const at = `${r.at(key)}/${k}`;
+    const at = `${r.at(key)}/${pointerToken(k)}`;
     if (!known(k)) problems.add(at, `unknown ${what} ${quote(k)}`);
     else if (typeof v !== 'string' || !values.includes(v)) problems.add(at, `${key}.${k} must be one of ${values.join(', ')}; got ${quote(v)}`);
     else out[k] = v;

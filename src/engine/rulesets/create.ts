@@ -15,6 +15,7 @@ import { rulesetError } from './errors.js';
 import { putManagedRules } from './managed-ops.js';
 import { isServed, phaseNotServed, rulesSpecOf } from './phases.js';
 import { loadRuleset } from './store.js';
+import { expressionCheck, readRulesetBody } from './validate.js';
 import { rulesetView } from './views.js';
 import { allowQuery } from './write.js';
 
@@ -27,6 +28,13 @@ export function createRuleset(ctx: ZoneRequestContext): ApiResponse {
   const name = r.string('name', { required: true, nonEmpty: true, maxLength: RulesetFieldLimits.name });
   const kind = r.oneOf('kind', RulesetKinds, { required: true });
   const phase = r.string('phase', { required: true, nonEmpty: true });
+  // A refused name (or an unknown field): the description and rules of a served phase are read
+  // too, so one answer lists every problem of the body.
+  if (problems.list.length > 0 && kind === 'zone' && phase !== undefined && isServed(phase) && r.has('rules')) {
+    const spec = rulesSpecOf(phase);
+    const rest = { rules: r.raw('rules'), ...(r.has('description') ? { description: r.raw('description') } : {}) };
+    readRulesetBody(rest, problems, phase, (item, pointer, p) => spec.read(item, pointer, p), expressionCheck(phase));
+  }
   problems.throwIfAny();
   if (kind === 'custom') throw rulesetError('phaseNotServed', 'zone custom rulesets (kind "custom") are not served by zonewall\'s engine; create the phase entry point with kind "zone"', '/kind');
   if (kind !== 'zone') throw rulesetError('immutableField', `kind ${quote(kind)} cannot be created in a zone; use "zone" for a phase entry point`, '/kind');

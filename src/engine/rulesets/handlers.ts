@@ -17,12 +17,14 @@ import {
   RulesetRoutes as R,
   type ServedPhase,
 } from '../../api/index.js';
-import { ManagedRulesets, findManagedRuleset, managedRulesetView } from '../catalog/index.js';
+import { ManagedRulesets, findManagedRuleset, managedRulesetView, type ManagedRuleset } from '../catalog/index.js';
 import type { ZoneRequestContext, ZoneRoute } from '../context.js';
 import { ok } from '../envelope.js';
 import type { ApiResponse } from '../types.js';
 import { createRuleset } from './create.js';
+import { planAtLeast } from './entitlements.js';
 import { rulesetError } from './errors.js';
+import { RulesetListQuery, rulesetListPage } from './list-page.js';
 import { entrypointById, entrypointNotFound, isServed, phaseNotServed, putRules } from './phases.js';
 import { ruleRoutes } from './rule-handlers.js';
 import { deleteRuleset, deleteVersion, getVersion, listVersions, loadRuleset } from './store.js';
@@ -84,13 +86,13 @@ function versionOf(ctx: ZoneRequestContext, phase: ServedPhase, raw: string): St
 }
 
 function listRulesets(ctx: ZoneRequestContext): ApiResponse {
-  allowQuery(ctx);
-  const out = ManagedRulesets.map((rs) => managedRulesetView(rs, false));
+  allowQuery(ctx, RulesetListQuery);
+  const out = ManagedRulesets.filter((rs) => entitled(ctx, rs)).map((rs) => managedRulesetView(rs, false));
   for (const phase of [ManagedPhase, CustomPhase, RatelimitPhase] as const) {
     const entry = loadRuleset(ctx.sql, phase);
     if (entry !== undefined) out.unshift(rulesetView(entry, phase, false));
   }
-  return ok(out);
+  return { status: 200, body: rulesetListPage(out, ctx.query) };
 }
 
 /** The entry point named by the path's `ruleset_id`, or the refusal (managed catalog rulesets are read-only). */
@@ -99,7 +101,7 @@ function mustEntrypointById(ctx: ZoneRequestContext): { phase: ServedPhase; entr
   const found = entrypointById(ctx, id);
   if (found !== undefined) return found;
   const managed = findManagedRuleset(id);
-  if (managed !== undefined && managed.id === id) {
+  if (managed !== undefined && managed.id === id && entitled(ctx, managed)) {
     throw rulesetError('immutableField', `${managed.name} is a managed ruleset and cannot be changed; deploy it with overrides in the ${ManagedPhase} entry point`);
   }
   throw rulesetNotFound(id);
@@ -114,9 +116,7 @@ function getRuleset(ctx: ZoneRequestContext): ApiResponse {
   const id = ctx.params.ruleset_id!;
   const found = entrypointById(ctx, id);
   if (found !== undefined) return ok(rulesetView(found.entry, found.phase));
-  const ruleset = findManagedRuleset(id);
-  if (ruleset === undefined || ruleset.id !== id) throw rulesetNotFound(id);
-  return ok(managedRulesetView(ruleset, true));
+  return ok(managedRulesetView(mustManagedRuleset(ctx, id), true));
 }
 
 function putRuleset(ctx: ZoneRequestContext): ApiResponse {
@@ -136,15 +136,38 @@ function removeRuleset(ctx: ZoneRequestContext): ApiResponse {
 function rulesetVersions(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx);
   const found = entrypointById(ctx, ctx.params.ruleset_id!);
-  if (found === undefined) throw rulesetNotFound(ctx.params.ruleset_id!);
+  if (found === undefined) return ok([managedRulesetView(mustManagedRuleset(ctx, ctx.params.ruleset_id!), false)]);
   return ok(listVersions(ctx.sql, found.phase).map((v) => rulesetView(v, found.phase, false)));
 }
 
 function rulesetVersion(ctx: ZoneRequestContext): ApiResponse {
   allowQuery(ctx);
   const found = entrypointById(ctx, ctx.params.ruleset_id!);
-  if (found === undefined) throw rulesetNotFound(ctx.params.ruleset_id!);
+  if (found === undefined) {
+    const managed = mustManagedRuleset(ctx, ctx.params.ruleset_id!);
+    if (ctx.params.version !== managed.version) {
+      throw rulesetError('versionNotFound', `${managed.name} has no version ${JSON.stringify(ctx.params.version)} in zonewall's catalog, which holds its version ${managed.version} only`);
+    }
+    return ok(managedRulesetView(managed, true));
+  }
   return ok(rulesetView(versionOf(ctx, found.phase, ctx.params.version!), found.phase));
+}
+
+/**
+ * A managed ruleset of the catalog by its exact id that the zone's plan may deploy, or the 404 (the
+ * service answers 404 for a ruleset the zone is not entitled to). Decision: the catalog holds one
+ * version of each managed ruleset, its current one, so its versions list is that version alone and
+ * any other number is 20207.
+ */
+function mustManagedRuleset(ctx: ZoneRequestContext, id: string): ManagedRuleset {
+  const ruleset = findManagedRuleset(id);
+  if (ruleset === undefined || ruleset.id !== id || !entitled(ctx, ruleset)) throw rulesetNotFound(id);
+  return ruleset;
+}
+
+/** Whether the zone's plan may deploy `ruleset` (a Free zone: the Free Managed Ruleset only). */
+function entitled(ctx: ZoneRequestContext, ruleset: ManagedRuleset): boolean {
+  return planAtLeast(ctx.zone.plan, ruleset.minimum_plan);
 }
 
 /**

@@ -153,7 +153,7 @@ function readNames<T extends string>(r: BodyReader, key: string, allowed: readon
   const out: T[] = [];
   raw.forEach((item, i) => {
     const at = `${r.at(key)}/${i}`;
-    if (typeof item !== 'string' || !(allowed as readonly string[]).includes(item)) problems.add(at, `${JSON.stringify(item)} is not one of ${allowed.join(', ')} (case-sensitive)`);
+    if (typeof item !== 'string' || !(allowed as readonly string[]).includes(item)) problems.add(at, `${quote(item)} is not one of ${allowed.join(', ')} (case-sensitive)`);
     else if (out.includes(item as T)) problems.add(at, `${item} is listed twice`);
     else out.push(item as T);
   });

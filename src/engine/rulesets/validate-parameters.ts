@@ -5,7 +5,7 @@
  * for DDoS phases); for `skip`, exactly one of `ruleset: "current"`, `rulesets` or `rules`, every id
  * known. Plan entitlements are checked separately (`entitlements.ts`), since they depend on the zone.
  */
-import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
+import { BodyReader, Problems, jsonType, pointerToken, quote } from '../body-reader.js';
 import {
   OwaspThresholdActions,
   findManagedRule,
@@ -186,7 +186,7 @@ function readSkipRules(value: unknown, pointer: string, problems: Problems): Rec
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) problems.add(pointer, 'rules must name at least one managed ruleset');
   for (const [rulesetId, ids] of entries) {
-    const at = `${pointer}/${rulesetId}`;
+    const at = `${pointer}/${pointerToken(rulesetId)}`;
     const ruleset = resolveRuleset(rulesetId, at, problems);
     if (!Array.isArray(ids) || ids.length === 0 || ids.some((x) => typeof x !== 'string')) {
       problems.add(at, 'expected a non-empty array of rule ids');

@@ -23,15 +23,20 @@ import {
   type RateLimitBlockResponse,
   type RateLimitParameters,
 } from '../../api/index.js';
-import { ExpressionError, parse } from '../../expr/index.js';
+import { ExpressionError, getField, inspect, listUses, parse } from '../../expr/index.js';
 import { apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import { RuleFields } from './constants.js';
 import { addProblem } from './errors.js';
 import type { RateLimitRuleInput } from './types.js';
-import { expressionCheck, readCommonRuleFields } from './validate.js';
+import { expressionCheck, readCommonRuleFields, type ExpressionCheck } from './validate.js';
 
-const checkRuleExpression = expressionCheck(RatelimitPhase);
+/**
+ * The rate limiting phase's expression check, where the field `cf.colo.id` (a characteristic, which
+ * the phase's fields leave out) is refused naming why; the text `cf.colo.id` inside a string literal
+ * is no field and passes.
+ */
+const checkRuleExpression = withColoMessage(expressionCheck(RatelimitPhase));
 /** Counting expressions may use response fields (the counting then happens on the response). */
 export const CountingPhase = 'http_response_firewall_managed';
 
@@ -41,9 +46,6 @@ export function readRateLimitRule(item: unknown, pointer: string, problems: Prob
   if (!r.valid) return undefined;
   r.allowOnly([...RuleFields.filter((f) => f !== 'logging'), 'ratelimit', ...extra]);
   const action = r.oneOf('action', RateLimitActions, { required: true });
-  if (typeof r.raw('expression') === 'string' && (r.raw('expression') as string).includes(ColoCharacteristic)) {
-    problems.add(r.at('expression'), `${ColoCharacteristic} may not appear in a rate limiting expression; it is a characteristic (counters are per data center)`);
-  }
   const common = readCommonRuleFields(r, problems, checkRuleExpression);
   const before = problems.list.length;
   const params = action === undefined ? undefined : readParameters(r, action, problems);
@@ -55,6 +57,13 @@ export function readRateLimitRule(item: unknown, pointer: string, problems: Prob
   const rule: RateLimitRuleInput = { action, ...common, ratelimit };
   if (params !== undefined) rule.action_parameters = params;
   return rule;
+}
+
+/** Whether a (valid) counting expression uses a list and a field of the response (security-phases.md §1, restrictions). */
+function mixesResponseFieldsAndLists(source: string): boolean {
+  const expr = parse(source, { phase: CountingPhase });
+  if (listUses(expr, source).length === 0) return false;
+  return [...inspect(expr).fields].some((name) => !(getField(name)?.phases ?? [RatelimitPhase]).includes(RatelimitPhase));
 }
 
 function usesList(expression: string): boolean {
@@ -107,12 +116,15 @@ function readRatelimit(rule: BodyReader, problems: Problems): RateLimitParameter
   if (counting !== undefined && counting.trim() !== '') {
     const refused = checkCounting(counting, r.at('counting_expression'));
     if (refused !== undefined) problems.list.push(refused);
+    else if (mixesResponseFieldsAndLists(counting)) {
+      problems.add(r.at('counting_expression'), 'a counting expression cannot use both response fields (http.response.*, counted on the response) and lists; count on one or the other');
+    }
     out.counting_expression = counting;
   }
   return problems.list.length > before ? undefined : out;
 }
 
-function checkCounting(source: string, pointer: string): ReturnType<typeof apiMessage> | undefined {
+const checkCounting = withColoMessage((source: string, pointer: string): ReturnType<typeof apiMessage> | undefined => {
   try {
     parse(source, { phase: CountingPhase });
     return undefined;
@@ -120,6 +132,17 @@ function checkCounting(source: string, pointer: string): ReturnType<typeof apiMe
     if (!(err instanceof ExpressionError)) throw err;
     return apiMessage('invalidExpression', err.message, { pointer, meta: { line: err.line, column: err.column, offset: err.offset, reason: err.reason } });
   }
+});
+
+/** `check`, whose refusal at the identifier `cf.colo.id` says that it is a characteristic, not a field. */
+function withColoMessage(check: ExpressionCheck): ExpressionCheck {
+  return (source, pointer) => {
+    const refused = check(source, pointer);
+    const offset = refused?.meta?.offset;
+    if (refused === undefined || typeof offset !== 'number' || !source.startsWith(ColoCharacteristic, offset)) return refused;
+    if (/[\w.]/.test(source.charAt(offset + ColoCharacteristic.length))) return refused;
+    return apiMessage('invalidField', `${ColoCharacteristic} may not appear in a rate limiting expression; it is a characteristic (counters are per data center)`, { pointer });
+  };
 }
 
 function readListed(r: BodyReader, key: string, allowed: readonly number[], problems: Problems, required: boolean): number | undefined {

@@ -150,6 +150,7 @@ function readLogging(r: BodyReader, action: string | undefined, problems: Proble
   if (!l.valid) return undefined;
   l.allowOnly(['enabled']);
   const enabled = l.boolean('enabled');
+  if (!l.has('enabled')) problems.add(l.at('enabled'), 'enabled is required in logging (true or false)');
   if (action === 'execute') {
     problems.add(r.at('logging'), 'logging is only valid on skip rules (it controls whether skipped requests are logged)');
     return undefined;
