@@ -146,7 +146,7 @@ function warnRetired(checks: Checks, path: DocPath, source: string, uses: readon
 }
 
 /** Each `$name` of a valid expression, placed in the file, for the check against the visible lists. */
-function recordListUses(checks: Checks, path: DocPath, source: string, uses: readonly ListUse[]): void {
+export function recordListUses(checks: Checks, path: DocPath, source: string, uses: readonly ListUse[]): void {
   const { locator } = checks;
   const span = locator.resolve(path).value;
   const rule = formatPath(path.slice(0, 2));

@@ -116,6 +116,17 @@ describe('$name in zone manifests against the visible lists', () => {
     ]);
   });
 
+  it('a rate limiting rule\'s counting expression names lists as its expression does: an unknown one is a positioned error', async () => {
+    const d = dir({
+      'account.yaml': account,
+      'z.yaml': 'zone: z.example.com\nrate_limiting_rules:\n  r:\n    action: block\n    expression: http.request.uri.path eq "/login"\n    ratelimit:\n      characteristics: [ip.src]\n      period: 10\n      requests_per_period: 5\n      mitigation_timeout: 10\n      counting_expression: ip.src in $office_ip\n',
+    });
+    const r = await loadManifests([d]);
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${d}/z.yaml:11:38: rate_limiting_rules.r.ratelimit.counting_expression: unknown list $office_ip: the account manifest ${d}/account.yaml has no list of that name; did you mean $office_ips?`,
+    ]);
+  });
+
   it('without an account manifest every $name is unknown (never an empty match)', async () => {
     const d = dir({ 'z.yaml': 'zone: z.example.com\ncustom_rules:\n  a: { action: block, expression: "ip.src in $office_ips" }\n' });
     const r = await loadManifests([d]);

@@ -15,6 +15,14 @@ const one = (head: string[], rl: string[]) => doc('zone: x', 'rate_limiting_rule
 const base = ['characteristics: [ip.src]', 'period: 10', 'requests_per_period: 5', 'mitigation_timeout: 10'];
 
 describe('rate_limiting_rules in the manifest', () => {
+  it('refuses a counting expression that uses both response fields and a list, at the counting expression (the service refuses it)', () => {
+    const text = one(['action: block', 'expression: http.request.uri.path eq "/login"'], [...base, 'counting_expression: http.response.code eq 401 and ip.src in $office_ips']);
+    expect(issues(text)).toEqual([
+      'zone.yaml:11:28: rate_limiting_rules.r.ratelimit.counting_expression: a counting expression cannot use both response fields (http.response.*, counted on the response) and lists; count on one or the other',
+    ]);
+    expect(issues(one(['action: block', 'expression: http.request.uri.path eq "/login"'], [...base, 'counting_expression: http.response.code eq 401']))).toEqual([]);
+  });
+
   it('normalises rules in key order with the service defaults and cf.colo.id first', () => {
     const r = validateManifestText(doc(
       'zone: x',

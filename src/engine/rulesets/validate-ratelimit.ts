@@ -23,7 +23,7 @@ import {
   type RateLimitBlockResponse,
   type RateLimitParameters,
 } from '../../api/index.js';
-import { ExpressionError, getField, inspect, listUses, parse } from '../../expr/index.js';
+import { ExpressionError, mixesListsAndFieldsOutside, parse } from '../../expr/index.js';
 import { apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import { RuleFields } from './constants.js';
@@ -61,9 +61,7 @@ export function readRateLimitRule(item: unknown, pointer: string, problems: Prob
 
 /** Whether a (valid) counting expression uses a list and a field of the response (security-phases.md §1, restrictions). */
 function mixesResponseFieldsAndLists(source: string): boolean {
-  const expr = parse(source, { phase: CountingPhase });
-  if (listUses(expr, source).length === 0) return false;
-  return [...inspect(expr).fields].some((name) => !(getField(name)?.phases ?? [RatelimitPhase]).includes(RatelimitPhase));
+  return mixesListsAndFieldsOutside(parse(source, { phase: CountingPhase }), source, RatelimitPhase);
 }
 
 function usesList(expression: string): boolean {

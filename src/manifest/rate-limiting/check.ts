@@ -3,14 +3,15 @@
  * `http_ratelimit` phase has the custom phase's fields) and counting expression (response fields
  * allowed), the characteristics (known values, header names lower case, `cf.colo.id` left to
  * zonewall, `ip.src` and `cf.unique_visitor_id` exclusive), exactly one of `requests_per_period`
- * and `score_per_period` (with its header), a response only with block, and a list in the
- * expression only with `requests_to_origin: false`. The service's rules (security-phases.md §1),
+ * and `score_per_period` (with its header), a response only with block, a list in the
+ * expression only with `requests_to_origin: false`, and a counting expression that uses lists
+ * (checked against the visible lists, as the rule's) or response fields, not both. The service's rules (security-phases.md §1),
  * checked offline so a plan never fails on them at apply time.
  */
-import { ColoCharacteristic, JsonCharacteristics, KeyedCharacteristics, PlainCharacteristics } from '../../api/index.js';
-import { ExpressionError, canonicalize, parse } from '../../expr/index.js';
+import { ColoCharacteristic, JsonCharacteristics, KeyedCharacteristics, PlainCharacteristics, RatelimitPhase } from '../../api/index.js';
+import { ExpressionError, formsOf, listUses, mixesListsAndFieldsOutside, parse } from '../../expr/index.js';
 import type { DocPath } from '../errors.js';
-import { checkEntryExpression, type CheckedExpression } from '../expression-check.js';
+import { checkEntryExpression, recordListUses, type CheckedExpression } from '../expression-check.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
 
 /** The phase whose fields a counting expression may use (request and response fields). */
@@ -35,11 +36,20 @@ export function checkRateLimitExpressions(checks: Checks, data: Record<string, u
     let counting: string | undefined;
     let ok = true;
     if (typeof source === 'string' && source.trim() !== '') {
+      const at: DocPath = [Section, keys[i]!, 'ratelimit', 'counting_expression'];
       try {
-        counting = canonicalize(source, { phase: CountingPhase });
+        const parsed = parse(source, { phase: CountingPhase });
+        counting = formsOf(parsed).canonical;
+        if (mixesListsAndFieldsOutside(parsed, source, RatelimitPhase)) {
+          checks.report(at, 'a counting expression cannot use both response fields (http.response.*, counted on the response) and lists; count on one or the other');
+          ok = false;
+        }
+        // Its `$name`s are checked against the visible lists as the rule expression's are.
+        const lists = listUses(parsed, source);
+        if (lists.length > 0) recordListUses(checks, at, source, lists);
       } catch (err) {
         if (!(err instanceof ExpressionError)) throw err;
-        checks.report([Section, keys[i]!, 'ratelimit', 'counting_expression'], `counting_expression: ${err.message}`);
+        checks.report(at, `counting_expression: ${err.message}`);
         ok = false;
       }
     }
