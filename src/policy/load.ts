@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
 import { burstProblems, burstSpecOf } from './burst.js';
 import { checkRequest } from './check-request.js';
+import { checkVary } from './check-vary.js';
 import { checkCasesSchema } from './schema.js';
 import type { CaseExpectation, CaseFile, CaseRequest, TestCase } from './types.js';
 import { readPositionedYaml, type PositionedYaml } from './yaml.js';
@@ -76,6 +77,7 @@ function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYam
     const own = isRaw(raw.request) ? raw.request : {};
     const found = requestIssues(own, [...path, 'request']);
     if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...burstProblems(raw.burst).map((p) => doc.issue([...path, 'burst', ...p.at], p.message)));
+    if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...checkVary(raw.burst, [...path, 'burst'], doc));
     issues.push(...found);
     if (typeof raw.name === 'string') {
       const first = names.get(raw.name);

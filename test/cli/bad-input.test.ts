@@ -63,3 +63,32 @@ describe('a command whose work is dropped half-way', () => {
     expect(run.stderr).not.toMatch(stackLine);
   }, 30_000);
 });
+
+describe('a burst whose vary values are not what the request takes', () => {
+  // A case's own `ip: 999.1.1.1` is a located error; the same value in a burst's `vary` list passed
+  // loading and stopped the run with "error: request field ip.src: expected an IP address" (no
+  // file, no case), and a path without `/` or an empty host were sent as they were.
+  const rules = 'zone: vary.example.com\nplan: enterprise\nrate_limiting_rules:\n  login:\n    action: block\n    expression: http.request.uri.path eq "/login"\n    ratelimit:\n      characteristics: [ip.src]\n      period: 60\n      requests_per_period: 5\n      mitigation_timeout: 600\n';
+  const burst = (vary: string) => `zone: vary.example.com\ncases:\n  - name: logins\n    request: { method: POST, path: /login }\n    burst:\n      count: 4\n      over: 60\n      vary:\n${vary}    expect: { allowed: true }\n`;
+  const cases: [string, string, string][] = [
+    ['an IP of a list', '        ip: [198.51.100.1, notanip, 198.51.100.3, 999.1.1.1]\n',
+      'vary.tests.yaml:9:28: cases[0].burst.vary.ip[1]: must be an IPv4 or IPv6 address (got "notanip"; 1 more value of this list too)'],
+    ['an IP of a list one a line', '        ip: |\n          198.51.100.1\n          198.51.100.2\n          garbage\n          198.51.100.4\n',
+      'vary.tests.yaml:9:13: cases[0].burst.vary.ip: line 3 of the list: must be an IPv4 or IPv6 address (got "garbage")'],
+    ['a path without its slash', '        path: [/a, /b, c, /d]\n',
+      'vary.tests.yaml:9:24: cases[0].burst.vary.path[2]: must start with `/` (e.g. `/admin`) (got "c")'],
+    ['an empty host', '        host: [a.example, "", b.example, c.example]\n',
+      'vary.tests.yaml:9:27: cases[0].burst.vary.host[1]: must not be empty (got "")'],
+  ];
+  for (const [name, vary, line] of cases) {
+    it(`${name}: a located error, exit 1`, async () => {
+      const zone = writeManifest(temp.dir, 'vary.yaml', rules);
+      writeManifest(temp.dir, 'vary.tests.yaml', burst(vary));
+      const run = await zonewall(['test', zone], { cwd: temp.dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr.split('\n')[0]).toBe(`${temp.dir}/${line}`);
+      expect(run.stderr).not.toMatch(/request field|internal error/);
+      expect(run.stderr).not.toMatch(stackLine);
+    }, 30_000);
+  }
+});
