@@ -92,3 +92,30 @@ describe('a burst whose vary values are not what the request takes', () => {
     }, 30_000);
   }
 });
+
+describe('control characters in the line under an error', () => {
+  // The first line of an error shows the value escaped ("\u001b[31m..."), but the source line
+  // printed under it went out raw: a manifest (or cases file) could recolour the terminal or
+  // retitle its window through an error message. They are shown as � now, keeping the carets aligned.
+  const esc = 'plan: "\u001b[31mRED\u001b]0;pwned\u0007"';
+  it('validate (stdout) and plan (stderr) print no control character', async () => {
+    const file = writeManifest(temp.dir, 'esc.yaml', `zone: esc.example.com\n${esc}\n`);
+    const validate = await zonewall(['validate', file], { cwd: temp.dir });
+    const plan = await zonewall(['plan', file, '--state-dir', `${temp.dir}/esc-state`], { cwd: temp.dir });
+    for (const run of [validate, plan]) {
+      expect(run.code).toBe(1);
+      // eslint-disable-next-line no-control-regex
+      expect(run.stdout + run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+    expect(validate.stdout).toContain(' 2 | plan: "�[31mRED�]0;pwned�"\n   |       ^^^^^^^^^^^^^^^^^^^^\n');
+  }, 30_000);
+  it('a cases file\'s error line prints no control character', async () => {
+    writeManifest(temp.dir, 'esc-cases.yaml', 'zone: esc-cases.example.com\n');
+    const cases = writeManifest(temp.dir, 'esc-cases.tests.yaml', '- name: x\n  request: { path: "\u001b[2Jhome" }\n  expect: { allowed: true }\n');
+    const run = await zonewall(['test', `${temp.dir}/esc-cases.yaml`, '--cases', cases], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    // eslint-disable-next-line no-control-regex
+    expect(run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(run.stderr).toContain('�[2Jhome');
+  }, 30_000);
+});
