@@ -3,6 +3,7 @@
  * clear line that says where, a non-zero exit code, no stack trace, nothing half-written, and no
  * credential in the output. One describe block per defect the bad-input pass found.
  */
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
@@ -117,5 +118,24 @@ describe('control characters in the line under an error', () => {
     // eslint-disable-next-line no-control-regex
     expect(run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(run.stderr).toContain('�[2Jhome');
+  }, 30_000);
+});
+
+describe('a list item written as a map with a mistake inside', () => {
+  // `{value: 1.2.3.5, comment: 5}` got "an item is a value ... or a map {value, comment} (got a
+  // map)": it is a map, and the message did not say what is wrong with it.
+  it('names the field that is wrong', async () => {
+    const dir = `${temp.dir}/lists`;
+    mkdirSync(dir);
+    writeManifest(temp.dir, 'lists/account.yaml', 'account: zonewall engine\nlists:\n  office_ips:\n    kind: ip\n    items:\n      - {value: 192.0.2.1, comment: 5}\n      - {value: 192.0.2.2, coment: x}\n      - {comment: no value}\n      - 1.5\n');
+    const run = await zonewall(['validate', dir], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    const errors = run.stdout.split('\n').filter((l) => l.startsWith(dir));
+    expect(errors).toEqual([
+      `${dir}/account.yaml:6:37: lists.office_ips.items[0].comment: must be a string (got 5; quote the value to make it a string)`,
+      `${dir}/account.yaml:7:28: lists.office_ips.items[1].coment: unknown field (did you mean "comment"?)`,
+      `${dir}/account.yaml:8:9: lists.office_ips.items[2]: missing required field "value"`,
+      `${dir}/account.yaml:9:9: lists.office_ips.items[3]: an item is a value (an IP address, CIDR or hostname string, or an AS number) or a map {value, comment} (got 1.5)`,
+    ]);
   }, 30_000);
 });

@@ -141,11 +141,19 @@ function checkItems(kind: Exclude<ListKind, 'redirect'>, raw: readonly unknown[]
   return out;
 }
 
-/** A failed `anyOf` is reported once, in its own words, not with each branch's errors. */
+/**
+ * A failed `anyOf` is reported once, in its own words, not with each branch's errors; but an item
+ * written as a map can only be the `{value, comment}` form, so that branch's own errors are (a
+ * comment that is not a string, an unknown field, no value): "is a value or a map (got a map)"
+ * said nothing about what is wrong with the map.
+ */
 function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
-  const combinators = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
+  const failed = errors.filter((e) => e.keyword === 'anyOf');
+  const maps = new Set(failed.filter((e) => isRaw(e.data)).map((e) => e.instancePath));
+  const combinators = failed.filter((e) => !maps.has(e.instancePath)).map((e) => e.instancePath);
   return errors.filter((e) => {
-    if (e.keyword === 'anyOf' || e.keyword === 'propertyNames') return e.keyword === 'anyOf';
+    if (e.keyword === 'anyOf' || e.keyword === 'propertyNames') return e.keyword === 'anyOf' && !maps.has(e.instancePath);
+    if (maps.has(e.instancePath) && e.keyword === 'type') return false;
     return !combinators.some((c) => e.instancePath === c || e.instancePath.startsWith(`${c}/`));
   });
 }
