@@ -5,7 +5,7 @@
  */
 import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ZonewallError } from '../errors.js';
+import { ZonewallError, fileErrorReason } from '../errors.js';
 import { userUmask } from '../providers/index.js';
 
 /** Writes `text` to `file` atomically, creating missing parent directories; `what` names it in errors. */
@@ -20,7 +20,7 @@ export function writeFileAtomic(file: string, text: string, what = file): void {
     renameSync(tmp, file);
   } catch (err) {
     removeQuietly(tmp);
-    throw new ZonewallError('ERR_IO', `cannot write ${what}: ${(err as Error).message}`, { cause: err });
+    throw new ZonewallError('ERR_IO', `cannot write ${what}: ${fileErrorReason(err)}`, { cause: err });
   }
 }
 

@@ -9,6 +9,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DesiredZone } from './desired.js';
 import { compareIssues, ManifestError, type ManifestIssue } from './errors.js';
+import { fileErrorReason } from '../errors.js';
 import { isAccountManifestText, validateAccountManifestText } from './lists/account.js';
 import { accountLists, checkListReferences, noLists } from './lists/check-references.js';
 import type { DesiredAccount } from './lists/desired.js';
@@ -37,10 +38,7 @@ function wholeFile(file: string, message: string): ManifestIssue {
 }
 
 function describeIoError(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file or directory';
-  if (code === 'EACCES') return 'permission denied';
-  return err instanceof Error ? err.message : String(err);
+  return fileErrorReason(err);
 }
 
 /** Expands directories into their manifest files; unreadable paths become issues. */

@@ -8,6 +8,7 @@
  * round), so the merged request is never ambiguous. The result does not depend on any manifest.
  */
 import { readFile } from 'node:fs/promises';
+import { fileErrorReason } from '../errors.js';
 import { formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
 import { burstProblems, burstSpecOf } from './burst.js';
 import { checkRequest } from './check-request.js';
@@ -101,7 +102,7 @@ export async function loadCasesFile(file: string): Promise<CasesResult> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied'
-      : code === 'EISDIR' ? 'is a directory, not a cases file (give --cases a .tests.yaml file)' : err instanceof Error ? err.message : String(err);
+      : code === 'EISDIR' ? 'is a directory, not a cases file (give --cases a .tests.yaml file)' : fileErrorReason(err);
     return { file, issues: [{ file, line: 0, column: 0, path: '', message: why }] };
   }
   return parseCasesText(text, file);

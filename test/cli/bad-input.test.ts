@@ -139,3 +139,32 @@ describe('a list item written as a map with a mistake inside', () => {
     ]);
   }, 30_000);
 });
+
+describe('a file path that is a directory, or runs through a file', () => {
+  // Node's errno text reached the user ("EISDIR: illegal operation on a directory, rename
+  // '/x/out.json.1234.tmp' -> '/x/out.json'", "ENOTDIR: not a directory, stat ...", "EISDIR:
+  // illegal operation on a directory, read"), naming a temp file the user never asked for.
+  let file: string;
+  let dir: string;
+  beforeAll(() => {
+    file = writeManifest(temp.dir, 'a-file', 'x');
+    dir = `${temp.dir}/a-dir`;
+    mkdirSync(dir);
+  });
+  const cases: [string, () => string[], () => string][] = [
+    ['plan --out DIR', () => ['plan', manifest, '--state-dir', `${temp.dir}/out-state`, '--out', dir], () => `error: cannot write the plan to ${dir}: it is a directory, not a file\n`],
+    ['export --out FILE/x.yaml', () => ['export', '--zone', 'bad-input.example.com', '--state-dir', `${temp.dir}/export-state`, '--out', `${file}/x.yaml`], () => `error: cannot write ${file}/x.yaml: a part of the path is a file, not a directory\n`],
+    ['validate FILE/x.yaml', () => ['validate', `${file}/x.yaml`], () => ''],
+    ['serve --credentials DIR', () => ['serve', '--port', '0', '--state-dir', `${temp.dir}/serve-state`, '--credentials', dir], () => `error: cannot read the credentials file ${dir}: it is a directory, not a file\n`],
+  ];
+  for (const [name, args, stderr] of cases) {
+    it(`${name}: the reason in words, exit 1`, async () => {
+      if (name.startsWith('export')) expect((await zonewall(['engine', 'zone', 'create', 'bad-input.example.com', '--state-dir', `${temp.dir}/export-state`], { cwd: temp.dir })).code).toBe(0);
+      const run = await zonewall(args(), { cwd: temp.dir });
+      expect(run.code).toBe(1);
+      if (name.startsWith('validate')) expect(run.stdout).toContain(`${file}/x.yaml: a part of the path is a file, not a directory\n`);
+      else expect(run.stderr.split('\n').slice(-2).join('\n')).toBe(stderr());
+      expect(run.stdout + run.stderr).not.toMatch(/E[A-Z]+: |\.tmp/);
+    }, 30_000);
+  }
+});

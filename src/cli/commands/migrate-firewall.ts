@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../apply/index.js';
-import { ZonewallError } from '../../errors.js';
+import { ZonewallError, fileErrorReason } from '../../errors.js';
 import { ManifestError, validateManifestText, type DesiredZone } from '../../manifest/index.js';
 import { hasFirewallRules, manifestDiff, rewriteCases, upgradeFirewallManifest, type FirewallUpgrade } from '../../migrate/index.js';
 import { PolicyTestsError, findCasesFile, loadCasesFile, proveEquivalence, type TestCase } from '../../policy/index.js';
@@ -50,7 +50,7 @@ export async function readText(path: string): Promise<string> {
 export function readFailure(path: string, err: unknown): ZonewallError {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   const why = code === 'EISDIR' ? 'it is a directory; give a file' : code === 'ENOENT' ? 'no such file'
-    : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    : fileErrorReason(err);
   return new ZonewallError('ERR_USAGE', `cannot read ${path}: ${why}`, { cause: err });
 }
 

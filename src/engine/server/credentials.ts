@@ -12,7 +12,7 @@
  *   `zones` is `"*"` or a list of zone names or ids, and is required.
  */
 import { readFileSync } from 'node:fs';
-import { ZonewallError } from '../../errors.js';
+import { ZonewallError, fileErrorReason } from '../../errors.js';
 
 /** A credential `zonewall serve` accepts, with the zones it may touch. */
 export type Credential =
@@ -54,7 +54,7 @@ function readCredentialsFile(file: string): Credential[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file}: ${(err as Error).message}`, { cause: err });
+    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file}: ${fileErrorReason(err)}`, { cause: err });
   }
   let parsed: unknown;
   try {
