@@ -3,10 +3,14 @@
  * clear line that says where, a non-zero exit code, no stack trace, nothing half-written, and no
  * credential in the output. One describe block per defect the bad-input pass found.
  */
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+
+const bin = join(repoRoot, 'bin', 'zonewall.js');
 
 const stackLine = /\n\s+at .+:\d+:\d+/;
 let temp: ReturnType<typeof tempDir>;
@@ -167,4 +171,42 @@ describe('a file path that is a directory, or runs through a file', () => {
       expect(run.stdout + run.stderr).not.toMatch(/E[A-Z]+: |\.tmp/);
     }, 30_000);
   }
+});
+
+describe('a state directory the user cannot write', () => {
+  // Reading a read-only state directory works (plan, export, engine zone list); a command that
+  // writes said "cannot use the lock file st/engine.lock: EACCES: permission denied, open
+  // 'st/engine.lock.12787.e95fb1bfe2737af9.tmp'". Run as an unprivileged user (through setpriv
+  // when the tests run as root, who may write anywhere).
+  function asUser(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const root = process.getuid?.() === 0;
+    const command = root ? 'setpriv' : process.execPath;
+    const argv = root ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...args] : [bin, ...args];
+    const child = spawn(command, argv, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  }
+  let dir: string;
+  beforeAll(async () => {
+    dir = `${temp.dir}/read-only`;
+    mkdirSync(dir);
+    const file = writeManifest(dir, 'z.yaml', 'zone: ro.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');
+    expect((await zonewall(['apply', file, '--auto-approve', '--state-dir', `${dir}/st`], { cwd: dir })).code).toBe(0);
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', '65534:65534', dir]);
+    execFileSync('chmod', ['a+rx', temp.dir]);
+    execFileSync('chmod', ['-R', 'a-w', `${dir}/st`]);
+  });
+  // The temp directory's removal needs it writable again.
+  afterAll(() => { execFileSync('chmod', ['-R', 'u+w', `${dir}/st`]); });
+  it('plan reads it; apply says what it needs in words, exit 1', async () => {
+    const plan = await asUser(['plan', 'z.yaml', '--state-dir', 'st'], dir);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    const apply = await asUser(['apply', 'z.yaml', '--auto-approve', '--state-dir', 'st'], dir);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toBe('error: cannot use the lock file st/engine.lock: permission denied (this command writes there: it needs write access to st)\n');
+  }, 30_000);
 });
