@@ -46,7 +46,10 @@ export function parseCasesText(text: string, file: string): CasesResult {
   const base: DocPath = Array.isArray(top) ? [] : ['cases'];
   const { cases, issues } = checkCases(list, base, isRaw(top) ? top : {}, doc, schemaIssues);
   const out: CaseFile = { file, cases };
-  if (isRaw(top) && typeof top.zone === 'string') out.zone = top.zone;
+  if (isRaw(top) && typeof top.zone === 'string') {
+    out.zone = top.zone;
+    out.zoneLocation = location(doc, ['zone']);
+  }
   if (issues.length > 0) return { file, issues, partial: out };
   return { file, cases: out, issues: [] };
 }

@@ -210,3 +210,13 @@ describe('a state directory the user cannot write', () => {
     expect(apply.stderr).toBe('error: cannot use the lock file st/engine.lock: permission denied (this command writes there: it needs write access to st)\n');
   }, 30_000);
 });
+
+describe('a cases file for another zone', () => {
+  // The only cases-file error without a line and column: "x.tests.yaml: zone: these cases are for zone ...".
+  it('points at its zone: line', async () => {
+    const cases = writeManifest(temp.dir, 'other.tests.yaml', '# cases\nzone: other.example.com\ncases:\n  - name: x\n    request: { path: / }\n    expect: { allowed: true }\n');
+    const run = await zonewall(['test', manifest, '--cases', cases], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n')[0]).toBe(`${cases}:2:7: zone: these cases are for zone other.example.com, but ${manifest} configures bad-input.example.com; pass the right manifest (or --cases file)`);
+  }, 30_000);
+});
