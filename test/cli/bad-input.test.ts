@@ -220,3 +220,21 @@ describe('a cases file for another zone', () => {
     expect(run.stderr.split('\n')[0]).toBe(`${cases}:2:7: zone: these cases are for zone other.example.com, but ${manifest} configures bad-input.example.com; pass the right manifest (or --cases file)`);
   }, 30_000);
 });
+
+describe('serve --credentials with a mistake in an entry', () => {
+  // `"zones": [5]` was answered "credentials[0].zones is required", though it is there; a token
+  // with a NUL inside was accepted, and no client can send it in a header.
+  const cases: [string, unknown, string][] = [
+    ['zones of the wrong type', [{ token: 'serve-token-0123456789', zones: [5] }], 'credentials[0].zones must be: "*" (every zone) or a non-empty list of zone names or ids'],
+    ['no zones', [{ token: 'serve-token-0123456789' }], 'credentials[0].zones is required: "*" (every zone) or a non-empty list of zone names or ids'],
+    ['a control character in the token', [{ token: 'serve-token-\u0000-SECRET', zones: '*' }], 'credentials[0].token must be at least 8 characters with no whitespace (the value is not shown)'],
+  ];
+  for (const [name, entries, message] of cases) {
+    it(`${name}: says so, exit 1`, async () => {
+      const file = writeManifest(temp.dir, 'creds.json', JSON.stringify({ credentials: entries }));
+      const run = await zonewall(['serve', '--port', '0', '--state-dir', `${temp.dir}/creds-state`, '--credentials', file], { cwd: temp.dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`error: ${file}: ${message}\n`);
+    }, 30_000);
+  }
+});

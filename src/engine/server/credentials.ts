@@ -100,11 +100,12 @@ function readZones(value: unknown, where: string): '*' | string[] {
   if (Array.isArray(value) && value.length > 0 && value.every((z) => typeof z === 'string' && z !== '')) {
     return (value as string[]).map((z) => z.toLowerCase());
   }
-  throw new ZonewallError('ERR_AUTH', `${where}.zones is required: "*" (every zone) or a non-empty list of zone names or ids`);
+  const what = value === undefined ? 'is required' : 'must be';
+  throw new ZonewallError('ERR_AUTH', `${where}.zones ${what}: "*" (every zone) or a non-empty list of zone names or ids`);
 }
 
 function checkSecret(value: string, where: string): string {
-  if (/\s/.test(value) || value.length < CredentialLimits.secretMinLength) {
+  if (/[\s\u0000-\u001f\u007f]/.test(value) || value.length < CredentialLimits.secretMinLength) {
     throw new ZonewallError('ERR_AUTH', `${where} must be at least ${CredentialLimits.secretMinLength} characters with no whitespace (the value is not shown)`);
   }
   return value;
