@@ -238,3 +238,21 @@ describe('serve --credentials with a mistake in an entry', () => {
     }, 30_000);
   }
 });
+
+describe('the migrate commands given an invalid manifest', () => {
+  // They printed "error: invalid manifest (1 error):" (no place) and the located reason on a second
+  // line; plan and validate print the located reasons only.
+  const empty = () => writeManifest(temp.dir, 'empty.yaml', '');
+  const commands: [string, () => string[]][] = [
+    ['migrate', () => ['migrate', empty(), '--state-dir', `${temp.dir}/migrate-state`]],
+    ['migrate firewall-rules', () => ['migrate', 'firewall-rules', empty()]],
+    ['migrate firewall-cutover', () => ['migrate', 'firewall-cutover', empty(), '--state-dir', `${temp.dir}/migrate-state`]],
+  ];
+  for (const [name, args] of commands) {
+    it(`${name}: one located line, exit 1`, async () => {
+      const run = await zonewall(args(), { cwd: temp.dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`${temp.dir}/empty.yaml:1:1: the manifest is empty: it needs at least \`zone: <zone name or id>\`\n`);
+    }, 30_000);
+  }
+});
