@@ -15,6 +15,7 @@ export { checkAgainstZone } from './tier.js';
 export { manifestSchema, pointerToPath } from './schema.js';
 // Shared with the cases files of policy tests, which report their errors the same way.
 export { closest } from './suggest.js';
+export { MergeKeyMessage } from './schema-messages.js';
 export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { readPlainYaml } from './read.js';

@@ -256,3 +256,20 @@ describe('the migrate commands given an invalid manifest', () => {
     }, 30_000);
   }
 });
+
+describe('a YAML merge key', () => {
+  // `<<: {action: block}` is a merge in YAML 1.1 only; zonewall reads YAML 1.2, so it was "unknown
+  // field; expected one of action, filter, ..." beside "missing required field action": true, but
+  // no word of why the merge did nothing.
+  it('in a manifest and in a cases file: says merge keys do not merge', async () => {
+    const zone = writeManifest(temp.dir, 'merge.yaml', 'zone: merge.example.com\nfirewall_rules:\n  r:\n    <<: {action: block}\n    filter: {expression: ip.src eq 192.0.2.1}\n');
+    const validate = await zonewall(['validate', zone], { cwd: temp.dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(`${zone}:4:5: firewall_rules.r["<<"]: a YAML merge key (<<) does not merge here: zonewall reads YAML 1.2, which has none; write the fields out (an alias *name can repeat a whole map)\n`);
+    writeManifest(temp.dir, 'merge-ok.yaml', 'zone: merge-ok.example.com\n');
+    const cases = writeManifest(temp.dir, 'merge-ok.tests.yaml', '- name: x\n  <<: {request: {path: /}}\n  expect: {allowed: true}\n');
+    const test = await zonewall(['test', `${temp.dir}/merge-ok.yaml`, '--cases', cases], { cwd: temp.dir });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toContain(`${cases}:2:3: [0]["<<"]: a YAML merge key (<<) does not merge here`);
+  }, 30_000);
+});
