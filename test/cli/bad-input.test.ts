@@ -273,3 +273,15 @@ describe('a YAML merge key', () => {
     expect(test.stderr).toContain(`${cases}:2:3: [0]["<<"]: a YAML merge key (<<) does not merge here`);
   }, 30_000);
 });
+
+describe('a rate limiting rule\'s counting expression that does not parse', () => {
+  // It was three lines ("...counting_expression: counting_expression: Filter parsing error (1:1):",
+  // the expression, a caret line) placed at the start of the value; a rule's own expression gets
+  // one line placed at the mistake.
+  it('one located line at the mistake, like a rule\'s expression', async () => {
+    const file = writeManifest(temp.dir, 'counting.yaml', 'zone: counting.example.com\nplan: enterprise\nrate_limiting_rules:\n  r:\n    action: block\n    expression: http.request.uri.path eq "/login"\n    ratelimit:\n      characteristics: [ip.src]\n      period: 60\n      requests_per_period: 5\n      mitigation_timeout: 600\n      counting_expression: http.response.code eq 200 and bad.field eq 1\n');
+    const run = await zonewall(['validate', file], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n')[0]).toBe(`${file}:12:58: rate_limiting_rules.r.ratelimit.counting_expression: unknown identifier`);
+  }, 30_000);
+});

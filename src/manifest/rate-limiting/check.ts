@@ -10,7 +10,7 @@
 import { ColoCharacteristic, JsonCharacteristics, KeyedCharacteristics, PlainCharacteristics } from '../../api/index.js';
 import { ExpressionError, canonicalize, parse } from '../../expr/index.js';
 import type { DocPath } from '../errors.js';
-import { checkEntryExpression, type CheckedExpression } from '../expression-check.js';
+import { checkEntryExpression, reportExpressionError, type CheckedExpression } from '../expression-check.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
 
 /** The phase whose fields a counting expression may use (request and response fields). */
@@ -39,7 +39,8 @@ export function checkRateLimitExpressions(checks: Checks, data: Record<string, u
         counting = canonicalize(source, { phase: CountingPhase });
       } catch (err) {
         if (!(err instanceof ExpressionError)) throw err;
-        checks.report([Section, keys[i]!, 'ratelimit', 'counting_expression'], `counting_expression: ${err.message}`);
+        // At its place in the value, in one line, as a rule's own expression error.
+        reportExpressionError(checks, [Section, keys[i]!, 'ratelimit', 'counting_expression'], source, err);
         ok = false;
       }
     }
