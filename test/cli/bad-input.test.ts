@@ -288,3 +288,15 @@ describe('a rate limiting rule\'s counting expression that does not parse', () =
     expect(run.stdout.split('\n')[0]).toBe(`${file}:12:58: rate_limiting_rules.r.ratelimit.counting_expression: unknown identifier`);
   }, 30_000);
 });
+
+describe('a list of the wrong kind for its field', () => {
+  it('reads "an ip list" (it read "a ip list")', async () => {
+    const dir = `${temp.dir}/kinds`;
+    mkdirSync(dir);
+    writeManifest(dir, 'account.yaml', 'account: zonewall engine\nlists:\n  office_ips:\n    kind: ip\n    items: [192.0.2.0/24]\n');
+    const zone = writeManifest(dir, 'z.yaml', 'zone: kinds.example.com\nplan: enterprise\ncustom_rules:\n  r:\n    action: block\n    expression: http.host in $office_ips\n');
+    const run = await zonewall(['validate', dir], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`${zone}:6:30: custom_rules.r.expression: $office_ips is an ip list, but http.host is a string field: an ip list goes with an IP field such as ip.src\n`);
+  }, 30_000);
+});
