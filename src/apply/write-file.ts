@@ -10,6 +10,7 @@ import { userUmask } from '../providers/index.js';
 
 /** Writes `text` to `file` atomically, creating missing parent directories; `what` names it in errors. */
 export function writeFileAtomic(file: string, text: string, what = file): void {
+  if (file.trim() === '') throw new ZonewallError('ERR_USAGE', 'cannot write to an empty path (an unset variable?): give a file name');
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     makeDirs(dirname(resolve(file)));

@@ -46,6 +46,10 @@ export async function expandPaths(paths: readonly string[]): Promise<{ files: st
   const files: string[] = [];
   const issues: ManifestIssue[] = [];
   for (const path of paths) {
+    if (path.trim() === '') {
+      issues.push(wholeFile('""', 'an empty path (an unset variable?): give a manifest file or a directory of manifests'));
+      continue;
+    }
     try {
       if (!(await stat(path)).isDirectory()) {
         files.push(path);

@@ -4,7 +4,7 @@
  * credential in the output. One describe block per defect the bad-input pass found.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -299,4 +299,32 @@ describe('a list of the wrong kind for its field', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`${zone}:6:30: custom_rules.r.expression: $office_ips is an ip list, but http.host is a string field: an ip list goes with an IP field such as ip.src\n`);
   }, 30_000);
+});
+
+describe('an option or path given an empty value (an unset variable)', () => {
+  // `--state-dir "$STATE"` with STATE unset was read as no --state-dir: the command silently used
+  // ./.zonewall instead (and `--remote ""` the embedded engine or $ZONEWALL_API_URL), so an apply
+  // could land on another provider than the one named. An empty path or --out said ": no such file".
+  const cases: [string, () => string[], (r: { stdout: string; stderr: string }) => void][] = [
+    ['apply --state-dir ""', () => ['apply', manifest, '--auto-approve', '--state-dir', ''],
+      (r) => expect(r.stderr).toBe('error: --state-dir was given an empty value (an unset variable?): give a directory, or leave the option out\n')],
+    ['plan --remote ""', () => ['plan', manifest, '--remote', ''],
+      (r) => expect(r.stderr).toBe('error: --remote was given an empty value (an unset variable?): give the API\'s URL, or leave the option out\n')],
+    ['engine zone list --state-dir ""', () => ['engine', 'zone', 'list', '--state-dir', ''],
+      (r) => expect(r.stderr).toBe('error: --state-dir was given an empty value (an unset variable?): give a directory, or leave the option out\n')],
+    ['validate ""', () => ['validate', ''],
+      (r) => expect(r.stdout).toContain('"": an empty path (an unset variable?): give a manifest file or a directory of manifests\n')],
+    ['plan --out ""', () => ['plan', manifest, '--state-dir', `${temp.dir}/empty-out-state`, '--out', ''],
+      (r) => expect(r.stderr.split('\n').slice(-2).join('\n')).toBe('error: cannot write to an empty path (an unset variable?): give a file name\n')],
+  ];
+  for (const [name, args, check] of cases) {
+    it(`${name}: refused in one line, exit 1, nothing created`, async () => {
+      const cwd = `${temp.dir}/empty-${name.replace(/\W+/g, '-')}`;
+      mkdirSync(cwd);
+      const run = await zonewall(args(), { cwd });
+      expect(run.code).toBe(1);
+      check(run);
+      expect(existsSync(join(cwd, '.zonewall'))).toBe(false);
+    }, 30_000);
+  }
 });
