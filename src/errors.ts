@@ -79,7 +79,7 @@ export function assertNever(value: never, what = 'value'): never {
 export function fileErrorReason(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;
   switch (code) {
-    case 'ENOENT': return 'no such file or directory';
+    case 'ENOENT': return (err as { path?: unknown }).path === '' ? 'the path is empty (an unset variable?)' : 'no such file or directory';
     case 'EISDIR': return 'it is a directory, not a file';
     case 'ENOTDIR': return 'a part of the path is a file, not a directory';
     // `mkdir -p` through a file: the file "exists" where a directory is needed.

@@ -104,9 +104,9 @@ export async function loadCasesFile(file: string): Promise<CasesResult> {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied'
+    const why = code === 'ENOENT' && file !== '' ? 'no such file' : code === 'EACCES' ? 'permission denied'
       : code === 'EISDIR' ? 'is a directory, not a cases file (give --cases a .tests.yaml file)' : fileErrorReason(err);
-    return { file, issues: [{ file, line: 0, column: 0, path: '', message: why }] };
+    return { file, issues: [{ file: file === '' ? '""' : file, line: 0, column: 0, path: '', message: why }] };
   }
   return parseCasesText(text, file);
 }

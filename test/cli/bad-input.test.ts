@@ -316,6 +316,12 @@ describe('an option or path given an empty value (an unset variable)', () => {
       (r) => expect(r.stdout).toContain('"": an empty path (an unset variable?): give a manifest file or a directory of manifests\n')],
     ['plan --out ""', () => ['plan', manifest, '--state-dir', `${temp.dir}/empty-out-state`, '--out', ''],
       (r) => expect(r.stderr.split('\n').slice(-2).join('\n')).toBe('error: cannot write to an empty path (an unset variable?): give a file name\n')],
+    ['test --cases ""', () => ['test', manifest, '--cases', ''],
+      (r) => expect(r.stderr).toBe('"": the path is empty (an unset variable?)\n')],
+    ['migrate --from-terraform-state ""', () => ['migrate', manifest, '--from-terraform-state', ''],
+      (r) => expect(r.stderr).toBe('error: cannot read "": the path is empty (an unset variable?)\n')],
+    ['serve --credentials ""', () => ['serve', '--port', '0', '--state-dir', `${temp.dir}/empty-creds-state`, '--credentials', ''],
+      (r) => expect(r.stderr).toBe('error: cannot read the credentials file "": the path is empty (an unset variable?)\n')],
   ];
   for (const [name, args, check] of cases) {
     it(`${name}: refused in one line, exit 1, nothing created`, async () => {

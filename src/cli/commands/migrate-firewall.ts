@@ -49,9 +49,9 @@ export async function readText(path: string): Promise<string> {
 /** The one-line error of a file the migrate commands cannot read: the reason in words for the usual ones (not Node's errno text). */
 export function readFailure(path: string, err: unknown): ZonewallError {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  const why = code === 'EISDIR' ? 'it is a directory; give a file' : code === 'ENOENT' ? 'no such file'
+  const why = code === 'EISDIR' ? 'it is a directory; give a file' : code === 'ENOENT' && path !== '' ? 'no such file'
     : fileErrorReason(err);
-  return new ZonewallError('ERR_USAGE', `cannot read ${path}: ${why}`, { cause: err });
+  return new ZonewallError('ERR_USAGE', `cannot read ${path === '' ? '""' : path}: ${why}`, { cause: err });
 }
 
 /** The zone's cases: `--cases`, else the file `zonewall test` would use; none when there is none. */

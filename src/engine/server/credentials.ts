@@ -54,7 +54,7 @@ function readCredentialsFile(file: string): Credential[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file}: ${fileErrorReason(err)}`, { cause: err });
+    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file === '' ? '""' : file}: ${fileErrorReason(err)}`, { cause: err });
   }
   let parsed: unknown;
   try {
