@@ -82,6 +82,12 @@ function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYam
     const found = requestIssues(own, [...path, 'request']);
     if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...burstProblems(raw.burst).map((p) => doc.issue([...path, 'burst', ...p.at], p.message)));
     if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...checkVary(raw.burst, [...path, 'burst'], doc));
+    // Without a burst these were ignored, and a case that could not pass passed.
+    if (raw.burst === undefined && isRaw(raw.expect)) {
+      for (const k of ['first', 'acted'] as const) {
+        if (raw.expect[k] !== undefined) found.push(doc.issue([...path, 'expect', k], `${k} judges a burst, and this case has none: add burst (count and over, or at), or remove ${k}`, 'key'));
+      }
+    }
     issues.push(...found);
     if (typeof raw.name === 'string') {
       const first = names.get(raw.name);

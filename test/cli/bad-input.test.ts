@@ -334,3 +334,19 @@ describe('an option or path given an empty value (an unset variable)', () => {
     }, 30_000);
   }
 });
+
+describe('a case that expects a burst\'s outcome but sends no burst', () => {
+  // `expect: {first: ..., acted: 2}` without `burst` was ignored: the case passed (exit 0) on its
+  // other expectations, or on none.
+  it('is a located error, exit 1', async () => {
+    writeManifest(temp.dir, 'noburst.yaml', 'zone: noburst.example.com\n');
+    const cases = writeManifest(temp.dir, 'noburst.tests.yaml', '- name: x\n  request: { path: / }\n  expect: { allowed: true, first: { request: 6 }, acted: 2 }\n');
+    const run = await zonewall(['test', `${temp.dir}/noburst.yaml`, '--cases', cases], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith(cases));
+    expect(lines).toEqual([
+      `${cases}:3:28: [0].expect.first: first judges a burst, and this case has none: add burst (count and over, or at), or remove first`,
+      `${cases}:3:51: [0].expect.acted: acted judges a burst, and this case has none: add burst (count and over, or at), or remove acted`,
+    ]);
+  }, 30_000);
+});
