@@ -163,6 +163,7 @@ describe('a file path that is a directory, or runs through a file', () => {
     ['export --out FILE/x.yaml', () => ['export', '--zone', 'bad-input.example.com', '--state-dir', `${temp.dir}/export-state`, '--out', `${file}/x.yaml`], () => `error: cannot write ${file}/x.yaml: a part of the path is a file, not a directory\n`],
     ['validate FILE/x.yaml', () => ['validate', `${file}/x.yaml`], () => ''],
     ['serve --credentials DIR', () => ['serve', '--port', '0', '--state-dir', `${temp.dir}/serve-state`, '--credentials', dir], () => `error: cannot read the credentials file ${dir}: it is a directory, not a file\n`],
+    ['serve --limits DIR', () => ['serve', '--port', '0', '--state-dir', `${temp.dir}/serve-state`, '--insecure-no-auth', '--limits', dir], () => `error: cannot read the limits file ${dir}: it is a directory, not a file\n`],
   ];
   for (const [name, args, stderr] of cases) {
     it(`${name}: the reason in words, exit 1`, async () => {
@@ -348,5 +349,28 @@ describe('a case that expects a burst\'s outcome but sends no burst', () => {
       `${cases}:3:28: [0].expect.first: first judges a burst, and this case has none: add burst (count and over, or at), or remove first`,
       `${cases}:3:51: [0].expect.acted: acted judges a burst, and this case has none: add burst (count and over, or at), or remove acted`,
     ]);
+  }, 30_000);
+});
+
+describe('an API answer of a shape zonewall does not expect', () => {
+  // --remote pointed at something that answers v4 envelopes of another shape: the zone's line read
+  // "error: Cannot use 'in' operator to search for 'deleted' in undefined", a TypeError passing for
+  // an ordinary error. It is either a zonewall error with its code or says it is a bug.
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: true, errors: [], messages: [], result: [{ id: 'x', name: 'bad-input.example.com', plan: 5 }], result_info: { page: 1, per_page: 50, count: 1, total_count: 1, total_pages: 1 } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/client/v4`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  it('no bare TypeError message on the zone\'s line, exit 1', async () => {
+    const run = await zonewall(['plan', manifest, '--remote', url], { cwd: temp.dir, env: { ZONEWALL_API_TOKEN: 'shape-token-0123456789abcdef' } });
+    expect(run.code).toBe(1);
+    const line = run.stdout.split('\n').find((l) => /error/.test(l)) ?? '';
+    expect(line).toMatch(/^(error \[ERR_[A-Z_]+\]: |internal error: \w*Error: .* \(this is a bug in zonewall; please report it\)$)/);
   }, 30_000);
 });
