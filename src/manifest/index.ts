@@ -6,6 +6,7 @@
  */
 export * from './desired.js';
 export { ManifestError, formatIssue, formatIssueWithExcerpt, formatPath, compareIssues } from './errors.js';
+export { encodingIssue } from './encoding.js';
 export type { ManifestIssue, DocPath } from './errors.js';
 export { validateManifestText } from './validate.js';
 export type { ManifestResult, ValidateOptions } from './validate.js';

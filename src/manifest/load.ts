@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { DesiredZone } from './desired.js';
 import { compareIssues, ManifestError, type ManifestIssue } from './errors.js';
 import { fileErrorReason } from '../errors.js';
+import { encodingIssue } from './encoding.js';
 import { isAccountManifestText, validateAccountManifestText } from './lists/account.js';
 import { accountLists, checkListReferences, noLists } from './lists/check-references.js';
 import type { DesiredAccount } from './lists/desired.js';
@@ -78,6 +79,8 @@ export async function loadManifestFile(file: string, options: ValidateOptions = 
   } catch (err) {
     return { file, issues: [wholeFile(file, describeIoError(err))], warnings: [] };
   }
+  const encoding = encodingIssue(file, text);
+  if (encoding !== undefined) return { file, issues: [encoding], warnings: [] };
   if (isAccountManifestText(text)) {
     const result = validateAccountManifestText(text, file);
     return result.account === undefined

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileErrorReason } from '../errors.js';
-import { formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
+import { encodingIssue, formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
 import { burstProblems, burstSpecOf } from './burst.js';
 import { checkRequest } from './check-request.js';
 import { checkVary } from './check-vary.js';
@@ -114,6 +114,8 @@ export async function loadCasesFile(file: string): Promise<CasesResult> {
       : code === 'EISDIR' ? 'is a directory, not a cases file (give --cases a .tests.yaml file)' : fileErrorReason(err);
     return { file, issues: [{ file: file === '' ? '""' : file, line: 0, column: 0, path: '', message: why }] };
   }
+  const encoding = encodingIssue(file, text);
+  if (encoding !== undefined) return { file, issues: [encoding] };
   return parseCasesText(text, file);
 }
 

@@ -4,7 +4,7 @@
  * credential in the output. One describe block per defect the bad-input pass found.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -372,5 +372,34 @@ describe('an API answer of a shape zonewall does not expect', () => {
     expect(run.code).toBe(1);
     const line = run.stdout.split('\n').find((l) => /error/.test(l)) ?? '';
     expect(line).toMatch(/^(error \[ERR_[A-Z_]+\]: |internal error: \w*Error: .* \(this is a bug in zonewall; please report it\)$)/);
+  }, 30_000);
+});
+
+describe('a manifest or cases file that is not UTF-8', () => {
+  // A Latin-1 é read as � and `zone: caf�.example` passed validate; a UTF-16 file read as "must be
+  // a map (got "��z\u0000o\u0000n\u0000...")".
+  it('Latin-1: located at the byte, exit 1', async () => {
+    const file = `${temp.dir}/latin1.yaml`;
+    writeFileSync(file, Buffer.concat([Buffer.from('zone: latin1.example.com\nfilters:\n  a:\n    description: caf'), Buffer.from([0xe9]), Buffer.from('\n    expression: ip.src eq 192.0.2.1\n')]));
+    const run = await zonewall(['validate', file], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n')[0]).toBe(`${file}:4:21: the file is not valid UTF-8 here (saved as Latin-1 or Windows-1252?): save it as UTF-8`);
+  }, 30_000);
+  it('UTF-16, manifest and cases file: says so, exit 1', async () => {
+    const file = `${temp.dir}/utf16.yaml`;
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('zone: utf16.example.com\n', 'utf16le')]));
+    const run = await zonewall(['validate', file], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n')[0]).toBe(`${file}:1:1: the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8`);
+    const cases = `${temp.dir}/utf16.tests.yaml`;
+    writeFileSync(cases, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('- name: x\n  request: { path: / }\n  expect: { allowed: true }\n', 'utf16le')]));
+    const test = await zonewall(['test', manifest, '--cases', cases], { cwd: temp.dir });
+    expect(test.code).toBe(1);
+    expect(test.stderr.split('\n')[0]).toBe(`${cases}:1:1: the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8`);
+  }, 30_000);
+  it('a � written as such is fine', async () => {
+    const file = writeManifest(temp.dir, 'replacement.yaml', 'zone: replacement.example.com\nfilters:\n  a:\n    description: "a \ufffd in a description"\n    expression: ip.src eq 192.0.2.1\n');
+    const run = await zonewall(['validate', file], { cwd: temp.dir });
+    expect(run.code).toBe(0);
   }, 30_000);
 });
