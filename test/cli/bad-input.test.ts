@@ -384,6 +384,12 @@ describe('a manifest or cases file that is not UTF-8', () => {
     const run = await zonewall(['validate', file], { cwd: temp.dir });
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n')[0]).toBe(`${file}:4:21: the file is not valid UTF-8 here (saved as Latin-1 or Windows-1252?): save it as UTF-8`);
+    // The migrate commands read the manifest themselves: the same line.
+    for (const args of [['migrate', 'firewall-rules', file], ['migrate', file, '--state-dir', `${temp.dir}/latin1-state`]]) {
+      const migrate = await zonewall(args, { cwd: temp.dir });
+      expect(migrate.code).toBe(1);
+      expect(migrate.stderr).toBe(`${file}:4:21: the file is not valid UTF-8 here (saved as Latin-1 or Windows-1252?): save it as UTF-8\n`);
+    }
   }, 30_000);
   it('UTF-16, manifest and cases file: says so, exit 1', async () => {
     const file = `${temp.dir}/utf16.yaml`;
