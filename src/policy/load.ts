@@ -31,12 +31,20 @@ export interface CasesResult {
 
 type Raw = Record<string, unknown>;
 
+/** Top-level keys of a zone manifest that a cases file never has. */
+const ManifestSections: ReadonlySet<string> = new Set(['plan', 'filters', 'firewall_rules', 'custom_rules', 'rate_limiting_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration', 'account', 'lists']);
+
 /** Validates the text of a cases file. Never throws on bad input: problems are returned. */
 export function parseCasesText(text: string, file: string): CasesResult {
   const doc = readPositionedYaml(text, file);
   if (doc.problems.length > 0) return { file, issues: doc.problems };
   if (doc.data === null || doc.data === undefined) {
     return { file, issues: [{ file, line: 1, column: 1, path: '', message: 'the file has no cases: write a list of cases, or a map with `cases:`' }] };
+  }
+  // A zone manifest given as the cases file (`--cases zone.yaml`): one line saying so, not a screen of unknown properties.
+  const section = isRaw(doc.data) && doc.data.cases === undefined ? Object.keys(doc.data).find((k) => ManifestSections.has(k)) : undefined;
+  if (section !== undefined) {
+    return { file, issues: [doc.issue([section], 'this is a zone manifest, not a cases file: give it as the PATH of zonewall test, and --cases its .tests.yaml file', 'key')] };
   }
   const schemaIssues = checkCasesSchema(doc.data, doc);
   const top = doc.data;

@@ -409,3 +409,14 @@ describe('a manifest or cases file that is not UTF-8', () => {
     expect(run.code).toBe(0);
   }, 30_000);
 });
+
+describe('a zone manifest given as the cases file', () => {
+  // `zonewall test zone.yaml --cases zone.yaml` answered with "missing required property cases" and
+  // an "unknown property" for every section of the manifest.
+  it('says so in one line, exit 1', async () => {
+    const run = await zonewall(['test', manifest, '--cases', manifest], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith(manifest));
+    expect(lines).toEqual([`${manifest}:2:1: plan: this is a zone manifest, not a cases file: give it as the PATH of zonewall test, and --cases its .tests.yaml file`]);
+  }, 30_000);
+});
