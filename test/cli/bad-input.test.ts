@@ -420,3 +420,12 @@ describe('a zone manifest given as the cases file', () => {
     expect(lines).toEqual([`${manifest}:2:1: plan: this is a zone manifest, not a cases file: give it as the PATH of zonewall test, and --cases its .tests.yaml file`]);
   }, 30_000);
 });
+
+describe('export --account of an account that does not exist, on the embedded engine', () => {
+  // It said "no account named nope is visible to these credentials": the embedded engine takes none.
+  it('says how to find the names, exit 1', async () => {
+    const run = await zonewall(['export', '--account', 'nope', '--state-dir', `${temp.dir}/account-state`], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('error: no account named nope: check the name (the embedded engine\'s: zonewall engine account list; an API token sees only the accounts it was made for)\n');
+  }, 30_000);
+});
