@@ -429,3 +429,23 @@ describe('export --account of an account that does not exist, on the embedded en
     expect(run.stderr).toBe('error: no account named nope: check the name (the embedded engine\'s: zonewall engine account list; an API token sees only the accounts it was made for)\n');
   }, 30_000);
 });
+
+describe('a --remote that answers with a page holding control characters', () => {
+  // The page's excerpt in the error kept its escape sequences: the server could recolour or retitle
+  // the user's terminal through zonewall's error line.
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\u001b]0;pwned\u0007\u001b[31mproxy login</html>'); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/client/v4`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  it('shows the excerpt without them, exit 1', async () => {
+    const run = await zonewall(['plan', manifest, '--remote', url], { cwd: temp.dir, env: { ZONEWALL_API_TOKEN: 'page-token-0123456789abcdef' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('not a v4 JSON answer (HTTP 200): <html> ]0;pwned [31mproxy login</html>');
+    // eslint-disable-next-line no-control-regex
+    expect(run.stdout + run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  }, 30_000);
+});
