@@ -436,7 +436,13 @@ describe('a --remote that answers with a page holding control characters', () =>
   let server: Server;
   let url: string;
   beforeAll(async () => {
-    server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\u001b]0;pwned\u0007\u001b[31mproxy login</html>'); });
+    server = createServer((req, res) => {
+      if (req.url?.includes('name=refusing.example.com') === true) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, errors: [{ code: 1000, message: 'bad\n\u001b[31mrequest\u0007here' }], messages: [], result: null }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\u001b]0;pwned\u0007\u001b[31mproxy login</html>');
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}/client/v4`;
   });
@@ -445,6 +451,14 @@ describe('a --remote that answers with a page holding control characters', () =>
     const run = await zonewall(['plan', manifest, '--remote', url], { cwd: temp.dir, env: { ZONEWALL_API_TOKEN: 'page-token-0123456789abcdef' } });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('not a v4 JSON answer (HTTP 200): <html> ]0;pwned [31mproxy login</html>');
+    // eslint-disable-next-line no-control-regex
+    expect(run.stdout + run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  }, 30_000);
+  it('and an API error message the same, in one line', async () => {
+    const zone = writeManifest(temp.dir, 'refusing.yaml', 'zone: refusing.example.com\n');
+    const run = await zonewall(['plan', zone, '--remote', url], { cwd: temp.dir, env: { ZONEWALL_API_TOKEN: 'page-token-0123456789abcdef' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('refused with HTTP 400: bad [31mrequest here (1000)\n');
     // eslint-disable-next-line no-control-regex
     expect(run.stdout + run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   }, 30_000);
