@@ -69,3 +69,26 @@ export class ZonewallError extends Error {
 export function assertNever(value: never, what = 'value'): never {
   throw new ZonewallError('ERR_INTERNAL', `unexpected ${what}: ${JSON.stringify(value)}`);
 }
+
+/**
+ * Why a file could not be read or written, in words for the failures a user can meet and fix (a
+ * directory given for a file, a path through a file, no permission), instead of Node's errno text
+ * (`EISDIR: illegal operation on a directory, rename '/x/plan.json.1234.tmp' -> ...`), which also
+ * named temp files the user never asked for.
+ */
+export function fileErrorReason(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ENOENT': return (err as { path?: unknown }).path === '' ? 'the path is empty (an unset variable?)' : 'no such file or directory';
+    case 'EISDIR': return 'it is a directory, not a file';
+    case 'ENOTDIR': return 'a part of the path is a file, not a directory';
+    // `mkdir -p` through a file: the file "exists" where a directory is needed.
+    case 'EEXIST': return (err as { syscall?: unknown }).syscall === 'mkdir' ? 'a part of the path is a file, not a directory' : 'it already exists';
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'EROFS': return 'read-only file system';
+    case 'ENOSPC': return 'no space left on the device';
+    case 'ENAMETOOLONG': return 'the name is too long';
+    case 'ELOOP': return 'too many levels of symbolic links';
+    default: return err instanceof Error ? err.message : String(err);
+  }
+}

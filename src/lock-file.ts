@@ -13,8 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ZonewallError } from './errors.js';
+import { ZonewallError, fileErrorReason } from './errors.js';
 
 /** Who holds a lock. */
 export interface LockHolder {
@@ -71,7 +72,10 @@ function look(path: string): Seen | undefined {
 }
 
 function ioError(path: string, err: unknown): ZonewallError {
-  return new ZonewallError('ERR_IO', `cannot use the lock file ${path}: ${(err as Error).message}`, { cause: err });
+  // In words, not Node's errno text naming the lock's temp file; a read-only state directory says what the command needs.
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const needs = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? ` (this command writes there: it needs write access to ${dirname(path)})` : '';
+  return new ZonewallError('ERR_IO', `cannot use the lock file ${path}: ${fileErrorReason(err)}${needs}`, { cause: err });
 }
 
 /** Whether a seen lock no longer protects anything. */

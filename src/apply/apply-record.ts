@@ -6,7 +6,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ZonewallError } from '../errors.js';
+import { ZonewallError, fileErrorReason } from '../errors.js';
 
 /** What rollback needs. */
 export interface ApplyRecord {
@@ -38,7 +38,7 @@ export function readApplyRecord(stateDir: string, zoneId: string): ApplyRecord |
     text = readFileSync(recordPath(stateDir, zoneId), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ZonewallError('ERR_IO', `cannot read ${recordPath(stateDir, zoneId)}: ${(err as Error).message}`, { cause: err });
+    throw new ZonewallError('ERR_IO', `cannot read ${recordPath(stateDir, zoneId)}: ${fileErrorReason(err)}`, { cause: err });
   }
   try {
     return JSON.parse(text) as ApplyRecord;

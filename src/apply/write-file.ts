@@ -5,11 +5,12 @@
  */
 import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ZonewallError } from '../errors.js';
+import { ZonewallError, fileErrorReason } from '../errors.js';
 import { userUmask } from '../providers/index.js';
 
 /** Writes `text` to `file` atomically, creating missing parent directories; `what` names it in errors. */
 export function writeFileAtomic(file: string, text: string, what = file): void {
+  if (file.trim() === '') throw new ZonewallError('ERR_USAGE', 'cannot write to an empty path (an unset variable?): give a file name');
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     makeDirs(dirname(resolve(file)));
@@ -20,7 +21,7 @@ export function writeFileAtomic(file: string, text: string, what = file): void {
     renameSync(tmp, file);
   } catch (err) {
     removeQuietly(tmp);
-    throw new ZonewallError('ERR_IO', `cannot write ${what}: ${(err as Error).message}`, { cause: err });
+    throw new ZonewallError('ERR_IO', `cannot write ${what}: ${fileErrorReason(err)}`, { cause: err });
   }
 }
 

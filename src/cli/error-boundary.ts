@@ -59,6 +59,14 @@ export function reportError(err: unknown, write: (text: string) => void, debug: 
   }
   const stack = debug && err instanceof Error && err.stack !== undefined ? `\n${err.stack}` : '';
   if (err instanceof ZonewallError) {
+    // A manifest's errors are its located reasons, one a line, as plan and validate print them:
+    // not under a first line "error: invalid manifest (1 error):" that says no place.
+    const reasons = (err as { reasons?: unknown }).reasons;
+    const lines = err.message.split('\n');
+    if (err.code === 'ERR_MANIFEST' && Array.isArray(reasons) && reasons.length > 0 && lines.length > 1) {
+      write(`${lines.slice(1).join('\n')}${stack}\n`);
+      return ExitCodes.error;
+    }
     write(`error: ${err.message}${stack}\n`);
     return ExitCodes.error;
   }

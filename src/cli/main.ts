@@ -87,5 +87,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   catchStrays(debugWanted(argv, process.env));
   const name = commandOf(argv);
   if (name !== undefined && name !== 'serve') tuneHeapForBatch();
+  // A command whose promise never settles (a request the HTTP client dropped) would end with exit 0
+  // and no word once nothing is left to run: it ends as a failure instead.
+  let finished = false;
+  process.once('beforeExit', () => {
+    if (finished) return;
+    process.exitCode = reportError(new Error('the command stopped before it finished (a pending operation was dropped)'), (s) => process.stderr.write(s), debugWanted(argv, process.env));
+  });
   process.exitCode = await main(argv);
+  finished = true;
 }

@@ -53,6 +53,7 @@ export function findStateDir(cwd: string = process.cwd()): string {
 /** The state directory of an embedded-engine command: `--state-dir`, else `findStateDir()`. */
 export function stateDirOption(opts: object): string {
   const given = (opts as { readonly stateDir?: unknown }).stateDir;
+  refuseEmpty(opts as Readonly<Record<string, unknown>>);
   return typeof given === 'string' && given !== '' ? givenStateDir(given) : findStateDir();
 }
 
@@ -89,6 +90,19 @@ export function parseTimeout(text: string): number {
   return ms;
 }
 
+/**
+ * `--state-dir ""` or `--remote ""` (`--state-dir "$STATE"` with the variable unset) is refused: read
+ * as absent, it sent the command to another provider than the one named (`.zonewall/`, or
+ * `$ZONEWALL_API_URL`) without a word.
+ */
+function refuseEmpty(opts: Readonly<Record<string, unknown>>): void {
+  for (const [name, flag] of [['stateDir', '--state-dir'], ['remote', '--remote']] as const) {
+    if (typeof opts[name] === 'string' && (opts[name] as string).trim() === '') {
+      throw new ZonewallError('ERR_USAGE', `${flag} was given an empty value (an unset variable?): give ${name === 'remote' ? 'the API\'s URL' : 'a directory'}, or leave the option out`);
+    }
+  }
+}
+
 /** Reads one option as a string; commander gives strings, but other commands pass wider records. */
 function text(opts: Readonly<Record<string, unknown>>, name: keyof ProviderCliOptions): string | undefined {
   const v = opts[name];
@@ -98,6 +112,7 @@ function text(opts: Readonly<Record<string, unknown>>, name: keyof ProviderCliOp
 /** Turns the parsed options and the environment into `openProvider` options. */
 export function providerOptions(opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): ProviderOptions {
   const o = opts as Readonly<Record<string, unknown>>;
+  refuseEmpty(o);
   const remoteFlag = text(o, 'remote');
   const stateDir = text(o, 'stateDir');
   if (remoteFlag !== undefined && stateDir !== undefined) {

@@ -3,7 +3,7 @@
  * Worker on workerd use `limits.ts` alone, which touches no file system).
  */
 import { readFileSync } from 'node:fs';
-import { ZonewallError } from '../errors.js';
+import { ZonewallError, fileErrorReason } from '../errors.js';
 import { validatePlanLimits, type PlanLimitsOverride } from './limits.js';
 import { jsonErrorPlace } from './server/credentials.js';
 
@@ -13,7 +13,7 @@ export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file}: ${(err as Error).message}`, { cause: err });
+    throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file === '' ? '""' : file}: ${fileErrorReason(err)}`, { cause: err });
   }
   let parsed: unknown;
   try {

@@ -52,11 +52,21 @@ export function formatIssueWithExcerpt(issue: ManifestIssue): string {
   const head = formatIssue(issue);
   if (issue.excerpt === undefined || issue.line === 0) return head;
   const gutter = String(issue.line);
-  const { text: lineText, column } = excerptWindow(issue.excerpt.replace(/\t/g, ' '), issue.column);
+  const { text: lineText, column } = excerptWindow(printable(issue.excerpt), issue.column);
   const room = Math.max(1, lineText.length - (column - 1));
   const carets = '^'.repeat(Math.max(1, Math.min(issue.length ?? 1, room)));
   const pad = ' '.repeat(gutter.length);
   return `${head}\n ${gutter} | ${lineText}\n ${pad} | ${' '.repeat(column - 1)}${carets}`;
+}
+
+/**
+ * The source line as a terminal may show it: a tab as one space, and each other control character
+ * (an escape sequence could recolour the terminal or retitle its window) as `�`, one for one, so
+ * the carets stay under the text they mark.
+ */
+function printable(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
 }
 
 /** Excerpt lines longer than this are cut to a window around the column (a minified JSON file is one line). */

@@ -99,7 +99,7 @@ export function checkExpressionAt(checks: Checks, path: DocPath, source: string,
 }
 
 /** Places an expression error at its position in the file. */
-function reportExpressionError(checks: Checks, path: DocPath, source: string, err: ExpressionError): void {
+export function reportExpressionError(checks: Checks, path: DocPath, source: string, err: ExpressionError): void {
   const { locator } = checks;
   const span = locator.resolve(path).value;
   const start = mapValueOffset(locator.doc.text, span, source, err.offset);

@@ -6,6 +6,7 @@
  */
 export * from './desired.js';
 export { ManifestError, formatIssue, formatIssueWithExcerpt, formatPath, compareIssues } from './errors.js';
+export { encodingIssue } from './encoding.js';
 export type { ManifestIssue, DocPath } from './errors.js';
 export { validateManifestText } from './validate.js';
 export type { ManifestResult, ValidateOptions } from './validate.js';
@@ -15,6 +16,7 @@ export { checkAgainstZone } from './tier.js';
 export { manifestSchema, pointerToPath } from './schema.js';
 // Shared with the cases files of policy tests, which report their errors the same way.
 export { closest } from './suggest.js';
+export { MergeKeyMessage } from './schema-messages.js';
 export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { readPlainYaml } from './read.js';

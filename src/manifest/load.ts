@@ -8,6 +8,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DesiredZone } from './desired.js';
 import { compareIssues, ManifestError, type ManifestIssue } from './errors.js';
+import { fileErrorReason } from '../errors.js';
+import { encodingIssue } from './encoding.js';
 import { isAccountManifestText, validateAccountManifestText } from './lists/account.js';
 import { accountLists, checkListReferences, noLists } from './lists/check-references.js';
 import type { DesiredAccount } from './lists/desired.js';
@@ -36,10 +38,7 @@ function wholeFile(file: string, message: string): ManifestIssue {
 }
 
 function describeIoError(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file or directory';
-  if (code === 'EACCES') return 'permission denied';
-  return err instanceof Error ? err.message : String(err);
+  return fileErrorReason(err);
 }
 
 /** Expands directories into their manifest files; unreadable paths become issues. */
@@ -47,6 +46,10 @@ export async function expandPaths(paths: readonly string[]): Promise<{ files: st
   const files: string[] = [];
   const issues: ManifestIssue[] = [];
   for (const path of paths) {
+    if (path.trim() === '') {
+      issues.push(wholeFile('""', 'an empty path (an unset variable?): give a manifest file or a directory of manifests'));
+      continue;
+    }
     try {
       // At once, as files are read (`loadManifestFile`); and node:fs/promises is not loaded for two calls.
       if (!statSync(path).isDirectory()) {
@@ -76,6 +79,8 @@ export async function loadManifestFile(file: string, options: ValidateOptions = 
   } catch (err) {
     return { file, issues: [wholeFile(file, describeIoError(err))], warnings: [] };
   }
+  const encoding = encodingIssue(file, text);
+  if (encoding !== undefined) return { file, issues: [encoding], warnings: [] };
   if (isAccountManifestText(text)) {
     const result = validateAccountManifestText(text, file);
     return result.account === undefined

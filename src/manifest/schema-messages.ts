@@ -38,8 +38,12 @@ function describeType(e: ErrorObject): string {
   return `must be ${words} (got ${show(e.data)}${quoteHint})`;
 }
 
+/** What a `<<:` key gets: YAML 1.2 (what zonewall reads) has no merge keys, so it is a key like any other. */
+export const MergeKeyMessage = 'a YAML merge key (<<) does not merge here: zonewall reads YAML 1.2, which has none; write the fields out (an alias *name can repeat a whole map)';
+
 function describeUnknownField(e: ErrorObject): string {
   const field = String(e.params.additionalProperty);
+  if (field === '<<') return MergeKeyMessage;
   const known = Object.keys((e.parentSchema?.properties ?? {}) as object).filter((k) => k !== '$schema');
   const guess = closest(field, known);
   if (guess !== undefined) return `unknown field (did you mean "${guess}"?)`;

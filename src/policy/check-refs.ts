@@ -13,7 +13,8 @@ import type { CaseFile, TestCase } from './types.js';
 export function checkCasesAgainstZone(file: CaseFile, desired: DesiredZone): ManifestIssue[] {
   const issues: ManifestIssue[] = [];
   if (file.zone !== undefined && file.zone.toLowerCase() !== desired.zone.toLowerCase()) {
-    issues.push({ file: file.file, line: 0, column: 0, path: 'zone', message: `these cases are for zone ${file.zone}, but ${desired.file} configures ${desired.zone}; pass the right manifest (or --cases file)` });
+    const at = file.zoneLocation ?? { file: file.file, line: 0, column: 0 };
+    issues.push({ file: file.file, line: at.line, column: at.column, path: 'zone', message: `these cases are for zone ${file.zone}, but ${desired.file} configures ${desired.zone}; pass the right manifest (or --cases file)` });
   }
   file.cases.forEach((c, i) => {
     // The path is recorded by the loader; a case built in code falls back to its index.

@@ -8,9 +8,11 @@
  * round), so the merged request is never ambiguous. The result does not depend on any manifest.
  */
 import { readFile } from 'node:fs/promises';
-import { formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
+import { fileErrorReason } from '../errors.js';
+import { encodingIssue, formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
 import { burstProblems, burstSpecOf } from './burst.js';
 import { checkRequest } from './check-request.js';
+import { checkVary } from './check-vary.js';
 import { checkCasesSchema } from './schema.js';
 import type { CaseExpectation, CaseFile, CaseRequest, TestCase } from './types.js';
 import { readPositionedYaml, type PositionedYaml } from './yaml.js';
@@ -29,12 +31,20 @@ export interface CasesResult {
 
 type Raw = Record<string, unknown>;
 
+/** Top-level keys of a zone manifest that a cases file never has. */
+const ManifestSections: ReadonlySet<string> = new Set(['plan', 'filters', 'firewall_rules', 'custom_rules', 'rate_limiting_rules', 'managed_rules', 'previous_waf', 'page_rules', 'waf_migration', 'account', 'lists']);
+
 /** Validates the text of a cases file. Never throws on bad input: problems are returned. */
 export function parseCasesText(text: string, file: string): CasesResult {
   const doc = readPositionedYaml(text, file);
   if (doc.problems.length > 0) return { file, issues: doc.problems };
   if (doc.data === null || doc.data === undefined) {
     return { file, issues: [{ file, line: 1, column: 1, path: '', message: 'the file has no cases: write a list of cases, or a map with `cases:`' }] };
+  }
+  // A zone manifest given as the cases file (`--cases zone.yaml`): one line saying so, not a screen of unknown properties.
+  const section = isRaw(doc.data) && doc.data.cases === undefined ? Object.keys(doc.data).find((k) => ManifestSections.has(k)) : undefined;
+  if (section !== undefined) {
+    return { file, issues: [doc.issue([section], 'this is a zone manifest, not a cases file: give it as the PATH of zonewall test, and --cases its .tests.yaml file', 'key')] };
   }
   const schemaIssues = checkCasesSchema(doc.data, doc);
   const top = doc.data;
@@ -44,7 +54,10 @@ export function parseCasesText(text: string, file: string): CasesResult {
   const base: DocPath = Array.isArray(top) ? [] : ['cases'];
   const { cases, issues } = checkCases(list, base, isRaw(top) ? top : {}, doc, schemaIssues);
   const out: CaseFile = { file, cases };
-  if (isRaw(top) && typeof top.zone === 'string') out.zone = top.zone;
+  if (isRaw(top) && typeof top.zone === 'string') {
+    out.zone = top.zone;
+    out.zoneLocation = location(doc, ['zone']);
+  }
   if (issues.length > 0) return { file, issues, partial: out };
   return { file, cases: out, issues: [] };
 }
@@ -76,6 +89,13 @@ function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYam
     const own = isRaw(raw.request) ? raw.request : {};
     const found = requestIssues(own, [...path, 'request']);
     if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...burstProblems(raw.burst).map((p) => doc.issue([...path, 'burst', ...p.at], p.message)));
+    if (raw.burst !== undefined && !flagged([...path, 'burst'])) found.push(...checkVary(raw.burst, [...path, 'burst'], doc));
+    // Without a burst these were ignored, and a case that could not pass passed.
+    if (raw.burst === undefined && isRaw(raw.expect)) {
+      for (const k of ['first', 'acted'] as const) {
+        if (raw.expect[k] !== undefined) found.push(doc.issue([...path, 'expect', k], `${k} judges a burst, and this case has none: add burst (count and over, or at), or remove ${k}`, 'key'));
+      }
+    }
     issues.push(...found);
     if (typeof raw.name === 'string') {
       const first = names.get(raw.name);
@@ -98,10 +118,12 @@ export async function loadCasesFile(file: string): Promise<CasesResult> {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied'
-      : code === 'EISDIR' ? 'is a directory, not a cases file (give --cases a .tests.yaml file)' : err instanceof Error ? err.message : String(err);
-    return { file, issues: [{ file, line: 0, column: 0, path: '', message: why }] };
+    const why = code === 'ENOENT' && file !== '' ? 'no such file' : code === 'EACCES' ? 'permission denied'
+      : code === 'EISDIR' ? 'is a directory, not a cases file (give --cases a .tests.yaml file)' : fileErrorReason(err);
+    return { file, issues: [{ file: file === '' ? '""' : file, line: 0, column: 0, path: '', message: why }] };
   }
+  const encoding = encodingIssue(file, text);
+  if (encoding !== undefined) return { file, issues: [encoding] };
   return parseCasesText(text, file);
 }
 

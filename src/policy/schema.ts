@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, AnySchemaObject, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
-import { closest, pointerToPath, type DocPath, type ManifestIssue } from '../manifest/index.js';
+import { closest, MergeKeyMessage, pointerToPath, type DocPath, type ManifestIssue } from '../manifest/index.js';
 import { aheadOfTimeModule } from './schema-aot.js';
 import type { PositionedYaml } from './yaml.js';
 
@@ -85,6 +85,7 @@ function describe(e: ErrorObject, root: unknown): { path: DocPath; message: stri
   switch (e.keyword) {
     case 'additionalProperties': {
       const name = String(e.params.additionalProperty);
+      if (name === '<<') return { path: [...at, name], anchor: 'key', message: MergeKeyMessage };
       const known = Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}).filter((k) => k !== '$schema');
       const hint = closest(name, known);
       return { path: [...at, name], anchor: 'key', message: `unknown property "${name}"${hint ? `; did you mean "${hint}"?` : ''} (allowed: ${known.join(', ')})` };

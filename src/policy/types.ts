@@ -50,6 +50,8 @@ export interface CaseFile {
   file: string;
   /** The `zone` the file says it is for, if it says. */
   zone?: string;
+  /** Where that `zone` is written, for the error when it is not the manifest's. */
+  zoneLocation?: SourceLocation;
   cases: TestCase[];
 }
 

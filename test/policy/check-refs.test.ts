@@ -52,7 +52,7 @@ describe('the zone of the cases file', () => {
   it('must be the manifest\'s', () => {
     expect(check(firewallManifest, `zone: other.example.com
 cases: [{ name: a, expect: { allowed: true } }]
-`)).toEqual(['zone.tests.yaml: zone: these cases are for zone other.example.com, but zone.yaml configures table.example.com; pass the right manifest (or --cases file)']);
+`)).toEqual(['zone.tests.yaml:1:7: zone: these cases are for zone other.example.com, but zone.yaml configures table.example.com; pass the right manifest (or --cases file)']);
     expect(check(firewallManifest, `zone: TABLE.example.com
 cases: [{ name: a, expect: { allowed: true } }]
 `)).toEqual([]);

@@ -10,8 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../apply/index.js';
-import { ZonewallError } from '../../errors.js';
-import { ManifestError, validateManifestText, type DesiredZone } from '../../manifest/index.js';
+import { ZonewallError, fileErrorReason } from '../../errors.js';
+import { ManifestError, encodingIssue, validateManifestText, type DesiredZone } from '../../manifest/index.js';
 import { hasFirewallRules, manifestDiff, rewriteCases, upgradeFirewallManifest, type FirewallUpgrade } from '../../migrate/index.js';
 import { PolicyTestsError, findCasesFile, loadCasesFile, proveEquivalence, type TestCase } from '../../policy/index.js';
 import { ExitCodes } from '../exit-codes.js';
@@ -41,17 +41,21 @@ export function registerFirewallRules(migrate: Command): Command {
 }
 
 export async function readText(path: string): Promise<string> {
-  return readFile(path, 'utf8').catch((err: unknown) => {
+  const text = await readFile(path, 'utf8').catch((err: unknown) => {
     throw readFailure(path, err);
   });
+  // Not UTF-8: a located error, not a `�` read into a zone name.
+  const encoding = encodingIssue(path, text);
+  if (encoding !== undefined) throw new ManifestError([encoding]);
+  return text;
 }
 
 /** The one-line error of a file the migrate commands cannot read: the reason in words for the usual ones (not Node's errno text). */
 export function readFailure(path: string, err: unknown): ZonewallError {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  const why = code === 'EISDIR' ? 'it is a directory; give a file' : code === 'ENOENT' ? 'no such file'
-    : code === 'EACCES' ? 'permission denied' : (err as Error).message;
-  return new ZonewallError('ERR_USAGE', `cannot read ${path}: ${why}`, { cause: err });
+  const why = code === 'EISDIR' ? 'it is a directory; give a file' : code === 'ENOENT' && path !== '' ? 'no such file'
+    : fileErrorReason(err);
+  return new ZonewallError('ERR_USAGE', `cannot read ${path === '' ? '""' : path}: ${why}`, { cause: err });
 }
 
 /** The zone's cases: `--cases`, else the file `zonewall test` would use; none when there is none. */

@@ -33,7 +33,7 @@ import type { Provider } from '../../providers/index.js';
 import { sendAdoption } from '../adopt.js';
 import { addProviderOptions, engineStateDir, openProvider, providerFlags, providerOptions, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
-import { readFailure, registerFirewallRules } from './migrate-firewall.js';
+import { readFailure, readText, registerFirewallRules } from './migrate-firewall.js';
 import { registerFirewallCutover } from './migrate-cutover.js';
 import { registerFirewallTerraform } from './migrate-firewall-terraform.js';
 import { jsonDocument } from '../views/json.js';
@@ -125,9 +125,7 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
   if (opts.mode !== undefined && opts.mode !== 'validation' && opts.mode !== 'pending') {
     throw new ZonewallError('ERR_USAGE', `--mode must be validation or pending, got ${opts.mode}`);
   }
-  const text = await readFile(path, 'utf8').catch((err: unknown) => {
-    throw readFailure(path, err);
-  });
+  const text = await readText(path);
   // Validate the very text that will be rewritten (not a second read of the file).
   const loaded = validateManifestText(text, path);
   if (loaded.zone === undefined) throw new ManifestError(loaded.issues);

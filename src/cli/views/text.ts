@@ -20,10 +20,16 @@ export function createdNotices(provider: Pick<Provider, 'description' | 'zonesCr
   return (provider.zonesCreated ?? []).filter((z) => z.id === zoneId).map((z) => `created zone ${z.name} (${z.plan ?? 'enterprise'}) in the ${provider.description}\n`).join('');
 }
 
-/** One line for an error, with the code when it is a zonewall error. */
+/**
+ * One line for an error, with the code when it is a zonewall error. Anything else is a bug (a
+ * TypeError from an answer of a shape zonewall did not expect, say) and says so, as the CLI's
+ * error boundary does, instead of passing for an ordinary error.
+ */
 export function errorLine(err: Error, s: Style): string {
-  const code = err instanceof ZonewallError ? ` [${err.code}]` : '';
-  return `${s.red(s.bold('error'))}${code}: ${err.message}`;
+  if (!(err instanceof ZonewallError)) {
+    return `${s.red(s.bold('internal error'))}: ${err.name}: ${err.message.split('\n')[0]} (this is a bug in zonewall; please report it)`;
+  }
+  return `${s.red(s.bold('error'))} [${err.code}]: ${err.message}`;
 }
 
 /** The text of one zone of a run: its plan, or its error. */

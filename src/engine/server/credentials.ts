@@ -12,7 +12,7 @@
  *   `zones` is `"*"` or a list of zone names or ids, and is required.
  */
 import { readFileSync } from 'node:fs';
-import { ZonewallError } from '../../errors.js';
+import { ZonewallError, fileErrorReason } from '../../errors.js';
 
 /** A credential `zonewall serve` accepts, with the zones it may touch. */
 export type Credential =
@@ -54,7 +54,7 @@ function readCredentialsFile(file: string): Credential[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file}: ${(err as Error).message}`, { cause: err });
+    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file === '' ? '""' : file}: ${fileErrorReason(err)}`, { cause: err });
   }
   let parsed: unknown;
   try {
@@ -100,11 +100,12 @@ function readZones(value: unknown, where: string): '*' | string[] {
   if (Array.isArray(value) && value.length > 0 && value.every((z) => typeof z === 'string' && z !== '')) {
     return (value as string[]).map((z) => z.toLowerCase());
   }
-  throw new ZonewallError('ERR_AUTH', `${where}.zones is required: "*" (every zone) or a non-empty list of zone names or ids`);
+  const what = value === undefined ? 'is required' : 'must be';
+  throw new ZonewallError('ERR_AUTH', `${where}.zones ${what}: "*" (every zone) or a non-empty list of zone names or ids`);
 }
 
 function checkSecret(value: string, where: string): string {
-  if (/\s/.test(value) || value.length < CredentialLimits.secretMinLength) {
+  if (/[\s\u0000-\u001f\u007f]/.test(value) || value.length < CredentialLimits.secretMinLength) {
     throw new ZonewallError('ERR_AUTH', `${where} must be at least ${CredentialLimits.secretMinLength} characters with no whitespace (the value is not shown)`);
   }
   return value;

@@ -74,7 +74,9 @@ export function validateAccountManifestText(text: string, file: string, options:
     for (const e of relevant(validate.errors ?? [])) {
       const { path, anchor } = placeOf(e, data);
       issues.push(locator.issue(path, describeError(e), anchor));
-      dirty.add(formatPath(path.slice(0, 2)));
+      // An item's own schema error leaves the list's other items to their checks (every error in one run).
+      const item = path[2] === 'items' && typeof path[3] === 'number';
+      dirty.add(formatPath(path.slice(0, item ? 4 : 2)));
     }
   }
   const location = (path: DocPath, anchor: 'key' | 'node' = 'node'): SourceLocation => {
@@ -92,7 +94,7 @@ export function validateAccountManifestText(text: string, file: string, options:
     if (kind !== 'ip' && !quota.hostnameAndAsn) {
       issues.push(locator.issue(['lists', name, 'kind'], `${kind} lists need the enterprise plan (the account is on ${tier})`));
     }
-    const items = checkItems(kind, Array.isArray(raw.items) ? raw.items : [], ['lists', name, 'items'], locator, issues);
+    const items = checkItems(kind, Array.isArray(raw.items) ? raw.items : [], ['lists', name, 'items'], locator, issues, dirty);
     total += items.length;
     const list: DesiredList = { name, kind, description: typeof raw.description === 'string' ? raw.description : '', items, location: location(['lists', name], 'key') };
     lists.push(list);
@@ -113,10 +115,11 @@ export function validateAccountManifestText(text: string, file: string, options:
 }
 
 /** Normalises the items of one list; reports invalid items and items equal to an earlier one. */
-function checkItems(kind: Exclude<ListKind, 'redirect'>, raw: readonly unknown[], at: DocPath, locator: Locator, issues: ManifestIssue[]): DesiredListItem[] {
+function checkItems(kind: Exclude<ListKind, 'redirect'>, raw: readonly unknown[], at: DocPath, locator: Locator, issues: ManifestIssue[], dirty: ReadonlySet<string>): DesiredListItem[] {
   const out: DesiredListItem[] = [];
   const seen = new Map<string, number>();
   raw.forEach((entry, i) => {
+    if (dirty.has(formatPath([...at, i]))) return;
     const withComment = isRaw(entry);
     const value = withComment ? entry.value : entry;
     const path = withComment ? [...at, i, 'value'] : [...at, i];
@@ -141,11 +144,19 @@ function checkItems(kind: Exclude<ListKind, 'redirect'>, raw: readonly unknown[]
   return out;
 }
 
-/** A failed `anyOf` is reported once, in its own words, not with each branch's errors. */
+/**
+ * A failed `anyOf` is reported once, in its own words, not with each branch's errors; but an item
+ * written as a map can only be the `{value, comment}` form, so that branch's own errors are (a
+ * comment that is not a string, an unknown field, no value): "is a value or a map (got a map)"
+ * said nothing about what is wrong with the map.
+ */
 function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
-  const combinators = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
+  const failed = errors.filter((e) => e.keyword === 'anyOf');
+  const maps = new Set(failed.filter((e) => isRaw(e.data)).map((e) => e.instancePath));
+  const combinators = failed.filter((e) => !maps.has(e.instancePath)).map((e) => e.instancePath);
   return errors.filter((e) => {
-    if (e.keyword === 'anyOf' || e.keyword === 'propertyNames') return e.keyword === 'anyOf';
+    if (e.keyword === 'anyOf' || e.keyword === 'propertyNames') return e.keyword === 'anyOf' && !maps.has(e.instancePath);
+    if (maps.has(e.instancePath) && e.keyword === 'type') return false;
     return !combinators.some((c) => e.instancePath === c || e.instancePath.startsWith(`${c}/`));
   });
 }

@@ -41,8 +41,8 @@ export function checkListReferences(zones: readonly DesiredZone[], visible: Visi
       }
       if (kind === 'redirect' || ListFieldTypes[kind] !== type) {
         const fits = kind === 'redirect' ? 'redirect lists are for bulk redirects, not expressions'
-          : `a ${kind} list goes with ${kind === 'ip' ? 'an IP field such as ip.src' : kind === 'hostname' ? 'http.host' : 'ip.src.asnum'}`;
-        issues.push({ ...ref.at, message: `$${name} is a ${kind} list, but ${lhs} is ${fieldWords[type] ?? `a ${type} field`}: ${fits}` });
+          : `${article(kind)} ${kind} list goes with ${kind === 'ip' ? 'an IP field such as ip.src' : kind === 'hostname' ? 'http.host' : 'ip.src.asnum'}`;
+        issues.push({ ...ref.at, message: `$${name} is ${article(kind)} ${kind} list, but ${lhs} is ${fieldWords[type] ?? `a ${type} field`}: ${fits}` });
       }
     }
   }
@@ -63,3 +63,8 @@ export const noLists: VisibleLists = {
   kinds: new Map(),
   source: 'no account manifest of this run (a file with `account:` beside the zone manifests) and no live account',
 };
+
+/** `an ip list`, `an asn list`, `a hostname list`. */
+function article(kind: string): string {
+  return kind === 'ip' || kind === 'asn' ? 'an' : 'a';
+}

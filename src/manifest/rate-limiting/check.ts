@@ -11,7 +11,7 @@
 import { ColoCharacteristic, JsonCharacteristics, KeyedCharacteristics, PlainCharacteristics, RatelimitPhase } from '../../api/index.js';
 import { ExpressionError, formsOf, listUses, mixesListsAndFieldsOutside, parse } from '../../expr/index.js';
 import type { DocPath } from '../errors.js';
-import { checkEntryExpression, recordListUses, type CheckedExpression } from '../expression-check.js';
+import { checkEntryExpression, recordListUses, reportExpressionError, type CheckedExpression } from '../expression-check.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
 
 /** The phase whose fields a counting expression may use (request and response fields). */
@@ -49,7 +49,8 @@ export function checkRateLimitExpressions(checks: Checks, data: Record<string, u
         if (lists.length > 0) recordListUses(checks, at, source, lists);
       } catch (err) {
         if (!(err instanceof ExpressionError)) throw err;
-        checks.report(at, `counting_expression: ${err.message}`);
+        // At its place in the value, in one line, as a rule's own expression error.
+        reportExpressionError(checks, at, source, err);
         ok = false;
       }
     }

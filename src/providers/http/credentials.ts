@@ -20,15 +20,27 @@ export const Redacted = '[REDACTED]';
  */
 export function credentialsFromEnv(env: NodeJS.ProcessEnv): HttpCredentials {
   const token = env[ProviderEnv.token]?.trim();
-  if (token) return { type: 'token', token };
+  if (token) return { type: 'token', token: headerSafe(ProviderEnv.token, token) };
   const email = env[ProviderEnv.email]?.trim();
   const key = env[ProviderEnv.key]?.trim();
-  if (email && key) return { type: 'key', email, key };
+  if (email && key) return { type: 'key', email: headerSafe(ProviderEnv.email, email), key: headerSafe(ProviderEnv.key, key) };
   if (email || key) {
     const missing = email ? ProviderEnv.key : ProviderEnv.email;
     throw new ZonewallError('ERR_AUTH', `${missing} is not set: the key pair needs both ${ProviderEnv.email} and ${ProviderEnv.key} (or set ${ProviderEnv.token})`);
   }
   throw new ZonewallError('ERR_AUTH', `no credentials for the remote API: set ${ProviderEnv.token} (or ${ProviderEnv.email} and ${ProviderEnv.key}) in the environment`);
+}
+
+/**
+ * `value` of the variable `name` when it can be sent in a header: a space, line break or control
+ * character inside it (a token pasted with its line break) is an `ERR_AUTH` error that names the
+ * variable, never its value. Sent as is, the HTTP client refuses the header on every attempt.
+ */
+function headerSafe(name: string, value: string): string {
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) {
+    throw new ZonewallError('ERR_AUTH', `${name} must be printable characters without spaces or line breaks (the value is not shown): copy it again from where it was issued`);
+  }
+  return value;
 }
 
 /** The request headers that carry the credentials. */

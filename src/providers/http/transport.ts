@@ -239,6 +239,7 @@ function parseEnvelope(text: string, status: number): Envelope {
   } catch {
     // fall through: not JSON
   }
-  const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  // Control characters of a proxy's page (an escape sequence) must not reach the user's terminal.
+  const excerpt = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim().slice(0, 200);
   return { success: false, errors: [{ message: `not a v4 JSON answer (HTTP ${status})${excerpt ? `: ${excerpt}` : ''}` }], messages: null, result: null };
 }

@@ -33,7 +33,8 @@ export class ServiceError extends ProviderError {
   readonly path: string;
 
   constructor(init: { method: HttpMethod; path: string; status: number; errors: ApiMessage[]; outcome?: CallOutcome }) {
-    const reasons = init.errors.length > 0 ? init.errors.map(formatApiMessage).join('; ') : 'no reason given';
+    // One line, and no control character of the server's text (an escape sequence) on the user's terminal.
+    const reasons = (init.errors.length > 0 ? init.errors.map(formatApiMessage).join('; ') : 'no reason given').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
     super(`${init.method} ${init.path} refused with HTTP ${init.status}: ${reasons}`, {
       code: AuthStatuses.has(init.status) ? 'ERR_AUTH' : 'ERR_API',
       outcome: init.outcome ?? 'not-applied',

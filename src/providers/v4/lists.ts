@@ -30,7 +30,7 @@ export async function resolveAccount(client: V4Client, account: string): Promise
   const page = await client.result<AccountJson[]>('GET', AccountPaths.collection, { query: { name: account, per_page: 50 } });
   const match = (Array.isArray(page) ? page : []).filter((a) => a.name === account);
   if (match.length !== 1) {
-    throw new ProviderError(match.length === 0 ? `no account named ${account} is visible to these credentials` : `${match.length} accounts are named ${account}; give the account id instead`, { code: 'ERR_API' });
+    throw new ProviderError(match.length === 0 ? `no account named ${account}: check the name (the embedded engine's: zonewall engine account list; an API token sees only the accounts it was made for)` : `${match.length} accounts are named ${account}; give the account id instead`, { code: 'ERR_API' });
   }
   return { id: match[0]!.id, name: match[0]!.name };
 }
