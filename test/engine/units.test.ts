@@ -154,7 +154,7 @@ describe('plan limits', () => {
     writeFileSync(file, '{\n  "free": nope\n}\n');
     expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON`);
     try { loadPlanLimitsFile(file); } catch (err) { expect((err as Error).message).not.toMatch(/\n|nope/); }
-    expect(() => loadPlanLimitsFile(join(tmp, 'missing.json'))).toThrow(/^cannot read the limits file .*missing\.json: ENOENT/);
+    expect(() => loadPlanLimitsFile(join(tmp, 'missing.json'))).toThrow(/^cannot read the limits file .*missing\.json: no such file or directory$/);
   });
 });
 
