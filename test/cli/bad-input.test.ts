@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
 
 const bin = join(repoRoot, 'bin', 'zonewall.js');
 
@@ -187,11 +187,7 @@ describe('a state directory the user cannot write', () => {
     const command = root ? 'setpriv' : process.execPath;
     const argv = root ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...args] : [bin, ...args];
     const child = spawn(command, argv, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+    return outputOf(child);
   }
   let dir: string;
   beforeAll(async () => {

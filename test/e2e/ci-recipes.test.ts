@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { Engine } from '../../src/engine/index.js';
+import { outputOf } from '../helpers/e2e-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const launcher = fileURLToPath(new URL('../policy/zonewall-cli.ts', import.meta.url));
@@ -88,11 +89,7 @@ function bash(script: string, env: NodeJS.ProcessEnv): Promise<Omit<Ran, 'name'>
   const file = join(work, 'step.sh');
   writeFileSync(file, script);
   const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd: work, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return outputOf(child);
 }
 
 const byName = (ran: Ran[], name: string): Ran => ran.find((r) => r.name === name) ?? expect.fail(`no step "${name}" ran`);

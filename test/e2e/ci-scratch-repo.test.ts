@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { outputOf } from '../helpers/e2e-cli.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const Token = 'ci-scratch-token-0123456789abcdefghijklmnopq';
@@ -51,11 +52,7 @@ function bash(script: string, env: NodeJS.ProcessEnv): Promise<Omit<Ran, 'name'>
   const file = join(dir, 'step.sh');
   writeFileSync(file, script);
   const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd: repo, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return outputOf(child);
 }
 
 /** Runs a job's steps as the runner would: `uses:` steps are recorded, not run; `if:` decides after a failure. */

@@ -16,6 +16,7 @@ import { loadManifest } from '../../src/manifest/index.js';
 import { diffZone } from '../../src/plan/index.js';
 import { openProvider } from '../../src/providers/index.js';
 import type { Provider } from '../../src/providers/index.js';
+import { outputOf } from '../helpers/e2e-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const mainUrl = pathToFileURL(path.join(root, 'src/cli/main.ts')).href;
@@ -31,11 +32,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   for (const k of ['ZONEWALL_API_URL', 'ZONEWALL_API_TOKEN', 'ZONEWALL_AUTH_EMAIL', 'ZONEWALL_AUTH_KEY', 'ZONEWALL_RATE_LIMIT']) delete base[k];
   const code = `import(${JSON.stringify(mainUrl)}).then(async (m) => { process.exitCode = await m.main(['node', 'zonewall', ...process.argv.slice(1)]); })`;
   const child = spawn(process.execPath, ['--import', 'tsx', '-e', code, '--', ...args], { cwd: root, env: { ...base, ...env, NO_COLOR: '1' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  return new Promise((resolve) => child.on('close', (c) => resolve({ code: c, stdout, stderr })));
+  return outputOf(child);
 }
 
 /** Builds a zone through raw v4 calls: refs only where the recommended flow gave them. */

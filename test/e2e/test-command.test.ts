@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outputOf } from '../helpers/e2e-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const launcher = fileURLToPath(new URL('../policy/zonewall-cli.ts', import.meta.url));
@@ -20,11 +21,7 @@ function cli(args: string[], cwd = root): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const k of ['ZONEWALL_API_URL', 'ZONEWALL_API_TOKEN', 'ZONEWALL_AUTH_EMAIL', 'ZONEWALL_AUTH_KEY']) delete env[k];
   const child = spawn(process.execPath, ['--import', 'tsx', launcher, ...args], { cwd, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return outputOf(child);
 }
 
 let dir: string;

@@ -4,11 +4,12 @@
  * as a child process on a free port, and direct engine access for changes made "outside zonewall"
  * (a dashboard edit, objects created by other tools).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
 import { Engine } from '../../src/engine/index.js';
 
 /** The repository root. */
@@ -38,7 +39,11 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Runs `zonewall ARGS...` (`bin`: another copy's bin/zonewall.js) and resolves when it exits. */
 export function zonewall(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [options.bin ?? bin, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
+  return outputOf(spawn(process.execPath, [options.bin ?? bin, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** A child's exit code and everything it wrote, once it has exited (rejects when it could not start). */
+export function outputOf(child: ChildProcessByStdio<null, Readable, Readable> | ChildProcessWithoutNullStreams): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
