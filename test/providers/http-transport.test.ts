@@ -130,6 +130,18 @@ describe('HttpTransport retries', () => {
 });
 
 describe('HttpTransport credentials never leak', () => {
+  it('a request the HTTP client refuses to send (a header with a line break) fails at once: nothing was sent, nothing is retried', async () => {
+    const { server: s, client, retries } = await setup(() => ({ status: 200, body: okBody(null) }), {
+      credentials: { type: 'token', token: `${Token}\nx` },
+    });
+    const err = await client.call('GET', '/zones').then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).message).not.toMatch(/attempts/);
+    expect((err as ProviderError).message).not.toContain(Token);
+    expect(retries).toEqual([]);
+    expect(s.seen).toEqual([]);
+  });
+
   it('redacts the token from a refusal that echoes it', async () => {
     const { client } = await setup((req) => ({ status: 403, body: errorBody(9109, `Invalid access token: ${req.headers.authorization}`) }));
     const err = await client.call('GET', '/zones').catch((e: unknown) => e);

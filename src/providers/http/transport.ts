@@ -60,6 +60,8 @@ export interface HttpTransportOptions {
 /** Errors raised before any byte of the request reached the service: always safe to resend. */
 const NotSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TimeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+/** The HTTP client refused the request itself (a header it cannot send): nothing was sent, and sending it again fails the same way. */
+const RefusedCodes = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_CHAR', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_HTTP_TOKEN']);
 
 type Attempt = { response: TransportResponse } | { error: { code: string; message: string; notSent: boolean; cause: unknown } };
 
@@ -134,6 +136,7 @@ export class HttpTransport implements Transport {
   /** Whether (and how long) to wait and send again; undefined to stop here. */
   private retryDecision(result: Attempt, idempotent: boolean): { reason: RetryReason; delayMs?: number } | undefined {
     if ('error' in result) {
+      if (RefusedCodes.has(result.error.code)) return undefined;
       if (!idempotent && !result.error.notSent) return undefined;
       return { reason: TimeoutCodes.has(result.error.code) ? 'timeout' : 'network' };
     }
@@ -180,7 +183,7 @@ export class HttpTransport implements Transport {
       return { response: { status: res.statusCode, headers: flattenHeaders(res.headers), body: parseEnvelope(text, res.statusCode) } };
     } catch (cause) {
       const code = errorCode(cause);
-      return { error: { code, message: redact(cause instanceof Error ? cause.message : String(cause), this.secrets), notSent: NotSentCodes.has(code), cause } };
+      return { error: { code, message: redact(cause instanceof Error ? cause.message : String(cause), this.secrets), notSent: NotSentCodes.has(code) || RefusedCodes.has(code), cause } };
     }
   }
 
