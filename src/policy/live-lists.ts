@@ -10,12 +10,13 @@
  *
  * Not read: a zone whose service does not say its account (its lists are unknown: `$name` matches
  * nothing here), and the service's managed lists (`$cf.open_proxies`, …), whose members the service
- * does not list.
+ * does not list: they hold the engine's documented sample, as offline (`lists.ts`).
  */
 import { catalogLists, type ListCatalogEntry } from '../engine/index.js';
 import type { ListItemJson } from '../api/index.js';
 import type { Lists } from '../expr/index.js';
 import type { Provider } from '../providers/index.js';
+import { managedListSamples, managedListsUsed } from './lists.js';
 
 type LiveZone = Awaited<ReturnType<Provider['readZone']>>;
 
@@ -46,20 +47,26 @@ export function namedLists(expressions: readonly string[]): Set<string> {
 }
 
 /**
- * The lists of `account` that the live zone's expressions name, read through the provider;
- * undefined when none is named or the account is unknown (then `$name` matches nothing).
+ * The lists of `account` that the live zone's expressions name, read through the provider, and the
+ * managed ones they name with their samples; undefined when none is named (an account's list is
+ * unknown, and matches nothing, when the account is).
  * @example const lists = await readLiveLists(provider, live, zone.account);
  */
 export async function readLiveLists(provider: Provider, live: LiveZone, account: { id: string } | undefined): Promise<Lists | undefined> {
   const names = namedLists(liveExpressions(live));
-  if (names.size === 0 || account === undefined) return undefined;
+  if (names.size === 0) return undefined;
+  const samples = managedListSamples();
+  const managedNames = managedListsUsed(names);
+  const managed: Lists = Object.fromEntries(managedNames.map((n) => [n, samples[n]!]));
+  // Managed lists are not read (the service does not list them): only the account's own are.
+  if (account === undefined || managedNames.length === names.size) return managedNames.length === 0 ? undefined : managed;
   const catalog: ListCatalogEntry[] = [];
   for (const list of await provider.listLists(account.id)) {
     if (!names.has(list.name) || list.kind === 'redirect') continue;
     const items = await provider.listItems(account.id, list.id);
     catalog.push({ name: list.name, kind: list.kind, items: items.map(catalogItem) });
   }
-  return catalogLists(catalog);
+  return { ...managed, ...catalogLists(catalog) };
 }
 
 function catalogItem(item: ListItemJson): NonNullable<ListCatalogEntry['items']>[number] {

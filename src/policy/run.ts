@@ -11,7 +11,7 @@ import { checkCasesAgainstZone } from './check-refs.js';
 import { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
 import { runAgainstZone } from './live.js';
 import { loadCasesFile } from './load.js';
-import { listsOf } from './lists.js';
+import { listsOf, managedListsNote, managedListsOfZone } from './lists.js';
 import { runOffline } from './offline.js';
 import type { CaseFile, CaseResult, PolicyReport } from './types.js';
 import { buildZoneModel } from './zone-model.js';
@@ -73,7 +73,8 @@ export async function runPolicyTests(paths: readonly string[], options: PolicyRu
       ? runOffline(buildZoneModel(loaded.zone, loaded.zone.listReferences === undefined ? undefined : listsOf(account)), cases.cases)
       : await runAgainstZone(options.againstZone, loaded.zone, cases.cases);
     const report = reportOf(loaded.zone, casesFile, options.againstZone === undefined ? 'offline' : 'against-zone', results);
-    const notes = options.againstZone === undefined ? offlineNotes(loaded.zone) : [];
+    const managed = managedListsNote(managedListsOfZone(loaded.zone));
+    const notes = [...(options.againstZone === undefined ? offlineNotes(loaded.zone) : []), ...(managed === undefined ? [] : [managed])];
     out.reports.push(notes.length > 0 ? { ...report, notes } : report);
   }
   if (out.reports.length === 0 && out.errors.length === 0) {

@@ -38,4 +38,30 @@ describe('zonewall test resolves $name from the account manifest offline', () =>
     const none = await runPolicyTests([dir({ 'z.yaml': zone, 'z.tests.yaml': cases })]);
     expect(none.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^unknown list \$office: no account manifest/)]);
   });
+
+  it('managed lists hold the engine\'s documented sample members offline too, with a note (offline agreed with no engine)', async () => {
+    const managed = [
+      'zone: managed-lists.example.com', 'plan: enterprise', 'custom_rules:',
+      '  proxies: { expression: "ip.src in $cf.open_proxies or ip.src in $cf.botnetcc", action: block }', '',
+    ].join('\n');
+    const managedCases = [
+      'cases:',
+      '  - { name: a sample open proxy, request: { ip: 192.0.2.66 }, expect: { action: block } }',
+      '  - { name: in a sample CIDR, request: { ip: 198.51.100.3 }, expect: { action: block } }',
+      '  - { name: a sample botnet v6 network, request: { ip: "2001:db8:bad::1" }, expect: { action: block } }',
+      '  - { name: another address, request: { ip: 203.0.113.9 }, expect: { allowed: true } }', '',
+    ].join('\n');
+    const r = await runPolicyTests([dir({ 'z.yaml': managed, 'z.tests.yaml': managedCases })]);
+    expect(r.errors).toEqual([]);
+    expect(r.reports.map((x) => x.results.map((c) => [c.name, c.pass, c.actual.action]))).toEqual([[
+      ['a sample open proxy', true, 'block'], ['in a sample CIDR', true, 'block'], ['a sample botnet v6 network', true, 'block'], ['another address', true, null],
+    ]]);
+    expect(r.reports[0]!.notes).toEqual([expect.stringMatching(/^\$cf\.open_proxies, \$cf\.botnetcc: managed lists, whose members only the service knows, hold the engine's documented sample here \(.*192\.0\.2\.66.*\)/)]);
+  });
+
+  it('a zone without managed lists gets no such note', async () => {
+    const d = dir({ 'account.yaml': 'account: acme\nlists:\n  office: { kind: ip, items: [192.0.2.0/24] }\n', 'z.yaml': zone, 'z.tests.yaml': cases });
+    const r = await runPolicyTests([d]);
+    expect(r.reports[0]!.notes).toBeUndefined();
+  });
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyZone } from '../../src/apply/index.js';
 import { diffZone, readsFor } from '../../src/plan/index.js';
 import { runAgainstZone, type CaseResult } from '../../src/policy/index.js';
-import { namedLists } from '../../src/policy/live-lists.js';
+import { namedLists, readLiveLists } from '../../src/policy/live-lists.js';
 import { openProvider, type Provider } from '../../src/providers/index.js';
 import { casesOf, desiredOf } from './fixtures.js';
 
@@ -130,5 +130,18 @@ describe('--against-zone evaluated here resolves $name to the account\'s lists a
 
   it('names the lists an expression may use, managed ones included', () => {
     expect([...namedLists(['ip.src in $office and ip.src.asnum in $bad_asns', 'ip.src in $cf.open_proxies', 'http.host eq "x"'])]).toEqual(['office', 'bad_asns', 'cf.open_proxies']);
+  });
+
+  it('managed lists hold the engine\'s documented sample where evaluated here, and are not read (the service does not list them)', async () => {
+    const liveWith = (expression: string) => ({ firewallRules: [], entrypoint: null, customEntrypoint: { rules: [{ expression }] }, rateLimitEntrypoint: null }) as never;
+    const only = counted([]);
+    expect(await readLiveLists(only.provider, liveWith('ip.src in $cf.open_proxies'), { id: accountId })).toEqual({ 'cf.open_proxies': ['192.0.2.66', '198.51.100.0/29'] });
+    expect(only.reads).toEqual([]);
+    const mixed = counted([]);
+    const lists = await readLiveLists(mixed.provider, liveWith('ip.src in $blocked or ip.src in $cf.vpn'), { id: accountId });
+    expect(Object.keys(lists!).sort()).toEqual(['blocked', 'cf.vpn']);
+    expect(lists!['cf.vpn']).toEqual(['203.0.113.128/27']);
+    expect(mixed.reads[0]).toBe('lists');
+    expect(await readLiveLists(only.provider, liveWith('ip.src in $cf.malware'), undefined)).toEqual({ 'cf.malware': ['192.0.2.200'] });
   });
 });
