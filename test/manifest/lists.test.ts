@@ -88,6 +88,14 @@ describe('the account manifest', () => {
     const many = `account: acme\nplan: pro\nlists:\n  a:\n    kind: ip\n    items:\n${Array.from({ length: 10_001 }, (_, i) => `      - 10.${i >> 8}.${i & 255}.1\n`).join('')}`;
     expect(messages(many)).toEqual(['account.yaml:3:1: lists: 10001 items across the account\'s lists, but the pro plan allows 10000']);
   });
+
+  it('a plan that is not one (a typo, a number, a map) is a schema error at its place, not an internal error', () => {
+    for (const plan of ['enterprise}', '3', '{ a: 1 }', 'constructor', 'toString']) {
+      const out = messages(`account: acme\nplan: ${plan}\nlists:\n  a: { kind: hostname, items: [x.example.com] }\n`);
+      expect(out.length).toBeGreaterThan(0);
+      expect(out.filter((m) => !/^account.yaml:2:[17]: plan: must be /.test(m))).toEqual([]);
+    }
+  });
 });
 
 describe('$name in zone manifests against the visible lists', () => {

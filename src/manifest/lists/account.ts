@@ -83,7 +83,8 @@ export function validateAccountManifestText(text: string, file: string, options:
     const { line, column } = locator.issue(path, '', anchor);
     return { file, line, column };
   };
-  const tier = options.tier ?? (typeof data.plan === 'string' ? data.plan as DesiredPlanTier : 'enterprise');
+  // A plan that is not one is the schema's error (reported above); the quotas are then the largest.
+  const tier = options.tier ?? (typeof data.plan === 'string' && Object.hasOwn(ListQuotas, data.plan) ? data.plan as DesiredPlanTier : 'enterprise');
   const quota = ListQuotas[tier];
   const lists: DesiredList[] = [];
   const rawLists = isRaw(data.lists) ? data.lists : {};
