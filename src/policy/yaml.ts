@@ -5,7 +5,7 @@
  * document nodes carry the ranges; duplicate keys, syntax errors and several documents in one
  * file are reported as located problems, never thrown.
  */
-import { Composer, Document, isAlias, isMap, isScalar, isSeq, LineCounter, YAMLParseError, type CST } from 'yaml';
+import { Composer, Document, isAlias, isCollection, isMap, isScalar, isSeq, LineCounter, visit, YAMLParseError, type CST } from 'yaml';
 import { formatPath, nestingMessage, readPlainYaml, tooDeep, yamlTokens, type DocPath, type ManifestIssue } from '../manifest/index.js';
 import { jsonIssues, readJsonDocument } from './yaml-json.js';
 
@@ -51,6 +51,8 @@ export function readComposedYaml(text: string, file: string): PositionedYaml {
   const problems = deep !== undefined
     ? [at(deep, 1, '', nestingMessage())]
     : [...doc.errors, ...doc.warnings].map((e) => at(e.pos[0], e.pos[1] - e.pos[0], '', e.message.split('\n')[0]!));
+  // A list or map as a key would become its text in `toJS` (and the yaml package would print a warning).
+  if (problems.length === 0) for (const key of collectionKeys(doc)) problems.push(at(key.start, key.end - key.start, '', 'keys must be plain strings, not lists or maps'));
   let data: unknown;
   if (problems.length === 0) {
     try {
@@ -67,6 +69,19 @@ export function readComposedYaml(text: string, file: string): PositionedYaml {
       return at(start, end - start, formatPath(path), message);
     },
   };
+}
+
+/** The ranges of the keys of `doc` that are lists or maps, written or through an alias. */
+function collectionKeys(doc: Document): Range[] {
+  const out: Range[] = [];
+  visit(doc, {
+    Pair(_, pair) {
+      const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      const range = rangeOf(pair.key);
+      if (isCollection(key) && range !== undefined) out.push(range);
+    },
+  });
+  return out;
 }
 
 /** The first document of the tokens, as `parseDocument` composes it: a second document is an error on the first. */

@@ -28,4 +28,25 @@ describe('cases files read as plain YAML (the fast reader) or with the yaml pack
     expect(note).toBe('x');
     expect(fast.data).toEqual({ cases: [rest] });
   });
+
+  it('a list or map as a key is a located problem, as in a manifest, and nothing is printed by the yaml package', () => {
+    const warnings: string[] = [];
+    const listen = (w: Error) => warnings.push(w.message);
+    process.on('warning', listen);
+    try {
+      for (const [text, line, column] of [
+        ['cases:\n  - name: x\n    ? { action: block }\n    request: { path: / }\n', 3, 7],
+        ['cases:\n  - name: x\n    ? [a, b]\n    : 1\n', 3, 7],
+        ['k: &k [a]\ncases:\n  - name: x\n    *k : 1\n', 4, 5],
+      ] as const) {
+        const read = readPositionedYaml(text, 'c.yaml');
+        expect(read.data).toBeUndefined();
+        expect(read.problems.map((p) => [p.line, p.column, p.message])).toEqual([[line, column, 'keys must be plain strings, not lists or maps']]);
+      }
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings).toEqual([]);
+  });
 });
+
