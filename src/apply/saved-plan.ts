@@ -59,9 +59,11 @@ export function readSavedPlan(file: string): PlanJson | undefined {
   }
   if (!isPlanDocument(value)) return undefined;
   const doc = value as PlanJson;
-  const major = String(doc.format_version ?? '').split('.')[0];
   const reads = PlanFormatVersion.split('.')[0]!;
-  if (major !== reads) {
+  const version: unknown = doc.format_version;
+  if (version === undefined) throw new ZonewallError('ERR_USAGE', `${file} is a zonewall plan without its format_version (this zonewall reads format ${reads}.x): plan again with zonewall plan --out`);
+  if (typeof version !== 'string') throw new ZonewallError('ERR_USAGE', `${file}: format_version must be a text such as "${PlanFormatVersion}", got ${JSON.stringify(version)}: plan again with zonewall plan --out`);
+  if (version.split('.')[0] !== reads) {
     throw new ZonewallError('ERR_USAGE', `${file} is a plan of format ${String(doc.format_version)}; this zonewall reads format ${reads}.x: plan again with this version`);
   }
   const check = validate();

@@ -34,6 +34,11 @@ describe('saved plans', () => {
     expect(() => readSavedPlan(join(dir, 'v1.json'))).toThrow(/format 1\.1; this zonewall reads format 2\.x/);
     writeFileSync(join(dir, 'v3.json'), JSON.stringify({ ...doc, format_version: '3.0' }));
     expect(() => readSavedPlan(join(dir, 'v3.json'))).toThrow(/format 3\.0; this zonewall reads format 2\.x/);
+    const { format_version: _v, ...unversioned } = doc;
+    writeFileSync(join(dir, 'none.json'), JSON.stringify(unversioned));
+    expect(() => readSavedPlan(join(dir, 'none.json'))).toThrow(/^\S+none\.json is a zonewall plan without its format_version \(this zonewall reads format 2\.x\): plan again with zonewall plan --out$/);
+    writeFileSync(join(dir, 'number.json'), JSON.stringify({ ...doc, format_version: 2 }));
+    expect(() => readSavedPlan(join(dir, 'number.json'))).toThrow(/format_version must be a text such as "2\.0", got 2/);
     writeFileSync(join(dir, 'v2.7.json'), JSON.stringify({ ...doc, format_version: '2.7', future_field: true }));
     expect(readSavedPlan(join(dir, 'v2.7.json'))).toBeDefined();
     const broken = { ...doc, zones: [{ ...doc.zones[0]!, fingerprint: 'md5:x' }] };
