@@ -30,6 +30,8 @@ describe('managed-rules exceptions in the plan', () => {
     expect(plan.changes.filter((c) => c.action !== 'no-op').map((c) => `${c.action} ${c.kind} ${c.ref}`)).toEqual(['create managed_exception office']);
     expect(entrypointOf(plan)!.body.rules.map((r) => [r.action, r.ref, r.id])).toEqual([['skip', 'office', undefined], ['execute', 'managed', hex('m1')], ['execute', 'owasp', hex('o1')]]);
     expect(codes(plan)).toEqual(['skips-managed-rules office']);
+    expect(plan.findings.find((f) => f.code === 'skips-managed-rules')!.message)
+      .toMatch(/: a new exception: the requests matching .+ are no longer inspected by every managed rule after it \(current\)$/);
   });
 
   it('matches an exception by ref and keeps its id; no change is a no-op', () => {
@@ -62,6 +64,8 @@ describe('managed-rules exceptions in the plan', () => {
 
   it('skips-managed-rules when a disabled exception is enabled', () => {
     const zone = live({ entrypoint: entrypoint([lSkip('s1', office, { ref: 'office', description: '', logging: undefined, enabled: false }), ...deployed]) });
-    expect(codes(diffZone(want(dException('office')), zone))).toEqual(['skips-managed-rules office']);
+    const enabled = diffZone(want(dException('office')), zone);
+    expect(codes(enabled)).toEqual(['skips-managed-rules office']);
+    expect(enabled.findings.find((f) => f.code === 'skips-managed-rules')!.message).toMatch(/: the exception is enabled: the requests it matches are no longer inspected by /);
   });
 });

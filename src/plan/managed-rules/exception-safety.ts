@@ -51,7 +51,7 @@ export function exceptionChangeFindings(c: Change): Finding[] {
   const a = c.after;
   if (b === null || a === null || c.action === 'no-op' || a.enabled !== true) return [];
   const about = { kind: c.kind, ref: c.ref };
-  if (b.enabled !== true) return [finding('skips-managed-rules', `${label(c)}: the exception is enabled: ${skipText(a.skip)} no longer inspect the requests it matches`, about)];
+  if (b.enabled !== true) return [finding('skips-managed-rules', `${label(c)}: the exception is enabled: the requests it matches are no longer inspected by ${skipText(a.skip)}`, about)];
   const out: Finding[] = [];
   const more = skipsMore(b.skip, a.skip);
   if (more.length > 0) out.push(finding('widens-exception', `${label(c)}: the exception now also skips ${more.join(', ')}`, about));
@@ -64,5 +64,5 @@ export function exceptionChangeFindings(c: Change): Finding[] {
 /** Findings of the plan's new exceptions (creates are not given to `changeFindings`). */
 export function newExceptionFindings(changes: readonly Change[]): Finding[] {
   return changes.filter((c) => c.kind === 'managed_exception' && c.action === 'create' && (c.after as Attributes).enabled === true)
-    .map((c) => finding('skips-managed-rules', `${label(c)}: a new exception: ${skipText(c.after!.skip)} no longer inspect the requests matching ${String(c.after!.expression)}`, { kind: c.kind, ref: c.ref }));
+    .map((c) => finding('skips-managed-rules', `${label(c)}: a new exception: the requests matching ${String(c.after!.expression)} are no longer inspected by ${skipText(c.after!.skip)}`, { kind: c.kind, ref: c.ref }));
 }
