@@ -5,8 +5,7 @@
  * answers its list catalog (names and kinds, and the items for a trace) to the dispatcher, which
  * hands it to the zone objects: rules are checked against it, and the trace resolves `$name` by it.
  */
-import { ApiError } from './api-errors.js';
-import { errorResponse } from './envelope.js';
+import { failureResponse } from './envelope.js';
 import { timestamp } from './ids.js';
 import type { AccountRequestContext, AccountRoute, ListReferenceInfo } from './lists/context.js';
 import { listRoutes } from './lists/handlers.js';
@@ -84,9 +83,7 @@ export function accountObjectClass(deps: AccountObjectDeps): new (state: Account
         // Reads too: polling an operation moves it on (see `lists/operations.ts`).
         return this.state.storage.transactionSync(() => route.handler(ctx));
       } catch (err) {
-        if (err instanceof ApiError) return errorResponse(err);
-        deps.logError(`${call.route} on account ${call.account.id} failed`, err);
-        return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+        return failureResponse(err, `${call.route} on account ${call.account.id}`, deps.logError);
       }
     }
 

@@ -9,7 +9,7 @@
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ResourceModule } from './context.js';
 import { dryRunOf } from './dry-run.js';
-import { errorResponse, noRouteError } from './envelope.js';
+import { errorResponse, failureResponse, noRouteError } from './envelope.js';
 import { validateExprRoutes } from './filters/validate-expr.js';
 import { after, type MaybePromise } from './maybe-promise.js';
 import { routeKey, Router, type HttpMethod, type RouteMatch } from './router.js';
@@ -97,9 +97,7 @@ export class V4Dispatcher {
   }
 
   #failure(request: ApiRequest, err: unknown): ApiResponse {
-    if (err instanceof ApiError) return errorResponse(err);
-    this.#options.logError(`${request.method} ${request.path} failed`, err);
-    return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+    return failureResponse(err, `${request.method} ${request.path}`, this.#options.logError);
   }
 
   #dispatch(request: ApiRequest): MaybePromise<ApiResponse> {

@@ -35,6 +35,18 @@ export function errorResponse(err: ApiError, extra: { messages?: ApiMessage[]; r
   return response;
 }
 
+/**
+ * The answer to a request whose handling threw: a refusal (`ApiError`) as its error envelope; any
+ * other error is logged as `what` failed and answered as an internal error whose details stay in
+ * the server log. The engine's every catch-all answers through it (dispatcher, zone and account
+ * objects, servers).
+ */
+export function failureResponse(err: unknown, what: string, logError: (message: string, err: unknown) => void): ApiResponse {
+  if (err instanceof ApiError) return errorResponse(err);
+  logError(`${what} failed`, err);
+  return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+}
+
 /** A list page: 200 with the page's items and `result_info`. */
 export function page(items: unknown[], request: PageRequest, totalCount: number): ApiResponse {
   return ok(items, {

@@ -12,10 +12,9 @@
  * The class is built per engine (`zoneObjectClass`) so that the plan limits and the error log are
  * bound without passing them through every call; calls carry only plain data (`ZoneCall`).
  */
-import { ApiError } from './api-errors.js';
 import type { ResourceModule, ZoneCreateOptions, ZoneRequestContext, ZoneRoute } from './context.js';
 import { dryRunAnswer } from './dry-run.js';
-import { errorResponse } from './envelope.js';
+import { failureResponse } from './envelope.js';
 import { epochMicros, timestamp, timestampMicros } from './ids.js';
 import type { PlanLimitsConfig } from './limits.js';
 import { resetListViews, settleListViews } from './list-view.js';
@@ -203,9 +202,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
     }
 
     #failure(call: ZoneCall, err: unknown): ApiResponse {
-      if (err instanceof ApiError) return errorResponse(err);
-      deps.logError(`${call.route} on zone ${call.zone.id} failed`, err);
-      return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+      return failureResponse(err, `${call.route} on zone ${call.zone.id}`, deps.logError);
     }
 
     /** Runs the modules' one-time creation hooks. */

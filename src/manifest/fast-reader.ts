@@ -1,23 +1,23 @@
 /**
  * A fast reader for the YAML that manifests are made of: block maps and lists (including lists at
  * their key's indentation and `- key: value` items), single-line plain and quoted scalars, `|`/`>`
- * block scalars, flow collections (on one line, or over lines indented past their owner: `fast-flow.ts`), comments and a leading `---`. It is about ten times
+ * block scalars (`fast-block-scalar.ts`), flow collections (on one line, or over lines indented past their owner: `fast-flow.ts`), comments and a leading `---`. It is about ten times
  * faster than the general parser, which matters for large manifests (1,000 filters + 1,000 rules).
  * On anything else (anchors, tags, tabs, multi-line quoted scalars, syntax errors...) it
  * gives up and `read.ts` uses the `yaml` package, which also produces every YAML error message; a
  * differential test holds the two readers to the same data and positions.
  */
-import { readFlowLines, type FlowSink } from './fast-flow.js';
+import { FlowReader, type FlowSink } from './fast-flow.js';
 import { bail, expectLineEnd, quoted, readDoubleQuoted, readSingleQuoted, resolvePlain, skipSpaces, Bail } from './fast-scalars.js';
 import { cachedKey, hashStep, hashText } from './key-cache.js';
 import { ManifestLimits } from './limits.js';
 import { MapInfo, PositionStore, ScanLimit, SeqInfo, StyleCode } from './positions.js';
-import { LineTable } from './fast-lines.js';
+import { BlockScalarLines } from './fast-block-scalar.js';
 import { isKeyChar, isKeyStart } from './key-chars.js';
 import { anyList, setEntry, ShortestSlice, type LineIndex, type ParsedDocument } from './source.js';
 
 const badPlainStart = '&*!|>\'"%@`{[]},#?:-';
-const { plain: Plain, single: Single, double: Double, literal: Literal, folded: Folded } = StyleCode;
+const { plain: Plain, single: Single, double: Double } = StyleCode;
 
 /** Reads `text` with the fast reader, or returns undefined when it holds something unsupported. */
 export function readYamlFast(text: string, lines: LineIndex): ParsedDocument | undefined {
@@ -32,11 +32,11 @@ export function readYamlFast(text: string, lines: LineIndex): ParsedDocument | u
 
 /**
  * The reader. Lines live in three typed arrays (start, first non-space, end: `LineTable`, which
- * it extends, so they stay fields of the reader), and each method that reads a node returns its value and leaves its span in `nStart`/`nEnd`/`nStyle` for the caller to
+ * it extends through the block scalars, `BlockScalarLines`, so they stay fields of the reader), and each method that reads a node returns its value and leaves its span in `nStart`/`nEnd`/`nStyle` for the caller to
  * take at once; `key` leaves its result in the `k*` fields. So reading allocates the data and its
  * positions (`positions.ts`) and next to nothing per line, key or value besides.
  */
-class FastReader extends LineTable implements FlowSink {
+class FastReader extends BlockScalarLines implements FlowSink {
   readonly containers = new Map<object, MapInfo | SeqInfo>();
   readonly store: PositionStore;
   readonly maxDepth = ManifestLimits.maxDepth;
@@ -54,6 +54,8 @@ class FastReader extends LineTable implements FlowSink {
   /** The positions of the map or list the last `map` or `seq` read (the value just read, when it is one). */
   private child: MapInfo | SeqInfo | undefined = undefined;
   private readonly keyNames = anyList<string | undefined>(64);
+  /** The flow collections of this read (one reader per document). */
+  private readonly flow = new FlowReader(this.text, this);
 
   constructor(text: string, private readonly lines: LineIndex) {
     super(text, lines);
@@ -252,14 +254,14 @@ class FastReader extends LineTable implements FlowSink {
     let value: unknown;
     let stop: number;
     if (ch === '"' || ch === "'") {
-      // A quoted scalar, as `readFlowNode` reads one (nesting limit included), without its result objects.
+      // A quoted scalar, as the flow reader reads one (nesting limit included), without its result objects.
       if (this.path.length > this.maxDepth) bail();
       value = ch === '"' ? readDoubleQuoted(t, at, lineEnd) : readSingleQuoted(t, at, lineEnd);
       stop = quoted.end;
       this.setNode(at, stop, ch === '"' ? Double : Single);
     } else if (ch === '[' || ch === '{') {
       // A flow may go on over the lines below, indented past `col`: the value ends on the line of its closing bracket.
-      const r = readFlowLines(t, at, col, this);
+      const r = this.flow.read(at, col);
       value = r.value;
       this.child = typeof value === 'object' && value !== null ? this.containers.get(value) : undefined;
       stop = r.next;
@@ -288,50 +290,9 @@ class FastReader extends LineTable implements FlowSink {
     return value;
   }
 
-  private setNode(start: number, end: number, style: number): void {
+  protected setNode(start: number, end: number, style: number): void {
     this.nStart = start;
     this.nEnd = end;
     this.nStyle = style;
-  }
-
-  /** A `|` or `>` block scalar (no indentation indicator, no whitespace-only lines). */
-  private blockScalar(at: number, col: number): string {
-    const t = this.text;
-    const chomp = t[at + 1] === '-' || t[at + 1] === '+' ? t[at + 1] : '';
-    expectLineEnd(t, at + 1 + chomp.length, this.ends[this.li]);
-    const body: number[] = []; // line numbers; -1 for a blank line
-    let blankRun = 0;
-    let lastIndex = this.li;
-    for (let i = this.li + 1; i < this.count; i++) {
-      if (this.contents[i] === this.ends[i]) {
-        if (this.indent(i) > 0 || body.length === 0) bail();
-        blankRun++;
-        continue;
-      }
-      if (this.indent(i) <= col) break;
-      if (body.length > 0 && this.indent(i) < this.indent(body[0])) bail(); // less indented than the content: an error
-      for (; blankRun > 0; blankRun--) body.push(-1);
-      body.push(i);
-      lastIndex = i;
-    }
-    if (body.length === 0) bail();
-    const indent = this.indent(body[0]);
-    const texts = body.map((l) => (l < 0 ? '' : t.slice(this.starts[l] + indent, this.ends[l])));
-    let value: string;
-    if (t[at] === '|') value = texts.join('\n');
-    else {
-      if (body.some((l) => l < 0 || this.indent(l) !== indent)) bail(); // folding of blank or more-indented lines
-      value = texts.join(' ');
-    }
-    const last = body[body.length - 1];
-    this.li = lastIndex + 1;
-    let end = Math.min(this.ends[last] + 1, t.length);
-    if (chomp === '+') {
-      value += '\n'.repeat(1 + blankRun);
-      this.li += blankRun;
-      end = Math.min(end + blankRun, t.length);
-    } else if (chomp === '') value += '\n';
-    this.setNode(at, end, t[at] === '|' ? Literal : Folded);
-    return value;
   }
 }

@@ -10,17 +10,42 @@ import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
 import type { TierReport } from './kind.js';
 import { kinds } from './kinds.js';
 
+/** A desired zone's last check: the tier and WAF it was checked on, and what it found. */
+interface LastCheck {
+  plan: DesiredPlanTier;
+  waf: 'previous' | 'new' | 'unknown' | undefined;
+  issues: readonly ManifestIssue[];
+}
+
+/**
+ * Each desired zone's last check. A run checks a zone when its manifest is validated (on its
+ * `plan:`), then again when it is planned (on the live zone's tier, which wins): when both are the
+ * same tier and WAF, the plan's check is the validation's answer, not a second walk of every kind.
+ * Desired zones are not changed once validated.
+ */
+const lastChecks = new WeakMap<DesiredZone, LastCheck>();
+
 /**
  * Issues for what the zone's plan does not allow. `zone.plan` undefined (tier unknown): no issues.
+ * Checked once per desired zone, tier and WAF (`lastChecks`).
  * @example checkAgainstZone(desired, { plan: 'pro' }) // [{ path: 'firewall_rules.audit.action', message: 'log needs ...' }]
  */
 export function checkAgainstZone(desired: DesiredZone, zone: { plan?: DesiredPlanTier; waf?: 'previous' | 'new' | 'unknown' }): ManifestIssue[] {
   const tier = zone.plan;
   if (tier === undefined) return [];
+  const last = lastChecks.get(desired);
+  if (last !== undefined && last.plan === tier && last.waf === zone.waf) return [...last.issues];
+  const issues = checkTiers(desired, tier, zone.waf);
+  lastChecks.set(desired, { plan: tier, waf: zone.waf, issues: [...issues] });
+  return issues;
+}
+
+/** Every kind's tier checks of `desired` on `tier` (and `waf`, when known). */
+function checkTiers(desired: DesiredZone, tier: DesiredPlanTier, waf: 'previous' | 'new' | 'unknown' | undefined): ManifestIssue[] {
   const issues: ManifestIssue[] = [];
   const report: TierReport = {
     tier,
-    ...(zone.waf !== undefined ? { waf: zone.waf } : {}),
+    ...(waf !== undefined ? { waf } : {}),
     on: `(the zone is on the ${tier} plan)`,
     add: (location: SourceLocation | undefined, path: DocPath, message: string): void => {
       issues.push({ file: desired.file, line: location?.line ?? 0, column: location?.column ?? 0, path: formatPath(path), message });

@@ -13,7 +13,7 @@
  * merge applies; the drift check finds nothing; then a rule is changed directly through the API,
  * and the drift check fails with its message while the live policy tests name the broken case.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { Engine } from '../../src/engine/index.js';
 import { outputOf } from '../helpers/e2e-cli.js';
+import { spawnServe, type ServeChild } from '../helpers/serve-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const launcher = fileURLToPath(new URL('../policy/zonewall-cli.ts', import.meta.url));
@@ -52,7 +53,7 @@ function loadWorkflow(file: string): Workflow {
 }
 
 let work: string;
-let serve: ChildProcessWithoutNullStreams;
+let serve: ServeChild | undefined;
 let apiUrl: string;
 
 /** `${{ vars.X }}` / `${{ secrets.X }}` of the API settings become the test server's; anything else is an error. */
@@ -116,28 +117,12 @@ beforeAll(async () => {
   await engine.createZone('quickstart.example.com', { plan: 'pro' });
   await engine.createZone('shared.example.com', { plan: 'business' });
   await engine.close();
-  serve = spawn(process.execPath, ['--import', tsx, launcher, 'serve', '--port', '0', '--state-dir', state], {
-    cwd: work, env: { ...process.env, ZONEWALL_SERVE_TOKEN: Token },
-  });
-  let errors = '';
-  serve.stderr.on('data', (d: Buffer) => { errors += d.toString(); });
-  apiUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    serve.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    serve.on('close', (code) => reject(new Error(`zonewall serve exited ${code} before listening: ${errors}`)));
-  });
+  serve = spawnServe(['--import', tsx, launcher, 'serve', '--port', '0', '--state-dir', state], { cwd: work, env: { ...process.env, ZONEWALL_SERVE_TOKEN: Token } });
+  apiUrl = await serve.url;
 }, 60_000);
 
 afterAll(async () => {
-  if (serve !== undefined && serve.exitCode === null) {
-    const closed = new Promise((resolve) => serve.on('close', resolve));
-    serve.kill('SIGTERM');
-    await closed;
-  }
+  await serve?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

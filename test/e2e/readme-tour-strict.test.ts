@@ -36,7 +36,8 @@ for (const serveArgs of [['--strict'], ['--runtime', 'workerd']]) describe(`the 
     tmp?.cleanup();
   });
 
-  it('runs every command as written', async () => {
+  // A server and a dozen CLI runs (the workerd half starts Miniflare): generous on a loaded machine, and bounded.
+  it('runs every command as written', { timeout: 240_000 }, async () => {
     const lines = remoteTour();
     expect(lines.some((l) => l.includes('--against-zone'))).toBe(true);
     const env: Record<string, string> = {};

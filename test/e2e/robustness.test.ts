@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, requireBuild, startServe, tempDir, withEngine, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { repoRoot, requireBuild, startServe, tempDir, withEngine, writeManifest, zonewall, type Served } from '../helpers/e2e-cli.js';
 
 const bin = join(repoRoot, 'bin', 'zonewall.js');
 const stackLine = /\n\s+at .+:\d+:\d+/;
@@ -142,6 +142,17 @@ describe('engine zone delete on a terminal', () => {
   }, 60_000);
 });
 
+/** How many filters the served zone holds (0 when the server cannot say). */
+async function filtersOf(served: Served, zoneId: string): Promise<number> {
+  try {
+    const res = await fetch(`${served.url}/zones/${zoneId}/filters?per_page=5`, { headers: { authorization: `Bearer ${served.token}` } });
+    const body = (await res.json()) as { result_info?: { total_count?: number } };
+    return body.result_info?.total_count ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 describe('SIGINT and SIGTERM during an apply', () => {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     it(`${signal}: stops after the request in flight, reports what was applied, releases the lock, exits ${code}`, async () => {
@@ -149,23 +160,29 @@ describe('SIGINT and SIGTERM during an apply', () => {
       const state = join(tmp.dir, `${signal}-state`);
       const locks = join(tmp.dir, `${signal}-tmp`);
       mkdirSync(locks);
-      await withEngine(state, async (engine) => { await engine.createZone(zone, { plan: 'enterprise' }); });
+      const zoneId = await withEngine(state, async (engine) => (await engine.createZone(zone, { plan: 'enterprise' })).id);
       const served = await startServe(state);
       try {
         const file = bigManifest(`${signal}.yaml`, zone, 350);
         const env = cleanEnv({ ZONEWALL_API_TOKEN: served.token, TMPDIR: locks });
         let sent = false;
+        let asking = false;
         const r = await run(process.execPath, [bin, 'apply', file, '--remote', served.url, '--auto-approve', '--rate-limit', '1/1s'], {
           env,
           input: (child, out) => {
+            // Readiness, not time: the signal goes once the zone holds the apply's first write (the
+            // budget of one request a second leaves many writes to come, so one is in flight or next).
             const timer = setInterval(() => {
-              // The plan is shown before the first write; one second later the first batch is in flight.
-              if (!sent && out().includes('Plan:')) {
+              if (sent || asking || !out().includes('Plan:')) return;
+              asking = true;
+              void filtersOf(served, zoneId).then((count) => {
+                asking = false;
+                if (sent || count === 0) return;
                 sent = true;
-                setTimeout(() => child.kill(signal), 1500);
                 clearInterval(timer);
-              }
-            }, 50);
+                child.kill(signal);
+              });
+            }, 100);
             child.on('close', () => clearInterval(timer));
           },
         });

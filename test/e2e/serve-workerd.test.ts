@@ -5,10 +5,10 @@
  * and a plan on it, which warns that the built-in copies are not what was served; and a clean stop
  * on SIGINT (Ctrl-C).
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, requireBuild, startServe, tempDir, zonewall, type Served } from '../helpers/e2e-cli.js';
+import { spawnServe } from '../helpers/serve-child.js';
 
 const token = 'e2e-workerd-token-0123456789abcdefghij';
 let tmp: ReturnType<typeof tempDir>;
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('zonewall serve --runtime workerd', () => {
-  it('serves a zone created with engine zone create; rollback says in one line that there is no local PITR', async () => {
+  it('serves a zone created with engine zone create; rollback says in one line that there is no local PITR', { timeout: 120_000 }, async () => {
     const state = join(tmp.dir, 'state');
     expect((await zonewall(['engine', 'zone', 'create', 'shared.example.com', '--plan', 'business', '--state-dir', state])).code).toBe(0);
     served = await startServe(state, token, { args: ['--runtime', 'workerd'] });
@@ -41,22 +41,13 @@ describe('zonewall serve --runtime workerd', () => {
     expect(plan.stderr).toMatch(/^warning: .* is served by the workerd runtime/m);
   });
 
-  it('stops cleanly on SIGINT (Ctrl-C)', async () => {
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/zonewall.js'), 'serve', '--runtime', 'workerd', '--port', '0', '--state-dir', join(tmp.dir, 'sigint')], {
-      env: { ...process.env, ZONEWALL_SERVE_TOKEN: token, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+  it('stops cleanly on SIGINT (Ctrl-C)', { timeout: 120_000 }, async () => {
+    const served = spawnServe([join(repoRoot, 'bin/zonewall.js'), 'serve', '--runtime', 'workerd', '--port', '0', '--state-dir', join(tmp.dir, 'sigint')], {
+      env: { ...process.env, ZONEWALL_SERVE_TOKEN: token, NO_COLOR: '1' },
     });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('listening on')) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-    });
-    const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(`${code} ${signal} ${err}`)));
-    child.kill('SIGINT');
-    expect(await exited).toBe('0 null zonewall serve: SIGINT, shutting down\n');
+    await served.url;
+    const code = await served.stop('SIGINT');
+    const { signal, err } = await served.closed;
+    expect(`${code} ${signal} ${err}`).toBe('0 null zonewall serve: SIGINT, shutting down\n');
   });
 });

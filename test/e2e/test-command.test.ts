@@ -62,7 +62,8 @@ cases:
 });
 afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
 
-describe('offline', () => {
+// Each test runs the CLI in child processes: generous on a loaded machine, and bounded.
+describe('offline', { timeout: 120_000 }, () => {
   it('runs every example with its cases and exits 0', async () => {
     const run = await cli(['test', 'examples/']);
     expect(run.stderr).toBe('');
@@ -109,7 +110,7 @@ describe('offline', () => {
   });
 });
 
-describe('--against-zone', () => {
+describe('--against-zone', { timeout: 120_000 }, () => {
   it('after apply, the live zone gives the offline answers; a zone never applied fails', async () => {
     const state = join(dir, 'state');
     const applied = await cli(['apply', join(dir, 'shop.yaml'), '--auto-approve', '--state-dir', state]);

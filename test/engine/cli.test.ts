@@ -3,7 +3,6 @@
  * `zonewall serve` (a child process: credentials from the environment only, refuses to start
  * without any, prints the base URL, serves, and stops cleanly on SIGTERM keeping the state).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { Engine } from '../../src/engine/index.js';
+import { spawnServe } from '../helpers/serve-child.js';
 import { send } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zw-engine-cli-'));
@@ -30,7 +30,8 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
   }
 }
 
-describe('zonewall engine zone', () => {
+// Each test runs the CLI from source in child processes: generous on a loaded machine, and bounded.
+describe('zonewall engine zone', { timeout: 120_000 }, () => {
   it('creates, lists, shows and deletes zones in a state directory', async () => {
     const created = await cli('engine', 'zone', 'create', 'shop.example', '--plan', 'pro', '--state-dir', dir);
     expect(created.code).toBe(0);
@@ -56,28 +57,13 @@ describe('zonewall engine zone', () => {
 
 const fixture = fileURLToPath(new URL('./fixtures/cli.ts', import.meta.url));
 
-function serve(args: string[], env: Record<string, string>): { child: ReturnType<typeof spawn>; output: Promise<{ code: number | null; out: string; err: string }>; url: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, 'serve', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let resolveUrl!: (u: string) => void;
-  const url = new Promise<string>((resolve) => { resolveUrl = resolve; });
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    const m = /listening on (http:\/\/\S+)/.exec(out);
-    if (m) resolveUrl(m[1]!);
-  });
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const output = new Promise<{ code: number | null; out: string; err: string }>((resolve) => child.on('close', (code) => {
-    resolveUrl(`(exited ${code} before listening: ${err})`);
-    resolve({ code, out, err });
-  }));
-  return { child, output, url };
+/** `zonewall serve` from source (`spawnServe`: readiness and every wait bounded). */
+function serve(args: string[], env: Record<string, string>): { child: ReturnType<typeof spawnServe>['child']; output: Promise<{ code: number | null; out: string; err: string }>; url: Promise<string> } {
+  const served = spawnServe(['--import', 'tsx', fixture, 'serve', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+  return { child: served.child, output: served.closed.then(({ code, out, err }) => ({ code, out, err })), url: served.url };
 }
 
-describe('zonewall serve', () => {
+describe('zonewall serve', { timeout: 120_000 }, () => {
   it('refuses to start without credentials unless --insecure-no-auth', async () => {
     const { output } = serve(['--port', '0', '--state-dir', join(dir, 'none')], {});
     const result = await output;

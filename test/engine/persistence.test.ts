@@ -110,7 +110,8 @@ describe('transactions', () => {
       const crash = await engine.dispatch({ method: 'POST', path: `/zones/${zone.id}/crash`, body: { fail: 'crash' } });
       expect(crash.status).toBe(500);
       expect(JSON.stringify(crash.body)).not.toContain('boom');
-      expect(logged).toHaveLength(1);
+      expect(logged).toEqual([expect.stringMatching(new RegExp(`^POST \\S*crash on zone ${zone.id} failed$`))]);
+      expect(crash.body.errors).toEqual([expect.objectContaining({ message: 'internal error: the request was not applied (details are in the server log)' })]);
       const refused = await engine.dispatch({ method: 'POST', path: `/zones/${zone.id}/crash`, body: { fail: 'api' } });
       expect(refused.status).toBe(400);
       const list = await engine.dispatch({ method: 'GET', path: `/zones/${zone.id}/filters` });

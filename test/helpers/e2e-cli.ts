@@ -4,13 +4,14 @@
  * as a child process on a free port, and direct engine access for changes made "outside zonewall"
  * (a dashboard edit, objects created by other tools).
  */
-import { spawn, type ChildProcess, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import { Engine } from '../../src/engine/index.js';
+import { spawnServe } from './serve-child.js';
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,31 +75,13 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts `zonewall serve --port 0` on `stateDir` (plus `options.args`, e.g. `--strict`) and waits for its URL. */
+/** Starts `zonewall serve --port 0` on `stateDir` (plus `options.args`, e.g. `--strict`) and waits until it listens (`spawnServe`: bounded, by readiness). */
 export async function startServe(stateDir: string, token = 'e2e-plan-apply-token-0123456789abcdefghij', options: { args?: string[]; cwd?: string } = {}): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', stateDir, ...(options.args ?? [])], {
-    cwd: options.cwd ?? repoRoot, env: cleanEnv({ ZONEWALL_SERVE_TOKEN: token }), stdio: ['ignore', 'pipe', 'pipe'],
+  const served = spawnServe([bin, 'serve', '--port', '0', '--state-dir', stateDir, ...(options.args ?? [])], {
+    cwd: options.cwd ?? repoRoot, env: cleanEnv({ ZONEWALL_SERVE_TOKEN: token }),
   });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`zonewall serve exited with ${code}: ${err}`)));
-  });
-  return {
-    url,
-    token,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
-  };
+  const url = await served.url;
+  return { url, token, stop: async () => { await served.stop(); } };
 }
 
 /** Opens the engine on a state directory for changes made outside zonewall; closes it after `fn`. */

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../../src/engine/index.js';
+import { spawnServe } from '../helpers/serve-child.js';
 
 /** The repository root. */
 export const root = path.resolve(import.meta.dirname, '..', '..');
@@ -33,27 +34,10 @@ export function zonewall(args: string[], options: { cwd: string; env?: NodeJS.Pr
 /** A running `zonewall serve`. */
 export interface Served { url: string; stop(): Promise<void> }
 
-/** Starts `zonewall serve --port 0` on a state directory with a bearer token. */
-export function serve(stateDir: string, token: string, cwd: string): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', stateDir], {
-      cwd, env: { ...process.env, ZONEWALL_SERVE_TOKEN: token },
-    });
-    let out = '';
-    let err = '';
-    const stop = () => new Promise<void>((done) => {
-      if (child.exitCode !== null) { done(); return; }
-      child.once('close', () => done());
-      child.kill('SIGTERM');
-    });
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m !== null) resolve({ url: m[1], stop });
-    });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    child.on('close', (code) => reject(new Error(`zonewall serve exited (${code}) before listening: ${err}`)));
-  });
+/** Starts `zonewall serve --port 0` on a state directory with a bearer token; resolves once it listens (`spawnServe`: bounded, by readiness). */
+export async function serve(stateDir: string, token: string, cwd: string): Promise<Served> {
+  const served = spawnServe([bin, 'serve', '--port', '0', '--state-dir', stateDir], { cwd, env: { ...process.env, ZONEWALL_SERVE_TOKEN: token } });
+  return { url: await served.url, stop: async () => { await served.stop(); } };
 }
 
 /** Calls the engine's v4 API in-process on a state directory, then closes the engine. */

@@ -5,8 +5,7 @@
  * traces go to the log, never to the client. One difference: a path ending in `/` is refused (see
  * `answer`), since on the Fetch API it may be what is left of a dot segment.
  */
-import { ApiError } from '../api-errors.js';
-import { errorResponse, noRouteError } from '../envelope.js';
+import { failureResponse, noRouteError } from '../envelope.js';
 import type { ApiRequest, ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, verifyToken } from './auth.js';
 import { readJsonRequest } from './body.js';
@@ -46,9 +45,7 @@ async function answer(request: Request, s: FetchSettings): Promise<ApiResponse> 
     const body = await readJsonRequest(request, s.maxBodyBytes);
     return await s.respond({ method: request.method, path, query, body, ...(auth !== undefined ? { auth } : {}) });
   } catch (err) {
-    if (err instanceof ApiError) return errorResponse(err);
-    s.logError(`${request.method} ${splitUrl(request.url).pathname} failed`, err);
-    return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+    return failureResponse(err, `${request.method} ${splitUrl(request.url).pathname}`, s.logError);
   }
 }
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
 import type { Engine } from '../engine.js';
-import { errorResponse, noRouteError, serialisedBytes } from '../envelope.js';
+import { errorResponse, failureResponse, noRouteError, serialisedBytes } from '../envelope.js';
 import type { ApiRequest, ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, verifyToken as verifyTokenResponse } from './auth.js';
 import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
@@ -137,14 +137,12 @@ function handle(req: IncomingMessage, s: Settings): ApiResponse | Promise<ApiRes
 
 /** The envelope of a request that failed before the engine answered it. */
 function failure(req: IncomingMessage, s: Settings, err: unknown): ApiResponse {
-  if (err instanceof ApiError) return errorResponse(err);
-  if (clientGone(req, err)) {
+  if (!(err instanceof ApiError) && clientGone(req, err)) {
     // The client dropped the connection mid-upload: nothing to answer, nothing went wrong here.
     s.logNotice(`${req.method} ${redactTarget(req.url)}: the client closed the connection before its request body arrived; nothing was applied`);
     return errorResponse(ApiError.of('malformedJson', 'the request body was cut off'));
   }
-  s.logError(`${req.method} ${req.url} failed`, err);
-  return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+  return failureResponse(err, `${req.method} ${req.url}`, s.logError);
 }
 
 /** `GET /user/tokens/verify`: the real service's token check. */

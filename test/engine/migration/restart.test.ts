@@ -5,13 +5,13 @@
  * its ids and versions, the firewall rules, and what the migration operations and the trace answer.
  * The migration then finishes normally.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../../src/engine/index.js';
+import { spawnServe } from '../../helpers/serve-child.js';
 import { send, type Reply } from '../helpers.js';
 import { Ids, entrypointPath, execute } from './kit.js';
 
@@ -20,23 +20,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fixture = fileURLToPath(new URL('../fixtures/cli.ts', import.meta.url));
 const TOKEN = 'restart-test-token-42';
 
+/** `zonewall serve` from source on the test's state directory; `url` once it listens (by readiness, bounded: `spawnServe`). */
 function serve(): { kill(signal: NodeJS.Signals): Promise<number | null>; url: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, 'serve', '--port', '0', '--state-dir', dir], {
-    env: { PATH: process.env.PATH ?? '', ZONEWALL_SERVE_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'],
+  const served = spawnServe(['--import', 'tsx', fixture, 'serve', '--port', '0', '--state-dir', dir], {
+    env: { PATH: process.env.PATH ?? '', ZONEWALL_SERVE_TOKEN: TOKEN },
   });
-  let out = '';
-  let err = '';
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-    void closed.then((code) => reject(new Error(`serve exited ${code} before listening: ${err}`)));
-  });
-  return { url, kill: (signal) => { child.kill(signal); return closed; } };
+  return { url: served.url, kill: (signal) => served.stop(signal) };
 }
 
 function ok(reply: Reply): any {
@@ -64,7 +53,8 @@ async function snapshot(base: string, z: string): Promise<Record<string, unknown
 }
 
 describe('a restart of zonewall serve during validation mode', () => {
-  it('keeps the zone in both with every setting intact, and the migration can finish', async () => {
+  // Three servers start from source one after the other: generous on a loaded machine, and bounded.
+  it('keeps the zone in both with every setting intact, and the migration can finish', { timeout: 240_000 }, async () => {
     const engine = await Engine.open({ dir });
     const z = (await engine.createZone('restart.example', { plan: 'enterprise' })).id;
     await engine.close();

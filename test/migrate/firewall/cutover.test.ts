@@ -107,7 +107,8 @@ describe('runCutover on the embedded engine', () => {
     expect(await verdicts(zoneId, corpus)).toEqual(old);
   });
 
-  it('a write that fails in any step leaves a zone whose verdicts are the old ones; a re-run finishes', async () => {
+  // Ten zones of 40 filters converted and cut over: generous on a loaded machine, and bounded.
+  it('a write that fails in any step leaves a zone whose verdicts are the old ones; a re-run finishes', { timeout: 180_000 }, async () => {
     const { before, up } = await liveZone('probe.example.com', 40, 30);
     const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
     // Batches of 4: the deletions take several writes, so a failure can land between two of them.
