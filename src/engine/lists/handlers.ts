@@ -159,7 +159,11 @@ function getItem(ctx: AccountRequestContext): ApiResponse {
   return ok(item);
 }
 
-/** Reads a write body's items: every problem found, each with its pointer; duplicates refused. */
+/**
+ * Reads a write body's items: every problem found, each with its pointer; duplicates refused. Item
+ * writes read their body before they look at the account's pending operations: a malformed body is
+ * 400 whatever the state (the 429 of a pending operation is for a write that could otherwise apply).
+ */
 function readItems(ctx: AccountRequestContext, list: StoredList, allowEmpty: boolean): ItemInput[] {
   if (!Array.isArray(ctx.body)) throw ApiError.of('invalidField', 'the request body must be a JSON array of items', { pointer: '/' });
   if (ctx.body.length === 0 && !allowEmpty) throw ApiError.of('invalidField', 'the request body is an empty array; send at least one item', { pointer: '/' });
@@ -194,8 +198,8 @@ function itemWrite(ctx: AccountRequestContext, list: StoredList, newTotalOf: () 
 function appendItems(ctx: AccountRequestContext): ApiResponse {
   noQuery(ctx);
   const list = mustList(ctx);
-  requireNoOperationInProgress(ctx.sql);
   const items = readItems(ctx, list, false);
+  requireNoOperationInProgress(ctx.sql);
   const fresh = () => items.filter((i) => ctx.sql.exec('SELECT 1 FROM list_items WHERE list_id = ? AND key = ?', list.id, i.key).toArray().length === 0).length;
   return itemWrite(ctx, list, () => totalItems(ctx.sql) + fresh(), () => upsertItems(ctx.sql, list.id, items, ctx.now));
 }
@@ -203,8 +207,8 @@ function appendItems(ctx: AccountRequestContext): ApiResponse {
 function replaceItems(ctx: AccountRequestContext): ApiResponse {
   noQuery(ctx);
   const list = mustList(ctx);
-  requireNoOperationInProgress(ctx.sql);
   const items = readItems(ctx, list, true);
+  requireNoOperationInProgress(ctx.sql);
   return itemWrite(ctx, list, () => totalItems(ctx.sql) - list.num_items + items.length, () => {
     removeItemsExcept(ctx.sql, list.id, new Set(items.map((i) => i.key)));
     upsertItems(ctx.sql, list.id, items, ctx.now);
@@ -214,7 +218,6 @@ function replaceItems(ctx: AccountRequestContext): ApiResponse {
 function deleteItems(ctx: AccountRequestContext): ApiResponse {
   noQuery(ctx);
   const list = mustList(ctx);
-  requireNoOperationInProgress(ctx.sql);
   const problems = new Problems();
   const r = new BodyReader(requireObject(ctx.body, 'the items to delete, {"items": [{"id": …}]}'), '', problems);
   r.allowOnly(['items']);
@@ -230,6 +233,7 @@ function deleteItems(ctx: AccountRequestContext): ApiResponse {
     });
   }
   problems.throwIfAny();
+  requireNoOperationInProgress(ctx.sql);
   // An id the list does not have is ignored: a delete retried after a lost answer is then safe.
   const present = ids.filter((id) => hasItemId(ctx.sql, list.id, id));
   return itemWrite(ctx, list, () => totalItems(ctx.sql) - present.length, () => removeItemsById(ctx.sql, list.id, present));
