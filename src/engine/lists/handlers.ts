@@ -223,13 +223,17 @@ function deleteItems(ctx: AccountRequestContext): ApiResponse {
   r.allowOnly(['items']);
   const raw = r.raw('items');
   const ids: string[] = [];
+  const places = new Map<string, number>();
   if (!Array.isArray(raw) || raw.length === 0) problems.add('/items', 'items must be a non-empty array of {"id": …}');
   else {
     raw.forEach((item, i) => {
       const ir = new BodyReader(item, `/items/${i}`, problems, 'an object {"id": …}');
       ir.allowOnly(['id']);
       const id = ir.string('id', { required: true, nonEmpty: true, maxLength: 64 });
-      if (id !== undefined) ids.push(id);
+      // The same id twice is refused as a value twice in an append or replace is.
+      const first = id === undefined ? undefined : places.get(id);
+      if (first !== undefined) problems.add(`/items/${i}/id`, `item id ${id} is listed twice (also at /items/${first}/id); list each id once`);
+      else if (id !== undefined) { places.set(id, i); ids.push(id); }
     });
   }
   problems.throwIfAny();

@@ -157,6 +157,8 @@ describe('items', () => {
     expect([badReplace.status, codes(badReplace)]).toEqual([400, [10014]]);
     const badDelete = await kit.call('DELETE', `${kit.lists()}/${id}/items`, { items: [] });
     expect([badDelete.status, codes(badDelete), badDelete.body.errors[0]!.source]).toEqual([400, [10014], { pointer: '/items' }]);
+    const twice = await kit.call('DELETE', `${kit.lists()}/${id}/items`, { items: [{ id: 'ffffffffffffffffffffffffffffffff' }, { id: 'ffffffffffffffffffffffffffffffff' }] });
+    expect([twice.status, codes(twice), twice.body.errors[0]!.source]).toEqual([400, [10014], { pointer: '/items/1/id' }]);
     // A well-formed write still waits for the pending operation.
     const busy = await kit.call('DELETE', `${kit.lists()}/${id}/items`, { items: [{ id: 'ffffffffffffffffffffffffffffffff' }] });
     expect([busy.status, codes(busy)]).toEqual([429, [10314]]);
