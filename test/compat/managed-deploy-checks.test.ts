@@ -43,4 +43,37 @@ describe.each([false, true])('managed entry point checks across rules with the o
     }).then(() => undefined, refusal);
     expect(rules).toMatchObject({ status: 400, errors: [{ pointer: `/rules/0/action_parameters/rules/${MANAGED}/1` }] });
   });
+
+  it('refuses a second execute rule of one managed ruleset: in a PUT, a rules.create and a rules.edit (400, 20014)', async () => {
+    const zone_id = await h.zone(`deploy-twice-${String(strict)}.example`);
+    const cf = client();
+    const twice = await cf.rulesets.phases.update(Phase, {
+      zone_id,
+      rules: [
+        { action: 'execute', ref: 'api', expression: 'starts_with(http.request.uri.path, "/api/")', action_parameters: { id: MANAGED, overrides: { action: 'log' } } },
+        { action: 'execute', ref: 'owasp', expression: 'true', action_parameters: { id: OWASP } },
+        { action: 'execute', ref: 'rest', expression: 'true', action_parameters: { id: MANAGED }, enabled: false },
+      ],
+    }).then(() => undefined, refusal);
+    expect(twice).toEqual({ status: 400, errors: [{ code: 20014, pointer: '/rules/2/action_parameters/id' }] });
+    const put = (await cf.rulesets.phases.update(Phase, {
+      zone_id,
+      rules: [
+        { action: 'execute', ref: 'managed', expression: 'true', action_parameters: { id: MANAGED } },
+        { action: 'skip', ref: 'office', expression: 'ip.src eq 203.0.113.50', action_parameters: { ruleset: 'current' } },
+      ],
+    })) as PhaseUpdateResponse.Ruleset;
+    const created = await cf.rulesets.rules.create(put.id, { zone_id, action: 'execute', ref: 'again', expression: 'true', action_parameters: { id: MANAGED } }).then(() => undefined, refusal);
+    expect(created).toEqual({ status: 400, errors: [{ code: 20014, pointer: '/action_parameters/id' }] });
+    const office = put.rules[1]!;
+    const edited = await cf.rulesets.rules.edit(office.id!, { ruleset_id: put.id, zone_id, action: 'execute', ref: 'office', expression: 'true', action_parameters: { id: MANAGED } }).then(() => undefined, refusal);
+    expect(edited).toEqual({ status: 400, errors: [{ code: 20014, pointer: '/action_parameters/id' }] });
+    // The execute rule itself may be edited (it is not a second one), and another ruleset added.
+    const own = await cf.rulesets.rules.edit(put.rules[0]!.id!, { ruleset_id: put.id, zone_id, action: 'execute', ref: 'managed', expression: 'http.host eq "a.example"', action_parameters: { id: MANAGED } });
+    expect(own).toMatchObject({ version: '2' });
+    const owasp = await cf.rulesets.rules.create(put.id, { zone_id, action: 'execute', ref: 'owasp', expression: 'true', action_parameters: { id: OWASP } });
+    expect(owasp).toMatchObject({ version: '3' });
+    const got = await cf.rulesets.phases.get(Phase, { zone_id });
+    expect(got.rules.map((r) => r.ref)).toEqual(['managed', 'office', 'owasp']);
+  });
 });
