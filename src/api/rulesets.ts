@@ -180,6 +180,7 @@ export const CustomRuleQuota = { free: 5, pro: 20, business: 100, enterprise: 10
  * | 20213 | 400  | a write to a phase the engine does not serve |
  * | 20217 | 400  | a second `kind: zone` ruleset for a phase (real; pointer `/kind`) |
  * | 20218 | 400  | DELETE of a ruleset's latest version (delete the ruleset instead) |
+ * | 20014 | 400  | two `execute` rules of one managed ruleset in an entry point (the service's code and words, as users report them) |
  */
 export const RulesetErrorCodes = {
   entrypointNotFound: { code: 10003, status: 404 },
@@ -198,6 +199,7 @@ export const RulesetErrorCodes = {
   phaseNotServed: { code: 20213, status: 400 },
   zoneRulesetExists: { code: 20217, status: 400 },
   latestVersion: { code: 20218, status: 400 },
+  duplicateExecute: { code: 20014, status: 400 },
 } as const;
 export type RulesetErrorKind = keyof typeof RulesetErrorCodes;
 
@@ -207,4 +209,6 @@ export const RulesetErrorMessages = {
   entrypointNotFound: 'could not find entrypoint ruleset in the',
   /** `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase <phase>`. */
   zoneRulesetExists: "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase",
+  /** Followed by `: ` and which rules (zonewall's words). */
+  duplicateExecute: 'more than one rule is trying to execute the same managed ruleset',
 } as const;

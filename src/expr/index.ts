@@ -17,7 +17,7 @@ import { format as formatExpression } from './format.js';
 import { parseExpression, type ParseOptions } from './parse.js';
 import { inspectExpression, type Inspection } from './inspect.js';
 export { operatorOffset } from './inspect.js';
-export { listUses, type ListUse } from './list-uses.js';
+export { listUses, customListUses, isCustomListName, type ListUse } from './list-uses.js';
 export { mixesListsAndFieldsOutside } from './phase-fields.js';
 export { walkExpression, type ExpressionVisitor } from './walk.js';
 

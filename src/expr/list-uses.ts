@@ -37,3 +37,16 @@ export function listUses(expr: Expression, source: string): ListUse[] {
   });
   return out.sort((a, b) => a.offset - b.offset);
 }
+
+/**
+ * Whether `name` (without `$`) is a custom list: an account's own lists are named `^[a-z0-9_]+$`,
+ * the service's managed lists `cf.<name>` (`cf.open_proxies`), so a dot tells them apart.
+ */
+export function isCustomListName(name: string): boolean {
+  return !name.includes('.');
+}
+
+/** The uses of custom lists (not the service's managed `$cf.*` lists) in `expr`, in source order. */
+export function customListUses(expr: Expression, source: string): ListUse[] {
+  return listUses(expr, source).filter((use) => isCustomListName(use.name));
+}

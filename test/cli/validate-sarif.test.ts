@@ -36,6 +36,7 @@ const cases: [string, string, string, number, RegExp][] = [
   ['shadowed-ip-range.yaml', 'ZW103', 'warning', 10, /wider range of the earlier rule block-network/],
   ['duplicate-condition.yaml', 'ZW104', 'warning', 7, /appears twice in one and/],
   ['contradictory-condition.yaml', 'ZW105', 'warning', 5, /its negation in one and: this never matches/],
+  ['skip-skips-nothing.yaml', 'ZW106', 'warning', 11, /this skip rule skips nothing: `ruleset: current` skips the custom rules after it/],
 ];
 
 describe('validate --format sarif', () => {

@@ -2,7 +2,8 @@
  * The asynchronous side of the Lists API through the official client (npm `cloudflare` 7.3.0)
  * against a real server on 127.0.0.1, normal and `--strict`: `bulkOperations.get` answering
  * `pending`, `running`, then `completed` (the engine's operation-polls hook), another item write
- * meanwhile refused with the client's `RateLimitError` (one pending operation per account), and an
+ * meanwhile refused with the client's `RateLimitError` (one pending operation per account) unless
+ * it is malformed (`BadRequestError` first, whatever the state), and an
  * operation that fails (the account's item quota) typed as the client's failed operation, having
  * changed no item. Each answer is type-checked against the client's types.
  */
@@ -45,6 +46,10 @@ describe.each([false, true])('list bulk operations through the official client (
     const busy = await cf.rules.lists.items.create(list.id, { account_id, body: [{ ip: '192.0.2.2' }] }).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(Cloudflare.RateLimitError);
     expect((busy as InstanceType<typeof Cloudflare.RateLimitError>).errors).toEqual([expect.objectContaining({ code: 10314, message: expect.stringContaining(write.operation_id) })]);
+    // A malformed write is refused as malformed (BadRequestError, 400), not told to wait: the body comes first.
+    const malformed = await cf.rules.lists.items.create(list.id, { account_id, body: [{ ip: '192.0.2.300' }] }).catch((e: unknown) => e);
+    expect(malformed).toBeInstanceOf(Cloudflare.BadRequestError);
+    expect((malformed as InstanceType<typeof Cloudflare.BadRequestError>).errors).toEqual([expect.objectContaining({ code: 10307 })]);
     const polls: BulkOperationGetResponse[] = [];
     for (let i = 0; i < 3; i++) polls.push(await cf.rules.lists.bulkOperations.get(write.operation_id, { account_id }));
     expect(polls.map((p) => p.status)).toEqual(['pending', 'running', 'completed']);

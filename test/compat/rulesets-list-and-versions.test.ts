@@ -94,19 +94,22 @@ describe.each([false, true])('rulesets list and versions with the official clien
     expect(proListed).toEqual([Managed, Owasp, Free, ExposedCredentials]);
   });
 
-  const phaseRules: [Phase, NonNullable<PhaseUpdateParams['rules']>[number]][] = [
+  type PhaseRule = NonNullable<PhaseUpdateParams['rules']>[number];
+  // Each phase's rule, and its second rule (the managed phase deploys a managed ruleset once: the second deploys another).
+  const phaseRules: [Phase, PhaseRule, PhaseRule?][] = [
     ['http_request_firewall_custom', { action: 'block', expression: 'true' }],
     ['http_ratelimit', { action: 'block', expression: 'true', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 5 } }],
-    ['http_request_firewall_managed', { action: 'execute', expression: 'true', action_parameters: { id: Managed } }],
+    ['http_request_firewall_managed', { action: 'execute', expression: 'true', action_parameters: { id: Managed } },
+      { action: 'execute', expression: 'true', action_parameters: { id: Owasp } }],
   ];
-  it.each(phaseRules)('rulesets.phases.versions.list and get on %s: [] before, then every version newest first, each with its rules', async (phase, rule) => {
+  it.each(phaseRules)('rulesets.phases.versions.list and get on %s: [] before, then every version newest first, each with its rules', async (phase, rule, other = rule) => {
     const zone_id = await h.zone(`phase-versions-${phase}-${String(strict)}.example`, 'enterprise');
     const before: PhaseVersionListResponse[] = [];
     for await (const v of cf.rulesets.phases.versions.list(phase, { zone_id })) before.push(v);
     expect(before).toEqual([]);
     await expect(cf.rulesets.phases.versions.get('1', { zone_id, ruleset_phase: phase })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
     await cf.rulesets.phases.update(phase, { zone_id, rules: [{ ...rule, ref: 'one' }] });
-    await cf.rulesets.phases.update(phase, { zone_id, rules: [{ ...rule, ref: 'one' }, { ...rule, ref: 'two', enabled: false }] });
+    await cf.rulesets.phases.update(phase, { zone_id, rules: [{ ...rule, ref: 'one' }, { ...other, ref: 'two', enabled: false }] });
     const versions: PhaseVersionListResponse[] = [];
     for await (const v of cf.rulesets.phases.versions.list(phase, { zone_id })) versions.push(v);
     expect(versions.map((v) => [v.version, v.kind, v.phase, 'rules' in v])).toEqual([['2', 'zone', phase, false], ['1', 'zone', phase, false]]);

@@ -80,6 +80,12 @@ describe('managed_rules exceptions: refusals with positions', () => {
       ['zone.yaml:3:5: managed_rules[0]: needs `ruleset` (deploy a managed ruleset) or `skip` (a managed-rules exception)']],
     ['logging on a deployment', ['  - ruleset: managed', '    logging: { enabled: false }'],
       ['zone.yaml:4:5: managed_rules[0].logging: is for exceptions only (items with `skip`); a deployment is logged by its rules']],
+    ['a ruleset named twice (an alias and its id)', ['  - ref: x', '    skip: { rulesets: [managed, efb7b8c949ac4650a09736fc376e9aee] }', '    expression: "true"', '  - ruleset: managed'],
+      ['zone.yaml:4:33: managed_rules[0].skip.rulesets[1]: names efb7b8c949ac4650a09736fc376e9aee a second time (managed_rules[0].skip.rulesets[0] names it already); list each ruleset once']],
+    ['one ruleset under two keys of rules', ['  - ref: x', '    skip:', '      rules:', `        owasp: [${OwaspRule}]`, `        4814384a9e5d4991b9815dcfc25d2f1f: [${OwaspRule}]`, '    expression: "true"', '  - ruleset: owasp'],
+      ['zone.yaml:7:9: managed_rules[0].skip.rules.4814384a9e5d4991b9815dcfc25d2f1f: names the ruleset owasp names already (4814384a9e5d4991b9815dcfc25d2f1f); merge the two lists under one key']],
+    ['a rule id listed twice', ['  - ref: x', '    skip:', '      rules:', `        owasp: [${OwaspRule}, ${OwaspRule}]`, '    expression: "true"', '  - ruleset: owasp'],
+      [`zone.yaml:6:51: managed_rules[0].skip.rules.owasp[1]: rule ${OwaspRule} is listed twice (also at managed_rules[0].skip.rules.owasp[0]); list each rule once`]],
     ['a skip that is neither current nor a map of one form', ['  - ref: x', '    skip: { rulesets: [managed], rules: {} }', '    expression: "true"', '  - ruleset: managed'],
       ['zone.yaml:4:5: managed_rules[0].skip: must have exactly one of `rulesets` and `rules`']],
   ])('%s', (_name, lines, expected) => {

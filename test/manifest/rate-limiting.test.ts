@@ -23,6 +23,16 @@ describe('rate_limiting_rules in the manifest', () => {
     expect(issues(one(['action: block', 'expression: http.request.uri.path eq "/login"'], [...base, 'counting_expression: http.response.code eq 401']))).toEqual([]);
   });
 
+  it('holds the list restrictions to custom lists: a managed list ($cf.*) goes with requests_to_origin and response fields', () => {
+    const managed = one(['action: block', 'expression: ip.src in $cf.open_proxies'], [...base, 'requests_to_origin: true', 'counting_expression: http.response.code eq 401 and ip.src in $cf.anonymizer']);
+    expect(issues(managed)).toEqual([]);
+    // A custom list in the counting expression needs cached requests counted, as one in the rule's expression does.
+    const custom = one(['action: block', 'expression: http.request.uri.path eq "/login"'], [...base, 'requests_to_origin: true', 'counting_expression: ip.src in $office']);
+    expect(issues(custom)).toEqual([
+      'zone.yaml:11:27: rate_limiting_rules.r.ratelimit.requests_to_origin: a rule whose expression or counting expression uses a custom list must count cached requests too: requests_to_origin must be false',
+    ]);
+  });
+
   it('normalises rules in key order with the service defaults and cf.colo.id first', () => {
     const r = validateManifestText(doc(
       'zone: x',

@@ -34,6 +34,22 @@ describe('managed-rules exceptions in the plan', () => {
       .toMatch(/: a new exception: the requests matching .+ are no longer inspected by every managed rule after it \(current\)$/);
   });
 
+  it('warns (exception-skips-nothing) of a zone\'s skip rule kept after every execute rule it names; one before them is not warned of', () => {
+    const late = lSkip('s9', office, { action_parameters: { rulesets: [MANAGED] } });
+    const lateCurrent = lSkip('s8', office);
+    const warnings = (rules: EntrypointRule[], wanted = want()) => diffZone(wanted, live({ entrypoint: entrypoint(rules) })).findings
+      .filter((f) => f.code === 'exception-skips-nothing').map((f) => [f.level, f.ref]);
+    // Kept unmanaged in its place, whether the plan writes the entry point or not.
+    expect(warnings([...deployed, late, lateCurrent])).toEqual([['warning', hex('s9')], ['warning', hex('s8')]]);
+    expect(warnings([...deployed, late], want(dException('office')))).toEqual([['warning', hex('s9')]]);
+    // Between the two executes, skipping owasp (after it): it applies.
+    expect(warnings([deployed[0]!, lSkip('s7', office, { action_parameters: { rulesets: [OWASP] } }), deployed[1]!])).toEqual([]);
+    expect(warnings([late, ...deployed])).toEqual([]);
+    expect(warnings([...deployed, lSkip('s6', office, { enabled: false })])).toEqual([]);
+    const message = diffZone(want(), live({ entrypoint: entrypoint([...deployed, late]) })).findings.find((f) => f.code === 'exception-skips-nothing')!.message;
+    expect(message).toContain('no execute rule after it deploys managed');
+  });
+
   it('matches an exception by ref and keeps its id; no change is a no-op', () => {
     const zone = live({ entrypoint: entrypoint([lSkip('s1', office, { ref: 'office', logging: undefined }), ...deployed]) });
     const plan = diffZone(want(dException('office', { description: 'Migrated from firewall rule s1' })), zone);

@@ -159,7 +159,11 @@ function getItem(ctx: AccountRequestContext): ApiResponse {
   return ok(item);
 }
 
-/** Reads a write body's items: every problem found, each with its pointer; duplicates refused. */
+/**
+ * Reads a write body's items: every problem found, each with its pointer; duplicates refused. Item
+ * writes read their body before they look at the account's pending operations: a malformed body is
+ * 400 whatever the state (the 429 of a pending operation is for a write that could otherwise apply).
+ */
 function readItems(ctx: AccountRequestContext, list: StoredList, allowEmpty: boolean): ItemInput[] {
   if (!Array.isArray(ctx.body)) throw ApiError.of('invalidField', 'the request body must be a JSON array of items', { pointer: '/' });
   if (ctx.body.length === 0 && !allowEmpty) throw ApiError.of('invalidField', 'the request body is an empty array; send at least one item', { pointer: '/' });
@@ -194,8 +198,8 @@ function itemWrite(ctx: AccountRequestContext, list: StoredList, newTotalOf: () 
 function appendItems(ctx: AccountRequestContext): ApiResponse {
   noQuery(ctx);
   const list = mustList(ctx);
-  requireNoOperationInProgress(ctx.sql);
   const items = readItems(ctx, list, false);
+  requireNoOperationInProgress(ctx.sql);
   const fresh = () => items.filter((i) => ctx.sql.exec('SELECT 1 FROM list_items WHERE list_id = ? AND key = ?', list.id, i.key).toArray().length === 0).length;
   return itemWrite(ctx, list, () => totalItems(ctx.sql) + fresh(), () => upsertItems(ctx.sql, list.id, items, ctx.now));
 }
@@ -203,8 +207,8 @@ function appendItems(ctx: AccountRequestContext): ApiResponse {
 function replaceItems(ctx: AccountRequestContext): ApiResponse {
   noQuery(ctx);
   const list = mustList(ctx);
-  requireNoOperationInProgress(ctx.sql);
   const items = readItems(ctx, list, true);
+  requireNoOperationInProgress(ctx.sql);
   return itemWrite(ctx, list, () => totalItems(ctx.sql) - list.num_items + items.length, () => {
     removeItemsExcept(ctx.sql, list.id, new Set(items.map((i) => i.key)));
     upsertItems(ctx.sql, list.id, items, ctx.now);
@@ -214,22 +218,26 @@ function replaceItems(ctx: AccountRequestContext): ApiResponse {
 function deleteItems(ctx: AccountRequestContext): ApiResponse {
   noQuery(ctx);
   const list = mustList(ctx);
-  requireNoOperationInProgress(ctx.sql);
   const problems = new Problems();
   const r = new BodyReader(requireObject(ctx.body, 'the items to delete, {"items": [{"id": …}]}'), '', problems);
   r.allowOnly(['items']);
   const raw = r.raw('items');
   const ids: string[] = [];
+  const places = new Map<string, number>();
   if (!Array.isArray(raw) || raw.length === 0) problems.add('/items', 'items must be a non-empty array of {"id": …}');
   else {
     raw.forEach((item, i) => {
       const ir = new BodyReader(item, `/items/${i}`, problems, 'an object {"id": …}');
       ir.allowOnly(['id']);
       const id = ir.string('id', { required: true, nonEmpty: true, maxLength: 64 });
-      if (id !== undefined) ids.push(id);
+      // The same id twice is refused as a value twice in an append or replace is.
+      const first = id === undefined ? undefined : places.get(id);
+      if (first !== undefined) problems.add(`/items/${i}/id`, `item id ${id} is listed twice (also at /items/${first}/id); list each id once`);
+      else if (id !== undefined) { places.set(id, i); ids.push(id); }
     });
   }
   problems.throwIfAny();
+  requireNoOperationInProgress(ctx.sql);
   // An id the list does not have is ignored: a delete retried after a lost answer is then safe.
   const present = ids.filter((id) => hasItemId(ctx.sql, list.id, id));
   return itemWrite(ctx, list, () => totalItems(ctx.sql) - present.length, () => removeItemsById(ctx.sql, list.id, present));

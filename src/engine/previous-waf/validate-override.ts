@@ -48,6 +48,8 @@ function readUrls(r: BodyReader, problems: Problems): string[] | undefined {
   if (raw.length > OverrideLimits.urls) problems.add('/urls', `urls has ${raw.length} patterns; the limit is ${OverrideLimits.urls}`);
   raw.forEach((u, i) => {
     if (typeof u !== 'string' || u.trim() === '' || u.length > OverrideLimits.url) problems.add(`/urls/${i}`, `urls[${i}] must be a non-empty string of at most ${OverrideLimits.url} characters`);
+    // A pattern twice is refused as every repeated value of a body is (decision: the reference is silent).
+    else if (raw.indexOf(u) < i) problems.add(`/urls/${i}`, `urls lists ${JSON.stringify(u)} twice (also at /urls/${raw.indexOf(u)})`);
   });
   return raw as string[];
 }

@@ -59,6 +59,7 @@ function readOneRule<I extends IncomingRule>(ctx: ZoneRequestContext, entry: Sto
   const rule = spec.read(ctx.body, '', problems, ['position']);
   if (rule === undefined) return undefined;
   problems.list.push(...spec.gates(rule, '', ctx));
+  if (spec.across !== undefined) problems.list.push(...spec.across(rule, entry.rules.filter((r) => r.id !== ownId)));
   if (rule.id !== undefined && rule.id !== ownId) {
     problems.add('/id', ownId === undefined
       ? 'id is assigned by the server: leave it out of a new rule'

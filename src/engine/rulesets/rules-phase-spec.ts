@@ -19,6 +19,11 @@ export interface RulesPhaseSpec<I extends IncomingRule = IncomingRule> {
   read(item: unknown, pointer: string, problems: Problems, extra?: readonly string[]): I | undefined;
   /** The refusals of the zone's plan for one rule (`pointer` is the rule's). */
   gates(rule: I, pointer: string, ctx: ZoneRequestContext): ApiMessage[];
+  /**
+   * The refusals of one rule written beside the ruleset's `others` (single-rule POST and PATCH),
+   * when the phase has checks across rules (the managed entry point: one execute rule per ruleset).
+   */
+  across?(rule: I, others: readonly StoredRule[]): ApiMessage[];
   /** The refusal of `count` rules, or undefined. */
   quota(count: number, ctx: ZoneRequestContext, pointer?: string): ApiMessage | undefined;
   /**

@@ -169,6 +169,7 @@ export function readSkipParameters(value: unknown, pointer: string, problems: Pr
   } else if (r.has('rulesets')) {
     const ids = readList(r, 'rulesets', problems, (item, at) => (typeof item === 'string' ? item : void problems.add(at, `expected a ruleset id, got ${jsonType(item)}`)));
     ids?.forEach((id, i) => resolveRuleset(id, `${pointer}/rulesets/${i}`, problems));
+    listedTwice(ids, `${pointer}/rulesets`, 'managed ruleset', problems);
     if (ids !== undefined && ids.length === 0) problems.add(r.at('rulesets'), 'rulesets must list at least one managed ruleset id');
     if (ids !== undefined) out.rulesets = ids;
   } else {
@@ -195,7 +196,22 @@ function readSkipRules(value: unknown, pointer: string, problems: Problems): Rec
     ids.forEach((id: string, i) => {
       if (ruleset && !findManagedRule(ruleset, id)) addProblem(problems, 'unknownRule', `${ruleset.name} has no rule ${quote(id)}`, `${at}/${i}`);
     });
+    listedTwice(ids as string[], at, 'rule', problems);
     out[rulesetId] = [...ids] as string[];
   }
   return out;
+}
+
+/**
+ * Refuses an id listed twice in one exception (`rulesets`, or one ruleset's rule ids): the second
+ * place is named (decision: the reference is silent; the engine refuses a repeated value in one
+ * body everywhere else: overrides, characteristics, a custom skip's phases and products).
+ */
+function listedTwice(ids: readonly string[] | undefined, pointer: string, what: string, problems: Problems): void {
+  const first = new Map<string, number>();
+  ids?.forEach((id, i) => {
+    const at = first.get(id);
+    if (at !== undefined) problems.add(`${pointer}/${i}`, `${what} ${quote(id)} is listed twice (also at ${pointer}/${at}); list each once`);
+    else first.set(id, i);
+  });
 }

@@ -6,7 +6,8 @@
  * exclusive, no duplicates), `period` and `mitigation_timeout` from the service's lists,
  * `requests_per_period` or the complexity-based `score_per_period` with its header, the counting
  * expression (request and response fields), `requests_to_origin`, and the restriction that a rule
- * whose expression uses a list counts cached requests too. Plan limits are `ratelimit-entitlements.ts`.
+ * whose expression or counting expression uses a custom list (not a managed `$cf.*` one) counts
+ * cached requests too. Plan limits are `ratelimit-entitlements.ts`.
  */
 import {
   BlockContentTypes,
@@ -23,7 +24,7 @@ import {
   type RateLimitBlockResponse,
   type RateLimitParameters,
 } from '../../api/index.js';
-import { ExpressionError, mixesListsAndFieldsOutside, parse } from '../../expr/index.js';
+import { ExpressionError, customListUses, mixesListsAndFieldsOutside, parse, type Phase } from '../../expr/index.js';
 import { apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import { RuleFields } from './constants.js';
@@ -50,8 +51,9 @@ export function readRateLimitRule(item: unknown, pointer: string, problems: Prob
   const before = problems.list.length;
   const params = action === undefined ? undefined : readParameters(r, action, problems);
   const ratelimit = readRatelimit(r, problems);
-  if (ratelimit !== undefined && common !== undefined && ratelimit.requests_to_origin && usesList(common.expression)) {
-    problems.add(`${r.at('ratelimit')}/requests_to_origin`, 'a rule whose expression uses a list must count cached requests too: requests_to_origin must be false');
+  if (ratelimit !== undefined && common !== undefined && ratelimit.requests_to_origin
+    && (usesCustomList(common.expression, RatelimitPhase) || usesCustomList(ratelimit.counting_expression, CountingPhase))) {
+    problems.add(`${r.at('ratelimit')}/requests_to_origin`, 'a rule whose expression or counting expression uses a custom list must count cached requests too: requests_to_origin must be false');
   }
   if (action === undefined || common === undefined || ratelimit === undefined || problems.list.length > before) return undefined;
   const rule: RateLimitRuleInput = { action, ...common, ratelimit };
@@ -59,14 +61,19 @@ export function readRateLimitRule(item: unknown, pointer: string, problems: Prob
   return rule;
 }
 
-/** Whether a (valid) counting expression uses a list and a field of the response (security-phases.md §1, restrictions). */
+/** Whether a (valid) counting expression uses a custom list and a field of the response (security-phases.md §1, restrictions). */
 function mixesResponseFieldsAndLists(source: string): boolean {
   return mixesListsAndFieldsOutside(parse(source, { phase: CountingPhase }), source, RatelimitPhase);
 }
 
-function usesList(expression: string): boolean {
+/**
+ * Whether a (valid) expression uses a custom list: the service's restriction names custom lists,
+ * so the managed `$cf.*` lists go with `requests_to_origin: true` (security-phases.md §1).
+ */
+function usesCustomList(expression: string | undefined, phase: Phase): boolean {
+  if (expression === undefined) return false;
   try {
-    return JSON.stringify(parse(expression, { phase: RatelimitPhase })).includes('"type":"list"');
+    return customListUses(parse(expression, { phase }), expression).length > 0;
   } catch {
     return false;
   }

@@ -321,7 +321,7 @@ export interface RateLimit {
    */
   counting_expression?: string;
   /**
-   * true: count only requests that reach the origin (cached ones are not counted). Must be false when the expression uses a list. Default false.
+   * true: count only requests that reach the origin (cached ones are not counted). Must be false when the expression or the counting expression uses a custom list (the service's managed `$cf.*` lists are not held to it). Default false.
    */
   requests_to_origin?: boolean;
 }

@@ -1,10 +1,11 @@
 /**
- * The linter's own checks on a valid manifest (rules.ts: ZW102–ZW105): custom rules an earlier
- * terminating rule covers (by structure, or by a wider IP range), and duplicate or contradictory
- * conditions in every custom rule and filter expression. Each finding points at the expression it
+ * The linter's own checks on a valid manifest (rules.ts: ZW102–ZW106): custom rules an earlier
+ * terminating rule covers (by structure, or by a wider IP range), duplicate or contradictory
+ * conditions in every custom rule and filter expression, and skip rules that skip nothing. Each finding points at the expression it
  * concerns. The retired-field warnings (ZW101) are made while the manifest loads.
  */
 import { parse, type Expression } from '../../expr/index.js';
+import type { DesiredCustomRule } from '../custom-rules/desired.js';
 import type { DesiredZone } from '../desired.js';
 import type { ManifestIssue } from '../errors.js';
 import type { SourceLocation } from '../source-location.js';
@@ -42,6 +43,24 @@ function conditions(expr: Expression, location: SourceLocation, path: string, ou
 }
 
 /**
+ * ZW106: an enabled skip rule whose only effect is on the custom rules after it (`ruleset` or `phase`
+ * `current`, no `phases` nor `products`) and after which no enabled custom rule comes skips nothing
+ * (a skip applies only to what follows it; the service accepts such a rule silently, as it does a
+ * managed-rules exception after the execute rule it names).
+ */
+function idleSkips(rules: readonly DesiredCustomRule[], out: LintFinding[]): void {
+  rules.forEach((rule, i) => {
+    const p = rule.actionParameters;
+    if (rule.action !== 'skip' || !rule.enabled || p === undefined) return;
+    if ((p.phases?.length ?? 0) > 0 || (p.products?.length ?? 0) > 0 || (p.ruleset === undefined && p.phase === undefined)) return;
+    if (rules.slice(i + 1).some((r) => r.enabled)) return;
+    const form = p.ruleset !== undefined ? 'ruleset: current' : 'phase: current';
+    out.push(at(rule.fieldLocations?.action_parameters ?? rule.location, `custom_rules.${rule.ref}.action_parameters`,
+      `this skip rule skips nothing: \`${form}\` skips the custom rules after it, and no enabled custom rule follows it; move it above the rules it is meant to skip`, LintRules.idleSkip));
+  });
+}
+
+/**
  * The lint findings of one valid zone, in manifest order.
  * @example lintZone(loadResult.zones[0]).map((f) => f.rule.id)
  */
@@ -67,6 +86,7 @@ export function lintZone(zone: DesiredZone): LintFinding[] {
     }
     if (Terminating.has(rule.action)) earlier.push({ ref: rule.ref, action: rule.action, expr });
   }
+  idleSkips(zone.customRules ?? [], out);
   for (const filter of zone.filters) {
     const expr = parsed(filter.expression);
     if (expr === undefined) continue;

@@ -25,6 +25,7 @@ export const LintRules = {
   ipShadowed: { id: 'ZW103', name: 'shadowed-ip-range', level: 'warning', description: 'A custom rule\'s IP addresses are all inside the wider range of an earlier enabled terminating rule, so it never decides.' },
   duplicate: { id: 'ZW104', name: 'duplicate-condition', level: 'warning', description: 'The same condition appears twice in one and/or (`a and a`): one of them does nothing.' },
   contradiction: { id: 'ZW105', name: 'contradictory-condition', level: 'warning', description: 'A condition and its negation in one `and` (never matches) or one `or` (always matches).' },
+  idleSkip: { id: 'ZW106', name: 'skip-skips-nothing', level: 'warning', description: 'A custom skip rule that only skips the custom rules after it (ruleset or phase `current`) and no enabled custom rule follows it: the service accepts it and it skips nothing.' },
 } as const satisfies Record<string, LintRule>;
 
 /** All checks, in id order. */

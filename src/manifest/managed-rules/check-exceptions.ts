@@ -7,6 +7,8 @@
  * - an exception has a `ref` (no default) and an `expression`;
  * - every ruleset it names is a managed ruleset of the catalog, and every rule id a rule of that
  *   ruleset (20201/20202 at apply time), with "did you mean";
+ * - no ruleset or rule is named twice (an alias and the id of one ruleset count as the same; the
+ *   engine refuses a repeated id, and two keys of one ruleset would leave one list in the service's map);
  * - it skips something: `rulesets`/`rules` are not empty, and what it names is deployed by an item
  *   after it (a skip rule skips only the rules after it in the entry point: one placed after the
  *   deployment it names skips nothing, so it is refused where it stands, naming that deployment).
@@ -71,19 +73,32 @@ function checkSkip(checks: Checks, path: DocPath, skip: unknown, index: number, 
   if (!isRecord(skip)) return;
   if (Array.isArray(skip.rulesets)) {
     if (skip.rulesets.length === 0) checks.report([...at, 'rulesets'], 'skips nothing: name at least one managed ruleset (or remove the exception)', 'value');
+    const named = new Map<string, number>();
     skip.rulesets.forEach((name: unknown, j) => {
-      if (typeof name === 'string') checkRuleset(checks, [...at, 'rulesets', j], 'value', name, index, deployed);
+      if (typeof name !== 'string') return;
+      const id = checkRuleset(checks, [...at, 'rulesets', j], 'value', name, index, deployed);
+      const first = id === undefined ? undefined : named.get(id);
+      if (first !== undefined) checks.report([...at, 'rulesets', j], `names ${name} a second time (${formatPath([...at, 'rulesets', first])} names it already); list each ruleset once`, 'value');
+      else if (id !== undefined) named.set(id, j);
     });
   }
   if (isRecord(skip.rules)) {
     const names = Object.keys(skip.rules);
     if (names.length === 0) checks.report([...at, 'rules'], 'skips nothing: name a managed ruleset and the ids of its rules to skip', 'value');
+    const keyOf = new Map<string, string>();
     for (const name of names) {
       const rulesAt: DocPath = [...at, 'rules', name];
       const id = checkRuleset(checks, rulesAt, 'key', name, index, deployed);
+      // An alias and the id of one ruleset would become one key of the service's map: one list lost.
+      const first = id === undefined ? undefined : keyOf.get(id);
+      if (first !== undefined) checks.report(rulesAt, `names the ruleset ${first} names already (${id}); merge the two lists under one key`, 'key');
+      else if (id !== undefined) keyOf.set(id, name);
       const list = skip.rules[name];
       if (!Array.isArray(list)) continue;
       if (list.length === 0) checks.report(rulesAt, `skips nothing of ${name}: list the ids of the rules to skip`, 'value');
+      list.forEach((rule: unknown, k) => {
+        if (typeof rule === 'string' && list.indexOf(rule) < k) checks.report([...rulesAt, k], `rule ${rule} is listed twice (also at ${formatPath([...rulesAt, list.indexOf(rule)])}); list each rule once`, 'value');
+      });
       const entry = id === undefined ? undefined : ManagedCatalog[id];
       if (entry === undefined) continue;
       list.forEach((rule: unknown, k) => {

@@ -1,6 +1,7 @@
 /**
  * Checks of `managed_rules`: each item's expression (phase `http_request_firewall_managed`), unique
- * refs, each category and rule overridden once, and the OWASP shorthands not fighting explicit
+ * refs, each managed ruleset deployed once (the service refuses a second execute rule of one, 20014),
+ * each category and rule overridden once, and the OWASP shorthands not fighting explicit
  * overrides. What the catalog says of rulesets, rules and categories is `check-catalog.ts`.
  */
 import { formatPath, type DocPath } from '../errors.js';
@@ -29,11 +30,24 @@ export function managedRef(item: Record<string, unknown>): string | undefined {
 export function checkManagedRules(checks: Checks, data: Record<string, unknown>): void {
   if (!Array.isArray(data.managed_rules)) return;
   const refs = new Map<string, DocPath>();
+  const deployed = new Map<string, DocPath>();
   data.managed_rules.forEach((item: unknown, i) => {
     const path: DocPath = ['managed_rules', i];
     if (!isRecord(item)) return;
+    // A second deployment of one ruleset is the error to show (its default ref is the first's too).
+    let twice = false;
+    if (typeof item.ruleset === 'string' && item.skip === undefined && checks.isClean([...path, 'ruleset'])) {
+      const id = resolveManagedRuleset(item.ruleset);
+      const first = deployed.get(id);
+      if (first === undefined) deployed.set(id, path);
+      else {
+        twice = true;
+        checks.report([...path, 'ruleset'], `deploys ${item.ruleset} a second time (${formatPath(first)}, line ${checks.lineOf(first)}, deploys it already): `
+          + 'the service refuses two execute rules of one managed ruleset (20014); keep one deployment, whose expression and overrides cover both');
+      }
+    }
     const ref = managedRef(item);
-    if (ref !== undefined && checks.isClean([...path, 'ref']) && checks.isClean([...path, 'ruleset'])) {
+    if (!twice && ref !== undefined && checks.isClean([...path, 'ref']) && checks.isClean([...path, 'ruleset'])) {
       const first = refs.get(ref);
       if (first === undefined) refs.set(ref, path);
       else {

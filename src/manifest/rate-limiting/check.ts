@@ -3,13 +3,14 @@
  * `http_ratelimit` phase has the custom phase's fields) and counting expression (response fields
  * allowed), the characteristics (known values, header names lower case, `cf.colo.id` left to
  * zonewall, `ip.src` and `cf.unique_visitor_id` exclusive), exactly one of `requests_per_period`
- * and `score_per_period` (with its header), a response only with block, a list in the
- * expression only with `requests_to_origin: false`, and a counting expression that uses lists
- * (checked against the visible lists, as the rule's) or response fields, not both. The service's rules (security-phases.md §1),
+ * and `score_per_period` (with its header), a response only with block, a custom list in the
+ * expression or the counting expression only with `requests_to_origin: false`, and a counting
+ * expression that uses custom lists (checked against the visible lists, as the rule's) or response
+ * fields, not both (the managed `$cf.*` lists are not custom lists: neither restriction holds them). The service's rules (security-phases.md §1),
  * checked offline so a plan never fails on them at apply time.
  */
 import { ColoCharacteristic, JsonCharacteristics, KeyedCharacteristics, PlainCharacteristics, RatelimitPhase } from '../../api/index.js';
-import { ExpressionError, formsOf, listUses, mixesListsAndFieldsOutside, parse } from '../../expr/index.js';
+import { ExpressionError, customListUses, formsOf, listUses, mixesListsAndFieldsOutside, parse, type Phase } from '../../expr/index.js';
 import type { DocPath } from '../errors.js';
 import { checkEntryExpression, recordListUses, reportExpressionError, type CheckedExpression } from '../expression-check.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
@@ -72,10 +73,11 @@ export function characteristicProblem(value: string): string | undefined {
   return undefined;
 }
 
-function usesList(expression: unknown): boolean {
+/** Whether an expression uses a custom list (the managed `$cf.*` lists are not held to the restriction). */
+function usesCustomList(expression: unknown, phase: Phase): boolean {
   if (typeof expression !== 'string') return false;
   try {
-    return JSON.stringify(parse(expression)).includes('"type":"list"');
+    return customListUses(parse(expression, { phase }), expression).length > 0;
   } catch {
     return false;
   }
@@ -102,6 +104,8 @@ export function checkRateLimitRules(checks: Checks, data: Record<string, unknown
     if (rl.score_per_period !== undefined && rl.score_response_header_name === undefined) checks.report(at('score_per_period'), 'score_per_period needs score_response_header_name (the origin sends each request\'s score in it)');
     if (rl.score_per_period === undefined && rl.score_response_header_name !== undefined) checks.report(at('score_response_header_name'), 'score_response_header_name goes with score_per_period only', 'key');
     if (rule.action_parameters !== undefined && rule.action !== 'block') checks.report([...base, 'action_parameters'], `action_parameters (a response) is for block rules only (this rule's action is ${String(rule.action)})`, 'key');
-    if (rl.requests_to_origin === true && usesList(rule.expression)) checks.report(at('requests_to_origin'), 'a rule whose expression uses a list must count cached requests too: requests_to_origin must be false');
+    if (rl.requests_to_origin === true && (usesCustomList(rule.expression, RatelimitPhase) || usesCustomList(rl.counting_expression, CountingPhase))) {
+      checks.report(at('requests_to_origin'), 'a rule whose expression or counting expression uses a custom list must count cached requests too: requests_to_origin must be false');
+    }
   }
 }

@@ -19,6 +19,7 @@ import { type LiveZone } from '../live.js';
 import type { UnmanagedObject } from '../plan.js';
 import type { Finding } from '../finding.js';
 import { finding } from './findings.js';
+import { idleExceptions } from './idle-exceptions.js';
 import { adoptsSkipRule, desiredExceptionAttributes, exceptionRule, liveExceptionAttributes } from './exceptions.js';
 
 /** What the entry point diff found. */
@@ -219,5 +220,6 @@ export function diffManaged(desired: DesiredZone, live: LiveZone, canon: Canonic
   const changes = [...diffWanted(wanted, liveRules, matched, canon), ...leftover.changes];
   const differs = changes.some((c) => c.action !== 'no-op');
   const rules = differs ? putRules(wanted, liveRules, matched, leftover.kept) : null;
+  findings.push(...idleExceptions(rules ?? liveRules));
   return { changes, findings, unmanaged: leftover.unmanaged, rules };
 }

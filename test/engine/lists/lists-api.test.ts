@@ -145,6 +145,24 @@ describe('items', () => {
     expect((await kit.call('POST', `${kit.lists()}/${id}/items`, [{ ip: '192.0.2.2' }])).status).toBe(200);
     expect(codes(await kit.call('GET', `${kit.lists()}/bulk_operations/ffffffffffffffffffffffffffffffff`))).toEqual([10303]);
   });
+
+  it('refuses a malformed item write as malformed (400) even while a bulk operation is pending, before the 429', async () => {
+    kit = await startListsKit({ listOperationPolls: 2 });
+    const id = await kit.createList('ips');
+    expect((await kit.call('POST', `${kit.lists()}/${id}/items`, [{ ip: '192.0.2.1' }])).status).toBe(200);
+    // Each item write, malformed: its body is refused whatever the account's operations are doing.
+    const badAppend = await kit.call('POST', `${kit.lists()}/${id}/items`, [{ ip: 'not an ip' }]);
+    expect([badAppend.status, codes(badAppend), badAppend.body.errors[0]!.source]).toEqual([400, [10307], { pointer: '/0/ip' }]);
+    const badReplace = await kit.call('PUT', `${kit.lists()}/${id}/items`, { ip: '192.0.2.3' });
+    expect([badReplace.status, codes(badReplace)]).toEqual([400, [10014]]);
+    const badDelete = await kit.call('DELETE', `${kit.lists()}/${id}/items`, { items: [] });
+    expect([badDelete.status, codes(badDelete), badDelete.body.errors[0]!.source]).toEqual([400, [10014], { pointer: '/items' }]);
+    const twice = await kit.call('DELETE', `${kit.lists()}/${id}/items`, { items: [{ id: 'ffffffffffffffffffffffffffffffff' }, { id: 'ffffffffffffffffffffffffffffffff' }] });
+    expect([twice.status, codes(twice), twice.body.errors[0]!.source]).toEqual([400, [10014], { pointer: '/items/1/id' }]);
+    // A well-formed write still waits for the pending operation.
+    const busy = await kit.call('DELETE', `${kit.lists()}/${id}/items`, { items: [{ id: 'ffffffffffffffffffffffffffffffff' }] });
+    expect([busy.status, codes(busy)]).toEqual([429, [10314]]);
+  });
 });
 
 describe('accounts', () => {

@@ -122,6 +122,8 @@ describe('URI-based overrides', () => {
     expect(bad.body.errors.map((e) => e.source?.pointer)).toEqual(['/urls', '/rules/100514', '/rules/nope', '/rules']);
     const missing = await kit.api('POST', `/zones/${z}/firewall/waf/overrides`, { description: 'x' });
     expect(missing.body.errors.map((e) => e.source?.pointer)).toEqual(['/urls', '/rules']);
+    const twice = await kit.api('POST', `/zones/${z}/firewall/waf/overrides`, { urls: ['shop.example/*', 'shop.example/cart*', 'shop.example/*'], rules: { '100514': 'simulate' } });
+    expect([twice.status, twice.body.errors.map((e) => e.source?.pointer)]).toEqual([400, ['/urls/2']]);
     expect(result<unknown[]>(await kit.api('GET', `/zones/${z}/firewall/waf/overrides`))).toEqual([]);
   });
 });

@@ -98,6 +98,15 @@ describe.each([['http'], ['dispatch']])('rate limiting entry point over %s', (tr
     expect((await call('GET', entry(z))).status).toBe(404);
   });
 
+  it('holds the list restrictions to custom lists: a managed list ($cf.*) goes with requests_to_origin and response fields', async () => {
+    const z = await zone('enterprise');
+    const managed = rl({ expression: 'ip.src in $cf.open_proxies' }, { requests_to_origin: true, counting_expression: 'http.response.code eq 403 and ip.src in $cf.anonymizer' });
+    expect((await call('PUT', entry(z), { rules: [managed] })).status).toBe(200);
+    // A custom list in the counting expression needs cached requests counted, as one in the rule's expression does.
+    const custom = rl({}, { requests_to_origin: true, counting_expression: 'ip.src in $office' });
+    expect(refusal(await call('PUT', entry(z), { rules: [custom] }))).toEqual([400, 10014, '/rules/0/ratelimit/requests_to_origin']);
+  });
+
   it('accepts response fields in a counting expression', async () => {
     const z = await zone('business');
     expect((await call('PUT', entry(z), { rules: [rl({}, { counting_expression: 'http.response.code in {401 403}', period: 60 })] })).status).toBe(200);

@@ -127,6 +127,21 @@ describe('the new WAF', () => {
     expect((await trace(z, { ...log4j, ip: '192.0.2.78' })).managed_rules).toMatchObject({ action: 'block', rule: { rule_id: '5f6744fa026a4638bda5b3d7d5e015dd', description: 'Log4j Headers' } });
   });
 
+  it('accepts an exception placed after the execute rule it names, as the service does, and it skips nothing', async () => {
+    const z = await zone('enterprise', 'new');
+    const late = [
+      execute(Ids.managed),
+      { action: 'skip', ref: 'late', expression: 'true', action_parameters: { rulesets: [Ids.managed] } },
+      { action: 'skip', ref: 'late-current', expression: 'true', action_parameters: { ruleset: 'current' } },
+    ];
+    const put = await kit.put(z, { rules: late });
+    expect(put.status).toBe(200);
+    expect(result<{ rules: { ref: string }[] }>(put).rules.map((r) => r.ref).slice(1)).toEqual(['late', 'late-current']);
+    const t = await trace(z, scanner);
+    expect([t.action, t.decided_by]).toEqual(['block', 'managed_rules']);
+    expect(t.managed_rules.rule).toMatchObject({ rule_id: '0242110ae62e44028a13bf4834780914' });
+  });
+
   it('a zone created new with the Free ruleset deployed', async () => {
     const z = await zone('free', 'new');
     result(await kit.put(z, { rules: [execute(Ids.free)] }));
