@@ -14,7 +14,7 @@ import { ZonewallError } from '../errors.js';
 import { obj, str } from './terraform-attributes.js';
 import { kindOf, type ConvertedManifest, type TerraformKind } from './terraform-converted.js';
 import { convertRulesets } from './terraform-entry-points.js';
-import { convertFilters, convertFirewallRules } from './terraform-firewall.js';
+import { convertTerraformFilters, convertTerraformFirewallRules } from './terraform-firewall.js';
 import { convertLists } from './terraform-lists.js';
 import { NotConvertedYet } from './terraform-phases.js';
 import { convertPreviousWaf } from './terraform-previous-waf.js';
@@ -85,8 +85,8 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string, s
     }
     byKind.set(kind, [...(byKind.get(kind) ?? []), r]);
   }
-  const filterKeys = convertFilters(byKind.get('filter') ?? [], out);
-  convertFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
+  const filterKeys = convertTerraformFilters(byKind.get('filter') ?? [], out);
+  convertTerraformFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
   convertRulesets(byKind.get('ruleset') ?? [], out);
   const zoneResource = resources.find((r) => kindOf(r.type) === 'zone' && str(r.attributes, 'id') === zoneId);
   convertPreviousRateLimits(byKind.get('rate_limit') ?? [], str(zoneResource?.attributes, 'plan') ?? str(obj(zoneResource?.attributes.plan), 'legacy_id'), out);
