@@ -348,6 +348,29 @@ describe('a case that expects a burst\'s outcome but sends no burst', () => {
   }, 30_000);
 });
 
+describe('a case whose expectations contradict each other', () => {
+  // `expect: {allowed: true, action: block}` loaded and ran: the case could only fail, and the
+  // failure blamed the rules. Refused when the cases file loads, at the action, exit 1, nothing run.
+  it('is a located error for each contradiction, exit 1', async () => {
+    writeManifest(temp.dir, 'contra.yaml', 'zone: contra.example.com\n');
+    const cases = writeManifest(temp.dir, 'contra.tests.yaml', [
+      '- name: a', '  request: { path: / }', '  expect: { allowed: true, action: block }',
+      '- name: b', '  request: { path: / }', '  expect:', '    allowed: false', '    action: log',
+      '- name: c', '  request: { path: / }', '  expect: { action: skip, matched: [] }',
+      '- name: d', '  request: { path: / }', '  expect: { allowed: true, action: allow, matched: [] }', '',
+    ].join('\n'));
+    const run = await zonewall(['test', `${temp.dir}/contra.yaml`, '--cases', cases], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith(cases));
+    expect(lines).toEqual([
+      `${cases}:3:36: [0].expect.action: action block stops the request, and allowed: true expects it to reach the origin: no verdict meets both; keep one of them`,
+      `${cases}:8:13: [1].expect.action: action log lets the request go on, and allowed: false expects it to be stopped: no verdict meets both; keep one of them`,
+      `${cases}:11:21: [2].expect.action: action skip holds only when a rule with that action matched, and matched: [] expects no rule to match: no verdict meets both; keep one of them`,
+    ]);
+    expect(run.stdout).not.toContain('PASS');
+  }, 30_000);
+});
+
 describe('an API answer of a shape zonewall does not expect', () => {
   // --remote pointed at something that answers v4 envelopes of another shape: the zone's line read
   // "error: Cannot use 'in' operator to search for 'deleted' in undefined", a TypeError passing for
