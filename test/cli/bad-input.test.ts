@@ -239,6 +239,41 @@ describe('serve --credentials with a mistake in an entry', () => {
   }
 });
 
+describe('serve --credentials with a credential given twice', () => {
+  // The same token in two entries (with other zones), a field written twice in one entry (JSON keeps
+  // the last: the first "zones" was dropped), or an entry repeating ZONEWALL_SERVE_TOKEN were
+  // accepted silently. Each is refused at the repeat, without the secret.
+  const token = 'serve-token-SECRET-0123456789';
+  const cases: [string, string, Record<string, string>, string][] = [
+    ['the same token twice', `{"credentials": [\n  {"token": "${token}", "zones": ["a.example"]},\n  {"token": "${token}", "zones": ["b.example"]}\n]}\n`, {},
+      ':3:3: credentials[1] repeats the token of credentials[0] (line 2; the value is not shown): one entry per credential; put all its zones in that entry\'s "zones"'],
+    ['the same key pair twice', `[\n  {"email": "a@example.com", "key": "${token}", "zones": "*"},\n\n  {"email": "a@example.com", "key": "${token}", "zones": ["b.example"]}\n]\n`, {},
+      ':4:3: credentials[1] repeats the e-mail and key of credentials[0] (line 2; the value is not shown): one entry per credential; put all its zones in that entry\'s "zones"'],
+    ['a field twice in one entry', `{"credentials": [\n  {"token": "${token}",\n   "zones": ["a.example"],\n   "zones": ["b.example"]}\n]}\n`, {},
+      ':4:4: credentials[0] has "zones" twice (JSON keeps only the last, silently): keep one'],
+    ['the environment\'s token again', `{"credentials": [{"token": "${token}", "zones": ["a.example"]}]}\n`, { ZONEWALL_SERVE_TOKEN: token },
+      ':1:18: credentials[0] repeats the token of ZONEWALL_SERVE_TOKEN, which already has every zone (the value is not shown): remove the entry or unset the variable'],
+  ];
+  for (const [name, text, env, message] of cases) {
+    it(`${name}: FILE:LINE:COLUMN of the repeat, exit 1, no secret`, async () => {
+      const file = writeManifest(temp.dir, 'twice.json', text);
+      const run = await zonewall(['serve', '--port', '0', '--state-dir', `${temp.dir}/twice-state`, '--credentials', file], { cwd: temp.dir, env });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`error: ${file}${message}\n`);
+      expect(run.stdout + run.stderr).not.toContain('SECRET');
+    }, 30_000);
+  }
+
+  it('distinct credentials still serve', async () => {
+    const file = writeManifest(temp.dir, 'distinct.json', `{"credentials": [{"token": "${token}-a", "zones": ["a.example"]}, {"token": "${token}-b", "zones": "*"}]}`);
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', `${temp.dir}/distinct-state`, '--credentials', file], { cwd: temp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = outputOf(child);
+    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('listening on')) resolve(); }));
+    child.kill('SIGTERM');
+    expect((await out).code).toBe(0);
+  }, 30_000);
+});
+
 describe('the migrate commands given an invalid manifest', () => {
   // They printed "error: invalid manifest (1 error):" (no place) and the located reason on a second
   // line; plan and validate print the located reasons only.
