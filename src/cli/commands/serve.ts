@@ -18,6 +18,7 @@ import {
 import { holdPrivateState } from '../../providers/index.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
 import { refuseRepeatedCredentials } from '../serve-credentials-file.js';
+import { assertStateDirUsable } from '../state-dir-access.js';
 import type { CommandModule } from './command.js';
 
 /** Default TCP port of `zonewall serve`. */
@@ -76,6 +77,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   if (!(Runtimes as readonly string[]).includes(opts.runtime)) throw new ZonewallError('ERR_USAGE', `--runtime must be one of ${Runtimes.join(', ')}, got ${opts.runtime}`);
   const limits = opts.limits !== undefined ? loadPlanLimitsFile(opts.limits) : undefined;
   const stateDir = stateDirOption(opts);
+  assertStateDirUsable(stateDir, { writes: true });
   // For as long as it serves, what the server creates in the state directory is the user's only (0700, 0600).
   const held = holdPrivateState(stateDir);
   try {
