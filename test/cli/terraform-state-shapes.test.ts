@@ -75,3 +75,28 @@ describe('a Terraform state of the wrong shape', () => {
     expect(run.stdout).toContain('    action: block\n');
   }, 30_000);
 });
+
+describe('a Terraform state whose structure is of the wrong shape', () => {
+  // `resources: "x"`, an instance whose attributes are a string, a show -json resource whose values
+  // are a list: read leniently, they converted to nothing and the run blamed the state for holding
+  // no resource. Now one line naming the place.
+  const tail = ': this is not Terraform state as Terraform writes it; pass the .tfstate file or the output of `terraform show -json` unchanged';
+  const cases: [string, unknown, string][] = [
+    ['resources not a list', { version: 4, resources: 'x' }, 'resources must be a list, not a string'],
+    ['a resource without a type', { version: 4, resources: [{ mode: 'managed', name: 'a', instances: [] }] }, 'resources[0].type is missing (it must be a string)'],
+    ['instances not a list', { version: 4, resources: [{ mode: 'managed', type: 'cloudflare_filter', name: 'a', instances: {} }] }, 'resources[0] (cloudflare_filter.a).instances must be a list, not an object'],
+    ['attributes a string', { version: 4, resources: [{ mode: 'managed', type: 'cloudflare_filter', name: 'a', instances: [{ attributes: 'x' }] }] }, 'resources[0] (cloudflare_filter.a).instances[0].attributes must be an object, not a string'],
+    ['show -json values a list', { format_version: '1.0', values: { root_module: { resources: [{ mode: 'managed', type: 'cloudflare_filter', name: 'a', address: 'cloudflare_filter.a', values: [] }] } } }, 'values.root_module.resources[0] (cloudflare_filter.a).values must be an object, not a list'],
+    ['show -json child_modules an object', { format_version: '1.0', values: { root_module: { child_modules: { a: 1 } } } }, 'values.root_module.child_modules must be a list, not an object'],
+  ];
+  for (const [name, json, message] of cases) {
+    it(`${name}: one line naming the place, exit 1`, async () => {
+      const file = join(temp.dir, `${name.replace(/\W+/g, '-')}.json`);
+      writeFileSync(file, JSON.stringify(json));
+      const run = await zonewall(['migrate', '--from-terraform-state', file], { cwd: temp.dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`error: ${file}: ${message}${tail}\n`);
+      expect(run.stdout).toBe('');
+    }, 30_000);
+  }
+});
