@@ -74,6 +74,18 @@ describe('an API answer of the wrong shape', () => {
     ['a firewall rule whose filter is a string', at('/firewall/rules'), (r) => (r as Record<string, unknown>[]).map((x) => ({ ...x, filter: 'f' })),
       (id) => `the API answered GET /zones/${id}/firewall/rules (page 1) with a result zonewall cannot read: result[0].filter is a string, expected an object`],
   ];
+  // The migration status is read for the previous WAF: `migrate status` reads it on its own.
+  it('a migration status whose waf_state is a number (migrate status): one line, exit 1', async () => {
+    corrupt = (path, body) => { if (path.endsWith('/waf_migration/status')) body.result = { ...(body.result as object), waf_state: 3 }; };
+    try {
+      const run = await zonewall(['migrate', 'status', '--zone', Zone, '--remote', proxyUrl], { env: { ZONEWALL_API_TOKEN: served.token } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`error: the API answered GET /zones/${zoneId}/waf_migration/status with a result zonewall cannot read: result.waf_state is a number, expected a string\n`);
+    } finally {
+      corrupt = undefined;
+    }
+  }, 30_000);
+
   for (const [name, match, change, message] of cases) {
     it(`${name}: one line naming the call and the field, exit 1`, async () => {
       corrupt = (path, body) => { if (match(path)) body.result = change(body.result); };

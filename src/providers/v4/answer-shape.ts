@@ -83,5 +83,9 @@ export const AnswerShapes = {
   wafRule: { id: 'string', mode: 'string', group: { id: 'string' } },
   wafOverride: { id: 'string', urls: 'array?' },
   account: { id: 'string', name: 'string' },
+  migrationStatus: { old_waf_status: 'string?', new_waf_status: 'string?', waf_state: 'string?', migration_state: 'string?' },
+  /** The proposed configuration: an entry point body (its rules have no ids yet). */
+  migrationConfig: { rules: ['?', { action: 'string', expression: 'string', action_parameters: 'object?' }] },
+  migrationCheck: { compatible: 'boolean?', reasons: ['?', { message: 'string' }] },
   list: { id: 'string', name: 'string', kind: 'string' },
 } as const satisfies Record<string, AnswerShape>;
