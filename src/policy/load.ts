@@ -98,7 +98,7 @@ function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYam
       }
     }
     // Expectations no verdict meets together: the case could only fail.
-    if (isRaw(raw.expect) && !flagged([...path, 'expect'])) found.push(...checkExpectation(raw.expect, [...path, 'expect'], (at, message) => doc.issue(at, message)));
+    if (isRaw(raw.expect) && !flagged([...path, 'expect'])) found.push(...checkExpectation(raw.expect, [...path, 'expect'], (at, message) => doc.issue(at, message), raw.burst !== undefined));
     issues.push(...found);
     if (typeof raw.name === 'string') {
       const first = names.get(raw.name);

@@ -404,6 +404,25 @@ describe('a case whose expectations contradict each other', () => {
     ]);
     expect(run.stdout).not.toContain('PASS');
   }, 30_000);
+
+  it('in a burst case too (allowed: true there means no request got an action), exit 1', async () => {
+    writeManifest(temp.dir, 'contraburst.yaml', 'zone: contraburst.example.com\nplan: enterprise\nrate_limiting_rules:\n  login:\n    action: block\n    expression: http.request.uri.path eq "/login"\n    ratelimit:\n      characteristics: [ip.src]\n      period: 60\n      requests_per_period: 5\n      mitigation_timeout: 600\n');
+    const cases = writeManifest(temp.dir, 'contraburst.tests.yaml', [
+      '- name: a', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { allowed: true, first: { request: 6 } }',
+      '- name: b', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { acted: 0, action: block }',
+      '- name: c', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { allowed: true, acted: 1 }',
+      '- name: d', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { allowed: false, acted: 0, action: log }', '',
+    ].join('\n'));
+    const run = await zonewall(['test', `${temp.dir}/contraburst.yaml`, '--cases', cases], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith(cases));
+    expect(lines).toEqual([
+      `${cases}:4:28: [0].expect.first: first expects a request to get an action, and allowed: true expects no request to get one: no burst meets both; keep one of them`,
+      `${cases}:8:31: [1].expect.action: action block expects a request to get it, and acted: 0 expects no request to get one: no burst meets both; keep one of them`,
+      `${cases}:12:35: [2].expect.acted: acted: 1 expects requests to get an action, and allowed: true expects none to: no burst meets both; keep one of them`,
+      `${cases}:16:47: [3].expect.action: action log expects a request to get it, and acted: 0 expects no request to get one: no burst meets both; keep one of them`,
+    ]);
+  }, 30_000);
 });
 
 describe('an API answer of a shape zonewall does not expect', () => {
