@@ -22,6 +22,7 @@ import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider as openProvide
 import type { Provider, ProviderOptions, RetryEvent } from '../providers/index.js';
 import { budgetProgress } from './views/budget-progress.js';
 import { parseDuration } from './commands/duration.js';
+import { assertStateDirUsable } from './state-dir-access.js';
 
 /** The provider options as commander parses them. */
 export interface ProviderCliOptions {
@@ -188,6 +189,8 @@ export async function openProvider(
     options.onRetry = (event) => retryNotice(event);
     options.budgetListener = budgetProgress(process.stderr);
   }
+  // Files of the state directory this user cannot use are said in one line, before the engine meets them.
+  if (options.remote === undefined && options.stateDir !== undefined) assertStateDirUsable(options.stateDir, { writes: use.readOnly !== true });
   const notice = options.stateDir !== undefined ? workerdNotice(options.stateDir) : undefined;
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
   return openProviderWith(options);

@@ -105,7 +105,7 @@ export function reportExpressionError(checks: Checks, path: DocPath, source: str
   const start = mapValueOffset(locator.doc.text, span, source, err.offset);
   const end = mapValueOffset(locator.doc.text, span, source, err.offset + err.length);
   const hint = err.hint ? `; ${err.hint}` : '';
-  checks.issues.push(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${err.reason}${hint}`));
+  checks.issues.push(locator.viaAlias(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${err.reason}${hint}`), path));
 }
 
 /**
@@ -141,7 +141,7 @@ function warnRetired(checks: Checks, path: DocPath, source: string, uses: readon
   for (const use of uses) {
     const start = mapValueOffset(locator.doc.text, span, source, use.offset);
     const end = mapValueOffset(locator.doc.text, span, source, use.offset + use.length);
-    checks.warnings.push(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${use.field} is retired: ${RetiredFields.get(use.field)!}`));
+    checks.warnings.push(locator.viaAlias(locator.issueAt(start, Math.max(1, end - start), formatPath(path), `${use.field} is retired: ${RetiredFields.get(use.field)!}`), path));
   }
 }
 

@@ -56,7 +56,11 @@ export class Locator {
 
   /** The span an issue about `path` should point at. */
   spanOf(path: DocPath, anchor: Anchor = 'node'): Span {
-    const r = this.resolve(path);
+    return this.pick(this.resolve(path), anchor);
+  }
+
+  /** The span of `r` an issue points at, per `anchor` (see `spanOf`). */
+  private pick(r: Resolved, anchor: Anchor): Span {
     if (anchor === 'key' && r.key) return r.key;
     if (anchor === 'value') return r.value;
     const container = typeof r.data === 'object' && r.data !== null;
@@ -85,10 +89,41 @@ export class Locator {
     return { file: this.file, line: line + 1, column: this.lines.columnAt(offset, line) };
   }
 
-  /** An issue at `path` (positioned per `anchor`). */
+  /** An issue at `path` (positioned per `anchor`; through an alias, at the alias: see `viaAlias`). */
   issue(path: DocPath, message: string, anchor: Anchor = 'node'): ManifestIssue {
-    const span = this.spanOf(path, anchor);
-    return this.issueAt(span.start, Math.max(1, span.end - span.start), formatPath(path), message);
+    const r = this.resolve(path);
+    const span = this.pick(r, anchor);
+    // At the entry's own key, the issue is in the file where the entry is: only aliases above it move it.
+    return this.viaAlias(this.issueAt(span.start, Math.max(1, span.end - span.start), formatPath(path), message), span === r.key ? path.slice(0, -1) : path);
+  }
+
+  /**
+   * The alias (`*name`) `path` goes through before it ends inside what the alias repeats, or
+   * undefined: the span of the first such alias in the file's text.
+   */
+  aliasOn(path: DocPath): Span | undefined {
+    const aliases = this.doc.aliases;
+    if (aliases === undefined) return undefined;
+    let data = this.doc.data;
+    for (const seg of path) {
+      if (typeof data !== 'object' || data === null) return undefined;
+      const use = aliases.get(data)?.get(seg);
+      if (use !== undefined) return use;
+      data = (data as Record<string | number, unknown>)[seg];
+    }
+    return undefined;
+  }
+
+  /**
+   * `issue` (about `path`) moved to the alias `path` goes through, when it does: an anchored value
+   * repeated by several aliases is wrong at each use, and the use is what the reader looks for. The
+   * message says where the value itself is (the anchor's content), so both places are given.
+   */
+  viaAlias(issue: ManifestIssue, path: DocPath): ManifestIssue {
+    const alias = this.aliasOn(path);
+    if (alias === undefined) return issue;
+    const name = this.doc.text.slice(alias.start, alias.end).trim();
+    return this.issueAt(alias.start, alias.end - alias.start, issue.path, `${issue.message} (through the alias ${name}: the value is at line ${issue.line}, column ${issue.column})`);
   }
 
   /** An issue at a file offset. */

@@ -36,6 +36,12 @@ export interface ParsedDocument {
    * reported. Duplicate keys are problems but not fatal (the first occurrence is kept).
    */
   fatal: boolean;
+  /**
+   * Where an entry's value is an alias (`*name`), the alias's span, by the entry's parent map or
+   * list and the entry's key or index: positions of the value itself are the anchor's (it is written
+   * there), and an issue about it points at the alias instead (`Locator.viaAlias`). Absent: none.
+   */
+  aliases?: Map<object, Map<string | number, Span>>;
 }
 
 /** Shortest string V8 makes as a slice of a longer one (`SlicedString::kMinLength`); shorter ones are copies. */

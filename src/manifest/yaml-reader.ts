@@ -140,6 +140,7 @@ class Converter {
       const valueNode = this.target(pair.value);
       const valueSpan = this.span(valueNode, keySpan.end);
       const value = this.convert(pair.value, [...path, key], depth + 1);
+      if (isAlias(pair.value)) this.aliasUse(obj, key, pair.value);
       const child = typeof value === 'object' && value !== null ? this.out.containers.get(value) : undefined;
       info.add(key, keySpan.start, keySpan.end, styleCode(keySpan.style), valueSpan.start, valueSpan.end, styleCode(valueSpan.style), child);
       setEntry(obj, key, value);
@@ -157,10 +158,19 @@ class Converter {
       const span = this.span(this.target(item), 0);
       info.add(span.start, span.end, styleCode(span.style));
       arr.push(this.convert(item, [...path, i], depth + 1));
+      if (isAlias(item)) this.aliasUse(arr, i, item);
     });
     this.active.delete(node);
     this.out.containers.set(arr, info);
     return arr;
+  }
+
+  /** Records that entry `key` of `parent` is the alias `node` (see `ParsedDocument.aliases`). */
+  private aliasUse(parent: object, key: string | number, node: unknown): void {
+    const aliases = (this.out.aliases ??= new Map());
+    let entries = aliases.get(parent);
+    if (entries === undefined) aliases.set(parent, entries = new Map());
+    entries.set(key, this.span(node, 0));
   }
 
   /** A key as written; undefined (with a problem) for empty or non-scalar keys. */

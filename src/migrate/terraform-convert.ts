@@ -14,11 +14,12 @@ import { ZonewallError } from '../errors.js';
 import { obj, str } from './terraform-attributes.js';
 import { kindOf, type ConvertedManifest, type TerraformKind } from './terraform-converted.js';
 import { convertRulesets } from './terraform-entry-points.js';
-import { convertFilters, convertFirewallRules } from './terraform-firewall.js';
+import { convertTerraformFilters, convertTerraformFirewallRules } from './terraform-firewall.js';
 import { convertLists } from './terraform-lists.js';
 import { NotConvertedYet } from './terraform-phases.js';
 import { convertPreviousWaf } from './terraform-previous-waf.js';
 import { convertPreviousRateLimits } from './terraform-rate-limit.js';
+import { checkTerraformShapes } from './terraform-shapes.js';
 import type { TfResource } from './terraform-state.js';
 
 export { TerraformKinds, kindOf } from './terraform-converted.js';
@@ -49,11 +50,14 @@ function pickZone(resources: TfResource[], zoneOption: string | undefined): { zo
 }
 
 /**
- * Converts the resources of a Terraform state into manifest data for one zone.
+ * Converts the resources of a Terraform state into manifest data for one zone. A resource whose
+ * attributes are not of the shapes the provider writes is refused first (`source`, the state file,
+ * names it in the error).
  *
- * @example convertTerraform(parseTerraformState(text, file).resources, undefined).filters
+ * @example convertTerraform(parseTerraformState(text, file).resources, undefined, file).filters
  */
-export function convertTerraform(resources: TfResource[], zoneOption?: string): ConvertedManifest {
+export function convertTerraform(resources: TfResource[], zoneOption?: string, source?: string): ConvertedManifest {
+  checkTerraformShapes(resources, source, kindOf);
   const { zoneId, name } = pickZone(resources, zoneOption);
   const out: ConvertedManifest = { zone: name, zoneId, filters: [], firewallRules: [], notes: [], converted: [] };
   const byKind = new Map<TerraformKind, TfResource[]>();
@@ -81,8 +85,8 @@ export function convertTerraform(resources: TfResource[], zoneOption?: string): 
     }
     byKind.set(kind, [...(byKind.get(kind) ?? []), r]);
   }
-  const filterKeys = convertFilters(byKind.get('filter') ?? [], out);
-  convertFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
+  const filterKeys = convertTerraformFilters(byKind.get('filter') ?? [], out);
+  convertTerraformFirewallRules(byKind.get('firewall_rule') ?? [], filterKeys, out);
   convertRulesets(byKind.get('ruleset') ?? [], out);
   const zoneResource = resources.find((r) => kindOf(r.type) === 'zone' && str(r.attributes, 'id') === zoneId);
   convertPreviousRateLimits(byKind.get('rate_limit') ?? [], str(zoneResource?.attributes, 'plan') ?? str(obj(zoneResource?.attributes.plan), 'legacy_id'), out);

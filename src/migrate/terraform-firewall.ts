@@ -7,8 +7,8 @@ import { bool, instanceKeys, list, num, obj, slug, str, uniqueKey } from './terr
 import type { ConvertedManifest } from './terraform-converted.js';
 import type { TfResource } from './terraform-state.js';
 
-/** Converts filters; returns the map from filter id to manifest key. */
-export function convertFilters(rs: TfResource[], out: ConvertedManifest): Map<string, string> {
+/** Converts the state's filter resources (Terraform, not the firewall upgrade); returns the map from filter id to manifest key. */
+export function convertTerraformFilters(rs: TfResource[], out: ConvertedManifest): Map<string, string> {
   const keys = new Map<string, string>();
   const taken = new Set<string>();
   for (const r of rs) {
@@ -31,8 +31,8 @@ export function convertFilters(rs: TfResource[], out: ConvertedManifest): Map<st
   return keys;
 }
 
-/** Converts firewall rules, ordered by priority (rules without one last). */
-export function convertFirewallRules(rs: TfResource[], filterKeys: Map<string, string>, out: ConvertedManifest): void {
+/** Converts the state's firewall rule resources into `firewall_rules` (not into custom rules: that is `firewall/convert.ts`), ordered by priority (rules without one last). */
+export function convertTerraformFirewallRules(rs: TfResource[], filterKeys: Map<string, string>, out: ConvertedManifest): void {
   const taken = new Set<string>();
   const rows = rs.map((r) => ({ r, priority: num(r.attributes, 'priority') ?? null }));
   rows.sort((x, y) => (x.priority ?? Infinity) - (y.priority ?? Infinity) || x.r.address.localeCompare(y.r.address));

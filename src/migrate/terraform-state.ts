@@ -43,40 +43,71 @@ function indexSuffix(key: unknown): string {
   return typeof key === 'number' ? `[${key}]` : `[${JSON.stringify(String(key))}]`;
 }
 
+/**
+ * Refuses a part of the state's structure of the wrong shape (`resources` not a list, a resource
+ * without a string `type`, `instances` or `attributes` of another type): read leniently, the state
+ * converted to nothing and the run said so as if the state had no such resources.
+ */
+function shapeError(file: string, where: string, what: string, value: unknown): ZonewallError {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  const wrong = value === undefined ? `is missing (it must be ${what})` : `must be ${what}, not ${got}`;
+  return new ZonewallError('ERR_USAGE', `${file}: ${where} ${wrong}: this is not Terraform state as Terraform writes it; pass the .tfstate file or the output of \`terraform show -json\` unchanged`);
+}
+
+/** `value` when it is a list (absent or null: empty), else the shape error of `where`. */
+function listAt(value: unknown, file: string, where: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw shapeError(file, where, 'a list', value);
+  return value;
+}
+
 /** Resources of a `.tfstate` (format version 4). */
 function fromTfstate(json: Record<string, unknown>, file: string): TfResource[] {
   if (json.version !== 4) {
     throw new ZonewallError('ERR_USAGE', `${file}: Terraform state format version ${String(json.version)} is not supported; zonewall reads version 4 (Terraform 0.12 and later): run \`terraform show -json > state.json\` and pass that file`);
   }
   const out: TfResource[] = [];
-  for (const item of Array.isArray(json.resources) ? json.resources : []) {
+  listAt(json.resources, file, 'resources').forEach((item, n) => {
     const r = record(item);
-    if (r === undefined || r.mode !== 'managed') continue;
-    const type = String(r.type);
-    const name = String(r.name);
+    if (r === undefined) throw shapeError(file, `resources[${n}]`, 'an object', item);
+    if (r.mode !== 'managed') return;
+    if (typeof r.type !== 'string' || typeof r.name !== 'string') throw shapeError(file, `resources[${n}].${typeof r.type !== 'string' ? 'type' : 'name'}`, 'a string', typeof r.type !== 'string' ? r.type : r.name);
+    const type = r.type;
+    const name = r.name;
     const prefix = typeof r.module === 'string' && r.module !== '' ? `${r.module}.` : '';
-    for (const inst of Array.isArray(r.instances) ? r.instances : []) {
+    listAt(r.instances, file, `resources[${n}] (${prefix}${type}.${name}).instances`).forEach((inst, k) => {
       const i = record(inst);
-      const attributes = record(i?.attributes);
-      if (i === undefined || attributes === undefined) continue;
+      const where = `resources[${n}] (${prefix}${type}.${name}).instances[${k}]`;
+      if (i === undefined) throw shapeError(file, where, 'an object', inst);
+      const attributes = record(i.attributes);
+      if (attributes === undefined) throw shapeError(file, `${where}.attributes`, 'an object', i.attributes);
       out.push({ address: `${prefix}${type}.${name}${indexSuffix(i.index_key)}`, type, name, ...keyOf(i.index_key), attributes });
-    }
-  }
+    });
+  });
   return out;
 }
 
-/** Resources of one module of `terraform show -json`, then of its child modules. */
-function fromModule(module: Record<string, unknown> | undefined, out: TfResource[]): void {
+/** Resources of one module of `terraform show -json` (at `where`), then of its child modules. */
+function fromModule(module: Record<string, unknown> | undefined, out: TfResource[], file: string, where: string): void {
   if (module === undefined) return;
-  for (const item of Array.isArray(module.resources) ? module.resources : []) {
+  listAt(module.resources, file, `${where}.resources`).forEach((item, n) => {
     const r = record(item);
-    if (r === undefined || r.mode !== 'managed') continue;
-    const type = String(r.type);
-    const name = String(r.name);
+    const at = `${where}.resources[${n}]`;
+    if (r === undefined) throw shapeError(file, at, 'an object', item);
+    if (r.mode !== 'managed') return;
+    if (typeof r.type !== 'string' || typeof r.name !== 'string') throw shapeError(file, `${at}.${typeof r.type !== 'string' ? 'type' : 'name'}`, 'a string', typeof r.type !== 'string' ? r.type : r.name);
+    const type = r.type;
+    const name = r.name;
     const address = typeof r.address === 'string' ? r.address : `${type}.${name}${indexSuffix(r.index)}`;
-    out.push({ address, type, name, ...keyOf(r.index), attributes: record(r.values) ?? {} });
-  }
-  for (const child of Array.isArray(module.child_modules) ? module.child_modules : []) fromModule(record(child), out);
+    const values = r.values === undefined || r.values === null ? {} : record(r.values);
+    if (values === undefined) throw shapeError(file, `${at} (${address}).values`, 'an object', r.values);
+    out.push({ address, type, name, ...keyOf(r.index), attributes: values });
+  });
+  listAt(module.child_modules, file, `${where}.child_modules`).forEach((child, n) => {
+    const m = record(child);
+    if (m === undefined) throw shapeError(file, `${where}.child_modules[${n}]`, 'an object', child);
+    fromModule(m, out, file, `${where}.child_modules[${n}]`);
+  });
 }
 
 /**
@@ -96,7 +127,7 @@ export function parseTerraformState(text: string, file: string): TfState {
   const terraformVersion = typeof json.terraform_version === 'string' ? json.terraform_version : undefined;
   if ('format_version' in json) {
     const resources: TfResource[] = [];
-    fromModule(record(record(json.values)?.root_module), resources);
+    fromModule(record(record(json.values)?.root_module), resources, file, 'values.root_module');
     return { format: 'show-json', terraformVersion, resources };
   }
   if ('resources' in json || 'version' in json) {

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { fileErrorReason } from '../errors.js';
 import { encodingIssue, formatPath, type DocPath, type ManifestIssue, type SourceLocation } from '../manifest/index.js';
 import { burstProblems, burstSpecOf } from './burst.js';
+import { checkExpectation } from './check-expect.js';
 import { checkRequest } from './check-request.js';
 import { checkVary } from './check-vary.js';
 import { checkCasesSchema } from './schema.js';
@@ -96,6 +97,8 @@ function checkCases(list: unknown[], base: DocPath, top: Raw, doc: PositionedYam
         if (raw.expect[k] !== undefined) found.push(doc.issue([...path, 'expect', k], `${k} judges a burst, and this case has none: add burst (count and over, or at), or remove ${k}`, 'key'));
       }
     }
+    // Expectations no verdict meets together: the case could only fail.
+    if (isRaw(raw.expect) && !flagged([...path, 'expect'])) found.push(...checkExpectation(raw.expect, [...path, 'expect'], (at, message) => doc.issue(at, message), raw.burst !== undefined));
     issues.push(...found);
     if (typeof raw.name === 'string') {
       const first = names.get(raw.name);

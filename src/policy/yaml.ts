@@ -65,8 +65,12 @@ export function readComposedYaml(text: string, file: string): PositionedYaml {
     data,
     problems,
     issue(path, message, anchor = 'node') {
-      const { start, end } = locate(doc, path, anchor);
-      return at(start, end - start, formatPath(path), message);
+      const { range, alias } = locate(doc, path, anchor);
+      const issue = at(range.start, range.end - range.start, formatPath(path), message);
+      if (alias === undefined) return issue;
+      // Reached through an alias: at the alias (each use is wrong), saying where the value is.
+      const name = text.slice(alias.start, alias.end).trim();
+      return at(alias.start, alias.end - alias.start, issue.path, `${message} (through the alias ${name}: the value is at line ${issue.line}, column ${issue.column})`);
     },
   };
 }
@@ -100,12 +104,19 @@ function firstDocument(tokens: readonly CST.Token[], length: number): Document.P
 
 type Range = { start: number; end: number };
 
-/** The range of the deepest node of `path` that exists (a container is shown by its key). */
-function locate(doc: Document, path: DocPath, anchor: 'key' | 'node'): Range {
+/**
+ * The range of the deepest node of `path` that exists (a container is shown by its key), and the
+ * first alias (`*name`) the path goes through to reach it, when it does.
+ */
+function locate(doc: Document, path: DocPath, anchor: 'key' | 'node'): { range: Range; alias?: Range } {
   let node: unknown = doc.contents;
   let keyRange: Range | undefined;
+  let alias: Range | undefined;
   for (const seg of path) {
-    node = isAlias(node) ? node.resolve(doc) : node;
+    if (isAlias(node)) {
+      alias ??= rangeOf(node);
+      node = node.resolve(doc);
+    }
     let next: unknown;
     let nextKey: Range | undefined;
     if (isMap(node) && typeof seg === 'string') {
@@ -121,10 +132,17 @@ function locate(doc: Document, path: DocPath, anchor: 'key' | 'node'): Range {
     node = next;
     keyRange = nextKey;
   }
+  let last: Range | undefined;
+  if (isAlias(node)) {
+    last = rangeOf(node);
+    node = node.resolve(doc);
+  }
   const own = rangeOf(node);
   const container = isMap(node) || isSeq(node);
-  if (keyRange !== undefined && (anchor === 'key' || container)) return keyRange;
-  return own ?? keyRange ?? { start: 0, end: 1 };
+  // At the entry's own key, the issue is where the entry is: only aliases above it move it.
+  if (keyRange !== undefined && (anchor === 'key' || container)) return { range: keyRange, ...(alias !== undefined ? { alias } : {}) };
+  const at = alias ?? last;
+  return { range: own ?? keyRange ?? { start: 0, end: 1 }, ...(at !== undefined ? { alias: at } : {}) };
 }
 
 function rangeOf(node: unknown): Range | undefined {

@@ -239,6 +239,41 @@ describe('serve --credentials with a mistake in an entry', () => {
   }
 });
 
+describe('serve --credentials with a credential given twice', () => {
+  // The same token in two entries (with other zones), a field written twice in one entry (JSON keeps
+  // the last: the first "zones" was dropped), or an entry repeating ZONEWALL_SERVE_TOKEN were
+  // accepted silently. Each is refused at the repeat, without the secret.
+  const token = 'serve-token-SECRET-0123456789';
+  const cases: [string, string, Record<string, string>, string][] = [
+    ['the same token twice', `{"credentials": [\n  {"token": "${token}", "zones": ["a.example"]},\n  {"token": "${token}", "zones": ["b.example"]}\n]}\n`, {},
+      ':3:3: credentials[1] repeats the token of credentials[0] (line 2; the value is not shown): one entry per credential; put all its zones in that entry\'s "zones"'],
+    ['the same key pair twice', `[\n  {"email": "a@example.com", "key": "${token}", "zones": "*"},\n\n  {"email": "a@example.com", "key": "${token}", "zones": ["b.example"]}\n]\n`, {},
+      ':4:3: credentials[1] repeats the e-mail and key of credentials[0] (line 2; the value is not shown): one entry per credential; put all its zones in that entry\'s "zones"'],
+    ['a field twice in one entry', `{"credentials": [\n  {"token": "${token}",\n   "zones": ["a.example"],\n   "zones": ["b.example"]}\n]}\n`, {},
+      ':4:4: credentials[0] has "zones" twice (JSON keeps only the last, silently): keep one'],
+    ['the environment\'s token again', `{"credentials": [{"token": "${token}", "zones": ["a.example"]}]}\n`, { ZONEWALL_SERVE_TOKEN: token },
+      ':1:18: credentials[0] repeats the token of ZONEWALL_SERVE_TOKEN, which already has every zone (the value is not shown): remove the entry or unset the variable'],
+  ];
+  for (const [name, text, env, message] of cases) {
+    it(`${name}: FILE:LINE:COLUMN of the repeat, exit 1, no secret`, async () => {
+      const file = writeManifest(temp.dir, 'twice.json', text);
+      const run = await zonewall(['serve', '--port', '0', '--state-dir', `${temp.dir}/twice-state`, '--credentials', file], { cwd: temp.dir, env });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`error: ${file}${message}\n`);
+      expect(run.stdout + run.stderr).not.toContain('SECRET');
+    }, 30_000);
+  }
+
+  it('distinct credentials still serve', async () => {
+    const file = writeManifest(temp.dir, 'distinct.json', `{"credentials": [{"token": "${token}-a", "zones": ["a.example"]}, {"token": "${token}-b", "zones": "*"}]}`);
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', `${temp.dir}/distinct-state`, '--credentials', file], { cwd: temp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = outputOf(child);
+    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('listening on')) resolve(); }));
+    child.kill('SIGTERM');
+    expect((await out).code).toBe(0);
+  }, 30_000);
+});
+
 describe('the migrate commands given an invalid manifest', () => {
   // They printed "error: invalid manifest (1 error):" (no place) and the located reason on a second
   // line; plan and validate print the located reasons only.
@@ -344,6 +379,48 @@ describe('a case that expects a burst\'s outcome but sends no burst', () => {
     expect(lines).toEqual([
       `${cases}:3:28: [0].expect.first: first judges a burst, and this case has none: add burst (count and over, or at), or remove first`,
       `${cases}:3:51: [0].expect.acted: acted judges a burst, and this case has none: add burst (count and over, or at), or remove acted`,
+    ]);
+  }, 30_000);
+});
+
+describe('a case whose expectations contradict each other', () => {
+  // `expect: {allowed: true, action: block}` loaded and ran: the case could only fail, and the
+  // failure blamed the rules. Refused when the cases file loads, at the action, exit 1, nothing run.
+  it('is a located error for each contradiction, exit 1', async () => {
+    writeManifest(temp.dir, 'contra.yaml', 'zone: contra.example.com\n');
+    const cases = writeManifest(temp.dir, 'contra.tests.yaml', [
+      '- name: a', '  request: { path: / }', '  expect: { allowed: true, action: block }',
+      '- name: b', '  request: { path: / }', '  expect:', '    allowed: false', '    action: log',
+      '- name: c', '  request: { path: / }', '  expect: { action: skip, matched: [] }',
+      '- name: d', '  request: { path: / }', '  expect: { allowed: true, action: allow, matched: [] }', '',
+    ].join('\n'));
+    const run = await zonewall(['test', `${temp.dir}/contra.yaml`, '--cases', cases], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith(cases));
+    expect(lines).toEqual([
+      `${cases}:3:36: [0].expect.action: action block stops the request, and allowed: true expects it to reach the origin: no verdict meets both; keep one of them`,
+      `${cases}:8:13: [1].expect.action: action log lets the request go on, and allowed: false expects it to be stopped: no verdict meets both; keep one of them`,
+      `${cases}:11:21: [2].expect.action: action skip holds only when a rule with that action matched, and matched: [] expects no rule to match: no verdict meets both; keep one of them`,
+    ]);
+    expect(run.stdout).not.toContain('PASS');
+  }, 30_000);
+
+  it('in a burst case too (allowed: true there means no request got an action), exit 1', async () => {
+    writeManifest(temp.dir, 'contraburst.yaml', 'zone: contraburst.example.com\nplan: enterprise\nrate_limiting_rules:\n  login:\n    action: block\n    expression: http.request.uri.path eq "/login"\n    ratelimit:\n      characteristics: [ip.src]\n      period: 60\n      requests_per_period: 5\n      mitigation_timeout: 600\n');
+    const cases = writeManifest(temp.dir, 'contraburst.tests.yaml', [
+      '- name: a', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { allowed: true, first: { request: 6 } }',
+      '- name: b', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { acted: 0, action: block }',
+      '- name: c', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { allowed: true, acted: 1 }',
+      '- name: d', '  request: { path: /login }', '  burst: { count: 6, over: 60 }', '  expect: { allowed: false, acted: 0, action: log }', '',
+    ].join('\n'));
+    const run = await zonewall(['test', `${temp.dir}/contraburst.yaml`, '--cases', cases], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith(cases));
+    expect(lines).toEqual([
+      `${cases}:4:28: [0].expect.first: first expects a request to get an action, and allowed: true expects no request to get one: no burst meets both; keep one of them`,
+      `${cases}:8:31: [1].expect.action: action block expects a request to get it, and acted: 0 expects no request to get one: no burst meets both; keep one of them`,
+      `${cases}:12:35: [2].expect.acted: acted: 1 expects requests to get an action, and allowed: true expects none to: no burst meets both; keep one of them`,
+      `${cases}:16:47: [3].expect.action: action log expects a request to get it, and acted: 0 expects no request to get one: no burst meets both; keep one of them`,
     ]);
   }, 30_000);
 });

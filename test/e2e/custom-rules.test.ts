@@ -109,7 +109,7 @@ describe('custom rules, CLI on the embedded engine', () => {
     writeManifest(t.dir, 'exported.yaml', readFileSync(out, 'utf8').replace('/wp-login.php', '/xmlrpc.php'));
     expect((await zonewall(['apply', out, '--auto-approve', ...state])).code).toBe(0);
     expect((await liveRules(stateDir))[0]!.expression).toContain('/xmlrpc.php');
-    expect((await zonewall(['rollback', '--zone', Zone, ...state])).code).toBe(0);
+    expect((await zonewall(['rollback', '--zone', Zone, '--auto-approve', ...state])).code).toBe(0);
     expect((await liveRules(stateDir))[0]!.expression).toContain('/wp-login.php');
   }, 90_000);
 });

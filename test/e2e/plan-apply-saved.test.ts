@@ -92,7 +92,14 @@ describe('rollback', () => {
     const first = ruleIds(await liveObjects(state, ZONE));
     writeFileSync(file, v1.replace('ip.src eq 198.51.100.7', 'ip.src eq 198.51.100.8').replace('  block-api:\n    action: block\n    filter: api\n', ''));
     expect((await cli('apply', file, '--auto-approve')).code).toBe(0);
-    const back = await cli('rollback', '--zone', ZONE);
+    // No terminal (the child's stdin is not one) and no --auto-approve: refused like apply, nothing rolled back.
+    const applied = ruleIds(await liveObjects(state, ZONE));
+    const unasked = await cli('rollback', '--zone', ZONE);
+    expect(unasked.code).toBe(1);
+    expect(unasked.stderr).toBe('error: rollback asks for confirmation on a terminal; without one, pass --auto-approve (nothing was rolled back)\n');
+    expect(unasked.stdout).toBe('');
+    expect(ruleIds(await liveObjects(state, ZONE))).toEqual(applied);
+    const back = await cli('rollback', '--zone', ZONE, '--auto-approve');
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toMatch(/^Rolled back e2e\.example\.com \(zone [0-9a-f]{32}\) to before the apply of \S+ \(bookmark \S+\)\.$/m);
     writeFileSync(file, v1);

@@ -59,7 +59,7 @@ describe('the state directory', () => {
     const edited = writeManifest(tmp.dir, 'edited.yaml', manifest('edited'));
     expect((await zonewall(['apply', edited, '--auto-approve', '--state-dir', state])).code).toBe(0);
     expect(loose(state)).toEqual([]);
-    expect((await zonewall(['rollback', '--zone', 'a.example', '--state-dir', state])).code).toBe(0);
+    expect((await zonewall(['rollback', '--zone', 'a.example', '--auto-approve', '--state-dir', state])).code).toBe(0);
     expect((await zonewall(['engine', 'zone', 'create', 'b.example', '--state-dir', state])).code).toBe(0);
     expect(loose(state)).toEqual([]);
   });

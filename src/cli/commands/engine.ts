@@ -12,6 +12,7 @@ import { ExitCodes } from '../exit-codes.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
 import type { CommandModule } from './command.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
+import { assertStateDirUsable } from '../state-dir-access.js';
 
 interface CommonOptions {
   stateDir: string;
@@ -55,6 +56,7 @@ export const command: CommandModule = {
 /** Opens the engine; `readOnly` (list, show): nothing in the state directory is created or changed, a missing one reads as empty. */
 async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>, use: { readOnly?: boolean } = {}): Promise<T> {
   // Opened for writing (create, delete): what the engine creates there is the user's only (0700, 0600).
+  assertStateDirUsable(opts.stateDir, { writes: use.readOnly !== true });
   const held = use.readOnly === true ? undefined : holdPrivateState(opts.stateDir);
   try {
     const engine = await Engine.open({ dir: opts.stateDir, ...(use.readOnly === true ? { readOnly: true } : {}) });

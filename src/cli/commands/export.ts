@@ -118,7 +118,7 @@ async function exportZone(opts: ExportCommandOptions, use: { readOnly: boolean }
     const report = opts.out !== undefined && opts.out !== '-' ? process.stdout : process.stderr;
     report.write(summaryLine(result, zone.name, opts.out));
     if (adopting) await sendAdoption(provider, zone.id, result.adoption, 'run zonewall export again');
-    report.write(renderReport(result, opts.adopt));
+    report.write(renderExportReport(result, opts.adopt));
     return ExitCodes.ok;
   } finally {
     lock?.release();
@@ -138,7 +138,7 @@ function summaryLine(result: ExportResult, zone: string, out: string | undefined
 }
 
 /** Which objects were adopted (or would be), which kept their ref, and what was left out. */
-export function renderReport(result: ExportResult, adopted: boolean): string {
+export function renderExportReport(result: ExportResult, adopted: boolean): string {
   const lines: string[] = [];
   const changed = result.adopted.filter((o) => o.refChange);
   const locked = result.adopted.filter((o) => o.locked === true && (o.kind === 'filter'));

@@ -45,7 +45,7 @@ export async function firewallTerraform(file: string, opts: FirewallTerraformOpt
     const kind = kindOf(r.type);
     return kind === 'filter' || kind === 'firewall_rule' || kind === 'zone';
   });
-  const converted = convertTerraform(resources, opts.zone);
+  const converted = convertTerraform(resources, opts.zone, file);
   if (converted.firewallRules.length === 0) {
     throw new ZonewallError('ERR_USAGE', `${file}: no cloudflare_firewall_rule resource of zone ${converted.zone}: nothing to convert`);
   }

@@ -177,7 +177,7 @@ async function fromTerraform(path: string | undefined, file: string, opts: Migra
   const text = await readFile(file, 'utf8').catch((err: unknown) => {
     throw readFailure(file, err);
   });
-  const converted = convertTerraform(parseTerraformState(text, file).resources, opts.zone);
+  const converted = convertTerraform(parseTerraformState(text, file).resources, opts.zone, file);
   const manifest = renderConvertedManifest(converted, file);
   const report = renderConversionReport(converted, path ?? 'zone.yaml');
   // Lists belong to the account: an account manifest beside the zone manifest (one per directory).

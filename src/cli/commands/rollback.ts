@@ -1,7 +1,9 @@
 /**
- * `zonewall rollback --zone NAME`: restores a zone of the embedded engine to before its last apply
- * (the PITR bookmark apply recorded), with the zone locked, and says what it did. Remote providers
- * keep no bookmarks: rollback refuses and says how to undo instead.
+ * `zonewall rollback --zone NAME [--auto-approve]`: restores a zone of the embedded engine to before
+ * its last apply (the PITR bookmark apply recorded), with the zone locked, and says what it did.
+ * Like `apply`, it asks for confirmation on a terminal (type `yes`) and, without a terminal, needs
+ * `--auto-approve` (else it refuses in one line and changes nothing). Remote providers keep no
+ * bookmarks: rollback refuses and says how to undo instead.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { acquireZoneLock, lockDir, lockKey, readApplyRecord, rollbackZone } from
 import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
+import { assertCanConfirm, confirm } from '../views/prompt.js';
 import { openProvider, providerOptions, StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { parseDuration } from './duration.js';
@@ -19,6 +22,7 @@ interface RollbackOptions extends Record<string, unknown> {
   zone?: string;
   stateDir?: string;
   lockTimeout?: string;
+  autoApprove?: boolean;
 }
 
 /** The `rollback` command. */
@@ -28,6 +32,7 @@ export const command: CommandModule = {
       .command('rollback')
       .description('restore a zone of the embedded engine to before its last apply')
       .requiredOption('--zone <name>', 'the zone (name or id)')
+      .option('--auto-approve', 'do not ask for confirmation (required without a terminal)')
       .option('--lock-timeout <duration>', 'wait this long for an apply to the zone to finish; 0 refuses at once', '0')
       .option('--state-dir <dir>', StateDirHelp)
       // Accepted only to refuse a remote API in one line that says how to undo instead (as
@@ -55,7 +60,7 @@ function refuseWorkerdState(stateDir: string | undefined): void {
  * record of its last apply): a rollback refused for lack of either creates and changes no file
  * (no state directory where there was none, no lock file). The rollback itself checks again.
  */
-async function assertRollbackable(opts: RollbackOptions): Promise<void> {
+async function assertRollbackable(opts: RollbackOptions): Promise<{ zone: string; at: string }> {
   const reader = await openProvider(opts, process.env, { readOnly: true });
   try {
     if (reader.kind !== 'engine') {
@@ -63,9 +68,11 @@ async function assertRollbackable(opts: RollbackOptions): Promise<void> {
     }
     const stateDir = stateDirOption(opts);
     const { zone } = await reader.resolveZone(opts.zone!);
-    if (readApplyRecord(stateDir, zone.id) === undefined) {
+    const record = readApplyRecord(stateDir, zone.id);
+    if (record === undefined) {
       throw new ZonewallError('ERR_USAGE', `no apply to roll back for zone ${zone.name} in ${stateDir} (a rollback undoes the last apply once)`);
     }
+    return { zone: zone.name, at: record.at };
   } finally {
     await reader.close();
   }
@@ -74,7 +81,16 @@ async function assertRollbackable(opts: RollbackOptions): Promise<void> {
 async function rollback(opts: RollbackOptions): Promise<number> {
   if (opts.zone === undefined || opts.zone === '') throw new ZonewallError('ERR_USAGE', '--zone is required');
   refuseWorkerdState(providerOptions(opts, process.env).stateDir);
-  await assertRollbackable(opts);
+  const last = await assertRollbackable(opts);
+  // Asked before anything is opened for writing: refused or declined, no file changes.
+  assertCanConfirm(opts.autoApprove === true, 'rollback asks for confirmation on a terminal; without one, pass --auto-approve (nothing was rolled back)');
+  if (opts.autoApprove !== true) {
+    const cancelled = 'Rollback cancelled at the prompt: nothing was rolled back.';
+    if (!await confirm(`\nRoll back ${last.zone} to before the apply of ${last.at}? Changes made since are undone too.`, cancelled)) {
+      process.stderr.write('Rollback cancelled: nothing was rolled back.\n');
+      return ExitCodes.error;
+    }
+  }
   const provider = await openProvider(opts, process.env);
   try {
     if (provider.kind !== 'engine') {

@@ -17,6 +17,8 @@ import {
 } from '../../engine/index.js';
 import { holdPrivateState } from '../../providers/index.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
+import { refuseRepeatedCredentials } from '../serve-credentials-file.js';
+import { assertStateDirUsable } from '../state-dir-access.js';
 import type { CommandModule } from './command.js';
 
 /** Default TCP port of `zonewall serve`. */
@@ -66,6 +68,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ZonewallError('ERR_USAGE', `--port must be an integer from 0 to 65535, got ${opts.port}`);
   const credentials = loadCredentials(process.env, opts.credentials);
+  if (opts.credentials !== undefined) refuseRepeatedCredentials(opts.credentials, process.env);
   if (credentials.length === 0 && opts.insecureNoAuth !== true) {
     throw new ZonewallError('ERR_AUTH',
       `no credentials configured: set ${CredentialEnv.token}, or ${CredentialEnv.email} and ${CredentialEnv.key}, ` +
@@ -74,6 +77,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   if (!(Runtimes as readonly string[]).includes(opts.runtime)) throw new ZonewallError('ERR_USAGE', `--runtime must be one of ${Runtimes.join(', ')}, got ${opts.runtime}`);
   const limits = opts.limits !== undefined ? loadPlanLimitsFile(opts.limits) : undefined;
   const stateDir = stateDirOption(opts);
+  assertStateDirUsable(stateDir, { writes: true });
   // For as long as it serves, what the server creates in the state directory is the user's only (0700, 0600).
   const held = holdPrivateState(stateDir);
   try {

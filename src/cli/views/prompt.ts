@@ -1,5 +1,5 @@
 /**
- * The confirmation prompts of `apply`, `migrate firewall-cutover` and `engine zone delete` on a
+ * The confirmation prompts of `apply`, `rollback`, `migrate firewall-cutover` and `engine zone delete` on a
  * terminal: Terraform's "Only 'yes' will be accepted". Without a terminal a command needs
  * `--auto-approve` (`assertCanConfirm`). Ctrl-C (or Ctrl-D) at the prompt cancels: an
  * `InterruptedError` the error boundary turns into one line (the caller's `cancelled` text) and

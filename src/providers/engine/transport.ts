@@ -12,6 +12,8 @@ import type { Envelope, Transport, TransportRequest, TransportResponse } from '.
 /** A `Transport` that calls the embedded engine directly. */
 export class EngineTransport implements Transport {
   readonly stats = { requests: 0, retries: 0 };
+  /** The engine's answers have the shapes its own routes give: not checked again. */
+  readonly trusted = true;
 
   constructor(readonly engine: Engine, readonly pending?: PendingZones) {}
 

@@ -3,6 +3,7 @@
  * turned into a `ServiceError` carrying the service's codes; lists are read page by page at the
  * largest page size, the pages after the first fetched concurrently (bounded).
  */
+import { AnswerShapes, checkAnswer, type AnswerShape } from './answer-shape.js';
 import { V4Limits } from './constants.js';
 import { mapLimit } from './concurrency.js';
 import { ProviderError, ServiceError } from './errors.js';
@@ -22,8 +23,12 @@ export interface CallResult<T> {
 export class V4Client {
   constructor(readonly transport: Transport) {}
 
-  /** One call; throws `ServiceError` when the service refuses it. */
-  async call<T>(method: HttpMethod, path: string, options: { query?: Query; body?: unknown } = {}): Promise<CallResult<T>> {
+  /**
+   * One call; throws `ServiceError` when the service refuses it, and `ProviderError` naming the call
+   * and the field when `options.shape` is given and the result does not have it (the embedded
+   * engine, a trusted transport, is not checked).
+   */
+  async call<T>(method: HttpMethod, path: string, options: { query?: Query; body?: unknown; shape?: AnswerShape } = {}): Promise<CallResult<T>> {
     const query = options.query === undefined ? undefined : toSearchParams(options.query);
     const response = await this.transport.send({ method, path, query, body: options.body });
     const body = response.body as Partial<typeof response.body> | undefined;
@@ -35,49 +40,58 @@ export class V4Client {
       const outcome = method !== 'GET' && response.status >= 500 ? 'unknown' : 'not-applied';
       throw new ServiceError({ method, path, status: response.status, errors: body.errors ?? [], outcome });
     }
+    if (options.shape !== undefined && this.transport.trusted !== true) checkAnswer(`${method} ${path}`, body.result, options.shape);
     const result: CallResult<T> = { result: body.result as T, messages: body.messages ?? [] };
     if (body.result_info !== undefined) result.info = body.result_info;
     return result;
   }
 
   /** The `result` of one call. */
-  async result<T>(method: HttpMethod, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+  async result<T>(method: HttpMethod, path: string, options: { query?: Query; body?: unknown; shape?: AnswerShape } = {}): Promise<T> {
     return (await this.call<T>(method, path, options)).result;
   }
 
   /**
    * Every item of a list: page 1, then the remaining pages (known from `total_pages` or
-   * `total_count`) concurrently. Without either, pages are read until one comes back short.
+   * `total_count`) concurrently. Without either, pages are read until one comes back short. Every
+   * item has `shape` (at least an `id`), or the call fails naming the page and the field.
    */
-  async listAll<T extends { id: string }>(path: string, query: Query = {}, perPage: number = V4Limits.perPage): Promise<T[]> {
-    const first = await this.firstPage<T>(path, query, perPage);
-    return this.allPages(first, path, query, perPage);
+  async listAll<T extends { id: string }>(path: string, query: Query = {}, perPage: number = V4Limits.perPage, shape: AnswerShape = AnswerShapes.listItem): Promise<T[]> {
+    const first = await this.firstPage<T>(path, query, perPage, shape);
+    return this.allPages(first, path, query, perPage, shape);
   }
 
   /** Page 1 of a list, with the number of pages when the service says it. */
-  async firstPage<T>(path: string, query: Query, perPage: number): Promise<{ items: T[]; pages: number | undefined }> {
+  async firstPage<T>(path: string, query: Query, perPage: number, shape: AnswerShape = AnswerShapes.listItem): Promise<{ items: T[]; pages: number | undefined }> {
     const first = await this.call<T[]>('GET', path, { query: { ...query, page: 1, per_page: perPage } });
-    return { items: expectArray<T>(first.result, path), pages: totalPages(first.info, perPage) };
+    return { items: this.#items<T>(first.result, path, 1, shape), pages: totalPages(first.info, perPage) };
   }
 
   /** The whole list, from its first page. */
-  async allPages<T extends { id: string }>(first: { items: T[]; pages: number | undefined }, path: string, query: Query, perPage: number): Promise<T[]> {
+  async allPages<T extends { id: string }>(first: { items: T[]; pages: number | undefined }, path: string, query: Query, perPage: number, shape: AnswerShape = AnswerShapes.listItem): Promise<T[]> {
     const page = (n: number) => this.call<T[]>('GET', path, { query: { ...query, page: n, per_page: perPage } });
     const got: (readonly T[])[] = [first.items];
     const pages = first.pages;
     if (pages === undefined) {
       let last = first.items.length;
       for (let n = 2; last >= perPage; n++) {
-        const next = expectArray<T>((await page(n)).result, path);
+        const next = this.#items<T>((await page(n)).result, path, n, shape);
         got.push(next);
         last = next.length;
       }
     } else {
       const rest = Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2);
-      got.push(...(await mapLimit(rest, V4Limits.readConcurrency, async (n) => expectArray<T>((await page(n)).result, path))));
+      got.push(...(await mapLimit(rest, V4Limits.readConcurrency, async (n) => this.#items<T>((await page(n)).result, path, n, shape))));
     }
     // A service that cannot change while read has no item on two pages: they are only joined, in one array.
     return this.transport.fixed === true ? ([] as T[]).concat(...got) : uniqueItems(got);
+  }
+
+  /** Page `n`'s items, checked against `shape` unless the transport is trusted. */
+  #items<T>(value: unknown, path: string, n: number, shape: AnswerShape): T[] {
+    const items = expectArray<T>(value, path);
+    if (this.transport.trusted !== true) checkAnswer(`GET ${path} (page ${n})`, items, [shape]);
+    return items;
   }
 }
 
@@ -109,7 +123,7 @@ function totalPages(info: ResultInfo | undefined, perPage: number): number | und
 }
 
 function expectArray<T>(value: unknown, path: string): T[] {
-  if (!Array.isArray(value)) throw new ProviderError(`GET ${path}: expected a list as result, got ${typeof value}`);
+  if (!Array.isArray(value)) throw new ProviderError(`the API answered GET ${path} with a result zonewall cannot read: result is ${value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}, expected a list`);
   return value as T[];
 }
 

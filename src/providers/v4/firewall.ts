@@ -9,6 +9,7 @@
  */
 import type { FilterBody, FirewallRuleBody, LiveFilter, LiveFirewallRule } from '../../plan/index.js';
 import { DeleteFilterIfUnused, type RuleDeleteBody } from '../../api/index.js';
+import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { chunk } from './concurrency.js';
@@ -56,7 +57,7 @@ export function deleteFirewallRules(client: V4Client, zoneId: string, ids: strin
 async function putBatches<L>(client: V4Client, path: string, bodies: unknown[]): Promise<L[]> {
   const out: L[] = [];
   // Batches run one after another: each is atomic on the service, and order keeps failures legible.
-  for (const batch of chunk(bodies, V4Limits.batchSize)) out.push(...(await client.result<L[]>('PUT', path, { body: batch })));
+  for (const batch of chunk(bodies, V4Limits.batchSize)) out.push(...(await client.result<L[]>('PUT', path, { body: batch, shape: [AnswerShapes.listItem] })));
   return out;
 }
 
@@ -81,7 +82,7 @@ async function createBatch<B, L extends { id: string }>(client: V4Client, path: 
   let pending = batch.map((body, index) => ({ body, index }));
   for (let attempt = 1; pending.length > 0; attempt++) {
     try {
-      const result = await client.result<L[]>('POST', path, { body: pending.map((p) => p.body) });
+      const result = await client.result<L[]>('POST', path, { body: pending.map((p) => p.body), shape: [AnswerShapes.listItem] });
       pending.forEach((p, i) => (created[p.index] = result[i]));
       pending = [];
     } catch (err) {

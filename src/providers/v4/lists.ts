@@ -9,6 +9,7 @@ import {
   AccountPaths, ListItemPageLimits, ListPaths,
   type AccountJson, type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody,
 } from '../../api/index.js';
+import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { fill } from './constants.js';
 import { ProviderError } from './errors.js';
@@ -24,11 +25,12 @@ export interface LiveAccount {
 /** The account of a name or id (`GET /accounts/{id}`, else `GET /accounts?name=`). */
 export async function resolveAccount(client: V4Client, account: string): Promise<LiveAccount> {
   if (/^[0-9a-f]{32}$/.test(account)) {
-    const found = await client.result<AccountJson>('GET', fill(AccountPaths.item, { account_id: account }));
+    const found = await client.result<AccountJson>('GET', fill(AccountPaths.item, { account_id: account }), { shape: AnswerShapes.account });
     return { id: found.id, name: found.name };
   }
-  const page = await client.result<AccountJson[]>('GET', AccountPaths.collection, { query: { name: account, per_page: 50 } });
-  const match = (Array.isArray(page) ? page : []).filter((a) => a.name === account);
+  // A null result is none; anything else not a list of accounts is refused (it read as none).
+  const page = await client.result<AccountJson[] | null>('GET', AccountPaths.collection, { query: { name: account, per_page: 50 }, shape: ['?', AnswerShapes.account] });
+  const match = (page ?? []).filter((a) => a.name === account);
   if (match.length !== 1) {
     throw new ProviderError(match.length === 0 ? `no account named ${account}: check the name (the embedded engine's: zonewall engine account list; an API token sees only the accounts it was made for)` : `${match.length} accounts are named ${account}; give the account id instead`, { code: 'ERR_API' });
   }
@@ -37,8 +39,8 @@ export async function resolveAccount(client: V4Client, account: string): Promise
 
 /** Every list of the account (one call: the API does not paginate lists). */
 export async function readLists(client: V4Client, accountId: string): Promise<ListJson[]> {
-  const lists = await client.result<ListJson[]>('GET', fill(ListPaths.collection, { account_id: accountId }));
-  return Array.isArray(lists) ? lists : [];
+  const lists = await client.result<ListJson[] | null>('GET', fill(ListPaths.collection, { account_id: accountId }), { shape: ['?', AnswerShapes.list] });
+  return lists ?? [];
 }
 
 /** Every item of a list, ascending, following the cursors (`search` filters as the API does). */
@@ -48,10 +50,11 @@ export async function readListItems(client: V4Client, accountId: string, listId:
   let cursor: string | undefined;
   const seen = new Set<string>();
   for (;;) {
-    const page = await client.call<ListItemJson[]>('GET', path, {
+    const page = await client.call<ListItemJson[] | null>('GET', path, {
       query: { per_page: options.perPage ?? ListItemPageLimits.maxPerPage, ...(options.search !== undefined ? { search: options.search } : {}), ...(cursor !== undefined ? { cursor } : {}) },
+      shape: ['?', AnswerShapes.listItem],
     });
-    const items = Array.isArray(page.result) ? page.result : [];
+    const items = page.result ?? [];
     for (const item of items) out.push(item);
     const next = (page.info as { cursors?: { after?: string } } | undefined)?.cursors?.after;
     if (next === undefined || next === '' || items.length === 0) return out;

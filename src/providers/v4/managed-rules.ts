@@ -3,6 +3,7 @@
  * `rules-phase.ts`).
  */
 import type { LiveEntrypoint } from '../../plan/index.js';
+import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { V4Paths } from './constants.js';
 import { ServiceError } from './errors.js';
@@ -13,7 +14,7 @@ import { ServiceError } from './errors.js';
  */
 export async function readEntrypoint(client: V4Client, zoneId: string): Promise<LiveEntrypoint | null> {
   try {
-    return await client.result<LiveEntrypoint>('GET', V4Paths.entrypoint(zoneId));
+    return await client.result<LiveEntrypoint>('GET', V4Paths.entrypoint(zoneId), { shape: AnswerShapes.ruleset });
   } catch (err) {
     if (err instanceof ServiceError && err.status === 404) return null;
     throw err;

@@ -3,6 +3,7 @@
  * Page Rules API for the zone), and one POST, PUT or DELETE per rule (the API has no batch form).
  */
 import type { LivePageRule, PageRuleBody } from '../../plan/index.js';
+import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { V4Paths } from './constants.js';
 import { ServiceError } from './errors.js';
@@ -10,8 +11,9 @@ import { ServiceError } from './errors.js';
 /** The zone's Page Rules (one unpaginated list), or undefined when the service has no such API (404). */
 export async function readPageRules(client: V4Client, zoneId: string): Promise<LivePageRule[] | undefined> {
   try {
-    const rules = await client.result<LivePageRule[]>('GET', V4Paths.pageRules(zoneId));
-    return Array.isArray(rules) ? rules : [];
+    // A null result is none; anything else not a list of Page Rules is refused (it read as none).
+    const rules = await client.result<LivePageRule[] | null>('GET', V4Paths.pageRules(zoneId), { shape: ['?', AnswerShapes.pageRule] });
+    return rules ?? [];
   } catch (err) {
     if (err instanceof ServiceError && err.status === 404) return undefined;
     throw err;

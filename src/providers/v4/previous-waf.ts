@@ -5,6 +5,7 @@
  */
 import { AuthErrorCodes } from '../../api/index.js';
 import type { LivePreviousWaf, LiveWafGroup, LiveWafOverride, LiveWafPackage, LiveWafRule } from '../../plan/index.js';
+import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { mapLimit } from './concurrency.js';
 import { V4Limits, V4Paths } from './constants.js';
@@ -18,7 +19,7 @@ import { ServiceError } from './errors.js';
 export async function readPreviousWaf(client: V4Client, zoneId: string): Promise<LivePreviousWaf | null> {
   let packages: LiveWafPackage[];
   try {
-    packages = await client.listAll<LiveWafPackage>(V4Paths.wafPackages(zoneId));
+    packages = await client.listAll<LiveWafPackage>(V4Paths.wafPackages(zoneId), {}, undefined, AnswerShapes.wafPackage);
   } catch (err) {
     if (previousWafUnavailable(err)) return null;
     throw err;
@@ -26,12 +27,12 @@ export async function readPreviousWaf(client: V4Client, zoneId: string): Promise
   const [perPackage, overrides] = await Promise.all([
     mapLimit(packages, V4Limits.readConcurrency, async (p) => {
       const [groups, rules] = await Promise.all([
-        client.listAll<LiveWafGroup>(V4Paths.wafGroups(zoneId, p.id)),
-        client.listAll<LiveWafRule>(V4Paths.wafRules(zoneId, p.id)),
+        client.listAll<LiveWafGroup>(V4Paths.wafGroups(zoneId, p.id), {}, undefined, AnswerShapes.wafGroup),
+        client.listAll<LiveWafRule>(V4Paths.wafRules(zoneId, p.id), {}, undefined, AnswerShapes.wafRule),
       ]);
       return { groups, rules };
     }),
-    client.listAll<LiveWafOverride>(V4Paths.wafOverrides(zoneId)),
+    client.listAll<LiveWafOverride>(V4Paths.wafOverrides(zoneId), {}, undefined, AnswerShapes.wafOverride),
   ]);
   return {
     packages,

@@ -8,6 +8,7 @@
  * Each kind's reads are in its file (`firewall.ts`, `managed-rules.ts`, `previous-waf.ts`, …).
  */
 import type { LiveCustomEntrypoint, LiveFilter, LiveFirewallRule, LiveSection, LiveZone, LiveZoneInfo } from '../../plan/index.js';
+import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { CustomPhase, V4Paths } from './constants.js';
 import { readEntrypoint } from './managed-rules.js';
@@ -35,8 +36,8 @@ export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: 
   const rateLimitRead = wants('rate_limiting_rules') ? readRateLimitEntrypoint(client, id) : undefined;
   rateLimitRead?.catch(() => undefined); // awaited below; handled here so a failure elsewhere first leaves no unhandled rejection
   const [filters, firewallRules, entrypoint, customEntrypoint, previousWaf, migrationConfig, pageRules] = await Promise.all([
-    client.listAll<LiveFilter>(V4Paths.filters(id)),
-    client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id)),
+    client.listAll<LiveFilter>(V4Paths.filters(id), {}, undefined, AnswerShapes.filter),
+    client.listAll<LiveFirewallRule>(V4Paths.firewallRules(id), {}, undefined, AnswerShapes.firewallRule),
     wants('entrypoint') ? readEntrypoint(client, id) : null,
     wants('custom_rules') ? readPhase<LiveCustomEntrypoint>(client, id, CustomPhase) : undefined,
     wants('previous_waf') && migration?.waf_state !== 'new_only' ? readPreviousWaf(client, id) : null,

@@ -35,6 +35,11 @@ export interface Transport {
    * an item read twice. Absent: it may change between two pages.
    */
   readonly fixed?: boolean;
+  /**
+   * True when the answers come from zonewall's own engine in this process: their shapes are not
+   * checked (`answer-shape.ts`). Absent: every answer the provider reads is checked.
+   */
+  readonly trusted?: boolean;
   /** Requests made so far (HTTP requests including retries, or in-process dispatches). */
   readonly stats: { requests: number; retries: number };
   /** Waits before another attempt of a call whose outcome is unknown (no wait in-process); reports it as a retry of `request`. */

@@ -6,6 +6,7 @@
  */
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 import { ApiErrorCodes, PlanTiers, type ZoneExtensionJson, type ZoneJson } from '../../api/index.js';
+import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { V4Limits, V4Paths } from './constants.js';
 import { ServiceError } from './errors.js';
@@ -56,13 +57,13 @@ export class ZoneLookup {
     const names = Math.max(expected, new Set(zones.filter((z) => !ZoneIdPattern.test(z)).map((z) => z.toLowerCase())).size);
     if (names < 2 || this.#listed !== undefined) return;
     const perPage = V4Limits.zonesPerPage;
-    const first = await this.#client.firstPage<ZoneItem>(V4Paths.zones(), {}, perPage);
+    const first = await this.#client.firstPage<ZoneItem>(V4Paths.zones(), {}, perPage, AnswerShapes.zone);
     // Page 1 replaced one lookup; list the rest only if they cost no more than the other lookups.
     if (first.pages === undefined || first.pages - 1 > names - 1) {
       this.#preloadFrom(first.items, false);
       return;
     }
-    this.#preloadFrom(await this.#client.allPages(first, V4Paths.zones(), {}, perPage), true);
+    this.#preloadFrom(await this.#client.allPages(first, V4Paths.zones(), {}, perPage, AnswerShapes.zone), true);
   }
 
   /** Remembers listed zones; `complete` when the list was the whole account's. */
@@ -80,15 +81,15 @@ export class ZoneLookup {
     if (seen !== undefined) return seen;
     if (ZoneIdPattern.test(zone)) {
       try {
-        return this.#toZoneInfo(await this.#client.result<ZoneItem>('GET', V4Paths.zone(zone)));
+        return this.#toZoneInfo(await this.#client.result<ZoneItem>('GET', V4Paths.zone(zone), { shape: AnswerShapes.zone }));
       } catch (err) {
         // 404, or 403 "outside the credential's zones" (10000): to this credential, there is no such zone.
         if (err instanceof ServiceError && (err.status === 404 || (err.status === 403 && err.errors.some((e) => e.code === OutOfScopeCode)))) return undefined;
         throw err;
       }
     }
-    const items = await this.#client.result<ZoneItem[]>('GET', V4Paths.zones(), { query: { name: zone } });
-    const match = (Array.isArray(items) ? items : []).find((z) => z.name.toLowerCase() === zone.toLowerCase());
+    const items = await this.#client.result<ZoneItem[]>('GET', V4Paths.zones(), { query: { name: zone }, shape: [AnswerShapes.zone] });
+    const match = items.find((z) => z.name.toLowerCase() === zone.toLowerCase());
     return match === undefined ? undefined : this.#toZoneInfo(match);
   }
 
@@ -116,7 +117,7 @@ export class ZoneLookup {
   async accountOf(zoneId: string): Promise<string> {
     let account = this.#accounts.get(zoneId);
     if (account === undefined) {
-      account = (await this.#client.result<{ account: { id: string } }>('GET', V4Paths.zone(zoneId))).account.id;
+      account = (await this.#client.result<{ account: { id: string } }>('GET', V4Paths.zone(zoneId), { shape: AnswerShapes.zoneAccount })).account.id;
       this.#accounts.set(zoneId, account);
     }
     return account;
