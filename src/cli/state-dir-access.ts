@@ -11,21 +11,28 @@ import { accessSync, constants, lstatSync, readdirSync, type Stats } from 'node:
 import { join } from 'node:path';
 import { ZonewallError } from '../errors.js';
 
-/** The first path under `dir` (itself included) this user cannot use as `mode` asks and does not own. */
+/**
+ * The first path under `dir` (itself included) this user cannot use as `mode` asks and does not own.
+ * One `access` call a path (every plan makes this walk): the owner and mode are read only for a
+ * path it refuses, and the entry types come with the folder's listing.
+ */
 function firstBlocked(dir: string, mode: number, uid: number): { path: string; stat: Stats } | undefined {
-  const stack = [dir];
+  const top = lstatSync(dir, { throwIfNoEntry: false });
+  if (top === undefined || top.isSymbolicLink()) return undefined;
+  const stack: Array<[string, boolean]> = [[dir, top.isDirectory()]];
   while (stack.length > 0) {
-    const path = stack.pop()!;
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (stat === undefined || stat.isSymbolicLink()) continue;
-    const needs = stat.isDirectory() ? mode | constants.X_OK : mode;
+    const [path, folder] = stack.pop()!;
     try {
-      accessSync(path, needs);
+      accessSync(path, folder ? mode | constants.X_OK : mode);
     } catch {
-      if (stat.uid !== uid) return { path, stat };
-      continue; // its own: zonewall sets the modes of its files itself
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (stat !== undefined && stat.uid !== uid) return { path, stat };
+      continue; // gone since, or its own: zonewall sets the modes of its files itself
     }
-    if (stat.isDirectory()) for (const name of readdirSync(path)) stack.push(join(path, name));
+    if (!folder) continue;
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (!entry.isSymbolicLink()) stack.push([join(path, entry.name), entry.isDirectory()]);
+    }
   }
   return undefined;
 }
