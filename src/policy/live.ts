@@ -16,7 +16,7 @@ import { indexedTrace, traceBurst, type StoredRuleset, type ZoneTraceInput } fro
 import { TracerBatchLimit, type BurstTrace, type TracerRequestBody, type TracerResult } from '../api/index.js';
 import { ExecutionContext, requestFields, type Lists, type RequestDescription } from '../expr/index.js';
 import { judgeBurst } from './burst.js';
-import { ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
+import { mapLimit, ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
 import { readLiveLists } from './live-lists.js';
 import { liveTraceInput, traceLocally } from './live-model.js';
@@ -140,24 +140,4 @@ async function traceInBatches(provider: Provider, zone: { id: string }, bodies: 
     if (err instanceof ServiceError && (err.status === 404 || err.status === 405 || err.status === 400 || err.status === 413)) return undefined;
     throw err;
   }
-}
-
-/** Maps `items` through `fn` with at most `limit` in flight; results keep the input order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        out[i] = await fn(items[i]!, i);
-      } catch (err) {
-        failed = true; // the other workers stop taking cases
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
 }

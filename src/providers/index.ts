@@ -22,3 +22,4 @@ export {
 export type { BudgetListener, BudgetWait, Clock, HttpCredentials, HttpProviderOptions, RateLimit, RetryEvent, RetryReason } from './http/index.js';
 export { ProviderError, ServiceError, V4Codes, V4Limits, isUnknownOutcome } from './v4/index.js';
 export type { CallOutcome } from './v4/index.js';
+export { mapLimit } from './v4/concurrency.js';

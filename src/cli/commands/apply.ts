@@ -13,7 +13,7 @@ import {
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
 import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
-import type { Provider } from '../../providers/index.js';
+import { mapLimit, type Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
 import { renderApplyResult, progressLine } from '../views/apply-text.js';
@@ -25,7 +25,7 @@ import { catchInterrupts, stopOnInterrupt } from '../interrupts.js';
 import { createdNotices, missingNotice, renderRunSummary, renderZoneRun, runCallsLine } from '../views/text.js';
 import type { CommandModule } from './command.js';
 import { manifestErrorJson } from './plan.js';
-import { addPlanFlags, mapLimit, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
+import { addPlanFlags, planOptions, planZones, preflightOn, releaseLocks, ZoneConcurrency, type PlanFlags, type ZoneRun } from './plan-run.js';
 import { parseDuration } from './duration.js';
 import { listProgress, listsApiOf, listsCheck, listsPreflight, planAccount, readLiveAccount } from './lists-run.js';
 

@@ -11,7 +11,7 @@ import { lockDir, lockKey, acquireZoneLock, preflightFindings, type PreflightPre
 import { ZonewallError } from '../../errors.js';
 import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGenerationOf, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
 import { diffZone, locateObject, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
-import type { Provider } from '../../providers/index.js';
+import { mapLimit, type Provider } from '../../providers/index.js';
 import { afterZone } from '../heap.js';
 
 /** Options common to `plan` and `apply`. */
@@ -97,20 +97,6 @@ export function outline(run: ZoneRun): RunOutline {
     out.plan = { summary, calls, findings: findings.length === 0 ? findings : structuredClone(findings) };
   }
   if (run.error !== undefined) out.error = run.error;
-  return out;
-}
-
-/** Runs `fn` over `items` with at most `limit` at once, keeping input order in the output. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 
