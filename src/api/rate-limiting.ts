@@ -2,9 +2,9 @@
  * Wire contract of rate limiting rules: the `http_ratelimit` phase's zone entry point (the same
  * Rulesets API as custom rules, `rulesets.ts`), a rule's `ratelimit` object, its actions, the
  * characteristics, periods and mitigation timeouts the service knows, and the per-plan table
- * (security-phases.md §1, from the public docs' "availability by plan" partial). Types and
- * `as const` constants only, shared by the engine (server), the manifest (tier checks) and
- * `providers/v4` (client).
+ * (security-phases.md §1, from the public docs' "availability by plan" partial). Types, `as const`
+ * constants and the characteristic check, shared by the engine (server), the manifest (tier checks)
+ * and `providers/v4` (client).
  */
 import type { BlockContentType } from './custom-rules.js';
 import type { RuleCommonFields } from './rule-fields.js';
@@ -29,6 +29,22 @@ export const PlainCharacteristics = [
 export const KeyedCharacteristics = ['http.request.headers', 'http.request.cookies', 'http.request.uri.args', 'http.request.body.form'] as const;
 /** Characteristics that read a JSON body's key: `fn(http.request.body.raw, "key")`. */
 export const JsonCharacteristics = ['lookup_json_string', 'lookup_json_integer'] as const;
+
+const Keyed = new RegExp(`^(${KeyedCharacteristics.map((k) => k.replace(/\./g, '\\.')).join('|')})\\["(.+)"\\]$`);
+const Json = new RegExp(`^(${JsonCharacteristics.join('|')})\\(http\\.request\\.body\\.raw, "(.+)"\\)$`);
+
+/**
+ * Why `value` is not a characteristic, in the API's spelling, with `plain` the keyless ones that
+ * may be written (default every one; a manifest leaves out `cf.colo.id`, which zonewall adds);
+ * undefined when it is one. The engine (a rule's body) and the manifest ask it alike.
+ */
+export function characteristicProblem(value: string, plain: readonly string[] = PlainCharacteristics): string | undefined {
+  if (plain.includes(value) || Json.test(value)) return undefined;
+  const keyed = Keyed.exec(value);
+  if (keyed === null) return `${JSON.stringify(value)} is not a characteristic: use ${plain.join(', ')}, ${KeyedCharacteristics.map((k) => `${k}["name"]`).join(', ')} or lookup_json_string(http.request.body.raw, "key")`;
+  if (keyed[1] === 'http.request.headers' && keyed[2] !== keyed[2]!.toLowerCase()) return `header names in characteristics are lower case: http.request.headers["${keyed[2]!.toLowerCase()}"]`;
+  return undefined;
+}
 
 /** Every period (seconds) of the per-plan table; a tier may use those up to its longest. */
 export const RateLimitPeriods = [10, 15, 20, 30, 40, 45, 60, 90, 120, 180, 240, 300, 480, 600, 900, 1200, 1800, 2400, 3600, 65535, 86400] as const;

@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { WorkerdStateFolder } from '../engine/index.js';
 import { ZonewallError } from '../errors.js';
-import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider as openProviderWith, parseRateLimit } from '../providers/index.js';
+import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider, parseRateLimit } from '../providers/index.js';
 import type { Provider, ProviderOptions, RetryEvent } from '../providers/index.js';
 import { budgetProgress } from './views/budget-progress.js';
 import { parseDuration } from './commands/duration.js';
@@ -177,9 +177,9 @@ export function retryNotice(event: RetryEvent, write: (text: string) => void = (
  * Opens the provider the options and the environment choose (the embedded engine by default);
  * `readOnly`: the command only reads: nothing in the state directory is created, written or locked
  * (a missing one reads as empty).
- * @example const provider = await openProvider(opts, process.env);
+ * @example const provider = await openCommandProvider(opts, process.env);
  */
-export async function openProvider(
+export async function openCommandProvider(
   opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, use: { readOnly?: boolean } = {},
 ): Promise<Provider> {
   const options = providerOptions(opts, env);
@@ -193,7 +193,7 @@ export async function openProvider(
   if (options.remote === undefined && options.stateDir !== undefined) assertStateDirUsable(options.stateDir, { writes: use.readOnly !== true });
   const notice = options.stateDir !== undefined ? workerdNotice(options.stateDir) : undefined;
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
-  return openProviderWith(options);
+  return openProvider(options);
 }
 
 /**

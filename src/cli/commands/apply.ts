@@ -15,7 +15,7 @@ import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
 import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
 import { mapLimit, type Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openCommandProvider } from '../provider-options.js';
 import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument, ZonewallVersion, type ApplyRefusal } from '../views/json.js';
@@ -109,7 +109,7 @@ async function apply(paths: string[], opts: ApplyCommandOptions): Promise<number
   }
   const empty = () => planDocument([], [], { zonewallVersion: ZonewallVersion });
   const writes = canWrite(opts);
-  const provider = await refusing(opts, empty, () => openProvider(opts, process.env, { readOnly: !writes }));
+  const provider = await refusing(opts, empty, () => openCommandProvider(opts, process.env, { readOnly: !writes }));
   let runs: ZoneRun[] = [];
   try {
     // The account's lists are planned first: they are written before the zones' rules that use them.
@@ -235,7 +235,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     }
   });
   const writes = canWrite(opts);
-  const provider = await refusing(opts, () => doc, () => openProvider(opts, process.env, { readOnly: !writes }));
+  const provider = await refusing(opts, () => doc, () => openCommandProvider(opts, process.env, { readOnly: !writes }));
   const locks: { release(): void }[] = [];
   try {
     const plans = await refusing(opts, () => doc, async () => {

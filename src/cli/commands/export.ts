@@ -16,7 +16,7 @@ import { exportAccountManifest, exportManifest, renderManifestYaml } from '../..
 import type { ExportResult, ExportedObject } from '../../plan/index.js';
 import { sendAdoption } from '../adopt.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openCommandProvider } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { readLiveAccount } from './lists-run.js';
 
@@ -97,7 +97,7 @@ function hasAdoption(result: ExportResult): boolean {
 
 /** The export; read-only: undefined (nothing done) when there are objects to adopt. */
 async function exportZone(opts: ExportCommandOptions, use: { readOnly: boolean }): Promise<number | undefined> {
-  const provider = await openProvider(opts, process.env, use);
+  const provider = await openCommandProvider(opts, process.env, use);
   let lock: { release(): void } | undefined;
   try {
     const { zone } = await provider.resolveZone(opts.zone!);
@@ -168,7 +168,7 @@ const AccountSchemaFile = fileURLToPath(new URL('../../../schemas/account-manife
  * it beside the zone manifests shows no change to the lists.
  */
 async function exportAccount(opts: ExportCommandOptions, account: string): Promise<number> {
-  const provider = await openProvider(opts, process.env, { readOnly: true });
+  const provider = await openCommandProvider(opts, process.env, { readOnly: true });
   try {
     const live = await readLiveAccount(provider, account);
     const from = opts.out === undefined ? process.cwd() : dirname(resolve(opts.out));

@@ -16,7 +16,7 @@ import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewa
 import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, engineStateDir, openProvider } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openCommandProvider } from '../provider-options.js';
 import { renderApplyResult } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
@@ -148,7 +148,7 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
   }
   assertCanConfirm(opts.autoApprove === true, 'firewall-cutover asks for confirmation of each step on a terminal; without one, pass --auto-approve (nothing was applied)');
   const steps = cutoverSteps(before, up.after, up.conversion.customRules.map((r) => r.ref));
-  const provider = await openProvider(opts, process.env);
+  const provider = await openCommandProvider(opts, process.env);
   try {
     const stateDir = engineStateDir(provider, opts);
     const io: CutoverIo = {

@@ -31,14 +31,14 @@ import {
 import type { ConvertedManifest, MigrateOutcome, MigrationMode } from '../../migrate/index.js';
 import type { Provider } from '../../providers/index.js';
 import { sendAdoption } from '../adopt.js';
-import { addProviderOptions, engineStateDir, openProvider, providerFlags, providerOptions, stateDirOption } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openCommandProvider, providerFlags, providerOptions, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { readFailure, readText, registerFirewallRules } from './migrate-firewall.js';
 import { registerFirewallCutover } from './migrate-cutover.js';
 import { registerFirewallTerraform } from './migrate-firewall-terraform.js';
 import { jsonDocument } from '../views/json.js';
 
-/** Options of `zonewall migrate` (provider options are passed through to `openProvider`). */
+/** Options of `zonewall migrate` (provider options are passed through to `openCommandProvider`). */
 interface MigrateOptions extends Record<string, unknown> {
   mode?: string;
   write?: boolean;
@@ -47,9 +47,9 @@ interface MigrateOptions extends Record<string, unknown> {
   zone?: string;
 }
 
-/** Runs `fn` with an open provider (`readOnly`: for a command that only reads; see `openProvider`), closing it afterwards. */
+/** Runs `fn` with an open provider (`readOnly`: for a command that only reads; see `openCommandProvider`), closing it afterwards. */
 async function withProvider<T>(opts: Record<string, unknown>, fn: (p: Provider) => Promise<T>, use: { readOnly?: boolean } = {}): Promise<T> {
-  const provider = await openProvider(opts, process.env, use);
+  const provider = await openCommandProvider(opts, process.env, use);
   try {
     return await fn(provider);
   } finally {

@@ -12,7 +12,7 @@ import { expandPaths, formatIssueWithExcerpt, isAccountManifestFile, loadManifes
 import { accountFingerprint, hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
-import { addProviderOptions, openProvider } from '../provider-options.js';
+import { addProviderOptions, openCommandProvider } from '../provider-options.js';
 import { styleFor } from '../views/color.js';
 import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
@@ -84,7 +84,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
   const runs: ZoneRun[] = [];
   const outlines: RunOutline[] = [];
   let provider: Provider | undefined;
-  const open = async () => (provider ??= await openProvider(opts, process.env, { readOnly: true }));
+  const open = async () => (provider ??= await openCommandProvider(opts, process.env, { readOnly: true }));
   try {
     // Lists first: apply writes them before the zones' rules that use them.
     const run = await planRunLists(paths, open, opts.out !== undefined);

@@ -13,7 +13,7 @@ import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
-import { openProvider, providerOptions, StateDirHelp, stateDirOption } from '../provider-options.js';
+import { openCommandProvider, providerOptions, StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
 import { parseDuration } from './duration.js';
 
@@ -61,7 +61,7 @@ function refuseWorkerdState(stateDir: string | undefined): void {
  * (no state directory where there was none, no lock file). The rollback itself checks again.
  */
 async function assertRollbackable(opts: RollbackOptions): Promise<{ zone: string; at: string }> {
-  const reader = await openProvider(opts, process.env, { readOnly: true });
+  const reader = await openCommandProvider(opts, process.env, { readOnly: true });
   try {
     if (reader.kind !== 'engine') {
       throw new ZonewallError('ERR_USAGE', `rollback needs the embedded engine; ${reader.description} keeps no bookmarks: undo a remote apply by applying the previous manifest`);
@@ -91,7 +91,7 @@ async function rollback(opts: RollbackOptions): Promise<number> {
       return ExitCodes.error;
     }
   }
-  const provider = await openProvider(opts, process.env);
+  const provider = await openCommandProvider(opts, process.env);
   try {
     if (provider.kind !== 'engine') {
       throw new ZonewallError('ERR_USAGE', `rollback needs the embedded engine; ${provider.description} keeps no bookmarks: undo a remote apply by applying the previous manifest`);

@@ -12,7 +12,7 @@ import { formatIssueWithExcerpt } from '../../manifest/index.js';
 import { renderRunText, runJson, runPassed, runPolicyTests, type PolicyRunResult } from '../../policy/index.js';
 import type { Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, openProvider } from '../provider-options.js';
+import { addProviderOptions, openCommandProvider } from '../provider-options.js';
 import { styleFor } from '../views/color.js';
 import type { CommandModule } from './command.js';
 
@@ -46,7 +46,7 @@ async function test(paths: string[], opts: TestOptions): Promise<number> {
     throw new ZonewallError('ERR_USAGE', `--cases names the cases of one manifest, but ${paths.length} paths were given: give one manifest, or drop --cases to use each manifest's own cases file`);
   }
   let provider: Provider | undefined;
-  if (opts.againstZone === true) provider = await openProvider(opts, process.env, { readOnly: true });
+  if (opts.againstZone === true) provider = await openCommandProvider(opts, process.env, { readOnly: true });
   let run: PolicyRunResult;
   try {
     run = await runPolicyTests(paths, { ...(opts.cases !== undefined ? { cases: opts.cases } : {}), ...(provider ? { againstZone: provider } : {}) });

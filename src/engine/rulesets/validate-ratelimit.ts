@@ -11,9 +11,8 @@
  */
 import {
   BlockContentTypes,
+  characteristicProblem,
   ColoCharacteristic,
-  JsonCharacteristics,
-  KeyedCharacteristics,
   MitigationTimeouts,
   PlainCharacteristics,
   RateLimitActions,
@@ -180,18 +179,6 @@ function readThreshold(r: BodyReader, out: RateLimitParameters, problems: Proble
   if (requests !== undefined) out.requests_per_period = requests;
   if (score !== undefined) out.score_per_period = score;
   if (header !== undefined) out.score_response_header_name = header;
-}
-
-const Keyed = new RegExp(`^(${KeyedCharacteristics.map((k) => k.replace(/\./g, '\\.')).join('|')})\\["(.+)"\\]$`);
-const Json = new RegExp(`^(${JsonCharacteristics.join('|')})\\(http\\.request\\.body\\.raw, "(.+)"\\)$`);
-
-/** Whether `value` is a characteristic the service knows (its API spelling). */
-export function characteristicProblem(value: string): string | undefined {
-  if ((PlainCharacteristics as readonly string[]).includes(value) || Json.test(value)) return undefined;
-  const keyed = Keyed.exec(value);
-  if (keyed === null) return `${quote(value)} is not a characteristic: use ${PlainCharacteristics.join(', ')}, ${KeyedCharacteristics.map((k) => `${k}["name"]`).join(', ')} or lookup_json_string(http.request.body.raw, "key")`;
-  if (keyed[1] === 'http.request.headers' && keyed[2] !== keyed[2]!.toLowerCase()) return `header names in characteristics are lower case: http.request.headers["${keyed[2]!.toLowerCase()}"]`;
-  return undefined;
 }
 
 function readCharacteristics(r: BodyReader, problems: Problems): string[] | undefined {

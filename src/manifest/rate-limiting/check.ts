@@ -9,7 +9,7 @@
  * fields, not both (the managed `$cf.*` lists are not custom lists: neither restriction holds them). The service's rules (security-phases.md §1),
  * checked offline so a plan never fails on them at apply time.
  */
-import { ColoCharacteristic, JsonCharacteristics, KeyedCharacteristics, PlainCharacteristics, RatelimitPhase } from '../../api/index.js';
+import { characteristicProblem as apiCharacteristicProblem, ColoCharacteristic, PlainCharacteristics, RatelimitPhase } from '../../api/index.js';
 import { ExpressionError, customListUses, formsOf, listUses, mixesListsAndFieldsOutside, parse, type Phase } from '../../expr/index.js';
 import type { DocPath } from '../errors.js';
 import { checkEntryExpression, recordListUses, reportExpressionError, type CheckedExpression } from '../expression-check.js';
@@ -60,17 +60,13 @@ export function checkRateLimitExpressions(checks: Checks, data: Record<string, u
   return valid;
 }
 
-const Keyed = new RegExp(`^(${KeyedCharacteristics.map((k) => k.replace(/\./g, '\\.')).join('|')})\\["(.+)"\\]$`);
-const Json = new RegExp(`^(${JsonCharacteristics.join('|')})\\(http\\.request\\.body\\.raw, "(.+)"\\)$`);
+/** Keyless characteristics a manifest may write: `cf.colo.id` is zonewall's to add. */
+const WrittenPlain: readonly string[] = PlainCharacteristics.filter((c) => c !== ColoCharacteristic);
 
 /** Why `value` is not a characteristic a manifest may write; undefined when it is one. */
-export function characteristicProblem(value: string): string | undefined {
+function characteristicProblem(value: string): string | undefined {
   if (value === ColoCharacteristic) return `zonewall adds ${ColoCharacteristic} (the API requires it: counters are per data center); remove it`;
-  if ((PlainCharacteristics as readonly string[]).includes(value) || Json.test(value)) return undefined;
-  const keyed = Keyed.exec(value);
-  if (keyed === null) return `${JSON.stringify(value)} is not a characteristic: use ${PlainCharacteristics.filter((c) => c !== ColoCharacteristic).join(', ')}, ${KeyedCharacteristics.map((k) => `${k}["name"]`).join(', ')} or lookup_json_string(http.request.body.raw, "key")`;
-  if (keyed[1] === 'http.request.headers' && keyed[2] !== keyed[2]!.toLowerCase()) return `header names are lower case in characteristics: http.request.headers["${keyed[2]!.toLowerCase()}"]`;
-  return undefined;
+  return apiCharacteristicProblem(value, WrittenPlain);
 }
 
 /** Whether an expression uses a custom list (the managed `$cf.*` lists are not held to the restriction). */
