@@ -5,6 +5,7 @@
  * "did you mean" and JSON-pointer helpers policy tests' cases files reuse for their own errors.
  */
 export * from './desired.js';
+export { aliasNote } from './source-location.js';
 export { ManifestError, formatIssue, formatIssueWithExcerpt, formatPath, compareIssues } from './errors.js';
 export { encodingIssue } from './encoding.js';
 export type { ManifestIssue, DocPath } from './errors.js';

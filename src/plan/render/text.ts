@@ -4,6 +4,7 @@
  * changed expressions, then unmanaged objects, findings, the API call estimate and the summary
  * line `Plan: 2 to add, 1 to change, 0 to replace, 1 to destroy.` Reads a Plan; decides nothing.
  */
+import { aliasNote } from '../../manifest/index.js';
 import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
 import { resourceOf } from '../kinds.js';
@@ -105,7 +106,7 @@ export function renderFindings(findings: readonly Finding[], s: Style = plainSty
   const order = { error: 0, danger: 1, warning: 2 } as const;
   const sorted = [...findings].sort((a, b) => order[a.level] - order[b.level]);
   return ['Findings:', ...sorted.map((f) => {
-    const at = f.location !== undefined ? ` (${f.location.file}:${f.location.line}:${f.location.column})` : '';
+    const at = f.location !== undefined ? ` (${f.location.file}:${f.location.line}:${f.location.column})${aliasNote(f.location.alias)}` : '';
     return `  ${levelLabel(f, s)} ${f.code}: ${f.message}${at}`;
   })];
 }
