@@ -21,6 +21,7 @@ export { MergeKeyMessage } from './schema-messages.js';
 export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { readPlainYaml } from './read.js';
+export { builtModule } from './built-module.js';
 export { inOrder } from './in-order.js';
 export { checkedKeyOf } from './expression-check.js';
 export * from './kinds.js';
