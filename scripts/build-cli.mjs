@@ -69,7 +69,8 @@ const builtInValidator = {
   name: 'built-in-validator',
   setup(b) {
     b.onLoad({ filter: /src[\\/](manifest|policy)[\\/]schema-aot\.ts$/ }, (args) => ({
-      contents: `export function aheadOfTimeModule() { return require(${JSON.stringify(`${root}dist/${/policy[\\/]schema-aot/.test(args.path) ? 'policy' : 'manifest'}/schema-validator.cjs`)}); }`,
+      // The function each file exports: manifestValidatorModule (src/manifest), casesValidatorModule (src/policy).
+      contents: ((policy) => `export function ${policy ? 'casesValidatorModule' : 'manifestValidatorModule'}() { return require(${JSON.stringify(`${root}dist/${policy ? 'policy' : 'manifest'}/schema-validator.cjs`)}); }`)(/policy[\\/]schema-aot/.test(args.path)),
       loader: 'js',
     }));
   },

@@ -42,7 +42,7 @@ export interface LockOptions {
 }
 
 /** The lock directory: the engine's state dir, or a private per-user temp dir for remote providers. */
-export function lockDir(provider: { kind: 'engine' | 'http' }, stateDir: string | undefined): string {
+export function zoneLocksDir(provider: { kind: 'engine' | 'http' }, stateDir: string | undefined): string {
   if (provider.kind === 'engine' && stateDir !== undefined) return join(stateDir, 'locks');
   const uid = typeof process.getuid === 'function' ? String(process.getuid()) : userInfo().username;
   return join(tmpdir(), `zonewall-locks-${uid}`);

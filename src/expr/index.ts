@@ -45,10 +45,8 @@ export function parse(source: string, options?: ParseOptions): Expression {
   return parseExpression(source, options);
 }
 
-/** The canonical text of an expression (see format.ts for the canonical form). */
-export function format(expr: Expression): string {
-  return formatExpression(expr);
-}
+// The canonical text of an expression (see format.ts for the canonical form).
+export { format } from './format.js';
 
 /** `format(parse(source, options))`: what the planner compares. */
 export function canonicalize(source: string, options?: ParseOptions): string {

@@ -10,15 +10,15 @@ import { mapValueOffset } from './expression-position.js';
 import type { Locator } from './locate.js';
 import type { MapInfo, SeqInfo } from './positions.js';
 
-/** The file position of a path. */
+/** The file position of a path (through an alias, the alias's: `Locator.location`). */
 export function locationOf(locator: Locator, path: DocPath): SourceLocation {
-  return locator.locationAt(locator.spanOf(path).start);
+  return locator.location(path);
 }
 
 /** The location of `parent[key]`, as `locationOf` its path gives it, from `parent`'s own positions. */
 export function childLocation(locator: Locator, parent: unknown, key: string, path: DocPath): SourceLocation {
   const start = locator.childStart(parent, key);
-  return start === undefined ? locationOf(locator, path) : locator.locationAt(start);
+  return start === undefined ? locationOf(locator, path) : locator.childAt(parent as object, key, start);
 }
 
 /**
@@ -32,7 +32,7 @@ export class SectionLocations {
   private found = -1;
   private readonly info: MapInfo | undefined;
 
-  constructor(private readonly locator: Locator, section: unknown, private readonly name: string) {
+  constructor(private readonly locator: Locator, private readonly section: unknown, private readonly name: string) {
     const info = locator.containerOf(section);
     this.info = info?.kind === 'map' ? info : undefined;
   }
@@ -43,7 +43,7 @@ export class SectionLocations {
     this.found = r;
     if (r < 0) return locationOf(this.locator, [this.name, key]);
     this.last = r;
-    return this.locator.locationAt(this.info!.nodeStart(r, value));
+    return this.locator.childAt(this.section as object, key, this.info!.nodeStart(r, value));
   }
 
   /** The positions of the value of the entry `of` was last asked about, when it is a map or list and was found. */
@@ -66,7 +66,7 @@ export function withMatches(
   const source = (holder as Record<string, unknown>).expression;
   if (i < 0 || typeof source !== 'string') return fields;
   const at = mapValueOffset(locator.doc.text, (info as MapInfo).valueSpan(i), source, checked.matchesAt);
-  return { ...fields, matches: locator.locationAt(at) };
+  return { ...fields, matches: locator.childAt(holder as object, 'expression', at) };
 }
 
 /**
@@ -89,7 +89,7 @@ export function someFieldLocations(locator: Locator, holder: Record<string, unkn
     const value = holder[f];
     if (value === undefined) continue;
     const i = info.find(f);
-    if (i >= 0) out[f] = locator.locationAt(info.nodeStart(i, value));
+    if (i >= 0) out[f] = locator.childAt(holder, f, info.nodeStart(i, value));
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * "did you mean" and JSON-pointer helpers policy tests' cases files reuse for their own errors.
  */
 export * from './desired.js';
+export { aliasNote } from './source-location.js';
 export { ManifestError, formatIssue, formatIssueWithExcerpt, formatPath, compareIssues } from './errors.js';
 export { encodingIssue } from './encoding.js';
 export type { ManifestIssue, DocPath } from './errors.js';
@@ -20,6 +21,7 @@ export { MergeKeyMessage } from './schema-messages.js';
 export { ManifestLimits } from './limits.js';
 export { nestingMessage, tooDeep, yamlTokens } from './yaml-depth.js';
 export { readPlainYaml } from './read.js';
+export { builtModule } from './built-module.js';
 export { inOrder } from './in-order.js';
 export { checkedKeyOf } from './expression-check.js';
 export * from './kinds.js';

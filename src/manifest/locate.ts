@@ -3,7 +3,7 @@
  * read the same way (`file:line:col: path: message`) and point at the same kind of place: a scalar
  * error at its value, a map or list error at the key that introduces it, an unknown field at its key.
  */
-import type { SourceLocation } from './desired.js';
+import { aliasNote, type SourceLocation } from './source-location.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
 import type { MapInfo, SeqInfo } from './positions.js';
 import type { LineIndex, ParsedDocument, Span } from './source.js';
@@ -25,6 +25,9 @@ export interface Resolved {
 
 /** Builds located issues for one parsed file. */
 export class Locator {
+  /** The outermost alias above each map or list reached through one (`aliasAbove`), made on first use. */
+  private covered: Map<object, Span> | undefined;
+
   constructor(
     readonly file: string,
     readonly doc: ParsedDocument,
@@ -89,6 +92,51 @@ export class Locator {
     return { file: this.file, line: line + 1, column: this.lines.columnAt(offset, line) };
   }
 
+  /**
+   * The file location of `path`, placed as `issue` places an issue about it (per `anchor`):
+   * through an alias, at the alias, saying where the value is (`SourceLocation.alias`).
+   */
+  location(path: DocPath, anchor: Anchor = 'node'): SourceLocation {
+    const r = this.resolve(path);
+    const span = this.pick(r, anchor);
+    const at = this.locationAt(span.start);
+    if (this.doc.aliases === undefined) return at;
+    const alias = this.aliasOn(span === r.key ? path.slice(0, -1) : path);
+    return alias === undefined ? at : this.atAlias(alias, at);
+  }
+
+  /**
+   * The file location of `offset`, a position of `parent[key]` as `MapInfo.nodeStart` gives it (the
+   * key of a map or list value, else a place in the value), moved to the alias it is reached
+   * through, as `location` would: normalisation asks this for every field, so it needs no path.
+   */
+  childAt(parent: object, key: string | number, offset: number): SourceLocation {
+    const at = this.locationAt(offset);
+    const aliases = this.doc.aliases;
+    if (aliases === undefined) return at;
+    const value = (parent as Record<string | number, unknown>)[key];
+    // At the entry's own key, the place is in the parent's text: only aliases above the parent move it.
+    const alias = this.aliasAbove(parent) ?? (typeof value === 'object' && value !== null ? undefined : aliases.get(parent)?.get(key));
+    return alias === undefined ? at : this.atAlias(alias, at);
+  }
+
+  /** The location of the alias `alias`, for a value at `value` (`SourceLocation.alias`). */
+  private atAlias(alias: Span, value: SourceLocation): SourceLocation {
+    const name = this.doc.text.slice(alias.start, alias.end).trim();
+    return { ...this.locationAt(alias.start), alias: { name, line: value.line, column: value.column } };
+  }
+
+  /** The outermost alias on the path from the root to the map or list `data` (`aliasOn` of its path), if any. */
+  private aliasAbove(data: object): Span | undefined {
+    const aliases = this.doc.aliases;
+    if (aliases === undefined) return undefined;
+    if (this.covered === undefined) {
+      this.covered = new Map();
+      coverAliases(this.doc.data, undefined, aliases, this.covered);
+    }
+    return this.covered.get(data);
+  }
+
   /** An issue at `path` (positioned per `anchor`; through an alias, at the alias: see `viaAlias`). */
   issue(path: DocPath, message: string, anchor: Anchor = 'node'): ManifestIssue {
     const r = this.resolve(path);
@@ -123,7 +171,7 @@ export class Locator {
     const alias = this.aliasOn(path);
     if (alias === undefined) return issue;
     const name = this.doc.text.slice(alias.start, alias.end).trim();
-    return this.issueAt(alias.start, alias.end - alias.start, issue.path, `${issue.message} (through the alias ${name}: the value is at line ${issue.line}, column ${issue.column})`);
+    return this.issueAt(alias.start, alias.end - alias.start, issue.path, `${issue.message}${aliasNote({ name, line: issue.line, column: issue.column })}`);
   }
 
   /** An issue at a file offset. */
@@ -137,4 +185,22 @@ export class Locator {
     const room = Math.max(1, excerpt.length - column + 1);
     return { file: this.file, line, column, path, message, length: Math.min(Math.max(1, length), room), excerpt };
   }
+}
+
+/**
+ * Records in `out`, for every map and list below `data` reached through an alias, the outermost
+ * alias above it (`above`, else the alias of its own entry). Aliases copy what they repeat, so
+ * each map or list has one path.
+ */
+function coverAliases(data: unknown, above: Span | undefined, aliases: Map<object, Map<string | number, Span>>, out: Map<object, Span>): void {
+  if (typeof data !== 'object' || data === null) return;
+  const own = aliases.get(data);
+  const visit = (key: string | number, child: unknown): void => {
+    if (typeof child !== 'object' || child === null) return;
+    const alias = above ?? own?.get(key);
+    if (alias !== undefined) out.set(child, alias);
+    coverAliases(child, alias, aliases, out);
+  };
+  if (Array.isArray(data)) data.forEach((child, i) => visit(i, child));
+  else for (const key of Object.keys(data)) visit(key, (data as Record<string, unknown>)[key]);
 }

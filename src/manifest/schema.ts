@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020, AnySchemaObject, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type { DocPath, ManifestIssue } from './errors.js';
 import type { Locator } from './locate.js';
-import { aheadOfTimeModule } from './schema-aot.js';
+import { manifestValidatorModule } from './schema-aot.js';
 import { keyedSections, sectionKeysValid } from './schema-keys.js';
 import { describeError, keyMessage } from './schema-messages.js';
 
@@ -68,7 +68,7 @@ let validators: Validators | undefined;
  */
 function compiledValidators(): Validators {
   if (validators !== undefined) return validators;
-  const mod = aheadOfTimeModule() as AheadOfTimeModule | undefined;
+  const mod = manifestValidatorModule() as AheadOfTimeModule | undefined;
   validators = mod?.schemaHash === manifestSchemaHash
     ? { full: mod, quick: mod.quick, keyedSections: keyedSections(manifestSchema) }
     : { full: runtimeAjv().getSchema(manifestSchema.$id)!, keyedSections: [] };
@@ -173,7 +173,7 @@ function deref(schema: AnySchemaObject): AnySchemaObject {
 }
 
 /** The JSON type of a value, as JSON Schema names it. */
-export function jsonType(value: unknown): string {
+export function jsonSchemaType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
@@ -181,7 +181,7 @@ export function jsonType(value: unknown): string {
 }
 
 function soleBranchForType(branches: readonly AnySchemaObject[], data: unknown): AnySchemaObject | undefined {
-  const t = jsonType(data);
+  const t = jsonSchemaType(data);
   const fitting = branches.filter((b) => {
     const declared = deref(b).type as string | string[] | undefined;
     if (declared === undefined) return true;

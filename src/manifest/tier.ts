@@ -6,6 +6,7 @@
  * `src/plan/quota.ts` adds what the live zone keeps.
  */
 import type { DesiredPlanTier, DesiredZone, SourceLocation } from './desired.js';
+import { aliasNote } from './source-location.js';
 import { formatPath, type DocPath, type ManifestIssue } from './errors.js';
 import type { TierReport } from './kind.js';
 import { kinds } from './kinds.js';
@@ -48,7 +49,7 @@ function checkTiers(desired: DesiredZone, tier: DesiredPlanTier, waf: 'previous'
     ...(waf !== undefined ? { waf } : {}),
     on: `(the zone is on the ${tier} plan)`,
     add: (location: SourceLocation | undefined, path: DocPath, message: string): void => {
-      issues.push({ file: desired.file, line: location?.line ?? 0, column: location?.column ?? 0, path: formatPath(path), message });
+      issues.push({ file: desired.file, line: location?.line ?? 0, column: location?.column ?? 0, path: formatPath(path), message: `${message}${aliasNote(location?.alias)}` });
     },
   };
   for (let k = 0; k < kinds.length; k++) kinds[k].checkTier?.(desired, report);

@@ -18,7 +18,7 @@ export { checkCasesAgainstZone } from './check-refs.js';
 export { defaultCasesFiles, findCasesFile, isCasesFile } from './find-cases.js';
 export { buildZoneModel, type ZoneModel, type RuleCandidates } from './zone-model.js';
 export { evaluateOffline, runOffline, traceOffline, traceRequestOf, withZoneHost, modelNames, requestContext } from './offline.js';
-export { runAgainstZone, liveNames, TraceConcurrency } from './live.js';
+export { runAgainstZone, liveNames, TraceConcurrency, type AgainstZoneOptions } from './live.js';
 export { tracerBodyOf, zoneTraceOfTracer } from './tracer.js';
 export { verdictOf, type ZoneNames } from './verdict.js';
 export { judgeCase, failuresOf, whyOf, outcomeText } from './judge.js';

@@ -8,9 +8,11 @@
  * the expression compiler's `Lists` as the engine's trace makes them (`catalogLists`): IPs and
  * CIDRs as text, AS numbers as integers, hostnames with `*.` matching subdomains.
  *
- * Not read: a zone whose service does not say its account (its lists are unknown: `$name` matches
- * nothing here), and the service's managed lists (`$cf.open_proxies`, …), whose members the service
- * does not list: they hold the engine's documented sample, as offline (`lists.ts`).
+ * A zone whose service does not say its account: the run's account manifest's account stands for it
+ * (resolved through the provider), as `plan`'s list check takes it; without one its lists are not
+ * read (`$name` matches nothing here) and the report's note says so (`readZoneLists`). Never read:
+ * the service's managed lists (`$cf.open_proxies`, …), whose members the service does not list:
+ * they hold the engine's documented sample, as offline (`lists.ts`).
  */
 import { catalogLists, type ListCatalogEntry } from '../engine/index.js';
 import type { ListItemJson } from '../api/index.js';
@@ -67,6 +69,31 @@ export async function readLiveLists(provider: Provider, live: LiveZone, account:
     catalog.push({ name: list.name, kind: list.kind, items: items.map(catalogItem) });
   }
   return { ...managed, ...catalogLists(catalog) };
+}
+
+/**
+ * `readLiveLists` for the zone of `account` (undefined: the service does not say it). Then the run's
+ * account manifest's account (`fallback`, a name or id) stands for it; without one the zone's own
+ * lists are not read, and `notes` gets what that means for the verdicts of what is evaluated here.
+ * @example const lists = await readZoneLists(provider, live, zone.account, accountManifest?.account, notes);
+ */
+export async function readZoneLists(
+  provider: Provider, live: LiveZone, account: { id: string } | undefined, fallback: string | undefined, notes: string[],
+): Promise<Lists | undefined> {
+  if (account !== undefined) return readLiveLists(provider, live, account);
+  const names = [...namedLists(liveExpressions(live))];
+  const managed = new Set(managedListsUsed(names));
+  const custom = names.filter((n) => !managed.has(n));
+  if (custom.length === 0) return readLiveLists(provider, live, undefined);
+  const named = custom.map((n) => `$${n}`).join(', ');
+  if (fallback !== undefined) {
+    const found = await provider.resolveAccount(fallback);
+    notes.push(`${named}: the service does not say the zone's account, so where zonewall evaluates the rules itself these are the lists of the account manifest's account ${JSON.stringify(found.name)}, read through the provider`);
+    return readLiveLists(provider, live, found);
+  }
+  notes.push(`${named}: the service does not say the zone's account, so its lists were not read: where zonewall evaluates the rules itself (the service has no tracer, or a burst has no route) these match nothing, `
+    + 'so a rule that uses one never matches there and a verdict that depends on it may differ from the service\'s; an account manifest (`account:`) in the run names the account to read them from');
+  return readLiveLists(provider, live, undefined);
 }
 
 function catalogItem(item: ListItemJson): NonNullable<ListCatalogEntry['items']>[number] {

@@ -18,7 +18,7 @@ import { ExecutionContext, requestFields, type Lists, type RequestDescription } 
 import { judgeBurst } from './burst.js';
 import { mapLimit, ServiceError, type Provider, type TraceRequest, type TraceResult } from '../providers/index.js';
 import { judgeCase } from './judge.js';
-import { readLiveLists } from './live-lists.js';
+import { readZoneLists } from './live-lists.js';
 import { liveTraceInput, traceLocally } from './live-model.js';
 import { traceRequestOf } from './offline.js';
 import { tracerBodyOf, zoneTraceOfTracer } from './tracer.js';
@@ -39,11 +39,19 @@ export function liveNames(live: LiveZone): ZoneNames {
     customUnmanaged: (m) => m.ref === m.id };
 }
 
+/** Options of `runAgainstZone`. */
+export interface AgainstZoneOptions {
+  /** The run's account manifest's account (a name or id): its lists stand for the zone's when the service does not say the zone's account. */
+  account?: string;
+  /** What the report should say about how the cases were evaluated is pushed here (`readZoneLists`). */
+  notes?: string[];
+}
+
 /**
  * Runs every case through the live zone's trace operation.
  * @example const results = await runAgainstZone(provider, desired, cases);
  */
-export async function runAgainstZone(provider: Provider, desired: DesiredZone, cases: readonly TestCase[]): Promise<CaseResult[]> {
+export async function runAgainstZone(provider: Provider, desired: DesiredZone, cases: readonly TestCase[], options: AgainstZoneOptions = {}): Promise<CaseResult[]> {
   const trace = provider.trace?.bind(provider);
   const tracer = provider.requestTrace?.bind(provider);
   const { zone } = await provider.resolveZone(desired.zone);
@@ -54,7 +62,7 @@ export async function runAgainstZone(provider: Provider, desired: DesiredZone, c
   let localTrace: ((context: ExecutionContext) => TraceResult) | undefined;
   // The account's lists as read, for what is evaluated here: read once, when first needed.
   let listsRead: Promise<Lists | undefined> | undefined;
-  const listsAsRead = (): Promise<Lists | undefined> => (listsRead ??= readLiveLists(provider, live, zone.account));
+  const listsAsRead = (): Promise<Lists | undefined> => (listsRead ??= readZoneLists(provider, live, zone.account, options.account, options.notes ?? []));
   const ask = async (request: TraceRequest): Promise<TraceResult> => {
     if (local === undefined) {
       try {

@@ -69,12 +69,13 @@ export async function runPolicyTests(paths: readonly string[], options: PolicyRu
     }
     const cases = await loadChecked(casesFile, loaded.zone, out.errors);
     if (cases === undefined) continue;
+    const liveNotes: string[] = [];
     const results = options.againstZone === undefined
       ? runOffline(buildZoneModel(loaded.zone, loaded.zone.listReferences === undefined ? undefined : listsOf(account)), cases.cases)
-      : await runAgainstZone(options.againstZone, loaded.zone, cases.cases);
+      : await runAgainstZone(options.againstZone, loaded.zone, cases.cases, { ...(account === undefined ? {} : { account: account.account }), notes: liveNotes });
     const report = reportOf(loaded.zone, casesFile, options.againstZone === undefined ? 'offline' : 'against-zone', results);
     const managed = managedListsNote(managedListsOfZone(loaded.zone));
-    const notes = [...(options.againstZone === undefined ? offlineNotes(loaded.zone) : []), ...(managed === undefined ? [] : [managed])];
+    const notes = [...(options.againstZone === undefined ? offlineNotes(loaded.zone) : []), ...(managed === undefined ? [] : [managed]), ...liveNotes];
     out.reports.push(notes.length > 0 ? { ...report, notes } : report);
   }
   if (out.reports.length === 0 && out.errors.length === 0) {

@@ -4,17 +4,12 @@
  * (`src/manifest/schema-aot.ts`). Read from there at run time here; the CLI bundle replaces this file
  * with the validator itself, built in. Its own file so the build can swap it whole.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { builtModule } from '../manifest/index.js';
 
 /** Where `npm run build` writes the standalone validator, from `dist/*\/`. */
 const AheadOfTime = '../policy/schema-validator.cjs';
 
 /** The validator module (the function, with its `schemaHash`), or undefined when none was built (a run from sources). */
-export function aheadOfTimeModule(): unknown {
-  try {
-    return createRequire(import.meta.url)(fileURLToPath(new URL(AheadOfTime, import.meta.url))) as unknown;
-  } catch {
-    return undefined;
-  }
+export function casesValidatorModule(): unknown {
+  return builtModule(AheadOfTime, import.meta.url);
 }

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, AnySchemaObject, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { closest, MergeKeyMessage, pointerToPath, type DocPath, type ManifestIssue } from '../manifest/index.js';
-import { aheadOfTimeModule } from './schema-aot.js';
+import { casesValidatorModule } from './schema-aot.js';
 import type { PositionedYaml } from './yaml.js';
 
 const schemaText = readFileSync(new URL('../../schemas/policy-tests.schema.json', import.meta.url), 'utf8');
@@ -39,7 +39,7 @@ let validator: ValidateFunction | undefined;
 /** The validator compiled ahead of time by `npm run build` when built from this very schema, else compiled now. */
 function compiled(): ValidateFunction {
   if (validator !== undefined) return validator;
-  const built = aheadOfTimeModule() as (ValidateFunction & { schemaHash?: string }) | undefined;
+  const built = casesValidatorModule() as (ValidateFunction & { schemaHash?: string }) | undefined;
   validator = built?.schemaHash === policyTestsSchemaHash ? built : createPolicyAjv().compile(policyTestsSchema);
   return validator;
 }

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireZoneLock, LockedError, lockDir, lockKey } from '../../src/apply/index.js';
+import { acquireZoneLock, LockedError, zoneLocksDir, lockKey } from '../../src/apply/index.js';
 import { apiIdentity } from '../../src/apply/lock.js';
 
 let dir: string;
@@ -47,8 +47,8 @@ describe('zone locks', () => {
     const b = { kind: 'http' as const, description: 'v4 API at http://127.0.0.1:2/client/v4' };
     expect(lockKey(a, 'z')).not.toBe(lockKey(b, 'z'));
     expect(lockKey(a, 'z')).toMatch(/^[0-9a-f]{32}$/);
-    expect(lockDir(a, undefined)).toBe(join(tmpdir(), `zonewall-locks-${process.getuid!()}`));
-    expect(lockDir({ kind: 'engine' }, '/state')).toBe(join('/state', 'locks'));
+    expect(zoneLocksDir(a, undefined)).toBe(join(tmpdir(), `zonewall-locks-${process.getuid!()}`));
+    expect(zoneLocksDir({ kind: 'engine' }, '/state')).toBe(join('/state', 'locks'));
     expect(lockKey({ kind: 'engine', description: 'x' }, 'zid')).toBe('zid');
   });
 

@@ -6,18 +6,18 @@
  * the service evaluates everything itself. (`test/e2e/against-zone-lists.test.ts` runs the same
  * against `zonewall serve --strict`.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyZone } from '../../src/apply/index.js';
 import { diffZone, readsFor } from '../../src/plan/index.js';
-import { runAgainstZone, type CaseResult } from '../../src/policy/index.js';
+import { runAgainstZone, runPolicyTests, type CaseResult } from '../../src/policy/index.js';
 import { namedLists, readLiveLists } from '../../src/policy/live-lists.js';
 import { openProvider, type Provider } from '../../src/providers/index.js';
 import { casesOf, desiredOf } from './fixtures.js';
 
-const desired = desiredOf(`zone: lists-live.example.com
+const desiredText = `zone: lists-live.example.com
 plan: enterprise
 custom_rules:
   block-listed:
@@ -28,9 +28,10 @@ rate_limiting_rules:
     action: block
     expression: ip.src in $crawlers
     ratelimit: {characteristics: [ip.src], period: 10, requests_per_period: 2, mitigation_timeout: 60}
-`);
+`;
+const desired = desiredOf(desiredText);
 
-const cases = casesOf(`cases:
+const casesText = `cases:
   - name: a listed address is blocked
     request: { ip: 203.0.113.9 }
     expect: { action: block, matched: custom_rules.block-listed }
@@ -48,7 +49,8 @@ const cases = casesOf(`cases:
     request: { path: /, ip: 192.0.2.200 }
     burst: { count: 3, over: 3 }
     expect: { acted: 0 }
-`).cases;
+`;
+const cases = casesOf(casesText).cases;
 
 const answers = (results: CaseResult[]) => results.map((r) => [r.name, r.pass, r.actual, r.failures]);
 
@@ -115,17 +117,59 @@ describe('--against-zone evaluated here resolves $name to the account\'s lists a
     expect(noBurst.reads.filter((r) => r === 'lists')).toEqual(['lists']);
   });
 
-  it('a service that does not say the zone\'s account: no list is read, and $name matches nothing here (the listed crawler is not counted)', async () => {
-    const local = counted(['trace', 'requestTrace', 'requestTraceBatch', 'traceBurst']);
-    const resolveZone = local.provider.resolveZone.bind(local.provider);
-    const anonymous = Object.setPrototypeOf({ ...local.provider, resolveZone: async (zone: string) => {
+  /** `p` whose zones do not say their account. */
+  function anonymous(p: Provider): Provider {
+    const resolveZone = p.resolveZone.bind(p);
+    return Object.setPrototypeOf({ ...p, resolveZone: async (zone: string) => {
       const { zone: info, missing } = await resolveZone(zone);
       const { account: _account, ...rest } = info;
       return { zone: rest, missing };
     } }, Object.getPrototypeOf(provider)) as Provider;
-    const results = await runAgainstZone(anonymous, desired, cases);
+  }
+
+  it('a service that does not say the zone\'s account: no list is read, $name matches nothing here (the listed crawler is not counted), and the note says so', async () => {
+    const local = counted(['trace', 'requestTrace', 'requestTraceBatch', 'traceBurst']);
+    const notes: string[] = [];
+    const results = await runAgainstZone(anonymous(local.provider), desired, cases, { notes });
     expect(local.reads).toEqual([]);
     expect(results.find((r) => r.name === 'a listed crawler is blocked on its third request')!.why).toBe('no request of 3 got an action');
+    expect(notes).toEqual([
+      '$blocked, $trusted_hosts, $crawlers: the service does not say the zone\'s account, so its lists were not read: where zonewall evaluates the rules itself (the service has no tracer, or a burst has no route) these match nothing, '
+      + 'so a rule that uses one never matches there and a verdict that depends on it may differ from the service\'s; an account manifest (`account:`) in the run names the account to read them from',
+    ]);
+  });
+
+  it('a service that does not say the zone\'s account, evaluating every case itself: nothing read, no note', async () => {
+    const full = counted([]);
+    const notes: string[] = [];
+    const results = await runAgainstZone(anonymous(full.provider), desired, cases, { notes });
+    expect(results.filter((r) => !r.pass).map((r) => r.name)).toEqual([]);
+    expect([full.reads, notes]).toEqual([[], []]);
+  });
+
+  it('a service that does not say the zone\'s account, with the run\'s account manifest: that account\'s lists are read, the answers are the service\'s, and the note says whose', async () => {
+    const expected = answers(await runAgainstZone(provider, desired, cases));
+    const local = counted(['trace', 'requestTrace', 'requestTraceBatch', 'traceBurst']);
+    const notes: string[] = [];
+    expect(answers(await runAgainstZone(anonymous(local.provider), desired, cases, { account: 'zonewall engine', notes }))).toEqual(expected);
+    expect(local.reads.filter((r) => r === 'lists')).toEqual(['lists']);
+    expect(notes).toEqual(['$blocked, $trusted_hosts, $crawlers: the service does not say the zone\'s account, so where zonewall evaluates the rules itself these are the lists of the account manifest\'s account "zonewall engine", read through the provider']);
+  });
+
+  it('zonewall test --against-zone: the report of a zone whose service does not say its account says whose lists were read', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zw-policy-live-lists-run-'));
+    try {
+      writeFileSync(join(d, 'account.yaml'), 'account: zonewall engine\nlists:\n  blocked: {kind: ip, items: [203.0.113.0/24]}\n  crawlers: {kind: ip, items: [192.0.2.0/28]}\n'
+        + '  trusted_hosts: {kind: hostname, items: ["*.lists-live.example.com"]}\n');
+      writeFileSync(join(d, 'z.yaml'), desiredText);
+      writeFileSync(join(d, 'z.tests.yaml'), casesText);
+      const local = counted(['trace', 'requestTrace', 'requestTraceBatch', 'traceBurst']);
+      const run = await runPolicyTests([d], { againstZone: anonymous(local.provider) });
+      expect(run.errors).toEqual([]);
+      expect(run.reports.map((r) => [r.passed, r.failed, r.notes])).toEqual([[5, 0, [expect.stringMatching(/^\$blocked, \$trusted_hosts, \$crawlers: the service does not say the zone's account, so where zonewall evaluates the rules itself these are the lists of the account manifest's account "zonewall engine"/)]]]);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 
   it('names the lists an expression may use, managed ones included', () => {

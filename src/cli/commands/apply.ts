@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import {
-  acquireZoneLock, applyListWrites, applyZone, assertFresh, assertListsFresh, lockDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
+  acquireZoneLock, applyListWrites, applyZone, assertFresh, assertListsFresh, zoneLocksDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
@@ -244,7 +244,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
       await mapLimit(all, ZoneConcurrency, async (plan) => {
         const zone = await savedPlanZone(provider, plan);
         // Without a way to confirm, nothing is written: no lock to take (see canWrite).
-        if (writes) locks.push(await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
+        if (writes) locks.push(await acquireZoneLock({ dir: zoneLocksDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
         assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
       });
       // The saved item writes name item ids: the account's lists must be those the plan was computed on.

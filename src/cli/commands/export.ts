@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/index.js';
+import { acquireZoneLock, zoneLocksDir, lockKey, writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { exportAccountManifest, exportManifest, renderManifestYaml } from '../../plan/index.js';
 import type { ExportResult, ExportedObject } from '../../plan/index.js';
@@ -104,7 +104,7 @@ async function exportZone(opts: ExportCommandOptions, use: { readOnly: boolean }
     const adopting = opts.adopt && !use.readOnly;
     if (adopting) {
       const stateDir = engineStateDir(provider, opts);
-      lock = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
+      lock = await acquireZoneLock({ dir: zoneLocksDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
     }
     const live = await provider.readZone(zone.id);
     const result = exportManifest(live);

@@ -10,7 +10,7 @@
  * failure resumes at the step the zone is in (`resumeStep`).
  */
 import type { Command } from 'commander';
-import { acquireZoneLock, applyZone, lockDir, lockKey, writeFileAtomic, type ApplyZoneResult } from '../../apply/index.js';
+import { acquireZoneLock, applyZone, zoneLocksDir, lockKey, writeFileAtomic, type ApplyZoneResult } from '../../apply/index.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep, type FirewallUpgrade } from '../../migrate/index.js';
 import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
@@ -87,7 +87,7 @@ export async function runCutover(steps: readonly CutoverStep[], provider: Provid
   for (const [i, step] of steps.entries()) {
     if (i < from) continue;
     io.write(`\nStep ${i + 1}/${steps.length} (${step.name}): ${step.summary}\n`);
-    const lock = await acquireZoneLock({ dir: lockDir(provider, options.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: 0 });
+    const lock = await acquireZoneLock({ dir: zoneLocksDir(provider, options.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: 0 });
     try {
       if (step.name === 'enable' && !(await compareStep(provider, zone.id, step, options.requests ?? [], io)) && !options.force) {
         return { done: false, stoppedAt: step.name, reason: 'differs' };

@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { acquireZoneLock, lockDir, lockKey, writeFileAtomic } from '../../apply/index.js';
+import { acquireZoneLock, zoneLocksDir, lockKey, writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import {
@@ -136,7 +136,7 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
       provider, manifest: { path, text, desired }, flags: providerFlags(opts), ...(opts.mode !== undefined ? { mode: opts.mode as MigrationMode } : {}), force: opts.force === true,
       // The apply lock of the zone: no apply writes between the migration's read and its PUT.
       lock: opts.mode === undefined ? undefined : async (zone) => {
-        const held = await acquireZoneLock({ dir: lockDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name });
+        const held = await acquireZoneLock({ dir: zoneLocksDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name });
         return () => held.release();
       },
     },
@@ -227,7 +227,7 @@ async function adoptConverted(converted: ConvertedManifest, path: string, opts: 
     if (found === undefined) return `Nothing adopted: zone ${converted.zone} is not at the ${provider.description}.\n`;
     const { zone } = found;
     const stateDir = engineStateDir(provider, opts);
-    const held = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
+    const held = await acquireZoneLock({ dir: zoneLocksDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name });
     try {
       const adoption = terraformAdoption(converted, await provider.readZone(zone.id));
       await sendAdoption(provider, zone.id, adoption.writes, `run zonewall migrate ${path} --from-terraform-state ... --write --force again`);

@@ -7,7 +7,7 @@
  * the others' plans. Wiring only: the decisions are in `plan` and `apply`.
  */
 import type { Command } from 'commander';
-import { lockDir, lockKey, acquireZoneLock, preflightFindings, type PreflightPrepare, type ZoneLock } from '../../apply/index.js';
+import { zoneLocksDir, lockKey, acquireZoneLock, preflightFindings, type PreflightPrepare, type ZoneLock } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGenerationOf, type DesiredZone, type ManifestIssue } from '../../manifest/index.js';
 import { diffZone, locateObject, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
@@ -124,7 +124,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
       }
     }
     if (locking !== undefined) {
-      run.lock = await acquireZoneLock({ dir: lockDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
+      run.lock = await acquireZoneLock({ dir: zoneLocksDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
     }
     run.plan = diffZone(desired, await provider.readZone(zone.id, readsFor(desired)), options);
     // A saved plan of a zone not there yet creates it on the generation the manifest means.

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { acquireZoneLock, lockDir, lockKey, readApplyRecord, rollbackZone } from '../../apply/index.js';
+import { acquireZoneLock, zoneLocksDir, lockKey, readApplyRecord, rollbackZone } from '../../apply/index.js';
 import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
@@ -98,7 +98,7 @@ async function rollback(opts: RollbackOptions): Promise<number> {
     }
     const stateDir = stateDirOption(opts);
     const { zone } = await provider.resolveZone(opts.zone);
-    const lock = await acquireZoneLock({ dir: lockDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: parseDuration(opts.lockTimeout ?? '0', '--lock-timeout') });
+    const lock = await acquireZoneLock({ dir: zoneLocksDir(provider, stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: parseDuration(opts.lockTimeout ?? '0', '--lock-timeout') });
     try {
       const record = await rollbackZone(provider, zone, stateDir);
       process.stdout.write(`Rolled back ${zone.name} (zone ${zone.id}) to before the apply of ${record.at} (bookmark ${record.bookmark}).\n`);

@@ -59,7 +59,7 @@ function create(ctx: ZoneRequestContext): ApiResponse {
   problems.throwIfAny();
   const valid = inputs as FilterInput[];
   refuseIfAny(400, duplicateProblems(ctx.sql, valid));
-  refuseIfAny(400, gatedFieldProblems(ctx, valid));
+  refuseIfAny(400, gatedFilterFieldProblems(ctx, valid));
   const created = valid.map((input) => {
     const record = toRecord(newId(), input, false);
     insertFilter(ctx.sql, record, ctx.now);
@@ -94,7 +94,7 @@ function bulkUpdate(ctx: ZoneRequestContext): ApiResponse {
 }
 
 /** The plan-gated fields the filters use that the zone's plan lacks (10201 each). */
-export function gatedFieldProblems(ctx: ZoneRequestContext, inputs: readonly FilterInput[]): ApiMessage[] {
+export function gatedFilterFieldProblems(ctx: ZoneRequestContext, inputs: readonly FilterInput[]): ApiMessage[] {
   return inputs.flatMap((input) => filterFieldProblems(ctx, input.checked.fields, `${input.pointer}/expression`));
 }
 
@@ -103,7 +103,7 @@ function applyUpdates(ctx: ZoneRequestContext, updates: { id: string; input: Fil
   const current = updates.map((u) => mustGet(ctx, u.id, u.input.pointer));
   refuseIfAny(400, current.flatMap((f, i) => (f.locked ? [lockedError(f.id, 'updated', updates[i]!.input.pointer || undefined)] : [])));
   refuseIfAny(400, duplicateProblems(ctx.sql, updates.map((u) => u.input), new Set(updates.map((u) => u.id))));
-  refuseIfAny(400, gatedFieldProblems(ctx, updates.map((u) => u.input)));
+  refuseIfAny(400, gatedFilterFieldProblems(ctx, updates.map((u) => u.input)));
   // A filter that rules use may not start using a feature those rules are not entitled to.
   const gated = updates.filter((u) => u.input.checked.usesMatches && !ctx.limits.matches && rulesUsingFilter(ctx.sql, u.id).length > 0);
   refuseIfAny(400, gated.map((u) => featureUnavailable(ctx, 'matches', `${u.input.pointer}/expression`)));

@@ -19,7 +19,7 @@ import { ApiError, apiMessage } from '../api-errors.js';
 import { Problems, requireArray } from '../body-reader.js';
 import type { ZoneRequestContext } from '../context.js';
 import { errorResponse, ok } from '../envelope.js';
-import { gatedFieldProblems, toRecord } from '../filters/handlers.js';
+import { gatedFilterFieldProblems, toRecord } from '../filters/handlers.js';
 import { getFilter, insertFilter, type FilterRecord } from '../filters/store.js';
 import { duplicateProblems } from '../filters/validate.js';
 import { newId } from '../ids.js';
@@ -92,7 +92,7 @@ function resolveFilters(ctx: ZoneRequestContext, rules: RuleCreateInput[]): Filt
     }));
   }
   // A plan-gated field refuses the inline filter as the filters API refuses it (10202 wrapping 10201).
-  for (const refused of gatedFieldProblems(ctx, inline)) {
+  for (const refused of gatedFilterFieldProblems(ctx, inline)) {
     const index = Number(/^\/(\d+)/.exec(refused.source?.pointer ?? '')?.[1] ?? 0);
     errors.push(apiMessage('inlineFilterRefused', `filter at index ${index}: ${refused.message}`, {
       pointer: refused.source?.pointer ?? `/${index}/filter/expression`, chain: [refused],

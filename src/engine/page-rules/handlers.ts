@@ -18,7 +18,7 @@ import {
   type PageRule, type PageRuleInput,
 } from './constants.js';
 import { patternOf } from './model.js';
-import { countPageRules, deletePageRule, getPageRule, listPageRules, savePageRule } from './store.js';
+import { countPageRules, deleteStoredPageRule, getPageRule, listPageRules, savePageRule } from './store.js';
 import { readPageRule } from './validate.js';
 
 /** Routes of the Page Rules API. */
@@ -81,7 +81,7 @@ function write(ctx: ZoneRequestContext, existing: PageRule, patch: boolean): Api
 
 function remove(ctx: ZoneRequestContext): ApiResponse {
   const existing = mustGet(ctx);
-  deletePageRule(ctx.sql, existing.id);
+  deleteStoredPageRule(ctx.sql, existing.id);
   return ok({ id: existing.id });
 }
 

@@ -56,6 +56,6 @@ export function savePageRule(sql: Sql, rule: PageRule): void {
 }
 
 /** Deletes a rule; false when there was none. */
-export function deletePageRule(sql: Sql, id: string): boolean {
+export function deleteStoredPageRule(sql: Sql, id: string): boolean {
   return sql.exec('DELETE FROM page_rules WHERE id = ?', id).rowsWritten > 0;
 }

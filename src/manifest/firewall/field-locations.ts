@@ -34,7 +34,7 @@ export function ruleFieldLocations(locator: Locator, holder: unknown, info = loc
 function onlyExpression(locator: Locator, holder: Record<string, unknown>, info: MapInfo): Partial<Record<string, SourceLocation>> | undefined {
   if (info.size !== 1 || holder.expression === undefined) return undefined;
   const i = info.findAfter('expression', -1);
-  return i < 0 ? undefined : { expression: locator.locationAt(info.nodeStart(i, holder.expression)) };
+  return i < 0 ? undefined : { expression: locator.childAt(holder, 'expression', info.nodeStart(i, holder.expression)) };
 }
 
 /** The locations of a rule that has only its action and filter, as an object of exactly those fields; undefined otherwise. */
@@ -43,5 +43,5 @@ function onlyActionAndFilter(locator: Locator, holder: Record<string, unknown>, 
   const a = info.findAfter('action', -1);
   const f = a < 0 ? -1 : info.findAfter('filter', a);
   if (f < 0) return undefined;
-  return { action: locator.locationAt(info.nodeStart(a, holder.action)), filter: locator.locationAt(info.nodeStart(f, holder.filter)) };
+  return { action: locator.childAt(holder, 'action', info.nodeStart(a, holder.action)), filter: locator.childAt(holder, 'filter', info.nodeStart(f, holder.filter)) };
 }

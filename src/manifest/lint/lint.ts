@@ -8,7 +8,7 @@ import { parse, type Expression } from '../../expr/index.js';
 import type { DesiredCustomRule } from '../custom-rules/desired.js';
 import type { DesiredZone } from '../desired.js';
 import type { ManifestIssue } from '../errors.js';
-import type { SourceLocation } from '../source-location.js';
+import { aliasNote, type SourceLocation } from '../source-location.js';
 import { conditionFindings, covers } from './cover.js';
 import { LintRules, type LintRule } from './rules.js';
 
@@ -27,7 +27,7 @@ function parsed(source: string): Expression | undefined {
 }
 
 function at(location: SourceLocation, path: string, message: string, rule: LintRule): LintFinding {
-  return { file: location.file, line: location.line, column: location.column, path, message, rule };
+  return { file: location.file, line: location.line, column: location.column, path, message: `${message}${aliasNote(location.alias)}`, rule };
 }
 
 function conditions(expr: Expression, location: SourceLocation, path: string, out: LintFinding[]): void {

@@ -79,10 +79,7 @@ export function validateAccountManifestText(text: string, file: string, options:
       dirty.add(formatPath(path.slice(0, item ? 4 : 2)));
     }
   }
-  const location = (path: DocPath, anchor: 'key' | 'node' = 'node'): SourceLocation => {
-    const { line, column } = locator.issue(path, '', anchor);
-    return { file, line, column };
-  };
+  const location = (path: DocPath, anchor: 'key' | 'node' = 'node'): SourceLocation => locator.location(path, anchor);
   // A plan that is not one is the schema's error (reported above); the quotas are then the largest.
   const tier = options.tier ?? (typeof data.plan === 'string' && Object.hasOwn(ListQuotas, data.plan) ? data.plan as DesiredPlanTier : 'enterprise');
   const quota = ListQuotas[tier];

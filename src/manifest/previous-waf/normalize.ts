@@ -18,7 +18,7 @@ export function normalizePreviousWafSection(zone: DesiredZone, checks: Checks, d
 }
 
 function normalizePreviousWaf(waf: PreviousWaf, locator: Locator): DesiredPreviousWaf {
-  const keyAt = (path: DocPath): SourceLocation => locator.locationAt(locator.spanOf(path, 'key').start);
+  const keyAt = (path: DocPath): SourceLocation => locator.location(path, 'key');
   const keys = (section: 'packages' | 'groups' | 'rules', resolve: (key: string) => string = (k) => k): Record<string, SourceLocation> =>
     Object.fromEntries(Object.keys(waf[section] ?? {}).map((key) => [resolve(key), keyAt(['previous_waf', section, key])]));
   const packages: DesiredPreviousWaf['packages'] = {};

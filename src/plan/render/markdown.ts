@@ -8,7 +8,7 @@ import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
 import { resourceOf } from '../kinds.js';
 import { hasChanges, type Plan } from '../plan.js';
-import { formatValue } from './values.js';
+import { formatAttributeValue } from './values.js';
 import { renderCalls, renderSummaryLine, UnmanagedListLimit } from './text.js';
 
 /** Escapes text for a markdown table cell. */
@@ -27,11 +27,11 @@ function details(c: Change): string {
     const attrs = (c.action === 'create' ? c.after : c.before) as Attributes;
     return Object.entries(attrs)
       .filter(([k, v]) => k !== 'ref' && k !== 'position' && v !== '' && v !== null && !(Array.isArray(v) && v.length === 0) && !(k === 'paused' && v === false))
-      .map(([k, v]) => `${k}: ${code(formatValue(k, v))}`).join('<br>');
+      .map(([k, v]) => `${k}: ${code(formatAttributeValue(k, v))}`).join('<br>');
   }
   const kind = resourceOf(c.kind).kind;
   return c.changed.flatMap((n) => kind.attributeDeltas?.(n, c.before?.[n], c.after?.[n])?.map((d) => `${n}: ${d.label}: ${code(d.before)} → ${code(d.after)}`)
-    ?? [`${n}: ${code(formatValue(n, c.before?.[n]))} → ${code(formatValue(n, c.after?.[n]))}`]).join('<br>');
+    ?? [`${n}: ${code(formatAttributeValue(n, c.before?.[n]))} → ${code(formatAttributeValue(n, c.after?.[n]))}`]).join('<br>');
 }
 
 function expressionDiffs(changes: readonly Change[]): string[] {

@@ -4,6 +4,7 @@
  * changed expressions, then unmanaged objects, findings, the API call estimate and the summary
  * line `Plan: 2 to add, 1 to change, 0 to replace, 1 to destroy.` Reads a Plan; decides nothing.
  */
+import { aliasNote } from '../../manifest/index.js';
 import { ActionGlyphs } from '../action.js';
 import type { Attributes, Change } from '../change.js';
 import { resourceOf } from '../kinds.js';
@@ -11,7 +12,7 @@ import type { Finding } from '../finding.js';
 import type { RunCalls } from '../calls.js';
 import { hasChanges, type CallEstimate, type Plan, type PlanSummary, type UnmanagedObject } from '../plan.js';
 import { plainStyle, type Style } from './style.js';
-import { formatValue, wordDiff } from './values.js';
+import { formatAttributeValue, wordDiff } from './values.js';
 import { thousands } from './numbers.js';
 
 /** How many unmanaged objects the text lists before summarising the rest. */
@@ -53,13 +54,13 @@ function attributeLines(c: Change, s: Style): string[] {
     const attrs = (c.action === 'create' ? c.after : c.before) as Attributes;
     return Object.entries(attrs)
       .filter(([k, v]) => !hiddenOnCreate.has(k) && (k === 'priority' || !isEmpty(v)) && !(k === 'paused' && v === false))
-      .map(([k, v]) => `${pad}${k}: ${formatValue(k, v)}`);
+      .map(([k, v]) => `${pad}${k}: ${formatAttributeValue(k, v)}`);
   }
   const lines: string[] = [];
   const kind = resourceOf(c.kind).kind;
   for (const name of c.changed) {
     if (name === 'ref' && c.reason === 'renamed') {
-      lines.push(`${pad}ref: ${formatValue(name, c.before?.[name])} -> ${formatValue(name, c.after?.[name])}`);
+      lines.push(`${pad}ref: ${formatAttributeValue(name, c.before?.[name])} -> ${formatAttributeValue(name, c.after?.[name])}`);
       continue;
     }
     const b = c.before?.[name];
@@ -67,13 +68,13 @@ function attributeLines(c: Change, s: Style): string[] {
     const deltas = kind.attributeDeltas?.(name, b, a);
     if (name === 'position') {
       // A move within an ordered list of rules: `position 3 -> 1`.
-      lines.push(`${pad}position ${formatValue(name, b)} -> ${formatValue(name, a)}`);
+      lines.push(`${pad}position ${formatAttributeValue(name, b)} -> ${formatAttributeValue(name, a)}`);
     } else if (name === 'expression' && typeof b === 'string' && typeof a === 'string') {
       lines.push(`${pad}expression: ${wordDiff(b, a, s)}`);
     } else if (deltas !== undefined) {
       for (const d of deltas) lines.push(`${pad}${name}: ${d.label}: ${s.red(d.before)} -> ${s.green(d.after)}`);
     } else {
-      lines.push(`${pad}${name}: ${s.red(formatValue(name, b))} -> ${s.green(formatValue(name, a))}`);
+      lines.push(`${pad}${name}: ${s.red(formatAttributeValue(name, b))} -> ${s.green(formatAttributeValue(name, a))}`);
     }
   }
   return lines;
@@ -105,7 +106,7 @@ export function renderFindings(findings: readonly Finding[], s: Style = plainSty
   const order = { error: 0, danger: 1, warning: 2 } as const;
   const sorted = [...findings].sort((a, b) => order[a.level] - order[b.level]);
   return ['Findings:', ...sorted.map((f) => {
-    const at = f.location !== undefined ? ` (${f.location.file}:${f.location.line}:${f.location.column})` : '';
+    const at = f.location !== undefined ? ` (${f.location.file}:${f.location.line}:${f.location.column})${aliasNote(f.location.alias)}` : '';
     return `  ${levelLabel(f, s)} ${f.code}: ${f.message}${at}`;
   })];
 }

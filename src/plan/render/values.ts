@@ -11,7 +11,7 @@ import type { Style } from './style.js';
 const bare = new Set(['expression', 'action', 'skips', 'ruleset', 'filter', 'mode', 'sensitivity', 'action_mode', 'state', 'default_mode']);
 
 /** One attribute value for display. */
-export function formatValue(name: string, value: AttributeValue | undefined): string {
+export function formatAttributeValue(name: string, value: AttributeValue | undefined): string {
   if (value === undefined) return 'null';
   if (typeof value === 'string') return bare.has(name) ? value : JSON.stringify(value);
   return JSON.stringify(value);

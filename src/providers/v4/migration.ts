@@ -11,7 +11,7 @@ import { V4Paths } from './constants.js';
 import { ServiceError } from './errors.js';
 
 /** The migration status, or null when the service has no migration API for the zone (404). */
-export async function readMigrationStatus(client: V4Client, zoneId: string): Promise<LiveMigrationStatus | null> {
+export async function readLiveMigrationStatus(client: V4Client, zoneId: string): Promise<LiveMigrationStatus | null> {
   try {
     const raw = await client.result<Partial<LiveMigrationStatus> & Record<string, unknown>>('GET', V4Paths.migrationStatus(zoneId), { shape: AnswerShapes.migrationStatus });
     return normalizeMigrationStatus(raw);

@@ -12,7 +12,7 @@ import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { CustomPhase, V4Paths } from './constants.js';
 import { readEntrypoint } from './managed-rules.js';
-import { readMigrationConfig, readMigrationStatus } from './migration.js';
+import { readMigrationConfig, readLiveMigrationStatus } from './migration.js';
 import { readPageRules } from './page-rules.js';
 import { readPreviousWaf } from './previous-waf.js';
 import { readPhase } from './rules-phase.js';
@@ -30,7 +30,7 @@ export async function readZone(client: V4Client, zone: LiveZoneInfo, sections?: 
   const id = zone.id;
   const wants = (s: LiveSection) => sections === undefined || sections.includes(s);
   // The status first: it decides whether the previous WAF still answers.
-  const migration = wants('migration') || sections?.includes('migration_config') === true ? await readMigrationStatus(client, id) : null;
+  const migration = wants('migration') || sections?.includes('migration_config') === true ? await readLiveMigrationStatus(client, id) : null;
   const migrating = migration !== null && migration.waf_state !== 'new_only';
   // Started before the others so it runs beside them.
   const rateLimitRead = wants('rate_limiting_rules') ? readRateLimitEntrypoint(client, id) : undefined;

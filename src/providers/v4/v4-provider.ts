@@ -167,7 +167,7 @@ export abstract class V4Provider implements Provider {
   }
 
   async migrationStatus(zoneId: string): Promise<LiveMigrationStatus> {
-    const status = await migration.readMigrationStatus(this.client, zoneId);
+    const status = await migration.readLiveMigrationStatus(this.client, zoneId);
     if (status === null) throw new ProviderError(`${this.description} has no WAF migration status for zone ${zoneId}`, { code: 'ERR_API' });
     return status;
   }
