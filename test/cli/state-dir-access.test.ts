@@ -9,7 +9,7 @@
  * as another user, the check runs in-process as if the files were another user's.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertStateDirUsable } from '../../src/cli/state-dir-access.js';
@@ -126,6 +126,37 @@ describe('a state directory with files of another user', () => {
     chmodSync(join(own, 'x.sqlite'), 0o444);
     expect(() => assertStateDirUsable(own, { writes: true })).not.toThrow();
   });
+});
+
+describe('a file of its own that it may not write (0400: zonewall tightens modes, it does not widen them)', () => {
+  it('apply: the walk passes it, storage refuses it when the zone opens, before anything is written: one line, exit 1', async () => {
+    const own = tempDir('state-access-own');
+    chmodSync(own.dir, 0o777);
+    const dir = join(own.dir, 'state');
+    const user = isRoot ? Nobody : process.getuid!();
+    const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
+    const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
+    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args], { cwd: own.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    try {
+      const created = await run(['engine', 'zone', 'create', 'own.example.com', '--plan', 'business', '--state-dir', dir]);
+      expect(created.code, created.stderr).toBe(0);
+      const zone = writeManifest(own.dir, 'own.yaml', 'zone: own.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');
+      chmodSync(zone, 0o644);
+      const objects = join(dir, 'zones', 'objects');
+      const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
+      chmodSync(file, 0o400);
+      const before = readFileSync(file);
+      const applied = await run(['apply', zone, '--auto-approve', '--state-dir', dir]);
+      expect(applied.stderr).toBe(`error: cannot write the state directory ${dir}: the file ${file} (mode 0400, owner uid ${user}) is not writable by this user (uid ${user}): give this user write access to it (chmod u+rw ${file}), or pass another --state-dir\n`);
+      expect(applied.code).toBe(1);
+      expect(applied.stdout).not.toMatch(/Apply complete|HTTP 500|readonly database/);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      expect(existsSync(join(dir, 'applies'))).toBe(false);
+    } finally {
+      own.cleanup();
+    }
+  }, 60_000);
 });
 
 describe('serve meets a file it may not write (changed after it started)', () => {
