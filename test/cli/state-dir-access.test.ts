@@ -84,6 +84,27 @@ describe('a state directory with files of another user', () => {
     }
   }, 30_000);
 
+  it('export and test --against-zone (read only) say an unreadable zone file in one line', async () => {
+    const cases = join(temp.dir, 'z.tests.yaml');
+    writeFileSync(cases, 'zone: access.example.com\ncases:\n  - name: x is blocked\n    request:\n      host: x\n    expect:\n      action: block\n');
+    chmodSync(cases, 0o644);
+    const line = (uid: number, owner: number, mode: string) => `error: cannot read the state directory ${state}: the file ${sqlite} (mode ${mode}, owner uid ${owner}) is not readable by this user (uid ${uid}): ` +
+      (owner === uid ? `give this user read access to it (chmod u+r ${sqlite})` : `run zonewall as its owner, or give the files to this user (chown -R ${uid} ${state})`) + ', or pass another --state-dir\n';
+    const runs = isRoot
+      ? { as: (args: string[]) => asNobody(args), uid: Nobody, owner: 0, mode: 0o600 }
+      : { as: (args: string[]) => zonewall(args, { cwd: temp.dir }), uid: process.getuid!(), owner: process.getuid!(), mode: 0o200 };
+    chmodSync(sqlite, runs.mode);
+    try {
+      for (const args of [['export', '--zone', 'access.example.com'], ['test', manifest, '--cases', cases, '--against-zone']]) {
+        const run = await runs.as([...args, '--state-dir', state]);
+        expect(run.stderr, args[0]).toBe(line(runs.uid, runs.owner, runs.mode.toString(8).padStart(4, '0')));
+        expect(run.code, args[0]).toBe(1);
+      }
+    } finally {
+      chmodSync(sqlite, 0o644);
+    }
+  }, 30_000);
+
   it('plan walks nothing ahead: a file of another user that it does not read does not stop it', async () => {
     // Readers read no alarm index; before, the walk ahead of every command refused this file.
     const alarms = join(state, 'zones', 'alarms.sqlite');
