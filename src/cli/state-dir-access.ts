@@ -17,8 +17,10 @@
  *   created at its first write, another zone's object after the first zone was applied;
  * - some files are not storage's: `engine.lock`, the zone locks (`locks/`), the apply records
  *   (`applies/`, written just before each zone's first write).
- * The walk is one `access` call a path; storage's check still covers what changes after it (a long
- * `serve`), which the server answers as a clean API error.
+ * The walk is one `access` call a path. Storage's check covers what it cannot see: a file changed
+ * after it (a long `serve`, which answers a clean API error) and a file of the user's own it may
+ * not write (0400: zonewall tightens modes, it does not widen them), which apply meets while it
+ * plans, when each zone's object opens, before its first write.
  */
 import { accessError, findBlocked } from '../storage/index.js';
 
