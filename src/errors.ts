@@ -31,6 +31,7 @@ export const ErrorCodes = {
   ERR_STORAGE_UNSUPPORTED: 'user', // the API is not offered by this backend (SQL or PITR on 'kv')
   ERR_STORAGE_RESET: 'system', // the object was reset (failed write, abort); callers get this error
   ERR_STORAGE_LOCKED: 'user', // another process has the namespace directory open
+  ERR_STATE_ACCESS: 'user', // a file or folder of the state directory this user may not read or write (another user's)
   // engine and providers
   ERR_API: 'user', // the service refused a request (see the service's errors)
   ERR_PROVIDER: 'system', // the provider could not reach or understand the service

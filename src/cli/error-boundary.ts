@@ -67,7 +67,9 @@ export function reportError(err: unknown, write: (text: string) => void, debug: 
       write(`${lines.slice(1).join('\n')}${stack}\n`);
       return ExitCodes.error;
     }
-    write(`error: ${err.message}${stack}\n`);
+    // A state directory this user may not use: the CLI's way out is another one.
+    const way = err.code === 'ERR_STATE_ACCESS' ? ', or pass another --state-dir' : '';
+    write(`error: ${err.message}${way}${stack}\n`);
     return ExitCodes.error;
   }
   const known = systemMessage(err);

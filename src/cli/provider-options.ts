@@ -189,8 +189,10 @@ export async function openCommandProvider(
     options.onRetry = (event) => retryNotice(event);
     options.budgetListener = budgetProgress(process.stderr);
   }
-  // Files of the state directory this user cannot use are said in one line, before the engine meets them.
-  if (options.remote === undefined && options.stateDir !== undefined) assertStateDirUsable(options.stateDir, { writes: use.readOnly !== true });
+  // A command that writes: files of the state directory this user cannot write are said in one
+  // line before the engine opens it (why writers keep this walk: `state-dir-access.ts`). A command
+  // that reads does not walk: the storage layer says the file it could not read when it meets it.
+  if (options.remote === undefined && options.stateDir !== undefined && use.readOnly !== true) assertStateDirUsable(options.stateDir, { writes: true });
   const notice = options.stateDir !== undefined ? workerdNotice(options.stateDir) : undefined;
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
   return openProvider(options);

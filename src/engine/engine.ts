@@ -16,7 +16,7 @@
 import { StorageResetError, type ObjectNamespace } from '../storage/index.js';
 import { ApiError } from './api-errors.js';
 import { copyAnswer } from './copy-answer.js';
-import { errorResponse } from './envelope.js';
+import { accessFailureOf, errorResponse } from './envelope.js';
 import { V4Dispatcher, type ZoneDirectory } from './dispatch.js';
 import type { EngineOptions } from './engine-options.js';
 import { openEngineState, type EngineState } from './engine-state.js';
@@ -88,7 +88,12 @@ export class Engine implements ZoneDirectory {
    * parts (list pages), which it shares with the engine and nobody can change.
    */
   async dispatch(request: ApiRequest): Promise<ApiResponse> {
-    return copyAnswer(await this.respond(request));
+    const answer = await this.respond(request);
+    // A state-directory file this process may not use: the in-process caller gets storage's
+    // one-line error (`ERR_STATE_ACCESS`), not a 500 (the HTTP server answers the 500 and logs it).
+    const denied = accessFailureOf(answer);
+    if (denied !== undefined) throw denied;
+    return copyAnswer(answer);
   }
 
   /**

@@ -4,6 +4,7 @@
  * APIs). Handlers build every answer through these helpers so the envelope is the same everywhere.
  */
 import { PageLimits } from '../api/index.js';
+import { ZonewallError } from '../errors.js';
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ApiMessage, ApiResponse, ResultInfo } from './types.js';
 
@@ -39,12 +40,30 @@ export function errorResponse(err: ApiError, extra: { messages?: ApiMessage[]; r
  * The answer to a request whose handling threw: a refusal (`ApiError`) as its error envelope; any
  * other error is logged as `what` failed and answered as an internal error whose details stay in
  * the server log. The engine's every catch-all answers through it (dispatcher, zone and account
- * objects, servers).
+ * objects, servers). A file of the state directory this process may not use (storage's
+ * `StorageAccessError`, met before anything was written) is not a bug, and is not logged here: the
+ * answer says so and carries the error (`accessFailureOf`), which the HTTP server logs as one line
+ * (path, owner, mode, what to do; no stack trace) and `Engine.dispatch` throws to its in-process
+ * caller (the CLI says it as one line).
  */
 export function failureResponse(err: unknown, what: string, logError: (message: string, err: unknown) => void): ApiResponse {
   if (err instanceof ApiError) return errorResponse(err);
+  // By its code, not its class: the worker bundle (workerd) must not import storage (better-sqlite3).
+  if (err instanceof ZonewallError && err.code === 'ERR_STATE_ACCESS') {
+    const verb = (err as { writes?: unknown }).writes === true ? 'write' : 'read';
+    const response = errorResponse(ApiError.of('internal', `internal error: the request was not applied: the server cannot ${verb} a file of its state directory (the server log names it)`));
+    accessFailures.set(response, err);
+    return response;
+  }
   logError(`${what} failed`, err);
   return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
+}
+
+const accessFailures = new WeakMap<ApiResponse, ZonewallError>();
+
+/** The state-directory access error (`ERR_STATE_ACCESS`) an answer of `failureResponse` stands for, if any. */
+export function accessFailureOf(response: ApiResponse): ZonewallError | undefined {
+  return accessFailures.get(response);
 }
 
 /** A list page: 200 with the page's items and `result_info`. */

@@ -34,6 +34,47 @@ export class StorageLockedError extends StorageError {
   }
 }
 
+/**
+ * A file or folder of a namespace directory this process may not read (or, to write, write): an
+ * object's SQLite file or its `-wal`/`-shm`, its PITR log, `namespace.lock`, `alarms.sqlite`, a
+ * folder (`ERR_STATE_ACCESS`). Raised where storage opens the file, before anything is written
+ * (`access.ts`), instead of SQLite's `attempt to write a readonly database` deep in a write or
+ * Node's bare `EACCES`. The message names the path, its owner and mode, and what to do; `root` is
+ * the directory the advice names (the engine's state directory, which holds several namespaces).
+ */
+export class StorageAccessError extends StorageError {
+  /** The path refused, absolute. */
+  readonly path: string;
+  /** Its owner's uid and its permission bits (`0o644`). */
+  readonly owner: number;
+  readonly mode: number;
+  /** The uid of this process. */
+  readonly uid: number;
+  /** Whether writing (true) or reading was refused. */
+  readonly writes: boolean;
+  /** The directory the advice names (`chown -R UID root`). */
+  readonly root: string;
+
+  constructor(at: { path: string; owner: number; mode: number; folder: boolean; uid: number; writes: boolean; root: string }, options?: { cause?: unknown }) {
+    const mode = (at.mode & 0o777).toString(8).padStart(4, '0');
+    const verb = at.writes ? 'write' : 'read';
+    const fix = at.owner === at.uid
+      ? `give this user ${verb} access to it (chmod u+${at.writes ? 'rw' : 'r'}${at.folder ? 'x' : ''} ${at.path})`
+      : `run zonewall as its owner, or give the files to this user (chown -R ${at.uid} ${at.root})`;
+    super(
+      `cannot ${verb} the state directory ${at.root}: the ${at.folder ? 'folder' : 'file'} ${at.path} (mode ${mode}, owner uid ${at.owner}) ` +
+        `is not ${at.writes ? 'writable' : 'readable'} by this user (uid ${at.uid}): ${fix}`,
+      { ...options, code: 'ERR_STATE_ACCESS' },
+    );
+    this.path = at.path;
+    this.owner = at.owner;
+    this.mode = at.mode & 0o777;
+    this.uid = at.uid;
+    this.writes = at.writes;
+    this.root = at.root;
+  }
+}
+
 /** A bad argument to a storage call, as the reference's `TypeError`: `ERR_STORAGE_ARGUMENT`. */
 export class StorageTypeError extends TypeError {
   readonly code: ErrorCode = 'ERR_STORAGE_ARGUMENT';

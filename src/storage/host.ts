@@ -29,6 +29,8 @@ export interface HostConfig {
   alarmIndex: Pick<AlarmIndex, 'lower' | 'set'>;
   /** Set when the namespace is open for reading only (`read-only.ts`): how its files are read. */
   readMode?: ReadMode;
+  /** The directory a `StorageAccessError`'s advice names (`ObjectNamespaceOptions.accessRoot`). */
+  root?: string;
 }
 
 interface Live {

@@ -15,5 +15,6 @@ export { StorageLimits } from './limits.js';
 export type { Backend } from './session.js';
 export {
   StorageError, StorageTypeError, StorageRangeError, SqlError, TransactionError, StorageUnsupportedError,
-  StorageResetError, StorageLockedError,
+  StorageResetError, StorageLockedError, StorageAccessError,
 } from './errors.js';
+export { accessError, findBlocked, type Blocked } from './access.js';

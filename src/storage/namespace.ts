@@ -10,10 +10,11 @@
  * already at work (`read-only.ts`).
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { accessErrorOf, assertUsable, objectPaths } from './access.js';
 import { AlarmIndex } from './alarm-index.js';
 import { AlarmDefaults, type AlarmInvocationInfo, type AlarmRetryOptions } from './alarms.js';
-import { lockDir, type DirLock } from './dir-lock.js';
+import { LOCK_FILE, lockDir, type DirLock } from './dir-lock.js';
 import { StorageError, StorageLockedError, StorageTypeError } from './errors.js';
 import { ObjectHost, type HostConfig } from './host.js';
 import { objectsDir } from './open.js';
@@ -49,6 +50,12 @@ export interface ObjectNamespaceOptions<Env = unknown> {
   readOnly?: boolean;
   /** No directory at all: every object lives in memory for as long as the namespace is open (`dir` only names it). */
   memory?: boolean;
+  /**
+   * The directory a `StorageAccessError` tells the user to give to them (`chown -R UID accessRoot`;
+   * default `dir`): the directory that holds this namespace and others, such as the engine's state
+   * directory.
+   */
+  accessRoot?: string;
 }
 
 /** Alarm hints of a reader: it writes no alarm, so it has nothing to record. */
@@ -148,24 +155,31 @@ export class ObjectNamespace<T extends object, Env = unknown> {
     }
     const alarmRetry = retryOptions(options.alarmRetry);
     const timeoutMs = lockTimeout(options.lockTimeoutMs);
+    const root = options.accessRoot === undefined ? this.#dir : resolve(options.accessRoot);
     const common = {
-      dir: this.#dir, backend, env: options.env, alarmRetry,
+      dir: this.#dir, root, backend, env: options.env, alarmRetry,
       ObjectClass: ObjectClass as unknown as HostConfig['ObjectClass'],
       now: options.now ?? Date.now,
       onAlarmError: options.onAlarmError ?? defaultAlarmError,
     };
     if (options.readOnly === true || options.memory === true) {
-      const read = options.memory === true ? { mode: 'memory' as const, release: () => undefined } : lockForReading(this.#dir);
+      const read = options.memory === true ? { mode: 'memory' as const, release: () => undefined } : lockForReading(this.#dir, root);
       this.#lock = read;
       this.#alarmIndex = null;
       openDirs.add(this.#dir);
       this.#cfg = { ...common, alarmIndex: NoAlarmIndex, readMode: read.mode };
       return;
     }
+    // What the writer will write, before it writes or locks anything (`access.ts`): the folders,
+    // the lock file, the alarm index. Each object's files are checked when the object opens.
+    const objects = objectsDir(this.#dir);
+    assertUsable([this.#dir, objects, join(this.#dir, LOCK_FILE), ...objectPaths(join(this.#dir, 'alarms.sqlite')).slice(1)], true, root);
     try {
-      mkdirSync(objectsDir(this.#dir), { recursive: true });
+      mkdirSync(objects, { recursive: true });
     } catch (err) {
-      throw new StorageError(`Cannot create the namespace directory ${this.#dir}: ${(err as Error).message}`, { cause: err });
+      // A missing directory in a parent this user may not write.
+      throw accessErrorOf(err, [dirname(this.#dir), dirname(dirname(this.#dir))], true, root)
+        ?? new StorageError(`Cannot create the namespace directory ${this.#dir}: ${(err as Error).message}`, { cause: err });
     }
     this.#lock = lockDir(this.#dir, timeoutMs);
     let alarmIndex: AlarmIndex;

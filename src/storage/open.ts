@@ -7,6 +7,7 @@
  * anything (`read-only.ts`), and has no PITR.
  */
 import { join } from 'node:path';
+import { assertUsable, objectPaths } from './access.js';
 import { AlarmStore } from './alarm-store.js';
 import type { AlarmIndex } from './alarm-index.js';
 import { KvStore } from './kv.js';
@@ -29,6 +30,8 @@ export interface OpenConfig {
   alarmIndex: Pick<AlarmIndex, 'lower'>;
   /** Set when the namespace is open for reading only (`read-only.ts`): how its files are read. */
   readMode?: ReadMode;
+  /** The directory a `StorageAccessError`'s advice names (default `dir`). */
+  root?: string;
 }
 
 /** Everything one session of one object works with. */
@@ -78,8 +81,15 @@ export function openSessionParts(id: ObjectId, cfg: OpenConfig, hooks: SessionHo
   const base = join(objectsDir(cfg.dir), id.toString());
   const file = `${base}.sqlite`;
   const sqlite = cfg.backend === 'sqlite';
+  // A writer may write every file of the object (SQLite would open a file it may not write
+  // read-only and fail at the first write; the PITR log after the commit it logs): said now, before
+  // anything is written (`access.ts`). A reader is told after a failed open (`read-only.ts`).
+  if (cfg.readMode === undefined) {
+    assertUsable(objectPaths(file), true, cfg.root ?? cfg.dir);
+    if (sqlite) assertUsable([`${base}.pitr`], true, cfg.root ?? cfg.dir, true);
+  }
   // A reader keeps no PITR log: only writes are logged, and reading the log could write (it repairs).
-  const read = cfg.readMode !== undefined ? openForReading(file, `${base}.pitr`, cfg.readMode) : undefined;
+  const read = cfg.readMode !== undefined ? openForReading(file, `${base}.pitr`, cfg.readMode, cfg.root ?? cfg.dir) : undefined;
   const pitr = sqlite && read === undefined ? new SessionPitr(`${base}.pitr`, file, cfg.now) : null;
   const db = read?.db ?? openDatabase(file, sqlite);
   let session: StorageSession | null = null;

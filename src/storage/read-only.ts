@@ -20,6 +20,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { accessErrorOf, objectPaths } from './access.js';
 import { StorageError } from './errors.js';
 import { LOCK_FILE } from './dir-lock.js';
 import { hasPendingRestore } from './pitr/restore.js';
@@ -37,8 +38,11 @@ export interface ReadLock {
   release(): void;
 }
 
-/** Takes the shared lock of `dir` if it can; never waits, never writes. */
-export function lockForReading(dir: string): ReadLock {
+/**
+ * Takes the shared lock of `dir` if it can; never waits, never writes. A lock file or folder this
+ * user may not read is a `StorageAccessError` naming `root` in its advice.
+ */
+export function lockForReading(dir: string, root = dir): ReadLock {
   const file = join(dir, LOCK_FILE);
   if (!existsSync(file)) {
     // No lock file: no writer can be excluded, but nothing exists to change under the reader
@@ -54,7 +58,7 @@ export function lockForReading(dir: string): ReadLock {
     db?.close();
     const code = (err as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return { mode: 'shared', release: () => undefined };
-    throw new StorageError(`Cannot read the namespace directory ${dir}: ${(err as Error).message}`, { cause: err });
+    throw accessErrorOf(err, [dir, file], false, root) ?? new StorageError(`Cannot read the namespace directory ${dir}: ${(err as Error).message}`, { cause: err });
   }
   const held = db;
   return { mode: 'frozen', release: () => { if (held.open) held.close(); } };
@@ -94,9 +98,21 @@ function readWhole(fd: number, size: number): Buffer {
   return buffer.subarray(0, size);
 }
 
-/** Opens `file` (an object's SQLite file; `pitrDir` its PITR log) for reading in `mode`. */
-export function openForReading(file: string, pitrDir: string, mode: ReadMode): ReadDatabase {
+/**
+ * Opens `file` (an object's SQLite file; `pitrDir` its PITR log) for reading in `mode`. Nothing is
+ * checked ahead (a read writes nothing): a failed open this user's permissions explain is said as
+ * a `StorageAccessError` naming the path that refused and `root` in its advice.
+ */
+export function openForReading(file: string, pitrDir: string, mode: ReadMode, root: string): ReadDatabase {
   if (mode === 'memory') return { db: new Database(':memory:'), readOnly: false };
+  try {
+    return openFile(file, pitrDir, mode);
+  } catch (err) {
+    throw accessErrorOf(err, objectPaths(file), false, root) ?? err;
+  }
+}
+
+function openFile(file: string, pitrDir: string, mode: ReadMode): ReadDatabase {
   let fd: number;
   try {
     fd = openSync(file, 'r');

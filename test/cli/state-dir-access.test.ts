@@ -9,11 +9,12 @@
  * as another user, the check runs in-process as if the files were another user's.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertStateDirUsable } from '../../src/cli/state-dir-access.js';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { listeningUrl } from '../helpers/serve-child.js';
 
 const Nobody = 65534;
 const isRoot = process.getuid?.() === 0;
@@ -83,6 +84,62 @@ describe('a state directory with files of another user', () => {
     }
   }, 30_000);
 
+  it('export and test --against-zone (read only) say an unreadable zone file in one line', async () => {
+    const cases = join(temp.dir, 'z.tests.yaml');
+    writeFileSync(cases, 'zone: access.example.com\ncases:\n  - name: x is blocked\n    request:\n      host: x\n    expect:\n      action: block\n');
+    chmodSync(cases, 0o644);
+    const line = (uid: number, owner: number, mode: string) => `error: cannot read the state directory ${state}: the file ${sqlite} (mode ${mode}, owner uid ${owner}) is not readable by this user (uid ${uid}): ` +
+      (owner === uid ? `give this user read access to it (chmod u+r ${sqlite})` : `run zonewall as its owner, or give the files to this user (chown -R ${uid} ${state})`) + ', or pass another --state-dir\n';
+    const runs = isRoot
+      ? { as: (args: string[]) => asNobody(args), uid: Nobody, owner: 0, mode: 0o600 }
+      : { as: (args: string[]) => zonewall(args, { cwd: temp.dir }), uid: process.getuid!(), owner: process.getuid!(), mode: 0o200 };
+    chmodSync(sqlite, runs.mode);
+    try {
+      for (const args of [['export', '--zone', 'access.example.com'], ['test', manifest, '--cases', cases, '--against-zone']]) {
+        const run = await runs.as([...args, '--state-dir', state]);
+        expect(run.stderr, args[0]).toBe(line(runs.uid, runs.owner, runs.mode.toString(8).padStart(4, '0')));
+        expect(run.code, args[0]).toBe(1);
+      }
+    } finally {
+      chmodSync(sqlite, 0o644);
+    }
+  }, 30_000);
+
+  it('plan walks nothing ahead: a file of another user that it does not read does not stop it', async () => {
+    // Readers read no alarm index; before, the walk ahead of every command refused this file.
+    const alarms = join(state, 'zones', 'alarms.sqlite');
+    if (isRoot) {
+      chmodSync(alarms, 0o600);
+      const plan = await asNobody(['plan', manifest, '--state-dir', state]);
+      chmodSync(alarms, 0o644);
+      expect(plan.stderr).toBe('');
+      expect(plan.code).toBe(0);
+    } else {
+      chmodSync(alarms, 0o200);
+      const plan = await zonewall(['plan', manifest, '--state-dir', state], { cwd: temp.dir });
+      chmodSync(alarms, 0o644);
+      expect(plan.code, plan.stderr).toBe(0);
+    }
+  }, 30_000);
+
+  it('plan says a folder it cannot read in one line, naming the folder', async () => {
+    const objects = join(state, 'zones', 'objects');
+    if (!isRoot) {
+      chmodSync(objects, 0o000);
+      const own = await zonewall(['plan', manifest, '--state-dir', state], { cwd: temp.dir });
+      chmodSync(objects, 0o777);
+      expect(own.code).toBe(1);
+      expect(own.stderr).toContain(`error: cannot read the state directory ${state}: the folder ${objects} (mode 0000, owner uid ${process.getuid!()})`);
+      return;
+    }
+    chmodSync(objects, 0o700);
+    const plan = await asNobody(['plan', manifest, '--state-dir', state]);
+    chmodSync(objects, 0o777);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toBe(`error: cannot read the state directory ${state}: the folder ${objects} (mode 0700, owner uid 0) is not readable by this user (uid ${Nobody}): run zonewall as its owner, or give the files to this user (chown -R ${Nobody} ${state}), or pass another --state-dir\n`);
+    expect(plan.stdout).not.toMatch(/HTTP 500|internal error/);
+  }, 30_000);
+
   it('files of its own, read-only, are not refused (zonewall makes them 0600 itself)', () => {
     const own = join(temp.dir, 'own');
     mkdirSync(own);
@@ -90,4 +147,81 @@ describe('a state directory with files of another user', () => {
     chmodSync(join(own, 'x.sqlite'), 0o444);
     expect(() => assertStateDirUsable(own, { writes: true })).not.toThrow();
   });
+});
+
+describe('a file of its own that it may not write (0400: zonewall tightens modes, it does not widen them)', () => {
+  it('apply: the walk passes it, storage refuses it when the zone opens, before anything is written: one line, exit 1', async () => {
+    const own = tempDir('state-access-own');
+    chmodSync(own.dir, 0o777);
+    const dir = join(own.dir, 'state');
+    const user = isRoot ? Nobody : process.getuid!();
+    const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
+    const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
+    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args], { cwd: own.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    try {
+      const created = await run(['engine', 'zone', 'create', 'own.example.com', '--plan', 'business', '--state-dir', dir]);
+      expect(created.code, created.stderr).toBe(0);
+      const zone = writeManifest(own.dir, 'own.yaml', 'zone: own.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');
+      chmodSync(zone, 0o644);
+      const objects = join(dir, 'zones', 'objects');
+      const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
+      chmodSync(file, 0o400);
+      const before = readFileSync(file);
+      const applied = await run(['apply', zone, '--auto-approve', '--state-dir', dir]);
+      expect(applied.stderr).toBe(`error: cannot write the state directory ${dir}: the file ${file} (mode 0400, owner uid ${user}) is not writable by this user (uid ${user}): give this user write access to it (chmod u+rw ${file}), or pass another --state-dir\n`);
+      expect(applied.code).toBe(1);
+      expect(applied.stdout).not.toMatch(/Apply complete|HTTP 500|readonly database/);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      expect(existsSync(join(dir, 'applies'))).toBe(false);
+    } finally {
+      own.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('serve meets a file it may not write (changed after it started)', () => {
+  it('answers a clean API error and logs one line naming the file, no stack trace; the file is unchanged', async () => {
+    // The server's user owns everything (as root: nobody); once it listens, one zone file turns read-only.
+    const served = tempDir('state-access-serve');
+    chmodSync(served.dir, 0o777);
+    const dir = join(served.dir, 'state');
+    const user = isRoot ? Nobody : process.getuid!();
+    const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: served.dir, ZONEWALL_SERVE_TOKEN: 'state-access-token-0123456789abcdefghij' };
+    const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
+    const created = await outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), 'engine', 'zone', 'create', 'served.example.com', '--plan', 'business', '--state-dir', dir], { cwd: served.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    expect(created.code, created.stderr).toBe(0);
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), 'serve', '--port', '0', '--state-dir', dir], { cwd: served.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = outputOf(child);
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => { out += d.toString(); const found = listeningUrl(out); if (found !== undefined) resolve(found); });
+        void exited.then((r) => reject(new Error(`serve exited (${r.code}): ${r.stderr}`)));
+      });
+      const headers = { authorization: `Bearer ${env.ZONEWALL_SERVE_TOKEN}`, 'content-type': 'application/json' };
+      const zones = await (await fetch(`${url}/zones?name=served.example.com`, { headers })).json() as { result: { id: string }[] };
+      const id = zones.result[0]!.id;
+      const objects = join(dir, 'zones', 'objects');
+      const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
+      chmodSync(file, 0o444);
+      const before = statSync(file).mtimeMs;
+      const res = await fetch(`${url}/zones/${id}/firewall/rules`, { method: 'POST', headers, body: JSON.stringify([{ action: 'block', filter: { expression: 'http.host eq "x"' } }]) });
+      expect(res.status).toBe(500);
+      const body = await res.json() as { success: boolean; errors: { code: number; message: string }[] };
+      expect(body.success).toBe(false);
+      expect(body.errors).toEqual([{ code: 10500, message: 'internal error: the request was not applied: the server cannot write a file of its state directory (the server log names it)' }]);
+      expect(statSync(file).mtimeMs).toBe(before);
+      child.kill('SIGTERM');
+      const run = await exited;
+      const lines = run.stderr.split('\n').filter((l) => l.includes(`/zones/${id}/firewall/rules`));
+      expect(lines).toEqual([`zonewall serve: POST /client/v4/zones/${id}/firewall/rules failed: cannot write the state directory ${resolve(dir)}: the file ${resolve(file)} (mode 0444, owner uid ${user}) is not writable by this user (uid ${user}): give this user write access to it (chmod u+rw ${resolve(file)})`]);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+      expect(run.stderr).not.toContain('readonly database');
+    } finally {
+      child.kill('SIGKILL');
+      await exited.catch(() => undefined);
+      served.cleanup();
+    }
+  }, 60_000);
 });

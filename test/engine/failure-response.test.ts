@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/engine/api-errors.js';
-import { errorResponse, failureResponse } from '../../src/engine/envelope.js';
+import { accessFailureOf, errorResponse, failureResponse } from '../../src/engine/envelope.js';
+import { StorageAccessError } from '../../src/storage/index.js';
 
 describe('failureResponse', () => {
   it('answers a refusal with its own envelope and logs nothing', () => {
@@ -24,5 +25,18 @@ describe('failureResponse', () => {
     expect(answer.body.success).toBe(false);
     expect(answer.body.errors).toEqual([expect.objectContaining({ message: 'internal error: the request was not applied (details are in the server log)' })]);
     expect(JSON.stringify(answer.body)).not.toContain('secret detail');
+  });
+
+  it('answers a state-directory access error as an internal error that says so, carrying the error for its caller to log or throw', () => {
+    const logged: unknown[] = [];
+    const denied = new StorageAccessError({ path: '/s/zones/objects/a.sqlite', owner: 0, mode: 0o644, folder: false, uid: 1000, writes: true, root: '/s' });
+    const answer = failureResponse(denied, 'POST /zones/z1/filters', (m, e) => logged.push([m, e]));
+    // Not logged here with its stack: the HTTP server logs its message, Engine.dispatch throws it.
+    expect(logged).toEqual([]);
+    expect(answer.status).toBe(500);
+    expect(answer.body.errors).toEqual([{ code: 10500, message: 'internal error: the request was not applied: the server cannot write a file of its state directory (the server log names it)' }]);
+    expect(accessFailureOf(answer)).toBe(denied);
+    expect(denied.message).toBe('cannot write the state directory /s: the file /s/zones/objects/a.sqlite (mode 0644, owner uid 0) is not writable by this user (uid 1000): run zonewall as its owner, or give the files to this user (chown -R 1000 /s)');
+    expect(accessFailureOf(failureResponse(new Error('x'), 'GET /', () => undefined))).toBeUndefined();
   });
 });

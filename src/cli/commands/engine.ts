@@ -56,7 +56,8 @@ export const command: CommandModule = {
 /** Opens the engine; `readOnly` (list, show): nothing in the state directory is created or changed, a missing one reads as empty. */
 async function withEngine<T>(opts: CommonOptions, fn: (engine: Engine) => Promise<T>, use: { readOnly?: boolean } = {}): Promise<T> {
   // Opened for writing (create, delete): what the engine creates there is the user's only (0700, 0600).
-  assertStateDirUsable(opts.stateDir, { writes: use.readOnly !== true });
+  // Only a writer walks the state directory first (`state-dir-access.ts`); a reader is told by storage.
+  if (use.readOnly !== true) assertStateDirUsable(opts.stateDir, { writes: true });
   const held = use.readOnly === true ? undefined : holdPrivateState(opts.stateDir);
   try {
     const engine = await Engine.open({ dir: opts.stateDir, ...(use.readOnly === true ? { readOnly: true } : {}) });

@@ -13,6 +13,7 @@ import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGe
 import { diffZone, locateObject, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import { mapLimit, type Provider } from '../../providers/index.js';
 import { afterZone } from '../heap.js';
+import { StorageAccessError } from '../../storage/index.js';
 
 /** Options common to `plan` and `apply`. */
 export interface PlanFlags {
@@ -152,6 +153,12 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
   }
   await provider.preloadZones?.(zones.map((d) => d.zone));
   const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight, prepare, check));
+  // A state directory this user may not use is the run's error, not a zone's: one line, nothing applied.
+  const denied = runs.find((r) => r.error instanceof StorageAccessError);
+  if (denied !== undefined) {
+    releaseLocks(runs);
+    throw denied.error;
+  }
   const seen = new Map<string, string>();
   for (const run of runs) claimZoneId(seen, run);
   return runs;
@@ -213,6 +220,8 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
   let preflight = false;
   const emitHead = async () => {
     const run = await queue.shift()!;
+    // A state directory this user may not read is the run's error, not a zone's (one line).
+    if (run.error instanceof StorageAccessError) throw run.error;
     if (run.issues !== undefined) {
       const found = run.issues.sort(compareIssues);
       for (const issue of found) stream.issue(issue);

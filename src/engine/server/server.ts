@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { ZonewallError } from '../../errors.js';
 import { ApiError } from '../api-errors.js';
 import type { Engine } from '../engine.js';
-import { errorResponse, failureResponse, noRouteError, serialisedBytes } from '../envelope.js';
+import { accessFailureOf, errorResponse, failureResponse, noRouteError, serialisedBytes } from '../envelope.js';
 import type { ApiRequest, ApiResponse, AuthScope } from '../types.js';
 import { CredentialStore, verifyToken as verifyTokenResponse } from './auth.js';
 import { DefaultMaxBodyBytes, hasBody, readJsonBody } from './body.js';
@@ -65,8 +65,8 @@ export async function startServer(engine: Engine, options: ServerOptions): Promi
   const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
   const server = createServer((req, res) => {
     const response = handle(req, settings);
-    if (response instanceof Promise) void response.then((r) => send(res, r, bytes));
-    else send(res, response, bytes);
+    if (response instanceof Promise) void response.then((r) => send(res, logDenied(req, settings, r), bytes));
+    else send(res, logDenied(req, settings, response), bytes);
   });
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -133,6 +133,16 @@ function handle(req: IncomingMessage, s: Settings): ApiResponse | Promise<ApiRes
   } catch (err) {
     return failure(req, s, err);
   }
+}
+
+/**
+ * `response`, after logging the state-directory access error it stands for, if any: one line
+ * naming the file, its owner and mode and what to do, no stack trace (`failureResponse`).
+ */
+function logDenied(req: IncomingMessage, s: Settings, response: ApiResponse): ApiResponse {
+  const denied = accessFailureOf(response);
+  if (denied !== undefined) s.logError(`${req.method} ${redactTarget(req.url)} failed`, denied.message);
+  return response;
 }
 
 /** The envelope of a request that failed before the engine answered it. */

@@ -1,0 +1,96 @@
+/**
+ * Permission failures of a namespace directory as `StorageAccessError` (one line: the path, its
+ * owner and mode, what to do) instead of SQLite's `attempt to write a readonly database` or Node's
+ * bare `EACCES`. Typical cause: a `sudo zonewall ...` that left root's files in a user's directory.
+ *
+ * - A writer checks, when it opens the directory and when it opens an object, the few paths that
+ *   opening and writing will use (`assertUsable`): SQLite opens a file it may not write read-only
+ *   without a word and only fails at the first write, and a PITR log it may not write fails after
+ *   the commit it logs. Checked at open, the error comes before the object writes anything.
+ * - A reader opens first and, when opening fails, asks which path refused it (`accessErrorOf`): a
+ *   read writes nothing, so it needs no check ahead (a plan stays one `open` a file).
+ * `access(2)` answers for this process's user; root passes every check (and every open).
+ */
+import { accessSync, constants, lstatSync, readdirSync, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { StorageAccessError } from './errors.js';
+
+/** A path this user may not use as asked, and its `lstat`. */
+export interface Blocked {
+  path: string;
+  stat: Stats;
+}
+
+/** Node's and SQLite's codes of a failure that a permission can cause (checked against the paths before it is said so). */
+function mayBePermission(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'ERR_STORAGE') return mayBePermission((err as { cause?: unknown }).cause); // a StorageError saying it
+  if (typeof code !== 'string') return false;
+  return code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_READONLY')
+    || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR');
+}
+
+/**
+ * The first of `paths` (folders with `deep`: and what they hold) this user cannot read (`writes`:
+ * or write); folders also need search (`x`). Missing paths and symbolic links are skipped;
+ * `skipOwn` skips paths this user owns. One `access` call a path; `lstat` only for one refused.
+ */
+export function findBlocked(paths: readonly string[], writes: boolean, options: { deep?: boolean; skipOwn?: boolean; uid?: number } = {}): Blocked | undefined {
+  const uid = options.uid ?? process.getuid?.();
+  const mode = writes ? constants.R_OK | constants.W_OK : constants.R_OK;
+  const stack: Array<[string, boolean | undefined]> = paths.map((p): [string, boolean | undefined] => [p, undefined]).reverse();
+  while (stack.length > 0) {
+    const [path, known] = stack.pop()!;
+    let folder = known;
+    if (folder === undefined) {
+      const st = lstatSync(path, { throwIfNoEntry: false });
+      if (st === undefined || st.isSymbolicLink()) continue;
+      folder = st.isDirectory();
+    }
+    try {
+      accessSync(path, folder ? mode | constants.X_OK : mode);
+    } catch {
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (stat !== undefined && !(options.skipOwn === true && stat.uid === uid)) return { path, stat };
+      continue; // gone since, or its own and skipped
+    }
+    if (!folder || options.deep !== true) continue;
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (!entry.isSymbolicLink()) stack.push([join(path, entry.name), entry.isDirectory()]);
+    }
+  }
+  return undefined;
+}
+
+/** The typed error for a path `findBlocked` found. */
+export function accessError(blocked: Blocked, writes: boolean, root: string, uid: number, cause?: unknown): StorageAccessError {
+  const { path, stat } = blocked;
+  return new StorageAccessError({ path, owner: stat.uid, mode: stat.mode, folder: stat.isDirectory(), uid, writes, root }, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Refuses (`StorageAccessError`) the first of `paths` this user cannot read or (`writes`) write;
+ * folders with `deep` are checked with what they hold. No check without POSIX owners (Windows).
+ */
+export function assertUsable(paths: readonly string[], writes: boolean, root: string, deep = false): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const blocked = findBlocked(paths, writes, { deep, uid });
+  if (blocked !== undefined) throw accessError(blocked, writes, root, uid);
+}
+
+/**
+ * `err` said as a `StorageAccessError` when it is a permission failure on one of `paths` (checked
+ * now, after the failure); undefined when it is not (the caller keeps `err`).
+ */
+export function accessErrorOf(err: unknown, paths: readonly string[], writes: boolean, root: string): StorageAccessError | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined || !mayBePermission(err)) return undefined;
+  const blocked = findBlocked(paths, writes, { uid });
+  return blocked === undefined ? undefined : accessError(blocked, writes, root, uid, err);
+}
+
+/** The paths of one object's SQLite storage: the folder it is in, its file and the file's side files. */
+export function objectPaths(file: string): string[] {
+  return [dirname(file), file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+}
