@@ -5,9 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { ZonewallError, fileErrorReason } from '../errors.js';
 import { validatePlanLimits, type PlanLimitsOverride } from './limits.js';
-import { jsonErrorPlace } from './server/credentials.js';
+import { duplicateKeyMessage, firstDuplicateKey, jsonErrorPlace } from '../json-text.js';
 
-/** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`. */
+/**
+ * Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`.
+ * A key written twice in one object is refused at its `FILE:LINE:COLUMN`.
+ */
 export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
   let text: string;
   try {
@@ -22,6 +25,9 @@ export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
     // The parser's message quotes the text, newlines included: say where in one line.
     throw new ZonewallError('ERR_USAGE', `the limits file ${file} is not valid JSON${jsonErrorPlace(text, err)}`, { cause: err });
   }
+  // JSON keeps the last of a repeated key: `"free": {...}` written twice would lose the first, unsaid.
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== undefined) throw new ZonewallError('ERR_USAGE', duplicateKeyMessage(file, text, duplicate));
   validatePlanLimits(parsed, file);
   return parsed as PlanLimitsOverride;
 }

@@ -274,6 +274,18 @@ describe('serve --credentials with a credential given twice', () => {
   }, 30_000);
 });
 
+describe('serve --limits with a key written twice', () => {
+  // JSON keeps the last of a repeated key: the first "free" (firewall_rules 10) was dropped and the
+  // server started with the default quota, without a word.
+  it('FILE:LINE:COLUMN of the repeat and the key, exit 1, nothing served', async () => {
+    const file = writeManifest(temp.dir, 'limits-twice.json', '{\n  "free": {"firewall_rules": 10},\n  "free": {"log": true}\n}\n');
+    const run = await zonewall(['serve', '--port', '0', '--state-dir', `${temp.dir}/limits-twice-state`, '--insecure-no-auth', '--limits', file], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`error: ${file}:3:3: the top-level object has "free" twice (JSON keeps only the last, silently): keep one\n`);
+    expect(run.stdout).not.toContain('listening');
+  }, 30_000);
+});
+
 describe('the migrate commands given an invalid manifest', () => {
   // They printed "error: invalid manifest (1 error):" (no place) and the located reason on a second
   // line; plan and validate print the located reasons only.
