@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { spawnServe } from '../helpers/serve-child.js';
 
 const bin = join(repoRoot, 'bin', 'zonewall.js');
 
@@ -266,11 +267,9 @@ describe('serve --credentials with a credential given twice', () => {
 
   it('distinct credentials still serve', async () => {
     const file = writeManifest(temp.dir, 'distinct.json', `{"credentials": [{"token": "${token}-a", "zones": ["a.example"]}, {"token": "${token}-b", "zones": "*"}]}`);
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', `${temp.dir}/distinct-state`, '--credentials', file], { cwd: temp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = outputOf(child);
-    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('listening on')) resolve(); }));
-    child.kill('SIGTERM');
-    expect((await out).code).toBe(0);
+    const served = spawnServe([bin, 'serve', '--port', '0', '--state-dir', `${temp.dir}/distinct-state`, '--credentials', file], { cwd: temp.dir, env: process.env });
+    expect(await served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+    expect(await served.stop()).toBe(0);
   }, 30_000);
 });
 
