@@ -6,7 +6,7 @@
  * (`ZoneRegistry`). Deployed with `npx wrangler deploy` (`wrangler.jsonc`), or run locally by
  * `zonewall serve --runtime workerd` through Miniflare. Bundled by `scripts/build-worker.mjs`.
  */
-import { CredentialStore, RegistryDirectory, V4Dispatcher, fromWire, handleFetch, resources, type FetchSettings, type ZoneCall } from '../../src/engine/workerd.js';
+import { CredentialStore, RegistryDirectory, V4Dispatcher, failureResponse, fromWire, handleFetch, resources, type FetchSettings, type ZoneCall } from '../../src/engine/workerd.js';
 import { FrontCache } from './front-cache.js';
 import type { Env } from './env.js';
 import { credentialsOf, logError, maxBodyBytesOf } from './settings.js';
@@ -58,7 +58,14 @@ function settingsOf(env: Env): FetchSettings {
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    settings ??= settingsOf(env);
+    try {
+      settings ??= settingsOf(env);
+    } catch (err) {
+      // A bad credential setting (a malformed or repeated entry): refuse every request, the reason
+      // (its place, never a value) in the Worker's log, not in the answer.
+      const { status, body } = failureResponse(err, 'reading the Worker\'s credentials', logError);
+      return Promise.resolve(Response.json(body, { status }));
+    }
     return handleFetch(request, settings);
   },
 };

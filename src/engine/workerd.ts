@@ -8,7 +8,7 @@ export { V4Dispatcher, type ZoneDirectory, type DispatcherOptions } from './disp
 export { handleFetch, ApiPrefix, type FetchSettings } from './server/fetch.js';
 export { CredentialStore } from './server/auth.js';
 export { DefaultMaxBodyBytes } from './server/body.js';
-export type { Credential } from './server/credentials.js';
+export { credentialsFromEnv, readCredentialsText, type Credential } from './server/credentials.js';
 export { zoneObjectClass, type ZoneObjectApi, type ZoneObjectState, type ZoneCall } from './zone-object.js';
 export { accountObjectClass, type AccountCall, type AccountObjectApi, type AccountObjectState } from './account-object.js';
 export type { ListCatalogEntry } from './lists/catalog.js';
@@ -18,7 +18,7 @@ export { RegistryDirectory, type RegistryPort, type ZoneObjectPort } from './zon
 export { resources } from './resources.js';
 export { resolvePlanLimits, validatePlanLimits, type PlanLimitsOverride } from './limits.js';
 export { ApiError } from './api-errors.js';
-export { errorResponse, noRouteError, ok } from './envelope.js';
+export { errorResponse, failureResponse, noRouteError, ok } from './envelope.js';
 export { isId } from './ids.js';
 export type { ZoneCreateOptions } from './context.js';
 export type { AccountInfo, ApiRequest, ApiResponse, PlanTier, ZoneInfo } from './types.js';

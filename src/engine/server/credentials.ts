@@ -1,6 +1,7 @@
 /**
  * Where `zonewall serve` gets the credentials it accepts: environment variables (all zones) and an
- * optional JSON file with per-zone scopes. Never from argv (a path is not a secret), and no secret
+ * optional JSON file with per-zone scopes (read by `credentials-file.ts`; the Worker reads the same
+ * JSON from its secret `ZONEWALL_CREDENTIALS`). No file system here: the Worker bundles it. Never from argv (a path is not a secret), and no secret
  * is ever printed: errors name the variable or the file entry, not the value.
  *
  * - `ZONEWALL_SERVE_TOKEN`: a bearer token (`Authorization: Bearer ...`) for every zone.
@@ -12,8 +13,7 @@
  *   `zones` is `"*"` or a list of zone names or ids, and is required. A key written twice, a
  *   credential in two entries, or an entry repeating the environment's is refused, located.
  */
-import { readFileSync } from 'node:fs';
-import { ZonewallError, fileErrorReason } from '../../errors.js';
+import { ZonewallError } from '../../errors.js';
 import { duplicateKeyMessage, firstDuplicateKey, jsonErrorPlace, lineColumn } from '../../json-text.js';
 
 /** A credential `zonewall serve` accepts, with the zones it may touch. */
@@ -21,7 +21,7 @@ export type Credential =
   | { type: 'token'; token: string; zones: '*' | string[] }
   | { type: 'key'; email: string; key: string; zones: '*' | string[] };
 
-/** The environment variables read by `loadCredentials`. */
+/** The environment variables read by `credentialsFromEnv`. */
 export const CredentialEnv = {
   token: 'ZONEWALL_SERVE_TOKEN',
   email: 'ZONEWALL_SERVE_AUTH_EMAIL',
@@ -34,8 +34,8 @@ export const CredentialLimits = {
   secretMinLength: 8,
 } as const;
 
-/** Credentials from the environment and, when given, a JSON config file. */
-export function loadCredentials(env: NodeJS.ProcessEnv, configFile?: string): Credential[] {
+/** The credentials of the environment (`ZONEWALL_SERVE_TOKEN`, the key pair): every zone. */
+export function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): Credential[] {
   const out: Credential[] = [];
   const token = env[CredentialEnv.token];
   if (token !== undefined && token !== '') out.push({ type: 'token', token: checkSecret(token, CredentialEnv.token), zones: '*' });
@@ -47,30 +47,24 @@ export function loadCredentials(env: NodeJS.ProcessEnv, configFile?: string): Cr
     }
     out.push({ type: 'key', email: checkEmail(email, CredentialEnv.email), key: checkSecret(key, CredentialEnv.key), zones: '*' });
   }
-  if (configFile !== undefined) out.push(...readCredentialsFile(configFile, out));
   return out;
 }
 
 /**
- * The credentials of `file`, read once. Refused besides what each entry must be, each at
- * `FILE:LINE:COLUMN` and without any secret: a key written twice in one object (JSON keeps the last,
- * silently: a `"zones"` written twice loses the first list), the same token (or e-mail and key) in
- * two entries (which zones does it get?), and an entry repeating a credential of the environment
- * (`fromEnv`), which already has every zone.
+ * The credentials of the text `text` of a credentials file (`serve --credentials FILE`, named `file`;
+ * the Worker's `ZONEWALL_CREDENTIALS`), `what` naming it in a syntax error. Refused besides what each
+ * entry must be, each at `FILE:LINE:COLUMN` and without any secret: a key written twice in one object
+ * (JSON keeps the last, silently: a `"zones"` written twice loses the first list), the same token (or
+ * e-mail and key) in two entries (which zones does it get?), and an entry repeating a credential of
+ * the environment (`fromEnv`), which already has every zone.
  */
-function readCredentialsFile(file: string, fromEnv: readonly Credential[]): Credential[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file === '' ? '""' : file}: ${fileErrorReason(err)}`, { cause: err });
-  }
+export function readCredentialsText(text: string, file: string, fromEnv: readonly Credential[], what = `the credentials file ${file}`): Credential[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
     // The parser's message quotes the text around the error: a token. Say only where.
-    throw new ZonewallError('ERR_AUTH', `the credentials file ${file} is not valid JSON${jsonErrorPlace(text, err)} (its content is not shown)`);
+    throw new ZonewallError('ERR_AUTH', `${what} is not valid JSON${jsonErrorPlace(text, err)} (its content is not shown)`);
   }
   // Where each entry starts: `[i]` of a bare array, `credentials[i]` of an object.
   const depth = Array.isArray(parsed) ? 1 : 2;
