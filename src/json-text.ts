@@ -144,10 +144,97 @@ export function duplicateKeyMessage(file: string, text: string, dup: DuplicateJs
   return `${file}:${line}:${column}: ${where} has ${JSON.stringify(dup.key)} twice (JSON keeps only the last, silently): ${remedy}`;
 }
 
-/** ` at line L, column C` of a `JSON.parse` error, when the parser says where; never any content. */
+/**
+ * ` at line L, column C` of a `JSON.parse` error: where the parser says, else (V8 gives no position
+ * for an unexpected token, and quotes the text instead) where `syntaxErrorOffset` finds it; never any
+ * content.
+ */
 export function jsonErrorPlace(text: string, err: unknown): string {
+  if (text.trim() === '') return ' (the file is empty)';
   const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
-  if (m === null) return text.trim() === '' ? ' (the file is empty)' : '';
-  const { line, column } = lineColumn(text, Number(m[1]));
+  const offset = m !== null ? Number(m[1]) : syntaxErrorOffset(text);
+  if (offset === undefined) return '';
+  const { line, column } = lineColumn(text, offset);
   return ` at line ${line}, column ${column}`;
+}
+
+class SyntaxAt {
+  constructor(readonly offset: number) {}
+}
+
+/**
+ * The offset of the first character where `text` stops being JSON, or undefined when it is JSON (or
+ * nests too deep to follow). Only on the error path: `JSON.parse` reads the text first.
+ */
+export function syntaxErrorOffset(text: string): number | undefined {
+  const n = text.length;
+  const fail = (at: number): never => { throw new SyntaxAt(Math.min(at, n)); };
+  const ws = (i: number): number => {
+    while (i < n && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
+    return i;
+  };
+  const digits = (i: number): number => {
+    const start = i;
+    while (i < n && text[i]! >= '0' && text[i]! <= '9') i++;
+    return i > start ? i : fail(i);
+  };
+  const string = (i: number): number => {
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) return i + 1;
+      if (c < 0x20) fail(i);
+      if (c === 0x5c) {
+        const e = text[i + 1];
+        if (e === 'u') {
+          for (let h = i + 2; h < i + 6; h++) if (!/[0-9a-fA-F]/.test(text[h] ?? '')) fail(h);
+          i += 5;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+        else fail(i + 1);
+      }
+    }
+    return fail(n);
+  };
+  const value = (i: number): number => {
+    i = ws(i);
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i = ws(i + 1);
+      if (text[i] === close) return i + 1;
+      for (;;) {
+        if (c === '{') {
+          if (text[i] !== '"') fail(i);
+          i = ws(string(i));
+          if (text[i] !== ':') fail(i);
+          i++;
+        }
+        i = ws(value(i));
+        if (text[i] === close) return i + 1;
+        if (text[i] !== ',') fail(i);
+        i = ws(i + 1);
+      }
+    }
+    if (c === '"') return string(i);
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
+      if (c === '-') i++;
+      i = text[i] === '0' ? i + 1 : digits(i);
+      if (text[i] === '.') i = digits(i + 1);
+      if (text[i] === 'e' || text[i] === 'E') {
+        i++;
+        if (text[i] === '+' || text[i] === '-') i++;
+        i = digits(i);
+      }
+      return i;
+    }
+    for (const word of ['true', 'false', 'null']) if (text.startsWith(word, i)) return i + word.length;
+    return fail(i);
+  };
+  try {
+    const end = ws(value(0));
+    return end === n ? undefined : end;
+  } catch (err) {
+    if (err instanceof SyntaxAt) return err.offset;
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
 }

@@ -4,7 +4,7 @@
  * and the paths and offsets of values.
  */
 import { describe, expect, it } from 'vitest';
-import { duplicateKeyMessage, firstDuplicateKey, formatJsonPath, jsonErrorPlace, lineColumn, type JsonPath } from '../src/json-text.js';
+import { duplicateKeyMessage, firstDuplicateKey, formatJsonPath, jsonErrorPlace, lineColumn, syntaxErrorOffset, type JsonPath } from '../src/json-text.js';
 
 describe('firstDuplicateKey', () => {
   it('finds a key written twice in one object, at the repeat, with the object\'s path', () => {
@@ -49,3 +49,26 @@ describe('messages', () => {
     expect(jsonErrorPlace('{\n"a":,', new SyntaxError('Unexpected token in JSON at position 6'))).toBe(' at line 2, column 5');
   });
 });
+
+describe('syntaxErrorOffset', () => {
+  // V8 names no position for an unexpected token ("Unexpected token 'n', "{ ... }" is not valid
+  // JSON": the text quoted, newlines included), so a file's error said only "is not valid JSON".
+  const broken = ['{"a": nope}', '{"a": "\\x"}', '{"a": 1,}', '[1, 2', '{"a" 1}', '{"a": "x\\u00zz"}', '{"a": -}', '{"a": 01}', '{"a": 1.}', '[1] 2', '{"a": "b\n"}', '{a: 1}', '[tru]', '{"a": 1e}', ''];
+  it('finds where V8 says, when V8 says', () => {
+    for (const text of broken) {
+      let message = '';
+      try { JSON.parse(text); } catch (err) { message = (err as Error).message; }
+      expect(message, text).not.toBe('');
+      const v8 = /position (\d+)/.exec(message);
+      if (v8 !== null) expect(syntaxErrorOffset(text), text).toBe(Number(v8[1]));
+      else expect(syntaxErrorOffset(text), text).toBeDefined();
+    }
+  });
+
+  it('points at the token V8 does not place, and finds nothing wrong in JSON', () => {
+    expect(syntaxErrorOffset('{\n  "free": nope\n}')).toBe(12);
+    expect(jsonErrorPlace('{\n  "free": nope\n}', new SyntaxError('Unexpected token \'o\', "{ "free": nope }" is not valid JSON'))).toBe(' at line 2, column 11');
+    for (const text of ['{"a": [1, -2.5e+3, true, false, null, "\\u00e9\\n"], "b": {}}', ' [] ', '"x"', '0']) expect(syntaxErrorOffset(text), text).toBeUndefined();
+  });
+});
+

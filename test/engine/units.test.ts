@@ -185,9 +185,10 @@ describe('plan limits', () => {
     const file = join(tmp, 'limits.json');
     writeFileSync(file, '{\n  "free": {},\n}\n');
     expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON at line 3, column 1`);
-    // V8 says no position for an unexpected token, and quotes the text, newlines included: neither is shown.
+    // V8 says no position for an unexpected token, and quotes the text, newlines included: the place
+    // is found all the same (it said only "is not valid JSON"), and the text is not shown.
     writeFileSync(file, '{\n  "free": nope\n}\n');
-    expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON`);
+    expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON at line 2, column 11`);
     try { loadPlanLimitsFile(file); } catch (err) { expect((err as Error).message).not.toMatch(/\n|nope/); }
     expect(() => loadPlanLimitsFile(join(tmp, 'missing.json'))).toThrow(/^cannot read the limits file .*missing\.json: no such file or directory$/);
   });
