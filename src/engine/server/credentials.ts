@@ -1,8 +1,9 @@
 /**
  * Where `zonewall serve` gets the credentials it accepts: environment variables (all zones) and an
  * optional JSON file with per-zone scopes (read by `credentials-file.ts`; the Worker reads the same
- * JSON from its secret `ZONEWALL_CREDENTIALS`). No file system here: the Worker bundles it. Never from argv (a path is not a secret), and no secret
- * is ever printed: errors name the variable or the file entry, not the value.
+ * JSON from its secret `ZONEWALL_CREDENTIALS`): no file system here, the Worker bundles this file.
+ * Never from argv (a path is not a secret), and no secret is ever printed: errors name the variable
+ * or the file entry, not the value.
  *
  * - `ZONEWALL_SERVE_TOKEN`: a bearer token (`Authorization: Bearer ...`) for every zone.
  *   Tokens and keys (here and in the file) are at least 8 characters, with no whitespace.
