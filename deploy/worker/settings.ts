@@ -4,7 +4,7 @@
  * workerd` passes to the same Worker locally. The Durable Object classes and the Worker's entry both
  * read them; the namespaces are in `env.ts`.
  */
-import { DefaultMaxBodyBytes, credentialsFromEnv, readCredentialsText, resolvePlanLimits, type Credential, type PlanLimitsOverride } from '../../src/engine/workerd.js';
+import { DefaultMaxBodyBytes, credentialsFromEnv, readCredentialsText, readPlanLimitsText, resolvePlanLimits, type Credential } from '../../src/engine/workerd.js';
 
 /** The Worker's variables and secrets (its bindings other than the Durable Object namespaces). */
 export interface Settings {
@@ -46,9 +46,9 @@ export function credentialsOf(env: Settings): Credential[] {
   return [...out, ...readCredentialsText(env.ZONEWALL_CREDENTIALS, 'ZONEWALL_CREDENTIALS', out, 'the secret ZONEWALL_CREDENTIALS')];
 }
 
-/** The plan limits (defaults with `ZONEWALL_LIMITS` applied). */
+/** The plan limits (defaults with `ZONEWALL_LIMITS` applied, read as `serve --limits FILE`: a bad one throws, located). */
 export function planLimitsOf(env: Settings): ReturnType<typeof resolvePlanLimits> {
-  return resolvePlanLimits(nonEmpty(env.ZONEWALL_LIMITS) ? (JSON.parse(env.ZONEWALL_LIMITS) as PlanLimitsOverride) : {});
+  return resolvePlanLimits(nonEmpty(env.ZONEWALL_LIMITS) ? readPlanLimitsText(env.ZONEWALL_LIMITS, 'ZONEWALL_LIMITS', 'the variable ZONEWALL_LIMITS') : {});
 }
 
 /** The request body limit. */

@@ -4,12 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { ZonewallError, fileErrorReason } from '../errors.js';
-import { validatePlanLimits, type PlanLimitsOverride } from './limits.js';
-import { duplicateKeyMessage, firstDuplicateKey, jsonErrorPlace } from '../json-text.js';
+import { readPlanLimitsText, type PlanLimitsOverride } from './limits.js';
 
 /**
  * Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`.
- * A key written twice in one object is refused at its `FILE:LINE:COLUMN`.
+ * Its text is read as the Worker reads `ZONEWALL_LIMITS` (`readPlanLimitsText`).
  */
 export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
   let text: string;
@@ -18,16 +17,5 @@ export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
   } catch (err) {
     throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file === '' ? '""' : file}: ${fileErrorReason(err)}`, { cause: err });
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    // The parser's message quotes the text, newlines included: say where in one line.
-    throw new ZonewallError('ERR_USAGE', `the limits file ${file} is not valid JSON${jsonErrorPlace(text, err)}`, { cause: err });
-  }
-  // JSON keeps the last of a repeated key: `"free": {...}` written twice would lose the first, unsaid.
-  const duplicate = firstDuplicateKey(text);
-  if (duplicate !== undefined) throw new ZonewallError('ERR_USAGE', duplicateKeyMessage(file, text, duplicate));
-  validatePlanLimits(parsed, file);
-  return parsed as PlanLimitsOverride;
+  return readPlanLimitsText(text, file);
 }

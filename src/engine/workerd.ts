@@ -16,7 +16,7 @@ export type { ListReferenceInfo } from './lists/context.js';
 export { RegistryObject, type RegistryApi, type RegistryState } from './zones/registry.js';
 export { RegistryDirectory, type RegistryPort, type ZoneObjectPort } from './zones/directory.js';
 export { resources } from './resources.js';
-export { resolvePlanLimits, validatePlanLimits, type PlanLimitsOverride } from './limits.js';
+export { readPlanLimitsText, resolvePlanLimits, validatePlanLimits, type PlanLimitsOverride } from './limits.js';
 export { ApiError } from './api-errors.js';
 export { errorResponse, failureResponse, noRouteError, ok } from './envelope.js';
 export { isId } from './ids.js';

@@ -4,7 +4,7 @@
  * and the same located, value-free errors. Before, `ZONEWALL_CREDENTIALS` was taken as parsed.
  */
 import { describe, expect, it } from 'vitest';
-import { credentialsOf } from '../../deploy/worker/settings.js';
+import { credentialsOf, planLimitsOf } from '../../deploy/worker/settings.js';
 
 const token = 'worker-SECRET-0123456789';
 
@@ -45,3 +45,17 @@ describe('the Worker\'s credentials', () => {
     expect(messages.join('\n')).not.toContain('SECRET');
   });
 });
+
+describe('the Worker\'s plan limits', () => {
+  // ZONEWALL_LIMITS was taken as parsed: a tier written twice kept the last, an unknown tier or a
+  // negative quota went through. It is read as `serve --limits FILE` is.
+  it('reads ZONEWALL_LIMITS as serve reads --limits FILE', () => {
+    expect(planLimitsOf({ ZONEWALL_LIMITS: '{"free": {"firewall_rules": 10}}' }).free.firewall_rules).toBe(10);
+    expect(planLimitsOf({}).free.firewall_rules).toBe(5);
+    expect(() => planLimitsOf({ ZONEWALL_LIMITS: '{"free": {"firewall_rules": 10},\n "free": {"log": true}}' }))
+      .toThrow('ZONEWALL_LIMITS:2:2: the top-level object has "free" twice (JSON keeps only the last, silently): keep one');
+    expect(() => planLimitsOf({ ZONEWALL_LIMITS: '{"gold": {}}' })).toThrow(/^ZONEWALL_LIMITS: unknown plan tier "gold"/);
+    expect(() => planLimitsOf({ ZONEWALL_LIMITS: '{"free": nope}' })).toThrow('the variable ZONEWALL_LIMITS is not valid JSON at line 1, column 10');
+  });
+});
+
