@@ -6,10 +6,10 @@
  * (`ZoneRegistry`). Deployed with `npx wrangler deploy` (`wrangler.jsonc`), or run locally by
  * `zonewall serve --runtime workerd` through Miniflare. Bundled by `scripts/build-worker.mjs`.
  */
-import { CredentialStore, RegistryDirectory, V4Dispatcher, fromWire, handleFetch, resources, type FetchSettings, type ZoneCall } from '../../src/engine/workerd.js';
+import { CredentialStore, RegistryDirectory, V4Dispatcher, failureResponse, fromWire, handleFetch, resources, type FetchSettings, type ZoneCall } from '../../src/engine/workerd.js';
 import { FrontCache } from './front-cache.js';
 import type { Env } from './env.js';
-import { credentialsOf, logError, maxBodyBytesOf } from './settings.js';
+import { credentialsOf, logError, maxBodyBytesOf, planLimitsOf } from './settings.js';
 import { workerRoutes } from './routes.js';
 
 export { ZoneObject } from './zone-object.js';
@@ -20,6 +20,8 @@ export { AccountObject } from './account-object.js';
 let settings: FetchSettings | undefined;
 
 function settingsOf(env: Env): FetchSettings {
+  // The zone objects read the limits; read here too, bad ones refuse every request, not only a zone's.
+  planLimitsOf(env);
   // Stubs belong to the request that made them: take new ones for every call.
   const zone = (id: string) => env.ZONES.get(env.ZONES.idFromName(id));
   const registry = () => env.REGISTRY.get(env.REGISTRY.idFromName('zones'));
@@ -58,7 +60,14 @@ function settingsOf(env: Env): FetchSettings {
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    settings ??= settingsOf(env);
+    try {
+      settings ??= settingsOf(env);
+    } catch (err) {
+      // A bad credential or limits setting (a malformed or repeated entry): refuse every request, the
+      // reason (its place, never a value) in the Worker's log, not in the answer.
+      const { status, body } = failureResponse(err, 'reading the Worker\'s settings', logError);
+      return Promise.resolve(Response.json(body, { status }));
+    }
     return handleFetch(request, settings);
   },
 };

@@ -4,7 +4,7 @@
  * workerd` passes to the same Worker locally. The Durable Object classes and the Worker's entry both
  * read them; the namespaces are in `env.ts`.
  */
-import { DefaultMaxBodyBytes, resolvePlanLimits, type Credential, type PlanLimitsOverride } from '../../src/engine/workerd.js';
+import { DefaultMaxBodyBytes, credentialsFromEnv, readCredentialsText, readPlanLimitsText, resolvePlanLimits, type Credential } from '../../src/engine/workerd.js';
 
 /** The Worker's variables and secrets (its bindings other than the Durable Object namespaces). */
 export interface Settings {
@@ -35,28 +35,20 @@ export interface Settings {
   ZONEWALL_LIST_OPERATION_POLLS?: string;
 }
 
-/** The credentials the Worker accepts. */
+/**
+ * The credentials the Worker accepts, read and checked as `zonewall serve` reads its environment
+ * and `--credentials FILE` (`ZONEWALL_CREDENTIALS` holds that file's JSON): a bad one throws, with
+ * its place in the secret and never a value.
+ */
 export function credentialsOf(env: Settings): Credential[] {
-  const out: Credential[] = [];
-  if (nonEmpty(env.ZONEWALL_SERVE_TOKEN)) out.push({ type: 'token', token: env.ZONEWALL_SERVE_TOKEN, zones: '*' });
-  if (nonEmpty(env.ZONEWALL_SERVE_AUTH_EMAIL) && nonEmpty(env.ZONEWALL_SERVE_AUTH_KEY)) {
-    out.push({ type: 'key', email: env.ZONEWALL_SERVE_AUTH_EMAIL, key: env.ZONEWALL_SERVE_AUTH_KEY, zones: '*' });
-  }
-  if (nonEmpty(env.ZONEWALL_CREDENTIALS)) out.push(...(JSON.parse(env.ZONEWALL_CREDENTIALS) as ScopedEntry[]).map(scoped));
-  return out;
+  const out = credentialsFromEnv({ ZONEWALL_SERVE_TOKEN: env.ZONEWALL_SERVE_TOKEN, ZONEWALL_SERVE_AUTH_EMAIL: env.ZONEWALL_SERVE_AUTH_EMAIL, ZONEWALL_SERVE_AUTH_KEY: env.ZONEWALL_SERVE_AUTH_KEY });
+  if (!nonEmpty(env.ZONEWALL_CREDENTIALS)) return out;
+  return [...out, ...readCredentialsText(env.ZONEWALL_CREDENTIALS, 'ZONEWALL_CREDENTIALS', out, 'the secret ZONEWALL_CREDENTIALS')];
 }
 
-/** An entry of `ZONEWALL_CREDENTIALS`: a `--credentials FILE` entry (`type` is optional). */
-type ScopedEntry = { token: string; zones: '*' | string[] } | { email: string; key: string; zones: '*' | string[] };
-
-function scoped(e: ScopedEntry): Credential {
-  const zones = e.zones === '*' ? '*' : e.zones.map((z) => z.toLowerCase());
-  return 'token' in e ? { type: 'token', token: e.token, zones } : { type: 'key', email: e.email, key: e.key, zones };
-}
-
-/** The plan limits (defaults with `ZONEWALL_LIMITS` applied). */
+/** The plan limits (defaults with `ZONEWALL_LIMITS` applied, read as `serve --limits FILE`: a bad one throws, located). */
 export function planLimitsOf(env: Settings): ReturnType<typeof resolvePlanLimits> {
-  return resolvePlanLimits(nonEmpty(env.ZONEWALL_LIMITS) ? (JSON.parse(env.ZONEWALL_LIMITS) as PlanLimitsOverride) : {});
+  return resolvePlanLimits(nonEmpty(env.ZONEWALL_LIMITS) ? readPlanLimitsText(env.ZONEWALL_LIMITS, 'ZONEWALL_LIMITS', 'the variable ZONEWALL_LIMITS') : {});
 }
 
 /** The request body limit. */

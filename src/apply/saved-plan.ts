@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
 import { ZonewallError } from '../errors.js';
+import { duplicateKeyMessage, firstDuplicateKey, jsonErrorPlace } from '../json-text.js';
 import { writeFileAtomic } from './write-file.js';
 import { PlanFormatVersion, accountFingerprint, fingerprint, type ListsPlan, type LiveAccount, type LiveZone, type LiveZoneInfo, type Plan, type PlanJson } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
@@ -53,11 +54,14 @@ export function readSavedPlan(file: string): PlanJson | undefined {
     // A truncated or hand-edited plan is still recognisable by its kind; without this it would be
     // read as a YAML manifest and answered with a screen of unrelated YAML syntax errors.
     if (/^\s*\{[\s\S]*"kind"\s*:\s*"zonewall\.plan"/.test(text)) {
-      throw new ZonewallError('ERR_USAGE', `${file} is a zonewall plan but not valid JSON (${(err as Error).message}); it may be truncated: plan again with zonewall plan --out`);
+      throw new ZonewallError('ERR_USAGE', `${file} is a zonewall plan but not valid JSON${jsonErrorPlace(text, err)}; it may be truncated: plan again with zonewall plan --out`);
     }
     return undefined;
   }
   if (!isPlanDocument(value)) return undefined;
+  // `plan --out` writes each key once: a repeat (of which JSON keeps the last, silently) is an edit or damage.
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== undefined) throw new ZonewallError('ERR_USAGE', duplicateKeyMessage(file, text, duplicate, 'zonewall writes each key once, so the plan was edited or damaged: plan again with zonewall plan --out'));
   const doc = value as PlanJson;
   const reads = PlanFormatVersion.split('.')[0]!;
   const version: unknown = doc.format_version;

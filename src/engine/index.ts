@@ -5,7 +5,8 @@
  */
 export { Engine, type EngineOptions } from './engine.js';
 export { startServer, type RunningServer, type ServerOptions } from './server/server.js';
-export { loadCredentials, CredentialEnv, CredentialLimits, type Credential } from './server/credentials.js';
+export { CredentialEnv, CredentialLimits, type Credential } from './server/credentials.js';
+export { loadCredentials } from './server/credentials-file.js';
 export { DefaultMaxBodyBytes } from './server/body.js';
 export {
   DefaultPlanLimits, resolvePlanLimits, validatePlanLimits,

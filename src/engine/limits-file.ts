@@ -4,10 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { ZonewallError, fileErrorReason } from '../errors.js';
-import { validatePlanLimits, type PlanLimitsOverride } from './limits.js';
-import { jsonErrorPlace } from './server/credentials.js';
+import { readPlanLimitsText, type PlanLimitsOverride } from './limits.js';
 
-/** Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`. */
+/**
+ * Reads a `--limits FILE`: a JSON object `{ "<tier>": { "firewall_rules"?, "log"?, "matches"?, "custom_rules"?, "custom_response"? } }`.
+ * Its text is read as the Worker reads `ZONEWALL_LIMITS` (`readPlanLimitsText`).
+ */
 export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
   let text: string;
   try {
@@ -15,13 +17,5 @@ export function loadPlanLimitsFile(file: string): PlanLimitsOverride {
   } catch (err) {
     throw new ZonewallError('ERR_USAGE', `cannot read the limits file ${file === '' ? '""' : file}: ${fileErrorReason(err)}`, { cause: err });
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    // The parser's message quotes the text, newlines included: say where in one line.
-    throw new ZonewallError('ERR_USAGE', `the limits file ${file} is not valid JSON${jsonErrorPlace(text, err)}`, { cause: err });
-  }
-  validatePlanLimits(parsed, file);
-  return parsed as PlanLimitsOverride;
+  return readPlanLimitsText(text, file);
 }

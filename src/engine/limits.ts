@@ -12,6 +12,7 @@
  */
 import { CustomRuleQuota } from '../api/index.js';
 import { ZonewallError } from '../errors.js';
+import { duplicateKeyMessage, firstDuplicateKey, jsonErrorPlace } from '../json-text.js';
 import { PlanTiers, type PlanTier } from './types.js';
 
 /** One tier's quotas and entitlements. */
@@ -51,6 +52,26 @@ export function resolvePlanLimits(override: PlanLimitsOverride = {}): PlanLimits
   const out = {} as PlanLimitsConfig;
   for (const tier of PlanTiers) out[tier] = { ...DefaultPlanLimits[tier], ...override[tier] };
   return out;
+}
+
+/**
+ * The plan limit overrides of the JSON text `text` (`serve --limits FILE`, named `file`; the Worker's
+ * `ZONEWALL_LIMITS`), `what` naming it in a syntax error: valid JSON (a syntax error at its line and
+ * column, the text not quoted), no key written twice in one object (JSON keeps the last, silently:
+ * a `"free"` written twice loses the first; refused at `FILE:LINE:COLUMN`), and well-formed.
+ */
+export function readPlanLimitsText(text: string, file: string, what = `the limits file ${file}`): PlanLimitsOverride {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    // The parser's message quotes the text, newlines included: say where in one line.
+    throw new ZonewallError('ERR_USAGE', `${what} is not valid JSON${jsonErrorPlace(text, err)}`, { cause: err });
+  }
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== undefined) throw new ZonewallError('ERR_USAGE', duplicateKeyMessage(file, text, duplicate));
+  validatePlanLimits(parsed, file);
+  return parsed as PlanLimitsOverride;
 }
 
 /** Throws naming the bad entry unless `value` is a well-formed `PlanLimitsOverride`. */

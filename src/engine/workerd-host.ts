@@ -153,7 +153,8 @@ async function loadMiniflare(): Promise<typeof import('miniflare')> {
 function bindingsOf(o: WorkerdServerOptions, importer: Credential | undefined): Record<string, string> {
   const credentials = importer === undefined ? o.credentials : [...o.credentials, importer];
   return {
-    ...(credentials.length > 0 ? { ZONEWALL_CREDENTIALS: JSON.stringify(credentials) } : {}),
+    // The entries of a `--credentials FILE`, which the Worker reads as serve does (`type` is no field of it).
+    ...(credentials.length > 0 ? { ZONEWALL_CREDENTIALS: JSON.stringify(credentials.map(({ type: _type, ...entry }) => entry)) } : {}),
     ...(o.insecureNoAuth === true ? { ZONEWALL_INSECURE_NO_AUTH: 'true' } : {}),
     ...(o.strict === true ? { ZONEWALL_STRICT: 'true' } : {}),
     ...(o.limits !== undefined ? { ZONEWALL_LIMITS: JSON.stringify(o.limits) } : {}),

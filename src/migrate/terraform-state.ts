@@ -5,6 +5,7 @@
  * their address and attributes; data sources are left out. Nothing here knows about zones or WAFs.
  */
 import { ZonewallError } from '../errors.js';
+import { duplicateKeyMessage, firstDuplicateKey, jsonErrorPlace } from '../json-text.js';
 
 /** One managed resource instance of the state. */
 export interface TfResource {
@@ -120,7 +121,13 @@ export function parseTerraformState(text: string, file: string): TfState {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new ZonewallError('ERR_USAGE', `${file}: not JSON (${(err as Error).message}); pass a .tfstate file or the output of \`terraform show -json\``, { cause: err });
+    // The parser's message quotes the text, newlines included: say where in one line.
+    throw new ZonewallError('ERR_USAGE', `${file}: not JSON${jsonErrorPlace(text, err)}; pass a .tfstate file or the output of \`terraform show -json\``, { cause: err });
+  }
+  // Terraform writes each key once: a repeat (of which JSON keeps the last, silently) is an edit or damage.
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== undefined) {
+    throw new ZonewallError('ERR_USAGE', duplicateKeyMessage(file, text, duplicate, 'Terraform writes each key once, so the state was edited or damaged: use the state Terraform wrote (terraform show -json)'));
   }
   const json = record(parsed);
   if (json === undefined) throw new ZonewallError('ERR_USAGE', `${file}: expected a JSON object holding Terraform state`);

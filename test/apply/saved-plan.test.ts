@@ -66,6 +66,16 @@ describe('saved plans cut short', () => {
     expect(readSavedPlan(join(dir, 'manifest.json'))).toBeUndefined();
   });
 
+  it('refuses a plan with a key written twice at the repeat: JSON keeps the last, silently, and plan --out writes each once', () => {
+    const text = JSON.stringify(planDocument([plan], []), null, 2);
+    // The first zone's fingerprint written again: the older one would be checked against the zone.
+    const twice = text.replace(/\n(\s*)"fingerprint": ("[^"]*"),/, '\n$1"fingerprint": $2,\n$1"fingerprint": $2,');
+    expect(twice).not.toBe(text);
+    const line = twice.slice(0, twice.indexOf('"fingerprint"')).split('\n').length + 1;
+    writeFileSync(join(dir, 'twice.json'), twice);
+    expect(() => readSavedPlan(join(dir, 'twice.json'))).toThrow(new RegExp(`^\\S+twice\\.json:${line}:\\d+: zones\\[0\\] has "fingerprint" twice \\(JSON keeps only the last, silently\\): zonewall writes each key once, so the plan was edited or damaged: plan again with zonewall plan --out$`));
+  });
+
   it('writes atomically: a failed write leaves neither the file nor a temp file', () => {
     writeFileSync(join(dir, 'blocker'), 'a file where a directory would be');
     const file = join(dir, 'blocker', 'plan.json');

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { spawnServe } from '../helpers/serve-child.js';
 
 const bin = join(repoRoot, 'bin', 'zonewall.js');
 
@@ -266,11 +267,21 @@ describe('serve --credentials with a credential given twice', () => {
 
   it('distinct credentials still serve', async () => {
     const file = writeManifest(temp.dir, 'distinct.json', `{"credentials": [{"token": "${token}-a", "zones": ["a.example"]}, {"token": "${token}-b", "zones": "*"}]}`);
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--state-dir', `${temp.dir}/distinct-state`, '--credentials', file], { cwd: temp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = outputOf(child);
-    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('listening on')) resolve(); }));
-    child.kill('SIGTERM');
-    expect((await out).code).toBe(0);
+    const served = spawnServe([bin, 'serve', '--port', '0', '--state-dir', `${temp.dir}/distinct-state`, '--credentials', file], { cwd: temp.dir, env: process.env });
+    expect(await served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+    expect(await served.stop()).toBe(0);
+  }, 30_000);
+});
+
+describe('serve --limits with a key written twice', () => {
+  // JSON keeps the last of a repeated key: the first "free" (firewall_rules 10) was dropped and the
+  // server started with the default quota, without a word.
+  it('FILE:LINE:COLUMN of the repeat and the key, exit 1, nothing served', async () => {
+    const file = writeManifest(temp.dir, 'limits-twice.json', '{\n  "free": {"firewall_rules": 10},\n  "free": {"log": true}\n}\n');
+    const run = await zonewall(['serve', '--port', '0', '--state-dir', `${temp.dir}/limits-twice-state`, '--insecure-no-auth', '--limits', file], { cwd: temp.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`error: ${file}:3:3: the top-level object has "free" twice (JSON keeps only the last, silently): keep one\n`);
+    expect(run.stdout).not.toContain('listening');
   }, 30_000);
 });
 

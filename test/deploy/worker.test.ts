@@ -102,6 +102,28 @@ describe('deploy/worker/wrangler.jsonc', () => {
     expect((await call('GET', '/user/tokens/verify')).body.result.status).toBe('active');
   });
 
+  it('refuses every request while ZONEWALL_CREDENTIALS holds a bad entry: read as serve reads --credentials FILE', async () => {
+    // The Worker took the secret's JSON as it was: a repeated token (scoped to one zone here, every
+    // zone by ZONEWALL_SERVE_TOKEN) and a key written twice were accepted without a word.
+    for (const credentials of [`[{"token": "${secret}", "zones": ["a.example"]}]`, `[{"token": "scoped-token-0123456789", "zones": ["a.example"], "zones": "*"}]`]) {
+      const bad = new Miniflare({
+        modules: true, scriptPath: await workerBundle(), modulesRoot: dirname(await workerBundle()),
+        compatibilityDate: config.compatibility_date, compatibilityFlags: config.compatibility_flags,
+        durableObjects: Object.fromEntries(config.durable_objects.bindings.map((b) => [b.name, { className: b.class_name, useSQLite: true }])),
+        bindings: { ZONEWALL_SERVE_TOKEN: secret, ZONEWALL_CREDENTIALS: credentials },
+        host: '127.0.0.1', port: 0,
+      });
+      try {
+        const res = await fetch(`${(await bad.ready).origin}/client/v4/zones`, { headers: { authorization: `Bearer ${secret}` } });
+        const body = (await res.json()) as { success: boolean; errors: { message: string }[] };
+        expect([res.status, body.success]).toEqual([500, false]);
+        expect(JSON.stringify(body)).not.toContain(secret);
+      } finally {
+        await bad.dispose();
+      }
+    }
+  });
+
   it('answers 404 for a zone another isolate deleted, though this isolate still lists it', async () => {
     const id = (await call('POST', '/zones', { name: 'stale.example' })).body.result.id as string;
     expect((await call('GET', `/zones/${id}/filters`)).status).toBe(200);

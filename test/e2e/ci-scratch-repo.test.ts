@@ -12,7 +12,7 @@
  * validate and the plan, yet the SARIF log is written (valid against schemas/sarif-2.1.0.schema.json)
  * and the plan markdown for the comment names the error beside the other zones' plans.
  */
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { outputOf } from '../helpers/e2e-cli.js';
+import { spawnServe, type ServeChild } from '../helpers/serve-child.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const Token = 'ci-scratch-token-0123456789abcdefghijklmnopq';
@@ -30,7 +31,7 @@ interface Ran { name: string; code: number | null; stdout: string; stderr: strin
 
 let dir: string;
 let repo: string;
-let serve: ChildProcessWithoutNullStreams | undefined;
+let serve: ServeChild | undefined;
 let apiUrl = '';
 
 function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
@@ -110,21 +111,13 @@ beforeAll(async () => {
   const state = join(dir, 'state');
   sh(bin, ['engine', 'zone', 'create', 'quickstart.example.com', '--plan', 'pro', '--state-dir', state], repo);
   sh(bin, ['engine', 'zone', 'create', 'shared.example.com', '--plan', 'business', '--state-dir', state], repo);
-  const server = spawn(bin, ['serve', '--port', '0', '--state-dir', state], { cwd: repo, env: { ...process.env, ZONEWALL_SERVE_TOKEN: Token } });
-  serve = server;
-  apiUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d: Buffer) => { out += d.toString(); const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
-    server.on('close', (code) => reject(new Error(`zonewall serve exited ${code}`)));
-  });
+  // Node runs the installed bin (a symlink to the package's bin/zonewall.js), as its shebang would.
+  serve = spawnServe([bin, 'serve', '--port', '0', '--state-dir', state], { cwd: repo, env: { ...process.env, ZONEWALL_SERVE_TOKEN: Token } });
+  apiUrl = await serve.url;
 }, 240_000);
 
 afterAll(async () => {
-  if (serve !== undefined && serve.exitCode === null) {
-    const closed = new Promise((resolve) => serve!.on('close', resolve));
-    serve.kill('SIGTERM');
-    await closed;
-  }
+  await serve?.stop();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 

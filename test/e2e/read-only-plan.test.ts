@@ -5,18 +5,43 @@
  * directory; it reads the committed state while a `serve` holds the directory for writing; and a
  * writer that starts while a plan reads waits for it (`--lock-timeout`) or is refused clearly.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listing } from '../helpers/file-listing.js';
 import { Engine } from '../../src/engine/index.js';
-import { requireBuild, startServe, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { outputOf, requireBuild, spawnZonewall, startServe, tempDir, writeManifest, zonewall, type CliRun } from '../helpers/e2e-cli.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let state: string;
 
 const manifest = (zone: string, description = '') =>
   `zone: ${zone}\nfilters:\n  api:\n    expression: http.request.uri.path eq "/api"\nfirewall_rules:\n  block-api:\n    action: block\n    filter: api\n${description === '' ? '' : `    description: ${description}\n`}`;
+
+/** How long a writer may take to reach the state directory's lock (a start takes seconds on a loaded machine). */
+const WriterStartMs = 60_000;
+/** Between two looks at the lock file. */
+const PollMs = 20;
+
+/**
+ * True once `pid` holds `STATE/engine.lock` (its holder record names the pid); false when the process
+ * exits first or `WriterStartMs` passes. Looks at the lock file every few milliseconds (its content
+ * is written whole, by a hard link, so a look never sees half a record).
+ */
+async function holdsEngineLock(state: string, pid: number, exited: Promise<CliRun>): Promise<boolean> {
+  let done = false;
+  void exited.then(() => { done = true; });
+  const deadline = Date.now() + WriterStartMs;
+  while (!done && Date.now() < deadline) {
+    try {
+      if ((JSON.parse(readFileSync(join(state, 'engine.lock'), 'utf8')) as { pid?: unknown }).pid === pid) return true;
+    } catch {
+      // not there yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, PollMs));
+  }
+  return false;
+}
 
 beforeAll(() => requireBuild());
 beforeEach(() => { tmp = tempDir('read-only'); state = join(tmp.dir, 'state'); });
@@ -83,8 +108,13 @@ describe('a writer while a read-only engine reads', () => {
       const refused = await zonewall(['apply', edited, '--auto-approve', '--state-dir', state]);
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toContain('is being read by another process');
-      const waiting = zonewall(['apply', edited, '--auto-approve', '--lock-timeout', '20s', '--state-dir', state]);
-      setTimeout(() => { closed = true; void reader.close(); }, 1500);
+      const writer = spawnZonewall(['apply', edited, '--auto-approve', '--lock-timeout', '60s', '--state-dir', state]);
+      const waiting = outputOf(writer);
+      // The writer holds engine.lock (the reader takes none) and so waits on the reader's namespaces:
+      // close the reader then, not after a guess of how long the writer takes to get there.
+      expect(await holdsEngineLock(state, writer.pid!, waiting), 'the writer took engine.lock').toBe(true);
+      closed = true;
+      await reader.close();
       const waited = await waiting;
       expect(waited.code, waited.stderr).toBe(0);
       expect(waited.stdout).toContain('edited');

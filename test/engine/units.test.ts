@@ -121,6 +121,31 @@ describe('credentials', () => {
     writeFileSync(file, '');
     expect(() => loadCredentials({}, file)).toThrow(/the file is empty/);
   });
+
+  // The engine's reader accepted these (JSON keeps the last of a repeated key; the same token in two
+  // entries); only the CLI refused them, after reading the file a second time. The one reader refuses
+  // them for every caller, at the repeat, without the secret.
+  it('refuses a key written twice, a credential in two entries, and the environment\'s credential again, located', () => {
+    const file = join(tmp, 'repeats.json');
+    const token = 'tok-SECRET-abcdefgh';
+    const refused = (text: string, env: NodeJS.ProcessEnv = {}): string => {
+      writeFileSync(file, text);
+      try { loadCredentials(env, file); } catch (err) { return (err as Error).message; }
+      return 'accepted';
+    };
+    expect(refused(`{"credentials": [\n  {"token": "${token}",\n   "zones": ["a.example"],\n   "zones": ["b.example"]}\n]}`))
+      .toBe(`${file}:4:4: credentials[0] has "zones" twice (JSON keeps only the last, silently): keep one`);
+    expect(refused(`[{"token": "${token}", "zones": "*", "\\u007aones": "*"}]`))
+      .toBe(`${file}:1:49: credentials[0] has "zones" twice (JSON keeps only the last, silently): keep one`);
+    expect(refused(`{"credentials": [],\n "credentials": [{"token": "${token}", "zones": "*"}]}`))
+      .toBe(`${file}:2:2: the top-level object has "credentials" twice (JSON keeps only the last, silently): keep one`);
+    expect(refused(`[\n  {"token": "${token}", "zones": ["a.example"]},\n  {"token": "${token}", "zones": ["b.example"]}\n]`))
+      .toBe(`${file}:3:3: credentials[1] repeats the token of credentials[0] (line 2; the value is not shown): one entry per credential; put all its zones in that entry's "zones"`);
+    expect(refused(`{"credentials": [{"email": "a@b.example", "key": "${token}", "zones": ["a.example"]}]}`, { ZONEWALL_SERVE_AUTH_EMAIL: 'a@b.example', ZONEWALL_SERVE_AUTH_KEY: token }))
+      .toBe(`${file}:1:18: credentials[0] repeats the key pair of ZONEWALL_SERVE_AUTH_EMAIL and ZONEWALL_SERVE_AUTH_KEY, which already has every zone (the value is not shown): remove the entry or unset the variables`);
+    // The same zones key in two entries, and a token equal to another entry's key, are no repeats.
+    expect(refused(`[{"token": "${token}", "zones": "*"}, {"email": "a@b.example", "key": "${token}", "zones": "*"}]`)).toBe('accepted');
+  });
 });
 
 describe('plan limits', () => {
@@ -146,13 +171,24 @@ describe('plan limits', () => {
     expect(() => loadPlanLimitsFile(file)).toThrow(/pro.custom_response must be true or false/);
   });
 
+  it('a limits file with a key written twice: refused at the repeat (JSON would keep the last, silently)', () => {
+    const file = join(tmp, 'limits-twice.json');
+    writeFileSync(file, '{\n  "free": {"firewall_rules": 10},\n  "free": {"log": true}\n}\n');
+    expect(() => loadPlanLimitsFile(file)).toThrow(`${file}:3:3: the top-level object has "free" twice (JSON keeps only the last, silently): keep one`);
+    writeFileSync(file, '{"pro": {"custom_rules": 50,\n  "custom_rules": 5}}');
+    expect(() => loadPlanLimitsFile(file)).toThrow(`${file}:2:3: pro has "custom_rules" twice (JSON keeps only the last, silently): keep one`);
+    writeFileSync(file, '{"pro": {"custom_rules": 50}, "business": {"custom_rules": 50}}');
+    expect(loadPlanLimitsFile(file)).toEqual({ pro: { custom_rules: 50 }, business: { custom_rules: 50 } });
+  });
+
   it('a limits file that is not JSON: one line saying where, as for the credentials file', () => {
     const file = join(tmp, 'limits.json');
     writeFileSync(file, '{\n  "free": {},\n}\n');
     expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON at line 3, column 1`);
-    // V8 says no position for an unexpected token, and quotes the text, newlines included: neither is shown.
+    // V8 says no position for an unexpected token, and quotes the text, newlines included: the place
+    // is found all the same (it said only "is not valid JSON"), and the text is not shown.
     writeFileSync(file, '{\n  "free": nope\n}\n');
-    expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON`);
+    expect(() => loadPlanLimitsFile(file)).toThrow(`the limits file ${file} is not valid JSON at line 2, column 11`);
     try { loadPlanLimitsFile(file); } catch (err) { expect((err as Error).message).not.toMatch(/\n|nope/); }
     expect(() => loadPlanLimitsFile(join(tmp, 'missing.json'))).toThrow(/^cannot read the limits file .*missing\.json: no such file or directory$/);
   });

@@ -40,7 +40,12 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Runs `zonewall ARGS...` (`bin`: another copy's bin/zonewall.js) and resolves when it exits. */
 export function zonewall(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<CliRun> {
-  return outputOf(spawn(process.execPath, [options.bin ?? bin, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] }));
+  return outputOf(spawnZonewall(args, options));
+}
+
+/** Starts `zonewall ARGS...` as `zonewall` does, for a test that watches the child (its pid) while it runs; `outputOf` waits for it. */
+export function spawnZonewall(args: string[], options: { env?: Record<string, string>; cwd?: string; bin?: string } = {}): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, [options.bin ?? bin, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** A child's exit code and everything it wrote, once it has exited (rejects when it could not start). */

@@ -34,6 +34,16 @@ describe('parseTerraformState', () => {
     expect(() => parseTerraformState('{"version":3,"modules":[]}', 'old.tfstate')).toThrow(/format version 3 is not supported/);
   });
 
+  it('refuses a state with a key written twice at the repeat, and says where a state that is not JSON breaks in one line', () => {
+    // JSON keeps the last: the first expression of the filter was dropped without a word.
+    const twice = '{"version": 4, "resources": [{"mode": "managed", "type": "svc_filter", "name": "f", "instances": [\n  {"attributes": {"id": "f1", "expression": "ip.src eq 192.0.2.1",\n   "expression": "true"}}]}]}';
+    expect(() => parseTerraformState(twice, 'twice.tfstate')).toThrow('twice.tfstate:3:4: resources[0].instances[0].attributes has "expression" twice (JSON keeps only the last, silently): Terraform writes each key once, so the state was edited or damaged: use the state Terraform wrote (terraform show -json)');
+    let message = '';
+    try { parseTerraformState('{\n"version": 4,\n"resources": nope\n}', 'bad.tfstate'); } catch (err) { message = (err as Error).message; }
+    expect(message).toMatch(/^bad\.tfstate: not JSON/);
+    expect(message).not.toMatch(/\n|nope/);
+  });
+
   it('accepts an empty show -json (no values)', () => {
     expect(parseTerraformState('{"format_version":"1.0"}', 'e.json').resources).toEqual([]);
   });

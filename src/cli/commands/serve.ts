@@ -17,7 +17,6 @@ import {
 } from '../../engine/index.js';
 import { holdPrivateState } from '../../providers/index.js';
 import { StateDirHelp, stateDirOption } from '../provider-options.js';
-import { refuseRepeatedCredentials } from '../serve-credentials-file.js';
 import { assertStateDirUsable } from '../state-dir-access.js';
 import type { CommandModule } from './command.js';
 
@@ -68,7 +67,6 @@ async function serve(opts: ServeOptions): Promise<void> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ZonewallError('ERR_USAGE', `--port must be an integer from 0 to 65535, got ${opts.port}`);
   const credentials = loadCredentials(process.env, opts.credentials);
-  if (opts.credentials !== undefined) refuseRepeatedCredentials(opts.credentials, process.env);
   if (credentials.length === 0 && opts.insecureNoAuth !== true) {
     throw new ZonewallError('ERR_AUTH',
       `no credentials configured: set ${CredentialEnv.token}, or ${CredentialEnv.email} and ${CredentialEnv.key}, ` +

@@ -1,7 +1,9 @@
 /**
  * Where `zonewall serve` gets the credentials it accepts: environment variables (all zones) and an
- * optional JSON file with per-zone scopes. Never from argv (a path is not a secret), and no secret
- * is ever printed: errors name the variable or the file entry, not the value.
+ * optional JSON file with per-zone scopes (read by `credentials-file.ts`; the Worker reads the same
+ * JSON from its secret `ZONEWALL_CREDENTIALS`): no file system here, the Worker bundles this file.
+ * Never from argv (a path is not a secret), and no secret is ever printed: errors name the variable
+ * or the file entry, not the value.
  *
  * - `ZONEWALL_SERVE_TOKEN`: a bearer token (`Authorization: Bearer ...`) for every zone.
  *   Tokens and keys (here and in the file) are at least 8 characters, with no whitespace.
@@ -9,17 +11,18 @@
  *   for every zone (both or neither).
  * - `--credentials FILE`: `{"credentials": [{"token": "...", "zones": ["example.com"]},
  *   {"email": "a@example.com", "key": "...", "zones": "*"}]}` (a bare array is accepted too);
- *   `zones` is `"*"` or a list of zone names or ids, and is required.
+ *   `zones` is `"*"` or a list of zone names or ids, and is required. A key written twice, a
+ *   credential in two entries, or an entry repeating the environment's is refused, located.
  */
-import { readFileSync } from 'node:fs';
-import { ZonewallError, fileErrorReason } from '../../errors.js';
+import { ZonewallError } from '../../errors.js';
+import { duplicateKeyMessage, firstDuplicateKey, jsonErrorPlace, lineColumn } from '../../json-text.js';
 
 /** A credential `zonewall serve` accepts, with the zones it may touch. */
 export type Credential =
   | { type: 'token'; token: string; zones: '*' | string[] }
   | { type: 'key'; email: string; key: string; zones: '*' | string[] };
 
-/** The environment variables read by `loadCredentials`. */
+/** The environment variables read by `credentialsFromEnv`. */
 export const CredentialEnv = {
   token: 'ZONEWALL_SERVE_TOKEN',
   email: 'ZONEWALL_SERVE_AUTH_EMAIL',
@@ -32,8 +35,8 @@ export const CredentialLimits = {
   secretMinLength: 8,
 } as const;
 
-/** Credentials from the environment and, when given, a JSON config file. */
-export function loadCredentials(env: NodeJS.ProcessEnv, configFile?: string): Credential[] {
+/** The credentials of the environment (`ZONEWALL_SERVE_TOKEN`, the key pair): every zone. */
+export function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): Credential[] {
   const out: Credential[] = [];
   const token = env[CredentialEnv.token];
   if (token !== undefined && token !== '') out.push({ type: 'token', token: checkSecret(token, CredentialEnv.token), zones: '*' });
@@ -45,37 +48,66 @@ export function loadCredentials(env: NodeJS.ProcessEnv, configFile?: string): Cr
     }
     out.push({ type: 'key', email: checkEmail(email, CredentialEnv.email), key: checkSecret(key, CredentialEnv.key), zones: '*' });
   }
-  if (configFile !== undefined) out.push(...readCredentialsFile(configFile));
   return out;
 }
 
-function readCredentialsFile(file: string): Credential[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ZonewallError('ERR_AUTH', `cannot read the credentials file ${file === '' ? '""' : file}: ${fileErrorReason(err)}`, { cause: err });
-  }
+/**
+ * The credentials of the text `text` of a credentials file (`serve --credentials FILE`, named `file`;
+ * the Worker's `ZONEWALL_CREDENTIALS`), `what` naming it in a syntax error. Refused besides what each
+ * entry must be, each at `FILE:LINE:COLUMN` and without any secret: a key written twice in one object
+ * (JSON keeps the last, silently: a `"zones"` written twice loses the first list), the same token (or
+ * e-mail and key) in two entries (which zones does it get?), and an entry repeating a credential of
+ * the environment (`fromEnv`), which already has every zone.
+ */
+export function readCredentialsText(text: string, file: string, fromEnv: readonly Credential[], what = `the credentials file ${file}`): Credential[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
     // The parser's message quotes the text around the error: a token. Say only where.
-    throw new ZonewallError('ERR_AUTH', `the credentials file ${file} is not valid JSON${jsonErrorPlace(text, err)} (its content is not shown)`);
+    throw new ZonewallError('ERR_AUTH', `${what} is not valid JSON${jsonErrorPlace(text, err)} (its content is not shown)`);
   }
+  // Where each entry starts: `[i]` of a bare array, `credentials[i]` of an object.
+  const depth = Array.isArray(parsed) ? 1 : 2;
+  const starts: number[] = [];
+  const duplicate = firstDuplicateKey(text, (path, offset) => {
+    if (path.length === depth && (depth === 1 || path[0] === 'credentials') && typeof path[depth - 1] === 'number') starts[path[depth - 1] as number] = offset;
+  });
+  if (duplicate !== undefined) throw new ZonewallError('ERR_AUTH', duplicateKeyMessage(file, text, duplicate, 'keep one', 'credentials'));
   const list = Array.isArray(parsed) ? parsed : (parsed as { credentials?: unknown } | null)?.credentials;
   if (!Array.isArray(list)) {
     throw new ZonewallError('ERR_AUTH', `${file}: expected {"credentials": [...]} or an array of credentials`);
   }
-  return list.map((entry, i) => readEntry(entry, `${file}: credentials[${i}]`));
+  const credentials = list.map((entry, i) => readEntry(entry, `${file}: credentials[${i}]`));
+  refuseRepeats(credentials, fromEnv, (i) => lineColumn(text, starts[i] ?? 0), file);
+  return credentials;
 }
 
-/** ` at line L, column C` of a JSON.parse error, when the parser says where; never any content. */
-export function jsonErrorPlace(text: string, err: unknown): string {
-  const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
-  if (m === null) return text.trim() === '' ? ' (the file is empty)' : '';
-  const before = text.slice(0, Number(m[1])).split('\n');
-  return ` at line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+/** The identity of a credential: two entries with the same one are the same credential. */
+function identityOf(c: Credential): string {
+  return c.type === 'token' ? `token\u0000${c.token}` : `key\u0000${c.email}\u0000${c.key}`;
+}
+
+/** Refuses the first entry of the file repeating another entry or a credential of the environment. */
+function refuseRepeats(credentials: readonly Credential[], fromEnv: readonly Credential[], at: (i: number) => { line: number; column: number }, file: string): void {
+  const env = new Set(fromEnv.map(identityOf));
+  const seen = new Map<string, number>();
+  credentials.forEach((c, i) => {
+    const identity = identityOf(c);
+    const { line, column } = at(i);
+    const where = `${file}:${line}:${column}: credentials[${i}]`;
+    if (env.has(identity)) {
+      throw new ZonewallError('ERR_AUTH', c.type === 'token'
+        ? `${where} repeats the token of ${CredentialEnv.token}, which already has every zone (the value is not shown): remove the entry or unset the variable`
+        : `${where} repeats the key pair of ${CredentialEnv.email} and ${CredentialEnv.key}, which already has every zone (the value is not shown): remove the entry or unset the variables`);
+    }
+    const first = seen.get(identity);
+    if (first !== undefined) {
+      const what = c.type === 'token' ? 'token' : 'e-mail and key';
+      throw new ZonewallError('ERR_AUTH', `${where} repeats the ${what} of credentials[${first}] (line ${at(first).line}; the value is not shown): one entry per credential; put all its zones in that entry's "zones"`);
+    }
+    seen.set(identity, i);
+  });
 }
 
 function readEntry(entry: unknown, where: string): Credential {
