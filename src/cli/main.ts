@@ -30,7 +30,7 @@ const commands: Record<string, () => Promise<{ command: CommandModule }>> = {
 /** Builds the commander program with the named commands (all of them by default). */
 export async function buildProgram(only?: readonly string[]): Promise<Command> {
   const program = new Command('zonewall')
-    .description('Declarative reconciler for a zone\'s edge security: filters, firewall rules, WAF custom rules, managed rulesets, WAF migration.')
+    .description('Declarative reconciler for a zone\'s edge security: filters, firewall rules, WAF custom rules, rate limiting rules, managed rulesets and their exceptions, account lists, WAF migration.')
     .version('0.1.0')
     .option('--debug', 'show stack traces of internal errors (also ZONEWALL_DEBUG=1)')
     .exitOverride()

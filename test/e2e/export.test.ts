@@ -193,6 +193,8 @@ describe('zonewall export', () => {
     const out = path.join(dir, 'exported.yaml');
     const run = await cli(['export', '--zone', 'ordered.example', '--state-dir', state, '--out', out]);
     expect(run.code).toBe(0);
+    // The summary counts the rate limiting rules it wrote, as it counts the other sections.
+    expect(run.stdout).toContain(`Exported zone ordered.example to ${out}: 0 filter(s), 0 firewall rule(s), 3 custom rule(s), 0 managed ruleset(s), 2 rate limiting rule(s).`);
     const text = fs.readFileSync(out, 'utf8');
     const order = (section: string) => [...text.slice(text.indexOf(`${section}:`)).matchAll(/^ {2}("?)([\w-]+)\1:/gm)].map((m) => m[2]);
     expect(order('custom_rules').slice(0, 3)).toEqual(['20', '3', 'x']);

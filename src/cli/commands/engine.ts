@@ -37,7 +37,7 @@ export const command: CommandModule = {
       .option('--json', json);
     common(zone.command('create <name>').description('create a zone'), 'print the new zone as the v4 API\'s zone object (JSON)')
       .option('--plan <tier>', `plan tier: ${PlanTiers.join(', ')}`, 'enterprise')
-      .option('--waf <version>', 'WAF the zone starts with: previous or new')
+      .option('--waf <version>', 'WAF the zone starts with: previous (default; free zones have none) or new (already migrated to managed rulesets)')
       .option('--account <account>', 'the account (name or id) the zone belongs to; default: the engine\'s default account')
       .action(async (name: string, opts: Flags & { plan: string; waf?: string; account?: string }) => create(name, withStateDir(opts)));
     const account = engine.command('account').description('accounts of the embedded engine (their zones share their lists)');

@@ -126,7 +126,7 @@ async function exportZone(opts: ExportCommandOptions, use: { readOnly: boolean }
   }
 }
 
-const KindNames: Partial<Record<ExportedObject['kind'], string>> = { filter: 'filter', firewall_rule: 'firewall rule', custom_rule: 'custom rule', managed_ruleset: 'managed ruleset', managed_exception: 'managed-rules exception' };
+const KindNames: Partial<Record<ExportedObject['kind'], string>> = { filter: 'filter', firewall_rule: 'firewall rule', custom_rule: 'custom rule', rate_limiting_rule: 'rate limiting rule', managed_ruleset: 'managed ruleset', managed_exception: 'managed-rules exception' };
 const SourceNames: Record<ExportedObject['from'], string> = {
   ref: 'its ref', description: 'its description', id: 'its id', rule: 'its rule\'s key', ruleset: 'its ruleset',
 };
@@ -134,7 +134,7 @@ const SourceNames: Record<ExportedObject['from'], string> = {
 function summaryLine(result: ExportResult, zone: string, out: string | undefined): string {
   const count = (kind: ExportedObject['kind']) => result.adopted.filter((o) => o.kind === kind).length;
   const where = out !== undefined && out !== '-' ? out : 'stdout';
-  return `Exported zone ${zone} to ${where}: ${count('filter')} filter(s), ${count('firewall_rule')} firewall rule(s), ${count('custom_rule')} custom rule(s), ${count('managed_ruleset')} managed ruleset(s)${count('managed_exception') > 0 ? `, ${count('managed_exception')} managed-rules exception(s)` : ''}.\n`;
+  return `Exported zone ${zone} to ${where}: ${count('filter')} filter(s), ${count('firewall_rule')} firewall rule(s), ${count('custom_rule')} custom rule(s), ${count('managed_ruleset')} managed ruleset(s)${count('managed_exception') > 0 ? `, ${count('managed_exception')} managed-rules exception(s)` : ''}${count('rate_limiting_rule') > 0 ? `, ${count('rate_limiting_rule')} rate limiting rule(s)` : ''}.\n`;
 }
 
 /** Which objects were adopted (or would be), which kept their ref, and what was left out. */

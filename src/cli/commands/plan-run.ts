@@ -34,7 +34,7 @@ export const ZoneConcurrency = 4;
 export function addPlanFlags(cmd: Command, json: string): Command {
   return cmd
     .option('--prune', 'also plan the deletion of unmanaged objects (no ref), and adopt same-expression filters')
-    .option('--delete-threshold <pct>', `refuse (without --force) plans deleting more than this percentage of managed objects (default ${SafetyDefaults.deleteThreshold}; applies from ${SafetyDefaults.minObjects} objects)`)
+    .option('--delete-threshold <pct>', `a danger finding (apply refuses it without --force) for plans deleting more than this percentage of managed objects (default ${SafetyDefaults.deleteThreshold}; applies from ${SafetyDefaults.minObjects} objects)`)
     .option('--json', json)
     .option('--no-color', 'never color the output (colors are used only on a terminal, and never with NO_COLOR set)')
     .option('--preflight', 'run every planned write through the service\'s validation first (on a remote API: dry_run=true on the Rulesets writes, one request each; the embedded engine always does unless --no-preflight)')

@@ -31,7 +31,7 @@ export const command: CommandModule = {
       .description('run policy test cases (requests and what must happen to them) against manifests, offline or --against-zone')
       .argument('<paths...>', 'manifest files, or directories of manifests')
       .option('--cases <file>', 'the cases file (default: <manifest>.tests.yaml beside the manifest, else tests/<manifest>.tests.yaml)')
-      .option('--against-zone', 'run the cases through the live zone\'s trace operation instead of offline')
+      .option('--against-zone', 'run the cases through the live zone (the service\'s request tracer) instead of offline')
       .option('--json', 'print the results as JSON')
       .option('--no-color', 'never color the output (colors are used only on a terminal, and never with NO_COLOR set)');
     addProviderOptions(cmd);

@@ -112,6 +112,9 @@ function toJson(result: LoadResult): unknown {
     zones: result.zones.map((z) => ({
       file: z.file, zone: z.zone, filters: z.filters.length, firewall_rules: z.firewallRules.length,
       managed_rules: z.managedRules?.length ?? null,
+      // The other sections, as the text's counts name them (null: the manifest has no such section).
+      managed_exceptions: z.managedExceptions?.length ?? null, custom_rules: z.customRules?.length ?? null,
+      rate_limiting_rules: z.rateLimitingRules?.length ?? null, page_rules: z.pageRules?.length ?? null,
     })),
     account: result.account === undefined ? null : {
       file: result.account.file, account: result.account.account,

@@ -84,6 +84,14 @@ describe('zonewall validate', () => {
     ]);
   });
 
+  it('counts every section of a zone in --json, as the text does (custom and rate limiting rules were left out)', async () => {
+    const r = await run('validate', '--json', 'examples/rate-limiting.yaml', 'examples/managed-exceptions.yaml');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out) as { zones: Record<string, unknown>[] };
+    expect(json.zones[0]).toMatchObject({ file: 'examples/rate-limiting.yaml', filters: 0, firewall_rules: 0, custom_rules: 1, rate_limiting_rules: 2, managed_rules: null });
+    expect(json.zones[1]).toMatchObject({ file: 'examples/managed-exceptions.yaml', custom_rules: null, rate_limiting_rules: null, managed_rules: 2, managed_exceptions: 1 });
+  });
+
   it('refuses an unknown --plan', async () => {
     const r = await run('validate', '--plan', 'gold', 'examples');
     expect(r.code).toBe(1);
