@@ -12,6 +12,6 @@ export { readApplyRecord, writeApplyRecord, removeApplyRecord, type ApplyRecord 
 export { applyZone, ApplyError, type ApplyZoneOptions, type ApplyZoneResult } from './apply-zone.js';
 export { rollbackZone } from './rollback.js';
 export { writeFileAtomic } from './write-file.js';
-export { readSavedPlan, writeSavedPlan, assertFresh, assertListsFresh, isPlanDocument, savedPlanZone, StalePlanError } from './saved-plan.js';
+export { readSavedPlan, writeSavedPlan, assertFresh, assertPlannedHere, assertListsFresh, isPlanDocument, savedPlanZone, StalePlanError } from './saved-plan.js';
 export { preflightFindings, type Locate, type PreflightPrepare } from './preflight.js';
 export { applyListWrites, ListsApplyError, type ListsApi, type ListProgress, type ListsApplyOptions, type ListsApplyResult } from './lists.js';

@@ -98,6 +98,19 @@ export async function savedPlanZone(provider: Provider, plan: Pick<Plan, 'zone'>
   return (await provider.resolveZone(plan.zone.name, { create: { plan: plan.zone.plan ?? 'enterprise', id: plan.zone.id, ...(waf !== undefined ? { waf } : {}) } })).zone;
 }
 
+/**
+ * Refuses (`ERR_USAGE`) to apply a saved plan through another provider than the one it was made
+ * against: a zone the plan creates would be created there (a zone it changes is refused anyway, as
+ * stale). A plan of an older zonewall does not record its target and is not checked.
+ */
+export function assertPlannedHere(doc: Pick<PlanJson, 'provider'>, provider: Pick<Provider, 'kind' | 'target'>): void {
+  const made = doc.provider;
+  if (made?.target === undefined || (made.kind === provider.kind && made.target === provider.target)) return;
+  const place = (kind: 'engine' | 'http', target: string) => `${kind === 'engine' ? 'the embedded engine at' : 'the v4 API at'} ${target}`;
+  const flag = made.kind === 'engine' ? `--state-dir ${made.target}` : `--remote ${made.target}`;
+  throw new ZonewallError('ERR_USAGE', `the saved plan was made against ${place(made.kind, made.target)}, not ${place(provider.kind, provider.target)}: apply it where it was made (${flag}), or plan again against this one`);
+}
+
 /** Throws `StalePlanError` unless the zone is still in the state the plan was computed on. */
 export function assertFresh(plan: Pick<Plan, 'zone' | 'fingerprint'>, live: LiveZone): void {
   if (live.zone.id !== plan.zone.id) {

@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { WorkerdStateFolder } from '../engine/index.js';
 import { ZonewallError } from '../errors.js';
-import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider, parseRateLimit } from '../providers/index.js';
+import { DefaultStateDir, HttpDefaults, ProviderEnv, openProvider, parseRateLimit, providerTarget } from '../providers/index.js';
 import type { Provider, ProviderOptions, RetryEvent } from '../providers/index.js';
 import { budgetProgress } from './views/budget-progress.js';
 import { parseDuration } from './commands/duration.js';
@@ -180,9 +180,12 @@ export function retryNotice(event: RetryEvent, write: (text: string) => void = (
  * @example const provider = await openCommandProvider(opts, process.env);
  */
 export async function openCommandProvider(
-  opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, use: { readOnly?: boolean } = {},
+  opts: ProviderCliOptions | Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv,
+  use: { readOnly?: boolean; before?: (where: Pick<Provider, 'kind' | 'target'>) => void } = {},
 ): Promise<Provider> {
   const options = providerOptions(opts, env);
+  // Told where the provider is before it is opened (which may create the state directory).
+  use.before?.(providerTarget(options));
   // A command that only reads leaves a missing state directory uncreated.
   if (use.readOnly === true) options.readOnly = true;
   if (options.remote !== undefined) {

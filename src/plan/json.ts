@@ -82,7 +82,8 @@ export interface PlanJson {
   format_version: string;
   kind: 'zonewall.plan';
   zonewall_version?: string;
-  provider?: { kind: 'engine' | 'http'; description: string };
+  /** `target`: `Provider.target` (absent in plans of older versions). */
+  provider?: { kind: 'engine' | 'http'; description: string; target?: string };
   zones: ZonePlanJson[];
   errors: PlanErrorJson[];
   summary: PlanSummary;

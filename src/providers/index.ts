@@ -4,7 +4,7 @@
  * reached through `openProvider` (loaded lazily) or `providers/engine/` directly.
  */
 export * from './provider.js';
-export { DefaultStateDir, openProvider } from './open.js';
+export { DefaultStateDir, openProvider, providerTarget } from './open.js';
 export { holdPrivateState, userUmask } from './engine/private-state.js';
 export type { ProviderOptions } from './open.js';
 export {

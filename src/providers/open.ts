@@ -3,8 +3,9 @@
  * `stateDir` says otherwise), or the HTTP provider when a remote URL is given. The engine is
  * loaded lazily, so remote use never opens SQLite.
  */
+import { resolve } from 'node:path';
 import type { HttpProviderOptions } from './http/index.js';
-import { openHttpProvider } from './http/index.js';
+import { baseUrlTarget, openHttpProvider, parseBaseUrl } from './http/index.js';
 import type { Provider } from './provider.js';
 
 /** The default state directory of the embedded engine. */
@@ -20,6 +21,13 @@ export interface ProviderOptions extends Partial<Omit<HttpProviderOptions, 'url'
   lockTimeoutMs?: number;
   /** The command only reads: nothing in the state directory is created, written or locked (`EngineProviderOptions.readOnly`). */
   readOnly?: boolean;
+}
+
+/** Which provider the options open, and its `Provider.target`, known before opening it. */
+export function providerTarget(options: Pick<ProviderOptions, 'remote' | 'stateDir'>): Pick<Provider, 'kind' | 'target'> {
+  const { remote, stateDir } = options;
+  if (remote !== undefined && remote !== '') return { kind: 'http', target: baseUrlTarget(parseBaseUrl(remote)) };
+  return { kind: 'engine', target: resolve(stateDir ?? DefaultStateDir) };
 }
 
 /**

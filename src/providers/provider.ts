@@ -89,6 +89,12 @@ export interface Provider {
   readonly kind: 'engine' | 'http';
   /** Human description for output, never containing credentials (e.g. `embedded engine at .zonewall`). */
   readonly description: string;
+  /**
+   * Where this provider reads and writes, to tell two apart (`apply plan.json` writes where the
+   * plan was made): the embedded engine's state directory as an absolute path, or the v4 API's
+   * base URL. Never credentials.
+   */
+  readonly target: string;
   readonly stats: ProviderStats;
 
   /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertFresh, readSavedPlan, StalePlanError, writeSavedPlan } from '../../src/apply/index.js';
+import { assertFresh, assertPlannedHere, readSavedPlan, StalePlanError, writeSavedPlan } from '../../src/apply/index.js';
 import { diffZone, planDocument, planFromJson } from '../../src/plan/index.js';
 import { dFilter, desired, hex, lFilter, live } from '../plan/fixtures.js';
 
@@ -14,6 +14,18 @@ const zone = live({ filters: [lFilter('f1', 'ip.src eq 192.0.2.1', { ref: 'a' })
 const plan = diffZone(desired({ filters: [dFilter('a', 'ip.src eq 192.0.2.1'), dFilter('b', 'ip.src eq 192.0.2.2')] }), zone);
 
 describe('saved plans', () => {
+  it('are applied only through the provider they were made against', () => {
+    const engineAt = { kind: 'engine', description: 'embedded engine at st', target: '/work/st' } as const;
+    expect(() => assertPlannedHere({ provider: engineAt }, { kind: 'engine', target: '/work/st' })).not.toThrow();
+    // A plan of an older zonewall records no target: nothing to compare.
+    expect(() => assertPlannedHere({ provider: { kind: 'engine', description: 'embedded engine at st' } }, { kind: 'http', target: 'https://api.example/client/v4' })).not.toThrow();
+    expect(() => assertPlannedHere({ provider: engineAt }, { kind: 'engine', target: '/work/other' }))
+      .toThrow('the saved plan was made against the embedded engine at /work/st, not the embedded engine at /work/other: apply it where it was made (--state-dir /work/st), or plan again against this one');
+    const remoteAt = { kind: 'http', description: 'v4 API at https://api.example/client/v4', target: 'https://api.example/client/v4' } as const;
+    expect(() => assertPlannedHere({ provider: remoteAt }, { kind: 'engine', target: '/work/st' }))
+      .toThrow('made against the v4 API at https://api.example/client/v4, not the embedded engine at /work/st: apply it where it was made (--remote https://api.example/client/v4)');
+  });
+
   it('round-trips through a file', () => {
     const file = join(dir, 'plan.json');
     writeSavedPlan(file, planDocument([plan], []));

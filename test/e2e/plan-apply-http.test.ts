@@ -41,7 +41,8 @@ describe('over HTTP against zonewall serve', () => {
     const plan = await remote('plan', examples, '--json', '--detailed-exitcode');
     expect(plan.code, plan.stdout).toBe(0);
     const doc = planJson(plan);
-    expect(doc.provider).toEqual({ kind: 'http', description: expect.stringContaining('v4 API at http://127.0.0.1:') });
+    expect(doc.provider).toEqual({ kind: 'http', description: expect.stringMatching(/^v4 API at http:\/\/127\.0\.0\.1:\d+\/client\/v4$/), target: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/) });
+    expect(doc.provider?.description).toBe(`v4 API at ${doc.provider?.target}`);
     for (const zone of doc.zones) expect(zone.summary, zone.zone.name).toMatchObject({ add: 0, change: 0, replace: 0, destroy: 0 });
   });
 

@@ -4,7 +4,7 @@
  * plan, and refuses it once the zone changed (a dashboard edit); `--detailed-exitcode`; markdown;
  * `rollback --zone` restores the zone to before the last apply, once.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -49,6 +49,31 @@ describe('saved plans', () => {
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stdout).toContain(`Apply complete for ${ZONE}: 6 added`);
     expect((await cli('plan', file, '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('applies a saved plan only where it was made: a new zone is not created in another state directory', async () => {
+    const file = writeManifest(tmp.dir, 'zone.yaml', v1);
+    const out = join(tmp.dir, 'plan.json');
+    const planned = join(tmp.dir, 'planned-here');
+    const elsewhere = join(tmp.dir, 'elsewhere');
+    // The zone is new to both state directories: nothing else tells them apart.
+    const saved = await zonewall(['plan', file, '--out', out, '--state-dir', planned], { cwd: tmp.dir });
+    expect(saved.code, saved.stderr).toBe(0);
+    // The hint names the state directory the plan was made against (a user copies it as written).
+    expect(saved.stderr).toContain(`apply exactly it with: zonewall apply ${out} --state-dir ${planned}`);
+
+    for (const args of [['--state-dir', elsewhere], []]) {
+      const refused = await zonewall(['apply', out, '--auto-approve', ...args], { cwd: tmp.dir });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`the saved plan was made against the embedded engine at ${planned}, not the embedded engine at ${args.length > 0 ? elsewhere : join(tmp.dir, '.zonewall')}: apply it where it was made (--state-dir ${planned})`);
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(existsSync(join(elsewhere, 'zones'))).toBe(false);
+    expect(existsSync(join(tmp.dir, '.zonewall', 'zones'))).toBe(false);
+
+    const applied = await zonewall(['apply', out, '--auto-approve', '--state-dir', planned], { cwd: tmp.dir });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`Apply complete for ${ZONE}: 6 added`);
   });
 
   it("refuses a saved plan once the previous WAF's on/off switch changed", async () => {

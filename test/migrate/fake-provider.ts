@@ -45,7 +45,7 @@ export function fakeProvider(start: FakeZone): Provider & { calls: Call[]; state
   });
   const fail = (): never => { throw new Error('not used by the migration'); };
   return {
-    kind: 'engine', description: 'fake', stats: { requests: 0 }, calls, state: () => state,
+    kind: 'engine', description: 'fake', target: 'fake', stats: { requests: 0 }, calls, state: () => state,
     async resolveZone(name) {
       if (name !== start.zone.name && name !== start.zone.id) throw new Error(`no zone ${name}`);
       return { zone: start.zone, missing: false };

@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import {
-  acquireZoneLock, applyListWrites, applyZone, assertFresh, assertListsFresh, zoneLocksDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
+  acquireZoneLock, applyListWrites, applyZone, assertFresh, assertListsFresh, assertPlannedHere, zoneLocksDir, lockKey, readSavedPlan, savedPlanZone, type ApplyZoneResult,
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
@@ -235,7 +235,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     }
   });
   const writes = canWrite(opts);
-  const provider = await refusing(opts, () => doc, () => openCommandProvider(opts, process.env, { readOnly: !writes }));
+  const provider = await refusing(opts, () => doc, () => openCommandProvider(opts, process.env, { readOnly: !writes, before: (where) => assertPlannedHere(doc, where) }));
   const locks: { release(): void }[] = [];
   try {
     const plans = await refusing(opts, () => doc, async () => {

@@ -12,7 +12,7 @@ import { expandPaths, formatIssueWithExcerpt, isAccountManifestFile, loadManifes
 import { accountFingerprint, hasChanges, hasErrors, planDocument, renderListsPlan, type ListsPlan } from '../../plan/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import type { Provider } from '../../providers/index.js';
-import { addProviderOptions, openCommandProvider } from '../provider-options.js';
+import { addProviderOptions, openCommandProvider, providerFlags } from '../provider-options.js';
 import { styleFor } from '../views/color.js';
 import { runDocument, ZonewallVersion } from '../views/json.js';
 import { renderRunMarkdown } from '../views/markdown.js';
@@ -139,7 +139,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
         return ExitCodes.error;
       }
       writeSavedPlan(opts.out, doc);
-      if (opts.json !== true) process.stderr.write(`Saved the plan to ${opts.out}; apply exactly it with: zonewall apply ${opts.out}\n`);
+      if (opts.json !== true) process.stderr.write(`Saved the plan to ${opts.out}; apply exactly it with: zonewall apply ${opts.out}${providerFlags(opts as Readonly<Record<string, unknown>>)}\n`);
     }
     return exitCode(runs, issues.length, opts.detailedExitcode === true, lists);
   } finally {

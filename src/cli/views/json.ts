@@ -35,10 +35,15 @@ export function runErrors(runs: readonly ZoneRun[], manifestErrors: readonly Pla
   return out;
 }
 
+/** Where a plan document's zones were read (and where `apply plan.json` must write). */
+function providerJson(provider: Pick<Provider, 'kind' | 'description' | 'target'>): NonNullable<PlanJson['provider']> {
+  return { kind: provider.kind, description: provider.description, target: provider.target };
+}
+
 /** The plan document of a run. */
-export function runDocument(runs: readonly ZoneRun[], provider: Pick<Provider, 'kind' | 'description'>, manifestErrors: readonly PlanErrorJson[] = []): PlanJson {
+export function runDocument(runs: readonly ZoneRun[], provider: Pick<Provider, 'kind' | 'description' | 'target'>, manifestErrors: readonly PlanErrorJson[] = []): PlanJson {
   const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));
-  return planDocument(plans, runErrors(runs, manifestErrors), { zonewallVersion: ZonewallVersion, provider: { kind: provider.kind, description: provider.description } });
+  return planDocument(plans, runErrors(runs, manifestErrors), { zonewallVersion: ZonewallVersion, provider: providerJson(provider) });
 }
 
 /** Why an apply was refused before any write (`refused` of the apply document). */
@@ -71,6 +76,6 @@ export function applyDocument(plan: PlanJson, results: readonly ApplyZoneResult[
 }
 
 /** A plan document holding given plans (apply of a saved plan re-renders them). */
-export function plansDocument(plans: readonly Plan[], provider: Pick<Provider, 'kind' | 'description'>): PlanJson {
-  return planDocument(plans, [], { zonewallVersion: ZonewallVersion, provider: { kind: provider.kind, description: provider.description } });
+export function plansDocument(plans: readonly Plan[], provider: Pick<Provider, 'kind' | 'description' | 'target'>): PlanJson {
+  return planDocument(plans, [], { zonewallVersion: ZonewallVersion, provider: providerJson(provider) });
 }

@@ -5,6 +5,7 @@
  * offers PITR bookmarks, so an apply can be undone. This folder is the only part of `providers`
  * that imports the engine.
  */
+import { resolve } from 'node:path';
 import { Engine } from '../../engine/index.js';
 import type { LiveZoneInfo, PlanTier } from '../../plan/index.js';
 import { V4Provider } from '../v4/v4-provider.js';
@@ -30,15 +31,18 @@ export interface EngineProviderOptions {
 export class EngineProvider extends V4Provider {
   readonly kind = 'engine' as const;
   readonly description: string;
+  readonly target: string;
   readonly #pending: PendingZones;
   readonly #onClose: (() => void) | undefined;
 
-  constructor(readonly engine: Engine, stateDir: string, onClose?: () => void) {
+  /** `target`: `resolve(stateDir)` unless given (a copy of a zone has no directory). */
+  constructor(readonly engine: Engine, stateDir: string, onClose?: () => void, target?: string) {
     const pending = new PendingZones(engine);
     super(new EngineTransport(engine, pending));
     this.#pending = pending;
     this.#onClose = onClose;
     this.description = `embedded engine at ${stateDir}`;
+    this.target = target ?? resolve(stateDir);
   }
 
   override async close(): Promise<void> {
@@ -74,7 +78,7 @@ export class EngineProvider extends V4Provider {
   async validator(zoneId: string): Promise<EngineProvider> {
     const source = await this.#pending.engineFor('GET', `/zones/${zoneId}/filters`);
     const copy = await source.copyZone(zoneId, this.engine);
-    return new EngineProvider(copy, 'a copy of the zone (pre-flight)');
+    return new EngineProvider(copy, 'a copy of the zone (pre-flight)', undefined, 'pre-flight copy');
   }
 
   /** Restores the zone to a bookmark (takes effect immediately). */

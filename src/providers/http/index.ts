@@ -52,11 +52,13 @@ export interface HttpProviderOptions {
 export class HttpProvider extends V4Provider {
   readonly kind = 'http' as const;
   readonly description: string;
+  readonly target: string;
   declare protected readonly transport: HttpTransport;
 
   constructor(url: URL, transport: HttpTransport) {
     super(transport);
-    this.description = `v4 API at ${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    this.target = baseUrlTarget(url);
+    this.description = `v4 API at ${this.target}`;
   }
 
   /** The request budget this provider keeps to. */
@@ -116,6 +118,11 @@ export function openHttpProvider(options: HttpProviderOptions): HttpProvider {
   });
   transport.limiter.listener = options.budgetListener;
   return new HttpProvider(url, transport);
+}
+
+/** The `Provider.target` of the API at `url` (a `parseBaseUrl` result): its origin and path, no trailing slash. */
+export function baseUrlTarget(url: URL): string {
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Validates the base URL; credentials in it are refused so they never end up in shell history or logs. */

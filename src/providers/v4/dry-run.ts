@@ -28,6 +28,7 @@ const dry = { [DryRunParameter]: 'true' } as const;
 export class RemoteDryRuns extends V4Provider {
   readonly kind = 'http' as const;
   readonly description = 'dry runs of the Rulesets writes (pre-flight)';
+  readonly target = 'dry runs';
   #made = 0;
 
   constructor(transport: Transport) {

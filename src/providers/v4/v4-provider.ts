@@ -44,6 +44,7 @@ import { ZoneIdPattern, ZoneLookup } from './zones.js';
 export abstract class V4Provider implements Provider {
   abstract readonly kind: 'engine' | 'http';
   abstract readonly description: string;
+  abstract readonly target: string;
   protected readonly client: V4Client;
   /** The zones looked up so far, their extension fields and accounts (`zones.ts`). */
   private readonly zones: ZoneLookup;
