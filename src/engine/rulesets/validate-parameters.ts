@@ -13,7 +13,7 @@ import {
   hasCategory,
   type ManagedRuleset,
 } from '../catalog/index.js';
-import { EntrypointLimits, OverrideActions } from './constants.js';
+import { EntrypointLimits, RulesetOverrideActions } from './constants.js';
 import { addProblem } from './errors.js';
 import type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride, SkipParameters } from './types.js';
 
@@ -85,7 +85,7 @@ function readList<T>(r: BodyReader, key: string, problems: Problems, read: (item
   return out;
 }
 
-function readOverrideAction(r: BodyReader, problems: Problems, allowed: readonly string[] = OverrideActions): string | undefined {
+function readOverrideAction(r: BodyReader, problems: Problems, allowed: readonly string[] = RulesetOverrideActions): string | undefined {
   const action = r.string('action');
   if (action === undefined) return undefined;
   if (!allowed.includes(action)) {
@@ -123,7 +123,7 @@ function readRuleOverride(item: unknown, pointer: string, ruleset: ManagedRulese
     addProblem(problems, 'unknownRule', `${ruleset.name} has no rule ${quote(id)}: GET /zones/{zone_id}/rulesets/${ruleset.id} lists its rules`, r.at('id'));
   }
   const out: RuleOverride = { id: id ?? '' };
-  const action = readOverrideAction(r, problems, rule?.score_threshold !== undefined ? OwaspThresholdActions : OverrideActions);
+  const action = readOverrideAction(r, problems, rule?.score_threshold !== undefined ? OwaspThresholdActions : RulesetOverrideActions);
   if (action !== undefined) out.action = action;
   const enabled = r.boolean('enabled');
   if (enabled !== undefined) out.enabled = enabled;
