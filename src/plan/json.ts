@@ -46,7 +46,7 @@ export interface ChangeJson {
 }
 
 /** The plan of one zone in JSON. */
-export interface ZonePlanJson {
+export interface ZonePlanDocumentJson {
   zone: { id: string; name: string; plan?: PlanTier; waf?: 'previous' | 'new' };
   manifest: { file: string; zone: string };
   fingerprint: string;
@@ -83,7 +83,7 @@ export interface PlanJson {
   kind: 'zonewall.plan';
   zonewall_version?: string;
   provider?: { kind: 'engine' | 'http'; description: string };
-  zones: ZonePlanJson[];
+  zones: ZonePlanDocumentJson[];
   errors: PlanErrorJson[];
   summary: PlanSummary;
   /** The lists plan of the run's account manifest (`plan/lists`), applied before the zones' rules (its deletes after them). */
@@ -137,7 +137,7 @@ function phaseWriteFromJson(w: PhaseWriteJson): PhaseWrite {
 }
 
 /** The JSON form of one zone's plan. */
-export function planToJson(plan: Plan): ZonePlanJson {
+export function planToJson(plan: Plan): ZonePlanDocumentJson {
   return {
     zone: plan.zone,
     manifest: plan.manifest,
@@ -163,7 +163,7 @@ export function planToJson(plan: Plan): ZonePlanJson {
 }
 
 /** A Plan back from its JSON form (the document must already be schema-valid). */
-export function planFromJson(json: ZonePlanJson): Plan {
+export function planFromJson(json: ZonePlanDocumentJson): Plan {
   return {
     zone: json.zone,
     manifest: json.manifest,

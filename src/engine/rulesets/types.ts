@@ -110,7 +110,7 @@ export interface CustomStoredRule extends CustomRuleInput {
 }
 
 /** The stored `http_request_firewall_custom` entry point. */
-export type CustomEntrypoint = StoredRuleset<CustomStoredRule>;
+export type StoredCustomEntrypoint = StoredRuleset<CustomStoredRule>;
 
 /** A rate limiting rule as a body carries it, after validation (`ratelimit` defaults filled). */
 export interface RateLimitRuleInput {
