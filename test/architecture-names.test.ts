@@ -23,7 +23,7 @@ const Names = [
   'readMigrationStatus', 'deletePageRule', 'jsonType', 'lockDir', 'formatValue', 'format', 'aheadOfTimeModule', 'gatedFieldProblems',
   'CountingPhase', 'FreeRulesetId', 'OverrideActions', 'OwaspRulesetId', 'OwaspScoreThresholds', 'PreviousWafDefaults', 'RuleFields',
   'SkipPhases', 'accountRoutes', 'normalizeOverrides', 'ruleView', 'Sensitivity', 'ActionMode', 'PreviousWafSettings', 'ManagedRulesetAlias',
-  'RulesetErrorKind', 'RulePosition', 'WafState', 'Envelope', 'SkipParameters', 'ManagedRuleAction', 'CustomEntrypoint', 'ZonePlanJson',
+  'RulesetErrorKind', 'RulePosition', 'WafState', 'Envelope', 'SkipParameters', 'ManagedRuleAction', 'CustomEntrypoint', 'ZonePlanJson', 'LiveAccount',
 ];
 /** Exported value names declared in several files on purpose (see above). */
 const Uniform = new Set(['command', 'finding', 'owaspOverrides']);
