@@ -11,6 +11,8 @@ import type { RuleCommonFields } from './rule-fields.js';
 
 /** The rate limiting rules phase. */
 export const RatelimitPhase = 'http_ratelimit';
+/** The phase whose fields a rate limiting rule's `counting_expression` may use: request and response fields (the counting then happens on the response). */
+export const CountingPhase = 'http_response_firewall_managed';
 
 /** Actions of a rate limiting rule; `log` needs Enterprise, as in custom rules. */
 export const RateLimitActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'] as const;

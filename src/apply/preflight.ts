@@ -7,7 +7,7 @@
  * Rulesets writes with `dry_run=true`. The first refusal becomes an error finding that names the
  * object, where the manifest says it, and the service's message and code.
  */
-import { finding, hasChanges, type Finding, type Plan } from '../plan/index.js';
+import { hasChanges, sharedFinding, type Finding, type Plan } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
 import { runPlan, type ApplyResult } from './run.js';
 
@@ -31,7 +31,7 @@ export async function preflightFindings(plan: Plan, provider: Provider, locate?:
       await prepare?.(validator);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      return [finding('preflight-refused', `apply would be refused at the account's list writes: ${serviceReason(why)}; nothing was written (pre-flight)`)];
+      return [sharedFinding('preflight-refused', `apply would be refused at the account's list writes: ${serviceReason(why)}; nothing was written (pre-flight)`)];
     }
     result = await runPlan(plan, validator);
   } finally {
@@ -44,7 +44,7 @@ export async function preflightFindings(plan: Plan, provider: Provider, locate?:
   const what = first === undefined ? `the ${result.error.phase} writes` : `${first.kind} "${first.ref}"`;
   const location = first === undefined ? undefined : locate?.(first.kind, first.ref);
   const message = `apply would be refused at ${what}${more}: ${serviceReason(result.error.message)}; nothing was written (pre-flight)`;
-  return [finding('preflight-refused', message, { ...(first !== undefined ? { kind: first.kind, ref: first.ref } : {}), ...(location !== undefined ? { location } : {}) })];
+  return [sharedFinding('preflight-refused', message, { ...(first !== undefined ? { kind: first.kind, ref: first.ref } : {}), ...(location !== undefined ? { location } : {}) })];
 }
 
 /** The service's reasons of a refusal message (`PUT /zones/… refused with HTTP 400: reason (code)` → `reason (code)`). */

@@ -53,13 +53,13 @@ export interface AccountObjectApi {
   ping(): boolean;
 }
 
-/** Every Lists route by its key. */
-export const accountRoutes: readonly AccountRoute[] = listRoutes;
+/** The routes the account object serves (every Lists route); the accounts collection's own are `zones/account-routes.ts`'s `accountRoutes`. */
+export const accountObjectRoutes: readonly AccountRoute[] = listRoutes;
 
 /** Builds the account object class bound to `deps`. */
 export function accountObjectClass(deps: AccountObjectDeps): new (state: AccountObjectState, env: unknown) => AccountObjectApi {
   const routes = new Map<string, AccountRoute>();
-  for (const r of accountRoutes) routes.set(routeKey(r), r);
+  for (const r of accountObjectRoutes) routes.set(routeKey(r), r);
   return class AccountObject extends StoredObject implements AccountObjectApi {
     constructor(state: AccountObjectState, _env: unknown) {
       super(state);

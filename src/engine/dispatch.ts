@@ -17,14 +17,14 @@ import { allZones, inScope } from './scope.js';
 import { ExtensionRoutes, withoutExtensions } from './strict.js';
 import type { AccountInfo, ApiRequest, ApiResponse, ZoneInfo } from './types.js';
 import type { ZoneCall } from './zone-object.js';
-import { accountRoutes, type AccountCall } from './account-object.js';
+import { accountObjectRoutes, type AccountCall } from './account-object.js';
 import { withManagedLists, type ListCatalogEntry } from './lists/catalog.js';
 import type { ListReferenceInfo } from './lists/context.js';
 import { ListErrors } from '../api/index.js';
 import { accountIdOf } from './zones/accounts.js';
 import type { EngineRoute, ZoneDirectory } from './engine-route.js';
 import { zoneRoutes } from './zones/routes.js';
-import { accountRoutes as engineAccountRoutes } from './zones/account-routes.js';
+import { accountRoutes } from './zones/account-routes.js';
 
 export type { ZoneDirectory } from './engine-route.js';
 
@@ -76,9 +76,9 @@ export class V4Dispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
-    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...engineAccountRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
+    const engineRoutes: AnyRoute[] = [...zoneRoutes, ...accountRoutes, ...validateExprRoutes, ...(options.extraRoutes ?? [])].map((route) => ({ method: route.method, pattern: route.pattern, kind: 'engine', route }));
     const zoneRoutesAll: AnyRoute[] = options.resources.flatMap((m) => m.routes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'zone' as const, key: routeKey(r), listItems: r.listItems === true, ...(r.zoneHost !== undefined ? { zoneHost: r.zoneHost } : {}) })));
-    const accountRoutesAll: AnyRoute[] = options.accounts === undefined ? [] : accountRoutes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'account' as const, key: routeKey(r), references: r.references === true }));
+    const accountRoutesAll: AnyRoute[] = options.accounts === undefined ? [] : accountObjectRoutes.map((r) => ({ method: r.method, pattern: r.pattern, kind: 'account' as const, key: routeKey(r), references: r.references === true }));
     const all = [...engineRoutes, ...accountRoutesAll, ...zoneRoutesAll];
     this.#router = new Router(options.strict ? all.filter((r) => !ExtensionRoutes.has(routeKey(r))) : all);
   }

@@ -55,7 +55,7 @@ export { traceBurst, variantCount, requestCount, requestTime, variantRequest, Bu
 export { LegacyOwaspThresholdRuleId } from './catalog/index.js';
 export type { RuleWithFilter, RuleRecord } from './firewall-rules/store.js';
 export type { FilterRecord } from './filters/store.js';
-export type { Entrypoint, EntrypointRule as EntrypointRuleRecord, StoredRuleset, StoredRule, CustomEntrypoint, CustomStoredRule } from './rulesets/types.js';
+export type { Entrypoint, EntrypointRule as EntrypointRuleRecord, StoredRuleset, StoredRule, StoredCustomEntrypoint, CustomStoredRule } from './rulesets/types.js';
 export type { PreviousWafSettings, WafOverride } from './previous-waf/model.js';
 // Page Rules (seed 002's subset): what the offline trace and `zonewall migrate` read of them.
 export { pageRuleExpression, pageRulesInEvaluationOrder, wafEffect, type PageRuleLike, type PageRuleWafEffect } from './page-rules/index.js';

@@ -5,7 +5,7 @@
  * JSON-ish data (no classes, no functions).
  */
 
-import type { Envelope as WireEnvelope, PlanTier } from '../api/index.js';
+import type { Envelope, PlanTier } from '../api/index.js';
 
 
 export { PlanTiers, type ApiMessage, type PlanTier, type ResultInfo } from '../api/index.js';
@@ -36,8 +36,8 @@ export interface AccountInfo {
   created_on: string;
 }
 
-/** The v4 response envelope. On failure `success` is false, `result` null and `errors` non-empty. */
-export type Envelope = WireEnvelope;
+/** The v4 response envelope (`src/api`'s). On failure `success` is false, `result` null and `errors` non-empty. */
+export type { Envelope };
 
 /** Which zones a caller may touch: every zone, or the listed zone ids or names. */
 export type AuthScope = { zones: '*' | string[] };

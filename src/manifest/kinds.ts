@@ -25,7 +25,7 @@ export type * from './rate-limiting/desired.js';
 
 // Their constants that other modules use (the planner, policy tests, migrate).
 export { ActiveRuleQuota, FirewallActionPrecedence, firewallEvaluationOrder, type OrderedRule } from './firewall/index.js';
-export { CustomRuleQuota, SkipPhases, SkipProducts } from './custom-rules/index.js';
+export { CustomRuleQuota } from './custom-rules/index.js';
 export { PageRuleQuota } from './page-rules/index.js';
 export { ManagedRulesetAliases, OwaspRulesetId, OwaspAnomalyRuleId, OwaspScoreThresholds, resolveManagedRuleset } from './managed-rules/index.js';
 export { managedEntrypointRules, skippedRulesetIds, type DesiredManagedEntry } from './managed-rules/index.js';

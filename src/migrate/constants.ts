@@ -8,10 +8,11 @@ import { OwaspScoreThresholds } from '../api/index.js';
 
 /**
  * The managed rulesets' ids by catalog alias, the OWASP 949110 rule, the previous WAF's package ids
- * and its OWASP thresholds: the service's identifiers, from the wire contract.
+ * and its OWASP thresholds, the previous WAF's defaults (which a Terraform destroy resets to): the
+ * service's identifiers and defaults, from the wire contract.
  */
 export {
-  LegacyOwaspThresholds, ManagedRulesetIds, OwaspScoreRuleId, PreviousWafPackageIds, type ManagedRulesetAlias,
+  LegacyOwaspThresholds, ManagedRulesetIds, OwaspScoreRuleId, PreviousWafDefaults, PreviousWafPackageIds, type ManagedRulesetAlias,
 } from '../api/index.js';
 
 /** Defaults of the 949110 rule when no override is set. */
@@ -25,17 +26,6 @@ export type OwaspThresholdLevel = keyof typeof OwaspThresholds;
 
 /** The paranoia-level categories (tags) of the OWASP ruleset; PL n disables every level above n. */
 export const ParanoiaCategories = ['paranoia-level-1', 'paranoia-level-2', 'paranoia-level-3', 'paranoia-level-4'] as const;
-
-/**
- * Defaults of the previous WAF, which a Terraform destroy resets to (api-facts §7): a package to
- * `high`/`challenge`, a group to `on`, a rule to `default` (or `on` where `default` is not allowed).
- */
-export const PreviousWafDefaults = {
-  sensitivity: 'high',
-  actionMode: 'challenge',
-  groupMode: 'on',
-  ruleMode: 'default',
-} as const;
 
 /** A rule of the new Managed Ruleset and its defaults. */
 export interface ManagedRuleDefaults { id: string; action: string; enabled: boolean }

@@ -10,7 +10,7 @@ export {
   mapVendorRule, mapVendorRuleMode, withLiveSettings,
 } from './mapping.js';
 export type {
-  ActionMode, ManualItem, MappingResult, OwaspEquivalent, PackageKind, PreviousWafCatalog, PreviousWafSettings,
+  ActionMode, ManualItem, MappingResult, OwaspEquivalent, PackageKind, PreviousWafCatalog, ManifestPreviousWafSettings,
   RuleBehaviour, Sensitivity, SensitivityRow, VendorGroupEquivalent, VendorRuleEquivalent,
 } from './mapping.js';
 export { effectiveOwasp, owaspOverrides, readOwaspOverrides, thresholdLevel, describeThreshold } from './owasp.js';

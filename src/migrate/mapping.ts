@@ -29,6 +29,7 @@
  * -> `wordpress`). The expectation is stated as behaviour (action and enabled), not as the presence
  * of an override, since the service writes an override only where the new default differs.
  */
+import type { PreviousWafActionMode as ActionMode, PreviousWafSensitivity as Sensitivity } from '../api/index.js';
 import type { LivePreviousWaf, LiveWafRule } from '../plan/index.js';
 import {
   LegacyManagedRules,
@@ -38,15 +39,13 @@ import {
 } from './constants.js';
 import type { ManagedRuleDefaults } from './constants.js';
 
-/** Sensitivity of the previous WAF's OWASP package. */
-export type Sensitivity = 'high' | 'medium' | 'low' | 'off';
-/** Action mode of the previous WAF's OWASP package. */
-export type ActionMode = 'simulate' | 'block' | 'challenge';
+/** Sensitivity and action mode of the previous WAF's OWASP package (`src/api`'s). */
+export type { ActionMode, Sensitivity };
 /** A row of the seed's OWASP table (`default`: the package at its defaults), or `off`. */
 export type SensitivityRow = 'high' | 'medium' | 'low' | 'default' | 'off';
 
 /** Previous WAF settings as a manifest states them (`DesiredPreviousWaf` fits this shape). */
-export interface PreviousWafSettings {
+export interface ManifestPreviousWafSettings {
   /** Package id to its settings; an absent package is at its defaults. */
   packages: Record<string, { sensitivity?: Sensitivity; action_mode?: ActionMode }>;
   /** Group id to mode. */
@@ -142,7 +141,7 @@ export function mapActionMode(mode: ActionMode): 'log' | 'block' | 'challenge' {
 /** Applies the seed's OWASP table to the OWASP package's settings (undefined: the package at its defaults). */
 export function mapOwaspPackage(settings: { sensitivity?: Sensitivity; action_mode?: ActionMode } | undefined): OwaspEquivalent {
   const sensitivity = settings?.sensitivity ?? PreviousWafDefaults.sensitivity;
-  const actionMode = settings?.action_mode ?? PreviousWafDefaults.actionMode;
+  const actionMode = settings?.action_mode ?? PreviousWafDefaults.action_mode;
   const row: SensitivityRow = settings?.sensitivity === undefined ? 'default' : settings.sensitivity;
   const table = OwaspSensitivityTable[row === 'off' ? 'default' : row];
   return {
@@ -184,7 +183,7 @@ export function mapVendorRule(id: string, mode: string, catalog: PreviousWafCata
 }
 
 /** Finds the OWASP package's settings among the manifest's packages. */
-function owaspSettings(settings: PreviousWafSettings, catalog: PreviousWafCatalog): PreviousWafSettings['packages'][string] | undefined {
+function owaspSettings(settings: ManifestPreviousWafSettings, catalog: PreviousWafCatalog): ManifestPreviousWafSettings['packages'][string] | undefined {
   for (const [id, pkg] of Object.entries(settings.packages)) {
     if (catalog.packageKind(id) === 'owasp') return pkg;
   }
@@ -192,7 +191,7 @@ function owaspSettings(settings: PreviousWafSettings, catalog: PreviousWafCatalo
 }
 
 /** What a manifest's `previous_waf` implies for the new WAF, by the seed's mapping. */
-export function mapPreviousWaf(settings: PreviousWafSettings, catalog: PreviousWafCatalog): MappingResult {
+export function mapPreviousWaf(settings: ManifestPreviousWafSettings, catalog: PreviousWafCatalog): MappingResult {
   const manual: ManualItem[] = [];
   const vendorGroups: VendorGroupEquivalent[] = [];
   const vendorRules: VendorRuleEquivalent[] = [];
@@ -265,8 +264,8 @@ function defaultRuleMode(r: LiveWafRule): string {
  * the report keeps those rows after `migrate --write` removed `previous_waf` from the manifest,
  * until the zone runs the new WAF only.
  */
-export function withLiveSettings(settings: PreviousWafSettings | undefined, live: LivePreviousWaf | null | undefined): PreviousWafSettings {
-  const packages: PreviousWafSettings['packages'] = {};
+export function withLiveSettings(settings: ManifestPreviousWafSettings | undefined, live: LivePreviousWaf | null | undefined): ManifestPreviousWafSettings {
+  const packages: ManifestPreviousWafSettings['packages'] = {};
   for (const p of live?.packages ?? []) {
     if (p.detection_mode !== 'anomaly') continue;
     packages[p.id] = {
@@ -281,9 +280,9 @@ export function withLiveSettings(settings: PreviousWafSettings | undefined, live
       ...(pkg.action_mode !== undefined ? { action_mode: pkg.action_mode } : {}),
     };
   }
-  const groups: PreviousWafSettings['groups'] = {};
+  const groups: ManifestPreviousWafSettings['groups'] = {};
   for (const g of live?.groups ?? []) if (g.mode === 'off') groups[g.id] = 'off';
-  const rules: PreviousWafSettings['rules'] = {};
+  const rules: ManifestPreviousWafSettings['rules'] = {};
   for (const r of live?.rules ?? []) if (r.mode !== defaultRuleMode(r)) rules[r.id] = r.mode;
   return { packages, groups: { ...groups, ...settings?.groups }, rules: { ...rules, ...settings?.rules } };
 }

@@ -59,10 +59,11 @@ export interface Finding {
 /** What a finding is about: the object and the manifest position, when known. */
 export type FindingAbout = Omit<Finding, 'level' | 'code' | 'message'>;
 
-/** Builds a finding of a code every kind may use; the level comes from the code. */
-export function finding(code: keyof CoreCodes, message: string, about: FindingAbout = {}): Finding {
-  return { level: FindingCodes[code], code, message, ...about };
-}
+/**
+ * Builds a finding of a code every kind may use; the level comes from the code. A kind builds these
+ * with its own builder (`<kind>/findings.ts`'s `finding`, which also builds the shared codes).
+ */
+export const sharedFinding = findingsOf({});
 
 /**
  * The finding builder of a kind: its own codes (`codes`, with their levels) and the shared ones.

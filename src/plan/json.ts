@@ -46,7 +46,7 @@ export interface ChangeJson {
 }
 
 /** The plan of one zone in JSON. */
-export interface ZonePlanJson {
+export interface ZonePlanDocumentJson {
   zone: { id: string; name: string; plan?: PlanTier; waf?: 'previous' | 'new' };
   manifest: { file: string; zone: string };
   fingerprint: string;
@@ -84,7 +84,7 @@ export interface PlanJson {
   zonewall_version?: string;
   /** `target`: `Provider.target` (absent in plans of older versions). */
   provider?: { kind: 'engine' | 'http'; description: string; target?: string };
-  zones: ZonePlanJson[];
+  zones: ZonePlanDocumentJson[];
   errors: PlanErrorJson[];
   summary: PlanSummary;
   /** The lists plan of the run's account manifest (`plan/lists`), applied before the zones' rules (its deletes after them). */
@@ -138,7 +138,7 @@ function phaseWriteFromJson(w: PhaseWriteJson): PhaseWrite {
 }
 
 /** The JSON form of one zone's plan. */
-export function planToJson(plan: Plan): ZonePlanJson {
+export function planToJson(plan: Plan): ZonePlanDocumentJson {
   return {
     zone: plan.zone,
     manifest: plan.manifest,
@@ -164,7 +164,7 @@ export function planToJson(plan: Plan): ZonePlanJson {
 }
 
 /** A Plan back from its JSON form (the document must already be schema-valid). */
-export function planFromJson(json: ZonePlanJson): Plan {
+export function planFromJson(json: ZonePlanDocumentJson): Plan {
   return {
     zone: json.zone,
     manifest: json.manifest,

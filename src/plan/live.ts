@@ -54,5 +54,5 @@ export interface LiveRuleset<R extends { id?: string; ref?: string } = { id?: st
   rules: R[];
 }
 
-/** Where a single-rule POST or PATCH puts the rule (exactly one key; 1-based `index`). */
-export type RulePosition = { before: string } | { after: string } | { index: number };
+/** Where a single-rule POST or PATCH puts the rule (exactly one key; 1-based `index`): `src/api`'s. */
+export type { RulePosition } from '../api/index.js';

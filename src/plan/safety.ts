@@ -6,7 +6,7 @@
  */
 import type { DesiredZone } from '../manifest/index.js';
 import { changeLabel, type Change } from './change.js';
-import { finding, type Finding } from './finding.js';
+import { sharedFinding, type Finding } from './finding.js';
 import { PlanKinds, resourceOf } from './kinds.js';
 import type { LiveZone } from './live.js';
 import type { PlanSettings } from './plan.js';
@@ -31,7 +31,7 @@ function deleteThreshold(changes: readonly Change[], settings: PlanSettings): Fi
   if (managed < settings.minObjects || deletes.length * 100 <= managed * settings.deleteThreshold) return [];
   const pct = Math.round((deletes.length * 100) / managed);
   const names = deletes.slice(0, 10).map(changeLabel).join(', ') + (deletes.length > 10 ? `, and ${deletes.length - 10} more` : '');
-  return [finding('deletes-too-many',
+  return [sharedFinding('deletes-too-many',
     `the plan deletes ${deletes.length} of ${managed} managed objects (${pct}%, more than the ${settings.deleteThreshold}% threshold): ${names}; apply with --force if this is intended, or raise --delete-threshold`)];
 }
 

@@ -29,4 +29,4 @@ export { RuleIndex, guardOf, indexedTrace, type Guard, type GuardAlternative } f
 export { proveEquivalence, generateCorpus, probesOf } from './equivalence/index.js';
 export type { CorpusRequest, EquivalenceInput, EquivalenceProof, Probe, ProbeTarget, ProbeValue, ProofDifference, ProofVerdict } from './equivalence/index.js';
 export { liveTraceInput, traceLocally } from './live-model.js';
-export { readLiveLists } from './live-lists.js';
+export { readLiveLists, readZoneLists } from './live-lists.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/migrate/report.js';
 import { renderBlockers, renderReport } from '../../src/migrate/report-text.js';
 import { catalogFromLive, mapPreviousWaf } from '../../src/migrate/mapping.js';
-import type { PreviousWafSettings } from '../../src/migrate/mapping.js';
+import type { ManifestPreviousWafSettings } from '../../src/migrate/mapping.js';
 import { ManagedRulesetIds, OwaspScoreRuleId, PreviousWafPackageIds } from '../../src/migrate/constants.js';
 import type { EntrypointBody, EntrypointRule, ManagedOverrides } from '../../src/plan/index.js';
 
@@ -23,11 +23,11 @@ function proposal(owasp: EntrypointRule, managed: EntrypointRule = deploy(Manage
   return { name: 'default', rules: [managed, owasp] };
 }
 
-function report(settings: PreviousWafSettings, body: EntrypointBody) {
+function report(settings: ManifestPreviousWafSettings, body: EntrypointBody) {
   return buildReport('example.com', mapPreviousWaf(settings, catalog), body);
 }
 
-const only = (pkg: PreviousWafSettings['packages'][string]): PreviousWafSettings => ({ packages: { [OWASP]: pkg }, groups: {}, rules: {} });
+const only = (pkg: ManifestPreviousWafSettings['packages'][string]): ManifestPreviousWafSettings => ({ packages: { [OWASP]: pkg }, groups: {}, rules: {} });
 
 describe('buildReport: OWASP', () => {
   it.each([

@@ -5,7 +5,9 @@
  * zone with the custom rules as `enable` makes them and no firewall rules: the new generation, from
  * what the service holds rather than from the manifest. Evaluated locally with the live-zone model
  * of `zonewall test --against-zone`, so no request reaches the zone; `$name` resolves to the
- * zone's account's lists as read (`readLiveLists`), as the service resolves it.
+ * zone's account's lists as read (`readZoneLists`), as the service resolves it; when the service
+ * does not say the zone's account, the account manifest beside the manifest names it, and without
+ * one the lists are not read and the step's output says so.
  */
 import { CustomPhase } from '../../api/index.js';
 import type { Lists } from '../../expr/index.js';

@@ -11,7 +11,7 @@
  */
 import type { Command } from 'commander';
 import { acquireZoneLock, applyZone, zoneLocksDir, lockKey, writeFileAtomic, type ApplyZoneResult } from '../../apply/index.js';
-import { ManifestError, validateManifestText } from '../../manifest/index.js';
+import { findAccountManifest, ManifestError, validateManifestText } from '../../manifest/index.js';
 import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep, type FirewallUpgrade } from '../../migrate/index.js';
 import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
@@ -21,7 +21,7 @@ import { renderApplyResult } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
-import { proveEquivalence, readLiveLists, traceRequestOf } from '../../policy/index.js';
+import { proveEquivalence, readZoneLists, traceRequestOf } from '../../policy/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { compareLive } from './migrate-cutover-compare.js';
 import { casesOf, casesRewrite, readText } from './migrate-firewall.js';
@@ -61,9 +61,13 @@ export interface CutoverOutcome {
 }
 
 /** The compare step, before `enable`: the live zone's two generations over the corpus. */
-async function compareStep(provider: Provider, zoneId: string, step: CutoverStep, requests: readonly TraceRequest[], io: CutoverIo): Promise<boolean> {
+async function compareStep(provider: Provider, zoneId: string, step: CutoverStep, requests: readonly TraceRequest[], account: string | undefined, io: CutoverIo): Promise<boolean> {
   const live = await provider.readZone(zoneId);
-  const { compared, differences } = compareLive(live, step.desired, requests, await readLiveLists(provider, live, live.zone.account));
+  // `$name` is the zone's account's lists, as `zonewall test --against-zone` reads them (`readZoneLists`).
+  const notes: string[] = [];
+  const lists = await readZoneLists(provider, live, live.zone.account, account, notes);
+  for (const note of notes) io.write(`Note: ${note}\n`);
+  const { compared, differences } = compareLive(live, step.desired, requests, lists);
   if (differences.length === 0) {
     io.write(`Compare: ${compared} request(s) traced through the zone's firewall rules and through its staged custom rules: every verdict is the same.\n`);
     return true;
@@ -77,7 +81,7 @@ async function compareStep(provider: Provider, zoneId: string, step: CutoverStep
  * Plans, confirms and applies each step in turn; stops at the first refusal or failure.
  * @example const outcome = await runCutover(steps, provider, { force: false, stateDir }, io);
  */
-export async function runCutover(steps: readonly CutoverStep[], provider: Provider, options: { force: boolean; stateDir?: string; color?: boolean; batchSize?: number; requests?: readonly TraceRequest[] }, io: CutoverIo): Promise<CutoverOutcome> {
+export async function runCutover(steps: readonly CutoverStep[], provider: Provider, options: { force: boolean; stateDir?: string; color?: boolean; batchSize?: number; requests?: readonly TraceRequest[]; account?: string }, io: CutoverIo): Promise<CutoverOutcome> {
   const s = styleFor(process.stdout, { color: options.color ?? false });
   const first = steps[0];
   if (first === undefined) return { done: true };
@@ -89,7 +93,7 @@ export async function runCutover(steps: readonly CutoverStep[], provider: Provid
     io.write(`\nStep ${i + 1}/${steps.length} (${step.name}): ${step.summary}\n`);
     const lock = await acquireZoneLock({ dir: zoneLocksDir(provider, options.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: 0 });
     try {
-      if (step.name === 'enable' && !(await compareStep(provider, zone.id, step, options.requests ?? [], io)) && !options.force) {
+      if (step.name === 'enable' && !(await compareStep(provider, zone.id, step, options.requests ?? [], options.account, io)) && !options.force) {
         return { done: false, stoppedAt: step.name, reason: 'differs' };
       }
       // The deletions of the last step are its purpose, proved before: no mass-deletion guard there.
@@ -157,7 +161,9 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
         `Cutover cancelled at the prompt of step ${step.name}: that step and the ones after it were not applied; the steps before it stay applied (run the command again to resume).`),
     };
     const requests = cases.cases.map((c) => traceRequestOf(c, before.zone));
-    const outcome = await runCutover(steps, provider, { force, requests, ...(stateDir !== undefined ? { stateDir } : {}) }, io);
+    // The account manifest beside the manifest names the account of the lists when the service does not say the zone's.
+    const account = (await findAccountManifest([path]))?.account?.account;
+    const outcome = await runCutover(steps, provider, { force, requests, ...(stateDir !== undefined ? { stateDir } : {}), ...(account !== undefined ? { account } : {}) }, io);
     if (!outcome.done) {
       process.stderr.write(stoppedMessage(outcome));
       return ExitCodes.error;

@@ -4,11 +4,11 @@
  * others have zonewall-assigned ids (md5 of a name) for high-profile vulnerabilities of the kind the
  * real ruleset covers.
  */
-import { ManagedRulesetIds } from '../../api/index.js';
+import { FreeRulesetId } from '../../api/index.js';
 import type { ManagedRule, ManagedRuleset } from './types.js';
 
-/** The real id of the Cloudflare Free Managed Ruleset. */
-export const FreeRulesetId = ManagedRulesetIds.free;
+/** The real id of the Cloudflare Free Managed Ruleset (`src/api`'s). */
+export { FreeRulesetId };
 
 const updated = '2024-06-10T11:05:31.000000Z';
 

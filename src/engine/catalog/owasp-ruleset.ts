@@ -15,11 +15,11 @@
  * disabling the higher `paranoia-level-N` categories with overrides (the dashboard's default PL1 is
  * such a set of overrides, not a catalog default).
  */
-import { ManagedRulesetIds, OwaspScoreRuleId, OwaspScoreThresholds } from '../../api/index.js';
+import { OwaspRulesetId, OwaspScoreRuleId, OwaspScoreThresholds } from '../../api/index.js';
 import type { ManagedRule, ManagedRuleset, ParanoiaLevel } from './types.js';
 
-/** The real id of the Cloudflare OWASP Core Ruleset. */
-export const OwaspRulesetId = ManagedRulesetIds.owasp;
+/** The real id of the Cloudflare OWASP Core Ruleset (`src/api`'s). */
+export { OwaspRulesetId };
 /** The real id of `949110: Inbound Anomaly Score Exceeded`, the threshold rule. */
 export const OwaspThresholdRuleId = OwaspScoreRuleId;
 /** Score thresholds by name (real): Low 60, Medium 40 (default), High 25. */

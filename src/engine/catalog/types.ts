@@ -11,7 +11,7 @@
 import type { PlanTier } from '../types.js';
 
 /** Actions a managed rule can have by default (`score` = an OWASP rule that adds to the anomaly score). */
-export type ManagedRuleAction = 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log' | 'score';
+export type CatalogRuleAction = 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log' | 'score';
 
 /** Paranoia levels of the OWASP Core Ruleset. */
 export type ParanoiaLevel = 1 | 2 | 3 | 4;
@@ -25,7 +25,7 @@ export interface ManagedRule {
   readonly version: string;
   readonly description: string;
   /** Default action. */
-  readonly action: ManagedRuleAction;
+  readonly action: CatalogRuleAction;
   /** Tags, usable as `overrides.categories[].category`. */
   readonly categories: readonly string[];
   /** Enabled by default. */

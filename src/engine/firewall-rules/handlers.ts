@@ -18,7 +18,7 @@ import { createRules } from './create.js';
 import { quotaProblem, ruleFeatureProblems } from './entitlements.js';
 import { listView } from '../list-view.js';
 import { listRules, ruleListSource } from './list.js';
-import { countActiveRules, deleteRule, getRule, ruleToJson, updateRule, type RuleFields, type RuleWithFilter } from './store.js';
+import { countActiveRules, deleteRule, getRule, ruleToJson, updateRule, type StoredFirewallRuleFields, type RuleWithFilter } from './store.js';
 import { readRulePatch, readRuleUpdate, shapeOk, type RulePatch } from './validate.js';
 
 const BASE = FirewallRulePaths.collection;
@@ -58,7 +58,7 @@ function getOne(ctx: ZoneRequestContext): ApiResponse {
 
 interface RuleUpdate {
   id: string;
-  fields: RuleFields;
+  fields: StoredFirewallRuleFields;
   pointer: string;
 }
 
@@ -119,7 +119,7 @@ function bulkPatch(ctx: ZoneRequestContext): ApiResponse {
 /** A PATCH merged onto the stored rule, re-checked as a whole (e.g. bypass needs products). */
 function mergePatch(ctx: ZoneRequestContext, id: string, patch: RulePatch, pointer: string, problems: Problems): RuleUpdate {
   const { rule } = mustGet(ctx, id, pointer);
-  const fields: RuleFields = {
+  const fields: StoredFirewallRuleFields = {
     filterId: rule.filterId, action: rule.action, priority: rule.priority, paused: rule.paused,
     description: rule.description, ref: rule.ref, products: rule.products, ...patch,
   };

@@ -34,7 +34,7 @@ export const firewallRulesSchema = [
 ] as const;
 
 /** A rule's writable fields. */
-export interface RuleFields {
+export interface StoredFirewallRuleFields {
   filterId: string;
   action: FirewallAction;
   priority: number | null;
@@ -45,7 +45,7 @@ export interface RuleFields {
 }
 
 /** A rule as stored. */
-export interface RuleRecord extends RuleFields {
+export interface RuleRecord extends StoredFirewallRuleFields {
   id: string;
   createdOn: string;
   modifiedOn: string;
@@ -121,7 +121,7 @@ export function getRule(sql: Sql, id: string): RuleWithFilter | undefined {
 }
 
 /** Inserts a rule. */
-export function insertRule(sql: Sql, id: string, f: RuleFields, now: string): void {
+export function insertRule(sql: Sql, id: string, f: StoredFirewallRuleFields, now: string): void {
   sql.exec(
     `INSERT INTO firewall_rules (id, filter_id, action, priority, paused, description, ref, products, created_on, modified_on)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -131,7 +131,7 @@ export function insertRule(sql: Sql, id: string, f: RuleFields, now: string): vo
 }
 
 /** Replaces a rule's writable fields. */
-export function updateRule(sql: Sql, id: string, f: RuleFields, now: string): void {
+export function updateRule(sql: Sql, id: string, f: StoredFirewallRuleFields, now: string): void {
   sql.exec(
     `UPDATE firewall_rules SET filter_id = ?, action = ?, priority = ?, paused = ?, description = ?, ref = ?, products = ?, modified_on = ?
      WHERE id = ?`,

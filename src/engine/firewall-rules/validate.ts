@@ -12,19 +12,19 @@ import {
   BypassProducts, FilterReferenceFields, FirewallActions, FirewallRuleLimits, RuleCreateFields, RuleUpdateFields,
   type BypassProduct, type FirewallAction,
 } from './constants.js';
-import type { RuleFields } from './store.js';
+import type { StoredFirewallRuleFields } from './store.js';
 
 /** The filter of a rule body: by id, or inline (create only). */
 export type FilterSpec = { kind: 'ref'; id: string } | { kind: 'inline'; input: FilterInput };
 
 /** A valid rule body of a create. */
-export interface RuleCreateInput extends Omit<RuleFields, 'filterId'> {
+export interface RuleCreateInput extends Omit<StoredFirewallRuleFields, 'filterId'> {
   filter: FilterSpec;
   pointer: string;
 }
 
 /** A partial update: the fields given (filter by id only). */
-export type RulePatch = Partial<RuleFields>;
+export type RulePatch = Partial<StoredFirewallRuleFields>;
 
 /** Reads one rule of a create; undefined when invalid (problems recorded). */
 export function readRuleCreate(value: unknown, pointer: string, problems: Problems): RuleCreateInput | undefined {
@@ -42,7 +42,7 @@ export function readRuleCreate(value: unknown, pointer: string, problems: Proble
 }
 
 /** Reads one rule of a PUT (full replacement; the filter by id). Returns the body's `id`, if any. */
-export function readRuleUpdate(value: unknown, pointer: string, problems: Problems): { id?: string; fields: RuleFields } | undefined {
+export function readRuleUpdate(value: unknown, pointer: string, problems: Problems): { id?: string; fields: StoredFirewallRuleFields } | undefined {
   const r = new BodyReader(value, pointer, problems, 'a firewall rule object');
   if (!r.valid) return undefined;
   r.allowOnly(RuleUpdateFields);
@@ -54,7 +54,7 @@ export function readRuleUpdate(value: unknown, pointer: string, problems: Proble
   r.string('created_on');
   r.string('modified_on');
   if (action === undefined || filter?.kind !== 'ref' || problems.list.length > before) return undefined;
-  const fields: RuleFields = {
+  const fields: StoredFirewallRuleFields = {
     filterId: filter.id, action, priority: rest.priority ?? null, paused: rest.paused ?? false,
     description: rest.description ?? '', ref: rest.ref ?? '', products: rest.products ?? [],
   };
@@ -84,7 +84,7 @@ export function readRulePatch(value: unknown, pointer: string, problems: Problem
 }
 
 /** Checks the cross-field rules of a complete rule (after a PATCH is merged); false if refused. */
-export function shapeOk(fields: Pick<RuleFields, 'action' | 'products'>, r: BodyReader): boolean {
+export function shapeOk(fields: Pick<StoredFirewallRuleFields, 'action' | 'products'>, r: BodyReader): boolean {
   if (fields.action === 'bypass' && fields.products.length === 0) {
     r.problems.add(r.at('products'), `a bypass rule needs products: the products it skips (${BypassProducts.join(', ')})`);
     return false;

@@ -9,11 +9,10 @@
  * check; references that were already there before the write (a zone older than lists) do not
  * block it.
  */
-import { ListErrors, RatelimitPhase } from '../../api/index.js';
+import { ListErrors, RatelimitPhase, CountingPhase } from '../../api/index.js';
 import { listUses, parse, type Phase } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
 import { rulesTables } from '../rulesets/store.js';
-import { CountingPhase } from '../rulesets/validate-ratelimit.js';
 import type { Sql } from '../sql.js';
 import type { ZoneInfo } from '../types.js';
 import type { ListCatalogEntry } from './catalog.js';

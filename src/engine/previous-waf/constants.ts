@@ -29,7 +29,7 @@ export const LegacyPageLimits = { defaultPerPage: 50, minPerPage: 5, maxPerPage:
 export const RuleModeCodes: Readonly<Record<string, string>> = { DIS: 'disable', CHL: 'challenge', BLK: 'block', SIM: 'simulate' };
 
 /** Actions of a URI-based override's `rules`, `groups` and `rewrite_action` entries. */
-export const OverrideActions = ['default', 'disable', 'simulate', 'block', 'challenge'] as const;
+export const WafOverrideActions = ['default', 'disable', 'simulate', 'block', 'challenge'] as const;
 
 /** Field limits of a URI-based override (TF: priority -1e9..1e9). */
 export const OverrideLimits = { priorityMin: -1_000_000_000, priorityMax: 1_000_000_000, description: 500, urls: 100, url: 2048 } as const;

@@ -24,7 +24,7 @@ import { requirePreviousWaf } from './guard.js';
 import { contains, legacyList } from './list-query.js';
 import { ActionModes, Sensitivities, type PreviousWafSettings } from './model.js';
 import { loadSettings, savePackage, saveGroupMode, saveRuleMode } from './store.js';
-import { groupView, packageView, ruleView } from './views.js';
+import { groupView, packageView, wafRuleView } from './views.js';
 
 const PACKAGES = '/zones/:zone_id/firewall/waf/packages';
 
@@ -126,7 +126,7 @@ function patchGroup(ctx: ZoneRequestContext): ApiResponse {
 function listRules(ctx: ZoneRequestContext): ApiResponse {
   const pkg = mustPackage(ctx);
   const s = loadSettings(ctx.sql);
-  const views = pkg.groups.flatMap((g) => g.rules.map((r) => ruleView(pkg, g, r, s)));
+  const views = pkg.groups.flatMap((g) => g.rules.map((r) => wafRuleView(pkg, g, r, s)));
   return legacyList(views, ctx.query, {
     filters: {
       mode: (r, v) => r.mode === (RuleModeCodes[v] ?? v),
@@ -141,7 +141,7 @@ function listRules(ctx: ZoneRequestContext): ApiResponse {
 function getRule(ctx: ZoneRequestContext): ApiResponse {
   const pkg = mustPackage(ctx);
   const { group, rule } = mustRule(ctx, pkg);
-  return ok(ruleView(pkg, group, rule, loadSettings(ctx.sql)));
+  return ok(wafRuleView(pkg, group, rule, loadSettings(ctx.sql)));
 }
 
 function patchRule(ctx: ZoneRequestContext): ApiResponse {
@@ -157,5 +157,5 @@ function patchRule(ctx: ZoneRequestContext): ApiResponse {
   }
   problems.throwIfAny();
   saveRuleMode(ctx.sql, pkg.id, rule.id, mode!);
-  return ok(ruleView(pkg, group, rule, loadSettings(ctx.sql)));
+  return ok(wafRuleView(pkg, group, rule, loadSettings(ctx.sql)));
 }

@@ -10,18 +10,16 @@
  *
  * `enabled` is the zone setting `waf` (on/off), the previous WAF's global switch.
  */
+import {
+  PreviousWafActionModes as ActionModes, PreviousWafDefaults, PreviousWafSensitivities as Sensitivities,
+  type PreviousWafActionMode as ActionMode, type PreviousWafSensitivity as Sensitivity,
+} from '../../api/index.js';
 import { allowedModes, defaultRuleMode, type LegacyGroup, type LegacyPackage, type LegacyRule } from '../catalog/index.js';
 
-/** Sensitivities of an anomaly package. */
-export const Sensitivities = ['high', 'medium', 'low', 'off'] as const;
-/** One sensitivity. */
-export type Sensitivity = (typeof Sensitivities)[number];
-/** Action modes of an anomaly package. */
-export const ActionModes = ['simulate', 'block', 'challenge'] as const;
-/** One action mode. */
-export type ActionMode = (typeof ActionModes)[number];
-/** Package defaults (real: TF resets to these). */
-export const PackageDefaults = { sensitivity: 'high', action_mode: 'challenge' } as const satisfies { sensitivity: Sensitivity; action_mode: ActionMode };
+/** Sensitivities and action modes of an anomaly package (`src/api`'s). */
+export { ActionModes, Sensitivities, type ActionMode, type Sensitivity };
+/** Package defaults (real: TF resets to these; `src/api`'s `PreviousWafDefaults`). */
+export const PackageDefaults = { sensitivity: PreviousWafDefaults.sensitivity, action_mode: PreviousWafDefaults.action_mode } as const satisfies { sensitivity: Sensitivity; action_mode: ActionMode };
 
 /** A URI-based WAF override as stored and shown. */
 export interface WafOverride {

@@ -8,7 +8,7 @@
  */
 import { BodyReader, Problems, jsonType, pointerToken, quote } from '../body-reader.js';
 import { findAnyGroup, findAnyLegacyRule } from '../catalog/index.js';
-import { OverrideActions, OverrideLimits } from './constants.js';
+import { WafOverrideActions, OverrideLimits } from './constants.js';
 import type { WafOverride } from './model.js';
 
 /** The override's fields as given (the id is assigned or taken from the path by the handler). */
@@ -26,8 +26,8 @@ export function readOverride(body: unknown, problems: Problems, pathId?: string)
   const priority = r.number('priority', { min: OverrideLimits.priorityMin, max: OverrideLimits.priorityMax }) ?? 1;
   const paused = r.boolean('paused') ?? false;
   const groups = readMap(r, 'groups', ['default', 'disable'], (k) => findAnyGroup(k) !== undefined, 'WAF rule group', problems);
-  const rules = readMap(r, 'rules', OverrideActions, (k) => findAnyLegacyRule(k) !== undefined, 'WAF rule', problems);
-  const rewrite = readMap(r, 'rewrite_action', OverrideActions, (k) => (OverrideActions as readonly string[]).includes(k), 'action', problems);
+  const rules = readMap(r, 'rules', WafOverrideActions, (k) => findAnyLegacyRule(k) !== undefined, 'WAF rule', problems);
+  const rewrite = readMap(r, 'rewrite_action', WafOverrideActions, (k) => (WafOverrideActions as readonly string[]).includes(k), 'action', problems);
   if (Object.keys(groups).length === 0 && Object.keys(rules).length === 0) {
     problems.add('/rules', 'an override needs at least one entry in rules or groups (what to change for the URLs)');
   }

@@ -37,7 +37,7 @@ export function groupView(pkg: LegacyPackage, group: LegacyGroup, s: PreviousWaf
 }
 
 /** A rule. Traditional deny rules add `default_mode`. */
-export function ruleView(pkg: LegacyPackage, group: LegacyGroup, rule: LegacyRule, s: PreviousWafSettings): Record<string, unknown> {
+export function wafRuleView(pkg: LegacyPackage, group: LegacyGroup, rule: LegacyRule, s: PreviousWafSettings): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: rule.id,
     description: rule.description,

@@ -16,7 +16,7 @@ export const OtherRuleActions = [
 ] as const;
 
 /** Actions an override may set (ruleset, category or rule level). */
-export const OverrideActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'] as const;
+export const RulesetOverrideActions = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'] as const;
 
 /** Field limits of the entry points. */
 export const EntrypointLimits = {
@@ -32,10 +32,10 @@ export const EntrypointLimits = {
 /** Top-level fields of a PUT body; the read-only ones are accepted (a GET body can be sent back) and ignored. */
 export const EntrypointFields = ['name', 'description', 'rules', 'kind', 'phase', 'id', 'version', 'last_updated', 'source'] as const;
 /** Fields of a rule; `version`, `last_updated` and `categories` are read-only and ignored. */
-export const RuleFields = ['id', 'ref', 'version', 'action', 'expression', 'description', 'enabled', 'action_parameters', 'logging', 'last_updated'] as const;
+export const RulesetRuleFields = ['id', 'ref', 'version', 'action', 'expression', 'description', 'enabled', 'action_parameters', 'logging', 'last_updated'] as const;
 
 /** Error codes of the Rulesets API (`src/api/rulesets.ts`). */
 export const RulesetErrors = RulesetErrorCodes;
 
-/** The name of one Rulesets API error. */
-export type RulesetErrorKind = keyof typeof RulesetErrors;
+/** The name of one Rulesets API error (`src/api`'s). */
+export type { RulesetErrorKind } from '../../api/index.js';

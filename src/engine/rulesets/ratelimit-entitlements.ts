@@ -7,11 +7,10 @@
  * plan-gated fields (`field-entitlements.ts`) in the expression and the counting expression. One
  * refusal (20204, the rule quota 20210) per limit, pointing at the field.
  */
-import { ColoCharacteristic, PlanTiers, RateLimitChallengeActions, RateLimitTiers, RatelimitPhase, type PlanTier, type RateLimitTier } from '../../api/index.js';
+import { ColoCharacteristic, PlanTiers, RateLimitChallengeActions, RateLimitTiers, RatelimitPhase, type PlanTier, type RateLimitTier, CountingPhase } from '../../api/index.js';
 import type { ApiMessage } from '../types.js';
 import { rulesetMessage } from './errors.js';
 import { fieldsOf, gatedFieldProblems } from './field-entitlements.js';
-import { CountingPhase } from './validate-ratelimit.js';
 import type { RateLimitRuleInput } from './types.js';
 
 function cheapest(test: (t: RateLimitTier) => boolean): PlanTier {

@@ -12,9 +12,6 @@ import type { RateLimitAction, RateLimitBlockResponse, RateLimitParameters } fro
 
 export { ManagedPhase } from '../../api/index.js';
 export type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride } from '../../api/index.js';
-/** `action_parameters` of a managed-phase `skip` rule (the wire type). */
-export type SkipParameters = ManagedSkipParameters;
-
 /** A rule as a PUT body carries it, after validation (server fields not yet assigned). */
 export interface RuleInput {
   /** Only to match an existing rule; empty strings are treated as absent. */
@@ -24,7 +21,7 @@ export interface RuleInput {
   expression: string;
   description: string;
   enabled: boolean;
-  action_parameters: ExecuteParameters | SkipParameters;
+  action_parameters: ExecuteParameters | ManagedSkipParameters;
   logging?: { enabled: boolean };
 }
 
@@ -113,7 +110,7 @@ export interface CustomStoredRule extends CustomRuleInput {
 }
 
 /** The stored `http_request_firewall_custom` entry point. */
-export type CustomEntrypoint = StoredRuleset<CustomStoredRule>;
+export type StoredCustomEntrypoint = StoredRuleset<CustomStoredRule>;
 
 /** A rate limiting rule as a body carries it, after validation (`ratelimit` defaults filled). */
 export interface RateLimitRuleInput {

@@ -19,7 +19,7 @@ import {
   type CustomSkipParameters,
 } from '../../api/index.js';
 import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
-import { OtherRuleActions, RuleFields } from './constants.js';
+import { OtherRuleActions, RulesetRuleFields } from './constants.js';
 import { addProblem } from './errors.js';
 import type { CustomParameters, CustomRuleInput } from './types.js';
 import { readCommonRuleFields, type ExpressionCheck } from './validate.js';
@@ -28,7 +28,7 @@ import { readCommonRuleFields, type ExpressionCheck } from './validate.js';
 export function readCustomRule(item: unknown, pointer: string, problems: Problems, checkExpression: ExpressionCheck, extra: readonly string[] = []): CustomRuleInput | undefined {
   const r = new BodyReader(item, pointer, problems, 'a rule object');
   if (!r.valid) return undefined;
-  r.allowOnly([...RuleFields, ...extra]);
+  r.allowOnly([...RulesetRuleFields, ...extra]);
   const action = readAction(r, problems);
   const common = readCommonRuleFields(r, problems, checkExpression);
   const logging = readLogging(r, action, problems);

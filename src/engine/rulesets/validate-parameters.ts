@@ -13,9 +13,10 @@ import {
   hasCategory,
   type ManagedRuleset,
 } from '../catalog/index.js';
-import { EntrypointLimits, OverrideActions } from './constants.js';
+import { EntrypointLimits, RulesetOverrideActions } from './constants.js';
 import { addProblem } from './errors.js';
-import type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride, SkipParameters } from './types.js';
+import type { ManagedSkipParameters } from '../../api/index.js';
+import type { CategoryOverride, ExecuteParameters, Overrides, RuleOverride } from './types.js';
 
 /** Reads an `execute` rule's parameters. */
 export function readExecuteParameters(value: unknown, pointer: string, problems: Problems): ExecuteParameters | undefined {
@@ -85,7 +86,7 @@ function readList<T>(r: BodyReader, key: string, problems: Problems, read: (item
   return out;
 }
 
-function readOverrideAction(r: BodyReader, problems: Problems, allowed: readonly string[] = OverrideActions): string | undefined {
+function readOverrideAction(r: BodyReader, problems: Problems, allowed: readonly string[] = RulesetOverrideActions): string | undefined {
   const action = r.string('action');
   if (action === undefined) return undefined;
   if (!allowed.includes(action)) {
@@ -123,7 +124,7 @@ function readRuleOverride(item: unknown, pointer: string, ruleset: ManagedRulese
     addProblem(problems, 'unknownRule', `${ruleset.name} has no rule ${quote(id)}: GET /zones/{zone_id}/rulesets/${ruleset.id} lists its rules`, r.at('id'));
   }
   const out: RuleOverride = { id: id ?? '' };
-  const action = readOverrideAction(r, problems, rule?.score_threshold !== undefined ? OwaspThresholdActions : OverrideActions);
+  const action = readOverrideAction(r, problems, rule?.score_threshold !== undefined ? OwaspThresholdActions : RulesetOverrideActions);
   if (action !== undefined) out.action = action;
   const enabled = r.boolean('enabled');
   if (enabled !== undefined) out.enabled = enabled;
@@ -152,7 +153,7 @@ function duplicateKeys(keys: string[] | undefined, pointer: string, what: string
 }
 
 /** Reads a `skip` rule's parameters: exactly one of `ruleset`, `rulesets`, `rules`. */
-export function readSkipParameters(value: unknown, pointer: string, problems: Problems): SkipParameters | undefined {
+export function readSkipParameters(value: unknown, pointer: string, problems: Problems): ManagedSkipParameters | undefined {
   const r = new BodyReader(value, pointer, problems);
   if (!r.valid) return undefined;
   r.allowOnly(['ruleset', 'rulesets', 'rules']);
@@ -162,7 +163,7 @@ export function readSkipParameters(value: unknown, pointer: string, problems: Pr
     return undefined;
   }
   const before = problems.list.length;
-  const out: SkipParameters = {};
+  const out: ManagedSkipParameters = {};
   if (r.has('ruleset')) {
     if (r.raw('ruleset') !== 'current') problems.add(r.at('ruleset'), `ruleset must be "current" (skip the remaining rules of this entry point); got ${quote(r.raw('ruleset'))}`);
     else out.ruleset = 'current';

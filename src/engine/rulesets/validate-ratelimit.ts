@@ -22,11 +22,12 @@ import {
   type RateLimitAction,
   type RateLimitBlockResponse,
   type RateLimitParameters,
+  CountingPhase,
 } from '../../api/index.js';
 import { ExpressionError, customListUses, mixesListsAndFieldsOutside, parse, type Phase } from '../../expr/index.js';
 import { apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
-import { RuleFields } from './constants.js';
+import { RulesetRuleFields } from './constants.js';
 import { addProblem } from './errors.js';
 import type { RateLimitRuleInput } from './types.js';
 import { expressionCheck, readCommonRuleFields, type ExpressionCheck } from './validate.js';
@@ -37,14 +38,12 @@ import { expressionCheck, readCommonRuleFields, type ExpressionCheck } from './v
  * is no field and passes.
  */
 const checkRuleExpression = withColoMessage(expressionCheck(RatelimitPhase));
-/** Counting expressions may use response fields (the counting then happens on the response). */
-export const CountingPhase = 'http_response_firewall_managed';
 
 /** Reads one rate limiting rule at `pointer`; `extra` are further allowed keys (`position`). */
 export function readRateLimitRule(item: unknown, pointer: string, problems: Problems, extra: readonly string[] = []): RateLimitRuleInput | undefined {
   const r = new BodyReader(item, pointer, problems, 'a rule object');
   if (!r.valid) return undefined;
-  r.allowOnly([...RuleFields.filter((f) => f !== 'logging'), 'ratelimit', ...extra]);
+  r.allowOnly([...RulesetRuleFields.filter((f) => f !== 'logging'), 'ratelimit', ...extra]);
   const action = r.oneOf('action', RateLimitActions, { required: true });
   const common = readCommonRuleFields(r, problems, checkRuleExpression);
   const before = problems.list.length;

@@ -14,7 +14,7 @@ import { ExpressionError, parse } from '../../expr/index.js';
 import { apiMessage } from '../api-errors.js';
 import { BodyReader, Problems, jsonType, quote } from '../body-reader.js';
 import type { ApiMessage } from '../types.js';
-import { EntrypointActions, EntrypointFields, EntrypointLimits, OtherRuleActions, RuleFields } from './constants.js';
+import { EntrypointActions, EntrypointFields, EntrypointLimits, OtherRuleActions, RulesetRuleFields } from './constants.js';
 import { addProblem } from './errors.js';
 import { ManagedPhase, type EntrypointInput, type RuleInput } from './types.js';
 import { readExecuteParameters, readSkipParameters } from './validate-parameters.js';
@@ -89,7 +89,7 @@ export function readRulesetBody<I extends { id?: string; ref?: string }>(
 export function readManagedRule(item: unknown, pointer: string, problems: Problems, checkExpression: ExpressionCheck, extra: readonly string[] = []): RuleInput | undefined {
   const r = new BodyReader(item, pointer, problems, 'a rule object');
   if (!r.valid) return undefined;
-  r.allowOnly([...RuleFields, ...extra]);
+  r.allowOnly([...RulesetRuleFields, ...extra]);
   const action = readAction(r, pointer, problems);
   const common = readCommonRuleFields(r, problems, checkExpression);
   const logging = readLogging(r, action, problems);

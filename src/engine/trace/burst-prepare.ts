@@ -6,10 +6,10 @@
  * to it): every variant through every expression (`preparePlain`), or each expression once per
  * distinct value of what it reads (`prepareMemo`, `burst-memo.ts`).
  */
-import { CustomPhase, RatelimitPhase, type BurstSpec } from '../../api/index.js';
+import { CustomPhase, RatelimitPhase, type BurstSpec, CountingPhase } from '../../api/index.js';
 import { ExecutionContext, requestFields, requestFieldsWithHeaders, type Lists, type RequestDescription, type RequestFields } from '../../expr/index.js';
 import { AllDims, characteristicDims, Dim, expressionDims, variantIds, type VariantIds } from './burst-memo.js';
-import { CountingPhase, counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
+import { counterKey, hasCounting, prepareRequest, requestWeight, ruleAnswer, type CountingRule } from './ratelimit.js';
 import { fateOf, leanFateOf, Runs } from './burst-fate.js';
 import { inVariantOrder, preparedFor, sortByRule, type Prepared } from './burst-prepared.js';
 import { matches, TracePhases } from './matchers.js';

@@ -11,10 +11,10 @@
 import { TerminatingCustomActions } from '../../api/index.js';
 import type { ExecutionContext } from '../../expr/index.js';
 import { OwaspThresholdRuleId, findManagedRuleset, type ManagedRule, type ManagedRuleset } from '../catalog/index.js';
-import type { Entrypoint, ExecuteParameters, SkipParameters } from '../rulesets/types.js';
+import type { Entrypoint, ExecuteParameters } from '../rulesets/types.js';
 import { TracePhases, matches } from './matchers.js';
 import { effectiveRule } from './overrides.js';
-import type { ManagedMatch, ManagedTrace } from '../../api/index.js';
+import type { ManagedMatch, ManagedSkipParameters, ManagedTrace } from '../../api/index.js';
 export type { ManagedMatch, OwaspScore, ManagedTrace } from '../../api/index.js';
 
 
@@ -44,8 +44,8 @@ export function traceEntrypoint(entry: Entrypoint | undefined, request: Executio
     }
     if (!matches(rule.expression, TracePhases.managed, request)) continue;
     if (rule.action === 'skip') {
-      applySkip(rule.action_parameters as SkipParameters, skip, out.skipped.length);
-      out.skipped.push({ entrypoint_rule: rule.id, skip: rule.action_parameters as SkipParameters });
+      applySkip(rule.action_parameters as ManagedSkipParameters, skip, out.skipped.length);
+      out.skipped.push({ entrypoint_rule: rule.id, skip: rule.action_parameters as ManagedSkipParameters });
       continue;
     }
     const params = rule.action_parameters as ExecuteParameters;
@@ -60,7 +60,7 @@ export function traceEntrypoint(entry: Entrypoint | undefined, request: Executio
   return out;
 }
 
-function applySkip(p: SkipParameters, skip: SkipState, index: number): void {
+function applySkip(p: ManagedSkipParameters, skip: SkipState, index: number): void {
   if (p.ruleset === 'current' && !skip.current) {
     skip.current = true;
     skip.currentBy = index;

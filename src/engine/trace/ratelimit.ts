@@ -9,15 +9,13 @@
  * query argument or form field is its first value, and a missing one is a key of its own, distinct
  * from an empty value; `lookup_json_*` read the body as JSON.
  */
-import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitMatch, type RateLimitParameters, type RateLimitTrace } from '../../api/index.js';
+import { ColoCharacteristic, RateLimitFieldLimits, RatelimitPhase, type RateLimitMatch, type RateLimitParameters, type RateLimitTrace, CountingPhase } from '../../api/index.js';
 import { formatIp, parseIp, parseIpv4, type ExecutionContext, type Phase, type RequestFields } from '../../expr/index.js';
 import type { StoredRule } from '../rulesets/types.js';
 import { matcher, matches } from './matchers.js';
 import { RateLimitCounter } from './ratelimit-counter.js';
 
 const Stopping: ReadonlySet<string> = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
-/** The phase whose fields a counting expression may use. */
-export const CountingPhase = 'http_response_firewall_managed';
 const Missing = '\u0000missing';
 
 /** A rule ready to count. */

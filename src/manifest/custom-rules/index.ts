@@ -9,7 +9,6 @@ import { checkCustomExpressions, checkCustomRules } from './check.js';
 import { normalizeCustomRules } from './normalize.js';
 import { checkCustomTier } from './tier.js';
 
-export { SkipPhases, SkipProducts } from './normalize.js';
 export { CustomRuleQuota } from './tier.js';
 
 /** WAF custom rules. */

@@ -14,13 +14,6 @@ import type { SourceLocation } from '../source-location.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
 import type { DesiredCustomAction, DesiredCustomParameters, DesiredCustomRule } from './desired.js';
 
-/**
- * Skip `phases` in the service's evaluation order (reference/custom-rules.md §3.4), the order
- * normalised phases are kept in: `src/api`'s `SkipPhaseOrder`, not its `SkipPhases` (another order).
- */
-export const SkipPhases = SkipPhaseOrder;
-/** Skip `products` in the service's documented order. */
-export { SkipProducts };
 
 /** Writes the zone's `customRules` when the manifest has the section. */
 export function normalizeCustomRules(
@@ -53,7 +46,7 @@ function parametersOf(rule: CustomRule): DesiredCustomParameters | undefined {
   if (rule.action === 'skip') {
     if (p.ruleset !== undefined) out.ruleset = p.ruleset;
     if (p.phase !== undefined) out.phase = p.phase;
-    if (p.phases !== undefined) out.phases = inOrder(p.phases, SkipPhases);
+    if (p.phases !== undefined) out.phases = inOrder(p.phases, SkipPhaseOrder);
     if (p.products !== undefined) out.products = inOrder(p.products, SkipProducts);
   }
   return Object.keys(out).length > 0 ? out : undefined;

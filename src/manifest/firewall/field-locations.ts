@@ -11,7 +11,7 @@ import type { MapInfo } from '../positions.js';
 
 /** The fields whose locations a filter and a firewall rule keep (`fieldLocations`), in this order. */
 export const FilterFields = ['expression', 'description', 'paused'] as const;
-export const RuleFields = ['action', 'filter', 'priority', 'paused', 'products', 'description'] as const;
+export const FirewallRuleFields = ['action', 'filter', 'priority', 'paused', 'products', 'description'] as const;
 
 /** `fieldLocations` of a filter's map; `info`: its positions, when the caller has them. */
 export function filterFieldLocations(locator: Locator, holder: unknown, info = locator.containerOf(holder)): Partial<Record<string, SourceLocation>> {
@@ -24,7 +24,7 @@ export function filterFieldLocations(locator: Locator, holder: unknown, info = l
 export function ruleFieldLocations(locator: Locator, holder: unknown, info = locator.containerOf(holder)): Partial<Record<string, SourceLocation>> {
   if (info?.kind !== 'map') return {};
   const map = holder as Record<string, unknown>;
-  return onlyActionAndFilter(locator, map, info) ?? someFieldLocations(locator, map, info, RuleFields);
+  return onlyActionAndFilter(locator, map, info) ?? someFieldLocations(locator, map, info, FirewallRuleFields);
 }
 
 /**

@@ -4,31 +4,29 @@
  * do not import each other sideways, so the rulesets' rules and categories reach the manifest as a
  * generated copy (`generated/managed-catalog.ts`, `npm run gen`), and these names are checked
  * against it by `test/manifest/generated-catalog.test.ts` (ids are the same in every account:
- * reference/api-facts.md §4).
+ * reference/api-facts.md §4). The ruleset ids and the OWASP threshold facts are `src/api`'s.
  */
+import { FreeRulesetId, ManagedRulesetIds, OwaspRulesetId, OwaspScoreRuleId, OwaspScoreThresholds, type ManagedRulesetAlias } from '../../api/index.js';
 
 /** Managed ruleset aliases accepted by `managed_rules[].ruleset`, and their ruleset ids. */
 export const ManagedRulesetAliases = {
-  managed: 'efb7b8c949ac4650a09736fc376e9aee',
-  owasp: '4814384a9e5d4991b9815dcfc25d2f1f',
-  free: '77454fe2d30c4220b5701f6fdfb893ba',
-  exposed_credentials: 'c2e184081120413c86c3ab7e14069605',
+  managed: ManagedRulesetIds.managed,
+  owasp: ManagedRulesetIds.owasp,
+  free: ManagedRulesetIds.free,
+  exposed_credentials: ManagedRulesetIds.exposed_credentials,
 } as const;
 
-/** A managed ruleset alias. */
-export type ManagedRulesetAlias = keyof typeof ManagedRulesetAliases;
+/** A managed ruleset alias (`src/api`'s). */
+export type { ManagedRulesetAlias };
 
-/** The OWASP Core Ruleset's id. */
-export const OwaspRulesetId = ManagedRulesetAliases.owasp;
+/** The OWASP Core Ruleset's id, and the Free Managed Ruleset's (the only managed ruleset a free zone may deploy): `src/api`'s. */
+export { FreeRulesetId, OwaspRulesetId };
 
-/** The Free Managed Ruleset's id: the only managed ruleset a free zone may deploy. */
-export const FreeRulesetId = ManagedRulesetAliases.free;
+/** OWASP rule `949110: Inbound Anomaly Score Exceeded`: carries the score threshold and the action (`src/api`'s `OwaspScoreRuleId`). */
+export const OwaspAnomalyRuleId = OwaspScoreRuleId;
 
-/** OWASP rule `949110: Inbound Anomaly Score Exceeded`: carries the score threshold and the action. */
-export const OwaspAnomalyRuleId = '6179ae15870a4bb7b2d480d4843b323c';
-
-/** OWASP score threshold levels (a higher level is more sensitive, so a lower score). */
-export const OwaspScoreThresholds = { low: 60, medium: 40, high: 25 } as const;
+/** OWASP score threshold levels (a higher level is more sensitive, so a lower score): `src/api`'s. */
+export { OwaspScoreThresholds };
 
 /** The highest OWASP paranoia level; categories are `paranoia-level-1` .. `paranoia-level-4`. */
 export const OwaspMaxParanoiaLevel = 4;

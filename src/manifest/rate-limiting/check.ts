@@ -9,14 +9,12 @@
  * fields, not both (the managed `$cf.*` lists are not custom lists: neither restriction holds them). The service's rules (security-phases.md §1),
  * checked offline so a plan never fails on them at apply time.
  */
-import { characteristicProblem as apiCharacteristicProblem, ColoCharacteristic, PlainCharacteristics, RatelimitPhase } from '../../api/index.js';
+import { characteristicProblem as apiCharacteristicProblem, ColoCharacteristic, PlainCharacteristics, RatelimitPhase, CountingPhase } from '../../api/index.js';
 import { ExpressionError, customListUses, formsOf, listUses, mixesListsAndFieldsOutside, parse, type Phase } from '../../expr/index.js';
 import type { DocPath } from '../errors.js';
 import { checkEntryExpression, recordListUses, reportExpressionError, type CheckedExpression } from '../expression-check.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
 
-/** The phase whose fields a counting expression may use (request and response fields). */
-export const CountingPhase = 'http_response_firewall_managed';
 const Section = 'rate_limiting_rules';
 
 /** A rule's checked expressions. */

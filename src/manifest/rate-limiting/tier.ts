@@ -3,12 +3,11 @@
  * (`RateLimitTiers`, security-phases.md §1), each limit an issue at the field that goes past it; and
  * the plan-gated fields (`PlanGatedFields`) in the expression and the counting expression.
  */
-import { ColoCharacteristic, PlanTiers, RateLimitChallengeActions, RateLimitTiers, type RateLimitTier } from '../../api/index.js';
+import { ColoCharacteristic, PlanTiers, RateLimitChallengeActions, RateLimitTiers, type RateLimitTier, CountingPhase } from '../../api/index.js';
 import { inspect, parse } from '../../expr/index.js';
 import type { DesiredPlanTier, DesiredZone } from '../desired.js';
 import type { TierReport } from '../kind.js';
 import { gatedFieldIssues } from '../plan-tier.js';
-import { CountingPhase } from './check.js';
 
 function cheapest(test: (t: RateLimitTier) => boolean): string {
   return PlanTiers.find((t) => test(RateLimitTiers[t])) ?? 'enterprise';

@@ -7,7 +7,8 @@
  * rule's `ref` and description carry over and each rule gets its own copy of its filter's
  * expression. What cannot be carried over exactly is reported as a finding, by name.
  */
-import { SkipProducts, firewallEvaluationOrder, inOrder } from '../../manifest/index.js';
+import { SkipProducts } from '../../api/index.js';
+import { firewallEvaluationOrder, inOrder } from '../../manifest/index.js';
 import type {
   DesiredCustomParameters, DesiredCustomRule, DesiredFilter, DesiredFirewallRule,
 } from '../../manifest/index.js';

@@ -4,11 +4,12 @@
  * description `''`, skip `logging: {enabled: true}`), skip sets in the service's order, and
  * `action_parameters` / `logging` only where the action takes them. Also the request body of a rule.
  */
-import { SkipPhases, SkipProducts, inOrder, type DesiredCustomRule } from '../../manifest/index.js';
+import { inOrder, type DesiredCustomRule } from '../../manifest/index.js';
 import { liveExpressionText, type Canonicalizer } from '../canonical.js';
 import type { AttributeValue, Attributes } from '../change.js';
 import { isUnmanagedPhaseRule, phaseRuleBodyHead } from '../phase-rules.js';
 import type { CustomRuleBody, CustomRuleParameters, LiveCustomRule } from './live.js';
+import { SkipPhaseOrder, SkipProducts } from '../../api/index.js';
 
 /** True for a live rule zonewall did not write (`isUnmanagedPhaseRule`). */
 export const isUnmanagedCustomRule: (r: LiveCustomRule) => boolean = isUnmanagedPhaseRule;
@@ -20,7 +21,7 @@ function parameters(action: string, p: CustomRuleParameters | undefined): Attrib
   if (action === 'block' && p.response !== undefined) out.response = { ...p.response };
   if (action === 'skip') {
     if (p.ruleset !== undefined) out.ruleset = p.ruleset;
-    if (p.phases !== undefined) out.phases = inOrder(p.phases, SkipPhases);
+    if (p.phases !== undefined) out.phases = inOrder(p.phases, SkipPhaseOrder);
     if (p.products !== undefined) out.products = inOrder(p.products, SkipProducts);
   }
   // Parameters the planner does not know (another service's, or a newer API's) are compared raw.

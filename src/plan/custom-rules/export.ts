@@ -9,12 +9,13 @@
  * as unmanaged instead of deleting it.
  */
 import { putInOrder } from '../export-order.js';
-import { SkipPhases, SkipProducts, type CustomRule, type CustomRuleParameters as ManifestParameters } from '../../manifest/index.js';
+import type { CustomRule, CustomRuleParameters as ManifestParameters } from '../../manifest/index.js';
 import type { Canonicalizer } from '../canonical.js';
 import { isUnmanagedCustomRule } from './attributes.js';
 import { KeyAllocator, freshKey, isValidKey } from '../export-keys.js';
 import type { ExportedObject, SkippedObject } from '../export-types.js';
 import { CustomRuleActions, type CustomRuleBody, type LiveCustomEntrypoint, type LiveCustomRule } from './live.js';
+import { SkipPhaseOrder, SkipProducts } from '../../api/index.js';
 
 /** The `custom_rules` part of an export. */
 export interface CustomExport {
@@ -37,7 +38,7 @@ function problemOf(r: LiveCustomRule, canon: Canonicalizer): string | undefined 
   const extra = Object.keys(p).filter((k) => !allowed.includes(k));
   if (extra.length > 0) return `action_parameters ${extra.join(', ')} cannot be written in custom_rules`;
   if (r.action === 'skip' && Object.keys(p).length === 0) return 'a skip rule without anything to skip cannot be written in custom_rules';
-  const unknown = [...((p.phases as string[] | undefined) ?? []).filter((x) => !(SkipPhases as readonly string[]).includes(x)),
+  const unknown = [...((p.phases as string[] | undefined) ?? []).filter((x) => !(SkipPhaseOrder as readonly string[]).includes(x)),
     ...((p.products as string[] | undefined) ?? []).filter((x) => !(SkipProducts as readonly string[]).includes(x))];
   if (unknown.length > 0) return `skip of ${unknown.join(', ')} cannot be written in custom_rules`;
   return undefined;

@@ -38,7 +38,7 @@ function strip<T extends object>(o: T): Attributes {
 }
 
 /** Overrides in a comparable form: no empty parts, categories and rules sorted. */
-export function normalizeOverrides(o: ManagedOverrides | DesiredManagedOverrides | undefined): Attributes | null {
+export function comparableOverrides(o: ManagedOverrides | DesiredManagedOverrides | undefined): Attributes | null {
   if (o === undefined) return null;
   const out: Attributes = strip({ action: o.action, enabled: o.enabled });
   const cats = (o.categories ?? []).map((c) => strip({ category: c.category, action: c.action, enabled: c.enabled }))
@@ -54,7 +54,7 @@ export function normalizeOverrides(o: ManagedOverrides | DesiredManagedOverrides
 function liveAttributes(r: EntrypointRule, canon: Canonicalizer, desired?: string): Attributes {
   if (!isExecuteRule(r)) return liveExceptionAttributes(r, canon, desired);
   const common = { enabled: r.enabled, expression: liveExpressionText(canon, r.expression, desired), description: r.description ?? '' };
-  return { ruleset: r.action_parameters.id, ...common, overrides: normalizeOverrides(r.action_parameters.overrides), ref: r.ref ?? '' };
+  return { ruleset: r.action_parameters.id, ...common, overrides: comparableOverrides(r.action_parameters.overrides), ref: r.ref ?? '' };
 }
 
 /** The change kind of a live rule: exceptions (skip rules) and deployments are two kinds of object. */
@@ -80,14 +80,14 @@ function desiredAttributes(d: DesiredManagedRuleset): Attributes {
     enabled: d.enabled,
     expression: d.expression,
     description: d.description,
-    overrides: normalizeOverrides(d.overrides),
+    overrides: comparableOverrides(d.overrides),
     ref: d.ref,
   };
 }
 
 /** The entry point rule that deploys a desired ruleset (with the live rule's id when it replaces one). */
 export function executeRule(d: DesiredManagedRuleset, liveId: string | undefined): ExecuteEntrypointRule {
-  const overrides = normalizeOverrides(d.overrides) as ManagedOverrides | null;
+  const overrides = comparableOverrides(d.overrides) as ManagedOverrides | null;
   return {
     ...(liveId !== undefined ? { id: liveId } : {}),
     ref: d.ref,

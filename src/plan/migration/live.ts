@@ -2,10 +2,11 @@
  * The WAF migration's status, and the service's proposed new WAF configuration: the migration
  * kind's part of `LiveZone`.
  */
+import type { WafState } from '../../api/index.js';
 import type { EntrypointBody } from '../managed-rules/live.js';
 
-/** Which WAF versions are active: the seed's states `previous only`, `both`, `new only`. */
-export type WafState = 'previous_only' | 'both' | 'new_only';
+/** Which WAF versions are active: the seed's states `previous only`, `both`, `new only` (`src/api`'s). */
+export type { WafState };
 
 /** The migration status operation's answer. */
 export interface LiveMigrationStatus {

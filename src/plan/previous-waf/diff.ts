@@ -16,6 +16,7 @@ import type { Finding } from '../finding.js';
 import { finding } from './findings.js';
 import type { LivePreviousWaf } from './live.js';
 import type { LiveZone } from '../live.js';
+import { PreviousWafDefaults } from '../../api/index.js';
 
 /** What the previous-WAF diff found. */
 export interface PreviousWafDiff {
@@ -123,12 +124,9 @@ export function diffPreviousWaf(desired: DesiredZone, live: LiveZone): PreviousW
   return out;
 }
 
-/** The defaults an unlisted object goes back to (api-facts §7: what Terraform's destroy does). */
-export const PreviousWafDefaults = { sensitivity: 'high', action_mode: 'challenge', group: 'on' } as const;
-
 /** A rule's default mode: `default` where allowed, else `on`. */
 function defaultRuleMode(allowed: readonly string[]): string {
-  return allowed.includes('default') ? 'default' : 'on';
+  return allowed.includes(PreviousWafDefaults.rule_mode) ? PreviousWafDefaults.rule_mode : 'on';
 }
 
 function reset(kind: 'waf_package' | 'waf_group' | 'waf_rule', id: string, before: Attributes, after: Attributes, writes: Change['writes']): Change {
@@ -150,8 +148,8 @@ function resetUnlisted(want: DesiredPreviousWaf, live: LivePreviousWaf): Change[
     out.push(reset('waf_package', p.id, before, { ...body }, [{ op: 'waf_package.patch', packageId: p.id, body }]));
   }
   for (const g of live.groups) {
-    if (g.mode === PreviousWafDefaults.group || Object.hasOwn(want.groups, g.id)) continue;
-    out.push(reset('waf_group', g.id, { mode: g.mode }, { mode: PreviousWafDefaults.group }, [{ op: 'waf_group.patch', packageId: g.package_id, groupId: g.id, mode: PreviousWafDefaults.group }]));
+    if (g.mode === PreviousWafDefaults.group_mode || Object.hasOwn(want.groups, g.id)) continue;
+    out.push(reset('waf_group', g.id, { mode: g.mode }, { mode: PreviousWafDefaults.group_mode }, [{ op: 'waf_group.patch', packageId: g.package_id, groupId: g.id, mode: PreviousWafDefaults.group_mode }]));
   }
   for (const r of live.rules) {
     const mode = defaultRuleMode(r.allowed_modes);

@@ -16,14 +16,14 @@ import { ProviderError } from './errors.js';
 import type { ListOperationWaitOptions } from '../provider.js';
 
 /** An account as the provider resolves it. */
-export interface LiveAccount {
+export interface ResolvedAccount {
   id: string;
   name: string;
 }
 
 /** How `waitForListOperation` polls. */
 /** The account of a name or id (`GET /accounts/{id}`, else `GET /accounts?name=`). */
-export async function resolveAccount(client: V4Client, account: string): Promise<LiveAccount> {
+export async function resolveAccount(client: V4Client, account: string): Promise<ResolvedAccount> {
   if (/^[0-9a-f]{32}$/.test(account)) {
     const found = await client.result<AccountJson>('GET', fill(AccountPaths.item, { account_id: account }), { shape: AnswerShapes.account });
     return { id: found.id, name: found.name };

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyZone } from '../../../src/apply/index.js';
 import { runCutover, type CutoverIo } from '../../../src/cli/commands/migrate-cutover.js';
 import { validateManifestText, type DesiredZone } from '../../../src/manifest/index.js';
-import { cutoverSteps, upgradeFirewallManifest, type FirewallUpgrade } from '../../../src/migrate/index.js';
+import { cutoverSteps, upgradeFirewallManifest, type CutoverStep, type FirewallUpgrade } from '../../../src/migrate/index.js';
 import { diffZone, hasChanges, readsFor } from '../../../src/plan/index.js';
 import { generateCorpus } from '../../../src/policy/index.js';
 import { openEngineProvider, type EngineProvider } from '../../../src/providers/engine/index.js';
@@ -182,6 +182,58 @@ firewall_rules:
     expect(outcome).toEqual({ done: false, stoppedAt: 'enable', reason: 'differs' });
     expect(written.join('')).toContain('"ip":"203.0.113.7"');
     expect(written.join('')).toMatch(/203\.0\.113\.7.*: block -> origin/);
+  });
+
+  /** `engine` whose zones, as read, do not say their account. */
+  function anonymous(): Provider {
+    return Object.setPrototypeOf({
+      ...engine,
+      readZone: async (...args: Parameters<Provider['readZone']>) => {
+        const live = await engine.readZone(...args);
+        const { account: _account, ...zone } = live.zone;
+        return { ...live, zone };
+      },
+    }, Object.getPrototypeOf(engine)) as Provider;
+  }
+
+  /** A zone whose listed firewall rule is staged as a log: a listed address would reach the origin after `enable`. */
+  async function softenedListZone(name: string, list: string): Promise<CutoverStep[]> {
+    const text = `zone: ${name}
+plan: enterprise
+firewall_rules:
+  listed:
+    action: block
+    filter: { expression: 'ip.src in $${list}' }
+`;
+    const before = load(text);
+    const up = upgradeFirewallManifest('zone.yaml', text, before);
+    const { zone } = await engine.resolveZone(before.zone, { create: { plan: 'enterprise' } });
+    const accountId = zone.account?.id ?? (await engine.resolveAccount('zonewall engine')).id;
+    const created = await engine.createList(accountId, { name: list, kind: 'ip' });
+    await engine.waitForListOperation(accountId, await engine.addListItems(accountId, created.id, [{ ip: '203.0.113.0/24' }]), { sleep: async () => {} });
+    expect((await applyZone(diffZone(before, await engine.readZone(zone.id, readsFor(before)), {}), engine, { force: true })).ok).toBe(true);
+    const steps = cutoverSteps(before, up.after!, up.conversion.customRules.map((r) => r.ref));
+    const soften = (r: NonNullable<DesiredZone['customRules']>[number]) => (r.ref === 'listed' ? { ...r, action: 'log' as const, actionParameters: undefined } : r);
+    for (const i of [0, 1]) steps[i] = { ...steps[i]!, desired: { ...steps[i]!.desired, customRules: steps[i]!.desired.customRules!.map(soften) } };
+    return steps;
+  }
+
+  it('the compare step on a service that does not say the zone\'s account, with the run\'s account manifest: that account\'s lists are read, the difference stops the cutover, and a note says whose lists', async () => {
+    const steps = await softenedListZone('compare-anon-account.example.com', 'anon_blocked');
+    const written: string[] = [];
+    const listed: TraceRequest = { host: 'compare-anon-account.example.com', path: '/', ip: '203.0.113.7' };
+    const outcome = await runCutover(steps, anonymous(), { force: false, requests: [listed], account: 'zonewall engine' }, { write: (t) => written.push(t), confirm: async () => true });
+    expect(outcome).toEqual({ done: false, stoppedAt: 'enable', reason: 'differs' });
+    expect(written.join('')).toMatch(/203\.0\.113\.7.*: block -> origin/);
+    expect(written.join('')).toContain('Note: $anon_blocked: the service does not say the zone\'s account, so where zonewall evaluates the rules itself these are the lists of the account manifest\'s account "zonewall engine", read through the provider\n');
+  });
+
+  it('the compare step on a service that does not say the zone\'s account, without an account manifest: the lists are not read, and a note says $name matched nothing', async () => {
+    const steps = await softenedListZone('compare-anon.example.com', 'anon_only_blocked');
+    const written: string[] = [];
+    const listed: TraceRequest = { host: 'compare-anon.example.com', path: '/', ip: '203.0.113.7' };
+    await runCutover(steps, anonymous(), { force: false, requests: [listed] }, { write: (t) => written.push(t), confirm: async (step) => step.name === 'stage' });
+    expect(written.join('')).toContain('Note: $anon_only_blocked: the service does not say the zone\'s account, so its lists were not read: where zonewall evaluates the rules itself (the service has no tracer, or a burst has no route) these match nothing, ');
   });
 
   it('the compare step passes on a faithful stage and says so', async () => {
