@@ -5,6 +5,7 @@
  * A directory's manifests without a cases file are listed as skipped; a manifest named on its own
  * without one is an error, and so is a run that tests nothing.
  */
+import { ZonewallError } from '../errors.js';
 import { accountLists, expandPaths, findAccountManifest, loadManifest, noLists, type DesiredAccount, type DesiredZone, type ManifestIssue } from '../manifest/index.js';
 import type { Provider } from '../providers/index.js';
 import { checkCasesAgainstZone } from './check-refs.js';
@@ -70,9 +71,18 @@ export async function runPolicyTests(paths: readonly string[], options: PolicyRu
     const cases = await loadChecked(casesFile, loaded.zone, out.errors);
     if (cases === undefined) continue;
     const liveNotes: string[] = [];
-    const results = options.againstZone === undefined
-      ? runOffline(buildZoneModel(loaded.zone, loaded.zone.listReferences === undefined ? undefined : listsOf(account)), cases.cases)
-      : await runAgainstZone(options.againstZone, loaded.zone, cases.cases, { ...(account === undefined ? {} : { account: account.account }), notes: liveNotes });
+    let results: CaseResult[];
+    try {
+      results = options.againstZone === undefined
+        ? runOffline(buildZoneModel(loaded.zone, loaded.zone.listReferences === undefined ? undefined : listsOf(account)), cases.cases)
+        : await runAgainstZone(options.againstZone, loaded.zone, cases.cases, { ...(account === undefined ? {} : { account: account.account }), notes: liveNotes });
+    } catch (err) {
+      // A zone the service does not have (or refuses to show) fails its manifest, as in `plan`, and
+      // the run goes on; a state directory this user may not read fails the whole run.
+      if (!(err instanceof ZonewallError) || err.code === 'ERR_STATE_ACCESS') throw err;
+      out.errors.push(whole(file, err.message));
+      continue;
+    }
     const report = reportOf(loaded.zone, casesFile, options.againstZone === undefined ? 'offline' : 'against-zone', results);
     const managed = managedListsNote(managedListsOfZone(loaded.zone));
     const notes = [...(options.againstZone === undefined ? offlineNotes(loaded.zone) : []), ...(managed === undefined ? [] : [managed]), ...liveNotes];

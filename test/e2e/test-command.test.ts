@@ -5,7 +5,7 @@
  * and `--against-zone` on the embedded engine after `zonewall apply`.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,5 +124,26 @@ describe('--against-zone', { timeout: 120_000 }, () => {
     const missing = await cli(['test', 'examples/quickstart.yaml', '--against-zone', '--state-dir', state]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('zone "quickstart.example.com" not found');
+  });
+
+  it('a zone the service does not have fails its own manifest, as in plan: the other zones are still tested', async () => {
+    const state = join(dir, 'state-two');
+    const two = join(dir, 'two');
+    mkdirSync(two);
+    // Sorted first, so that the run meets the missing zone before the applied one.
+    writeFileSync(join(two, 'a-missing.yaml'), 'zone: missing.example.com\nplan: business\nfirewall_rules:\n  r:\n    action: block\n    filter: {expression: ip.src eq 192.0.2.1}\n');
+    writeFileSync(join(two, 'a-missing.tests.yaml'), '- name: blocked\n  request: { ip: 192.0.2.1 }\n  expect: { action: block }\n');
+    writeFileSync(join(two, 'shop.yaml'), readFileSync(join(dir, 'shop.yaml'), 'utf8'));
+    writeFileSync(join(two, 'shop.tests.yaml'), readFileSync(join(dir, 'tests', 'shop.tests.yaml'), 'utf8'));
+    expect((await cli(['apply', join(two, 'shop.yaml'), '--auto-approve', '--state-dir', state])).code).toBe(0);
+    const run = await cli(['test', two, '--against-zone', '--state-dir', state]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${join(two, 'a-missing.yaml')}: zone "missing.example.com" not found`);
+    expect(run.stdout).toContain('zone shop.example.com');
+    expect(run.stdout).toContain('2 passed, 0 failed');
+    const json = await cli(['test', two, '--against-zone', '--state-dir', state, '--json']);
+    const doc = JSON.parse(json.stdout) as { reports: { zone: string }[]; errors: { file: string; message: string }[] };
+    expect(doc.reports.map((r) => r.zone)).toEqual(['shop.example.com']);
+    expect(doc.errors).toEqual([expect.objectContaining({ file: join(two, 'a-missing.yaml'), message: expect.stringContaining('zone "missing.example.com" not found') })]);
   });
 });
