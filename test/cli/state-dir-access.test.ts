@@ -13,6 +13,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertStateDirUsable } from '../../src/cli/state-dir-access.js';
+import { findBlocked } from '../../src/storage/index.js';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
 import { listeningUrl } from '../helpers/serve-child.js';
 
@@ -138,6 +139,32 @@ describe('a state directory with files of another user', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toBe(`error: cannot read the state directory ${state}: the folder ${objects} (mode 0700, owner uid 0) is not readable by this user (uid ${Nobody}): run zonewall as its owner, or give the files to this user (chown -R ${Nobody} ${state}), or pass another --state-dir\n`);
     expect(plan.stdout).not.toMatch(/HTTP 500|internal error/);
+  }, 30_000);
+
+  it('a folder it may read but not search (no x) hides what it holds: that folder is named in one line (was HTTP 500 and a stack trace)', async () => {
+    // The read's diagnosis looked at the object's folder below it, whose lstat failed with EACCES.
+    const zones = join(state, 'zones');
+    const objects = join(zones, 'objects');
+    if (!isRoot) {
+      chmodSync(zones, 0o600);
+      try {
+        expect(findBlocked([objects, sqlite], false)?.path).toBe(zones);
+      } finally {
+        chmodSync(zones, 0o777);
+      }
+      return;
+    }
+    chmodSync(zones, 0o744);
+    try {
+      for (const args of [['plan', manifest], ['export', '--zone', 'access.example.com']]) {
+        const run = await asNobody([...args, '--state-dir', state]);
+        expect(run.stderr, args[0]).toBe(`error: cannot read the state directory ${state}: the folder ${zones} (mode 0744, owner uid 0) is not readable by this user (uid ${Nobody}): run zonewall as its owner, or give the files to this user (chown -R ${Nobody} ${state}), or pass another --state-dir\n`);
+        expect(run.stdout, args[0]).not.toMatch(/HTTP 500|internal error/);
+        expect(run.code, args[0]).toBe(1);
+      }
+    } finally {
+      chmodSync(zones, 0o777);
+    }
   }, 30_000);
 
   it('files of its own, read-only, are not refused (zonewall makes them 0600 itself)', () => {
