@@ -207,6 +207,42 @@ describe('a file of its own that it may not write (0400: zonewall tightens modes
   }, 60_000);
 });
 
+describe('rollback with an applies folder of its own it may not write', () => {
+  it('refuses before restoring: one line naming the folder, exit 1, the zone unchanged (it restored, then failed to remove the record)', async () => {
+    const own = tempDir('state-access-rollback');
+    chmodSync(own.dir, 0o777);
+    const dir = join(own.dir, 'state');
+    const user = isRoot ? Nobody : process.getuid!();
+    const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
+    const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
+    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args, '--state-dir', dir], { cwd: own.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    try {
+      expect((await run(['engine', 'zone', 'create', 'rb.example.com', '--plan', 'business'])).code).toBe(0);
+      const zone = writeManifest(own.dir, 'rb.yaml', 'zone: rb.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');
+      chmodSync(zone, 0o644);
+      const applied = await run(['apply', zone, '--auto-approve']);
+      expect(applied.code, applied.stderr).toBe(0);
+      const exported = async () => (await run(['export', '--zone', 'rb.example.com'])).stdout;
+      const before = await exported();
+      expect(before).toContain('http.host eq "x"');
+      const applies = join(dir, 'applies');
+      chmodSync(applies, 0o500);
+      const rolled = await run(['rollback', '--zone', 'rb.example.com', '--auto-approve']);
+      chmodSync(applies, 0o700);
+      expect(rolled.stderr).toBe(`error: cannot write the state directory ${dir}: the folder ${applies} (mode 0500, owner uid ${user}) is not writable by this user (uid ${user}): give this user write access to it (chmod u+rwx ${applies}), or pass another --state-dir\n`);
+      expect(rolled.code).toBe(1);
+      expect(rolled.stdout).toBe('');
+      expect(await exported()).toBe(before);
+      // Writable again, the rollback goes through once.
+      const again = await run(['rollback', '--zone', 'rb.example.com', '--auto-approve']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await exported()).not.toContain('http.host eq "x"');
+    } finally {
+      own.cleanup();
+    }
+  }, 60_000);
+});
+
 describe('serve meets a file it may not write (changed after it started)', () => {
   it('answers a clean API error and logs one line naming the file, no stack trace; the file is unchanged', async () => {
     // The server's user owns everything (as root: nobody); once it listens, one zone file turns read-only.
