@@ -33,7 +33,7 @@ describe('errors through an alias', () => {
       '7:3: custom_rules["http.hostt eq 1"]: key "http.hostt eq 1" must start with a letter or digit and contain only letters, digits, `_`, `.` and `-`',
     ]);
     const valid = 'zone: a.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: &k ssl\n  *k : {action: challenge, expression: ssl}\n';
-    const rule = validateManifestText(valid, 'z.yaml').zone!.customRules.find((r) => r.ref === 'ssl')!;
+    const rule = validateManifestText(valid, 'z.yaml').zone!.customRules!.find((r) => r.ref === 'ssl')!;
     expect(rule.location).toEqual({ file: 'z.yaml', line: 7, column: 3 });
   });
 
