@@ -17,15 +17,20 @@ export interface ApplyRecord {
   at: string;
 }
 
+/** The folder of the apply records (`<state-dir>/applies`). */
+export function applyRecordsDir(stateDir: string): string {
+  return join(stateDir, 'applies');
+}
+
 function recordPath(stateDir: string, zoneId: string): string {
-  return join(stateDir, 'applies', `${zoneId}.json`);
+  return join(applyRecordsDir(stateDir), `${zoneId}.json`);
 }
 
 /** Saves the record of an apply that is about to start (atomically: write, then rename). */
 export function writeApplyRecord(stateDir: string, record: ApplyRecord): void {
   const path = recordPath(stateDir, record.zoneId);
   // Private, as the whole state directory (README): 0700 and 0600 whatever the umask.
-  mkdirSync(join(stateDir, 'applies'), { recursive: true, mode: 0o700 });
+  mkdirSync(applyRecordsDir(stateDir), { recursive: true, mode: 0o700 });
   writeFileSync(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   chmodSync(`${path}.tmp`, 0o600);
   renameSync(`${path}.tmp`, path);

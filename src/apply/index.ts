@@ -8,7 +8,7 @@ export { batchesOf, executeBatch, sendWrites, type Batch, type ApplyIds } from '
 export { runPlan, type ApplyResult, type ApplyFailure, type ChangeOutcome, type ChangeStatus, type RunOptions } from './run.js';
 export type { ApplyEvent, ApplyListener } from './events.js';
 export { acquireZoneLock, zoneLocksDir, lockKey, LockedError, type LockOptions, type ZoneLock } from './lock.js';
-export { readApplyRecord, writeApplyRecord, removeApplyRecord, type ApplyRecord } from './apply-record.js';
+export { readApplyRecord, writeApplyRecord, removeApplyRecord, applyRecordsDir, type ApplyRecord } from './apply-record.js';
 export { applyZone, ApplyError, type ApplyZoneOptions, type ApplyZoneResult } from './apply-zone.js';
 export { rollbackZone } from './rollback.js';
 export { writeFileAtomic } from './write-file.js';

@@ -35,3 +35,17 @@ export function assertStateDirUsable(dir: string, use: { writes: boolean }, uid:
   const blocked = findBlocked([dir], use.writes, { deep: true, skipOwn: true, uid });
   if (blocked !== undefined) throw accessError(blocked, use.writes, dir, uid);
 }
+
+/**
+ * Refuses (`ERR_STATE_ACCESS`, one line) a folder of the state directory that a command will change
+ * after its writes, the user's own too (the walk passes the user's own paths, and zonewall does not
+ * widen their modes): rollback removes the apply record from `applies/` after restoring the zone, so
+ * it asks here before restoring (else it restored, then failed). A missing folder passes.
+ *
+ * @example assertStateFolderWritable('.zonewall/applies', '.zonewall')
+ */
+export function assertStateFolderWritable(folder: string, root: string, uid: number | undefined = process.getuid?.()): void {
+  if (uid === undefined) return;
+  const blocked = findBlocked([folder], true, { uid });
+  if (blocked !== undefined) throw accessError(blocked, true, root, uid);
+}

@@ -130,7 +130,8 @@ class Converter {
     for (const pair of items) {
       const key = this.keyOf(pair.key, pair.value, path);
       if (key === undefined) continue;
-      const keySpan = this.span(this.target(pair.key), 0);
+      // A key that is an alias (`*name:`) is where the entry is written: its issues point at the alias.
+      const keySpan = this.span(isAlias(pair.key) ? pair.key : this.target(pair.key), 0);
       const first = info.find(key);
       if (first >= 0) {
         const line = this.lines.position(info.keyStart(first)).line;

@@ -43,7 +43,15 @@ export function findBlocked(paths: readonly string[], writes: boolean, options: 
     const [path, known] = stack.pop()!;
     let folder = known;
     if (folder === undefined) {
-      const st = lstatSync(path, { throwIfNoEntry: false });
+      let st: Stats | undefined;
+      try {
+        st = lstatSync(path, { throwIfNoEntry: false });
+      } catch (err) {
+        // A folder above it this user may not search (`x`) hides it: that folder is the one refused.
+        const above = mayBePermission(err) ? unsearchableAbove(path) : undefined;
+        if (above !== undefined) return above;
+        continue;
+      }
       if (st === undefined || st.isSymbolicLink()) continue;
       folder = st.isDirectory();
     }
@@ -57,6 +65,24 @@ export function findBlocked(paths: readonly string[], writes: boolean, options: 
     if (!folder || options.deep !== true) continue;
     for (const entry of readdirSync(path, { withFileTypes: true })) {
       if (!entry.isSymbolicLink()) stack.push([join(path, entry.name), entry.isDirectory()]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The outermost folder above `path` this user may not search (`x`), which keeps it from looking at
+ * `path` at all (`lstat` fails with EACCES), and its `lstat`; undefined when there is none.
+ */
+function unsearchableAbove(path: string): Blocked | undefined {
+  const above: string[] = [];
+  for (let dir = dirname(path); above[above.length - 1] !== dir; dir = dirname(dir)) above.push(dir);
+  for (const dir of above.reverse()) {
+    try {
+      accessSync(dir, constants.X_OK);
+    } catch {
+      const stat = lstatSync(dir, { throwIfNoEntry: false });
+      return stat === undefined ? undefined : { path: dir, stat };
     }
   }
   return undefined;

@@ -13,6 +13,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertStateDirUsable } from '../../src/cli/state-dir-access.js';
+import { findBlocked } from '../../src/storage/index.js';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
 import { listeningUrl } from '../helpers/serve-child.js';
 
@@ -140,6 +141,32 @@ describe('a state directory with files of another user', () => {
     expect(plan.stdout).not.toMatch(/HTTP 500|internal error/);
   }, 30_000);
 
+  it('a folder it may read but not search (no x) hides what it holds: that folder is named in one line (was HTTP 500 and a stack trace)', async () => {
+    // The read's diagnosis looked at the object's folder below it, whose lstat failed with EACCES.
+    const zones = join(state, 'zones');
+    const objects = join(zones, 'objects');
+    if (!isRoot) {
+      chmodSync(zones, 0o600);
+      try {
+        expect(findBlocked([objects, sqlite], false)?.path).toBe(zones);
+      } finally {
+        chmodSync(zones, 0o777);
+      }
+      return;
+    }
+    chmodSync(zones, 0o744);
+    try {
+      for (const args of [['plan', manifest], ['export', '--zone', 'access.example.com']]) {
+        const run = await asNobody([...args, '--state-dir', state]);
+        expect(run.stderr, args[0]).toBe(`error: cannot read the state directory ${state}: the folder ${zones} (mode 0744, owner uid 0) is not readable by this user (uid ${Nobody}): run zonewall as its owner, or give the files to this user (chown -R ${Nobody} ${state}), or pass another --state-dir\n`);
+        expect(run.stdout, args[0]).not.toMatch(/HTTP 500|internal error/);
+        expect(run.code, args[0]).toBe(1);
+      }
+    } finally {
+      chmodSync(zones, 0o777);
+    }
+  }, 30_000);
+
   it('files of its own, read-only, are not refused (zonewall makes them 0600 itself)', () => {
     const own = join(temp.dir, 'own');
     mkdirSync(own);
@@ -174,6 +201,42 @@ describe('a file of its own that it may not write (0400: zonewall tightens modes
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(existsSync(`${file}-wal`)).toBe(false);
       expect(existsSync(join(dir, 'applies'))).toBe(false);
+    } finally {
+      own.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('rollback with an applies folder of its own it may not write', () => {
+  it('refuses before restoring: one line naming the folder, exit 1, the zone unchanged (it restored, then failed to remove the record)', async () => {
+    const own = tempDir('state-access-rollback');
+    chmodSync(own.dir, 0o777);
+    const dir = join(own.dir, 'state');
+    const user = isRoot ? Nobody : process.getuid!();
+    const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
+    const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
+    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args, '--state-dir', dir], { cwd: own.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    try {
+      expect((await run(['engine', 'zone', 'create', 'rb.example.com', '--plan', 'business'])).code).toBe(0);
+      const zone = writeManifest(own.dir, 'rb.yaml', 'zone: rb.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');
+      chmodSync(zone, 0o644);
+      const applied = await run(['apply', zone, '--auto-approve']);
+      expect(applied.code, applied.stderr).toBe(0);
+      const exported = async () => (await run(['export', '--zone', 'rb.example.com'])).stdout;
+      const before = await exported();
+      expect(before).toContain('http.host eq "x"');
+      const applies = join(dir, 'applies');
+      chmodSync(applies, 0o500);
+      const rolled = await run(['rollback', '--zone', 'rb.example.com', '--auto-approve']);
+      chmodSync(applies, 0o700);
+      expect(rolled.stderr).toBe(`error: cannot write the state directory ${dir}: the folder ${applies} (mode 0500, owner uid ${user}) is not writable by this user (uid ${user}): give this user write access to it (chmod u+rwx ${applies}), or pass another --state-dir\n`);
+      expect(rolled.code).toBe(1);
+      expect(rolled.stdout).toBe('');
+      expect(await exported()).toBe(before);
+      // Writable again, the rollback goes through once.
+      const again = await run(['rollback', '--zone', 'rb.example.com', '--auto-approve']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await exported()).not.toContain('http.host eq "x"');
     } finally {
       own.cleanup();
     }

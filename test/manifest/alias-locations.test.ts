@@ -25,6 +25,18 @@ describe('errors through an alias', () => {
     ]);
   });
 
+  it('a key that is an alias (*name:) is located at the alias, not at the anchored scalar', () => {
+    // The key's position was the anchor's value: a key error pointed into another rule's expression.
+    const text = 'zone: a.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: &e "http.hostt eq 1"\n  *e : {action: block, expression: ssl}\n';
+    expect(at(text)).toEqual([
+      '6:21: custom_rules.a.expression: unknown identifier; did you mean "http.host"?',
+      '7:3: custom_rules["http.hostt eq 1"]: key "http.hostt eq 1" must start with a letter or digit and contain only letters, digits, `_`, `.` and `-`',
+    ]);
+    const valid = 'zone: a.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: &k ssl\n  *k : {action: challenge, expression: ssl}\n';
+    const rule = validateManifestText(valid, 'z.yaml').zone!.customRules!.find((r) => r.ref === 'ssl')!;
+    expect(rule.location).toEqual({ file: 'z.yaml', line: 7, column: 3 });
+  });
+
   it('an issue at the key of an entry whose value is an alias stays at the key', () => {
     const text = 'zone: a.example.com\nplan: business\nx: &m {action: block}\ncustom_rules:\n  a: *m\n';
     expect(at(text)).toContain('5:3: custom_rules.a: missing required field "expression"');

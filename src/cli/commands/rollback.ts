@@ -8,10 +8,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { acquireZoneLock, zoneLocksDir, lockKey, readApplyRecord, rollbackZone } from '../../apply/index.js';
+import { acquireZoneLock, applyRecordsDir, zoneLocksDir, lockKey, readApplyRecord, rollbackZone } from '../../apply/index.js';
 import { WorkerdStateFolder } from '../../engine/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ExitCodes } from '../exit-codes.js';
+import { assertStateFolderWritable } from '../state-dir-access.js';
 import { assertCanConfirm, confirm } from '../views/prompt.js';
 import { openCommandProvider, providerOptions, StateDirHelp, stateDirOption } from '../provider-options.js';
 import type { CommandModule } from './command.js';
@@ -82,6 +83,8 @@ async function rollback(opts: RollbackOptions): Promise<number> {
   if (opts.zone === undefined || opts.zone === '') throw new ZonewallError('ERR_USAGE', '--zone is required');
   refuseWorkerdState(providerOptions(opts, process.env).stateDir);
   const last = await assertRollbackable(opts);
+  // The record is removed after the restore: a folder that refuses it must refuse the rollback first.
+  assertStateFolderWritable(applyRecordsDir(stateDirOption(opts)), stateDirOption(opts));
   // Asked before anything is opened for writing: refused or declined, no file changes.
   assertCanConfirm(opts.autoApprove === true, 'rollback asks for confirmation on a terminal; without one, pass --auto-approve (nothing was rolled back)');
   if (opts.autoApprove !== true) {
