@@ -96,18 +96,4 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   });
   process.exitCode = await main(argv);
   finished = true;
-  // A batch command is over once its output is written (every command closes what it opened
-  // before it returns): ending then leaves the heap's pages to the OS, which a natural exit frees
-  // one mapping at a time first (a hundred and more after a plan). `serve` ends on its signals.
-  if (name !== 'serve') exitOnceWritten(process.exitCode);
-}
-
-/** Exits with `code` once stdout and stderr have handed over what they hold (a pipe may hold some). */
-function exitOnceWritten(code: number): void {
-  let pending = 2;
-  const done = (): void => {
-    if (--pending === 0) process.exit(code);
-  };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
 }
