@@ -4,7 +4,7 @@
  * workerd` passes to the same Worker locally. The Durable Object classes and the Worker's entry both
  * read them; the namespaces are in `env.ts`.
  */
-import { DefaultMaxBodyBytes, credentialsFromEnv, readCredentialsText, readPlanLimitsText, resolvePlanLimits, type Credential } from '../../src/engine/workerd.js';
+import { DefaultMaxBodyBytes, serveCredentialsFromEnv, readCredentialsText, readPlanLimitsText, resolvePlanLimits, type Credential } from '../../src/engine/workerd.js';
 
 /** The Worker's variables and secrets (its bindings other than the Durable Object namespaces). */
 export interface Settings {
@@ -41,7 +41,7 @@ export interface Settings {
  * its place in the secret and never a value.
  */
 export function credentialsOf(env: Settings): Credential[] {
-  const out = credentialsFromEnv({ ZONEWALL_SERVE_TOKEN: env.ZONEWALL_SERVE_TOKEN, ZONEWALL_SERVE_AUTH_EMAIL: env.ZONEWALL_SERVE_AUTH_EMAIL, ZONEWALL_SERVE_AUTH_KEY: env.ZONEWALL_SERVE_AUTH_KEY });
+  const out = serveCredentialsFromEnv({ ZONEWALL_SERVE_TOKEN: env.ZONEWALL_SERVE_TOKEN, ZONEWALL_SERVE_AUTH_EMAIL: env.ZONEWALL_SERVE_AUTH_EMAIL, ZONEWALL_SERVE_AUTH_KEY: env.ZONEWALL_SERVE_AUTH_KEY });
   if (!nonEmpty(env.ZONEWALL_CREDENTIALS)) return out;
   return [...out, ...readCredentialsText(env.ZONEWALL_CREDENTIALS, 'ZONEWALL_CREDENTIALS', out, 'the secret ZONEWALL_CREDENTIALS')];
 }

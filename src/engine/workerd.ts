@@ -8,7 +8,7 @@ export { V4Dispatcher, type ZoneDirectory, type DispatcherOptions } from './disp
 export { handleFetch, ApiPrefix, type FetchSettings } from './server/fetch.js';
 export { CredentialStore } from './server/auth.js';
 export { DefaultMaxBodyBytes } from './server/body.js';
-export { credentialsFromEnv, readCredentialsText, type Credential } from './server/credentials.js';
+export { serveCredentialsFromEnv, readCredentialsText, type Credential } from './server/credentials.js';
 export { zoneObjectClass, type ZoneObjectApi, type ZoneObjectState, type ZoneCall } from './zone-object.js';
 export { accountObjectClass, type AccountCall, type AccountObjectApi, type AccountObjectState } from './account-object.js';
 export type { ListCatalogEntry } from './lists/catalog.js';

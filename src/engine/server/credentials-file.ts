@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { ZonewallError, fileErrorReason } from '../../errors.js';
-import { credentialsFromEnv, readCredentialsText, type Credential } from './credentials.js';
+import { serveCredentialsFromEnv, readCredentialsText, type Credential } from './credentials.js';
 
 /** Credentials from the environment and, when given, a JSON config file. */
 export function loadCredentials(env: NodeJS.ProcessEnv, configFile?: string): Credential[] {
-  const out = credentialsFromEnv(env);
+  const out = serveCredentialsFromEnv(env);
   if (configFile === undefined) return out;
   let text: string;
   try {

@@ -22,7 +22,7 @@ export type Credential =
   | { type: 'token'; token: string; zones: '*' | string[] }
   | { type: 'key'; email: string; key: string; zones: '*' | string[] };
 
-/** The environment variables read by `credentialsFromEnv`. */
+/** The environment variables read by `serveCredentialsFromEnv`. */
 export const CredentialEnv = {
   token: 'ZONEWALL_SERVE_TOKEN',
   email: 'ZONEWALL_SERVE_AUTH_EMAIL',
@@ -36,7 +36,7 @@ export const CredentialLimits = {
 } as const;
 
 /** The credentials of the environment (`ZONEWALL_SERVE_TOKEN`, the key pair): every zone. */
-export function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): Credential[] {
+export function serveCredentialsFromEnv(env: Readonly<Record<string, string | undefined>>): Credential[] {
   const out: Credential[] = [];
   const token = env[CredentialEnv.token];
   if (token !== undefined && token !== '') out.push({ type: 'token', token: checkSecret(token, CredentialEnv.token), zones: '*' });
