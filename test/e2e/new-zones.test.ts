@@ -32,6 +32,18 @@ describe('a zone the embedded engine does not have yet', () => {
     expect(await zoneNames()).toEqual([]);
   });
 
+  it('the text and markdown plans of a new zone say "new zone", not an id another run would not use', async () => {
+    const file = writeManifest(tmp.dir, 'a.yaml', good('a.example'));
+    const [first, second] = [await cli('plan', file), await cli('plan', file)];
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^a\.example \(new zone, enterprise\) — /);
+    expect(first.stdout).not.toMatch(/[0-9a-f]{32}/);
+    expect(second.stdout).toBe(first.stdout);
+    const markdown = await cli('plan', file, '--markdown');
+    expect(markdown.stdout).toContain(', new zone (enterprise).');
+    expect(markdown.stdout).not.toMatch(/[0-9a-f]{32}/);
+  });
+
   it('apply that ends "nothing applied" creates no zone: no terminal, a danger finding, an error finding, nothing to do', async () => {
     const a = writeManifest(tmp.dir, 'a.yaml', good('a.example'));
     writeManifest(tmp.dir, 'b.yaml', `${good('b.example')}managed_rules:\n  - ruleset: managed\nwaf_migration: validation\n`);

@@ -9,7 +9,7 @@ import type { Attributes, Change } from '../change.js';
 import { resourceOf } from '../kinds.js';
 import { hasChanges, type Plan } from '../plan.js';
 import { formatAttributeValue } from './values.js';
-import { renderCalls, renderSummaryLine, UnmanagedListLimit } from './text.js';
+import { renderCalls, renderSummaryLine, UnmanagedListLimit, zoneWords } from './text.js';
 
 /** Escapes text for a markdown table cell. */
 function cell(text: string): string {
@@ -51,7 +51,7 @@ const levelIcon = { error: '⛔ **error**', danger: '⚠️ **danger**', warning
  * @example await github.comment(renderPlanMarkdown(plan))
  */
 export function renderPlanMarkdown(plan: Plan): string {
-  const out = [`### zonewall plan: ${plan.zone.name}`, '', `Manifest ${code(plan.manifest.file)}, zone ${code(plan.zone.id)}${plan.zone.plan ? ` (${plan.zone.plan})` : ''}.`, ''];
+  const out = [`### zonewall plan: ${plan.zone.name}`, '', `Manifest ${code(plan.manifest.file)}, ${zoneWords(plan.zone, code)}${plan.zone.plan ? ` (${plan.zone.plan})` : ''}.`, ''];
   out.push(`**${renderSummaryLine(plan.summary)}**`, '');
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
   if (changes.length === 0) out.push('No changes.', '');

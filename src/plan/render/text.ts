@@ -140,10 +140,19 @@ export function renderSummaryLine(summary: PlanSummary): string {
   return `Plan: ${summary.add} to add, ${summary.change} to change, ${summary.replace} to replace, ${summary.destroy} to destroy.`;
 }
 
+/**
+ * `zone ID`, or `new zone` for a zone the plan found missing (`zone.waf` is set only then): its id
+ * is the one this run would create it with, which only a saved plan keeps, so it is not shown (as
+ * Terraform's "known after apply").
+ */
+export function zoneWords(zone: Plan['zone'], showId: (id: string) => string = (id) => id): string {
+  return zone.waf !== undefined ? 'new zone' : `zone ${showId(zone.id)}`;
+}
+
 /** The heading of a zone's plan. */
 export function renderHeading(plan: Plan, s: Style = plainStyle): string {
   const tier = plan.zone.plan !== undefined ? `, ${plan.zone.plan}` : '';
-  return s.bold(`${plan.zone.name} (zone ${plan.zone.id}${tier}) — ${plan.manifest.file}`);
+  return s.bold(`${plan.zone.name} (${zoneWords(plan.zone)}${tier}) — ${plan.manifest.file}`);
 }
 
 /**
