@@ -5,7 +5,7 @@
  */
 import { ZonewallError } from '../../errors.js';
 import { formatIssue, type ManifestIssue } from '../../manifest/index.js';
-import { addSummaries, renderPlanMarkdown, renderSummaryLine } from '../../plan/index.js';
+import { addSummaries, hasChanges, renderPlanMarkdown, renderSummaryLine } from '../../plan/index.js';
 import type { ZoneRun } from '../commands/plan-run.js';
 
 /**
@@ -30,7 +30,10 @@ export function renderRunMarkdown(runs: readonly ZoneRun[], issues: readonly Man
   });
   if (runs.length > 1) {
     const plans = runs.flatMap((r) => (r.plan !== undefined ? [r.plan] : []));
-    parts.push(`**Total over ${runs.length} zones: ${renderSummaryLine(addSummaries(plans.map((p) => p.summary)))}**\n`);
+    const changed = plans.filter((p) => hasChanges(p)).length;
+    // The counts say what a comment reader would otherwise have to add up: a failed zone is not in the total.
+    const counts = `${runs.length} zones: ${changed} with changes, ${plans.length - changed} up to date, ${runs.length - plans.length} failed${issues.length > 0 ? `; ${issues.length} manifest error${issues.length === 1 ? '' : 's'}` : ''}.`;
+    parts.push(`**Total over ${runs.length} zones: ${renderSummaryLine(addSummaries(plans.map((p) => p.summary)))}**\n\n${counts}\n`);
   }
   return [...errors, ...parts].join('\n');
 }
