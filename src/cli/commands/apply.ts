@@ -241,12 +241,14 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     const plans = await refusing(opts, () => doc, async () => {
       const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
       const all = doc.zones.map(planFromJson);
-      await mapLimit(all, ZoneConcurrency, async (plan) => {
-        const zone = await savedPlanZone(provider, plan);
-        // Without a way to confirm, nothing is written: no lock to take (see canWrite).
-        if (writes) locks.push(await acquireZoneLock({ dir: zoneLocksDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
-        assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
-      });
+      const zones = await mapLimit(all, ZoneConcurrency, (plan) => savedPlanZone(provider, plan));
+      // Without a way to confirm, nothing is written: no lock to take (see canWrite). The locks are
+      // taken one at a time in key order before any zone is read, as an apply of manifests does.
+      if (writes) {
+        const keyed = zones.map((zone) => ({ zone, key: lockKey(provider, zone.id) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        for (const { zone, key } of keyed) locks.push(await acquireZoneLock({ dir: zoneLocksDir(provider, engineStateDir(provider, opts)), key, zone: zone.name, timeoutMs }));
+      }
+      await mapLimit(all, ZoneConcurrency, async (plan, i) => { assertFresh(plan, await provider.readZone(zones[i]!.id, plan.settings.reads)); });
       // The saved item writes name item ids: the account's lists must be those the plan was computed on.
       if (doc.lists !== undefined) assertListsFresh(doc.lists, await readLiveAccount(provider, doc.lists.account.id ?? doc.lists.account.name));
       return all;
