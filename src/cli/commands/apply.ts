@@ -12,7 +12,7 @@ import {
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
-import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
+import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, UnsafePlanError, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
 import { mapLimit, type Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { addProviderOptions, engineStateDir, openCommandProvider } from '../provider-options.js';
@@ -158,11 +158,24 @@ function showPlans(runs: readonly ZoneRun[], opts: ApplyCommandOptions, provider
   if (calls !== undefined) process.stdout.write(`${calls}\n`);
 }
 
-/** Safety, confirmation, then the applies; shared by manifests and saved plans. */
-async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson, lists?: ListsStep): Promise<number> {
+/**
+ * A saved plan's danger refusal: its findings were written when the plan was made, and their "raise
+ * --delete-threshold" is a `plan --out` option (apply FILE refuses it); `--force` is apply's.
+ */
+function savedPlanRefusal(err: UnsafePlanError): UnsafePlanError {
+  if (!err.findings.some((f) => f.level === 'danger')) return err;
+  return new UnsafePlanError(`${err.message}\n(a saved plan: apply it with --force, or make it again with zonewall plan --out and another --delete-threshold)`, err.findings);
+}
+
+/** Safety, confirmation, then the applies; shared by manifests and saved plans (`saved`). */
+async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson, lists?: ListsStep, saved = false): Promise<number> {
   const pending = await refusing(opts, () => doc, () => {
     if (lists !== undefined) assertListsApplicable(lists.plan, opts.force === true);
-    for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
+    try {
+      for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
+    } catch (err) {
+      throw saved && err instanceof UnsafePlanError ? savedPlanRefusal(err) : err;
+    }
     return plans.filter((p) => hasChanges(p));
   });
   const listChanges = lists !== undefined && lists.plan.changes.some((c) => c.action !== 'no-op') ? lists : undefined;
@@ -261,7 +274,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     const lists: ListsStep | undefined = doc.lists === undefined ? undefined : { plan: doc.lists, account: doc.lists.account.id ?? doc.lists.account.name };
     if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
     const out = plansDocument(plans, provider);
-    return await gateAndApply(plans, provider, opts, lists === undefined ? out : { ...out, lists: lists.plan }, lists);
+    return await gateAndApply(plans, provider, opts, lists === undefined ? out : { ...out, lists: lists.plan }, lists, true);
   } finally {
     for (const l of locks) l.release();
     await provider.close();
