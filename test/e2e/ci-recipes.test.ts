@@ -1,6 +1,6 @@
 /**
  * The GitOps recipes in examples/ci/ run as written. Both workflow files are parsed as YAML; every
- * `run:` step is executed with bash (as GitHub runs it: `bash -eo pipefail`), with `npx zonewall`
+ * `run:` step is executed with bash (as GitHub runs it: `bash -eo pipefail`), with `npx --no zonewall`
  * replaced by the CLI from source, in a temp copy of a `zones/` folder (examples/quickstart.yaml and
  * examples/shared-filters.yaml, their cases in zones/tests/), against a `zonewall serve` child
  * process on 127.0.0.1 whose zones were created first through the engine. The workflows' `${{ }}`
@@ -78,8 +78,8 @@ async function runJob(workflow: Workflow, jobName: string): Promise<Ran[]> {
   for (const step of job.steps) {
     const key = step.uses?.replace(/@.*$/, '') ?? step.name ?? '';
     if (Object.hasOwn(Skipped, key)) continue;
-    expect(step.run, `step "${step.name ?? step.uses}" is neither a zonewall command nor listed in Skipped`).toMatch(/\bnpx zonewall\b/);
-    const script = resolveExpressions(step.run!).replace(/\bnpx zonewall\b/g, zonewall);
+    expect(step.run, `step "${step.name ?? step.uses}" is neither a zonewall command nor listed in Skipped`).toMatch(/\bnpx --no zonewall\b/);
+    const script = resolveExpressions(step.run!).replace(/\bnpx --no zonewall\b/g, zonewall);
     const env = { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: join(work, 'summary.md'), ...envOf(workflow.env, job.env, step.env) };
     ran.push({ name: step.name ?? '', ...(await bash(script, env)) });
   }
@@ -126,6 +126,21 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+describe('examples/ci: zonewall is the installed one, never a package fetched from the registry', () => {
+  // npx without a terminal (CI) installs a package it does not find and runs it: after a failed
+  // `npm ci`, the steps that run anyway (`if: !cancelled()`) would run the registry's "zonewall",
+  // whoever published it, with ZONEWALL_API_TOKEN in the environment. `npx --no` refuses instead.
+  for (const file of ['examples/ci/github-actions.yml', 'examples/ci/drift.yml']) {
+    it(`${file}: every zonewall command is \`npx --no zonewall\``, () => {
+      const workflow = loadWorkflow(file);
+      const runs = Object.values(workflow.jobs).flatMap((j) => j.steps.flatMap((s) => (s.run === undefined ? [] : [s.run])));
+      const commands = runs.flatMap((r) => r.match(/\bnpx\b[^\n]*/g) ?? []);
+      expect(commands.length).toBeGreaterThan(0);
+      for (const c of commands) expect(c).toMatch(/^npx --no zonewall /);
+    });
+  }
+});
+
 describe('examples/ci/github-actions.yml', () => {
   const workflow = loadWorkflow('examples/ci/github-actions.yml');
 
@@ -159,6 +174,77 @@ describe('examples/ci/github-actions.yml', () => {
   });
 });
 
+/** A pull request's comments on a fake GitHub, as `actions/github-script` gives the script `github` and `context`. */
+function fakeGitHub(): { github: unknown; context: unknown; comments: { id: number; body: string }[] } {
+  const comments: { id: number; body: string }[] = [];
+  const github = {
+    paginate: async (_list: unknown, args: { issue_number: number }) => { expect(args.issue_number).toBe(7); return comments.map((c) => ({ ...c })); },
+    rest: {
+      issues: {
+        listComments: {},
+        createComment: async (a: { body: string }) => { comments.push({ id: comments.length + 1, body: a.body }); },
+        updateComment: async (a: { comment_id: number; body: string }) => { comments.find((c) => c.id === a.comment_id)!.body = a.body; },
+      },
+    },
+  };
+  const context = { repo: { owner: 'acme', repo: 'zones' }, issue: { number: 7 }, serverUrl: 'https://github.com', runId: 42 };
+  return { github, context, comments };
+}
+
+/** Runs the workflow's github-script step as the action does (an async function of `require`, `github`, `context`), with plan.md in `dir`. */
+async function postComment(workflow: Workflow, dir: string, gh: ReturnType<typeof fakeGitHub>): Promise<void> {
+  const step = workflow.jobs.check!.steps.find((s) => s.uses?.startsWith('actions/github-script')) as { with: { script: string } };
+  // The script reads plan.md relative to the checkout: its `fs` reads from `dir`.
+  const fsOf = { existsSync: (p: string) => existsSync(join(dir, p)), readFileSync: (p: string, enc: 'utf8') => readFileSync(join(dir, p), enc) };
+  const requireOf = (name: string) => { expect(name).toBe('fs'); return fsOf; };
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+  await new AsyncFunction('require', 'github', 'context', step.with.script)(requireOf, gh.github, gh.context);
+}
+
+describe('examples/ci/github-actions.yml: the plan comment', () => {
+  const workflow = loadWorkflow('examples/ci/github-actions.yml');
+
+  it('posts plan.md after the marker, then updates that comment on the next push', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-ci-comment-'));
+    try {
+      const gh = fakeGitHub();
+      writeFileSync(join(dir, 'plan.md'), '### zonewall plan: a.example.com\n\nNo changes.\n');
+      await postComment(workflow, dir, gh);
+      writeFileSync(join(dir, 'plan.md'), '### zonewall plan: a.example.com\n\n**Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy.**\n');
+      await postComment(workflow, dir, gh);
+      expect(gh.comments).toEqual([{ id: 1, body: '<!-- zonewall-plan -->\n### zonewall plan: a.example.com\n\n**Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy.**\n' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a plan over GitHub\'s 65,536 characters for a comment keeps whole zone sections and the total, and names the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-ci-comment-'));
+    try {
+      // 40 zones of 100 created rules each, as `plan --markdown` prints them (an initial import).
+      const zone = (n: number) => [`### zonewall plan: z${n}.example.com`, '', `**Plan: 100 to add, 0 to change, 0 to replace, 0 to destroy.**`, '', '| | kind | ref | id | changes |', '|---|---|---|---|---|',
+        ...Array.from({ length: 100 }, (_, i) => `| \`+\` | custom_rule | \`rule-${i}\` |  | action: \`block\`<br>expression: \`ip.src eq 192.0.2.${i}\` |`), '', '<details><summary>Expression changes</summary>', '', '```diff', '- a', '+ b', '```', '', '</details>', ''].join('\n');
+      const plan = `${Array.from({ length: 40 }, (_, n) => zone(n)).join('\n')}\n**Total over 40 zones: Plan: 4000 to add, 0 to change, 0 to replace, 0 to destroy.**\n\n40 zones: 40 with changes, 0 up to date, 0 failed.\n`;
+      expect(plan.length).toBeGreaterThan(65_536);
+      writeFileSync(join(dir, 'plan.md'), plan);
+      const gh = fakeGitHub();
+      await postComment(workflow, dir, gh);
+      const body = gh.comments[0]!.body;
+      expect(body.length).toBeLessThanOrEqual(65_536);
+      expect(body.startsWith('<!-- zonewall-plan -->\n### zonewall plan: z0.example.com\n')).toBe(true);
+      const kept = body.match(/^### zonewall plan: /gm)!.length;
+      expect(kept).toBeGreaterThan(0);
+      // Whole sections only: every fence and <details> that opens also closes.
+      expect((body.match(/^```/gm) ?? []).length % 2).toBe(0);
+      expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
+      expect(body).toContain(`**The plan is too long for a comment (${plan.length} characters): ${40 - kept} more section(s) in [the job log](https://github.com/acme/zones/actions/runs/42): z${kept}.example.com, `);
+      expect(body.endsWith('**Total over 40 zones: Plan: 4000 to add, 0 to change, 0 to replace, 0 to destroy.**\n\n40 zones: 40 with changes, 0 up to date, 0 failed.\n')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('examples/ci/drift.yml', () => {
   const workflow = loadWorkflow('examples/ci/drift.yml');
 
@@ -171,7 +257,20 @@ describe('examples/ci/drift.yml', () => {
     const ran = await runJob(workflow, 'drift');
     expect(ran.map((r) => [r.name, r.code])).toEqual([['Plan against the live zones', 0], ['Run the policy tests against the live zones', 0]]);
     expect(byName(ran, 'Plan against the live zones').stdout).toContain('No drift: every zone matches zones/.');
+    expect(byName(ran, 'Plan against the live zones').stdout).not.toContain('::warning');
     expect(byName(ran, 'Run the policy tests against the live zones').stdout).toContain('against the live zone');
+  });
+
+  it('after an object is added through the API (no manifest has it): no drift, and a warning names it', { timeout: 180_000 }, async () => {
+    const zones = (await api('GET', '/zones?name=quickstart.example.com')) as { id: string }[];
+    // A filter alone decides nothing, so the later cases are not affected.
+    await api('POST', `/zones/${zones[0]!.id}/filters`, [{ expression: 'ip.src eq 198.51.100.77', description: 'added on the dashboard' }]);
+    const ran = await runJob(workflow, 'drift');
+    expect(ran.map((r) => [r.name, r.code])).toEqual([['Plan against the live zones', 0], ['Run the policy tests against the live zones', 0]]);
+    const plan = byName(ran, 'Plan against the live zones').stdout;
+    expect(plan).toContain('? filter ');
+    expect(plan).toContain('No drift: every zone matches zones/.');
+    expect(plan).toContain('::warning title=Unmanaged objects::1 object(s) in the live zones are in no manifest (the plan above lists them)');
   });
 
   it('after a change through the API: the plan exits 2, the job fails with the drift message, and the live tests fail', { timeout: 180_000 }, async () => {

@@ -12,7 +12,7 @@ import {
 } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
-import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
+import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, UnsafePlanError, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
 import { mapLimit, type Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { addProviderOptions, engineStateDir, openCommandProvider } from '../provider-options.js';
@@ -158,11 +158,24 @@ function showPlans(runs: readonly ZoneRun[], opts: ApplyCommandOptions, provider
   if (calls !== undefined) process.stdout.write(`${calls}\n`);
 }
 
-/** Safety, confirmation, then the applies; shared by manifests and saved plans. */
-async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson, lists?: ListsStep): Promise<number> {
+/**
+ * A saved plan's danger refusal: its findings were written when the plan was made, and their "raise
+ * --delete-threshold" is a `plan --out` option (apply FILE refuses it); `--force` is apply's.
+ */
+function savedPlanRefusal(err: UnsafePlanError): UnsafePlanError {
+  if (!err.findings.some((f) => f.level === 'danger')) return err;
+  return new UnsafePlanError(`${err.message}\n(a saved plan: apply it with --force, or make it again with zonewall plan --out and another --delete-threshold)`, err.findings);
+}
+
+/** Safety, confirmation, then the applies; shared by manifests and saved plans (`saved`). */
+async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: ApplyCommandOptions, doc: PlanJson, lists?: ListsStep, saved = false): Promise<number> {
   const pending = await refusing(opts, () => doc, () => {
     if (lists !== undefined) assertListsApplicable(lists.plan, opts.force === true);
-    for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
+    try {
+      for (const plan of plans) assertApplicable(plan, { force: opts.force === true });
+    } catch (err) {
+      throw saved && err instanceof UnsafePlanError ? savedPlanRefusal(err) : err;
+    }
     return plans.filter((p) => hasChanges(p));
   });
   const listChanges = lists !== undefined && lists.plan.changes.some((c) => c.action !== 'no-op') ? lists : undefined;
@@ -241,12 +254,14 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     const plans = await refusing(opts, () => doc, async () => {
       const timeoutMs = parseDuration(opts.lockTimeout ?? '0', '--lock-timeout');
       const all = doc.zones.map(planFromJson);
-      await mapLimit(all, ZoneConcurrency, async (plan) => {
-        const zone = await savedPlanZone(provider, plan);
-        // Without a way to confirm, nothing is written: no lock to take (see canWrite).
-        if (writes) locks.push(await acquireZoneLock({ dir: zoneLocksDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs }));
-        assertFresh(plan, await provider.readZone(zone.id, plan.settings.reads));
-      });
+      const zones = await mapLimit(all, ZoneConcurrency, (plan) => savedPlanZone(provider, plan));
+      // Without a way to confirm, nothing is written: no lock to take (see canWrite). The locks are
+      // taken one at a time in key order before any zone is read, as an apply of manifests does.
+      if (writes) {
+        const keyed = zones.map((zone) => ({ zone, key: lockKey(provider, zone.id) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        for (const { zone, key } of keyed) locks.push(await acquireZoneLock({ dir: zoneLocksDir(provider, engineStateDir(provider, opts)), key, zone: zone.name, timeoutMs }));
+      }
+      await mapLimit(all, ZoneConcurrency, async (plan, i) => { assertFresh(plan, await provider.readZone(zones[i]!.id, plan.settings.reads)); });
       // The saved item writes name item ids: the account's lists must be those the plan was computed on.
       if (doc.lists !== undefined) assertListsFresh(doc.lists, await readLiveAccount(provider, doc.lists.account.id ?? doc.lists.account.name));
       return all;
@@ -259,7 +274,7 @@ async function applySaved(doc: PlanJson, opts: ApplyCommandOptions): Promise<num
     const lists: ListsStep | undefined = doc.lists === undefined ? undefined : { plan: doc.lists, account: doc.lists.account.id ?? doc.lists.account.name };
     if (lists !== undefined && opts.json !== true) process.stdout.write(`${renderListsPlan(lists.plan)}\n`);
     const out = plansDocument(plans, provider);
-    return await gateAndApply(plans, provider, opts, lists === undefined ? out : { ...out, lists: lists.plan }, lists);
+    return await gateAndApply(plans, provider, opts, lists === undefined ? out : { ...out, lists: lists.plan }, lists, true);
   } finally {
     for (const l of locks) l.release();
     await provider.close();

@@ -107,7 +107,8 @@ export interface RunLocking {
   timeoutMs: number;
 }
 
-async function planOne(provider: Provider, desired: DesiredZone, options: PlanOptions, locking: RunLocking | undefined, preflight = false, prepare?: PreflightPrepare, check?: ListsCheck): Promise<ZoneRun> {
+/** Resolves a zone and checks its `$name`s (a failure stays with the zone). */
+async function resolveOne(provider: Provider, desired: DesiredZone, check?: ListsCheck): Promise<ZoneRun> {
   const run: ZoneRun = { desired };
   try {
     // Always ask for creation: on the embedded engine a missing zone reads as new (its first write
@@ -119,17 +120,48 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
     run.missing = missing;
     if (check !== undefined && (desired.listReferences?.length ?? 0) > 0) {
       const issues = await check(desired, zone);
-      if (issues.length > 0) {
-        run.issues = issues;
-        return run;
-      }
+      if (issues.length > 0) run.issues = issues;
     }
-    if (locking !== undefined) {
-      run.lock = await acquireZoneLock({ dir: zoneLocksDir(provider, locking.stateDir), key: lockKey(provider, zone.id), zone: zone.name, timeoutMs: locking.timeoutMs });
+  } catch (err) {
+    run.error = err instanceof Error ? err : new Error(String(err));
+  }
+  return run;
+}
+
+/** Whether a resolved zone goes on to be locked and read. */
+function goesOn(run: ZoneRun): run is ZoneRun & { zone: LiveZoneInfo } {
+  return run.zone !== undefined && run.error === undefined && run.issues === undefined;
+}
+
+/**
+ * Takes the locks of the run's zones one at a time, in the order of their lock keys: two applies
+ * over the same zones take them in the same order, so neither holds a zone while it waits for one
+ * the other holds (each would wait out its --lock-timeout and fail). After a zone it could not
+ * lock, it takes no more: the apply is refused anyway.
+ */
+async function lockInOrder(provider: Provider, runs: readonly ZoneRun[], locking: RunLocking): Promise<void> {
+  const keyed = runs.filter(goesOn).map((run) => ({ run, key: lockKey(provider, run.zone.id) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const { run, key } of keyed) {
+    try {
+      run.lock = await acquireZoneLock({ dir: zoneLocksDir(provider, locking.stateDir), key, zone: run.zone.name, timeoutMs: locking.timeoutMs });
+    } catch (err) {
+      run.error = err instanceof Error ? err : new Error(String(err));
+      return;
     }
+  }
+}
+
+/** Reads a resolved zone and diffs it (a failure stays with the zone). */
+async function planOne(provider: Provider, run: ZoneRun, options: PlanOptions, preflight = false, prepare?: PreflightPrepare): Promise<ZoneRun> {
+  if (!goesOn(run)) {
+    if (run.issues === undefined) afterZone();
+    return run;
+  }
+  const { desired, zone } = run;
+  try {
     run.plan = diffZone(desired, await provider.readZone(zone.id, readsFor(desired)), options);
     // A saved plan of a zone not there yet creates it on the generation the manifest means.
-    if (missing) run.plan.zone = { ...run.plan.zone, waf: wafGenerationOf(desired) };
+    if (run.missing === true) run.plan.zone = { ...run.plan.zone, waf: wafGenerationOf(desired) };
     if (preflight) {
       const before = provider.stats.requests;
       run.plan.findings.push(...(await preflightFindings(run.plan, provider, (kind, ref) => locateObject(desired, ref, kind), prepare)));
@@ -143,7 +175,7 @@ async function planOne(provider: Provider, desired: DesiredZone, options: PlanOp
   return run;
 }
 
-/** Plans every zone; with `locking`, each zone's lock is taken before it is read and kept; `prepare` readies each pre-flight's validator (the run's list writes). */
+/** Plans every zone; with `locking`, the zones' locks are taken (in key order, see `lockInOrder`) before any is read, and kept; `prepare` readies each pre-flight's validator (the run's list writes). */
 export async function planZones(provider: Provider, zones: readonly DesiredZone[], options: PlanOptions, locking?: RunLocking, preflight = false, prepare?: PreflightPrepare, check?: ListsCheck): Promise<ZoneRun[]> {
   const byName = new Map<string, string>();
   for (const d of zones) {
@@ -152,7 +184,9 @@ export async function planZones(provider: Provider, zones: readonly DesiredZone[
     byName.set(d.zone.toLowerCase(), d.file);
   }
   await provider.preloadZones?.(zones.map((d) => d.zone));
-  const runs = await mapLimit(zones, ZoneConcurrency, (d) => planOne(provider, d, options, locking, preflight, prepare, check));
+  const runs = await mapLimit(zones, ZoneConcurrency, (d) => resolveOne(provider, d, check));
+  if (locking !== undefined) await lockInOrder(provider, runs, locking);
+  await mapLimit(runs, ZoneConcurrency, (run) => planOne(provider, run, options, preflight, prepare));
   // A state directory this user may not use is the run's error, not a zone's: one line, nothing applied.
   const denied = runs.find((r) => r.error instanceof StorageAccessError);
   if (denied !== undefined) {
@@ -250,7 +284,8 @@ export async function streamPlans(paths: readonly string[], stream: PlanStream):
       preflight = stream.preflight?.(provider) ?? false;
       await provider.preloadZones?.([zone.zone], files.length - i);
     }
-    queue.push(planOne(provider, zone, options, undefined, preflight, stream.prepare, stream.lists));
+    const [p, o, f] = [provider, options, preflight];
+    queue.push(resolveOne(p, zone, stream.lists).then((run) => planOne(p, run, o, f, stream.prepare)));
     // The embedded engine works in this thread: zones in flight would only hold more memory at once.
     while (queue.length >= (provider.kind === 'engine' ? 1 : ZoneConcurrency)) await emitHead();
   }

@@ -125,7 +125,7 @@ async function plan(paths: string[], opts: PlanCommandOptions): Promise<number> 
     }
     const doc = lists === undefined ? runDocument(runs, provider, manifestErrorJson(issues)) : { ...runDocument(runs, provider, manifestErrorJson(issues)), lists };
     if (opts.json === true) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    else if (opts.markdown === true) process.stdout.write(renderRunMarkdown(runs, issues));
+    else if (opts.markdown === true) process.stdout.write(renderRunMarkdown(runs, issues, lists));
     else {
       if (lists !== undefined) process.stdout.write(`${renderListsPlan(lists)}\n`);
       process.stdout.write(runs.map((r) => renderZoneRun(r, s)).join('\n'));
