@@ -74,7 +74,7 @@ describe('an unknown $list: the refusal names the field, and a dry run gets it t
     const rules = [{ action: 'block' as const, expression: 'ip.src in $known', ref: 'known' }];
     const dry = await h.api('PUT', `/zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint?dry_run=true`, { rules });
     expect([dry.status, dry.body.result]).toEqual([200, null]);
-    const put = await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id: zone, rules });
-    expect(put.rules?.map((r) => r.ref)).toEqual(['known']);
+    const put = (await cf.rulesets.phases.update('http_request_firewall_custom', { zone_id: zone, rules })) as { rules: { ref?: string }[] };
+    expect(put.rules.map((r) => r.ref)).toEqual(['known']);
   });
 });
