@@ -91,8 +91,9 @@ export interface ListsPlanOptions {
   /** ...once the list has at least this many items (default 10). */
   minItems?: number;
   /**
-   * The rules that will still use each list once the run is applied: the zone manifests' `$name`s,
-   * and the live rules of zones outside the run (`zone example.com custom_rules.allow-office`).
+   * The rules that will still use each list once the run is applied, as the run's zone manifests
+   * say (`zone example.com custom_rules.allow-office`). Live rules the manifests do not manage (other
+   * zones, sections a manifest leaves alone) are not known here: the service refuses their list's delete.
    */
   references?: ReadonlyMap<string, readonly string[]>;
 }
