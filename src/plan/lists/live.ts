@@ -30,6 +30,8 @@ export interface LiveAccount {
   id: string;
   name: string;
   lists: LiveList[];
+  /** The plan the account's list quotas follow, when the service says (`ResolvedAccount.tier`). */
+  tier?: 'free' | 'pro' | 'business' | 'enterprise';
 }
 
 /** The value of an item as the API answers it, normalised. */
