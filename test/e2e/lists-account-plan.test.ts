@@ -34,6 +34,15 @@ describe('the live account\'s plan wins over the account manifest\'s plan:', () 
     const exported = await zonewall(['export', '--account', 'biz', ...state]);
     expect(exported.stdout).toMatch(/lists: \{\}/);
 
+    // A zone of the account using a managed list ($cf.*, enterprise accounts only) is refused at the $name too.
+    writeFileSync(join(dir, 'account.yaml'), ['account: biz', 'lists:', '  office:', '    kind: ip', '    items: [192.0.2.1]', ''].join('\n'));
+    expect((await zonewall(['engine', 'zone', 'create', 'biz.example.com', '--plan', 'business', '--account', 'biz', ...state])).code).toBe(0);
+    writeFileSync(join(dir, 'biz.example.com.yaml'), ['zone: biz.example.com', 'plan: business', 'custom_rules:', '  proxies:', '    action: block', '    expression: ip.src in $cf.open_proxies', ''].join('\n'));
+    const managed = await zonewall(['plan', dir, ...state]);
+    expect(managed.stderr).toMatch(/biz\.example\.com\.yaml:6:27: custom_rules\.proxies\.expression: unknown list \$cf\.open_proxies/);
+    expect(managed.code).toBe(1);
+    writeFileSync(join(dir, 'biz.example.com.yaml'), ['zone: biz.example.com', 'plan: business', 'custom_rules:', '  office:', '    action: block', '    expression: ip.src in $office', ''].join('\n'));
+
     // Within the plan's quotas, it plans and applies.
     writeFileSync(join(dir, 'account.yaml'), ['account: biz', 'lists:', '  office:', '    kind: ip', '    items: [192.0.2.1]', ''].join('\n'));
     expect((await zonewall(['apply', dir, '--auto-approve', ...state])).code).toBe(0);

@@ -7,7 +7,7 @@
 import { applyListWrites, type ListsApi, type ListProgress, type PreflightPrepare } from '../../apply/index.js';
 import type { ListKind } from '../../api/index.js';
 import { readFileSync } from 'node:fs';
-import { accountLists, checkListReferences, ManifestError, validateAccountManifestText, type DesiredAccount, type DesiredZone, type VisibleLists } from '../../manifest/index.js';
+import { accountLists, checkListReferences, formatIssue, ManifestError, validateAccountManifestText, type DesiredAccount, type DesiredZone, type VisibleLists } from '../../manifest/index.js';
 import { diffLists, liveItemOf, type ListsPlan, type LiveAccount, type LiveZoneInfo } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import type { ListsCheck } from './plan-run.js';
@@ -51,7 +51,11 @@ export async function planAccount(provider: Provider, account: DesiredAccount, z
   const live = await readLiveAccount(provider, account.account);
   if (live.tier !== undefined && live.tier !== (account.plan ?? 'enterprise')) {
     const again = validateAccountManifestText(readFileSync(account.file, 'utf8'), account.file, { tier: live.tier });
-    if (again.issues.length > 0) throw new ManifestError(again.issues);
+    // The managed lists ($cf.*) are the account's on enterprise only: the zones' uses of them, checked
+    // with the manifest's plan when loaded, are checked with the account's (only what is new is reported).
+    const known = new Set(checkListReferences(zones, accountLists(account)).map(formatIssue));
+    const refs = checkListReferences(zones, accountLists({ ...account, plan: live.tier })).filter((i) => !known.has(formatIssue(i)));
+    if (again.issues.length + refs.length > 0) throw new ManifestError([...again.issues, ...refs]);
   }
   return { plan: diffLists(account, live, { references: referencesOf(zones) }), live };
 }
