@@ -1,7 +1,8 @@
 /**
  * `cf.colo.id` in a rate limiting rule's expression or counting expression: the engine refuses it
  * saying it is a characteristic (counters are per data center); the manifest said only "unknown
- * identifier". Now both say why, at the field, and the text inside a string literal passes.
+ * identifier". Now both say why, at the field, and the text inside a string literal passes. And a
+ * characteristic the zone's plan lacks is refused at its item (it was the `characteristics` key).
  */
 import { describe, expect, it } from 'vitest';
 import { formatIssue, validateManifestText } from '../../src/manifest/index.js';
@@ -27,5 +28,18 @@ describe('cf.colo.id in rate limiting expressions', () => {
   it('inside a string literal it is text, and another unknown field keeps its own message', () => {
     expect(issues(rule('http.request.uri.path eq "cf.colo.id"', 'http.request.uri.path eq "cf.colo.id"'))).toEqual([]);
     expect(issues(rule('cf.colo.idx eq 1'))[0]).not.toContain('characteristic');
+  });
+});
+
+describe('a characteristic the plan lacks', () => {
+  it('is refused at the item, as the engine points at /ratelimit/characteristics/N', () => {
+    const text = doc(
+      'zone: x', 'plan: business', 'rate_limiting_rules:', '  r:', '    action: block', '    expression: http.request.uri.path eq "/"', '    ratelimit:',
+      '      characteristics: [cf.unique_visitor_id, ip.src.asnum, \'http.request.headers["x-key"]\']', '      period: 10', '      requests_per_period: 5', '      mitigation_timeout: 10',
+    );
+    expect(issues(text)).toEqual([
+      'zone.yaml:8:47: rate_limiting_rules.r.ratelimit.characteristics[1]: the characteristic ip.src.asnum needs the enterprise plan or higher (the zone is on the business plan)',
+      'zone.yaml:8:61: rate_limiting_rules.r.ratelimit.characteristics[2]: the characteristic http.request.headers["x-key"] needs the enterprise plan or higher (the zone is on the business plan)',
+    ]);
   });
 });
