@@ -141,11 +141,11 @@ async function runWrite(ctx: Ctx, write: ListWrite, created: Map<string, string>
       if (id === undefined) throw new ZonewallError('ERR_INTERNAL', `no id for list ${write.name}: it was neither read nor created`);
       let pending = write.items;
       const op = await send(ctx, () => api.postItems(id, pending), async () => {
-        // Items already there with their comment are not posted again.
+        // Items already there with their comment (and exclude_exact_hostname) are not posted again.
         const list = await findList(write.name);
         const kind = list?.kind ?? kinds.get(write.name) ?? 'ip';
-        const have = new Map((list?.items ?? []).map((i) => [listItemKey(i.value), i.comment ?? '']));
-        pending = pending.filter((b) => have.get(keyOfBody(kind, b)) !== (b.comment ?? ''));
+        const have = new Map((list?.items ?? []).map((i) => [listItemKey(i.value), `${i.comment ?? ''}\u0000${i.excludeExact ?? true}`]));
+        pending = pending.filter((b) => have.get(keyOfBody(kind, b)) !== `${b.comment ?? ''}\u0000${'hostname' in b ? b.hostname.exclude_exact_hostname ?? true : true}`);
         return pending.length === 0 ? { operation_id: '' } : 'resend';
       });
       await awaitOperation(ctx, op.operation_id, write, pending.length);

@@ -106,7 +106,7 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
           if (lists === undefined) return route.handler(ctx);
           const before = unsatisfiedKeys(sql, call.zone, lists);
           const response = route.handler(ctx);
-          requireKnownLists(sql, call.zone, lists, before);
+          requireKnownLists(sql, call.zone, lists, before, ctx.body);
           return response;
         });
         this.#settleLists();
@@ -126,7 +126,11 @@ export function zoneObjectClass(deps: ZoneObjectDeps): new (state: ZoneObjectSta
       let answer: ApiResponse | undefined;
       try {
         this.state.storage.transactionSync(() => {
+          // The list check too: a dry run answers the errors the write would get (10311 for an unknown list).
+          const lists = call.lists;
+          const before = lists === undefined ? undefined : unsatisfiedKeys(this.state.storage.sql, call.zone, lists);
           answer = route.handler(ctx);
+          if (lists !== undefined) requireKnownLists(this.state.storage.sql, call.zone, lists, before!, ctx.body);
           throw DryRunRollback;
         });
       } catch (err) {

@@ -20,7 +20,10 @@ export function managedListSamples(): Record<string, string[]> {
 /** The lists of an account manifest for the offline evaluator, and the managed lists' samples. */
 export function listsOf(account: DesiredAccount | undefined): Lists {
   const out: Record<string, (string | number)[]> = managedListSamples();
-  for (const list of account?.lists ?? []) out[list.name] = list.items.map((i) => i.value);
+  for (const list of account?.lists ?? []) {
+    // `*.example.com` with `exclude_exact_hostname: false` matches example.com too, as in the engine's trace.
+    out[list.name] = list.items.flatMap((i) => (i.excludeExact === false ? [i.value, String(i.value).slice(2)] : [i.value]));
+  }
   return out;
 }
 

@@ -169,8 +169,8 @@ export interface Provider {
   /** Embedded engine only: restore the account's lists to a bookmark. */
   restoreAccount?(accountId: string, bookmark: string): Promise<void>;
 
-  /** The account of a name or id (`GET /accounts`): lists belong to accounts. */
-  resolveAccount(account: string): Promise<{ id: string; name: string }>;
+  /** The account of a name or id (`GET /accounts`): lists belong to accounts; `tier` when the service says its plan. */
+  resolveAccount(account: string): Promise<{ id: string; name: string; tier?: PlanTier }>;
   /** Every list of the account. */
   listLists(accountId: string): Promise<ListJson[]>;
   /** Every item of a list, ascending, read page by page (cursor pagination). */

@@ -30,8 +30,9 @@ describe('Provider lists calls', () => {
   it('resolves accounts, writes items and reads them all back through cursor pages', async () => {
     const { p, engine } = await provider();
     const acme = await engine.createAccount('acme');
-    expect(await p.resolveAccount('acme')).toEqual({ id: acme.id, name: 'acme' });
-    expect(await p.resolveAccount(acme.id)).toEqual({ id: acme.id, name: 'acme' });
+    // The engine says the account's plan (its lists quotas follow it): enterprise by default.
+    expect(await p.resolveAccount('acme')).toEqual({ id: acme.id, name: 'acme', tier: 'enterprise' });
+    expect(await p.resolveAccount(acme.id)).toEqual({ id: acme.id, name: 'acme', tier: 'enterprise' });
     await expect(p.resolveAccount('nobody')).rejects.toThrow('no account named nobody');
     const list = await p.createList(acme.id, { name: 'office', kind: 'ip', description: 'office' });
     const items = Array.from({ length: 1203 }, (_, i) => ({ ip: `10.0.${Math.floor(i / 256)}.${i % 256}` }));

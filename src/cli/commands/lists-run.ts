@@ -6,16 +6,17 @@
  */
 import { applyListWrites, type ListsApi, type ListProgress, type PreflightPrepare } from '../../apply/index.js';
 import type { ListKind } from '../../api/index.js';
-import { accountLists, checkListReferences, type DesiredAccount, type DesiredZone, type VisibleLists } from '../../manifest/index.js';
+import { readFileSync } from 'node:fs';
+import { accountLists, checkListReferences, formatIssue, ManifestError, validateAccountManifestText, type DesiredAccount, type DesiredZone, type VisibleLists } from '../../manifest/index.js';
 import { diffLists, liveItemOf, type ListsPlan, type LiveAccount, type LiveZoneInfo } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
 import type { ListsCheck } from './plan-run.js';
 
 /** The live account of `account` (a name or id): every list with its items. */
 export async function readLiveAccount(provider: Provider, account: string): Promise<LiveAccount> {
-  const { id, name } = await provider.resolveAccount(account);
+  const { id, name, tier } = await provider.resolveAccount(account);
   const lists = await provider.listLists(id);
-  const out: LiveAccount = { id, name, lists: [] };
+  const out: LiveAccount = tier === undefined ? { id, name, lists: [] } : { id, name, lists: [], tier };
   for (const list of lists) {
     const items = list.kind === 'redirect' ? [] : await provider.listItems(id, list.id);
     out.lists.push({
@@ -40,9 +41,22 @@ export function referencesOf(zones: readonly DesiredZone[]): Map<string, string[
   return out;
 }
 
-/** The lists plan of the run's account manifest. */
+/**
+ * The lists plan of the run's account manifest. When the service says the account's plan and it is
+ * not the one the manifest was checked with (`plan:`, default enterprise), the manifest is checked
+ * again with the account's: its quotas (lists, items, hostname and ASN lists) are manifest errors
+ * at their place (`ManifestError`), before anything is written, not refusals half-way through apply.
+ */
 export async function planAccount(provider: Provider, account: DesiredAccount, zones: readonly DesiredZone[]): Promise<{ plan: ListsPlan; live: LiveAccount }> {
   const live = await readLiveAccount(provider, account.account);
+  if (live.tier !== undefined && live.tier !== (account.plan ?? 'enterprise')) {
+    const again = validateAccountManifestText(readFileSync(account.file, 'utf8'), account.file, { tier: live.tier });
+    // The managed lists ($cf.*) are the account's on enterprise only: the zones' uses of them, checked
+    // with the manifest's plan when loaded, are checked with the account's (only what is new is reported).
+    const known = new Set(checkListReferences(zones, accountLists(account)).map(formatIssue));
+    const refs = checkListReferences(zones, accountLists({ ...account, plan: live.tier })).filter((i) => !known.has(formatIssue(i)));
+    if (again.issues.length + refs.length > 0) throw new ManifestError([...again.issues, ...refs]);
+  }
   return { plan: diffLists(account, live, { references: referencesOf(zones) }), live };
 }
 

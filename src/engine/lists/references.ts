@@ -12,6 +12,7 @@
 import { ListErrors, RatelimitPhase, CountingPhase } from '../../api/index.js';
 import { listUses, parse, type Phase } from '../../expr/index.js';
 import { ApiError } from '../api-errors.js';
+import { pointerToken } from '../body-reader.js';
 import { rulesTables } from '../rulesets/store.js';
 import type { Sql } from '../sql.js';
 import type { ZoneInfo } from '../types.js';
@@ -84,14 +85,44 @@ export function unsatisfied(refs: readonly TypedReference[], catalog: readonly L
 
 const keyOf = (u: { ref: TypedReference; reason: string }): string => `${u.ref.rule}\u0000${u.ref.list}`;
 
+/** Keys of a request body whose string values are expressions (filters, rules, a rate limit's counting). */
+const ExpressionKeys = new Set(['expression', 'counting_expression']);
+
+/**
+ * The JSON pointer of the first expression of `body` that names `$list` (`/rules/0/expression`,
+ * `/0/filter/expression`, `/ratelimit/counting_expression`, …), so the refusal names the field as
+ * every other field error does; undefined when the body holds none (the reference was already stored).
+ */
+export function listPointer(body: unknown, list: string): string | undefined {
+  const name = new RegExp(`\\$${list.replace(/\./g, '\\.')}(?![\\w.])`);
+  const walk = (value: unknown, at: string, depth: number): string | undefined => {
+    if (depth > 8 || typeof value !== 'object' || value === null) return undefined;
+    for (const [key, child] of Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)) {
+      const here = `${at}/${pointerToken(key)}`;
+      if (typeof child === 'string') {
+        if (ExpressionKeys.has(key) && name.test(child)) return here;
+      } else {
+        const found = walk(child, here, depth + 1);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  return walk(body, '', 0);
+}
+
 /**
  * Refuses the write (throws, rolling its transaction back) when it leaves a reference the catalog
  * does not satisfy that was not there before it (`before`: the unsatisfied keys before the write).
+ * `body`: the request's, to point each refusal at the expression that names the list.
  */
-export function requireKnownLists(sql: Sql, zone: ZoneInfo, catalog: readonly ListCatalogEntry[], before: ReadonlySet<string>): void {
+export function requireKnownLists(sql: Sql, zone: ZoneInfo, catalog: readonly ListCatalogEntry[], before: ReadonlySet<string>, body?: unknown): void {
   const fresh = unsatisfied(zoneListReferences(sql, zone), catalog).filter((u) => !before.has(keyOf(u)));
   if (fresh.length === 0) return;
-  throw new ApiError(ListErrors.unknownList.status, fresh.map((u) => ({ code: ListErrors.unknownList.code, message: u.reason, meta: { list: u.ref.list, rule: u.ref.rule } })));
+  throw new ApiError(ListErrors.unknownList.status, fresh.map((u) => {
+    const pointer = listPointer(body, u.ref.list);
+    return { code: ListErrors.unknownList.code, message: u.reason, ...(pointer === undefined ? {} : { source: { pointer } }), meta: { list: u.ref.list, rule: u.ref.rule } };
+  }));
 }
 
 /** The keys of the references the catalog does not satisfy now (taken before a write). */

@@ -137,6 +137,14 @@ function checkItems(kind: Exclude<ListKind, 'redirect'>, raw: readonly unknown[]
     seen.set(key, i);
     const item: DesiredListItem = { value: normal.value };
     if (withComment && typeof entry.comment === 'string' && entry.comment !== '') item.comment = entry.comment;
+    if (withComment && typeof entry.exclude_exact_hostname === 'boolean') {
+      // The service keeps the flag on `*.` hostname items only (it means nothing elsewhere): refused there, not dropped.
+      if (kind !== 'hostname' || !String(normal.value).startsWith('*.')) {
+        issues.push(locator.issue([...at, i, 'exclude_exact_hostname'], `exclude_exact_hostname applies to *.-prefixed items of hostname lists only${kind === 'hostname' ? ` (${JSON.stringify(normal.value)} has no "*.")` : ` (this is an ${kind} list)`}`, 'key'));
+        return;
+      }
+      if (!entry.exclude_exact_hostname) item.excludeExact = false;
+    }
     out.push(item);
   });
   return out;

@@ -11,6 +11,11 @@ import type { DesiredPlanTier, SourceLocation } from '../desired.js';
 export interface DesiredListItem {
   value: ListItemValue;
   comment?: string;
+  /**
+   * A `*.` hostname item that matches the bare domain too (`exclude_exact_hostname: false`);
+   * absent for the service's default (`true`: subdomains only) and for every other item.
+   */
+  excludeExact?: false;
 }
 
 /** One custom list of the account. */

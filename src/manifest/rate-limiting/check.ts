@@ -12,7 +12,7 @@
 import { characteristicProblem as apiCharacteristicProblem, ColoCharacteristic, PlainCharacteristics, RatelimitPhase, CountingPhase } from '../../api/index.js';
 import { ExpressionError, customListUses, formsOf, listUses, mixesListsAndFieldsOutside, parse, type Phase } from '../../expr/index.js';
 import type { DocPath } from '../errors.js';
-import { checkEntryExpression, recordListUses, reportExpressionError, type CheckedExpression } from '../expression-check.js';
+import { checkEntryExpression, expressionPath, recordListUses, reportExpressionError, type CheckedExpression } from '../expression-check.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
 
 const Section = 'rate_limiting_rules';
@@ -24,12 +24,37 @@ export interface CheckedRateLimit {
   counting?: string;
 }
 
+/**
+ * The error of `source` when it fails at the field `cf.colo.id` (a characteristic, not a field of
+ * the phase), with a hint that says so, as the engine's refusal does; undefined otherwise. Only an
+ * expression whose text names it is parsed again.
+ */
+function coloError(source: unknown, phase: Phase): ExpressionError | undefined {
+  if (typeof source !== 'string' || !source.includes(ColoCharacteristic)) return undefined;
+  try {
+    parse(source, { phase });
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ExpressionError) || !source.startsWith(ColoCharacteristic, err.offset)) return undefined;
+    if (/[\w.]/.test(source.charAt(err.offset + ColoCharacteristic.length))) return undefined;
+    return withColoHint(err);
+  }
+}
+
+function withColoHint(err: ExpressionError): ExpressionError {
+  const hint = `${ColoCharacteristic} may not appear in a rate limiting rule's expressions: it is a characteristic, which zonewall adds (counters are per data center)`;
+  return new ExpressionError(err.source, err.errorKind, err.reason, { offset: err.offset, length: ColoCharacteristic.length }, hint);
+}
+
 /** Checks every rule's expressions; returns the valid ones by index. */
 export function checkRateLimitExpressions(checks: Checks, data: Record<string, unknown>): (CheckedRateLimit | undefined)[] {
   const { keys, values } = entriesOf(data[Section], checks);
   const valid = new Array<CheckedRateLimit | undefined>(keys.length);
   for (let i = 0; i < keys.length; i++) {
-    const expression = checkEntryExpression(checks, values[i]!.expression, Section, keys[i]!);
+    const colo = coloError(values[i]!.expression, RatelimitPhase);
+    const exprPath = expressionPath(Section, keys[i]!);
+    if (colo !== undefined && checks.isClean(exprPath)) reportExpressionError(checks, exprPath, colo.source, colo);
+    const expression = colo !== undefined ? undefined : checkEntryExpression(checks, values[i]!.expression, Section, keys[i]!);
     const rl = isRecord(values[i]!.ratelimit) ? values[i]!.ratelimit as Record<string, unknown> : {};
     const source = rl.counting_expression;
     let counting: string | undefined;
@@ -49,7 +74,8 @@ export function checkRateLimitExpressions(checks: Checks, data: Record<string, u
       } catch (err) {
         if (!(err instanceof ExpressionError)) throw err;
         // At its place in the value, in one line, as a rule's own expression error.
-        reportExpressionError(checks, at, source, err);
+        const colo = source.startsWith(ColoCharacteristic, err.offset) && !/[\w.]/.test(source.charAt(err.offset + ColoCharacteristic.length));
+        reportExpressionError(checks, at, source, colo ? withColoHint(err) : err);
         ok = false;
       }
     }

@@ -5,7 +5,7 @@
  * `cf.colo.id` put first in `characteristics`, as the API requires it.
  */
 import { ColoCharacteristic, RateLimitFieldLimits } from '../../api/index.js';
-import type { DesiredZone } from '../desired.js';
+import type { DesiredZone, SourceLocation } from '../desired.js';
 import { fieldLocations, locationOf } from '../field-locations.js';
 import type { RateLimitingRule } from '../generated/manifest-types.js';
 import { entriesOf, isRecord, type Checks } from '../view.js';
@@ -22,10 +22,15 @@ export function normalizeRateLimitRules(zone: DesiredZone, checks: Checks, data:
     const c = checked[i];
     if (!checks.isClean(base) || c === undefined) continue;
     const raw = values[i]!;
-    const fields = {
+    const fields: Partial<Record<string, SourceLocation>> = {
       ...fieldLocations(checks.locator, raw, ['action', 'expression', 'enabled', 'action_parameters', 'description', 'ratelimit']),
       ...fieldLocations(checks.locator, raw.ratelimit, ['characteristics', 'period', 'requests_per_period', 'score_per_period', 'mitigation_timeout', 'counting_expression', 'requests_to_origin']),
     };
+    // Each characteristic a plan may lack (every one but ip.src), for the tier check's caret at the item.
+    const chars = isRecord(raw.ratelimit) && Array.isArray(raw.ratelimit.characteristics) ? raw.ratelimit.characteristics as unknown[] : [];
+    chars.forEach((c, j) => {
+      if (c !== 'ip.src') fields[`characteristics[${j}]`] = locationOf(checks.locator, [...base, 'ratelimit', 'characteristics', j]);
+    });
     out.push(normalizeRateLimitRule(keys[i]!, raw as unknown as RateLimitingRule, c, locationOf(checks.locator, base), fields));
   }
   zone.rateLimitingRules = out;

@@ -45,9 +45,14 @@ export function checkRateLimitTier(desired: DesiredZone, report: TierReport): vo
     if (rl.counting_expression !== undefined && rl.counting_expression !== '' && t.countingExpression) {
       gatedFieldIssues(rl.counting_expression, at('counting_expression'), path('ratelimit', 'counting_expression'), report, CountingPhase);
     }
-    rl.characteristics.forEach((c) => {
+    // The manifest's characteristics are the desired ones after cf.colo.id (zonewall's, first): item i is written at i - 1.
+    const written = rl.characteristics[0] === ColoCharacteristic ? 1 : 0;
+    rl.characteristics.forEach((c, i) => {
       if (c === ColoCharacteristic || t.characteristics === null || t.characteristics.includes(c)) return;
-      needs(`the characteristic ${c}`, cheapest((x) => x.characteristics === null || x.characteristics.includes(c)), 'characteristics', ['ratelimit', 'characteristics']);
+      const j = i - written;
+      const where = r.fieldLocations?.[`characteristics[${j}]`];
+      add(where ?? at('characteristics'), where === undefined ? path('ratelimit', 'characteristics') : [...path('ratelimit', 'characteristics'), j],
+        `the characteristic ${c} needs the ${cheapest((x) => x.characteristics === null || x.characteristics.includes(c))} plan or higher ${on}`);
     });
     if (rl.counting_expression !== undefined && !t.countingExpression) needs('a counting expression', 'business', 'counting_expression', ['ratelimit', 'counting_expression']);
     if (rl.period > t.longestPeriod) needs(`a period of ${rl.period} s (this plan's longest is ${t.longestPeriod} s)`, cheapest((x) => x.longestPeriod >= rl.period), 'period', ['ratelimit', 'period']);

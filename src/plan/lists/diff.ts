@@ -14,11 +14,15 @@ import { finding } from './findings.js';
 import { itemBody, type LiveAccount, type LiveList, type LiveListItem } from './live.js';
 import type { ListItemBody } from '../../api/index.js';
 
-/** An item whose comment changes. */
+/** An item whose comment, or `exclude_exact_hostname` (hostname `*.` items), changes. */
 export interface ListCommentChange {
   value: ListItemValue;
   before?: string;
   after?: string;
+  /** The desired `exclude_exact_hostname: false` (absent: the default, true), sent with the item. */
+  excludeExact?: false;
+  /** When `exclude_exact_hostname` changes: the live value. */
+  excludeExactBefore?: boolean;
 }
 
 /** The change of one list. */
@@ -32,7 +36,7 @@ export interface ListChange {
   description?: { before: string; after: string };
   /** Items to add (in the manifest's order). */
   added: DesiredListItem[];
-  /** Items kept whose comment changes. */
+  /** Items kept whose comment or `exclude_exact_hostname` changes. */
   commented: ListCommentChange[];
   /** Live items to remove. */
   removed: LiveListItem[];
@@ -59,6 +63,8 @@ export interface ListsSummary {
   itemsAdded: number;
   itemsRemoved: number;
   commentsChanged: number;
+  /** Items whose `exclude_exact_hostname` changes (hostname lists). */
+  hostnameFlagsChanged: number;
 }
 
 /** The plan of an account's lists. */
@@ -85,8 +91,9 @@ export interface ListsPlanOptions {
   /** ...once the list has at least this many items (default 10). */
   minItems?: number;
   /**
-   * The rules that will still use each list once the run is applied: the zone manifests' `$name`s,
-   * and the live rules of zones outside the run (`zone example.com custom_rules.allow-office`).
+   * The rules that will still use each list once the run is applied, as the run's zone manifests
+   * say (`zone example.com custom_rules.allow-office`). Live rules the manifests do not manage (other
+   * zones, sections a manifest leaves alone) are not known here: the service refuses their list's delete.
    */
   references?: ReadonlyMap<string, readonly string[]>;
 }
@@ -112,7 +119,7 @@ export function diffLists(desired: DesiredAccount, live: LiveAccount | undefined
     if (current === undefined) {
       changes.push({ action: 'create', name: list.name, kind: list.kind, added: list.items, commented: [], removed: [], items: { before: 0, after: list.items.length }, location: list.location });
       before.push({ op: 'create-list', name: list.name, kind: list.kind, description: list.description });
-      if (list.items.length > 0) before.push({ op: 'add-items', name: list.name, items: list.items.map((i) => itemBody(list.kind, i.value, i.comment)) });
+      if (list.items.length > 0) before.push({ op: 'add-items', name: list.name, items: list.items.map((i) => itemBody(list.kind, i.value, i.comment, i.excludeExact)) });
       continue;
     }
     if (current.kind !== list.kind) {
@@ -125,7 +132,7 @@ export function diffLists(desired: DesiredAccount, live: LiveAccount | undefined
     change.action = changed ? 'update' : 'no-op';
     changes.push(change);
     if (change.description !== undefined) before.push({ op: 'update-list', name: list.name, id: current.id, description: list.description });
-    const posted = [...change.added.map((i) => itemBody(list.kind, i.value, i.comment)), ...change.commented.map((c) => itemBody(list.kind, c.value, c.after))];
+    const posted = [...change.added.map((i) => itemBody(list.kind, i.value, i.comment, i.excludeExact)), ...change.commented.map((c) => itemBody(list.kind, c.value, c.after, c.excludeExact))];
     if (posted.length > 0) before.push({ op: 'add-items', name: list.name, id: current.id, items: posted });
     if (change.removed.length > 0) before.push({ op: 'remove-items', name: list.name, id: current.id, items: change.removed.map((i) => ({ id: i.id })) });
     const n = current.items.length;
@@ -147,13 +154,16 @@ export function diffLists(desired: DesiredAccount, live: LiveAccount | undefined
       findings.push(finding('deletes-list', `list ${current.name} (${current.kind}, ${current.items.length} item${current.items.length === 1 ? '' : 's'}) is deleted; apply with --force if this is intended`, { ref: current.name }));
     }
   }
-  const summary: ListsSummary = { create: 0, update: 0, delete: 0, unchanged: 0, itemsAdded: 0, itemsRemoved: 0, commentsChanged: 0 };
+  const summary: ListsSummary = { create: 0, update: 0, delete: 0, unchanged: 0, itemsAdded: 0, itemsRemoved: 0, commentsChanged: 0, hostnameFlagsChanged: 0 };
   for (const c of changes) {
     if (c.action === 'no-op') summary.unchanged++;
     else summary[c.action]++;
     summary.itemsAdded += c.added.length;
     summary.itemsRemoved += c.removed.length;
-    summary.commentsChanged += c.commented.length;
+    for (const k of c.commented) {
+      if ((k.before ?? '') !== (k.after ?? '')) summary.commentsChanged++;
+      if (k.excludeExactBefore !== undefined) summary.hostnameFlagsChanged++;
+    }
   }
   const account: ListsPlan['account'] = live === undefined ? { name: desired.account } : { name: live.name, id: live.id };
   return { account, manifest: desired.file, changes, writes: { before, after }, findings, summary };
@@ -173,10 +183,13 @@ function diffItems(items: readonly DesiredListItem[], current: LiveList, locatio
       continue;
     }
     live.delete(key);
-    if ((was.comment ?? '') !== (item.comment ?? '')) {
+    const flagChanged = (was.excludeExact ?? true) !== (item.excludeExact ?? true);
+    if ((was.comment ?? '') !== (item.comment ?? '') || flagChanged) {
       const c: ListCommentChange = { value: item.value };
       if (was.comment !== undefined) c.before = was.comment;
       if (item.comment !== undefined) c.after = item.comment;
+      if (item.excludeExact === false) c.excludeExact = false;
+      if (flagChanged) c.excludeExactBefore = was.excludeExact ?? true;
       commented.push(c);
     }
   }

@@ -13,7 +13,13 @@ export function exportAccountManifest(live: LiveAccount, schemaPath?: string): s
     if (list.kind === 'redirect') continue;
     const entry: Record<string, unknown> = { kind: list.kind };
     if (list.description !== '') entry.description = list.description;
-    entry.items = list.items.map((i) => (i.comment === undefined ? i.value : { value: i.value, comment: i.comment }));
+    entry.items = list.items.map((i) => {
+      if (i.comment === undefined && i.excludeExact === undefined) return i.value;
+      const item: Record<string, unknown> = { value: i.value };
+      if (i.comment !== undefined) item.comment = i.comment;
+      if (i.excludeExact === false) item.exclude_exact_hostname = false;
+      return item;
+    });
     lists[list.name] = entry;
   }
   const head = schemaPath === undefined ? '' : `# yaml-language-server: $schema=${schemaPath}\n`;

@@ -27,7 +27,7 @@ export function accountFingerprint(live: LiveAccount): string {
   const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   for (const list of [...live.lists].sort(byId)) {
     put(JSON.stringify(['list', list.id, list.name, list.kind, list.description]));
-    for (const item of [...list.items].sort(byId)) put(JSON.stringify([item.id, item.value, item.comment ?? '']));
+    for (const item of [...list.items].sort(byId)) put(JSON.stringify(item.excludeExact === false ? [item.id, item.value, item.comment ?? '', false] : [item.id, item.value, item.comment ?? '']));
   }
   hash.update(chunk);
   return `sha256:${hash.digest('hex')}`;

@@ -10,6 +10,8 @@ export interface LiveListItem {
   id: string;
   value: ListItemValue;
   comment?: string;
+  /** A `*.` hostname item whose `exclude_exact_hostname` is false (it matches the bare domain too); absent for the default. */
+  excludeExact?: false;
 }
 
 /** One live list. */
@@ -28,6 +30,8 @@ export interface LiveAccount {
   id: string;
   name: string;
   lists: LiveList[];
+  /** The plan the account's list quotas follow, when the service says (`ResolvedAccount.tier`). */
+  tier?: 'free' | 'pro' | 'business' | 'enterprise';
 }
 
 /** The value of an item as the API answers it, normalised. */
@@ -42,11 +46,16 @@ export function itemValueOf(kind: ListKind, json: ListItemJson): ListItemValue {
 export function liveItemOf(kind: ListKind, json: ListItemJson): LiveListItem {
   const item: LiveListItem = { id: json.id, value: itemValueOf(kind, json) };
   if (json.comment !== undefined && json.comment !== '') item.comment = json.comment;
+  if ('hostname' in json && json.hostname.exclude_exact_hostname === false && String(item.value).startsWith('*.')) item.excludeExact = false;
   return item;
 }
 
-/** The body of an item write (`POST …/items`) for a list of `kind`. */
-export function itemBody(kind: ListKind, value: ListItemValue, comment: string | undefined): ListItemBody {
-  const base = kind === 'asn' ? { asn: Number(value) } : kind === 'hostname' ? { hostname: { url_hostname: String(value) } } : { ip: String(value) };
+/**
+ * The body of an item write (`POST …/items`) for a list of `kind`. `excludeExact: false` is sent as
+ * `exclude_exact_hostname: false`; the default is left out (a POST overwrites the stored item whole).
+ */
+export function itemBody(kind: ListKind, value: ListItemValue, comment: string | undefined, excludeExact?: false): ListItemBody {
+  const hostname = excludeExact === false ? { url_hostname: String(value), exclude_exact_hostname: false } : { url_hostname: String(value) };
+  const base = kind === 'asn' ? { asn: Number(value) } : kind === 'hostname' ? { hostname } : { ip: String(value) };
   return (comment === undefined ? base : { ...base, comment }) as ListItemBody;
 }

@@ -7,7 +7,7 @@
  */
 import {
   AccountPaths, ListItemPageLimits, ListPaths,
-  type AccountJson, type BulkOperationJson, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody,
+  type AccountExtensionJson, type AccountJson, type BulkOperationJson, type PlanTier, type ListCreateBody, type ListItemBody, type ListItemJson, type ListJson, type ListUpdateBody,
 } from '../../api/index.js';
 import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
@@ -19,6 +19,17 @@ import type { ListOperationWaitOptions } from '../provider.js';
 export interface ResolvedAccount {
   id: string;
   name: string;
+  /**
+   * The plan the account's list quotas follow, when the service says: the engine's `plan_tier`, else
+   * `enterprise` for an account of `type: enterprise`; absent for a `standard` account of a service
+   * that says no more (free, pro or business: the account manifest's `plan:` stands).
+   */
+  tier?: PlanTier;
+}
+
+function resolved(found: AccountJson & Partial<AccountExtensionJson>): ResolvedAccount {
+  const tier = found.plan_tier ?? (found.type === 'enterprise' ? 'enterprise' : undefined);
+  return tier === undefined ? { id: found.id, name: found.name } : { id: found.id, name: found.name, tier };
 }
 
 /** How `waitForListOperation` polls. */
@@ -26,7 +37,7 @@ export interface ResolvedAccount {
 export async function resolveAccount(client: V4Client, account: string): Promise<ResolvedAccount> {
   if (/^[0-9a-f]{32}$/.test(account)) {
     const found = await client.result<AccountJson>('GET', fill(AccountPaths.item, { account_id: account }), { shape: AnswerShapes.account });
-    return { id: found.id, name: found.name };
+    return resolved(found);
   }
   // A null result is none; anything else not a list of accounts is refused (it read as none).
   const page = await client.result<AccountJson[] | null>('GET', AccountPaths.collection, { query: { name: account, per_page: 50 }, shape: ['?', AnswerShapes.account] });
@@ -34,7 +45,7 @@ export async function resolveAccount(client: V4Client, account: string): Promise
   if (match.length !== 1) {
     throw new ProviderError(match.length === 0 ? `no account named ${account}: check the name (the embedded engine's: zonewall engine account list; an API token sees only the accounts it was made for)` : `${match.length} accounts are named ${account}; give the account id instead`, { code: 'ERR_API' });
   }
-  return { id: match[0]!.id, name: match[0]!.name };
+  return resolved(match[0]!);
 }
 
 /** Every list of the account (one call: the API does not paginate lists). */

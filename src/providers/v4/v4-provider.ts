@@ -173,7 +173,7 @@ export abstract class V4Provider implements Provider {
     return status;
   }
 
-  resolveAccount(account: string): Promise<{ id: string; name: string }> {
+  resolveAccount(account: string): Promise<{ id: string; name: string; tier?: PlanTier }> {
     return lists.resolveAccount(this.client, account);
   }
 
