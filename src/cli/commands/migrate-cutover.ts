@@ -24,7 +24,7 @@ import { assertCanConfirm, confirm } from '../views/prompt.js';
 import { proveEquivalence, readZoneLists, traceRequestOf } from '../../policy/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { compareLive } from './migrate-cutover-compare.js';
-import { casesOf, casesRewrite, readText } from './migrate-firewall.js';
+import { casesOf, casesRewrite, proofLists, readText } from './migrate-firewall.js';
 
 /** Options of `migrate firewall-cutover`. */
 export interface CutoverOptions extends Record<string, unknown> {
@@ -142,7 +142,8 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
   }
   const up = upgradeFirewallManifest(path, text, before);
   const cases = await casesOf(path, opts.cases);
-  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: cases.cases, renames: up.renames });
+  const lists = await proofLists(path, before);
+  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: cases.cases, renames: up.renames, ...(lists !== undefined ? { lists } : {}) });
   const force = opts.force === true;
   const report = firewallUpgradeReport(path, before.zone, up, proof, { file: cases.file, diff: '' }, { force, written: false });
   process.stdout.write(renderFirewallUpgradeText(report));

@@ -6,7 +6,7 @@
  * in the request part the service derives the field from (path, host, a header, the query, the
  * client IP, the country), else in `fields`. Duplicates are dropped.
  */
-import { parse, type Phase } from '../../expr/index.js';
+import { parse, type Lists, type Phase } from '../../expr/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { probesOf, type Probe, type ProbeTarget, type ProbeValue } from './probes.js';
 
@@ -78,13 +78,13 @@ const brief = (source: string) => (source.length > 60 ? `${source.slice(0, 57)}.
 
 /**
  * The corpus of a set of expressions (canonical sources), deduplicated; the first request is a
- * plain one (no probe). After each expression's own requests, every pair of witnesses together: two
+ * plain one (no probe). `lists`: what `$name` resolves to, so list members are tried. After each expression's own requests, every pair of witnesses together: two
  * rules' order, and what one rule's skip or allow does to the other, show only on a request both
  * match, and two expressions on different fields (an office IP range, an admin path) have no such
  * request among their own probes.
  * @example generateCorpus(['http.request.uri.path eq "/a"'], 'http_request_firewall_custom')
  */
-export function generateCorpus(expressions: Iterable<string>, phase: Phase): CorpusRequest[] {
+export function generateCorpus(expressions: Iterable<string>, phase: Phase, lists?: Lists): CorpusRequest[] {
   const seen = new Map<string, CorpusRequest>();
   const add = (c: CorpusRequest) => {
     const key = JSON.stringify(c.request);
@@ -93,7 +93,7 @@ export function generateCorpus(expressions: Iterable<string>, phase: Phase): Cor
   add({ name: 'plain request', request: {} });
   const witnesses: { source: string; parts: [ProbeTarget, ProbeValue][] }[] = [];
   for (const source of new Set(expressions)) {
-    const probes = probesOf(parse(source, { phase }));
+    const probes = probesOf(parse(source, { phase }), lists);
     const parts = witnessOf(probes);
     witnesses.push({ source, parts });
     for (const c of requestsOfProbes(probes, parts)) add(c);

@@ -153,6 +153,27 @@ firewall_rules:
   });
 });
 
+describe('rules on a named list', () => {
+  // The office is an account list: only its members tell an allow of the office from a block of it.
+  const text = `zone: lists.example.com
+firewall_rules:
+  office: { action: allow, filter: { expression: 'ip.src in $office' }, priority: 1 }
+  admin: { action: block, filter: { expression: 'http.request.uri.path eq "/admin"' }, priority: 2 }
+`;
+  const lists = { office: ['10.1.0.0/16', '198.51.100.7'] };
+  it('tries the list\'s members, so a broken conversion of the list\'s rule is caught', () => {
+    const z = validateManifestText(text, 'z.yaml').zone!;
+    const u = upgradeFirewallManifest('z.yaml', text, z);
+    expect(proveEquivalence({ before: z, after: u.after!, renames: u.renames, lists }).differences).toEqual([]);
+    const broken = { ...u.after!, customRules: u.after!.customRules!.map((r) => (r.ref === 'office' ? { ...r, action: 'block' as const, actionParameters: undefined, logging: undefined } : r)) };
+    const input: Parameters<typeof proveEquivalence>[0] = { before: z, after: broken, renames: u.renames, lists };
+    const proof = proveEquivalence(input);
+    const ips = proof.differences.filter((d) => d.before.action === 'allow' && d.after.action === 'block').map((d) => d.request.ip);
+    expect(ips).toContain('198.51.100.7');
+    expect(ips).toContain('10.1.255.255');
+  });
+});
+
 describe('a zone with custom rules already', () => {
   it('runs the converted rules first, so an allow still skips the custom rules that were there', () => {
     const text = `zone: both.example.com
