@@ -9,9 +9,10 @@
 import { describeSkip, isExecuteRule, pageRuleSettings, pageRuleUrl } from '../plan/index.js';
 import type { EntrypointBody, LivePageRule } from '../plan/index.js';
 import type { EquivalenceRow } from './report-model.js';
+import { skipRuleNote } from './report-notes.js';
 
 /** The rows, and the indexes of the proposal's rules they account for. */
-export function pageRuleRows(pageRules: readonly LivePageRule[], proposal: EntrypointBody): { rows: EquivalenceRow[]; claimed: Set<number> } {
+export function pageRuleRows(pageRules: readonly LivePageRule[], proposal: EntrypointBody, ownManagedRules = false): { rows: EquivalenceRow[]; claimed: Set<number> } {
   const rows: EquivalenceRow[] = [];
   const claimed = new Set<number>();
   for (const pr of pageRules) {
@@ -30,7 +31,7 @@ export function pageRuleRows(pageRules: readonly LivePageRule[], proposal: Entry
     const rule = i >= 0 ? proposal.rules[i]! : undefined;
     rows.push(rule !== undefined && !isExecuteRule(rule)
       ? { verdict: 'maps', subject, previous, expected: 'skip rule for the URL pattern', proposed: `skip ${describeSkip(rule.action_parameters)}${rule.enabled ? '' : ' (disabled)'} when ${rule.expression}`,
-        note: 'managed_rules holds execute rules only: the skip rule stays on the zone as an unmanaged entry point rule, which plans keep in its place' }
+        note: skipRuleNote(ownManagedRules) }
       : { verdict: 'manual', subject, previous, expected: 'skip rule for the URL pattern', proposed: '-',
         note: 'the proposal has no skip rule for this Page Rule: after the migration, add one for the URL pattern, or the managed rules run there' });
   }

@@ -18,6 +18,7 @@ import { LegacyOwaspThresholds, ManagedRulesetIds, OwaspScoreRuleId, ParanoiaCat
 import type { ManualItem, MappingResult, OwaspEquivalent, RuleBehaviour, VendorGroupEquivalent, VendorRuleEquivalent } from './mapping.js';
 import { describeThreshold, effectiveOwasp } from './owasp.js';
 import { pageRuleRows } from './report-page-rules.js';
+import { skipRuleNote } from './report-notes.js';
 import type { EquivalenceReport, EquivalenceRow, Verdict } from './report-model.js';
 
 export type { Blocker, EquivalenceReport, EquivalenceRow, Verdict } from './report-model.js';
@@ -148,7 +149,7 @@ function manualRow(item: ManualItem): EquivalenceRow {
 }
 
 /** Rows for the proposal's rules other than the two deployments, and its overrides nobody accounted for. */
-function proposalRows(proposal: EntrypointBody, acc: Accounting, claimed: ReadonlySet<number>): EquivalenceRow[] {
+function proposalRows(proposal: EntrypointBody, acc: Accounting, claimed: ReadonlySet<number>, ownManagedRules: boolean): EquivalenceRow[] {
   const rows: EquivalenceRow[] = [];
   for (const [index, rule] of proposal.rules.entries()) {
     if (claimed.has(index)) continue;
@@ -157,7 +158,7 @@ function proposalRows(proposal: EntrypointBody, acc: Accounting, claimed: Readon
     rows.push(rule.action === 'skip' ? {
       verdict: 'maps', subject: rule.description || 'firewall rule bypassing the WAF', previous: 'firewall rule: bypass waf',
       expected: 'skip rule in the managed phase', proposed: `skip ${describeSkip(rule.action_parameters)}${rule.enabled ? '' : ' (disabled)'} when ${rule.expression}`,
-      note: 'managed_rules holds execute rules only: the skip rule stays on the zone as an unmanaged entry point rule, which plans keep in its place',
+      note: skipRuleNote(ownManagedRules),
     } : {
       verdict: 'carried', subject: `${String(rule.action)} ${id ?? ''}`.trim(), previous: '-', expected: '-',
       proposed: `${rule.enabled ? 'on' : 'disabled'} when ${rule.expression}`, note: 'not implied by previous_waf; it is kept',
@@ -178,10 +179,17 @@ function proposalRows(proposal: EntrypointBody, acc: Accounting, claimed: Readon
   return rows;
 }
 
+/** How the manifest is rewritten, which the report's notes describe. */
+export interface ReportOptions {
+  /** The manifest has its own `managed_rules`, which the rewrite keeps (else it writes the proposal's rules, skip rules as exceptions). */
+  ownManagedRules?: boolean;
+}
+
 /** Builds the report from the mapping of the manifest and the service's proposal. */
-export function buildReport(zone: string, mapping: MappingResult, proposal: EntrypointBody, source: 'manifest' | 'live' = 'manifest', pageRules: readonly LivePageRule[] = []): EquivalenceReport {
+export function buildReport(zone: string, mapping: MappingResult, proposal: EntrypointBody, source: 'manifest' | 'live' = 'manifest', pageRules: readonly LivePageRule[] = [], options: ReportOptions = {}): EquivalenceReport {
   const acc: Accounting = { rules: new Set(), categories: new Set() };
-  const pages = pageRuleRows(pageRules, proposal);
+  const own = options.ownManagedRules === true;
+  const pages = pageRuleRows(pageRules, proposal, own);
   const managed = executing(proposal, ManagedRulesetIds.managed)?.action_parameters.overrides;
   const rows = [
     managedRow(proposal),
@@ -190,7 +198,7 @@ export function buildReport(zone: string, mapping: MappingResult, proposal: Entr
     ...vendorRuleRows(mapping.vendorRules, managed, acc),
     ...mapping.manual.map(manualRow),
     ...pages.rows,
-    ...proposalRows(proposal, acc, pages.claimed),
+    ...proposalRows(proposal, acc, pages.claimed, own),
   ];
   const counts: Record<Verdict, number> = { maps: 0, 'changes-meaning': 0, manual: 0, differs: 0, carried: 0 };
   for (const row of rows) counts[row.verdict] += 1;

@@ -129,7 +129,7 @@ function alreadyMigrated(input: MigrateInput, zone: LiveZoneInfo, live: LiveZone
   let report: EquivalenceReport | undefined;
   if (desired.previousWaf !== undefined) {
     const mapping = mapPreviousWaf(withLiveSettings(desired.previousWaf, null), catalogFromLive(null));
-    report = buildReport(zone.name, mapping, { rules }, 'manifest');
+    report = buildReport(zone.name, mapping, { rules }, 'manifest', [], { ownManagedRules: desired.managedRules !== undefined });
     events.report?.(report);
   }
   const { text, diff } = rewrite(input, desired.managedRules !== undefined ? undefined : toManifestManagedRules(rules), 'pending');
@@ -172,7 +172,7 @@ async function migrateZone(input: MigrateInput, zone: LiveZoneInfo, events: Migr
   const proposal = await provider.migrationConfig(zone.id);
   const settings = withLiveSettings(manifest.desired.previousWaf, live.previousWaf);
   const report = buildReport(zone.name, mapPreviousWaf(settings, catalogFromLive(live.previousWaf)), proposal,
-    manifest.desired.previousWaf !== undefined ? 'manifest' : 'live', live.pageRules ?? []);
+    manifest.desired.previousWaf !== undefined ? 'manifest' : 'live', live.pageRules ?? [], { ownManagedRules: manifest.desired.managedRules !== undefined });
   events.report?.(report);
   refuse(input, zone, before);
   const mode = input.mode ?? suggestedMode(zone, before);

@@ -30,3 +30,4 @@ export { proveEquivalence, generateCorpus, probesOf } from './equivalence/index.
 export type { CorpusRequest, EquivalenceInput, EquivalenceProof, Probe, ProbeTarget, ProbeValue, ProofDifference, ProofVerdict } from './equivalence/index.js';
 export { liveTraceInput, traceLocally } from './live-model.js';
 export { readLiveLists, readZoneLists } from './live-lists.js';
+export { listsOf } from './lists.js';

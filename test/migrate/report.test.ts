@@ -98,6 +98,10 @@ describe('buildReport: vendor settings, manual items, extras', () => {
     const body: EntrypointBody = { name: 'default', rules: [skip, deploy(ManagedRulesetIds.managed, { categories: [{ category: 'wordpress', enabled: false }], rules: [{ id: 'ab'.repeat(16), action: 'challenge' }] }), deploy(ManagedRulesetIds.owasp, owaspOverrides(2, 40, 'challenge'))] };
     const r = report({ packages: {}, groups: {}, rules: {} }, body);
     expect(r.rows.find((x) => x.subject === 'Migrated from firewall rule abc')).toMatchObject({ verdict: 'maps', expected: 'skip rule in the managed phase' });
+    // The rewrite writes the proposal's skip rules as exceptions (docs/migrate-previous-waf.md): the note says so.
+    expect(r.rows.find((x) => x.subject === 'Migrated from firewall rule abc')!.note).toMatch(/^the rewritten managed_rules declare it as a managed-rules exception/);
+    const own = buildReport('example.com', mapPreviousWaf({ packages: {}, groups: {}, rules: {} }, catalog), body, 'manifest', [], { ownManagedRules: true });
+    expect(own.rows.find((x) => x.subject === 'Migrated from firewall rule abc')!.note).toMatch(/own managed_rules are kept: unless they declare this skip rule as an exception, it stays on the zone/);
     expect(r.rows.filter((x) => x.verdict === 'carried').map((x) => x.subject)).toEqual([
       'Managed Ruleset category wordpress', `Managed Ruleset rule ${'ab'.repeat(16)}`,
     ]);

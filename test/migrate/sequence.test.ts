@@ -276,6 +276,8 @@ describe('the report lists the zone\'s Page Rules', () => {
       ['Page Rule example.com/admin/*', 'maps', 'waf on'],
     ]);
     expect(rows[0].proposed).toBe('skip the rules after it in the entry point when http.request.full_uri wildcard "*example.com/images/*"');
+    // The manifest has no managed_rules: the rewrite declares the Page Rule's skip rule as an exception.
+    expect(rows[0].note).toMatch(/^the rewritten managed_rules declare it as a managed-rules exception/);
     // The Page Rule's skip rule is not reported a second time as a firewall rule's.
     expect(reports[0].rows.filter((r) => r.previous === 'firewall rule: bypass waf')).toHaveLength(1);
   });

@@ -42,7 +42,7 @@ export function compareLive(live: LiveZone, enabled: DesiredZone, extra: readonl
     customEntrypoint: ep === null ? null : { ...ep, rules: ep.rules.map((r) => (r.ref !== undefined && wanted.has(r.ref) ? { ...r, enabled: wanted.get(r.ref)! } : r)) },
   };
   const expressions = live.firewallRules.flatMap((r) => ('deleted' in r.filter ? [] : [r.filter.expression]));
-  const requests = [...extra, ...generateCorpus(expressions, CustomPhase).map((c) => c.request)].map((r) => withZoneHost(r, live.zone.name));
+  const requests = [...extra, ...generateCorpus(expressions, CustomPhase, lists).map((c) => c.request)].map((r) => withZoneHost(r, live.zone.name));
   // Each generation's expressions compiled and indexed once; each request's fields made once, for both.
   const before = indexedTrace(liveTraceInput(live), lists);
   const after = indexedTrace(liveTraceInput(next), lists);

@@ -11,7 +11,7 @@
  */
 import type { Command } from 'commander';
 import { acquireZoneLock, applyZone, zoneLocksDir, lockKey, writeFileAtomic, type ApplyZoneResult } from '../../apply/index.js';
-import { findAccountManifest, ManifestError, validateManifestText } from '../../manifest/index.js';
+import { findAccountManifest, ManifestError, validateManifestText, type DesiredPlanTier } from '../../manifest/index.js';
 import { cutoverSteps, hasFirewallRules, removalOrder, resumeStep, upgradeFirewallManifest, type CutoverStep, type FirewallUpgrade } from '../../migrate/index.js';
 import { diffZone, hasChanges, readsFor, renderPlanText, type Plan } from '../../plan/index.js';
 import type { Provider } from '../../providers/index.js';
@@ -24,7 +24,7 @@ import { assertCanConfirm, confirm } from '../views/prompt.js';
 import { proveEquivalence, readZoneLists, traceRequestOf } from '../../policy/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { compareLive } from './migrate-cutover-compare.js';
-import { casesOf, casesRewrite, readText } from './migrate-firewall.js';
+import { casesOf, casesRewrite, proofLists, readText } from './migrate-firewall.js';
 
 /** Options of `migrate firewall-cutover`. */
 export interface CutoverOptions extends Record<string, unknown> {
@@ -130,6 +130,16 @@ function stoppedMessage(outcome: CutoverOutcome): string {
   return `Cutover ${outcome.reason === 'cancelled' ? 'cancelled' : outcome.reason === 'differs' ? 'stopped by the compare (pass --force to go on)' : 'stopped'} at step ${outcome.stoppedAt}: ${state}. Run the command again to continue; the manifest was not rewritten.\n`;
 }
 
+/** The zone's plan as the provider says it (read-only: a refusal later must leave no file changed). */
+async function liveTier(opts: CutoverOptions, zone: string): Promise<DesiredPlanTier | undefined> {
+  const reader = await openCommandProvider(opts, process.env, { readOnly: true });
+  try {
+    return (await reader.resolveZone(zone)).zone.plan;
+  } finally {
+    await reader.close();
+  }
+}
+
 /** Runs the subcommand; returns the exit code. */
 export async function firewallCutover(path: string, opts: CutoverOptions): Promise<number> {
   const text = await readText(path);
@@ -140,9 +150,13 @@ export async function firewallCutover(path: string, opts: CutoverOptions): Promi
     process.stdout.write(`${path} has no filters or firewall_rules: nothing to cut over.\n`);
     return ExitCodes.ok;
   }
-  const up = upgradeFirewallManifest(path, text, before);
+  // The live zone's plan: a manifest without `plan:` says nothing of the custom rules quota, which
+  // would otherwise stop the stage step, on lines of a rewritten text that is not on disk.
+  const tier = await liveTier(opts, before.zone);
+  const up = upgradeFirewallManifest(path, text, before, tier !== undefined ? { tier } : {});
   const cases = await casesOf(path, opts.cases);
-  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: cases.cases, renames: up.renames });
+  const lists = await proofLists(path, before);
+  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: cases.cases, renames: up.renames, ...(lists !== undefined ? { lists } : {}) });
   const force = opts.force === true;
   const report = firewallUpgradeReport(path, before.zone, up, proof, { file: cases.file, diff: '' }, { force, written: false });
   process.stdout.write(renderFirewallUpgradeText(report));

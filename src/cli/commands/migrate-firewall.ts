@@ -11,9 +11,10 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError, fileErrorReason } from '../../errors.js';
-import { ManifestError, encodingIssue, validateManifestText, type DesiredZone } from '../../manifest/index.js';
+import type { Lists } from '../../expr/index.js';
+import { ManifestError, encodingIssue, findAccountManifest, validateManifestText, type DesiredZone } from '../../manifest/index.js';
 import { hasFirewallRules, manifestDiff, rewriteCases, upgradeFirewallManifest, type FirewallUpgrade } from '../../migrate/index.js';
-import { PolicyTestsError, findCasesFile, loadCasesFile, proveEquivalence, type TestCase } from '../../policy/index.js';
+import { PolicyTestsError, findCasesFile, listsOf, loadCasesFile, proveEquivalence, type TestCase } from '../../policy/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { FirewallUpgradeJsonVersion, firewallUpgradeReport, renderFirewallUpgradeText, type FirewallUpgradeReport } from '../views/firewall-upgrade.js';
 
@@ -67,6 +68,17 @@ export async function casesOf(manifest: string, given: string | undefined): Prom
   return { file, text: await readText(file), cases: loaded.cases.cases };
 }
 
+/**
+ * What `$name` resolves to in the proof: the lists of the account manifest beside the manifest, as
+ * `zonewall test` reads them (and the managed lists' samples); undefined when the zone uses no list
+ * or there is no account manifest (then a list matches nothing, before and after).
+ */
+export async function proofLists(path: string, zone: DesiredZone): Promise<Lists | undefined> {
+  if (zone.listReferences === undefined) return undefined;
+  const account = (await findAccountManifest([path]))?.account;
+  return account === undefined ? undefined : listsOf(account);
+}
+
 /** The cases file's new text and diff: its names of firewall rules become the custom rules'. */
 export function casesRewrite(up: FirewallUpgrade, file: string | undefined, text: string | undefined): { text: string; diff: string } | undefined {
   if (file === undefined || text === undefined) return undefined;
@@ -91,7 +103,8 @@ export async function migrateFirewallRules(path: string, opts: FirewallRulesOpti
   }
   const up = upgradeFirewallManifest(path, text, before);
   const { file: casesFile, text: casesText, cases } = await casesOf(path, opts.cases);
-  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases, renames: up.renames });
+  const lists = await proofLists(path, before);
+  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases, renames: up.renames, ...(lists !== undefined ? { lists } : {}) });
   const newCases = casesRewrite(up, casesFile, casesText);
   const force = opts.force === true;
   const draft = firewallUpgradeReport(path, before.zone, up, proof, { file: casesFile, diff: newCases?.diff ?? '' }, { force, written: false });

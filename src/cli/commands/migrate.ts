@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { acquireZoneLock, zoneLocksDir, lockKey, writeFileAtomic } from '../../apply/index.js';
+import { acquireZoneLock, zoneLocksDir, lockKey, readApplyRecord, removeApplyRecord, writeFileAtomic } from '../../apply/index.js';
 import { ZonewallError } from '../../errors.js';
 import { ManifestError, validateManifestText } from '../../manifest/index.js';
 import {
@@ -131,24 +131,48 @@ async function migrateManifest(path: string | undefined, opts: MigrateOptions): 
   if (loaded.zone === undefined) throw new ManifestError(loaded.issues);
   const desired = loaded.zone;
   const out = (s: string) => process.stdout.write(s);
+  // Set once the step's PUT is about to be sent: from then on the zone may have moved forward.
+  let stepping = false;
   const outcome = await withProvider(opts, (provider) => runMigration(
     {
       provider, manifest: { path, text, desired }, flags: providerFlags(opts), ...(opts.mode !== undefined ? { mode: opts.mode as MigrationMode } : {}), force: opts.force === true,
       // The apply lock of the zone: no apply writes between the migration's read and its PUT.
       lock: opts.mode === undefined ? undefined : async (zone) => {
         const held = await acquireZoneLock({ dir: zoneLocksDir(provider, engineStateDir(provider, opts)), key: lockKey(provider, zone.id), zone: zone.name });
-        return () => held.release();
+        return () => {
+          try {
+            if (stepping) forgetRollback(engineStateDir(provider, opts), zone, out);
+          } finally {
+            held.release();
+          }
+        };
       },
     },
     {
       blocked: (zone, reasons, blockers) => out(renderBlockers(zone.name, reasons, blockers, providerFlags(opts))),
       report: (report) => out(`${renderReport(report)}\n`),
-      applying: (mode, source) => out(`Applying: PUT of the http_request_firewall_managed entry point with waf_migration=${mode}, `
-        + `carrying ${{ manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposal' }[source]}\n`),
+      applying: (mode, source) => {
+        stepping = true;
+        out(`Applying: PUT of the http_request_firewall_managed entry point with waf_migration=${mode}, `
+          + `carrying ${{ manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposal' }[source]}\n`);
+      },
     },
   // Without --mode it is a dry run: it only reads (the manifest it may --write is not in the state directory).
   ), { readOnly: opts.mode === undefined });
   await finish(path, outcome, opts.write === true, providerFlags(opts));
+}
+
+/**
+ * A migration step is never undone by the service ("going back is not possible"), so on the
+ * embedded engine, once one was sent, `zonewall rollback` may no longer restore the zone to before
+ * its last apply: that would take the zone back to the previous WAF. The record of that apply goes.
+ */
+function forgetRollback(stateDir: string | undefined, zone: { id: string; name: string }, out: (s: string) => void): void {
+  if (stateDir === undefined) return;
+  const record = readApplyRecord(stateDir, zone.id);
+  if (record === undefined) return;
+  removeApplyRecord(stateDir, zone.id);
+  out(`zonewall rollback can no longer undo the apply of ${record.at} to ${zone.name}: restoring the zone to before it would undo the migration step, which the service never does.\n`);
 }
 
 /** Prints the outcome and writes the manifest when asked. */

@@ -6,7 +6,7 @@
  * in the request part the service derives the field from (path, host, a header, the query, the
  * client IP, the country), else in `fields`. Duplicates are dropped.
  */
-import { parse, type Phase } from '../../expr/index.js';
+import { parse, type Lists, type Phase } from '../../expr/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { probesOf, type Probe, type ProbeTarget, type ProbeValue } from './probes.js';
 
@@ -54,11 +54,14 @@ function requestOf(parts: readonly [ProbeTarget, ProbeValue][]): TraceRequest {
 
 const label = (t: ProbeTarget) => (t.key !== undefined ? `${t.field}["${t.key}"]` : t.element === true ? `${t.field}[*]` : t.field);
 
+/** One expression's witness: each comparison given a value that makes the expression hold (the opposite one under `not`). */
+function witnessOf(probes: readonly Probe[]): [ProbeTarget, ProbeValue][] {
+  return probes.map((p): [ProbeTarget, ProbeValue] => [p.target, (p.values.find((v) => v.hit !== (p.negated === true)) ?? p.values[0]!).value]);
+}
+
 /** The requests of one expression's probes. */
-function requestsOfProbes(probes: readonly Probe[]): CorpusRequest[] {
+function requestsOfProbes(probes: readonly Probe[], witness: readonly [ProbeTarget, ProbeValue][]): CorpusRequest[] {
   const out: CorpusRequest[] = [];
-  // Each comparison given a value that makes the expression hold (the opposite one under `not`).
-  const witness = probes.map((p): [ProbeTarget, ProbeValue] => [p.target, (p.values.find((v) => v.hit !== (p.negated === true)) ?? p.values[0]!).value]);
   out.push({ name: 'witness', request: requestOf(witness) });
   probes.forEach((p, i) => {
     for (const { value } of p.values) {
@@ -70,20 +73,35 @@ function requestsOfProbes(probes: readonly Probe[]): CorpusRequest[] {
   return out;
 }
 
+/** An expression shortened for a request's name. */
+const brief = (source: string) => (source.length > 60 ? `${source.slice(0, 57)}...` : source);
+
 /**
  * The corpus of a set of expressions (canonical sources), deduplicated; the first request is a
- * plain one (no probe).
+ * plain one (no probe). `lists`: what `$name` resolves to, so list members are tried. After each expression's own requests, every pair of witnesses together: two
+ * rules' order, and what one rule's skip or allow does to the other, show only on a request both
+ * match, and two expressions on different fields (an office IP range, an admin path) have no such
+ * request among their own probes.
  * @example generateCorpus(['http.request.uri.path eq "/a"'], 'http_request_firewall_custom')
  */
-export function generateCorpus(expressions: Iterable<string>, phase: Phase): CorpusRequest[] {
+export function generateCorpus(expressions: Iterable<string>, phase: Phase, lists?: Lists): CorpusRequest[] {
   const seen = new Map<string, CorpusRequest>();
   const add = (c: CorpusRequest) => {
     const key = JSON.stringify(c.request);
     if (!seen.has(key)) seen.set(key, c);
   };
   add({ name: 'plain request', request: {} });
+  const witnesses: { source: string; parts: [ProbeTarget, ProbeValue][] }[] = [];
   for (const source of new Set(expressions)) {
-    for (const c of requestsOfProbes(probesOf(parse(source, { phase })))) add(c);
+    const probes = probesOf(parse(source, { phase }), lists);
+    const parts = witnessOf(probes);
+    witnesses.push({ source, parts });
+    for (const c of requestsOfProbes(probes, parts)) add(c);
   }
+  witnesses.forEach((a, i) => {
+    for (const b of witnesses.slice(i + 1)) {
+      add({ name: `witnesses of ${JSON.stringify(brief(a.source))} and ${JSON.stringify(brief(b.source))} together`, request: requestOf([...a.parts, ...b.parts]) });
+    }
+  });
   return [...seen.values()];
 }

@@ -7,7 +7,7 @@
  * a map field (a header, a query argument, a cookie), or an element of an array field.
  */
 import { bytesToText, formatIp, parseIp } from '../../expr/index.js';
-import type { CallExpr, ComparisonExpr, Expression, Literal, Rhs, SetItem, ValueExpr } from '../../expr/index.js';
+import type { CallExpr, ComparisonExpr, Expression, Lists, Literal, Rhs, SetItem, ValueExpr } from '../../expr/index.js';
 
 /** Where a probe's value goes. */
 export interface ProbeTarget {
@@ -32,23 +32,30 @@ export interface Probe {
 /** Functions that hand their first argument's value through (enough to reach the field). */
 const PassThrough = new Set(['lower', 'upper', 'url_decode', 'remove_bytes', 'to_string', 'decode_base64', 'concat', 'substring', 'regex_replace', 'wildcard_replace', 'remove_query_args']);
 
-/** The probe of every comparison of an expression, in source order. */
-export function probesOf(expr: Expression): Probe[] {
+/** Members of a named list tried per `$name` (a list may hold thousands). */
+const ListMembersTried = 20;
+
+/**
+ * The probe of every comparison of an expression, in source order. `lists`: what `$name` resolves
+ * to (the account manifest's lists), so `ip.src in $office` is tried with members and non-members;
+ * without them a list comparison has no probe.
+ */
+export function probesOf(expr: Expression, lists?: Lists): Probe[] {
   const out: Probe[] = [];
-  visit(expr, out, false);
+  visit(expr, out, false, lists);
   return out;
 }
 
-function visit(expr: Expression | ValueExpr | Literal, out: Probe[], negated: boolean): void {
+function visit(expr: Expression | ValueExpr | Literal, out: Probe[], negated: boolean, lists: Lists | undefined): void {
   switch (expr.type) {
-    case 'logical': for (const item of expr.items) visit(item, out, negated); return;
-    case 'not': visit(expr.arg, out, !negated); return;
-    case 'quantifier': visit(expr.arg, out, negated); return;
+    case 'logical': for (const item of expr.items) visit(item, out, negated, lists); return;
+    case 'not': visit(expr.arg, out, !negated, lists); return;
+    case 'quantifier': visit(expr.arg, out, negated, lists); return;
     case 'comparison': {
-      const p = comparisonProbe(expr);
+      const p = comparisonProbe(expr, lists);
       if (p !== undefined) out.push(negated ? { ...p, negated } : p);
       // Bool arguments of calls (`any(x[*] eq "a")`) hold comparisons of their own.
-      if (expr.lhs.base.type === 'call') for (const a of expr.lhs.base.args) if (a.type !== 'value' && a.type !== 'bytes' && a.type !== 'int' && a.type !== 'ip') visit(a, out, negated);
+      if (expr.lhs.base.type === 'call') for (const a of expr.lhs.base.args) if (a.type !== 'value' && a.type !== 'bytes' && a.type !== 'int' && a.type !== 'ip') visit(a, out, negated, lists);
       return;
     }
     default: return;
@@ -68,11 +75,12 @@ function targetOf(value: ValueExpr): ProbeTarget | undefined {
   return { field };
 }
 
-function comparisonProbe(cmp: ComparisonExpr): Probe | undefined {
+function comparisonProbe(cmp: ComparisonExpr, lists: Lists | undefined): Probe | undefined {
   const target = targetOf(cmp.lhs);
   if (target === undefined) return undefined;
   const call = cmp.lhs.base.type === 'call' ? cmp.lhs.base : undefined;
-  const values = call !== undefined && !PassThrough.has(call.name) ? callValues(call, cmp) : rhsValues(cmp.op, cmp.rhs);
+  const values = cmp.rhs?.type === 'list' ? listValues(lists?.[cmp.rhs.name])
+    : call !== undefined && !PassThrough.has(call.name) ? callValues(call, cmp) : rhsValues(cmp.op, cmp.rhs);
   const cased = call !== undefined && (call.name === 'lower' || call.name === 'upper') ? withCase(values, call.name) : values;
   return cased.length === 0 ? undefined : { target, values: cased };
 }
@@ -108,8 +116,34 @@ function rhsValues(op: ComparisonExpr['op'], rhs: Rhs | null): Probe['values'] {
     case 'regex': return regexValues(rhs.pattern);
     case 'wildcard': return wildcardValues(bytesToText(rhs.value), op === 'strict wildcard');
     case 'set': return setValues(rhs.items);
-    default: return []; // named lists: their members are not known offline
+    default: return []; // named lists: `listValues`, when their members are known
   }
+}
+
+/**
+ * Values for `in $name`: the first members of the list (both edges of an IP range or CIDR and the
+ * addresses just outside, an AS number and its neighbours, a hostname and a near miss).
+ */
+function listValues(members: Lists[string] | undefined): Probe['values'] {
+  if (members === undefined) return [];
+  const out: Probe['values'] = [];
+  for (const m of members.slice(0, ListMembersTried)) {
+    if (typeof m === 'number' || typeof m === 'bigint') {
+      const n = Number(m);
+      out.push({ value: n - 1, hit: members.includes(n - 1) }, { value: n, hit: true }, { value: n + 1, hit: members.includes(n + 1) });
+      continue;
+    }
+    if (typeof m !== 'string') continue;
+    const [address, prefix] = m.split('/');
+    if (address !== undefined && parseIp(address) !== undefined) {
+      const bits = prefix === undefined ? undefined : Number(prefix);
+      const edges = bits === undefined || !Number.isInteger(bits) ? ipEdges(address, address) : ipEdges(address, cidrEnd(address, bits));
+      out.push(...edges.map((v) => ({ value: v.value, hit: v.inside })));
+    } else {
+      out.push({ value: m, hit: true }, { value: `${m}-not-a-member`, hit: false });
+    }
+  }
+  return out;
 }
 
 function bytesValues(op: ComparisonExpr['op'], s: string, positive: boolean): Probe['values'] {

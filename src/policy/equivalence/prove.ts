@@ -12,6 +12,7 @@
  * (`renames`, default: the same key under `custom_rules`).
  */
 import { CustomPhase } from '../../api/index.js';
+import type { Lists } from '../../expr/index.js';
 import type { DesiredZone } from '../../manifest/index.js';
 import type { TraceRequest } from '../../providers/index.js';
 import { modelNames, requestContext, traceOfflineIn, traceRequestOf, withZoneHost } from '../offline.js';
@@ -28,6 +29,8 @@ export interface EquivalenceInput {
   cases?: readonly TestCase[];
   /** Firewall rule key -> the custom rule key it became, where they differ. */
   renames?: ReadonlyMap<string, string>;
+  /** What `$name` resolves to (the account manifest's lists, as `zonewall test` reads them); without them a list matches nothing. */
+  lists?: Lists;
 }
 
 /** A verdict as the proof reports it. */
@@ -86,8 +89,8 @@ function keyOf(v: ProofVerdict, rename: (name: string) => string): string {
  * @example const proof = proveEquivalence({ before: old, after: rewritten, cases });
  */
 export function proveEquivalence(input: EquivalenceInput): EquivalenceProof {
-  const before = buildZoneModel(input.before);
-  const after = buildZoneModel(input.after);
+  const before = buildZoneModel(input.before, input.lists);
+  const after = buildZoneModel(input.after, input.lists);
   const renames = input.renames ?? new Map<string, string>();
   const rename = (name: string) => {
     if (!name.startsWith('firewall_rules.')) return name;
@@ -95,7 +98,7 @@ export function proveEquivalence(input: EquivalenceInput): EquivalenceProof {
     return `custom_rules.${renames.get(key) ?? key}`;
   };
   const expressions = new Set([...expressionsOf(input.before), ...expressionsOf(input.after)]);
-  const corpus = generateCorpus(expressions, Phase);
+  const corpus = generateCorpus(expressions, Phase, input.lists);
   const differences: ProofDifference[] = [];
   const check = compare(before, after, rename, differences);
   for (const c of input.cases ?? []) check('case', c.name, traceRequestOf(c, input.before.zone));

@@ -67,4 +67,20 @@ describe('zonewall migrate firewall-cutover', () => {
     expect(run.stdout).not.toContain('Step 1/3');
     expect((await zonewall(['plan', path, '--state-dir', state, '--detailed-exitcode'])).code).toBe(0);
   });
+  it('checks the quota against the live zone\'s plan when the manifest names none, before any step', async () => {
+    // The same free zone, its manifest without `plan:`: the stage step used to refuse it, at a line of
+    // the rewritten text that is not on disk (free.yaml:19:3 in a file of 9 lines).
+    const rules = Array.from({ length: 6 }, (_, i) => `  r${i}: { action: block, filter: { expression: 'http.request.uri.path eq "/p${i}"' }, priority: ${i + 1}${i === 5 ? ', paused: true' : ''} }`).join('\n');
+    const path = join(dir, 'noplan.yaml');
+    const state = join(dir, 'state-noplan');
+    expect((await zonewall(['engine', 'zone', 'create', 'noplan.example.com', '--plan', 'free', '--state-dir', state])).code).toBe(0);
+    writeFileSync(path, `zone: noplan.example.com\nfirewall_rules:\n${rules}\n`);
+    expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve'])).code).toBe(0);
+    const run = await zonewall(['migrate', 'firewall-cutover', path, '--state-dir', state, '--auto-approve']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('the free plan allows 5 custom rules');
+    expect(run.stderr).toContain('error: nothing cut over: 1 finding(s) cannot be carried over exactly');
+    expect(run.stdout).not.toContain('Step 1/3');
+    expect((await zonewall(['plan', path, '--state-dir', state, '--detailed-exitcode'])).code).toBe(0);
+  });
 });

@@ -132,6 +132,48 @@ describe('the proof catches a broken conversion', () => {
   });
 });
 
+describe('two rules on different fields', () => {
+  // An office IP range allowed, an admin path blocked: only an office request to the admin path
+  // tells their order apart, and neither expression's own probes make one.
+  const text = `zone: fields.example.com
+firewall_rules:
+  office: { action: allow, filter: { expression: 'ip.src in {10.1.0.0/16}' }, priority: 1 }
+  admin: { action: block, filter: { expression: 'http.request.uri.path eq "/admin"' }, priority: 2 }
+`;
+  it('is proved equivalent when converted, and caught when the two are put in the wrong order', () => {
+    const z = validateManifestText(text, 'z.yaml').zone!;
+    const u = upgradeFirewallManifest('z.yaml', text, z);
+    expect(proveEquivalence({ before: z, after: u.after!, renames: u.renames }).differences).toEqual([]);
+    const swapped = { ...u.after!, customRules: [...u.after!.customRules!].reverse() };
+    const proof = proveEquivalence({ before: z, after: swapped, renames: u.renames });
+    expect(proof.differences.map((d) => [d.before.rule, d.after.rule])).toContainEqual(['firewall_rules.office', 'custom_rules.admin']);
+    const found = proof.differences.find((d) => d.after.rule === 'custom_rules.admin')!;
+    expect(found.request).toMatchObject({ path: '/admin' });
+    expect(found.request.ip).toMatch(/^10\.1\./);
+  });
+});
+
+describe('rules on a named list', () => {
+  // The office is an account list: only its members tell an allow of the office from a block of it.
+  const text = `zone: lists.example.com
+firewall_rules:
+  office: { action: allow, filter: { expression: 'ip.src in $office' }, priority: 1 }
+  admin: { action: block, filter: { expression: 'http.request.uri.path eq "/admin"' }, priority: 2 }
+`;
+  const lists = { office: ['10.1.0.0/16', '198.51.100.7'] };
+  it('tries the list\'s members, so a broken conversion of the list\'s rule is caught', () => {
+    const z = validateManifestText(text, 'z.yaml').zone!;
+    const u = upgradeFirewallManifest('z.yaml', text, z);
+    expect(proveEquivalence({ before: z, after: u.after!, renames: u.renames, lists }).differences).toEqual([]);
+    const broken = { ...u.after!, customRules: u.after!.customRules!.map((r) => (r.ref === 'office' ? { ...r, action: 'block' as const, actionParameters: undefined, logging: undefined } : r)) };
+    const input: Parameters<typeof proveEquivalence>[0] = { before: z, after: broken, renames: u.renames, lists };
+    const proof = proveEquivalence(input);
+    const ips = proof.differences.filter((d) => d.before.action === 'allow' && d.after.action === 'block').map((d) => d.request.ip);
+    expect(ips).toContain('198.51.100.7');
+    expect(ips).toContain('10.1.255.255');
+  });
+});
+
 describe('a zone with custom rules already', () => {
   it('runs the converted rules first, so an allow still skips the custom rules that were there', () => {
     const text = `zone: both.example.com
