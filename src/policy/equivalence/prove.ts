@@ -98,12 +98,68 @@ export function proveEquivalence(input: EquivalenceInput): EquivalenceProof {
     return `custom_rules.${renames.get(key) ?? key}`;
   };
   const expressions = new Set([...expressionsOf(input.before), ...expressionsOf(input.after)]);
-  const corpus = generateCorpus(expressions, Phase, input.lists);
+  const corpus = generateCorpus(expressions, Phase, input.lists, reorderedPairs(sequenceOf(before, rename), sequenceOf(after, rename)));
   const differences: ProofDifference[] = [];
   const check = compare(before, after, rename, differences);
   for (const c of input.cases ?? []) check('case', c.name, traceRequestOf(c, input.before.zone));
   for (const g of corpus) check('generated', g.name, withZoneHost(g.request, input.before.zone));
   return { cases: input.cases?.length ?? 0, generated: corpus.length, expressions: expressions.size, differences };
+}
+
+/** One rule of a model in evaluation order (firewall rules, then custom rules), by its compared name. */
+interface Sequenced { name: string; expression: string; action: string }
+
+/** The rules of `model` that can match, in evaluation order, named as verdicts compare them. */
+function sequenceOf(model: ZoneModel, rename: (name: string) => string): Sequenced[] {
+  const out: Sequenced[] = [];
+  for (const { rule, filter } of model.rules) if (filter !== undefined) out.push({ name: rename(`firewall_rules.${rule.ref ?? rule.id}`), expression: filter.expression, action: rule.action });
+  for (const r of model.customRules?.rules ?? []) if (r.ref !== undefined) out.push({ name: `custom_rules.${r.ref}`, expression: r.expression, action: r.action });
+  return out;
+}
+
+/** Actions that end the request where they match: what a later rule does then never shows. */
+const Ending = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
+
+/** Later rules each rule that lets the request go on (allow, log, bypass, skip) is tried with. */
+const LaterTried = 8;
+
+/**
+ * Pairs of expressions whose witnesses the proof also tries together: only a request two rules
+ * both match shows their order, and what one rule's allow, skip or log does to the other.
+ * - Every two rules both sides have whose order differs (a before b on one side, b before a on the
+ *   other), each side's expressions.
+ * - A rule that lets the request go on (on either side: `allow` ends the firewall rules, `log`
+ *   does not, a conversion must keep which) with the next `LaterTried` rules after it on both
+ *   sides: the first of them a request can match with it shows what it does to the rest.
+ * A rule one side lacks differs on its own witness. Bounded: the order's differences and eight
+ * pairs a rule, not every pair (a zone of 1,000 rules would be half a million requests).
+ */
+export function reorderedPairs(before: readonly Sequenced[], after: readonly Sequenced[]): [string, string][] {
+  const at = new Map<string, number>();
+  after.forEach((r, i) => { if (!at.has(r.name)) at.set(r.name, i); });
+  const common = before.filter((r) => at.has(r.name));
+  const afterOf = new Map(after.map((r) => [r.name, r]));
+  const pairs: [string, string][] = [];
+  const both = (a: Sequenced, b: Sequenced) => {
+    pairs.push([a.expression, b.expression]);
+    const [a2, b2] = [afterOf.get(a.name)!, afterOf.get(b.name)!];
+    if (a2.expression !== a.expression || b2.expression !== b.expression) pairs.push([a2.expression, b2.expression]);
+  };
+  for (let i = 0; i < common.length; i++) {
+    const a = common[i]!;
+    const goesOn = !Ending.has(a.action) || !Ending.has(afterOf.get(a.name)!.action);
+    let tried = 0;
+    for (let j = i + 1; j < common.length; j++) {
+      const b = common[j]!;
+      const reordered = at.get(a.name)! > at.get(b.name)!;
+      if (reordered) both(a, b);
+      else if (goesOn && tried < LaterTried) {
+        both(a, b);
+        tried++;
+      }
+    }
+  }
+  return pairs;
 }
 
 function compare(before: ZoneModel, after: ZoneModel, rename: (n: string) => string, out: ProofDifference[]) {

@@ -115,8 +115,7 @@ describe('zonewall migrate firewall-rules', () => {
     expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve'])).code).not.toBe(0);
     expect((await zonewall(['apply', path, '--state-dir', state, '--auto-approve', '--force'])).code).toBe(0);
     expect((await zonewall(['plan', path, '--state-dir', state, '--detailed-exitcode'])).code).toBe(0);
-    // Six CLI runs on 350 objects, the proof's corpus holding every two filters' witnesses together.
-  }, 120_000);
+  });
 
   it('--json prints the report as data', async () => {
     const path = files('shop-json', manifest, cases);

@@ -151,6 +151,27 @@ firewall_rules:
     expect(found.request).toMatchObject({ path: '/admin' });
     expect(found.request.ip).toMatch(/^10\.1\./);
   });
+
+  it('catches an allow converted into a rule that lets the request go on, the two rules in the same order', () => {
+    const z = validateManifestText(text, 'z.yaml').zone!;
+    const u = upgradeFirewallManifest('z.yaml', text, z);
+    const logged = { ...u.after!, customRules: u.after!.customRules!.map((r) => (r.ref === 'office' ? { ...r, action: 'log' as const, actionParameters: undefined } : r)) };
+    const proof = proveEquivalence({ before: z, after: logged, renames: u.renames });
+    const found = proof.differences.find((d) => d.after.rule === 'custom_rules.admin');
+    expect([found?.before.action, found?.after.action]).toEqual(['allow', 'block']);
+    expect(found?.request).toMatchObject({ path: '/admin' });
+  });
+
+  it('tries pairs for reordered rules and for rules that let the request go on only, not every two rules', () => {
+    const rules = Array.from({ length: 60 }, (_, i) => `  r${i}: { action: block, filter: { expression: 'http.request.uri.path eq "/p${i}"' }, priority: ${i + 1} }`);
+    const big = `zone: many.example.com\nfirewall_rules:\n${rules.join('\n')}\n`;
+    const z = validateManifestText(big, 'z.yaml').zone!;
+    const u = upgradeFirewallManifest('z.yaml', big, z);
+    const proof = proveEquivalence({ before: z, after: u.after!, renames: u.renames });
+    expect(proof.differences).toEqual([]);
+    // Each expression's own requests only: 60 blocks in the same order need no pair (1,770 of them).
+    expect(proof.generated).toBeLessThan(60 * 6);
+  });
 });
 
 describe('rules on a named list', () => {
