@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { accessErrorOf, assertUsable, objectPaths } from './access.js';
+import { accessErrorOf, assertUsable, objectPaths, writeFailureOf } from './access.js';
 import { AlarmIndex } from './alarm-index.js';
 import { AlarmDefaults, type AlarmInvocationInfo, type AlarmRetryOptions } from './alarms.js';
 import { LOCK_FILE, lockDir, type DirLock } from './dir-lock.js';
@@ -187,7 +187,8 @@ export class ObjectNamespace<T extends object, Env = unknown> {
       alarmIndex = new AlarmIndex(join(this.#dir, 'alarms.sqlite'));
     } catch (err) {
       this.#lock.release();
-      throw err;
+      // A full disk, a failing or read-only file system: the write refused, in one line (nothing was written).
+      throw writeFailureOf(err, objectPaths(join(this.#dir, 'alarms.sqlite')).slice(1), root, { committed: false, opening: true }) ?? err;
     }
     openDirs.add(this.#dir);
     this.#alarmIndex = alarmIndex;

@@ -7,7 +7,7 @@
  * anything (`read-only.ts`), and has no PITR.
  */
 import { join } from 'node:path';
-import { assertUsable, objectPaths } from './access.js';
+import { accessErrorOf, assertUsable, objectPaths, writeFailureOf } from './access.js';
 import { AlarmStore } from './alarm-store.js';
 import type { AlarmIndex } from './alarm-index.js';
 import { KvStore } from './kv.js';
@@ -50,13 +50,25 @@ export function objectsDir(dir: string): string {
   return join(dir, 'objects');
 }
 
-function sessionHooks(pitr: SessionPitr | null, hooks: SessionHooks, session: () => StorageSession): SessionHooks {
-  if (pitr === null) return hooks;
+/**
+ * The session's hooks: PITR's, and the naming of a write the file system refused after the files
+ * opened (`writeFailureOf`: which path, why, and that the transaction was rolled back).
+ */
+function sessionHooks(pitr: SessionPitr | null, hooks: SessionHooks, session: () => StorageSession, file: string, root: string): SessionHooks {
+  // The file first: named when no permission explains the failure (a full disk, an I/O error).
+  const paths = [file, ...objectPaths(file).filter((p) => p !== file)];
+  const written: SessionHooks = { ...hooks, writeFailure: (cause) => writeFailureOf(cause, paths, root, { committed: false }) };
+  if (pitr === null) return written;
   return {
-    ...hooks,
+    ...written,
     // A write is about to begin: the log must be read now, before the WAL holds anything of it.
+    // Nothing is written yet: a log this user may no longer read or write is said as such.
     beforeBegin: () => {
-      pitr.parts();
+      try {
+        pitr.parts();
+      } catch (err) {
+        throw accessErrorOf(err, [pitr.dir], true, root) ?? err;
+      }
       hooks.beforeBegin?.();
     },
     afterCommit: () => {
@@ -65,7 +77,7 @@ function sessionHooks(pitr: SessionPitr | null, hooks: SessionHooks, session: ()
       } catch (err) {
         // The commit is durable but the log missed it: restart the log at the next open.
         markGap(pitr.dir);
-        session().fail(err, 'the point-in-time recovery log could not be written');
+        session().fail(err, 'the point-in-time recovery log could not be written', writeFailureOf(err, [pitr.dir], root, { committed: true, deep: true }));
       }
       hooks.afterCommit?.();
     },
@@ -74,6 +86,15 @@ function sessionHooks(pitr: SessionPitr | null, hooks: SessionHooks, session: ()
       hooks.beforeClose?.();
     },
   };
+}
+
+/** `openDatabase`, with a write the file system refuses there (SQLite writes at open) said as such. */
+function openWriting(file: string, sqlite: boolean, root: string): ReturnType<typeof openDatabase> {
+  try {
+    return openDatabase(file, sqlite);
+  } catch (err) {
+    throw accessErrorOf(err, objectPaths(file), true, root) ?? writeFailureOf(err, [file, ...objectPaths(file).filter((p) => p !== file)], root, { committed: false, opening: true }) ?? err;
+  }
 }
 
 /** Opens one object's storage for a new session. */
@@ -91,11 +112,11 @@ export function openSessionParts(id: ObjectId, cfg: OpenConfig, hooks: SessionHo
   // A reader keeps no PITR log: only writes are logged, and reading the log could write (it repairs).
   const read = cfg.readMode !== undefined ? openForReading(file, `${base}.pitr`, cfg.readMode, cfg.root ?? cfg.dir) : undefined;
   const pitr = sqlite && read === undefined ? new SessionPitr(`${base}.pitr`, file, cfg.now) : null;
-  const db = read?.db ?? openDatabase(file, sqlite);
+  const db = read?.db ?? openWriting(file, sqlite, cfg.root ?? cfg.dir);
   let session: StorageSession | null = null;
   try {
     pitr?.attach(db);
-    session = new StorageSession(db, cfg.backend, sessionHooks(pitr, hooks, () => session as StorageSession), read?.readOnly === true);
+    session = new StorageSession(db, cfg.backend, sessionHooks(pitr, hooks, () => session as StorageSession, file, cfg.root ?? cfg.dir), read?.readOnly === true);
   } catch (err) {
     db.close();
     pitr?.close();

@@ -34,6 +34,11 @@ export interface SessionHooks {
   onBroken?: (err: StorageResetError) => void;
   /** Runs right before the connection closes (PITR makes its log durable first). */
   beforeClose?: () => void;
+  /**
+   * Says a failure that broke the session before its transaction committed as the write the file
+   * system refused (`StorageWriteError`, naming the path), when it is one; undefined: a reset.
+   */
+  writeFailure?: (cause: unknown) => StorageResetError | undefined;
 }
 
 /** The connection of one object instance plus its implicit transaction. */
@@ -130,7 +135,7 @@ export class StorageSession {
     try {
       if (!this.#readOnly) (this.#commit ??= this.db.prepare('COMMIT')).run();
     } catch (err) {
-      this.fail(err, 'a write could not be committed');
+      this.fail(err, 'a write could not be committed', this.#hooks.writeFailure?.(err));
       return;
     }
     this.#inTxn = false;
@@ -211,15 +216,18 @@ export class StorageSession {
    */
   checkStatementError(err: unknown): void {
     if (isCriticalError(err) || (this.#inTxn && !this.#readOnly && !this.db.inTransaction)) {
-      this.fail(err, 'a critical SQLite error rolled the transaction back');
+      this.fail(err, 'a critical SQLite error rolled the transaction back', this.#hooks.writeFailure?.(err));
       throw this.#broken;
     }
   }
 
-  /** Breaks the session: roll back, fail the waiting batch, tell the host. */
-  fail(cause: unknown, why: string): void {
+  /**
+   * Breaks the session: roll back, fail the waiting batch, tell the host. `as`: the error to say
+   * (a write the file system refused); by default the reset error of `cause` and `why`.
+   */
+  fail(cause: unknown, why: string, as?: StorageResetError): void {
     if (this.#broken) return;
-    this.#broken = sessionResetError(cause, why);
+    this.#broken = as ?? sessionResetError(cause, why);
     this.#discard();
     this.#batch?.reject(this.#broken);
     this.#batch = null;
@@ -283,7 +291,7 @@ export class StorageSession {
     try {
       this.#savepoint(sql).run();
     } catch (err) {
-      this.fail(err, 'a transaction savepoint was lost');
+      this.fail(err, 'a transaction savepoint was lost', this.#hooks.writeFailure?.(err));
       throw this.#broken;
     }
   }

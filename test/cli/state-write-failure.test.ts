@@ -1,0 +1,64 @@
+/**
+ * A write the state directory refuses after the zone's files opened (here: a file size limit,
+ * `ulimit -f`, which fails the WAL's write past it with EFBIG, as a full disk or a failing file
+ * system would): it was said as storage's reset ("Object was reset and rolled back ... disk I/O
+ * error: SQLITE_IOERR_WRITE", a log line with a stack trace, HTTP 500, "outcome unknown"). Now it
+ * is the write refused: which file, why, and that nothing was written; the next plan shows the
+ * same changes. Runs as any user: the limit needs no privilege.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+
+let temp: ReturnType<typeof tempDir>;
+let state: string;
+let manifest: string;
+
+/** The CLI with writes past `kib` KiB refused (bash's `ulimit -f` counts KiB; dash's, 512-byte blocks). */
+function limited(kib: number, args: string[]) {
+  const cli = [process.execPath, join(repoRoot, 'bin', 'zonewall.js'), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return outputOf(spawn('/bin/bash', ['-c', `ulimit -f ${kib} && exec ${cli}`], { cwd: temp.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+beforeAll(async () => {
+  requireBuild();
+  temp = tempDir('state-write');
+  state = join(temp.dir, 'state');
+  const rules = Array.from({ length: 200 }, (_, i) => `  r${i}:\n    action: block\n    expression: http.host eq "host${i}-${'y'.repeat(200)}.example"\n`).join('');
+  manifest = writeManifest(temp.dir, 'big.yaml', `zone: write.example.com\nplan: enterprise\ncustom_rules:\n${rules}`);
+  const created = await zonewall(['engine', 'zone', 'create', 'write.example.com', '--plan', 'enterprise', '--state-dir', state]);
+  if (created.code !== 0) throw new Error(created.stderr);
+}, 60_000);
+afterAll(() => temp.cleanup());
+
+describe('a write refused after the zone opened', () => {
+  it('apply says which file refused the write and that it was rolled back; the next plan shows the same changes', async () => {
+    const before = await zonewall(['plan', manifest, '--state-dir', state]);
+    expect(before.stdout).toContain('Plan: 200 to add');
+    const applied = await limited(48, ['apply', manifest, '--auto-approve', '--state-dir', state]);
+    const objects = join(state, 'zones', 'objects');
+    const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
+    expect(applied.code).toBe(1);
+    // The apply's report (what was applied before the failure: nothing) is its output, as for any failed write.
+    expect(applied.stdout).toContain(`Apply to write.example.com stopped in phase custom_rules: cannot write the state directory ${state}: writing ${file} failed: disk I/O error (SQLITE_IOERR_WRITE); nothing was written (the change was rolled back)\n`);
+    expect(applied.stdout).toContain('failed (not applied)');
+    expect(applied.stdout + applied.stderr).not.toMatch(/Object was reset|outcome unknown|HTTP 500|^\s+at /m);
+    expect(applied.stderr).toBe('');
+    expect(applied.stdout).not.toContain('Apply complete');
+    const after = await zonewall(['plan', manifest, '--state-dir', state]);
+    expect(after.stdout).toBe(before.stdout);
+    // Without the limit, the same apply goes through.
+    const again = await zonewall(['apply', manifest, '--auto-approve', '--state-dir', state]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('Apply complete for write.example.com: 200 added');
+  }, 60_000);
+
+  it('a write refused while the engine opens its files (SQLite writes there too) is one line, not "internal error: SqliteError"', async () => {
+    const applied = await limited(8, ['apply', manifest, '--auto-approve', '--state-dir', state]);
+    expect(applied.stderr).toMatch(new RegExp(`^error: cannot write the state directory ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: writing \\S+ failed: disk I/O error \\(SQLITE_IOERR_\\w+\\); nothing was written\n$`));
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toBe('');
+  }, 60_000);
+});
