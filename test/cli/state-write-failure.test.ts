@@ -11,15 +11,19 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
+import { listeningUrl } from '../helpers/serve-child.js';
 
 let temp: ReturnType<typeof tempDir>;
 let state: string;
 let manifest: string;
 
 /** The CLI with writes past `kib` KiB refused (bash's `ulimit -f` counts KiB; dash's, 512-byte blocks). */
-function limited(kib: number, args: string[]) {
+function spawnLimited(kib: number, args: string[], env: NodeJS.ProcessEnv = {}) {
   const cli = [process.execPath, join(repoRoot, 'bin', 'zonewall.js'), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  return outputOf(spawn('/bin/bash', ['-c', `ulimit -f ${kib} && exec ${cli}`], { cwd: temp.dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return spawn('/bin/bash', ['-c', `ulimit -f ${kib} && exec ${cli}`], { cwd: temp.dir, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+function limited(kib: number, args: string[]) {
+  return outputOf(spawnLimited(kib, args));
 }
 
 beforeAll(async () => {
@@ -60,5 +64,43 @@ describe('a write refused after the zone opened', () => {
     expect(applied.stderr).toMatch(new RegExp(`^error: cannot write the state directory ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: writing \\S+ failed: disk I/O error \\(SQLITE_IOERR_\\w+\\); nothing was written\n$`));
     expect(applied.code).toBe(1);
     expect(applied.stdout).toBe('');
+  }, 60_000);
+});
+
+describe('serve meets a write refused after the zone opened', () => {
+  it('answers a clean 500 envelope, logs one line naming the file, no stack trace; the write was rolled back', async () => {
+    const dir = join(temp.dir, 'served');
+    const created = await zonewall(['engine', 'zone', 'create', 'served.example.com', '--plan', 'enterprise', '--state-dir', dir]);
+    expect(created.code, created.stderr).toBe(0);
+    const token = 'write-failure-token-0123456789abcdefghij';
+    const child = spawnLimited(48, ['serve', '--port', '0', '--state-dir', dir], { ZONEWALL_SERVE_TOKEN: token });
+    const exited = outputOf(child);
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => { out += d.toString(); const found = listeningUrl(out); if (found !== undefined) resolve(found); });
+        void exited.then((r) => reject(new Error(`serve exited (${r.code}): ${r.stderr}`)));
+      });
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const zones = await (await fetch(`${url}/zones?name=served.example.com`, { headers })).json() as { result: { id: string }[] };
+      const id = zones.result[0]!.id;
+      const entrypoint = `${url}/zones/${id}/rulesets/phases/http_request_firewall_custom/entrypoint`;
+      const rules = Array.from({ length: 200 }, (_, i) => ({ action: 'block', expression: `http.host eq "h${i}-${'y'.repeat(200)}"` }));
+      const res = await fetch(entrypoint, { method: 'PUT', headers, body: JSON.stringify({ rules }) });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ result: null, success: false, messages: [], errors: [{ code: 10500, message: 'internal error: the request was not applied: the server could not write its state directory (the server log names the path)' }] });
+      // Rolled back: the phase still has no entrypoint; reads are answered.
+      expect((await fetch(entrypoint, { headers })).status).toBe(404);
+      child.kill('SIGTERM');
+      const run = await exited;
+      const objects = join(dir, 'zones', 'objects');
+      const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
+      const lines = run.stderr.split('\n').filter((l) => l.includes('/entrypoint'));
+      expect(lines).toEqual([`zonewall serve: PUT /client/v4/zones/${id}/rulesets/phases/http_request_firewall_custom/entrypoint failed: cannot write the state directory ${dir}: writing ${file} failed: disk I/O error (SQLITE_IOERR_WRITE); nothing was written (the change was rolled back)`]);
+      expect(run.stderr).not.toMatch(/^\s+at |Object was reset/m);
+    } finally {
+      child.kill('SIGKILL');
+      await exited.catch(() => undefined);
+    }
   }, 60_000);
 });
