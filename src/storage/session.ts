@@ -17,7 +17,7 @@
  */
 import type Database from 'better-sqlite3';
 import { newBatch, type Batch } from './batch.js';
-import type { StorageResetError } from './errors.js';
+import { StorageResetError } from './errors.js';
 import { isCriticalError, sessionClosedError, sessionResetError } from './session-reset.js';
 import { parkCursors } from './open-cursors.js';
 
@@ -69,11 +69,19 @@ export class StorageSession {
    */
   readonly #readOnly: boolean;
 
-  constructor(db: Database.Database, backend: Backend, hooks: SessionHooks = {}, readOnly = false) {
+  /**
+   * Set for a writer's object opened for reading because it may not write its files
+   * (`ObjectNamespaceOptions.readsWhenNotWritable`): the error of a write, asked at each one (a
+   * `StorageResetError` once the files are writable again: the session breaks, the object reopens).
+   */
+  readonly #refuseWrites: (() => Error) | undefined;
+
+  constructor(db: Database.Database, backend: Backend, hooks: SessionHooks = {}, readOnly = false, refuseWrites?: () => Error) {
     this.db = db;
     this.backend = backend;
     this.#hooks = hooks;
     this.#readOnly = readOnly;
+    this.#refuseWrites = refuseWrites;
   }
 
   /** True for a read-only session: nothing it reads can change while it is open (see `#readOnly`). */
@@ -116,6 +124,11 @@ export class StorageSession {
   /** Opens the implicit transaction (first write or savepoint of the turn) and schedules its commit. */
   ensureTxn(): void {
     this.requireUsable();
+    if (this.#refuseWrites !== undefined) {
+      const refused = this.#refuseWrites();
+      if (refused instanceof StorageResetError) this.fail(refused, 'its files are writable again', refused);
+      throw refused;
+    }
     if (!this.#inTxn) {
       this.#hooks.beforeBegin?.();
       if (!this.#readOnly) (this.#begin ??= this.db.prepare('BEGIN')).run();

@@ -244,7 +244,7 @@ describe('rollback with an applies folder of its own it may not write', () => {
 });
 
 describe('serve meets a file it may not write (changed after it started)', () => {
-  it('answers a clean API error and logs one line naming the file, no stack trace; the file is unchanged', async () => {
+  it('answers its reads, refuses its writes with a clean API error and one log line naming the file, no stack trace; the file is unchanged', async () => {
     // The server's user owns everything (as root: nobody); once it listens, one zone file turns read-only.
     const served = tempDir('state-access-serve');
     chmodSync(served.dir, 0o777);
@@ -269,12 +269,23 @@ describe('serve meets a file it may not write (changed after it started)', () =>
       const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
       chmodSync(file, 0o444);
       const before = statSync(file).mtimeMs;
+      // Reads of the zone are answered (the server used to refuse the open, GETs too).
+      const read = await fetch(`${url}/zones/${id}/firewall/rules`, { headers });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ success: true, result: [] });
       const res = await fetch(`${url}/zones/${id}/firewall/rules`, { method: 'POST', headers, body: JSON.stringify([{ action: 'block', filter: { expression: 'http.host eq "x"' } }]) });
       expect(res.status).toBe(500);
       const body = await res.json() as { success: boolean; errors: { code: number; message: string }[] };
       expect(body.success).toBe(false);
       expect(body.errors).toEqual([{ code: 10500, message: 'internal error: the request was not applied: the server cannot write a file of its state directory (the server log names it)' }]);
       expect(statSync(file).mtimeMs).toBe(before);
+      expect((await fetch(`${url}/zones/${id}/firewall/rules`, { headers })).status).toBe(200);
+      // Writable again: the write goes through (the zone reopens for writing at its next request).
+      chmodSync(file, 0o600);
+      const retried = await fetch(`${url}/zones/${id}/firewall/rules`, { method: 'POST', headers, body: JSON.stringify([{ action: 'block', filter: { expression: 'http.host eq "y"' } }]) });
+      expect(retried.status).toBe(200);
+      const rules = await (await fetch(`${url}/zones/${id}/firewall/rules`, { headers })).json() as { result: { filter: { expression: string } }[] };
+      expect(rules.result.map((r) => r.filter.expression)).toEqual(['http.host eq "y"']);
       child.kill('SIGTERM');
       const run = await exited;
       const lines = run.stderr.split('\n').filter((l) => l.includes(`/zones/${id}/firewall/rules`));
