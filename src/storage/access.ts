@@ -142,9 +142,10 @@ export function objectPaths(file: string): string[] {
  * system refused it (`writeFailureReason`); undefined for any other failure. It names the first of
  * `paths` this user may not write now (its mode and owner, what to do), else `paths[0]` and the
  * reason; folders with `deep` are looked into. `committed`: the transaction was durable, a write
- * after it failed (the PITR log); `opening`: the write was SQLite's opening of the file, before any change.
+ * after it failed (the PITR log); `opening`: the write was SQLite's opening of the file, before any change;
+ * `pending`: it was the PITR log's work at open (a restore), which stays requested.
  */
-export function writeFailureOf(err: unknown, paths: readonly string[], root: string, at: { committed: boolean; deep?: boolean; opening?: boolean }): StorageWriteError | undefined {
+export function writeFailureOf(err: unknown, paths: readonly string[], root: string, at: { committed: boolean; deep?: boolean; opening?: boolean; pending?: boolean }): StorageWriteError | undefined {
   const reason = writeFailureReason(err);
   if (reason === undefined) return undefined;
   const uid = process.getuid?.();
@@ -153,8 +154,8 @@ export function writeFailureOf(err: unknown, paths: readonly string[], root: str
     const { path, stat } = blocked;
     const folder = stat.isDirectory();
     const why = accessDetail({ path, owner: stat.uid, mode: stat.mode, folder, uid, writes: true, root, lacksRead: !readable(path, folder) });
-    return new StorageWriteError({ path, root, why, committed: at.committed, opening: at.opening }, { cause: err });
+    return new StorageWriteError({ path, root, why, committed: at.committed, opening: at.opening, pending: at.pending }, { cause: err });
   }
   const path = paths[0] ?? root;
-  return new StorageWriteError({ path, root, why: `writing ${path} failed: ${reason}`, committed: at.committed, opening: at.opening }, { cause: err });
+  return new StorageWriteError({ path, root, why: `writing ${path} failed: ${reason}`, committed: at.committed, opening: at.opening, pending: at.pending }, { cause: err });
 }

@@ -155,11 +155,13 @@ export class StorageWriteError extends StorageResetError {
   readonly committed: boolean;
 
   /** `opening`: refused while a file opened, before any change began (nothing to roll back). */
-  constructor(at: { path: string; root: string; why: string; committed: boolean; opening?: boolean }, options?: { cause?: unknown }) {
+  /** `pending`: the PITR log's work at open (a restore), which stays requested for the next writing open. */
+  constructor(at: { path: string; root: string; why: string; committed: boolean; opening?: boolean; pending?: boolean }, options?: { cause?: unknown }) {
     super(
       `cannot write the state directory ${at.root}: ${at.why}; ` +
         (at.committed
           ? 'the change itself was saved, but its point-in-time log entry was not (the log restarts at the next open: rollback cannot go back before this change)'
+          : at.pending === true ? 'a restore (rollback) under way stays requested: the next command that writes this zone finishes it'
           : at.opening === true ? 'nothing was written' : 'nothing was written (the change was rolled back)'),
       options,
     );

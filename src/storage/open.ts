@@ -14,6 +14,7 @@ import type { AlarmIndex } from './alarm-index.js';
 import { KvStore } from './kv.js';
 import { markGap, PitrService, SessionPitr, type PitrApi } from './pitr.js';
 import { openForReading, type ReadMode } from './read-only.js';
+import { hasPendingRestore } from './pitr/restore.js';
 import { openDatabase } from './database.js';
 import { StorageSession, type Backend, type SessionHooks } from './session.js';
 import { StorageAccessError, StorageResetError } from './errors.js';
@@ -103,6 +104,21 @@ function openWriting(file: string, sqlite: boolean, root: string): ReturnType<ty
   }
 }
 
+/**
+ * The session's PITR log, which at open may finish or apply a restore (a rollback) and log what a
+ * crash left unlogged: a write the file system refuses there is said in one line (which path, why),
+ * and what it was doing stays requested, for the next writing open to finish.
+ */
+function openSessionPitr(dir: string, file: string, now: () => number, root: string): SessionPitr {
+  try {
+    return new SessionPitr(dir, file, now);
+  } catch (err) {
+    throw accessErrorOf(err, [dir, ...objectPaths(file)], true, root)
+      ?? writeFailureOf(err, [file, dir, ...objectPaths(file).filter((p) => p !== file)], root, { committed: false, opening: true, pending: hasPendingRestore(dir) })
+      ?? err;
+  }
+}
+
 /** Opens one object's storage for a new session. */
 export function openSessionParts(id: ObjectId, cfg: OpenConfig, hooks: SessionHooks): SessionParts {
   const base = join(objectsDir(cfg.dir), id.toString());
@@ -143,7 +159,7 @@ export function openSessionParts(id: ObjectId, cfg: OpenConfig, hooks: SessionHo
   }
   // A reader keeps no PITR log: only writes are logged, and reading the log could write (it repairs).
   const read = readMode !== undefined ? openForReading(file, `${base}.pitr`, readMode, root) : undefined;
-  const pitr = sqlite && read === undefined ? new SessionPitr(`${base}.pitr`, file, cfg.now) : null;
+  const pitr = sqlite && read === undefined ? openSessionPitr(`${base}.pitr`, file, cfg.now, root) : null;
   const db = read?.db ?? openWriting(file, sqlite, cfg.root ?? cfg.dir);
   let session: StorageSession | null = null;
   try {

@@ -59,6 +59,18 @@ describe('a write refused after the zone opened', () => {
     expect(again.stdout).toContain('Apply complete for write.example.com: 200 added');
   }, 60_000);
 
+  it('rollback whose restore the file system refuses: one line, exit 1 (was "internal error: Error: EFBIG"); run again, it restores', async () => {
+    // The zone has the 200 rules of the apply above.
+    const rolled = await limited(48, ['rollback', '--zone', 'write.example.com', '--auto-approve', '--state-dir', state]);
+    const objects = join(state, 'zones', 'objects');
+    const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
+    expect(rolled.stderr).toBe(`error: cannot write the state directory ${state}: writing ${file} failed: file too large; a restore (rollback) under way stays requested: the next command that writes this zone finishes it\n`);
+    expect(rolled.code).toBe(1);
+    const again = await zonewall(['rollback', '--zone', 'write.example.com', '--auto-approve', '--state-dir', state]);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await zonewall(['plan', manifest, '--state-dir', state])).stdout).toContain('Plan: 200 to add');
+  }, 60_000);
+
   it('a write refused while the engine opens its files (SQLite writes there too) is one line, not "internal error: SqliteError"', async () => {
     const applied = await limited(8, ['apply', manifest, '--auto-approve', '--state-dir', state]);
     expect(applied.stderr).toMatch(new RegExp(`^error: cannot write the state directory ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: writing \\S+ failed: disk I/O error \\(SQLITE_IOERR_\\w+\\); nothing was written\n$`));
