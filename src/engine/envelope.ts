@@ -55,6 +55,13 @@ export function failureResponse(err: unknown, what: string, logError: (message: 
     accessFailures.set(response, err);
     return response;
   }
+  // A zone whose restore waits for a command that writes (a rollback the file system cut short):
+  // a reader cannot read it; said as the access error is, one line, no stack trace.
+  if (err instanceof ZonewallError && err.code === 'ERR_STATE_RESTORE_PENDING') {
+    const response = errorResponse(ApiError.of('internal', 'internal error: the request was not applied: a restore of this zone waits for a command that writes (the server log names the file)'));
+    accessFailures.set(response, err);
+    return response;
+  }
   // A write the state directory refused after its files opened (storage's `StorageWriteError`: a
   // file made read-only meanwhile, a full disk), rolled back: said as the access error is.
   if (err instanceof Error && (err as { code?: unknown }).code === 'ERR_STATE_WRITE') {

@@ -66,6 +66,15 @@ describe('a write refused after the zone opened', () => {
     const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
     expect(rolled.stderr).toBe(`error: cannot write the state directory ${state}: writing ${file} failed: file too large; a restore (rollback) under way stays requested: the next command that writes this zone finishes it\n`);
     expect(rolled.code).toBe(1);
+    // A reader meets the restore waiting: one line (was engine log lines with stack traces and an HTTP 500).
+    const pending = `${file} has a point-in-time restore pending, which only a command that writes applies: run apply (or serve) on this state directory first`;
+    const exported = await zonewall(['export', '--zone', 'write.example.com', '--state-dir', state]);
+    expect(exported.stderr).toBe(`error: ${pending}\n`);
+    expect(exported.code).toBe(1);
+    const planned = await zonewall(['plan', manifest, '--state-dir', state]);
+    expect(planned.stdout + planned.stderr).toContain(`error [ERR_STATE_RESTORE_PENDING]: ${pending}\n`);
+    expect(planned.stdout + planned.stderr).not.toMatch(/^\s+at |HTTP 500|zonewall engine:/m);
+    expect(planned.code).toBe(1);
     const again = await zonewall(['rollback', '--zone', 'write.example.com', '--auto-approve', '--state-dir', state]);
     expect(again.code, again.stderr).toBe(0);
     expect((await zonewall(['plan', manifest, '--state-dir', state])).stdout).toContain('Plan: 200 to add');
