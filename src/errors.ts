@@ -32,6 +32,8 @@ export const ErrorCodes = {
   ERR_STORAGE_RESET: 'system', // the object was reset (failed write, abort); callers get this error
   ERR_STORAGE_LOCKED: 'user', // another process has the namespace directory open
   ERR_STATE_ACCESS: 'user', // a file or folder of the state directory this user may not read or write (another user's)
+  ERR_STATE_RESTORE_PENDING: 'user', // a reader met a zone whose restore (rollback) waits for a command that writes to finish it
+  ERR_STATE_WRITE: 'user', // a write to the state directory failed after its files opened (permissions changed, disk full, I/O error); it was rolled back
   // engine and providers
   ERR_API: 'user', // the service refused a request (see the service's errors)
   ERR_PROVIDER: 'system', // the provider could not reach or understand the service

@@ -72,6 +72,12 @@ export function reportError(err: unknown, write: (text: string) => void, debug: 
     write(`error: ${err.message}${way}${stack}\n`);
     return ExitCodes.error;
   }
+  // A write the state directory refused after its files opened (storage's `StorageWriteError`: a
+  // reset of the object, so not a `ZonewallError`): its message is the one line, rolled back.
+  if (err instanceof Error && codeOf(err) === 'ERR_STATE_WRITE') {
+    write(`error: ${err.message}${stack}\n`);
+    return ExitCodes.error;
+  }
   const known = systemMessage(err);
   if (known !== undefined) {
     write(`error: ${known}${stack}\n`);

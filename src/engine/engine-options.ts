@@ -29,6 +29,12 @@ export interface EngineOptions {
    * a missing directory reads as an engine without zones. Calls that would write are refused.
    */
   readOnly?: boolean;
+  /**
+   * A writer (`serve`) answers reads of a zone, account or registry file it may not write (made
+   * read-only to it) and refuses that object's writes with `ERR_STATE_ACCESS`, nothing written
+   * (`ObjectNamespaceOptions.readsWhenNotWritable`). Default false: such a file refuses the object's open.
+   */
+  readsWhenNotWritable?: boolean;
   /** Keep everything in memory, nothing on disk (`dir` only names the engine): a scratch engine, gone at close. */
   memory?: boolean;
   /**

@@ -62,9 +62,9 @@ export async function openEngineState(options: EngineOptions): Promise<EngineSta
   try {
     // A read-only engine (a plan) may hold the namespaces' shared lock: a writer waits for it as
     // long as it would have waited for `engine.lock`.
-    zonesNs = await openNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory, accessRoot: options.dir, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
-    registryNs = await openNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory, accessRoot: options.dir, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
-    accountsNs = await openNamespace(AccountObject, { dir: join(options.dir, 'accounts'), backend: 'sqlite', readOnly, memory, accessRoot: options.dir, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
+    zonesNs = await openNamespace(ZoneObject, { dir: join(options.dir, 'zones'), backend: 'sqlite', readOnly, memory, accessRoot: options.dir, readsWhenNotWritable: options.readsWhenNotWritable === true, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
+    registryNs = await openNamespace(RegistryObject, { dir: join(options.dir, 'registry'), backend: 'sqlite', readOnly, memory, accessRoot: options.dir, readsWhenNotWritable: options.readsWhenNotWritable === true, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
+    accountsNs = await openNamespace(AccountObject, { dir: join(options.dir, 'accounts'), backend: 'sqlite', readOnly, memory, accessRoot: options.dir, readsWhenNotWritable: options.readsWhenNotWritable === true, lockTimeoutMs: Math.max(0, deadline - Date.now()) }, options.dir);
     const zoneObjects = zonesNs;
     const directory = await RegistryDirectory.load(registryNs.get('zones'), (id) => zoneObjects.get(id), { shared: false });
     return { zonesNs, registryNs, accountsNs, directory, planLimits, resources, logError, unlock, strict: options.strict === true, readOnly };

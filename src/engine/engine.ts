@@ -13,7 +13,7 @@
  * const res = await engine.dispatch({ method: 'GET', path: `/zones/${zone.id}/filters` });
  * await engine.close();
  */
-import { StorageResetError, type ObjectNamespace } from '../storage/index.js';
+import { StorageResetError, StorageWriteError, type ObjectNamespace } from '../storage/index.js';
 import { ApiError } from './api-errors.js';
 import { copyAnswer } from './copy-answer.js';
 import { accessFailureOf, errorResponse } from './envelope.js';
@@ -147,7 +147,8 @@ export class Engine implements ZoneDirectory {
     try {
       await stub.restore(bookmark);
     } catch (err) {
-      if (!(err instanceof StorageResetError)) throw err;
+      // The object resets itself to apply the restore; a write the state directory refused is no such reset.
+      if (!(err instanceof StorageResetError) || err instanceof StorageWriteError) throw err;
     }
     await stub.ping();
   }
@@ -231,8 +232,9 @@ export class Engine implements ZoneDirectory {
     try {
       await stub.restore(bookmark);
     } catch (err) {
-      // The object aborts itself to apply the restore: that reset is the expected outcome.
-      if (!(err instanceof StorageResetError)) throw err;
+      // The object aborts itself to apply the restore: that reset is the expected outcome (a write
+      // the state directory refused, also a reset of the object, is not).
+      if (!(err instanceof StorageResetError) || err instanceof StorageWriteError) throw err;
     }
     // The next event restarts the object on the restored storage.
     await stub.ping();

@@ -55,14 +55,35 @@ export function failureResponse(err: unknown, what: string, logError: (message: 
     accessFailures.set(response, err);
     return response;
   }
+  // A zone whose restore waits for a command that writes (a rollback the file system cut short):
+  // a reader cannot read it; said as the access error is, one line, no stack trace.
+  if (err instanceof ZonewallError && err.code === 'ERR_STATE_RESTORE_PENDING') {
+    const response = errorResponse(ApiError.of('internal', 'internal error: the request was not applied: a restore of this zone waits for a command that writes (the server log names the file)'));
+    accessFailures.set(response, err);
+    return response;
+  }
+  // A write the state directory refused after its files opened (storage's `StorageWriteError`: a
+  // file made read-only meanwhile, a full disk), rolled back: said as the access error is.
+  if (err instanceof Error && (err as { code?: unknown }).code === 'ERR_STATE_WRITE') {
+    const committed = (err as { committed?: unknown }).committed === true;
+    const response = errorResponse(ApiError.of('internal', committed
+      ? 'internal error: the request was applied, but the server could not write its point-in-time log (the server log names the path)'
+      : 'internal error: the request was not applied: the server could not write its state directory (the server log names the path)'));
+    accessFailures.set(response, err);
+    return response;
+  }
   logError(`${what} failed`, err);
   return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
 }
 
-const accessFailures = new WeakMap<ApiResponse, ZonewallError>();
+const accessFailures = new WeakMap<ApiResponse, Error>();
 
-/** The state-directory access error (`ERR_STATE_ACCESS`) an answer of `failureResponse` stands for, if any. */
-export function accessFailureOf(response: ApiResponse): ZonewallError | undefined {
+/**
+ * The state-directory error an answer of `failureResponse` stands for, if any: access refused
+ * (`ERR_STATE_ACCESS`, a `ZonewallError`) or a write refused after the files opened
+ * (`ERR_STATE_WRITE`, storage's `StorageWriteError`, a reset of the object).
+ */
+export function accessFailureOf(response: ApiResponse): Error | undefined {
   return accessFailures.get(response);
 }
 

@@ -4,6 +4,8 @@
  * import the engine only through this file (and only `providers/engine/` and `cli` do).
  */
 export { Engine, type EngineOptions } from './engine.js';
+/** The state directory's access error, for the provider's mode tightening (`providers/engine/private-state.ts`). */
+export { accessError } from '../storage/index.js';
 export { startServer, type RunningServer, type ServerOptions } from './server/server.js';
 export { CredentialEnv, CredentialLimits, type Credential } from './server/credentials.js';
 export { loadCredentials } from './server/credentials-file.js';

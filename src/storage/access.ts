@@ -13,7 +13,8 @@
  */
 import { accessSync, constants, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StorageAccessError } from './errors.js';
+import { accessDetail, StorageAccessError, StorageWriteError } from './errors.js';
+import { writeFailureReason } from './session-reset.js';
 
 /** A path this user may not use as asked, and its `lstat`. */
 export interface Blocked {
@@ -59,7 +60,10 @@ export function findBlocked(paths: readonly string[], writes: boolean, options: 
       accessSync(path, folder ? mode | constants.X_OK : mode);
     } catch {
       const stat = lstatSync(path, { throwIfNoEntry: false });
-      if (stat !== undefined && !(options.skipOwn === true && stat.uid === uid)) return { path, stat };
+      // Its own is skipped (zonewall makes its own files usable, or storage says them when it opens
+      // them), but not its own folder it may not list or search: no walk (this one, the mode
+      // tightening's) can look into it, and zonewall does not widen a mode it finds.
+      if (stat !== undefined && !(options.skipOwn === true && stat.uid === uid && !(folder && !readable(path, true)))) return { path, stat };
       continue; // gone since, or its own and skipped
     }
     if (!folder || options.deep !== true) continue;
@@ -88,10 +92,22 @@ function unsearchableAbove(path: string): Blocked | undefined {
   return undefined;
 }
 
-/** The typed error for a path `findBlocked` found. */
+/** Whether this user may read `path` (a folder: and search it). */
+function readable(path: string, folder: boolean): boolean {
+  try {
+    accessSync(path, folder ? constants.R_OK | constants.X_OK : constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The typed error for a path `findBlocked` found (asked for writing, it says a path it may not even read as not readable). */
 export function accessError(blocked: Blocked, writes: boolean, root: string, uid: number, cause?: unknown): StorageAccessError {
   const { path, stat } = blocked;
-  return new StorageAccessError({ path, owner: stat.uid, mode: stat.mode, folder: stat.isDirectory(), uid, writes, root }, cause === undefined ? undefined : { cause });
+  const folder = stat.isDirectory();
+  const lacksRead = writes && !readable(path, folder);
+  return new StorageAccessError({ path, owner: stat.uid, mode: stat.mode, folder, uid, writes, root, lacksRead }, cause === undefined ? undefined : { cause });
 }
 
 /**
@@ -119,4 +135,27 @@ export function accessErrorOf(err: unknown, paths: readonly string[], writes: bo
 /** The paths of one object's SQLite storage: the folder it is in, its file and the file's side files. */
 export function objectPaths(file: string): string[] {
   return [dirname(file), file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+}
+
+/**
+ * The failure `err` of a write after the files opened as a `StorageWriteError`, when the file
+ * system refused it (`writeFailureReason`); undefined for any other failure. It names the first of
+ * `paths` this user may not write now (its mode and owner, what to do), else `paths[0]` and the
+ * reason; folders with `deep` are looked into. `committed`: the transaction was durable, a write
+ * after it failed (the PITR log); `opening`: the write was SQLite's opening of the file, before any change;
+ * `pending`: it was the PITR log's work at open (a restore), which stays requested.
+ */
+export function writeFailureOf(err: unknown, paths: readonly string[], root: string, at: { committed: boolean; deep?: boolean; opening?: boolean; pending?: boolean }): StorageWriteError | undefined {
+  const reason = writeFailureReason(err);
+  if (reason === undefined) return undefined;
+  const uid = process.getuid?.();
+  const blocked = uid === undefined ? undefined : findBlocked(paths, true, { uid, deep: at.deep === true });
+  if (blocked !== undefined && uid !== undefined) {
+    const { path, stat } = blocked;
+    const folder = stat.isDirectory();
+    const why = accessDetail({ path, owner: stat.uid, mode: stat.mode, folder, uid, writes: true, root, lacksRead: !readable(path, folder) });
+    return new StorageWriteError({ path, root, why, committed: at.committed, opening: at.opening, pending: at.pending }, { cause: err });
+  }
+  const path = paths[0] ?? root;
+  return new StorageWriteError({ path, root, why: `writing ${path} failed: ${reason}`, committed: at.committed, opening: at.opening, pending: at.pending }, { cause: err });
 }

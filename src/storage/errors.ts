@@ -55,17 +55,8 @@ export class StorageAccessError extends StorageError {
   /** The directory the advice names (`chown -R UID root`). */
   readonly root: string;
 
-  constructor(at: { path: string; owner: number; mode: number; folder: boolean; uid: number; writes: boolean; root: string }, options?: { cause?: unknown }) {
-    const mode = (at.mode & 0o777).toString(8).padStart(4, '0');
-    const verb = at.writes ? 'write' : 'read';
-    const fix = at.owner === at.uid
-      ? `give this user ${verb} access to it (chmod u+${at.writes ? 'rw' : 'r'}${at.folder ? 'x' : ''} ${at.path})`
-      : `run zonewall as its owner, or give the files to this user (chown -R ${at.uid} ${at.root})`;
-    super(
-      `cannot ${verb} the state directory ${at.root}: the ${at.folder ? 'folder' : 'file'} ${at.path} (mode ${mode}, owner uid ${at.owner}) ` +
-        `is not ${at.writes ? 'writable' : 'readable'} by this user (uid ${at.uid}): ${fix}`,
-      { ...options, code: 'ERR_STATE_ACCESS' },
-    );
+  constructor(at: { path: string; owner: number; mode: number; folder: boolean; uid: number; writes: boolean; root: string; lacksRead?: boolean }, options?: { cause?: unknown }) {
+    super(`cannot ${at.writes ? 'write' : 'read'} the state directory ${at.root}: ${accessDetail(at)}`, { ...options, code: 'ERR_STATE_ACCESS' });
     this.path = at.path;
     this.owner = at.owner;
     this.mode = at.mode & 0o777;
@@ -73,6 +64,21 @@ export class StorageAccessError extends StorageError {
     this.writes = at.writes;
     this.root = at.root;
   }
+}
+
+/**
+ * What a `StorageAccessError` says after naming the state directory: the path, its mode and owner,
+ * what this user lacks and what to do. `lacksRead`: a folder or file asked for writing that this
+ * user may not even read (or, a folder, search), which is what it then says it is not.
+ */
+export function accessDetail(at: { path: string; owner: number; mode: number; folder: boolean; uid: number; writes: boolean; root: string; lacksRead?: boolean }): string {
+  const mode = (at.mode & 0o777).toString(8).padStart(4, '0');
+  const verb = at.writes ? (at.lacksRead === true ? 'read and write' : 'write') : 'read';
+  const fix = at.owner === at.uid
+    ? `give this user ${verb} access to it (chmod u+${at.writes ? 'rw' : 'r'}${at.folder ? 'x' : ''} ${at.path})`
+    : `run zonewall as its owner, or give the files to this user (chown -R ${at.uid} ${at.root})`;
+  const lacks = at.writes && at.lacksRead !== true ? 'writable' : 'readable';
+  return `the ${at.folder ? 'folder' : 'file'} ${at.path} (mode ${mode}, owner uid ${at.owner}) is not ${lacks} by this user (uid ${at.uid}): ${fix}`;
 }
 
 /** A bad argument to a storage call, as the reference's `TypeError`: `ERR_STORAGE_ARGUMENT`. */
@@ -128,6 +134,41 @@ export class StorageResetError extends Error {
   readonly durableObjectReset = true;
   /** `system`: nothing the caller did wrong in this call. */
   get kind(): ErrorKind { return ErrorCodes[this.code]; }
+}
+
+/**
+ * A write the state directory refused after its files were open (`ERR_STATE_WRITE`): the file or
+ * folder was made read-only meanwhile, the disk is full, the file system went read-only or failed
+ * (EIO). It is a reset of the object (a failed write resets it, as in the reference, so it is a
+ * `StorageResetError`), but not a genuine one: the message says which path refused the write, why,
+ * and that nothing was half-written (the transaction was rolled back, `committed` false), or, when
+ * the commit was durable and only the PITR log after it failed (`committed` true), that the change
+ * is saved but the log missed it. `session-reset.ts` tells the two kinds of failure apart.
+ */
+export class StorageWriteError extends StorageResetError {
+  override readonly code: ErrorCode = 'ERR_STATE_WRITE';
+  /** The path that refused the write (an object's SQLite file, a folder, a PITR log), absolute. */
+  readonly path: string;
+  /** The directory the message names (the engine's state directory). */
+  readonly root: string;
+  /** False: the transaction was rolled back, nothing of it is on disk. True: it is durable, the PITR log missed it. */
+  readonly committed: boolean;
+
+  /** `opening`: refused while a file opened, before any change began (nothing to roll back). */
+  /** `pending`: the PITR log's work at open (a restore), which stays requested for the next writing open. */
+  constructor(at: { path: string; root: string; why: string; committed: boolean; opening?: boolean; pending?: boolean }, options?: { cause?: unknown }) {
+    super(
+      `cannot write the state directory ${at.root}: ${at.why}; ` +
+        (at.committed
+          ? 'the change itself was saved, but its point-in-time log entry was not (the log restarts at the next open: rollback cannot go back before this change)'
+          : at.pending === true ? 'a restore (rollback) under way stays requested: the next command that writes this zone finishes it'
+          : at.opening === true ? 'nothing was written' : 'nothing was written (the change was rolled back)'),
+      options,
+    );
+    this.path = at.path;
+    this.root = at.root;
+    this.committed = at.committed;
+  }
 }
 
 /** The structured clone algorithm refused a value: a `DOMException` named `DataCloneError`. */

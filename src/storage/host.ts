@@ -31,6 +31,8 @@ export interface HostConfig {
   readMode?: ReadMode;
   /** The directory a `StorageAccessError`'s advice names (`ObjectNamespaceOptions.accessRoot`). */
   root?: string;
+  /** `ObjectNamespaceOptions.readsWhenNotWritable`. */
+  readsWhenNotWritable?: boolean;
 }
 
 interface Live {
@@ -75,6 +77,9 @@ export class ObjectHost {
 
   /** Delivers `method(...args)` as an event; resolves once its writes are confirmed. */
   call(method: string, args: unknown[]): Promise<unknown> {
+    // Opened for reading because it could not write its files: once it can, it reopens for
+    // writing (closed now if idle, constructed afresh below).
+    if (this.#live?.parts.writableAgain?.() === true) this.hibernate();
     const live = this.#live;
     const fn = live?.object[method];
     // A live instance with nothing queued or holding the gate runs the event at once, as `enter`

@@ -15,6 +15,6 @@ export { StorageLimits } from './limits.js';
 export type { Backend } from './session.js';
 export {
   StorageError, StorageTypeError, StorageRangeError, SqlError, TransactionError, StorageUnsupportedError,
-  StorageResetError, StorageLockedError, StorageAccessError,
+  StorageResetError, StorageLockedError, StorageAccessError, StorageWriteError,
 } from './errors.js';
 export { accessError, findBlocked, type Blocked } from './access.js';

@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { accessErrorOf, assertUsable, objectPaths } from './access.js';
+import { accessErrorOf, assertUsable, objectPaths, writeFailureOf } from './access.js';
 import { AlarmIndex } from './alarm-index.js';
 import { AlarmDefaults, type AlarmInvocationInfo, type AlarmRetryOptions } from './alarms.js';
 import { LOCK_FILE, lockDir, type DirLock } from './dir-lock.js';
@@ -56,6 +56,14 @@ export interface ObjectNamespaceOptions<Env = unknown> {
    * directory.
    */
   accessRoot?: string;
+  /**
+   * A writer that may not write an object's files (made read-only to it) opens that object for
+   * reading when its file exists, and refuses its first write with the `StorageAccessError` the
+   * open would have thrown (nothing is written): a server keeps answering reads of a zone whose
+   * file it may not write. Once the files are writable again, the refused write resets the object
+   * and the next event opens it for writing. Default false: the open is refused.
+   */
+  readsWhenNotWritable?: boolean;
 }
 
 /** Alarm hints of a reader: it writes no alarm, so it has nothing to record. */
@@ -161,6 +169,7 @@ export class ObjectNamespace<T extends object, Env = unknown> {
       ObjectClass: ObjectClass as unknown as HostConfig['ObjectClass'],
       now: options.now ?? Date.now,
       onAlarmError: options.onAlarmError ?? defaultAlarmError,
+      readsWhenNotWritable: options.readsWhenNotWritable === true,
     };
     if (options.readOnly === true || options.memory === true) {
       const read = options.memory === true ? { mode: 'memory' as const, release: () => undefined } : lockForReading(this.#dir, root);
@@ -187,7 +196,8 @@ export class ObjectNamespace<T extends object, Env = unknown> {
       alarmIndex = new AlarmIndex(join(this.#dir, 'alarms.sqlite'));
     } catch (err) {
       this.#lock.release();
-      throw err;
+      // A full disk, a failing or read-only file system: the write refused, in one line (nothing was written).
+      throw writeFailureOf(err, objectPaths(join(this.#dir, 'alarms.sqlite')).slice(1), root, { committed: false, opening: true }) ?? err;
     }
     openDirs.add(this.#dir);
     this.#alarmIndex = alarmIndex;

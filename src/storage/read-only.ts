@@ -124,7 +124,7 @@ function openFile(file: string, pitrDir: string, mode: ReadMode): ReadDatabase {
     // A restore the last writer requested but did not get to apply changes the object at its next
     // writing open: reading the file now would show a state that is about to be undone.
     if (hasPendingRestore(pitrDir)) {
-      throw new StorageError(`${file} has a point-in-time restore pending, which only a command that writes applies: run apply (or serve) on this state directory first`);
+      throw new StorageError(`${file} has a point-in-time restore pending, which only a command that writes applies: run apply (or serve) on this state directory first`, { code: 'ERR_STATE_RESTORE_PENDING' });
     }
     const size = fstatSync(fd).size;
     const walSize = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;

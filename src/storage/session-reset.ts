@@ -2,6 +2,11 @@
  * When a storage session breaks and what it says then: the SQLite result codes after which the
  * transaction state is unknown (the object must reset), and the `StorageResetError`s of a broken
  * session and of a closed one (calls on an old `ctx`). `session.ts` raises them.
+ *
+ * Of those failures, the ones the file system caused (a file or folder made read-only after it was
+ * opened, a full disk, a read-only or failing file system: `writeFailureReason`) are not said as a
+ * reset but as the write the state directory refused (`StorageWriteError`, built by `access.ts`,
+ * which names the path): the user can do something about them, and a reset says nothing of what.
  */
 import { StorageResetError } from './errors.js';
 
@@ -31,4 +36,36 @@ export function sessionResetError(cause: unknown, why: string): StorageResetErro
     `Object was reset and rolled back to its last known good state because ${why}: ${detail}${suffix}`,
     { cause },
   );
+}
+
+/** SQLite's result codes of a write the file system refused (a file it may no longer write, a full disk, an I/O error). */
+const WRITE_REFUSED = /^SQLITE_(IOERR|FULL|READONLY|CANTOPEN|PERM)/;
+
+/** Node's codes of the same, and what each says. */
+const ERRNO_REASONS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EIO: 'input/output error',
+};
+
+/**
+ * Why the file system refused a write, when `err` (or the error it wraps) is such a refusal:
+ * `no space left on the device (SQLITE_FULL)`; undefined for any other failure (a genuine reset).
+ */
+export function writeFailureReason(err: unknown): string | undefined {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    const errno = ERRNO_REASONS[code];
+    if (errno !== undefined) return errno;
+    if (!WRITE_REFUSED.test(code)) continue;
+    if (code.startsWith('SQLITE_FULL')) return `no space left on the device (${code})`;
+    const message = e instanceof Error ? e.message : code;
+    return `${message} (${code})`;
+  }
+  return undefined;
 }

@@ -17,7 +17,7 @@
  */
 import type Database from 'better-sqlite3';
 import { newBatch, type Batch } from './batch.js';
-import type { StorageResetError } from './errors.js';
+import { StorageResetError } from './errors.js';
 import { isCriticalError, sessionClosedError, sessionResetError } from './session-reset.js';
 import { parkCursors } from './open-cursors.js';
 
@@ -34,6 +34,11 @@ export interface SessionHooks {
   onBroken?: (err: StorageResetError) => void;
   /** Runs right before the connection closes (PITR makes its log durable first). */
   beforeClose?: () => void;
+  /**
+   * Says a failure that broke the session before its transaction committed as the write the file
+   * system refused (`StorageWriteError`, naming the path), when it is one; undefined: a reset.
+   */
+  writeFailure?: (cause: unknown) => StorageResetError | undefined;
 }
 
 /** The connection of one object instance plus its implicit transaction. */
@@ -64,11 +69,19 @@ export class StorageSession {
    */
   readonly #readOnly: boolean;
 
-  constructor(db: Database.Database, backend: Backend, hooks: SessionHooks = {}, readOnly = false) {
+  /**
+   * Set for a writer's object opened for reading because it may not write its files
+   * (`ObjectNamespaceOptions.readsWhenNotWritable`): the error of a write, asked at each one (a
+   * `StorageResetError` once the files are writable again: the session breaks, the object reopens).
+   */
+  readonly #refuseWrites: (() => Error) | undefined;
+
+  constructor(db: Database.Database, backend: Backend, hooks: SessionHooks = {}, readOnly = false, refuseWrites?: () => Error) {
     this.db = db;
     this.backend = backend;
     this.#hooks = hooks;
     this.#readOnly = readOnly;
+    this.#refuseWrites = refuseWrites;
   }
 
   /** True for a read-only session: nothing it reads can change while it is open (see `#readOnly`). */
@@ -111,6 +124,11 @@ export class StorageSession {
   /** Opens the implicit transaction (first write or savepoint of the turn) and schedules its commit. */
   ensureTxn(): void {
     this.requireUsable();
+    if (this.#refuseWrites !== undefined) {
+      const refused = this.#refuseWrites();
+      if (refused instanceof StorageResetError) this.fail(refused, 'its files are writable again', refused);
+      throw refused;
+    }
     if (!this.#inTxn) {
       this.#hooks.beforeBegin?.();
       if (!this.#readOnly) (this.#begin ??= this.db.prepare('BEGIN')).run();
@@ -130,7 +148,7 @@ export class StorageSession {
     try {
       if (!this.#readOnly) (this.#commit ??= this.db.prepare('COMMIT')).run();
     } catch (err) {
-      this.fail(err, 'a write could not be committed');
+      this.fail(err, 'a write could not be committed', this.#hooks.writeFailure?.(err));
       return;
     }
     this.#inTxn = false;
@@ -211,15 +229,18 @@ export class StorageSession {
    */
   checkStatementError(err: unknown): void {
     if (isCriticalError(err) || (this.#inTxn && !this.#readOnly && !this.db.inTransaction)) {
-      this.fail(err, 'a critical SQLite error rolled the transaction back');
+      this.fail(err, 'a critical SQLite error rolled the transaction back', this.#hooks.writeFailure?.(err));
       throw this.#broken;
     }
   }
 
-  /** Breaks the session: roll back, fail the waiting batch, tell the host. */
-  fail(cause: unknown, why: string): void {
+  /**
+   * Breaks the session: roll back, fail the waiting batch, tell the host. `as`: the error to say
+   * (a write the file system refused); by default the reset error of `cause` and `why`.
+   */
+  fail(cause: unknown, why: string, as?: StorageResetError): void {
     if (this.#broken) return;
-    this.#broken = sessionResetError(cause, why);
+    this.#broken = as ?? sessionResetError(cause, why);
     this.#discard();
     this.#batch?.reject(this.#broken);
     this.#batch = null;
@@ -283,7 +304,7 @@ export class StorageSession {
     try {
       this.#savepoint(sql).run();
     } catch (err) {
-      this.fail(err, 'a transaction savepoint was lost');
+      this.fail(err, 'a transaction savepoint was lost', this.#hooks.writeFailure?.(err));
       throw this.#broken;
     }
   }

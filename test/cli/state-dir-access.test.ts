@@ -244,7 +244,7 @@ describe('rollback with an applies folder of its own it may not write', () => {
 });
 
 describe('serve meets a file it may not write (changed after it started)', () => {
-  it('answers a clean API error and logs one line naming the file, no stack trace; the file is unchanged', async () => {
+  it('answers its reads, refuses its writes with a clean API error and one log line naming the file, no stack trace; the file is unchanged', async () => {
     // The server's user owns everything (as root: nobody); once it listens, one zone file turns read-only.
     const served = tempDir('state-access-serve');
     chmodSync(served.dir, 0o777);
@@ -269,12 +269,23 @@ describe('serve meets a file it may not write (changed after it started)', () =>
       const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
       chmodSync(file, 0o444);
       const before = statSync(file).mtimeMs;
+      // Reads of the zone are answered (the server used to refuse the open, GETs too).
+      const read = await fetch(`${url}/zones/${id}/firewall/rules`, { headers });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ success: true, result: [] });
       const res = await fetch(`${url}/zones/${id}/firewall/rules`, { method: 'POST', headers, body: JSON.stringify([{ action: 'block', filter: { expression: 'http.host eq "x"' } }]) });
       expect(res.status).toBe(500);
       const body = await res.json() as { success: boolean; errors: { code: number; message: string }[] };
       expect(body.success).toBe(false);
       expect(body.errors).toEqual([{ code: 10500, message: 'internal error: the request was not applied: the server cannot write a file of its state directory (the server log names it)' }]);
       expect(statSync(file).mtimeMs).toBe(before);
+      expect((await fetch(`${url}/zones/${id}/firewall/rules`, { headers })).status).toBe(200);
+      // Writable again: the write goes through (the zone reopens for writing at its next request).
+      chmodSync(file, 0o600);
+      const retried = await fetch(`${url}/zones/${id}/firewall/rules`, { method: 'POST', headers, body: JSON.stringify([{ action: 'block', filter: { expression: 'http.host eq "y"' } }]) });
+      expect(retried.status).toBe(200);
+      const rules = await (await fetch(`${url}/zones/${id}/firewall/rules`, { headers })).json() as { result: { filter: { expression: string } }[] };
+      expect(rules.result.map((r) => r.filter.expression)).toEqual(['http.host eq "y"']);
       child.kill('SIGTERM');
       const run = await exited;
       const lines = run.stderr.split('\n').filter((l) => l.includes(`/zones/${id}/firewall/rules`));
@@ -287,4 +298,58 @@ describe('serve meets a file it may not write (changed after it started)', () =>
       served.cleanup();
     }
   }, 60_000);
+});
+
+describe('a state folder of its own that it may not list or search (0200, 0300, 0100)', () => {
+  it('writers say it in one line naming the folder, its mode and what to do (was "permission denied: DIR"); readers read what they can', async () => {
+    const own = tempDir('state-access-folder');
+    chmodSync(own.dir, 0o777);
+    const dir = join(own.dir, 'state');
+    const user = isRoot ? Nobody : process.getuid!();
+    const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
+    const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
+    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args, '--state-dir', dir], { cwd: own.dir, env: { ...env, ZONEWALL_SERVE_TOKEN: 'folder-access-token-0123456789abcdefghij' }, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    try {
+      expect((await run(['engine', 'zone', 'create', 'fold.example.com', '--plan', 'business'])).code).toBe(0);
+      const zone = writeManifest(own.dir, 'fold.yaml', 'zone: fold.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');
+      chmodSync(zone, 0o644);
+      expect((await run(['apply', zone, '--auto-approve'])).code).toBe(0);
+      const line = (folder: string, mode: number) => `error: cannot write the state directory ${dir}: the folder ${folder} (mode ${mode.toString(8).padStart(4, '0')}, owner uid ${user}) ` +
+        `is not readable by this user (uid ${user}): give this user read and write access to it (chmod u+rwx ${folder}), or pass another --state-dir\n`;
+      for (const folder of [dir, join(dir, 'zones'), join(dir, 'zones', 'objects')]) {
+        for (const mode of [0o200, 0o300, 0o100]) {
+          chmodSync(folder, mode);
+          try {
+            for (const args of [['apply', zone, '--auto-approve'], ['engine', 'zone', 'create', 'other.example.com'], ['serve', '--port', '0'], ['rollback', '--zone', 'fold.example.com', '--auto-approve']]) {
+              const writer = await run(args);
+              const what = `${args.slice(0, 2).join(' ')} on ${folder} ${mode.toString(8)}`;
+              // rollback first reads its record: a root it may not search is said by that read.
+              if (args[0] === 'rollback' && folder === dir && mode === 0o200) expect(writer.stderr, what).toMatch(/^error: cannot read the state directory .* \(mode 0200, .*, or pass another --state-dir\n$/);
+              else expect(writer.stderr, what).toBe(line(folder, mode));
+              expect(writer.code, what).toBe(1);
+              expect(writer.stdout, what).not.toMatch(/Apply complete|listening/);
+            }
+            // A reader opens the paths it knows: it needs search (x), not listing (r), and nothing it does not read.
+            const plan = await run(['plan', zone]);
+            if (folder === dir && mode === 0o200) {
+              expect(plan.stderr).toBe(`error: cannot read the state directory ${dir}: the folder ${dir} (mode 0200, owner uid ${user}) is not readable by this user (uid ${user}): give this user read access to it (chmod u+rx ${dir}), or pass another --state-dir\n`);
+              expect(plan.code).toBe(1);
+            } else if (mode !== 0o200) {
+              expect(plan.stderr, `plan on ${folder} ${mode.toString(8)}`).toBe('');
+              expect(plan.stdout).toContain('No changes');
+            } else {
+              expect(plan.stderr, `plan on ${folder} 200`).toMatch(/^error: cannot read the state directory .*, or pass another --state-dir\n$/);
+            }
+          } finally {
+            chmodSync(folder, 0o700);
+          }
+        }
+      }
+      // Usable again, the rollback goes through.
+      const rolled = await run(['rollback', '--zone', 'fold.example.com', '--auto-approve']);
+      expect(rolled.code, rolled.stderr).toBe(0);
+    } finally {
+      own.cleanup();
+    }
+  }, 180_000);
 });

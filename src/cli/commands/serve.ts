@@ -112,7 +112,8 @@ async function serveFrom(opts: ServeOptions, stateDir: string, port: number, cre
 
 /** The built-in runtime: the engine in this process behind `node:http`. */
 async function startBuiltin(opts: ServeOptions, stateDir: string, port: number, credentials: Credential[], limits: PlanLimitsOverride | undefined): Promise<{ url: string; close(): Promise<void> }> {
-  const engine = await Engine.open({ dir: stateDir, strict: opts.strict === true, ...(limits !== undefined ? { limits } : {}) });
+  // A zone file made read-only to the server: its reads are answered, its writes refused (ERR_STATE_ACCESS).
+  const engine = await Engine.open({ dir: stateDir, strict: opts.strict === true, readsWhenNotWritable: true, ...(limits !== undefined ? { limits } : {}) });
   try {
     const server = await startServer(engine, { port, host: opts.host, credentials, insecureNoAuth: opts.insecureNoAuth === true });
     return { url: server.url, close: async () => { await server.close(); await engine.close(); } };

@@ -6,9 +6,17 @@
  * group and others (`process.umask(old | 0o077)`, restored when the last holder releases it; a
  * `workerd` child started meanwhile inherits it), and what an older zonewall left looser is
  * tightened when the directory is opened. Never used for a read-only opening, which changes nothing.
+ *
+ * This walk is not merged with the CLI's access walk ahead of a writer (`cli/state-dir-access.ts`,
+ * storage's `findBlocked`), though both visit every entry: that one must end before anything is
+ * changed (a refused command changes nothing, modes included), this one changes modes; and this one
+ * also runs for library callers (`openProvider`) who do no walk ahead. One walk would either chmod
+ * before knowing the directory usable, or carry its list of loose paths from the CLI down through
+ * `openProvider` to here: harder to read, for a second pass of one `lstat` an entry.
  */
-import { chmodSync, lstatSync, readdirSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { accessError } from '../../engine/index.js';
 
 let holders = 0;
 let saved: number | undefined;
@@ -38,9 +46,24 @@ export function tightenStateDir(dir: string): void {
         // A file removed meanwhile (a WAL checkpointed away): nothing to tighten.
       }
     }
-    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    if (st.isDirectory()) for (const name of listFolder(path, st, dir, uid)) walk(join(path, name));
   };
   walk(dir);
+}
+
+/**
+ * The names in `path`, a folder of the state directory `root`; one of its own this user may not
+ * list (mode 0300, 0100: zonewall does not widen modes it finds) is the state directory's access
+ * error (`ERR_STATE_ACCESS`, one line naming it), not a bare EACCES.
+ */
+function listFolder(path: string, st: Stats, root: string, uid: number | undefined): string[] {
+  try {
+    return readdirSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (uid !== undefined && (code === 'EACCES' || code === 'EPERM')) throw accessError({ path, stat: st }, true, root, uid, err);
+    throw err;
+  }
 }
 
 /**
@@ -53,9 +76,8 @@ export function holdPrivateState(dir: string): { release(): void } {
     saved = process.umask(0o077);
     process.umask(saved | 0o077);
   }
-  tightenStateDir(dir);
   let released = false;
-  return {
+  const held = {
     release(): void {
       if (released) return;
       released = true;
@@ -65,6 +87,13 @@ export function holdPrivateState(dir: string): { release(): void } {
       }
     },
   };
+  try {
+    tightenStateDir(dir);
+  } catch (err) {
+    held.release();
+    throw err;
+  }
+  return held;
 }
 
 /** The umask the user runs zonewall with (not the private one a held state directory sets). */
