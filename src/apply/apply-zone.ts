@@ -5,7 +5,7 @@
  * changes makes no request and records nothing.
  */
 import { ZonewallError } from '../errors.js';
-import { assertApplicable, hasChanges, type Plan } from '../plan/index.js';
+import { assertApplicable, hasChanges, resourceOf, type Plan } from '../plan/index.js';
 import type { Provider } from '../providers/index.js';
 import { removeApplyRecord, writeApplyRecord, type ApplyRecord } from './apply-record.js';
 import { runPlan, type ApplyResult, type RunOptions } from './run.js';
@@ -47,9 +47,9 @@ export async function applyZone(plan: Plan, provider: Provider, options: ApplyZo
     writeApplyRecord(options.stateDir, record);
   }
   const result = await runPlan(plan, provider, options);
-  // A WAF migration step is never undone by the service: restoring the bookmark would take the
-  // zone back to the previous WAF, so a step that may have been taken leaves nothing to roll back.
-  if (record !== undefined && result.outcomes.some((o) => o.kind === 'waf_migration' && o.status !== 'not-applied' && o.status !== 'failed')) {
+  // A change the service never undoes (`irreversible`): restoring the bookmark would take the
+  // zone back past it, so one that may have been made leaves nothing to roll back.
+  if (record !== undefined && result.outcomes.some((o) => resourceOf(o.kind).irreversible === true && o.status !== 'not-applied' && o.status !== 'failed')) {
     removeApplyRecord(options.stateDir!, plan.zone.id);
     return result;
   }

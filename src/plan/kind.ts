@@ -53,6 +53,11 @@ export interface ResourcePlacement {
   /** Its changes carry no writes of their own: the phase write of `kept` carries them. */
   carried?: boolean;
   /**
+   * The service never undoes a change of it (a WAF migration step): once one may have been made,
+   * an apply leaves nothing for `rollback` to restore, which would take the zone back past it.
+   */
+  irreversible?: boolean;
+  /**
    * The order of its deletions within their phase, instead of by ref: a kind whose objects are
    * evaluated in order deletes them last-evaluated-first, so a stop between two batches leaves a
    * head of the old order in front of what replaces it (no window, issue 32).

@@ -19,7 +19,7 @@ declare module '../change.js' {
 /** The WAF migration's state. */
 export const migration: PlanKind = {
   name: 'migration',
-  resources: { waf_migration: { kept: 'entrypoint', deleted: 'entrypoint', ordered: true, carried: true } },
+  resources: { waf_migration: { kept: 'entrypoint', deleted: 'entrypoint', ordered: true, carried: true, irreversible: true } },
   phases: [],
   ops: [],
   phaseOf(write: Write) { throw new Error(`migration: write ${write.op} is not its (the entry point PUT carries the step)`); },
