@@ -4,7 +4,7 @@
  * APIs). Handlers build every answer through these helpers so the envelope is the same everywhere.
  */
 import { PageLimits } from '../api/index.js';
-import { ZonewallError } from '../errors.js';
+import { ZonewallError, damagedStateError } from '../errors.js';
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ApiMessage, ApiResponse, ResultInfo } from './types.js';
 
@@ -55,13 +55,20 @@ export function failureResponse(err: unknown, what: string, logError: (message: 
     accessFailures.set(response, err);
     return response;
   }
+  // A damaged database file of the state directory is not a bug either: answered, carried and logged the same way.
+  const damaged = damagedStateError(err);
+  if (damaged !== undefined) {
+    const response = errorResponse(ApiError.of('internal', 'internal error: the request was not applied: a database file of the server\'s state directory is damaged (the server log says more)'));
+    accessFailures.set(response, damaged);
+    return response;
+  }
   logError(`${what} failed`, err);
   return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
 }
 
 const accessFailures = new WeakMap<ApiResponse, ZonewallError>();
 
-/** The state-directory access error (`ERR_STATE_ACCESS`) an answer of `failureResponse` stands for, if any. */
+/** The state-directory error (`ERR_STATE_ACCESS`, or `ERR_STATE_DAMAGED`: a damaged database file) an answer of `failureResponse` stands for, if any. */
 export function accessFailureOf(response: ApiResponse): ZonewallError | undefined {
   return accessFailures.get(response);
 }
