@@ -4,9 +4,11 @@
  * bug in zonewall ...)`, or an engine log with a stack trace and `refused with HTTP 500 ... (details
  * are in the server log)` in a process that has no server. Now both say it in one line
  * (ERR_STATE_DAMAGED: which damage, what to do), exit 1, no stack trace; `serve` answers the request
- * 500 and logs the same one line, without a stack trace.
+ * 500 and logs the same one line, without a stack trace. A rollback whose point-in-time history
+ * (PITR log, lineage) is missing or damaged met `internal error: RangeError` / `TypeError`: now one
+ * line, exit 1, nothing rolled back.
  */
-import { readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
@@ -72,4 +74,22 @@ describe('a damaged database file of the state directory', () => {
     expect(out + err).toMatch(/failed: a database file of the state directory is damaged \(file is not a database: SQLITE_NOTADB\)/);
     expect(out + err).not.toMatch(/\n\s+at /);
   }, 60_000);
+
+  const histories: [string, (pitr: string) => void][] = [
+    ['its PITR log deleted', (pitr) => { for (const f of readdirSync(pitr).filter((n) => n.endsWith('.log'))) rmSync(join(pitr, f)); }],
+    ['its lineage overwritten', (pitr) => writeFileSync(join(pitr, 'lineage'), 'garbage')],
+  ];
+  for (const [name, damage] of histories) {
+    it(`rollback of a zone with ${name}: one line, exit 1, nothing rolled back (it was internal error: RangeError/TypeError)`, async () => {
+      for (const file of zoneDatabases()) damage(file.replace(/\.sqlite$/, '.pitr'));
+      const run = await zonewall(['rollback', '--zone', Zone, '--auto-approve', '--state-dir', state]);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stderr).toMatch(/^error: cannot roll back damaged\.example\.com to before the apply of \S+: its point-in-time history in .+ is missing or damaged \(.+\); nothing was rolled back \(undo the apply by applying the previous manifest\)\n$/);
+      expect(run.stdout + run.stderr).not.toMatch(/internal error|\n\s+at /);
+      // The zone is as the apply left it: the block rule the manifest now changes.
+      const plan = await zonewall(['plan', manifest, '--state-dir', state, '--detailed-exitcode']);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+      expect(plan.stdout).toContain('action: block -> managed_challenge');
+    }, 60_000);
+  }
 });
