@@ -34,6 +34,7 @@ export const ErrorCodes = {
   ERR_STATE_ACCESS: 'user', // a file or folder of the state directory this user may not read or write (another user's)
   ERR_STATE_RESTORE_PENDING: 'user', // a reader met a zone whose restore (rollback) waits for a command that writes to finish it
   ERR_STATE_WRITE: 'user', // a write to the state directory failed after its files opened (permissions changed, disk full, I/O error); it was rolled back
+  ERR_STATE_DAMAGED: 'user', // a database file of the state directory is damaged or not a database (truncated, overwritten)
   // engine and providers
   ERR_API: 'user', // the service refused a request (see the service's errors)
   ERR_PROVIDER: 'system', // the provider could not reach or understand the service
@@ -66,6 +67,27 @@ export class ZonewallError extends Error {
   get kind(): ErrorKind {
     return ErrorCodes[this.code];
   }
+}
+
+/** SQLite's codes of a database file that is damaged or is not a database at all. */
+const DamagedDatabaseCodes = /^SQLITE_(CORRUPT|NOTADB)/;
+
+/**
+ * The state-directory error for `err` when a damaged database file is behind it (its cause chain
+ * holds SQLite's SQLITE_CORRUPT or SQLITE_NOTADB: a truncated, overwritten or garbage file), else
+ * undefined. Not a bug of zonewall: one line, saying what to do, instead of an internal error.
+ */
+export function damagedStateError(err: unknown): ZonewallError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 8 && e !== null && typeof e === 'object'; depth++, e = (e as { cause?: unknown }).cause) {
+    if (e instanceof ZonewallError && e.code === 'ERR_STATE_DAMAGED') return e;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && DamagedDatabaseCodes.test(code)) {
+      const said = e instanceof Error ? e.message : code;
+      return new ZonewallError('ERR_STATE_DAMAGED', `a database file of the state directory is damaged (${said}: ${code}): restore the state directory from a backup, or move it away to start with an empty one`, { cause: err });
+    }
+  }
+  return undefined;
 }
 
 /** Throws when a state that cannot happen happens, naming the value that proved it wrong. */

@@ -6,7 +6,7 @@
  * `ZONEWALL_DEBUG=1`.
  */
 import { CommanderError } from 'commander';
-import { ZonewallError } from '../errors.js';
+import { ZonewallError, damagedStateError } from '../errors.js';
 import { ExitCodes } from './exit-codes.js';
 
 /** The user stopped the run; `signal` decides the exit code. */
@@ -50,7 +50,9 @@ export function isBrokenPipe(err: unknown): boolean {
  * Writes the one-line report of `err` to `write` and returns the exit code.
  * @example process.exitCode = reportError(err, (s) => process.stderr.write(s), false);
  */
-export function reportError(err: unknown, write: (text: string) => void, debug: boolean): number {
+export function reportError(thrown: unknown, write: (text: string) => void, debug: boolean): number {
+  // A damaged database file of the state directory (SQLite's CORRUPT or NOTADB behind the error) is the user's to fix, not a bug.
+  const err = damagedStateError(thrown) ?? thrown;
   if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCodes.ok : ExitCodes.error; // commander printed it
   if (isBrokenPipe(err)) return ExitCodes.ok;
   if (err instanceof InterruptedError) {

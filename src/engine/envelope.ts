@@ -4,7 +4,7 @@
  * APIs). Handlers build every answer through these helpers so the envelope is the same everywhere.
  */
 import { PageLimits } from '../api/index.js';
-import { ZonewallError } from '../errors.js';
+import { ZonewallError, damagedStateError } from '../errors.js';
 import { ApiError, apiMessage } from './api-errors.js';
 import type { ApiMessage, ApiResponse, ResultInfo } from './types.js';
 
@@ -72,6 +72,13 @@ export function failureResponse(err: unknown, what: string, logError: (message: 
     accessFailures.set(response, err);
     return response;
   }
+  // A damaged database file of the state directory is not a bug either: answered, carried and logged the same way.
+  const damaged = damagedStateError(err);
+  if (damaged !== undefined) {
+    const response = errorResponse(ApiError.of('internal', 'internal error: the request was not applied: a database file of the server\'s state directory is damaged (the server log says more)'));
+    accessFailures.set(response, damaged);
+    return response;
+  }
   logError(`${what} failed`, err);
   return errorResponse(ApiError.of('internal', 'internal error: the request was not applied (details are in the server log)'));
 }
@@ -80,8 +87,8 @@ const accessFailures = new WeakMap<ApiResponse, Error>();
 
 /**
  * The state-directory error an answer of `failureResponse` stands for, if any: access refused
- * (`ERR_STATE_ACCESS`, a `ZonewallError`) or a write refused after the files opened
- * (`ERR_STATE_WRITE`, storage's `StorageWriteError`, a reset of the object).
+ * (`ERR_STATE_ACCESS`, a `ZonewallError`), a write refused after the files opened (`ERR_STATE_WRITE`,
+ * storage's `StorageWriteError`, a reset of the object), or a damaged database file (`ERR_STATE_DAMAGED`).
  */
 export function accessFailureOf(response: ApiResponse): Error | undefined {
   return accessFailures.get(response);

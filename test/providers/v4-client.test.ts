@@ -46,6 +46,43 @@ describe('V4Client.call', () => {
     await expect(new V4Client(fake).call('GET', '/x')).rejects.toBeInstanceOf(ProviderError);
   });
 
+  it('reads messages of another shape as what they say: a string, one object, null items, no message (a TypeError or undefined before)', async () => {
+    const fake = new FakeTransport();
+    const answer = (messages: unknown) => ({ status: 200, headers: {}, body: { success: true, errors: [], messages, result: {} } as never });
+    const client = new V4Client(fake);
+    const read = async (messages: unknown) => {
+      fake.canned.set('GET /x', answer(messages));
+      return (await client.call('GET', '/x')).messages;
+    };
+    expect(await read('a note')).toEqual([{ message: 'a note' }]);
+    expect(await read({ code: 1, message: 'one' })).toEqual([{ code: 1, message: 'one' }]);
+    expect(await read([null, { message: 'kept' }])).toEqual([{ message: 'kept' }]);
+    expect(await read([{ code: 7 }])).toEqual([{ code: 7, message: '' }]);
+    expect(await read(null)).toEqual([]);
+  });
+
+  it('a refusal whose errors are of another shape is one line saying what the service said', async () => {
+    const fake = new FakeTransport();
+    const refused = async (errors: unknown) => {
+      fake.canned.set('GET /x', { status: 400, headers: {}, body: { success: false, errors, messages: [], result: null } as never });
+      const err = await new V4Client(fake).call('GET', '/x').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ServiceError);
+      return (err as ServiceError).message;
+    };
+    expect(await refused('down')).toBe('GET /x refused with HTTP 400: down');
+    expect(await refused([null])).toBe('GET /x refused with HTTP 400: no reason given');
+    expect(await refused([{ code: '7003', message: 'm', error_chain: { message: 'inner' } }])).toBe('GET /x refused with HTTP 400: m (7003): inner');
+    expect(await refused([{ code: 7003 }, 42])).toBe('GET /x refused with HTTP 400: error 7003; error 42');
+    expect(await refused([{ message: ['a', 'b'] }])).toBe('GET /x refused with HTTP 400: ["a","b"]');
+    expect(await refused([{ detail: 'why' }])).toBe('GET /x refused with HTTP 400: {"detail":"why"}');
+  });
+
+  it('a list page whose result_info is null is read until a short page (a TypeError before)', async () => {
+    const fake = new FakeTransport();
+    fake.canned.set('GET /l', { status: 200, headers: {}, body: { success: true, errors: [], messages: [], result: [{ id: 'a' }], result_info: null } as never });
+    expect(await new V4Client(fake).listAll('/l')).toEqual([{ id: 'a' }]);
+  });
+
   it('repeats array query values as repeated keys', async () => {
     const fake = new FakeTransport();
     fake.canned.set('DELETE /x', ok([]));

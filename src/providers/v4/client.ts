@@ -6,6 +6,7 @@
 import { AnswerShapes, checkAnswer, type AnswerShape } from './answer-shape.js';
 import { V4Limits } from './constants.js';
 import { mapLimit } from './concurrency.js';
+import { readApiMessages } from './api-messages.js';
 import { ProviderError, ServiceError } from './errors.js';
 import type { ApiMessage, HttpMethod, ResultInfo, Transport } from './transport.js';
 
@@ -38,11 +39,12 @@ export class V4Client {
     if (!body.success || response.status >= 400) {
       // A write answered 5xx may have been applied before the failure: callers re-read before resending.
       const outcome = method !== 'GET' && response.status >= 500 ? 'unknown' : 'not-applied';
-      throw new ServiceError({ method, path, status: response.status, errors: body.errors ?? [], outcome });
+      throw new ServiceError({ method, path, status: response.status, errors: readApiMessages(body.errors), outcome });
     }
     if (options.shape !== undefined && this.transport.trusted !== true) checkAnswer(`${method} ${path}`, body.result, options.shape);
-    const result: CallResult<T> = { result: body.result as T, messages: body.messages ?? [] };
-    if (body.result_info !== undefined) result.info = body.result_info;
+    const result: CallResult<T> = { result: body.result as T, messages: readApiMessages(body.messages) };
+    // Another service's `result_info` may be null or not an object: it then says nothing of the pages.
+    if (body.result_info !== undefined && body.result_info !== null && typeof body.result_info === 'object') result.info = body.result_info;
     return result;
   }
 

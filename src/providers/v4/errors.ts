@@ -34,7 +34,8 @@ export class ServiceError extends ProviderError {
 
   constructor(init: { method: HttpMethod; path: string; status: number; errors: ApiMessage[]; outcome?: CallOutcome }) {
     // One line, and no control character of the server's text (an escape sequence) on the user's terminal.
-    const reasons = (init.errors.length > 0 ? init.errors.map(formatApiMessage).join('; ') : 'no reason given').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+    const said = init.errors.map(formatApiMessage).filter((r) => r.trim() !== '');
+    const reasons = (said.length > 0 ? said.join('; ') : 'no reason given').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
     super(`${init.method} ${init.path} refused with HTTP ${init.status}: ${reasons}`, {
       code: AuthStatuses.has(init.status) ? 'ERR_AUTH' : 'ERR_API',
       outcome: init.outcome ?? 'not-applied',
@@ -53,7 +54,7 @@ export class ServiceError extends ProviderError {
 
 /** `message (code)`, with the error chain's reasons appended. */
 export function formatApiMessage(m: ApiMessage): string {
-  const head = m.code !== undefined ? `${m.message} (${m.code})` : m.message;
+  const head = m.message === '' && m.code !== undefined ? `error ${m.code}` : m.code !== undefined ? `${m.message} (${m.code})` : m.message;
   const chain = m.error_chain?.map(formatApiMessage) ?? [];
   return chain.length > 0 ? `${head}: ${chain.join(', ')}` : head;
 }

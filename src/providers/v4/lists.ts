@@ -12,7 +12,7 @@ import {
 import { AnswerShapes } from './answer-shape.js';
 import type { V4Client } from './client.js';
 import { fill } from './constants.js';
-import { ProviderError } from './errors.js';
+import { ProviderError, ServiceError } from './errors.js';
 import type { ListOperationWaitOptions } from '../provider.js';
 
 /** An account as the provider resolves it. */
@@ -86,9 +86,19 @@ export function updateList(client: V4Client, accountId: string, listId: string, 
   return client.result<ListJson>('PUT', fill(ListPaths.item, { account_id: accountId, list_id: listId }), { body });
 }
 
-/** Deletes a list (refused while a rule references it). */
+/**
+ * Deletes a list (refused while a rule references it). A 404 for a list the account no longer has is
+ * the delete done: a DELETE whose answer was lost is sent again, and meets the list it deleted gone.
+ */
 export async function deleteList(client: V4Client, accountId: string, listId: string): Promise<void> {
-  await client.call('DELETE', fill(ListPaths.item, { account_id: accountId, list_id: listId }));
+  try {
+    await client.call('DELETE', fill(ListPaths.item, { account_id: accountId, list_id: listId }));
+  } catch (err) {
+    if (!(err instanceof ServiceError && err.status === 404)) throw err;
+    // Gone only if the account's lists say so; a failed read leaves the refusal as it was.
+    const lists = await readLists(client, accountId).catch(() => undefined);
+    if (lists === undefined || lists.some((l) => l.id === listId)) throw err;
+  }
 }
 
 /** Appends items (an existing value's comment is overwritten); answers the bulk operation's id. */

@@ -30,7 +30,17 @@ export function updatePageRule(client: V4Client, zoneId: string, ruleId: string,
   return client.result<LivePageRule>('PUT', V4Paths.pageRule(zoneId, ruleId), { body });
 }
 
-/** Deletes a Page Rule. */
+/**
+ * Deletes a Page Rule. A 404 for a Page Rule the zone no longer has is the delete done: a DELETE
+ * whose answer was lost is sent again, and meets the rule it deleted gone.
+ */
 export async function deletePageRule(client: V4Client, zoneId: string, ruleId: string): Promise<void> {
-  await client.call('DELETE', V4Paths.pageRule(zoneId, ruleId));
+  try {
+    await client.call('DELETE', V4Paths.pageRule(zoneId, ruleId));
+  } catch (err) {
+    if (!(err instanceof ServiceError && err.status === 404)) throw err;
+    // Gone only if the zone's Page Rules say so; a failed read leaves the refusal as it was.
+    const rules = await readPageRules(client, zoneId).catch(() => undefined);
+    if (rules === undefined || rules.some((r) => r.id === ruleId)) throw err;
+  }
 }
