@@ -15,7 +15,7 @@
  *   a writer share a database (its `-shm` index is shared memory, which SQLite may create if the
  *   writer has not; the writer deletes it at its last close). The session holds one read
  *   transaction from open to close, so every read of an object sees one committed state.
- * An object with no file yet reads as empty: an in-memory database stands in for it.
+ * An object with no file yet, or an empty one, reads as empty: an in-memory database stands in for it.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -128,6 +128,9 @@ function openFile(file: string, pitrDir: string, mode: ReadMode): ReadDatabase {
     }
     const size = fstatSync(fd).size;
     const walSize = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    // An empty file is a database SQLite has not written yet (a writer stopped between creating the
+    // file and its first commit): it holds what a missing file holds.
+    if (size === 0 && walSize === 0) return { db: new Database(':memory:'), readOnly: false };
     if (mode === 'frozen' && walSize === 0 && size > 0) {
       const image = readWhole(fd, size);
       // Bytes 18-19 say "WAL mode", which an in-memory database cannot be; with an empty WAL the

@@ -59,6 +59,16 @@ describe('a damaged database file of the state directory', () => {
     }, 60_000);
   }
 
+  it('an empty database file (a writer killed between creating it and its first commit) reads as an empty object: plan, no stack trace', async () => {
+    for (const dir of ['zones', 'accounts', 'registry']) {
+      for (const f of readdirSync(join(state, dir, 'objects')).filter((x) => x.endsWith('.sqlite'))) truncateSync(join(state, dir, 'objects', f), 0);
+    }
+    const plan = await zonewall(['plan', manifest, '--state-dir', state]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout + plan.stderr).not.toMatch(/internal error|HTTP 500|SQLITE|\n\s+at /);
+    expect(plan.stdout).toContain('1 to add');
+  }, 60_000);
+
   it('serve: the request is answered 500 and logged in one line, without a stack trace', async () => {
     for (const file of zoneDatabases()) writeFileSync(file, 'not a database at all, '.repeat(200));
     const token = 'e2e-damaged-state-token-0123456789abcdef';
