@@ -10,8 +10,12 @@ import { Document } from 'yaml';
 import { list, num, obj, str } from './terraform-attributes.js';
 import type { TfResource } from './terraform-state.js';
 
-/** An item as the account manifest writes it: the value alone, or with its comment. */
-export type ConvertedListItem = string | number | { value: string | number; comment: string };
+/**
+ * An item as the account manifest writes it: the value alone, or with its comment and, for a `*.`
+ * hostname that matches the bare domain too, `exclude_exact_hostname: false` (the service's default
+ * is true, so only false is written).
+ */
+export type ConvertedListItem = string | number | { value: string | number; comment?: string; exclude_exact_hostname?: false };
 
 /** One converted list. */
 export interface ConvertedList {
@@ -43,18 +47,24 @@ function valueOf(v: Record<string, unknown> | undefined): string | number | unde
   return str(obj(v?.hostname), 'url_hostname');
 }
 
-/** An item with its comment, when it has one. */
-function itemOf(value: string | number, comment: string | undefined): ConvertedListItem {
-  return comment === undefined ? value : { value, comment };
+/** A hostname item's `exclude_exact_hostname: false`, from either provider version (`hostname` block or object). */
+function includesExact(v: Record<string, unknown> | undefined): boolean {
+  return obj(v?.hostname)?.exclude_exact_hostname === false;
+}
+
+/** An item with its comment and `exclude_exact_hostname: false`, when it has them. */
+function itemOf(value: string | number, comment: string | undefined, exact = false): ConvertedListItem {
+  if (comment === undefined && !exact) return value;
+  return { value, ...(comment !== undefined ? { comment } : {}), ...(exact ? { exclude_exact_hostname: false as const } : {}) };
 }
 
 /** The inline items of a list resource: v4 `item` blocks, v5 `items`. */
-function inlineItems(a: Record<string, unknown>): { value?: string | number; comment?: string; redirect: boolean }[] {
+function inlineItems(a: Record<string, unknown>): { value?: string | number; comment?: string; exact: boolean; redirect: boolean }[] {
   const v4 = list(a.item).map(obj).filter((i) => i !== undefined).map((i) => {
     const v = obj(i.value);
-    return { value: valueOf(v), comment: str(i, 'comment'), redirect: obj(v?.redirect) !== undefined };
+    return { value: valueOf(v), comment: str(i, 'comment'), exact: includesExact(v), redirect: obj(v?.redirect) !== undefined };
   });
-  const v5 = list(a.items).map(obj).filter((i) => i !== undefined).map((i) => ({ value: valueOf(i), comment: str(i, 'comment'), redirect: obj(i.redirect) !== undefined }));
+  const v5 = list(a.items).map(obj).filter((i) => i !== undefined).map((i) => ({ value: valueOf(i), comment: str(i, 'comment'), exact: includesExact(i), redirect: obj(i.redirect) !== undefined }));
   return [...v4, ...v5];
 }
 
@@ -79,7 +89,7 @@ export function convertLists(lists: TfResource[], items: TfResource[], notes: Li
     const converted_: ConvertedList = { name, address: r.address, kind, ...(str(a, 'description') !== undefined ? { description: str(a, 'description') } : {}), items: [], itemAddresses: [] };
     for (const i of inlineItems(a)) {
       if (i.value === undefined) { notes.push({ address: r.address, message: `an item ${i.redirect ? 'of redirect kind' : 'without a value'}: not converted` }); continue; }
-      converted_.items.push(itemOf(i.value, i.comment));
+      converted_.items.push(itemOf(i.value, i.comment, i.exact));
     }
     out.push(converted_);
     converted.push(r.address);
@@ -91,7 +101,7 @@ export function convertLists(lists: TfResource[], items: TfResource[], notes: Li
     const value = valueOf(r.attributes);
     if (target === undefined) { notes.push({ address: r.address, message: `list item of list ${str(r.attributes, 'list_id') ?? '(none)'}, which is not converted from this state: left to Terraform` }); continue; }
     if (value === undefined) { notes.push({ address: r.address, message: 'list item without an ip, asn or hostname: not converted' }); continue; }
-    target.items.push(itemOf(value, str(r.attributes, 'comment')));
+    target.items.push(itemOf(value, str(r.attributes, 'comment'), includesExact(r.attributes)));
     target.itemAddresses.push(r.address);
     converted.push(r.address);
   }
