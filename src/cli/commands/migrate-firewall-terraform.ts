@@ -8,11 +8,13 @@
  */
 import type { Command } from 'commander';
 import { ZonewallError } from '../../errors.js';
-import { ManifestError, validateManifestText } from '../../manifest/index.js';
+import type { Lists } from '../../expr/index.js';
+import { ManifestError, validateAccountManifestText, validateManifestText } from '../../manifest/index.js';
 import {
-  convertTerraform, kindOf, parseTerraformState, renderConvertedManifest, renderCustomRulesetHcl, renderTerraformFinish, upgradeFirewallManifest,
+  convertTerraform, kindOf, parseTerraformState, renderAccountManifest, renderConvertedManifest, renderCustomRulesetHcl, renderTerraformFinish, upgradeFirewallManifest,
+  type ConvertedLists,
 } from '../../migrate/index.js';
-import { proveEquivalence } from '../../policy/index.js';
+import { listsOf, proveEquivalence } from '../../policy/index.js';
 import { ExitCodes } from '../exit-codes.js';
 import { firewallUpgradeReport, renderFirewallUpgradeText } from '../views/firewall-upgrade.js';
 import { readText } from './migrate-firewall.js';
@@ -39,11 +41,22 @@ export function registerFirewallTerraform(migrate: Command): Command {
     });
 }
 
+/**
+ * What `$name` resolves to in the proof: the state's own `cloudflare_list` resources, as
+ * `migrate --from-terraform-state` writes them into the account manifest (and the managed lists'
+ * samples); without them a list matches nothing, before and after, and the rules on it go unproved.
+ */
+function stateLists(lists: ConvertedLists | undefined, file: string): Lists | undefined {
+  if (lists === undefined) return listsOf(undefined);
+  const account = validateAccountManifestText(renderAccountManifest(lists, file), 'account.yaml').account;
+  return listsOf(account);
+}
+
 /** Runs the subcommand; returns the exit code. */
 export async function firewallTerraform(file: string, opts: FirewallTerraformOptions): Promise<number> {
   const resources = parseTerraformState(await readText(file), file).resources.filter((r) => {
     const kind = kindOf(r.type);
-    return kind === 'filter' || kind === 'firewall_rule' || kind === 'zone';
+    return kind === 'filter' || kind === 'firewall_rule' || kind === 'zone' || kind === 'list' || kind === 'list_item';
   });
   const converted = convertTerraform(resources, opts.zone, file);
   if (converted.firewallRules.length === 0) {
@@ -55,7 +68,8 @@ export async function firewallTerraform(file: string, opts: FirewallTerraformOpt
   if (loaded.zone === undefined || loaded.issues.length > 0) throw new ManifestError(loaded.issues);
   const before = loaded.zone;
   const up = upgradeFirewallManifest(manifest, text, before);
-  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: [], renames: up.renames });
+  const lists = before.listReferences === undefined ? undefined : stateLists(converted.lists, file);
+  const proof = up.after === undefined ? undefined : proveEquivalence({ before, after: up.after, cases: [], renames: up.renames, ...(lists !== undefined ? { lists } : {}) });
   const force = opts.force === true;
   const report = firewallUpgradeReport(manifest, before.zone, up, proof, { file: undefined, diff: '' }, { force, written: false });
   process.stderr.write(renderFirewallUpgradeText(report));
