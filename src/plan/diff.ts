@@ -28,6 +28,12 @@ export interface PlanOptions extends CallOptions {
   deleteThreshold?: number;
   /** The threshold applies from this many managed objects on (default 10). */
   minObjects?: number;
+  /**
+   * This run's provider flags (` --state-dir DIR`, ` --remote URL`), repeated in the commands its
+   * findings suggest (`zonewall migrate zone.yaml --write`): without them a user following one
+   * would run it against another provider. Empty (the default) for the default provider.
+   */
+  providerFlags?: string;
 }
 
 /** Expressions of the manifest already in canonical form, as each kind lists them (`PlanKind.canonical`). */
@@ -46,7 +52,7 @@ export function diffZone(desired: DesiredZone, live: LiveZone, options: PlanOpti
     minObjects: options.minObjects ?? SafetyDefaults.minObjects,
     ...(live.sections !== undefined ? { reads: [...live.sections] } : {}),
   };
-  const input = { desired, live, canon: createCanonicalizer(desiredCanonical(desired), checkedKeyOf), prune: settings.prune };
+  const input = { desired, live, canon: createCanonicalizer(desiredCanonical(desired), checkedKeyOf), prune: settings.prune, providerFlags: options.providerFlags ?? '' };
   const findings: Finding[] = tierFindings(desired, live);
   const unmanaged: UnmanagedObject[] = [];
   const writes = new Map<PhaseName, PhaseWrite>();

@@ -24,6 +24,8 @@ export interface DiffInput {
   canon: Canonicalizer;
   /** `--prune`: delete unmanaged objects (and adopt same-expression ones). */
   prune: boolean;
+  /** This run's provider flags (` --remote URL`; empty for the defaults), repeated in the commands findings suggest. */
+  providerFlags: string;
 }
 
 /** What a kind's diff found. */

@@ -88,7 +88,8 @@ describe('a Professional zone: straight to the new WAF only', () => {
     const stale = await run('plan', 'pro-stale.yaml');
     expect(stale.code, stale.stderr).toBe(1);
     expect(stale.stdout).toMatch(/ERROR\s+previous-waf-unavailable: the zone has migrated to the ruleset-based WAF \(state `new only`\): the previous WAF's APIs no longer answer/);
-    expect(stale.stdout).toContain('run `zonewall migrate pro-stale.yaml --write` to rewrite the manifest (it replaces `previous_waf` by `managed_rules`');
+    // The command repeats the run's provider flags: without them it would read another zone.
+    expect(stale.stdout).toContain(`run \`zonewall migrate pro-stale.yaml --state-dir ${stateDir} --write\` to rewrite the manifest (it replaces \`previous_waf\` by \`managed_rules\``);
     const refused = await run('apply', 'pro-stale.yaml', '--force');
     expect(refused.code).toBe(1);
     expect(`${refused.stdout}${refused.stderr}`).toContain('previous-waf-unavailable');

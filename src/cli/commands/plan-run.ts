@@ -13,6 +13,7 @@ import { compareIssues, duplicateZoneIssue, expandPaths, loadManifestFile, wafGe
 import { diffZone, locateObject, readsFor, SafetyDefaults, type LiveZoneInfo, type Plan, type PlanOptions } from '../../plan/index.js';
 import { mapLimit, type Provider } from '../../providers/index.js';
 import { afterZone } from '../heap.js';
+import { providerFlags } from '../provider-options.js';
 import { StorageAccessError } from '../../storage/index.js';
 
 /** Options common to `plan` and `apply`. */
@@ -48,7 +49,7 @@ export function preflightOn(flags: PlanFlags, provider: Provider): boolean {
 
 /** The planner's options from the flags and the provider's rate budget. */
 export function planOptions(flags: PlanFlags, provider: Provider): PlanOptions {
-  const out: PlanOptions = { prune: flags.prune === true };
+  const out: PlanOptions = { prune: flags.prune === true, providerFlags: providerFlags(flags as Readonly<Record<string, unknown>>) };
   if (flags.deleteThreshold !== undefined) {
     const pct = Number(flags.deleteThreshold);
     if (!Number.isFinite(pct) || pct < 0 || pct > 100) {

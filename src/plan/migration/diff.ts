@@ -30,30 +30,30 @@ export interface MigrationDiff {
 }
 
 /** The command that takes the step instead, for messages. */
-function migrateCommand(desired: DesiredZone, mode: 'validation' | 'pending'): string {
-  return `zonewall migrate ${desired.file} --mode ${mode}${mode === 'pending' ? ' --force' : ''}`;
+function migrateCommand(desired: DesiredZone, mode: 'validation' | 'pending', flags: string): string {
+  return `zonewall migrate ${desired.file}${flags} --mode ${mode}${mode === 'pending' ? ' --force' : ''}`;
 }
 
 /** The PUT of a step forward, or the error finding that says why apply cannot take it. */
-function stepWrite(desired: DesiredZone, live: LiveZone, from: WafState, mode: 'validation' | 'pending', about: Omit<Finding, 'level' | 'code' | 'message'>): { write?: EntrypointWrite; findings: Finding[]; note?: string } {
+function stepWrite(desired: DesiredZone, live: LiveZone, from: WafState, mode: 'validation' | 'pending', about: Omit<Finding, 'level' | 'code' | 'message'>, flags: string): { write?: EntrypointWrite; findings: Finding[]; note?: string } {
   const proposal = live.migrationConfig;
   const needsProposal = from !== 'both' || (desired.managedRules === undefined && live.entrypoint === null);
   if (needsProposal && (proposal === undefined || proposal === null)) {
     const why = proposal === null ? 'the service gave no proposed configuration for the zone' : 'the service\'s proposed configuration was not read';
-    return { findings: [finding('migration-step-unavailable', `apply cannot take this migration step: ${why}, and the step must carry its skip rules; take it with \`${migrateCommand(desired, mode)}\``, about)] };
+    return { findings: [finding('migration-step-unavailable', `apply cannot take this migration step: ${why}, and the step must carry its skip rules; take it with \`${migrateCommand(desired, mode, flags)}\``, about)] };
   }
   const { body, source } = migrationBody({ managedRules: desired.managedRules, managedExceptions: desired.managedExceptions ?? [], entrypoint: live.entrypoint, proposal: proposal ?? { rules: [] }, before: from, mode });
   const skips = body.rules.filter((r) => !isExecuteRule(r)).length;
   const executes = body.rules.length - skips;
   const from_ = { manifest: 'the manifest\'s managed_rules', live: 'the validated entry point', proposal: 'the service\'s proposed configuration' }[source];
-  const note = `the PUT (waf_migration=${mode}) carries ${skips} skip rule(s) and ${executes} managed ruleset deployment(s), from ${from_}; the same body as \`${migrateCommand(desired, mode)}\``;
+  const note = `the PUT (waf_migration=${mode}) carries ${skips} skip rule(s) and ${executes} managed ruleset deployment(s), from ${from_}; the same body as \`${migrateCommand(desired, mode, '')}\``;
   const findings = source === 'proposal' ? [finding('migration-without-rules',
-    `the manifest has no \`managed_rules\`: the step deploys the service's proposed configuration as it is; \`zonewall migrate ${desired.file} --write\` writes it into the manifest for review`, about)] : [];
+    `the manifest has no \`managed_rules\`: the step deploys the service's proposed configuration as it is; \`zonewall migrate ${desired.file}${flags} --write\` writes it into the manifest for review`, about)] : [];
   return { write: { phase: 'entrypoint', ruleset: ManagedPhase, strategy: 'put', body, step: mode }, findings, note };
 }
 
 /** The migration change of a zone, if the manifest asks for one. */
-export function diffMigration(desired: DesiredZone, live: LiveZone): MigrationDiff {
+export function diffMigration(desired: DesiredZone, live: LiveZone, flags = ''): MigrationDiff {
   const want = desired.wafMigration;
   const location = desired.locations.waf_migration;
   const about = { kind: 'waf_migration' as const, ref: 'waf_migration', ...(location ? { location } : {}) };
@@ -77,7 +77,7 @@ export function diffMigration(desired: DesiredZone, live: LiveZone): MigrationDi
       `the zone has ${overrides.length} URI-based WAF override(s) (${overrides.map((o) => o.id).join(', ')}); a zone cannot migrate until they are deleted`, about));
   }
   const mode = want === 'validation' ? 'validation' : 'pending';
-  const step = stepWrite(desired, live, from, mode, about);
+  const step = stepWrite(desired, live, from, mode, about, flags);
   findings.push(...step.findings);
   const change: Change = { ...base, action: 'update', reason: 'migration', changed: ['state'], writes: [], ...(step.note !== undefined ? { note: step.note } : {}) };
   return { change, findings, ...(step.write !== undefined ? { write: step.write } : {}) };

@@ -35,8 +35,8 @@ export const migration: PlanKind = {
     const config = live.sections?.includes('migration_config') === true && live.migration !== null && live.migration.waf_state !== 'new_only';
     return (read('migration') ? 1 : 0) + (config ? 1 : 0);
   },
-  diff({ desired, live }) {
-    const d = diffMigration(desired, live);
+  diff({ desired, live, providerFlags }) {
+    const d = diffMigration(desired, live, providerFlags);
     return { changes: d.change !== null ? [d.change] : [], findings: d.findings, ...(d.write !== undefined ? { phaseWrite: d.write } : {}) };
   },
   changeFindings: migrationChangeFindings,

@@ -95,9 +95,9 @@ function patchChange(kind: 'waf_package' | 'waf_group' | 'waf_rule', id: string,
  * migration (`new only`) the manifest is stale, and `zonewall migrate` rewrites it; in validation
  * mode (`both`) the previous WAF still runs and answers, so this is not reached then.
  */
-function unavailable(desired: DesiredZone, live: LiveZone): string {
+function unavailable(desired: DesiredZone, live: LiveZone, flags: string): string {
   const state = live.migration?.waf_state;
-  const rewrite = `run \`zonewall migrate ${desired.file} --write\` to rewrite the manifest (it replaces \`previous_waf\` by \`managed_rules\` from what the zone runs)`;
+  const rewrite = `run \`zonewall migrate ${desired.file}${flags} --write\` to rewrite the manifest (it replaces \`previous_waf\` by \`managed_rules\` from what the zone runs)`;
   if (state === 'new_only') {
     return `the zone has migrated to the ruleset-based WAF (state \`new only\`): the previous WAF's APIs no longer answer, so \`previous_waf\` cannot be applied; ${rewrite}`;
   }
@@ -109,12 +109,12 @@ function unavailable(desired: DesiredZone, live: LiveZone): string {
 }
 
 /** Changes of the previous WAF; an error when the zone has none to change (e.g. it has migrated). */
-export function diffPreviousWaf(desired: DesiredZone, live: LiveZone): PreviousWafDiff {
+export function diffPreviousWaf(desired: DesiredZone, live: LiveZone, flags = ''): PreviousWafDiff {
   const out: PreviousWafDiff = { changes: [], findings: [] };
   const want = desired.previousWaf;
   if (want === undefined) return out;
   if (live.previousWaf === null) {
-    out.findings.push(finding('previous-waf-unavailable', unavailable(desired, live), { location: want.location }));
+    out.findings.push(finding('previous-waf-unavailable', unavailable(desired, live, flags), { location: want.location }));
     return out;
   }
   diffPackages(want, live.previousWaf, out);

@@ -49,7 +49,7 @@ export const previousWaf: PlanKind = {
     }
     return n;
   },
-  diff: ({ desired, live }) => diffPreviousWaf(desired, live),
+  diff: ({ desired, live, providerFlags }) => diffPreviousWaf(desired, live, providerFlags),
   changeFindings: previousWafChangeFindings,
   export(live) {
     const skipped: SkippedObject[] = [];
