@@ -48,6 +48,8 @@ describe('a write refused after the zone opened', () => {
     // The apply's report (what was applied before the failure: nothing) is its output, as for any failed write.
     expect(applied.stdout).toContain(`Apply to write.example.com stopped in phase custom_rules: cannot write the state directory ${state}: writing ${file} failed: disk I/O error (SQLITE_IOERR_WRITE); nothing was written (the change was rolled back)\n`);
     expect(applied.stdout).toContain('failed (not applied)');
+    // The rollback hint names the state directory the apply used: without it, rollback reads ./.zonewall.
+    expect(applied.stdout).toContain(`zonewall rollback --zone write.example.com --state-dir ${state} restores the zone to before this apply`);
     expect(applied.stdout + applied.stderr).not.toMatch(/Object was reset|outcome unknown|HTTP 500|^\s+at /m);
     expect(applied.stderr).toBe('');
     expect(applied.stdout).not.toContain('Apply complete');

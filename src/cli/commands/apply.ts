@@ -15,7 +15,7 @@ import { formatIssueWithExcerpt, loadManifests } from '../../manifest/index.js';
 import { assertApplicable, hasChanges, planDocument, planFromJson, renderListsPlan, renderPlanText, UnsafePlanError, type ListsPlan, type Plan, type PlanJson } from '../../plan/index.js';
 import { mapLimit, type Provider } from '../../providers/index.js';
 import { ExitCodes } from '../exit-codes.js';
-import { addProviderOptions, engineStateDir, openCommandProvider } from '../provider-options.js';
+import { addProviderOptions, engineStateDir, openCommandProvider, providerFlags } from '../provider-options.js';
 import { renderApplyResult, progressLine } from '../views/apply-text.js';
 import { styleFor } from '../views/color.js';
 import { applyDocument, plansDocument, runDocument, ZonewallVersion, type ApplyRefusal } from '../views/json.js';
@@ -214,7 +214,7 @@ async function gateAndApply(plans: readonly Plan[], provider: Provider, opts: Ap
       }).finally(() => progress?.done());
       results.push(result);
       process.stderr.write(createdNotices(provider, plan.zone.id));
-      if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined }));
+      if (opts.json !== true) process.stdout.write(renderApplyResult(result, s, { rollbackHint: result.record !== undefined, providerFlags: providerFlags(opts as Readonly<Record<string, unknown>>) }));
       if (!result.ok) break;
     }
     // Lists are deleted once the rules that used them are gone.

@@ -33,7 +33,7 @@ const groups: { status: ChangeOutcome['status']; label: string }[] = [
 ];
 
 /** The report of one zone's apply. */
-export function renderApplyResult(result: ApplyZoneResult, s: Style, options: { rollbackHint: boolean }): string {
+export function renderApplyResult(result: ApplyZoneResult, s: Style, options: { rollbackHint: boolean; providerFlags?: string }): string {
   const count = (a: ChangeOutcome['action']) => result.outcomes.filter((o) => o.action === a && o.status === 'applied').length;
   const totals = `${count('create')} added, ${count('update')} changed, ${count('replace')} replaced, ${count('delete')} destroyed`;
   const requests = `${result.requests} API request${result.requests === 1 ? '' : 's'}`;
@@ -48,6 +48,6 @@ export function renderApplyResult(result: ApplyZoneResult, s: Style, options: { 
     if (items.length === 0) continue;
     lines.push(`  ${g.label}:`, ...items.map((o) => `    ${name(o)}`));
   }
-  lines.push(`${totals} before the failure (${requests}). Run zonewall plan to see what remains${options.rollbackHint ? `; zonewall rollback --zone ${result.zone.name} restores the zone to before this apply` : ''}.`);
+  lines.push(`${totals} before the failure (${requests}). Run zonewall plan to see what remains${options.rollbackHint ? `; zonewall rollback --zone ${result.zone.name}${options.providerFlags ?? ''} restores the zone to before this apply` : ''}.`);
   return `${lines.join('\n')}\n`;
 }
