@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertStateDirUsable } from '../../src/cli/state-dir-access.js';
 import { findBlocked } from '../../src/storage/index.js';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
-import { listeningUrl } from '../helpers/serve-child.js';
+import { watchServe } from '../helpers/serve-child.js';
 
 const Nobody = 65534;
 const isRoot = process.getuid?.() === 0;
@@ -29,10 +29,15 @@ function walk(dir: string): string[] {
   return [dir, ...readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))];
 }
 
+/** The built CLI spawned in `cwd` with `env` (and `as`: another user's uid and gid). */
+function spawnCli(args: string[], cwd: string, env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}) {
+  return spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args], { cwd, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 /** The CLI as `nobody`, with the caller's environment minus zonewall's settings. */
 function asNobody(args: string[]) {
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: temp.dir };
-  return outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args], { cwd: temp.dir, env, uid: Nobody, gid: Nobody, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return outputOf(spawnCli(args, temp.dir, env, { uid: Nobody, gid: Nobody }));
 }
 
 beforeAll(async () => {
@@ -184,7 +189,7 @@ describe('a file of its own that it may not write (0400: zonewall tightens modes
     const user = isRoot ? Nobody : process.getuid!();
     const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
     const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
-    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args], { cwd: own.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const run = (args: string[]) => outputOf(spawnCli(args, own.dir, env, as));
     try {
       const created = await run(['engine', 'zone', 'create', 'own.example.com', '--plan', 'business', '--state-dir', dir]);
       expect(created.code, created.stderr).toBe(0);
@@ -215,7 +220,7 @@ describe('rollback with an applies folder of its own it may not write', () => {
     const user = isRoot ? Nobody : process.getuid!();
     const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
     const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
-    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args, '--state-dir', dir], { cwd: own.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const run = (args: string[]) => outputOf(spawnCli([...args, '--state-dir', dir], own.dir, env, as));
     try {
       expect((await run(['engine', 'zone', 'create', 'rb.example.com', '--plan', 'business'])).code).toBe(0);
       const zone = writeManifest(own.dir, 'rb.yaml', 'zone: rb.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');
@@ -252,16 +257,11 @@ describe('serve meets a file it may not write (changed after it started)', () =>
     const user = isRoot ? Nobody : process.getuid!();
     const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: served.dir, ZONEWALL_SERVE_TOKEN: 'state-access-token-0123456789abcdefghij' };
     const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
-    const created = await outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), 'engine', 'zone', 'create', 'served.example.com', '--plan', 'business', '--state-dir', dir], { cwd: served.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const created = await outputOf(spawnCli(['engine', 'zone', 'create', 'served.example.com', '--plan', 'business', '--state-dir', dir], served.dir, env, as));
     expect(created.code, created.stderr).toBe(0);
-    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), 'serve', '--port', '0', '--state-dir', dir], { cwd: served.dir, env, ...as, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = outputOf(child);
+    const server = watchServe(spawnCli(['serve', '--port', '0', '--state-dir', dir], served.dir, env, as));
     try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => { out += d.toString(); const found = listeningUrl(out); if (found !== undefined) resolve(found); });
-        void exited.then((r) => reject(new Error(`serve exited (${r.code}): ${r.stderr}`)));
-      });
+      const url = await server.url;
       const headers = { authorization: `Bearer ${env.ZONEWALL_SERVE_TOKEN}`, 'content-type': 'application/json' };
       const zones = await (await fetch(`${url}/zones?name=served.example.com`, { headers })).json() as { result: { id: string }[] };
       const id = zones.result[0]!.id;
@@ -286,15 +286,14 @@ describe('serve meets a file it may not write (changed after it started)', () =>
       expect(retried.status).toBe(200);
       const rules = await (await fetch(`${url}/zones/${id}/firewall/rules`, { headers })).json() as { result: { filter: { expression: string } }[] };
       expect(rules.result.map((r) => r.filter.expression)).toEqual(['http.host eq "y"']);
-      child.kill('SIGTERM');
-      const run = await exited;
-      const lines = run.stderr.split('\n').filter((l) => l.includes(`/zones/${id}/firewall/rules`));
+      await server.stop();
+      const exit = await server.closed;
+      const lines = exit.err.split('\n').filter((l) => l.includes(`/zones/${id}/firewall/rules`));
       expect(lines).toEqual([`zonewall serve: POST /client/v4/zones/${id}/firewall/rules failed: cannot write the state directory ${resolve(dir)}: the file ${resolve(file)} (mode 0444, owner uid ${user}) is not writable by this user (uid ${user}): give this user write access to it (chmod u+rw ${resolve(file)})`]);
-      expect(run.stderr).not.toMatch(/^\s+at /m);
-      expect(run.stderr).not.toContain('readonly database');
+      expect(exit.err).not.toMatch(/^\s+at /m);
+      expect(exit.err).not.toContain('readonly database');
     } finally {
-      child.kill('SIGKILL');
-      await exited.catch(() => undefined);
+      await server.stop('SIGKILL');
       served.cleanup();
     }
   }, 60_000);
@@ -308,7 +307,7 @@ describe('a state folder of its own that it may not list or search (0200, 0300, 
     const user = isRoot ? Nobody : process.getuid!();
     const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own.dir };
     const as = isRoot ? { uid: Nobody, gid: Nobody } : {};
-    const run = (args: string[]) => outputOf(spawn(process.execPath, [join(repoRoot, 'bin', 'zonewall.js'), ...args, '--state-dir', dir], { cwd: own.dir, env: { ...env, ZONEWALL_SERVE_TOKEN: 'folder-access-token-0123456789abcdefghij' }, ...as, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const run = (args: string[]) => outputOf(spawnCli([...args, '--state-dir', dir], own.dir, { ...env, ZONEWALL_SERVE_TOKEN: 'folder-access-token-0123456789abcdefghij' }, as));
     try {
       expect((await run(['engine', 'zone', 'create', 'fold.example.com', '--plan', 'business'])).code).toBe(0);
       const zone = writeManifest(own.dir, 'fold.yaml', 'zone: fold.example.com\nplan: business\ncustom_rules:\n  a:\n    action: block\n    expression: http.host eq "x"\n');

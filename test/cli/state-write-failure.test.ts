@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, repoRoot, requireBuild, tempDir, writeManifest, zonewall } from '../helpers/e2e-cli.js';
-import { listeningUrl } from '../helpers/serve-child.js';
+import { watchServe } from '../helpers/serve-child.js';
 
 let temp: ReturnType<typeof tempDir>;
 let state: string;
@@ -97,13 +97,9 @@ describe('serve meets a write refused after the zone opened', () => {
     expect(created.code, created.stderr).toBe(0);
     const token = 'write-failure-token-0123456789abcdefghij';
     const child = spawnLimited(48, ['serve', '--port', '0', '--state-dir', dir], { ZONEWALL_SERVE_TOKEN: token });
-    const exited = outputOf(child);
+    const server = watchServe(child);
     try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => { out += d.toString(); const found = listeningUrl(out); if (found !== undefined) resolve(found); });
-        void exited.then((r) => reject(new Error(`serve exited (${r.code}): ${r.stderr}`)));
-      });
+      const url = await server.url;
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const zones = await (await fetch(`${url}/zones?name=served.example.com`, { headers })).json() as { result: { id: string }[] };
       const id = zones.result[0]!.id;
@@ -114,16 +110,15 @@ describe('serve meets a write refused after the zone opened', () => {
       expect(await res.json()).toEqual({ result: null, success: false, messages: [], errors: [{ code: 10500, message: 'internal error: the request was not applied: the server could not write its state directory (the server log names the path)' }] });
       // Rolled back: the phase still has no entrypoint; reads are answered.
       expect((await fetch(entrypoint, { headers })).status).toBe(404);
-      child.kill('SIGTERM');
-      const run = await exited;
+      await server.stop();
+      const exit = await server.closed;
       const objects = join(dir, 'zones', 'objects');
       const file = join(objects, readdirSync(objects).find((n) => n.endsWith('.sqlite'))!);
-      const lines = run.stderr.split('\n').filter((l) => l.includes('/entrypoint'));
+      const lines = exit.err.split('\n').filter((l) => l.includes('/entrypoint'));
       expect(lines).toEqual([`zonewall serve: PUT /client/v4/zones/${id}/rulesets/phases/http_request_firewall_custom/entrypoint failed: cannot write the state directory ${dir}: writing ${file} failed: disk I/O error (SQLITE_IOERR_WRITE); nothing was written (the change was rolled back)`]);
-      expect(run.stderr).not.toMatch(/^\s+at |Object was reset/m);
+      expect(exit.err).not.toMatch(/^\s+at |Object was reset/m);
     } finally {
-      child.kill('SIGKILL');
-      await exited.catch(() => undefined);
+      await server.stop('SIGKILL');
     }
   }, 60_000);
 });

@@ -53,8 +53,15 @@ export function listeningUrl(out: string): string | undefined {
 
 /** Spawns `node ARGV...` (a zonewall entry point, then `serve` and its options) and watches it. */
 export function spawnServe(argv: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): ServeChild {
+  return watchServe(spawn(process.execPath, [...argv], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/**
+ * Watches a `zonewall serve` child the test spawned itself (as another user, under a `ulimit`):
+ * its URL once it listens, how it ended, its stop; killed at the test process's exit.
+ */
+export function watchServe(child: ChildProcessByStdio<null, Readable, Readable>): ServeChild {
   reapAtExit();
-  const child = spawn(process.execPath, [...argv], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';
   let err = '';
